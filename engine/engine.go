@@ -1,0 +1,152 @@
+// Package engine is the contract between a game's rules and the rest of pbem.
+//
+// A game is pure: no I/O, no clock, no package-level state. All randomness
+// comes from a ChaCha8 PRNG seeded with the game's 32-byte Seed and carried
+// inside the State, so that replaying a game's events from its setup always
+// gives the same State, bit for bit.
+//
+// The life of a game, as the service drives it:
+//
+//	st, _ := g.New(Setup{Players: 4, Options: opts, Seed: seed})
+//	for st.Result() == nil {
+//		seat := st.ToMove()[0]
+//		mv, err := g.DecodeMove(body)    // strict JSON: unknown fields are rejected
+//		evs, err := st.Decide(seat, mv)  // validates; returns events or a *RuleError
+//		for _, e := range evs {
+//			st.Apply(e)                  // never fails
+//		}
+//	}
+//
+// Events are stored as (EventType(), json.Marshal(event)) and read back with
+// Game.DecodeEvent. Moves are plain JSON objects; every move in Legal carries a
+// human label, and posting a listed move back verbatim (label included) plays it.
+// A multi-step action (a power's target, a supporter to claim) is a further
+// decision of the same seat, listed by Legal in the same way.
+//
+// Hidden information: View(seat) holds only what that seat may know, and
+// Game.Redact gives the version of any event a seat may see. Events may carry
+// secrets (a drawn card); nothing else may.
+//
+// To add a game: implement Game and State in a package of its own under
+// engine/, register it in cmd/pbem, and run the shared property checks of
+// package enginetest against it.
+package engine
+
+import (
+	"encoding/json"
+)
+
+// Seed is the 32-byte secret from which a game's randomness is derived.
+type Seed [32]byte
+
+// Spectator is the seat number for a view or redaction with no private
+// knowledge at all (an outsider, a public summary).
+const Spectator = -1
+
+// Setup is everything a game needs to deal its first state.
+type Setup struct {
+	// Players is the number of seats, numbered 0..Players-1 in clockwise order.
+	Players int
+	// Options is the game's own JSON options object; nil or "{}" means defaults.
+	Options json.RawMessage
+	// Seed seeds the game's PRNG.
+	Seed Seed
+}
+
+// Game is one kind of game: its name, its rules version and its decoders.
+type Game interface {
+	// Name is the stable identifier used in the API, e.g. "lords-of-scotland".
+	Name() string
+	// RulesVersion names the rules implementation; a game records the version
+	// it started with, so an old game can be replayed under its own rules.
+	RulesVersion() string
+	// New deals the first state. It returns a *RuleError with code
+	// CodeBadOptions for an unsupported player count or invalid options.
+	New(s Setup) (State, error)
+	// DecodeState reads a state written with json.Marshal(state).
+	DecodeState(data []byte) (State, error)
+	// DecodeMove parses a move posted by a client. Unknown fields are
+	// rejected with a *RuleError of code CodeBadMove.
+	DecodeMove(data []byte) (Move, error)
+	// DecodeEvent reads an event stored as (typ, json.Marshal(event)).
+	DecodeEvent(typ string, data []byte) (Event, error)
+	// Redact returns the version of e that seat may see (Spectator: the
+	// public version). The result is safe to marshal and show to that seat.
+	Redact(e Event, seat int) Event
+	// Describe gives a one-line human summary of a (possibly redacted) event
+	// in the language lang ("en", "fr", "it"; unknown languages fall back to
+	// English). names holds the players' names by seat.
+	Describe(e Event, names []string, lang string) string
+}
+
+// State is one game's current state. Its JSON form (json.Marshal) round-trips
+// exactly through Game.DecodeState, PRNG included.
+type State interface {
+	// Players is the number of seats.
+	Players() int
+	// ToMove lists the seats whose decision is awaited: one seat, several for
+	// simultaneous choices, none once the game has ended.
+	ToMove() []int
+	// Legal lists the moves seat may make now (empty if none is awaited from it).
+	Legal(seat int) []Move
+	// Decide validates a move of seat and returns the events it causes. It
+	// never modifies the state. Errors are *RuleError.
+	Decide(seat int, m Move) ([]Event, error)
+	// Apply changes the state by one event. It never fails: events come from
+	// Decide, so they are valid by construction.
+	Apply(e Event)
+	// View is what seat may see, JSON-marshalable: its hand, the table, the
+	// counts of what others hold, and its legal moves. Spectator gives the
+	// public view.
+	View(seat int) any
+	// Result is nil until the game has ended.
+	Result() *Result
+	// DefaultMove is the move played for seat when its turn deadline passes
+	// under the "default_move" policy: a sensible, harmless choice. It
+	// returns nil when nothing is awaited from seat.
+	DefaultMove(seat int) Move
+	// Clone returns a deep copy, so a caller can keep a state before Apply.
+	Clone() State
+}
+
+// Move is one decision of a seat. It marshals to a JSON object with a "label".
+type Move interface {
+	// Label is the human description of the move in English.
+	Label() string
+}
+
+// Event is one fact of a game. It marshals to JSON; EventType names its kind.
+type Event interface {
+	EventType() string
+}
+
+// Result is the outcome of a finished game.
+type Result struct {
+	// Ranking lists every seat, best first.
+	Ranking []Standing `json:"ranking"`
+	// Summary is a one-line English account of the end ("Ann wins with 42").
+	Summary string `json:"summary,omitempty"`
+}
+
+// Standing is one seat's place in a Result.
+type Standing struct {
+	Seat int `json:"seat"`
+	// Place is 1 for the winner; tied seats share a place.
+	Place int `json:"place"`
+	// Score is the game's main score (supporter strength, gold...).
+	Score int `json:"score"`
+	// Detail holds game-specific figures (daggers, tie-break rank...).
+	Detail map[string]int `json:"detail,omitempty"`
+}
+
+// Registry maps game names to games. Build one in main; it is not global.
+type Registry map[string]Game
+
+// NewRegistry returns a registry of the given games, keyed by Name.
+func NewRegistry(games ...Game) Registry {
+	r := make(Registry, len(games))
+	for _, g := range games {
+		r[g.Name()] = g
+	}
+	return r
+}

@@ -1,0 +1,89 @@
+// Package events is pbem's event log: the envelope every fact is stored in,
+// the Store interface, its errors, and an in-memory Store. It knows no game.
+//
+// A stream holds one game's events, versioned 1, 2, 3... Every event also has
+// a global position in the log of all streams, and a SHA-256 hash over the
+// previous event's hash and its own canonical bytes, so that any edit of
+// history is detectable (see Verify).
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Metadata says who caused an event and on which request.
+type Metadata struct {
+	// Actor is who acted: "seat:2", "admin", "system" (timeouts).
+	Actor string `json:"actor,omitempty"`
+	// RequestID ties the event to a request's log lines.
+	RequestID string `json:"request_id,omitempty"`
+	// IdempotencyKey makes an append retryable: an append whose key the
+	// stream already holds returns the first append's events and writes nothing.
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// NewEvent is an event to append.
+type NewEvent struct {
+	Type string
+	Data json.RawMessage
+	Meta Metadata
+}
+
+// Event is a stored event.
+type Event struct {
+	// Position is the event's place in the global log (strictly increasing
+	// with commit visibility; see Store.ReadAll).
+	Position int64 `json:"position"`
+	// Stream is the stream id (a game's id).
+	Stream string `json:"stream"`
+	// Version is 1 for a stream's first event, 2 for the next...
+	Version int64 `json:"version"`
+	Type    string          `json:"type"`
+	Data    json.RawMessage `json:"data"`
+	Meta    Metadata        `json:"meta"`
+	// RecordedAt is when the store accepted the event (UTC, microseconds).
+	RecordedAt time.Time `json:"recorded_at"`
+	// PrevHash is the previous event's Hash (32 zero bytes for version 1).
+	PrevHash []byte `json:"prev_hash"`
+	// Hash is SHA-256(PrevHash || Canonical(event)).
+	Hash []byte `json:"hash"`
+}
+
+// Tx is the store's transaction, handed to an AppendHook so that callers can
+// write their projections and outbox rows in the same transaction as the
+// events. Each store documents its concrete type (the Postgres store passes
+// a value implementing `interface{ PgxTx() pgx.Tx }`; the memory store passes
+// nil).
+type Tx any
+
+// AppendHook runs inside the append's transaction, after the events are
+// written. If it returns an error, nothing is written and Append returns that
+// error unchanged.
+type AppendHook func(ctx context.Context, tx Tx, appended []Event) error
+
+// Store is an append-only log of event streams.
+type Store interface {
+	// Append writes evs to stream in one transaction, if the stream's current
+	// version is expected (0 for a new stream). It returns the stored events.
+	// Errors: *Error with CodeConflict when the version moved on (including a
+	// lost race), CodeInvalid for bad input (empty stream id, negative
+	// expected version, no events, data that is not a JSON object or value).
+	// If the first event's IdempotencyKey was already appended to this
+	// stream, Append returns the events of that first append and writes nothing.
+	Append(ctx context.Context, stream string, expected int64, evs []NewEvent, hooks ...AppendHook) ([]Event, error)
+	// ReadStream returns stream's events with Version >= from, in order.
+	// An unknown stream gives an empty slice, not an error.
+	ReadStream(ctx context.Context, stream string, from int64) ([]Event, error)
+	// ReadAll returns up to limit events of the global log with Position >
+	// after, in position order. It never skips an event that commits late:
+	// it returns only events below every still-running append.
+	ReadAll(ctx context.Context, after int64, limit int) ([]Event, error)
+	// Notify returns a channel that receives a value (coalesced) after any
+	// append commits, until ctx ends. Live readers select on it.
+	Notify(ctx context.Context) (<-chan struct{}, error)
+	// Verify checks stream's hash chain and returns nil, or a *ChainError
+	// naming the first event whose hash does not match.
+	Verify(ctx context.Context, stream string) error
+}

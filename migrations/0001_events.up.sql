@@ -1,0 +1,2 @@
+-- placeholder replaced by the events store work
+SELECT 1;
