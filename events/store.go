@@ -39,7 +39,7 @@ type Event struct {
 	// Stream is the stream id (a game's id).
 	Stream string `json:"stream"`
 	// Version is 1 for a stream's first event, 2 for the next...
-	Version int64 `json:"version"`
+	Version int64           `json:"version"`
 	Type    string          `json:"type"`
 	Data    json.RawMessage `json:"data"`
 	Meta    Metadata        `json:"meta"`
