@@ -1,0 +1,397 @@
+package enginetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"pbem/engine"
+)
+
+// Options configures RandomGames. Only Games and Setup are required.
+type Options struct {
+	// Games is the number of complete games to play.
+	Games int
+	// Setup returns the setup of the i-th game (its seed should differ).
+	Setup func(i int) engine.Setup
+	// Seed seeds the choice of moves (the tests' own randomness).
+	Seed uint64
+	// MaxMoves fails a game that has not ended after so many moves
+	// (default 100000).
+	MaxMoves int
+	// DeepEvery runs the expensive checks on every DeepEvery-th game
+	// (default 20; 1 checks every game deeply).
+	DeepEvery int
+	// Invariant is a cheap check run after every event of every game
+	// (e.g. all cards accounted for).
+	Invariant func(st engine.State) error
+	// CheckView checks the JSON view of seat (Spectator included) in deep
+	// games: typically that it holds no card the seat may not see.
+	CheckView func(st engine.State, seat int, view []byte) error
+	// CheckRedacted checks, in deep games, the JSON of an event redacted for
+	// seat, given the states just before and just after the event.
+	CheckRedacted func(before, after engine.State, seat int, e engine.Event, redacted []byte) error
+	// Unlisted returns candidate moves (JSON) that may or may not be legal;
+	// those not listed by Legal must be rejected. The default mutates the
+	// fields of listed moves.
+	Unlisted func(r *rand.Rand, legal []engine.Move) [][]byte
+}
+
+// Stats counts what RandomGames did.
+type Stats struct {
+	Games, Deep   int
+	Moves, Events int
+	Rejected      int         // unlisted moves rejected
+	LongestGame   int         // in moves
+	Winners       map[int]int // games won, by seat of the winner
+}
+
+// RandomGames plays o.Games complete games of g with uniformly random legal
+// moves and fails t on the first broken property. See the package doc.
+func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
+	t.Helper()
+	if o.MaxMoves <= 0 {
+		o.MaxMoves = 100000
+	}
+	if o.DeepEvery <= 0 {
+		o.DeepEvery = 20
+	}
+	if o.Unlisted == nil {
+		o.Unlisted = MutateMoves
+	}
+	st := Stats{Winners: map[int]int{}}
+	r := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
+	for i := 0; i < o.Games; i++ {
+		setup := o.Setup(i)
+		deep := i%o.DeepEvery == 0
+		if err := playOne(g, setup, r, o, deep, &st); err != nil {
+			t.Fatalf("game %d (players %d, options %s, seed %x): %v", i, setup.Players, setup.Options, setup.Seed[:], err)
+		}
+		st.Games++
+		if deep {
+			st.Deep++
+		}
+	}
+	return st
+}
+
+func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bool, stats *Stats) error {
+	s, err := g.New(setup)
+	if err != nil {
+		return fmt.Errorf("new: %w", err)
+	}
+	if o.Invariant != nil {
+		if err := o.Invariant(s); err != nil {
+			return fmt.Errorf("invariant after setup: %w", err)
+		}
+	}
+	var log []engine.Event
+	moves := 0
+	for s.Result() == nil {
+		if moves >= o.MaxMoves {
+			return fmt.Errorf("no end after %d moves", moves)
+		}
+		tm := s.ToMove()
+		if len(tm) == 0 {
+			return errors.New("no result but nobody to move")
+		}
+		seat := tm[r.IntN(len(tm))]
+		legal := s.Legal(seat)
+		if len(legal) == 0 {
+			return fmt.Errorf("seat %d to move but no legal move", seat)
+		}
+		if deep {
+			if err := deepStep(g, s, seat, legal, r, o, stats); err != nil {
+				return fmt.Errorf("move %d: %w", moves, err)
+			}
+		}
+		mv := legal[r.IntN(len(legal))]
+		if deep {
+			mv, err = roundTripMove(g, mv)
+			if err != nil {
+				return fmt.Errorf("move %d: %w", moves, err)
+			}
+		}
+		evs, err := s.Decide(seat, mv)
+		if err != nil {
+			return fmt.Errorf("move %d: listed move %s of seat %d rejected: %v", moves, mustJSON(mv), seat, err)
+		}
+		if len(evs) == 0 {
+			return fmt.Errorf("move %d: move %s gave no event", moves, mustJSON(mv))
+		}
+		for _, e := range evs {
+			var before engine.State
+			if deep {
+				before = s.Clone()
+			}
+			s.Apply(e)
+			if o.Invariant != nil {
+				if err := o.Invariant(s); err != nil {
+					return fmt.Errorf("move %d: invariant after event %s %s: %w", moves, e.EventType(), mustJSON(e), err)
+				}
+			}
+			if deep {
+				if err := checkEvent(g, before, s, e, o); err != nil {
+					return fmt.Errorf("move %d: %w", moves, err)
+				}
+			}
+			log = append(log, e)
+		}
+		moves++
+	}
+	stats.Moves += moves
+	stats.Events += len(log)
+	stats.LongestGame = max(stats.LongestGame, moves)
+	if err := checkEnd(g, s, deep); err != nil {
+		return err
+	}
+	stats.Winners[s.Result().Ranking[0].Seat]++
+	return CheckReplay(g, setup, log, s, deep)
+}
+
+// CheckReplay applies log to a fresh state from setup and checks that the
+// result marshals exactly as final. With viaJSON, each event first goes
+// through json.Marshal and Game.DecodeEvent.
+func CheckReplay(g engine.Game, setup engine.Setup, log []engine.Event, final engine.State, viaJSON bool) error {
+	s, err := g.New(setup)
+	if err != nil {
+		return fmt.Errorf("replay: new: %w", err)
+	}
+	for i, e := range log {
+		if viaJSON {
+			e, err = roundTripEvent(g, e)
+			if err != nil {
+				return fmt.Errorf("replay event %d: %w", i, err)
+			}
+		}
+		s.Apply(e)
+	}
+	a, b := mustJSON(s), mustJSON(final)
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("replay differs:\nreplayed %s\nplayed   %s", a, b)
+	}
+	return nil
+}
+
+func checkEnd(g engine.Game, s engine.State, deep bool) error {
+	res := s.Result()
+	if len(res.Ranking) != s.Players() {
+		return fmt.Errorf("result ranks %d seats of %d", len(res.Ranking), s.Players())
+	}
+	seen := make([]bool, s.Players())
+	for i, sd := range res.Ranking {
+		if sd.Seat < 0 || sd.Seat >= s.Players() || seen[sd.Seat] {
+			return fmt.Errorf("result has bad or duplicate seat %d", sd.Seat)
+		}
+		seen[sd.Seat] = true
+		if i == 0 && sd.Place != 1 {
+			return fmt.Errorf("first place is %d", sd.Place)
+		}
+		if i > 0 && sd.Place < res.Ranking[i-1].Place {
+			return errors.New("result places not ascending")
+		}
+	}
+	if len(s.ToMove()) != 0 {
+		return fmt.Errorf("game over but ToMove = %v", s.ToMove())
+	}
+	for seat := 0; seat < s.Players(); seat++ {
+		if l := s.Legal(seat); len(l) != 0 {
+			return fmt.Errorf("game over but seat %d has %d legal moves", seat, len(l))
+		}
+		if s.DefaultMove(seat) != nil {
+			return fmt.Errorf("game over but seat %d has a default move", seat)
+		}
+	}
+	if deep {
+		if _, err := checkStateJSON(g, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deepStep runs the expensive checks on a state awaiting seat's move.
+func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *rand.Rand, o Options, stats *Stats) error {
+	before, err := checkStateJSON(g, s)
+	if err != nil {
+		return err
+	}
+	listed := make(map[string]bool, len(legal))
+	for _, mv := range legal {
+		if mv.Label() == "" {
+			return fmt.Errorf("listed move %s has no label", mustJSON(mv))
+		}
+		raw := mustJSON(mv)
+		if !bytes.Contains(raw, []byte(`"label"`)) {
+			return fmt.Errorf("listed move %s has no label field", raw)
+		}
+		listed[string(withoutLabel(raw))] = true
+		dm, err := g.DecodeMove(raw)
+		if err != nil {
+			return fmt.Errorf("listed move %s does not decode: %v", raw, err)
+		}
+		if _, err := s.Decide(seat, dm); err != nil {
+			return fmt.Errorf("listed move %s rejected: %v", raw, err)
+		}
+	}
+	def := s.DefaultMove(seat)
+	if def == nil {
+		return fmt.Errorf("seat %d to move has no default move", seat)
+	}
+	if !listed[string(withoutLabel(mustJSON(def)))] {
+		return fmt.Errorf("default move %s is not listed", mustJSON(def))
+	}
+	for _, raw := range o.Unlisted(r, legal) {
+		if listed[string(withoutLabel(raw))] {
+			continue
+		}
+		mv, err := g.DecodeMove(raw)
+		if err != nil {
+			if !isRuleError(err) {
+				return fmt.Errorf("DecodeMove(%s) error is not a *RuleError: %v", raw, err)
+			}
+			stats.Rejected++
+			continue
+		}
+		if listed[string(withoutLabel(mustJSON(mv)))] {
+			continue
+		}
+		evs, err := s.Decide(seat, mv)
+		if err == nil {
+			return fmt.Errorf("unlisted move %s accepted: %s", raw, mustJSON(evs))
+		}
+		if !isRuleError(err) {
+			return fmt.Errorf("unlisted move %s: error is not a *RuleError: %v", raw, err)
+		}
+		stats.Rejected++
+	}
+	for other := -1; other <= s.Players(); other++ {
+		if slices.Contains(s.ToMove(), other) {
+			continue
+		}
+		if l := s.Legal(other); len(l) != 0 {
+			return fmt.Errorf("seat %d not to move has %d legal moves", other, len(l))
+		}
+		if s.DefaultMove(other) != nil {
+			return fmt.Errorf("seat %d not to move has a default move", other)
+		}
+		_, err := s.Decide(other, legal[0])
+		var re *engine.RuleError
+		if !errors.As(err, &re) || re.Code != engine.CodeNotYourTurn {
+			return fmt.Errorf("seat %d not to move: Decide gave %v, want %s", other, err, engine.CodeNotYourTurn)
+		}
+	}
+	for seat := -1; seat < s.Players(); seat++ {
+		v, err := json.Marshal(s.View(seat))
+		if err != nil {
+			return fmt.Errorf("view of seat %d: %v", seat, err)
+		}
+		if o.CheckView != nil {
+			if err := o.CheckView(s, seat, v); err != nil {
+				return fmt.Errorf("view of seat %d: %w", seat, err)
+			}
+		}
+	}
+	if after := mustJSON(s); !bytes.Equal(before, after) {
+		return errors.New("Decide, Legal, View or DefaultMove changed the state")
+	}
+	return nil
+}
+
+func checkEvent(g engine.Game, before, after engine.State, e engine.Event, o Options) error {
+	if _, err := roundTripEvent(g, e); err != nil {
+		return err
+	}
+	names := make([]string, after.Players())
+	for i := range names {
+		names[i] = fmt.Sprintf("P%d", i)
+	}
+	for seat := -1; seat < after.Players(); seat++ {
+		re := g.Redact(e, seat)
+		if re == nil || re.EventType() != e.EventType() {
+			return fmt.Errorf("Redact(%s, %d) changed the event type", e.EventType(), seat)
+		}
+		raw, err := json.Marshal(re)
+		if err != nil {
+			return fmt.Errorf("redacted %s: %v", e.EventType(), err)
+		}
+		if _, err := g.DecodeEvent(re.EventType(), raw); err != nil {
+			return fmt.Errorf("redacted %s does not decode: %v", raw, err)
+		}
+		for _, lang := range []string{"en", "fr", "it", "xx"} {
+			if g.Describe(re, names, lang) == "" {
+				return fmt.Errorf("no %s description of %s", lang, raw)
+			}
+		}
+		if o.CheckRedacted != nil {
+			if err := o.CheckRedacted(before, after, seat, e, raw); err != nil {
+				return fmt.Errorf("event %s redacted for seat %d: %w", raw, seat, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkStateJSON checks that s round-trips through JSON and Clone, and
+// returns its JSON.
+func checkStateJSON(g engine.Game, s engine.State) ([]byte, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("marshal state: %v", err)
+	}
+	d, err := g.DecodeState(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode state: %v", err)
+	}
+	if again := mustJSON(d); !bytes.Equal(raw, again) {
+		return nil, fmt.Errorf("state JSON round trip differs:\n%s\n%s", raw, again)
+	}
+	if c := mustJSON(s.Clone()); !bytes.Equal(raw, c) {
+		return nil, fmt.Errorf("clone differs:\n%s\n%s", raw, c)
+	}
+	return raw, nil
+}
+
+func roundTripMove(g engine.Game, mv engine.Move) (engine.Move, error) {
+	raw := mustJSON(mv)
+	d, err := g.DecodeMove(raw)
+	if err != nil {
+		return nil, fmt.Errorf("listed move %s does not decode: %v", raw, err)
+	}
+	if again := mustJSON(d); !bytes.Equal(withoutLabel(raw), withoutLabel(again)) {
+		return nil, fmt.Errorf("move JSON round trip differs: %s then %s", raw, again)
+	}
+	return d, nil
+}
+
+func roundTripEvent(g engine.Game, e engine.Event) (engine.Event, error) {
+	raw := mustJSON(e)
+	d, err := g.DecodeEvent(e.EventType(), raw)
+	if err != nil {
+		return nil, fmt.Errorf("event %s %s does not decode: %v", e.EventType(), raw, err)
+	}
+	if d.EventType() != e.EventType() {
+		return nil, fmt.Errorf("event %s decodes as %s", e.EventType(), d.EventType())
+	}
+	if again := mustJSON(d); !bytes.Equal(raw, again) {
+		return nil, fmt.Errorf("event JSON round trip differs: %s then %s", raw, again)
+	}
+	return d, nil
+}
+
+func isRuleError(err error) bool {
+	var re *engine.RuleError
+	return errors.As(err, &re)
+}
+
+func mustJSON(v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return []byte(fmt.Sprintf("<marshal error: %v>", err))
+	}
+	return raw
+}
