@@ -1,0 +1,17 @@
+package notify
+
+// A catalog holds one language's strings. Each message is a small
+// text/template executed with the email's data (see emailData), so word
+// order can differ between languages while the email templates stay the
+// same for all of them.
+type catalog struct {
+	// deadline is the time.Format layout of a deadline (always in UTC).
+	deadline string
+	msgs     map[string]string
+}
+
+// catalogs returns the message catalogs by language. Every catalog has
+// exactly the keys of the English one (checked by a test).
+func catalogs() map[string]catalog {
+	return map[string]catalog{"en": catalogEN(), "fr": catalogFR(), "it": catalogIT()}
+}

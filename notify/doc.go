@@ -1,0 +1,48 @@
+// Package notify sends pbem's emails: it renders outbox rows into
+// multipart messages (plain text and HTML, in the game's language), sends
+// them through an SMTP server or the dev mailbox, retries with exponential
+// backoff, honours each player's mail preference, signs unsubscribe links,
+// and runs the turn-deadline scheduler (reminders and timeouts).
+//
+// # Delivery: at least once after a crash, exactly once otherwise
+//
+// The game service writes an outbox row in the same transaction as the move
+// that causes it, so an email is never lost and never sent for a move that
+// did not commit. A Worker takes rows with a lease rather than a long
+// transaction:
+//
+//  1. Claim: in one short transaction, SELECT ... FOR UPDATE SKIP LOCKED the
+//     due pending rows, set next_attempt_at = now + lease and attempts + 1,
+//     commit. Other workers (other serve processes) skip these rows, and no
+//     transaction stays open while talking to the SMTP server.
+//  2. Send the batch on one SMTP connection.
+//  3. Mark each row sent (or schedule its retry, or mark it failed).
+//
+// If a worker dies between 1 and 3, its rows are still pending and become
+// due again when the lease ends, so another worker sends them: nothing is
+// lost. The price is that a message which the SMTP server accepted just
+// before the crash goes out a second time. Every row's Message-ID is fixed
+// (<outbox-ID.GAME@HOST>, HOST being PBEM_PUBLIC_URL's host), so the second
+// copy is recognisable: mail stores and clients that deduplicate by
+// Message-ID (Gmail, many IMAP clients) show it once, and a human can see
+// it is the same message. Under normal operation (no crash, lease longer
+// than a batch takes) every email goes out exactly once.
+//
+// Attempts are counted at claim time, so a row that crashes the worker
+// itself also ends as failed after MaxAttempts; a failed row is visible to
+// the game's admin (OutboxStore.Failed).
+//
+// # Preferences
+//
+// Each address has a Mode: every event (the default), a daily digest of
+// the games waiting for the player, or off. Invitations and link resends
+// are always sent; a play link keeps working whatever the mode. A row not
+// sent because of the mode is marked skipped.
+//
+// # Secrets
+//
+// A play link's token is derived from PBEM_SECRET when the email is
+// rendered (projections.SeatToken); it is never stored and never logged.
+// Emails carry only what the payload holds (written by the game service
+// from the recipient's view): no other seat's cards, no seed.
+package notify

@@ -1,0 +1,37 @@
+package notify
+
+// Kind names what an outbox row announces.
+type Kind string
+
+// The kinds of email. The game service writes Invitation, YourTurn,
+// RoundEnd, GameOver and Link; the Scheduler writes Reminder and Timeout;
+// the digest job writes Digest.
+const (
+	Invitation Kind = "invitation"
+	YourTurn   Kind = "your_turn"
+	Reminder   Kind = "reminder"
+	Timeout    Kind = "timeout"
+	RoundEnd   Kind = "round_end"
+	GameOver   Kind = "game_over"
+	Link       Kind = "link"
+	Digest     Kind = "digest"
+)
+
+// Kinds lists every kind, in a stable order.
+func Kinds() []Kind {
+	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest}
+}
+
+// Valid reports whether k is a known kind.
+func (k Kind) Valid() bool {
+	for _, x := range Kinds() {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// AlwaysSent reports whether an email of kind k ignores the recipient's
+// preference: an invitation or a link resend is what lets a player in.
+func (k Kind) AlwaysSent() bool { return k == Invitation || k == Link }

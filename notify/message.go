@@ -1,0 +1,50 @@
+package notify
+
+import (
+	"context"
+	"errors"
+)
+
+// Message is a rendered email, ready for a Sender.
+type Message struct {
+	From     string
+	To       string
+	ToName   string
+	Subject  string
+	Text     string
+	HTML     string
+	Language string
+	// MessageID is the Message-ID without angle brackets; fixed per
+	// outbox row so that a resend after a crash is recognisable.
+	MessageID string
+	// Unsubscribe is the https one-click unsubscribe URL (List-Unsubscribe
+	// with List-Unsubscribe-Post), or empty for none.
+	Unsubscribe string
+	// Kind and GameID say what the message is about, for logs.
+	Kind   Kind
+	GameID string
+	// OutboxID is the outbox row the message was rendered from (0: none).
+	OutboxID int64
+}
+
+// Sender delivers messages. Send returns one error per message, in order
+// (nil: accepted by the next hop); one connection-level failure is
+// reported as the same error for every message not sent.
+type Sender interface {
+	Send(ctx context.Context, msgs []*Message) []error
+}
+
+// PermanentError marks a delivery error that retrying will not cure (an
+// SMTP 5xx reply, a malformed payload): the row fails at once.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// IsPermanent reports whether err (or an error it wraps) is a PermanentError.
+func IsPermanent(err error) bool {
+	var p *PermanentError
+	return errors.As(err, &p)
+}

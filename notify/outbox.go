@@ -1,0 +1,79 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Row is an outbox row as a worker claims it.
+type Row struct {
+	ID     int64
+	GameID string
+	// Seat is the recipient's seat, or -1 when the row is not for a seat.
+	Seat         int
+	Kind         Kind
+	Payload      json.RawMessage
+	EventVersion int64
+	CreatedAt    time.Time
+	// Attempts counts claims of this row, this one included.
+	Attempts int
+}
+
+// Status is an outbox row's state.
+type Status string
+
+// Outbox row states.
+const (
+	Pending Status = "pending"
+	Sent    Status = "sent"
+	Failed  Status = "failed"
+	// Skipped rows were not sent because of the recipient's preference.
+	Skipped Status = "skipped"
+)
+
+// Outcome is what became of a claimed row.
+type Outcome struct {
+	ID     int64
+	Status Status
+	// MessageID is the Message-ID the email went out with (Sent).
+	MessageID string
+	// Error is the last error (Pending: retried at NextAttempt; Failed), or
+	// the reason a row was skipped.
+	Error       string
+	NextAttempt time.Time
+}
+
+// FailedEmail is an email that could not be sent, as the game's admin sees
+// it: no payload, no link.
+type FailedEmail struct {
+	ID        int64     `json:"id"`
+	Seat      int       `json:"seat"`
+	Kind      Kind      `json:"kind"`
+	To        string    `json:"to"`
+	Attempts  int       `json:"attempts"`
+	LastError string    `json:"last_error"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// NewRow is an outbox row to write (reminders, timeouts, digests).
+type NewRow struct {
+	GameID       string
+	Seat         int
+	Kind         Kind
+	Payload      Payload
+	EventVersion int64
+}
+
+// OutboxStore is the outbox as the worker uses it. The Postgres
+// implementation is notify/postgres.Outbox.
+type OutboxStore interface {
+	// Claim takes up to limit due pending rows (next_attempt_at <= now)
+	// that no other worker holds, pushes their next_attempt_at to now+lease,
+	// counts the attempt, and commits before returning.
+	Claim(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Row, error)
+	// Finish records the outcomes of claimed rows at now.
+	Finish(ctx context.Context, now time.Time, outcomes []Outcome) error
+	// Failed lists the failed emails of a game, newest first.
+	Failed(ctx context.Context, gameID string) ([]FailedEmail, error)
+}

@@ -1,0 +1,75 @@
+package notify
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+)
+
+// Payload is an outbox row's JSON payload: everything an email says. The
+// game service writes it from the recipient's own view of the game, so it
+// holds nothing the recipient may not see.
+type Payload struct {
+	To       Recipient `json:"to"`
+	Language string    `json:"language"`
+	Game     GameInfo  `json:"game"`
+	// TokenGen is the recipient seat's token generation: the link in the
+	// email is derived from it, so a resend (new generation) revokes it.
+	TokenGen int   `json:"token_gen"`
+	Version  int64 `json:"version"`
+	// Deadline is the turn deadline, if the game has one.
+	Deadline *time.Time `json:"deadline"`
+	// Lines are human lines in the game's language (what happened).
+	Lines   []string `json:"lines"`
+	Ranking []Rank   `json:"ranking"`
+	Summary string   `json:"summary"`
+	// Games lists the games waiting for the recipient (digest only).
+	Games []WaitingGame `json:"games,omitempty"`
+}
+
+// Recipient is the player an email goes to.
+type Recipient struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// GameInfo names a game.
+type GameInfo struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Players []string `json:"players"`
+}
+
+// Rank is one line of a game's final ranking.
+type Rank struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Place int    `json:"place"`
+	Score int    `json:"score"`
+}
+
+// WaitingGame is a game waiting for the recipient's move (digest).
+type WaitingGame struct {
+	Game     GameInfo   `json:"game"`
+	Seat     int        `json:"seat"`
+	TokenGen int        `json:"token_gen"`
+	Deadline *time.Time `json:"deadline"`
+}
+
+// DecodePayload parses and checks an outbox payload.
+func DecodePayload(data []byte) (Payload, error) {
+	var p Payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("notify: payload: %w", err)
+	}
+	if p.To.Email == "" {
+		return p, fmt.Errorf("notify: payload: no recipient address")
+	}
+	if _, err := mail.ParseAddress(p.To.Email); err != nil || strings.ContainsAny(p.To.Email, "<>\r\n") {
+		return p, fmt.Errorf("notify: payload: bad recipient address %q", p.To.Email)
+	}
+	return p, nil
+}

@@ -1,0 +1,140 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/notify"
+)
+
+// Outbox is the outbox table as notify.Worker uses it.
+type Outbox struct{ pool *pgxpool.Pool }
+
+var _ notify.OutboxStore = (*Outbox)(nil)
+
+// NewOutbox returns an Outbox on pool.
+func NewOutbox(pool *pgxpool.Pool) *Outbox { return &Outbox{pool: pool} }
+
+// claimSQL takes due rows that no other transaction holds and leases them:
+// the row lock lasts only this statement's transaction, the lease
+// (next_attempt_at in the future) keeps other workers off afterwards.
+const claimSQL = `
+WITH due AS (
+    SELECT id FROM outbox
+    WHERE status = 'pending' AND next_attempt_at <= $1
+    ORDER BY next_attempt_at, id
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE outbox o
+SET next_attempt_at = $1 + $3 * interval '1 microsecond', attempts = o.attempts + 1
+FROM due
+WHERE o.id = due.id
+RETURNING o.id, o.game_id, coalesce(o.seat, -1), o.kind, o.payload, coalesce(o.event_version, 0), o.created_at, o.attempts`
+
+// Claim implements notify.OutboxStore.
+func (o *Outbox) Claim(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]notify.Row, error) {
+	rows, err := o.pool.Query(ctx, claimSQL, now, limit, lease.Microseconds())
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: claim: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.Row, error) {
+		var x notify.Row
+		var kind string
+		var payload []byte
+		err := r.Scan(&x.ID, &x.GameID, &x.Seat, &kind, &payload, &x.EventVersion, &x.CreatedAt, &x.Attempts)
+		x.Kind, x.Payload = notify.Kind(kind), json.RawMessage(payload)
+		return x, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: claim: %w", err)
+	}
+	return out, nil
+}
+
+// finishSQL records many outcomes in one statement. A row already sent
+// (by a worker whose lease had run out) stays sent.
+const finishSQL = `
+UPDATE outbox o SET
+    status = x.status,
+    message_id = coalesce(nullif(x.message_id, ''), o.message_id),
+    sent_at = CASE WHEN x.status IN ('sent', 'skipped') THEN $1 ELSE o.sent_at END,
+    last_error = nullif(x.error, ''),
+    next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_at ELSE o.next_attempt_at END
+FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+    AS x(id, status, message_id, error, next_at)
+WHERE o.id = x.id AND o.status <> 'sent'`
+
+// Finish implements notify.OutboxStore.
+func (o *Outbox) Finish(ctx context.Context, now time.Time, outcomes []notify.Outcome) error {
+	if len(outcomes) == 0 {
+		return nil
+	}
+	n := len(outcomes)
+	ids, st, mid, errs, next := make([]int64, n), make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
+	for i, x := range outcomes {
+		switch x.Status {
+		case notify.Sent, notify.Skipped, notify.Failed, notify.Pending:
+		default:
+			return fmt.Errorf("notify/postgres: finish: row %d: bad status %q", x.ID, x.Status)
+		}
+		ids[i], st[i], mid[i], errs[i], next[i] = x.ID, string(x.Status), x.MessageID, x.Error, x.NextAttempt
+		if x.Status == notify.Pending && x.NextAttempt.IsZero() {
+			next[i] = now
+		}
+	}
+	if _, err := o.pool.Exec(ctx, finishSQL, now, ids, st, mid, errs, next); err != nil {
+		return fmt.Errorf("notify/postgres: finish: %w", err)
+	}
+	return nil
+}
+
+// Failed implements notify.OutboxStore.
+func (o *Outbox) Failed(ctx context.Context, gameID string) ([]notify.FailedEmail, error) {
+	rows, err := o.pool.Query(ctx, `
+SELECT id, coalesce(seat, -1), kind, coalesce(payload->'to'->>'email', ''), attempts, coalesce(last_error, ''), created_at
+FROM outbox WHERE game_id = $1 AND status = 'failed' ORDER BY id DESC`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: failed emails: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.FailedEmail, error) {
+		var f notify.FailedEmail
+		var kind string
+		err := r.Scan(&f.ID, &f.Seat, &kind, &f.To, &f.Attempts, &f.LastError, &f.CreatedAt)
+		f.Kind = notify.Kind(kind)
+		return f, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: failed emails: %w", err)
+	}
+	return out, nil
+}
+
+// Insert writes rows to the outbox in tx (the scheduler's reminders and
+// the digests), due now.
+func insertRows(ctx context.Context, tx pgx.Tx, now time.Time, rows []notify.NewRow) error {
+	for _, r := range rows {
+		payload, err := json.Marshal(r.Payload)
+		if err != nil {
+			return fmt.Errorf("notify/postgres: outbox payload: %w", err)
+		}
+		var seat *int
+		if r.Seat >= 0 {
+			seat = &r.Seat
+		}
+		var ev *int64
+		if r.EventVersion > 0 {
+			ev = &r.EventVersion
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6)`, r.GameID, seat, string(r.Kind), payload, ev, now); err != nil {
+			return fmt.Errorf("notify/postgres: outbox insert: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+package notify
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"net/url"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+	"time"
+
+	"pbem/projections"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// RenderConfig is what a Renderer needs besides the payload.
+type RenderConfig struct {
+	// Secret is PBEM_SECRET: play-link tokens and unsubscribe links are
+	// derived from it.
+	Secret []byte
+	// PublicURL is PBEM_PUBLIC_URL, the server's address as players reach
+	// it (links, and the host of Message-IDs).
+	PublicURL string
+	// From is PBEM_MAIL_FROM; empty: pbem@ the public URL's host.
+	From string
+}
+
+// Renderer turns outbox rows into messages: one template set per kind,
+// instantiated once per language with that language's catalog.
+type Renderer struct {
+	secret []byte
+	public *url.URL
+	host   string
+	from   string
+	langs  map[string]*language
+}
+
+type language struct {
+	cat      catalog
+	snippets map[string]*texttemplate.Template
+	text     map[Kind]*texttemplate.Template
+	html     map[Kind]*htmltemplate.Template
+}
+
+// NewRenderer parses the templates and catalogs. It fails on a bad
+// configuration or a template error.
+func NewRenderer(cfg RenderConfig) (*Renderer, error) {
+	if len(cfg.Secret) == 0 {
+		return nil, fmt.Errorf("notify: renderer: empty secret")
+	}
+	pu, err := url.Parse(strings.TrimRight(cfg.PublicURL, "/"))
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		return nil, fmt.Errorf("notify: renderer: PBEM_PUBLIC_URL %q is not an http(s) URL", cfg.PublicURL)
+	}
+	r := &Renderer{secret: cfg.Secret, public: pu, host: pu.Hostname(), from: cfg.From, langs: map[string]*language{}}
+	if r.from == "" {
+		r.from = "pbem@" + r.host
+	}
+	for lang, cat := range catalogs() {
+		l, err := newLanguage(cat)
+		if err != nil {
+			return nil, fmt.Errorf("notify: language %s: %w", lang, err)
+		}
+		r.langs[lang] = l
+	}
+	return r, nil
+}
+
+func newLanguage(cat catalog) (*language, error) {
+	l := &language{cat: cat, snippets: map[string]*texttemplate.Template{},
+		text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
+	for k, s := range cat.msgs {
+		t, err := texttemplate.New(k).Option("missingkey=error").Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("message %s: %w", k, err)
+		}
+		l.snippets[k] = t
+	}
+	tr := func(key string, data any) (string, error) {
+		t, ok := l.snippets[key]
+		if !ok {
+			return "", fmt.Errorf("no message %q", key)
+		}
+		var b strings.Builder
+		if err := t.Execute(&b, data); err != nil {
+			return "", err
+		}
+		return b.String(), nil
+	}
+	for _, k := range Kinds() {
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr}).
+			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
+		if err != nil {
+			return nil, err
+		}
+		ht, err := htmltemplate.New("").Funcs(htmltemplate.FuncMap{"t": tr}).
+			ParseFS(templateFS, "templates/layout.html.tmpl", "templates/"+string(k)+".html.tmpl")
+		if err != nil {
+			return nil, err
+		}
+		l.text[k], l.html[k] = tt, ht
+	}
+	return l, nil
+}
+
+// emailData is what templates and catalog messages see.
+type emailData struct {
+	Lang            string
+	Subject         string
+	Name            string
+	Game            string
+	GameID          string
+	Players         string
+	Deadline        string
+	PlayLink        string
+	AuditLink       string
+	UnsubscribeLink string
+	Summary         string
+	Lines           []string
+	Ranking         []Rank
+	Games           []digestItem
+}
+
+type digestItem struct {
+	Game     string
+	Players  string
+	Deadline string
+	PlayLink string
+}
+
+// Render builds the message of an outbox row. Errors (bad payload, unknown
+// kind) are *PermanentError: the row can never be sent.
+func (r *Renderer) Render(row Row) (*Message, error) {
+	if !row.Kind.Valid() {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: unknown kind %q", row.ID, row.Kind)}
+	}
+	p, err := DecodePayload(row.Payload)
+	if err != nil {
+		return nil, &PermanentError{Err: fmt.Errorf("row %d: %w", row.ID, err)}
+	}
+	lang := p.Language
+	l, ok := r.langs[lang]
+	if !ok {
+		lang, l = "en", r.langs["en"]
+	}
+	gameID := p.Game.ID
+	if gameID == "" {
+		gameID = row.GameID
+	}
+	seat := p.To.Seat
+	if row.Seat >= 0 && row.Kind != Digest {
+		seat = row.Seat
+	}
+	d := emailData{
+		Lang:            lang,
+		Name:            p.To.Name,
+		Game:            GameTitle(p.Game.Name),
+		GameID:          gameID,
+		Players:         strings.Join(p.Game.Players, ", "),
+		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
+		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
+		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
+		UnsubscribeLink: r.UnsubscribeLink(p.To.Email),
+		Summary:         p.Summary,
+		Lines:           p.Lines,
+		Ranking:         p.Ranking,
+	}
+	if d.Name == "" {
+		d.Name = p.To.Email
+	}
+	for _, g := range p.Games {
+		d.Games = append(d.Games, digestItem{
+			Game:     GameTitle(g.Game.Name),
+			Players:  strings.Join(g.Game.Players, ", "),
+			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
+			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
+		})
+	}
+	subj, err := l.snippets["subject."+string(row.Kind)].Clone()
+	if err != nil {
+		return nil, err
+	}
+	var sb strings.Builder
+	if err := subj.Execute(&sb, d); err != nil {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d subject: %w", row.ID, err)}
+	}
+	d.Subject = strings.Join(strings.Fields(sb.String()), " ")
+	var text, html bytes.Buffer
+	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d text: %w", row.ID, err)}
+	}
+	if err := l.html[row.Kind].ExecuteTemplate(&html, "layout", d); err != nil {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d html: %w", row.ID, err)}
+	}
+	return &Message{
+		From:        r.from,
+		To:          p.To.Email,
+		ToName:      p.To.Name,
+		Subject:     d.Subject,
+		Text:        text.String(),
+		HTML:        html.String(),
+		Language:    lang,
+		MessageID:   r.MessageID(row.ID, row.GameID),
+		Unsubscribe: d.UnsubscribeLink,
+		Kind:        row.Kind,
+		GameID:      row.GameID,
+		OutboxID:    row.ID,
+	}, nil
+}
+
+// PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.
+func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
+	return r.link("play", gameID) + "?token=" + url.QueryEscape(projections.SeatToken(r.secret, gameID, seat, gen))
+}
+
+// UnsubscribeLink is the signed link to an address's mail preference.
+func (r *Renderer) UnsubscribeLink(email string) string {
+	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email))
+}
+
+// MessageID is the fixed Message-ID of an outbox row (without brackets).
+func (r *Renderer) MessageID(id int64, gameID string) string {
+	var b strings.Builder
+	b.WriteString("outbox-")
+	b.WriteString(strconv.FormatInt(id, 10))
+	if g := messageIDSafe(gameID); g != "" {
+		b.WriteString(".")
+		b.WriteString(g)
+	}
+	b.WriteString("@")
+	b.WriteString(r.host)
+	return b.String()
+}
+
+func (r *Renderer) link(segs ...string) string {
+	u := *r.public
+	for _, s := range segs {
+		u = *u.JoinPath(s)
+	}
+	return u.String()
+}
+
+// messageIDSafe keeps the characters of a game id allowed in a Message-ID's
+// left part (RFC 5322 dot-atom text, minus a few that confuse tools).
+func messageIDSafe(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c < 128 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// GameTitle turns a game's name ("lords-of-scotland") into a title
+// ("Lords of Scotland").
+func GameTitle(name string) string {
+	words := strings.FieldsFunc(name, func(c rune) bool { return c == '-' || c == '_' || c == ' ' })
+	for i, w := range words {
+		if i > 0 && (w == "of" || w == "and" || w == "the") {
+			continue
+		}
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	if len(words) == 0 {
+		return "pbem"
+	}
+	return strings.Join(words, " ")
+}
+
+func formatDeadline(t *time.Time, layout string) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(layout)
+}

@@ -1,0 +1,185 @@
+package notify
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/projections"
+)
+
+func testRenderer(t testing.TB) *Renderer {
+	t.Helper()
+	r, err := NewRenderer(RenderConfig{Secret: []byte("test-secret"), PublicURL: "https://pbem.example.org/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func samplePayload(lang string) Payload {
+	dl := time.Date(2026, 3, 4, 18, 30, 0, 0, time.UTC)
+	return Payload{
+		To:       Recipient{Seat: 1, Name: "Bob", Email: "bob@example.org"},
+		Language: lang,
+		Game:     GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Bob <b>"}},
+		TokenGen: 2, Version: 12, Deadline: &dl,
+		Lines:   []string{"Ann claims the Earl of Mar", "Bob claims nothing"},
+		Ranking: []Rank{{Seat: 1, Name: "Bob", Place: 1, Score: 42}, {Seat: 0, Name: "Ann", Place: 2, Score: 30}},
+		Summary: "Bob wins.",
+		Games: []WaitingGame{{Game: GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Bob", "Cid"}},
+			Seat: 0, TokenGen: 0, Deadline: &dl}},
+	}
+}
+
+func sampleRow(t testing.TB, kind Kind, lang string) Row {
+	t.Helper()
+	b, err := json.Marshal(samplePayload(lang))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Row{ID: 7, GameID: "g1abc", Seat: 1, Kind: kind, Payload: b, Attempts: 1}
+}
+
+func TestCatalogsHaveTheSameKeys(t *testing.T) {
+	cats := catalogs()
+	want := slices.Sorted(maps.Keys(cats["en"].msgs))
+	for lang, c := range cats {
+		if got := slices.Sorted(maps.Keys(c.msgs)); !slices.Equal(got, want) {
+			t.Errorf("catalog %s keys differ from en:\n got %v\nwant %v", lang, got, want)
+		}
+		for _, k := range Kinds() {
+			if _, ok := c.msgs["subject."+string(k)]; !ok {
+				t.Errorf("catalog %s has no subject for %s", lang, k)
+			}
+		}
+	}
+}
+
+func TestRenderEveryKindAndLanguage(t *testing.T) {
+	r := testRenderer(t)
+	token := projections.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
+	for _, lang := range []string{"en", "fr", "it"} {
+		for _, k := range Kinds() {
+			t.Run(lang+"/"+string(k), func(t *testing.T) {
+				m, err := r.Render(sampleRow(t, k, lang))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Language != lang || m.To != "bob@example.org" || m.MessageID != "outbox-7.g1abc@pbem.example.org" {
+					t.Errorf("message = %+v", m)
+				}
+				if k != Digest && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
+					t.Errorf("subject %q does not name the game and the players", m.Subject)
+				}
+				for _, body := range []string{m.Text, m.HTML} {
+					if strings.Contains(body, "<no value>") || strings.Contains(body, "%!") {
+						t.Errorf("body has a template hole:\n%s", body)
+					}
+					if !strings.Contains(body, "/mail/unsubscribe?token=") {
+						t.Errorf("body has no unsubscribe link:\n%s", body)
+					}
+					if k != Digest && !strings.Contains(body, "https://pbem.example.org/play/g1abc?token="+token) {
+						t.Errorf("body has no play link:\n%s", body)
+					}
+				}
+				if strings.Contains(m.HTML, "Bob <b>") {
+					t.Error("HTML part does not escape names")
+				}
+				if k == GameOver {
+					for _, want := range []string{"https://pbem.example.org/api/v1/games/g1abc/audit", "42", "Bob wins."} {
+						if !strings.Contains(m.Text, want) || !strings.Contains(m.HTML, want) {
+							t.Errorf("game over email lacks %q:\n%s", want, m.Text)
+						}
+					}
+				}
+				if k == RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
+					t.Errorf("round end email lacks the lines:\n%s", m.Text)
+				}
+				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+projections.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
+					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
+				}
+			})
+		}
+	}
+}
+
+func TestRenderLanguagesDiffer(t *testing.T) {
+	r := testRenderer(t)
+	subjects := map[string]string{}
+	for _, lang := range []string{"en", "fr", "it"} {
+		m, err := r.Render(sampleRow(t, YourTurn, lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		subjects[lang] = m.Subject
+	}
+	if subjects["en"] == subjects["fr"] || subjects["en"] == subjects["it"] || subjects["fr"] == subjects["it"] {
+		t.Errorf("subjects not translated: %v", subjects)
+	}
+	if !strings.Contains(subjects["fr"], "à vous de jouer") || !strings.Contains(subjects["it"], "tocca a te") {
+		t.Errorf("subjects = %v", subjects)
+	}
+}
+
+func TestRenderUnknownLanguageFallsBackToEnglish(t *testing.T) {
+	m, err := testRenderer(t).Render(sampleRow(t, YourTurn, "de"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Language != "en" || !strings.Contains(m.Subject, "your turn") {
+		t.Errorf("got %s %q", m.Language, m.Subject)
+	}
+}
+
+func TestRenderBadRowsArePermanentErrors(t *testing.T) {
+	r := testRenderer(t)
+	for name, row := range map[string]Row{
+		"unknown kind":    {ID: 1, GameID: "g", Kind: "spam", Payload: json.RawMessage(`{"to":{"email":"a@b.c"}}`)},
+		"no address":      {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{}`)},
+		"bad address":     {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{"to":{"email":"a@b.c>\r\nBcc: x@y.z"}}`)},
+		"not json":        {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`nope`)},
+		"wrong json type": {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{"to":"a@b.c"}`)},
+	} {
+		if _, err := r.Render(row); err == nil || !IsPermanent(err) {
+			t.Errorf("%s: err = %v, want a permanent error", name, err)
+		}
+	}
+}
+
+func TestNewRendererChecksConfig(t *testing.T) {
+	for _, c := range []RenderConfig{
+		{Secret: nil, PublicURL: "https://x.org"},
+		{Secret: []byte("s"), PublicURL: "ftp://x.org"},
+		{Secret: []byte("s"), PublicURL: ""},
+	} {
+		if _, err := NewRenderer(c); err == nil {
+			t.Errorf("NewRenderer(%+v) = nil error", c)
+		}
+	}
+}
+
+func TestUnsubscribeToken(t *testing.T) {
+	secret := []byte("s3cret")
+	tok := UnsubscribeToken(secret, " Ann@Example.org ")
+	e, err := VerifyUnsubscribeToken(secret, tok)
+	if err != nil || e != "ann@example.org" {
+		t.Fatalf("verify = %q, %v", e, err)
+	}
+	for _, bad := range []string{"", "x", tok + "x", "YQ." + strings.SplitN(tok, ".", 2)[1], UnsubscribeToken([]byte("other"), "ann@example.org")} {
+		if _, err := VerifyUnsubscribeToken(secret, bad); err == nil {
+			t.Errorf("token %q verified", bad)
+		}
+	}
+}
+
+func TestGameTitle(t *testing.T) {
+	for in, want := range map[string]string{"lords-of-scotland": "Lords of Scotland", "swords-and-bagpipes": "Swords and Bagpipes", "": "pbem", "x": "X"} {
+		if got := GameTitle(in); got != want {
+			t.Errorf("GameTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package notify
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wneessen/go-mail"
+)
+
+// SMTPSender sends messages through an SMTP server with go-mail, one
+// connection per batch.
+type SMTPSender struct {
+	cfg    SMTPConfig
+	client *mail.Client
+}
+
+var _ Sender = (*SMTPSender)(nil)
+
+// NewSMTPSender checks cfg and returns a sender. timeout bounds each
+// connection's dial and commands (0: 30 seconds).
+func NewSMTPSender(cfg SMTPConfig, timeout time.Duration) (*SMTPSender, error) {
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	tlsCfg := &tls.Config{ServerName: cfg.Host, MinVersion: tls.VersionTLS12}
+	if cfg.TLSConfig != nil {
+		tlsCfg = cfg.TLSConfig.Clone()
+		if tlsCfg.ServerName == "" {
+			tlsCfg.ServerName = cfg.Host
+		}
+	}
+	opts := []mail.Option{
+		mail.WithPort(cfg.Port),
+		mail.WithTimeout(timeout),
+		mail.WithTLSConfig(tlsCfg),
+	}
+	switch cfg.TLS {
+	case TLSNone:
+		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
+	case TLSOpportunistic:
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSOpportunistic))
+	case TLSStartTLS:
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
+	case TLSImplicit:
+		opts = append(opts, mail.WithSSL())
+	default:
+		return nil, fmt.Errorf("notify: smtp: unknown TLS mode %q", cfg.TLS)
+	}
+	if cfg.HELO != "" {
+		opts = append(opts, mail.WithHELO(cfg.HELO))
+	}
+	if cfg.Username != "" {
+		auth := mail.SMTPAuthAutoDiscover
+		if cfg.Auth != "" {
+			auth = mail.SMTPAuthType(strings.ToUpper(cfg.Auth))
+		}
+		opts = append(opts, mail.WithSMTPAuth(auth), mail.WithUsername(cfg.Username), mail.WithPassword(cfg.Password))
+	}
+	c, err := mail.NewClient(cfg.Host, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("notify: smtp client: %w", err)
+	}
+	return &SMTPSender{cfg: cfg, client: c}, nil
+}
+
+// Send delivers msgs on one connection. A message the server refuses with
+// a 5xx reply gets a *PermanentError; a dial, TLS or login failure is the
+// error of every message.
+func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
+	errs := make([]error, len(msgs))
+	if len(msgs) == 0 {
+		return errs
+	}
+	built := make([]*mail.Msg, len(msgs))
+	for i, m := range msgs {
+		gm, err := buildMsg(m)
+		if err != nil {
+			errs[i] = &PermanentError{Err: err}
+			continue
+		}
+		built[i] = gm
+	}
+	conn, err := s.client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		err = fmt.Errorf("notify: smtp %s: %w", s.cfg.Addr(), err)
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return errs
+	}
+	defer func() { _ = s.client.CloseWithSMTPClient(conn) }()
+	for i, gm := range built {
+		if gm == nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if err := s.client.SendWithSMTPClient(conn, gm); err != nil {
+			errs[i] = classify(err)
+		}
+	}
+	return errs
+}
+
+// classify wraps a 5xx SMTP reply as permanent.
+func classify(err error) error {
+	var se *mail.SendError
+	if errors.As(err, &se) && !se.IsTemp() && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
+		return &PermanentError{Err: err}
+	}
+	return err
+}
+
+// buildMsg turns a Message into a go-mail message: multipart/alternative
+// with the text part first and the HTML part second.
+func buildMsg(m *Message) (*mail.Msg, error) {
+	gm := mail.NewMsg(mail.WithNoDefaultUserAgent())
+	if err := gm.From(m.From); err != nil {
+		return nil, fmt.Errorf("notify: from %q: %w", m.From, err)
+	}
+	var err error
+	if m.ToName != "" {
+		err = gm.AddToFormat(m.ToName, m.To)
+	} else {
+		err = gm.To(m.To)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("notify: to %q: %w", m.To, err)
+	}
+	gm.Subject(m.Subject)
+	gm.SetMessageIDWithValue(m.MessageID)
+	gm.SetDate()
+	gm.SetBulk()
+	if m.Language != "" {
+		gm.SetGenHeader(mail.HeaderContentLang, m.Language)
+	}
+	if m.Unsubscribe != "" {
+		if strings.HasPrefix(m.Unsubscribe, "https://") {
+			if err := gm.SetListUnsubscribeOneClick(m.Unsubscribe); err != nil {
+				return nil, fmt.Errorf("notify: unsubscribe link: %w", err)
+			}
+		} else {
+			// RFC 8058 one-click needs https; a plain http dev server
+			// still gets the List-Unsubscribe link.
+			gm.SetListUnsubscribe(m.Unsubscribe)
+		}
+	}
+	gm.SetBodyString(mail.TypeTextPlain, m.Text)
+	gm.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	return gm, nil
+}
