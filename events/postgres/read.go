@@ -1,0 +1,77 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"pbem/events"
+)
+
+// selectEvents is the column list scanEvents reads.
+const selectEvents = `SELECT position, stream, version, type, data, actor, request_id, idempotency_key,
+	recorded_at, prev_hash, hash FROM events`
+
+// ReadStream implements events.Store.ReadStream. A stream needs no
+// watermark: version n+1 is only written once version n has committed.
+func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]events.Event, error) {
+	rows, err := s.pool.Query(ctx, selectEvents+` WHERE stream = $1 AND version >= $2 ORDER BY version`, stream, from)
+	if err != nil {
+		return nil, fmt.Errorf("events/postgres: read stream: %w", err)
+	}
+	return scanEvents(rows)
+}
+
+// readAllSQL returns the events after $1 of transactions that ended before
+// the statement's snapshot (see the package doc).
+const readAllSQL = selectEvents + `
+	WHERE position > $1
+	  AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 10000
+	ORDER BY position LIMIT $2`
+
+// ReadAll implements events.Store.ReadAll with the transaction-id watermark
+// (see the package doc): it returns only events of transactions older than
+// every transaction still running on the server. It returns an *events.Error
+// with CodeInvalid when limit is not positive.
+func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.Event, error) {
+	if limit <= 0 {
+		return nil, events.Errorf(events.CodeInvalid, "limit %d is not positive", limit)
+	}
+	rows, err := s.pool.Query(ctx, readAllSQL, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("events/postgres: read all: %w", err)
+	}
+	return scanEvents(rows)
+}
+
+// scanEvents reads selectEvents rows and closes them.
+func scanEvents(rows pgx.Rows) ([]events.Event, error) {
+	defer rows.Close()
+	out := []events.Event{}
+	for rows.Next() {
+		var e events.Event
+		var data []byte
+		if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.Meta.Actor, &e.Meta.RequestID,
+			&e.Meta.IdempotencyKey, &e.RecordedAt, &e.PrevHash, &e.Hash); err != nil {
+			return nil, fmt.Errorf("events/postgres: scan event: %w", err)
+		}
+		e.Data = data
+		e.RecordedAt = e.RecordedAt.UTC()
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("events/postgres: read events: %w", err)
+	}
+	return out, nil
+}
+
+// Verify implements events.Store.Verify: it reads the stream and recomputes
+// its hash chain (events.VerifyChain).
+func (s *Store) Verify(ctx context.Context, stream string) error {
+	evs, err := s.ReadStream(ctx, stream, 1)
+	if err != nil {
+		return err
+	}
+	return events.VerifyChain(stream, evs)
+}
