@@ -60,6 +60,7 @@ func Parse(data []byte) (Parsed, error) {
 		if err != nil {
 			return p, err
 		}
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
 		ct, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type"))
 		switch ct {
 		case "text/plain":
