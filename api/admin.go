@@ -1,0 +1,92 @@
+package api
+
+import (
+	"context"
+
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+type resendBody struct {
+	Seat *int `json:"seat"`
+}
+
+type extendBody struct {
+	By string `json:"by"`
+}
+
+type emptyBody struct{}
+
+// adminResend: POST /api/v1/games/:id/admin/resend {"seat":N}.
+func (s *Server) adminResend(c echo.Context) error {
+	var b resendBody
+	if err := decode(c, &b, false); err != nil {
+		return err
+	}
+	if b.Seat == nil {
+		return projections.Errorf(projections.EInvalid, "seat: give the seat whose link to resend")
+	}
+	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
+	})
+}
+
+// adminExtend: POST /api/v1/games/:id/admin/extend {"by":"24h"}.
+func (s *Server) adminExtend(c echo.Context) error {
+	var b extendBody
+	if err := decode(c, &b, false); err != nil {
+		return err
+	}
+	by, err := parseDuration("by", b.By)
+	if err != nil {
+		return err
+	}
+	if by == 0 {
+		return projections.Errorf(projections.EInvalid, "by: give a duration like \"24h\"")
+	}
+	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+		return s.svc.Extend(c.Request().Context(), id, tok, by)
+	})
+}
+
+// adminAbort: POST /api/v1/games/:id/admin/abort.
+func (s *Server) adminAbort(c echo.Context) error {
+	return s.adminPlain(c, s.svc.Abort)
+}
+
+// adminPause: POST /api/v1/games/:id/admin/pause.
+func (s *Server) adminPause(c echo.Context) error {
+	return s.adminPlain(c, s.svc.Pause)
+}
+
+// adminResume: POST /api/v1/games/:id/admin/resume.
+func (s *Server) adminResume(c echo.Context) error {
+	return s.adminPlain(c, s.svc.Resume)
+}
+
+type adminAction func(ctx context.Context, id, token string) (*projections.Summary, error)
+
+func (s *Server) adminPlain(c echo.Context, f adminAction) error {
+	var b emptyBody
+	if err := decode(c, &b, true); err != nil {
+		return err
+	}
+	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+		return f(c.Request().Context(), id, tok)
+	})
+}
+
+func (s *Server) admin(c echo.Context, f func(id, token string) (*projections.Summary, error)) error {
+	tok := bearer(c)
+	if tok == "" {
+		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+	}
+	sm, err := f(c.Param("id"), tok)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sm)
+}

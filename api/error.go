@@ -1,0 +1,87 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/engine"
+	"pbem/projections"
+)
+
+// statusOf maps error codes to HTTP statuses: the one table.
+var statusOf = map[string]int{
+	projections.EInvalid:      http.StatusBadRequest,
+	engine.CodeBadMove:        http.StatusBadRequest,
+	engine.CodeBadOptions:     http.StatusBadRequest,
+	projections.EUnauthorized: http.StatusUnauthorized,
+	projections.EForbidden:    http.StatusForbidden,
+	engine.CodeNotYourTurn:    http.StatusForbidden,
+	projections.ENotFound:     http.StatusNotFound,
+	projections.EConflict:     http.StatusConflict,
+	engine.CodeGameOver:       http.StatusConflict,
+	engine.CodeIllegalMove:    http.StatusUnprocessableEntity,
+	projections.EInternal:     http.StatusInternalServerError,
+	"method_not_allowed":      http.StatusMethodNotAllowed,
+	"too_large":               http.StatusRequestEntityTooLarge,
+	"unavailable":             http.StatusServiceUnavailable,
+}
+
+// ErrorBody is the JSON of every error response.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the code and message of an error response.
+type ErrorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// handleError is echo's error handler: every error becomes an ErrorBody.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	code, msg := projections.ErrorCode(err), projections.ErrorMessage(err)
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusNotFound:
+			code, msg = projections.ENotFound, "no such route"
+		case http.StatusMethodNotAllowed:
+			code, msg = "method_not_allowed", "method not allowed"
+		case http.StatusRequestEntityTooLarge:
+			code, msg = "too_large", "request body too large"
+		case http.StatusBadRequest:
+			code, msg = projections.EInvalid, "bad request"
+		default:
+			code, msg = projections.EInternal, "internal error"
+		}
+	}
+	status, ok := statusOf[code]
+	if !ok {
+		// An engine's own code (a rule error with a code of its own) is an
+		// illegal move; anything else is unexpected.
+		status = http.StatusInternalServerError
+		var re *engine.RuleError
+		if errors.As(err, &re) {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	if status >= 500 && status != http.StatusServiceUnavailable {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(),
+			"request_id", requestID(c), "err", err)
+		code, msg = projections.EInternal, "internal error"
+	}
+	var werr error
+	if c.Request().Method == http.MethodHead {
+		werr = c.NoContent(status)
+	} else {
+		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
+	}
+	if werr != nil {
+		s.log.Warn("write error response", "err", werr)
+	}
+}

@@ -1,0 +1,110 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// Pause pauses an active game: no deadline runs and no move is taken until
+// Resume. Errors: ENotFound, EUnauthorized, EConflict if not active.
+func (s *Service) Pause(ctx context.Context, id, adminToken string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status != StatusActive {
+		return nil, Errorf(EConflict, "only an active game can be paused (this one is %s)", g.Status)
+	}
+	return s.serviceEvent(ctx, g, "admin", TypePaused, Paused{By: "admin"})
+}
+
+// Resume resumes a paused game with a fresh deadline and tells the awaited
+// seats. Errors: ENotFound, EUnauthorized, EConflict if not paused.
+func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status != StatusPaused {
+		return nil, Errorf(EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
+	}
+	return s.serviceEvent(ctx, g, "admin", TypeResumed, Resumed{DeadlineAt: s.now().UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)})
+}
+
+// Extend moves an active game's deadline later by by (1 minute to
+// MaxExtension), at most MaxExtensions times per game. Errors: ENotFound,
+// EUnauthorized, EInvalid for a bad duration, EConflict if not active or out
+// of extensions.
+func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Duration) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	if by < time.Minute || by > MaxExtension {
+		return nil, Errorf(EInvalid, "by: give a duration from 1m to %s", MaxExtension)
+	}
+	if g.Status != StatusActive || g.DeadlineAt == nil {
+		return nil, Errorf(EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
+	}
+	if g.Extensions >= MaxExtensions {
+		return nil, Errorf(EConflict, "this game has had its %d extensions", MaxExtensions)
+	}
+	d := g.DeadlineAt.UTC().Add(by).Truncate(time.Microsecond)
+	return s.serviceEvent(ctx, g, "admin", TypeExtended, Extended{By: by.String(), DeadlineAt: d})
+}
+
+// Abort ends a game without a result and tells every player. Errors:
+// ENotFound, EUnauthorized, EConflict if it has already ended.
+func (s *Service) Abort(ctx context.Context, id, adminToken string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	if g.Ended() {
+		return nil, Errorf(EConflict, "the game has already ended")
+	}
+	return s.serviceEvent(ctx, g, "admin", TypeAborted, Aborted{})
+}
+
+// ResendLink gives seat a new play link (the old one stops working) and
+// emails it. Errors: ENotFound (also for a bad seat), EUnauthorized.
+func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat int) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	st := g.seat(seat)
+	if st == nil {
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+	}
+	gen := st.TokenGen + 1
+	for i := range g.Seats {
+		if g.Seats[i].Seat == seat {
+			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, gen))
+		}
+	}
+	return s.serviceEvent(ctx, g, "admin", TypeLinkResent, LinkResent{Seat: seat, TokenGen: gen})
+}
+
+// serviceEvent appends one pbem.* event at g's version.
+func (s *Service) serviceEvent(ctx context.Context, g *Game, actor, typ string, data any) (*Summary, error) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("projections: marshal %s: %w", typ, err)
+	}
+	_, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	ev := events.NewEvent{Type: typ, Data: b, Meta: events.Metadata{Actor: actor}}
+	ng, _, _, err := s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return summarize(ng), nil
+}

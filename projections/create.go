@@ -1,0 +1,163 @@
+package projections
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// Languages the service speaks.
+var languages = []string{"en", "fr", "it"}
+
+// CreateGame is a request to start a game.
+type CreateGame struct {
+	Game     string
+	Language string // "" means "en"
+	Players  []NewPlayer
+	Options  json.RawMessage
+	// TurnDeadline, ReminderBefore: 0 means the default.
+	TurnDeadline   time.Duration
+	ReminderBefore time.Duration
+	// TimeoutPolicy: "" means default_move.
+	TimeoutPolicy string
+	// RequestID ties the creation to a request's log lines.
+	RequestID string
+}
+
+// NewPlayer is a player of a CreateGame.
+type NewPlayer struct {
+	Name  string
+	Email string
+}
+
+// CreatedGame is the answer to CreateGame. The seat tokens are never returned:
+// the invitations carry them.
+type CreatedGame struct {
+	ID         string
+	AdminToken string
+	Game       *Game
+}
+
+// Create starts a game: it deals it with a fresh random seed, records
+// pbem.created, and queues one invitation per seat. Errors: EInvalid for a
+// bad request (unknown game, bad names, emails, language or deadlines), the
+// engine's CodeBadOptions for a player count or options it refuses.
+func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, error) {
+	eng, ok := s.games[req.Game]
+	if !ok {
+		return nil, Errorf(EInvalid, "unknown game %q", req.Game)
+	}
+	if err := req.check(); err != nil {
+		return nil, err
+	}
+	var seed engine.Seed
+	if _, err := rand.Read(seed[:]); err != nil {
+		return nil, fmt.Errorf("projections: random seed: %w", err)
+	}
+	opts := req.Options
+	if len(opts) == 0 || string(opts) == "null" {
+		opts = json.RawMessage(`{}`)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
+		return nil, Errorf(EInvalid, "options: give a JSON object")
+	}
+	opts = json.RawMessage(compact.Bytes())
+	if _, err := eng.New(engine.Setup{Players: len(req.Players), Options: opts, Seed: seed}); err != nil {
+		if re := ruleError(err); re != nil {
+			return nil, re
+		}
+		return nil, Errorf(engine.CodeBadOptions, "%v", err)
+	}
+	id, err := newID()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(req.Players))
+	seats := make([]Seat, len(req.Players))
+	for i, p := range req.Players {
+		names[i] = p.Name
+		seats[i] = Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0))}
+	}
+	c := Created{
+		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
+		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: seedHash(seed),
+		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
+		TimeoutPolicy: req.TimeoutPolicy,
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("projections: marshal pbem.created: %w", err)
+	}
+	admin := AdminToken(s.secret, id, 0)
+	shell := &Game{ID: id, Seats: seats, AdminHash: TokenHash(admin)}
+	ev := events.NewEvent{Type: TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
+	g, _, _, err := s.append(ctx, shell, nil, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedGame{ID: id, AdminToken: admin, Game: g}, nil
+}
+
+// check validates and completes req (defaults).
+func (req *CreateGame) check() error {
+	if req.Language == "" {
+		req.Language = "en"
+	}
+	ok := false
+	for _, l := range languages {
+		ok = ok || l == req.Language
+	}
+	if !ok {
+		return Errorf(EInvalid, "language must be one of %s", strings.Join(languages, ", "))
+	}
+	if len(req.Players) == 0 || len(req.Players) > 16 {
+		return Errorf(EInvalid, "players: give 1 to 16 players")
+	}
+	seen := map[string]bool{}
+	for i, p := range req.Players {
+		name := strings.TrimSpace(p.Name)
+		if name == "" || utf8.RuneCountInString(name) > 40 || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
+			return Errorf(EInvalid, "players[%d].name: give a name of 1 to 40 characters on one line", i)
+		}
+		if seen[strings.ToLower(name)] {
+			return Errorf(EInvalid, "players[%d].name: %q is already taken", i, name)
+		}
+		seen[strings.ToLower(name)] = true
+		a, err := mail.ParseAddress(p.Email)
+		if err != nil || a.Address != p.Email || len(p.Email) > 254 {
+			return Errorf(EInvalid, "players[%d].email: give a plain address like ann@example.org", i)
+		}
+		req.Players[i].Name = name
+	}
+	if req.TurnDeadline == 0 {
+		req.TurnDeadline = DefaultTurnDeadline
+	}
+	if req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour {
+		return Errorf(EInvalid, "turn_deadline: give a duration from 1m to 1440h")
+	}
+	if req.ReminderBefore == 0 {
+		req.ReminderBefore = min(DefaultReminderBefore, req.TurnDeadline/3)
+	}
+	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
+		return Errorf(EInvalid, "reminder_before: give a duration shorter than turn_deadline")
+	}
+	switch req.TimeoutPolicy {
+	case "":
+		req.TimeoutPolicy = PolicyDefaultMove
+	case PolicyDefaultMove, PolicySkip, PolicyPause:
+	default:
+		return Errorf(EInvalid, "timeout_policy: give default_move, skip or pause")
+	}
+	return nil
+}

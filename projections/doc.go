@@ -1,0 +1,37 @@
+// Package projections is pbem's game service: it creates games, takes moves,
+// runs the admin and deadline actions, and keeps the read models (game state,
+// lobby, inbox, per-seat redacted history) and the email outbox in step with
+// the event log.
+//
+// The service is game-agnostic: it only uses the engine interfaces. Every
+// change is an append to the game's event stream (engine events, plus the
+// service's own "pbem.*" events); the projections and outbox rows of that
+// append are computed by one projector (projector.go), which `pbem rebuild`
+// reuses, and written by a Repository inside the append's transaction
+// (events.AppendHook). The SQL lives in projections/postgres.
+//
+// Errors are *Error values with a machine code (error.go); the HTTP layer maps
+// codes to statuses in one table.
+//
+// Choices the design left open, written down here:
+//   - Statuses: active, paused, finished, aborted. Only active games have a
+//     deadline and take moves.
+//   - The seed is in the pbem.created event; every view, history entry and
+//     summary shows only its SHA-256 until the game has finished or been
+//     aborted, when Audit reveals it with every event in full.
+//   - Players' emails are personal data: they live in the seats table, never in
+//     events. Seats (emails, token generations, token hashes) and the admin
+//     token hash are primary data: rebuild recomputes everything else.
+//   - Deadlines: when a seat starts being awaited (or after a timeout or a
+//     resume) the deadline becomes now + turn_deadline and the reminder time
+//     deadline - reminder_before. Moves that keep the same seats awaited keep the
+//     deadline. The deadline times of moves come from the service clock, so
+//     rebuild keeps the live deadline_at, reminder_at and reminded_version of a
+//     game whose version it reaches unchanged (they are scheduler state).
+//   - Timeout policies: default_move plays State.DefaultMove for every awaited
+//     seat (as actor "system"), repeatedly while that seat stays awaited;
+//     skip has no generic meaning in the engine contract, so it falls back to
+//     default_move; pause pauses the game.
+//   - Extensions: each Extend adds 1 minute to 7 days; at most MaxExtensions
+//     per game.
+package projections

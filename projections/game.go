@@ -1,0 +1,166 @@
+package projections
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"pbem/engine"
+)
+
+// Game statuses.
+const (
+	StatusActive   = "active"
+	StatusPaused   = "paused"
+	StatusFinished = "finished"
+	StatusAborted  = "aborted"
+)
+
+// Timeout policies.
+const (
+	PolicyDefaultMove = "default_move"
+	PolicySkip        = "skip"
+	PolicyPause       = "pause"
+)
+
+// Defaults and limits of the deadline settings.
+const (
+	DefaultTurnDeadline   = 72 * time.Hour
+	DefaultReminderBefore = 24 * time.Hour
+	// MaxExtensions is how many times an admin may extend a game's deadline.
+	MaxExtensions = 3
+	// MaxExtension is the longest single extension.
+	MaxExtension = 7 * 24 * time.Hour
+)
+
+// Game is one game's row in the game-state and lobby projection.
+type Game struct {
+	ID           string
+	Game         string // engine name
+	RulesVersion string
+	Language     string
+	Options      json.RawMessage
+	Players      []string // names by seat
+	Status       string
+	Version      int64
+	State        json.RawMessage // the engine state
+	ToMove       []int
+	SeedHash     []byte
+	Result       *engine.Result
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	FinishedAt   *time.Time
+
+	TurnDeadline    time.Duration
+	ReminderBefore  time.Duration
+	TimeoutPolicy   string
+	DeadlineAt      *time.Time
+	ReminderAt      *time.Time
+	ReminderVersion *int64 // reminded_version, written by the reminder worker
+	Extensions      int
+
+	// Seats and AdminHash are primary data, loaded with the row.
+	Seats     []Seat
+	AdminHash []byte
+}
+
+// Seat is one player of a game: primary data, not rebuilt from events.
+type Seat struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	TokenGen  int    `json:"token_gen"`
+	TokenHash []byte `json:"token_hash"`
+}
+
+// Ended reports whether the game is over (finished or aborted).
+func (g *Game) Ended() bool { return g.Status == StatusFinished || g.Status == StatusAborted }
+
+// Paused reports whether the game is paused.
+func (g *Game) Paused() bool { return g.Status == StatusPaused }
+
+// seatFor returns the seat whose current token is token, or -1.
+func (g *Game) seatFor(token string) int {
+	found := -1
+	for _, s := range g.Seats {
+		// Compare with every seat (constant time each) to not leak which matched.
+		if TokenMatches(token, s.TokenHash) {
+			found = s.Seat
+		}
+	}
+	return found
+}
+
+func (g *Game) clone() *Game {
+	c := *g
+	c.Players = slices.Clone(g.Players)
+	c.ToMove = slices.Clone(g.ToMove)
+	c.Seats = slices.Clone(g.Seats)
+	return &c
+}
+
+// HistoryRow is one event as one seat (or Spectator) may see it. A seat's row
+// is stored only where it differs from the public (Spectator) row.
+type HistoryRow struct {
+	GameID     string          `json:"-"`
+	Version    int64           `json:"version"`
+	Seat       int             `json:"-"`
+	Type       string          `json:"type"`
+	Actor      string          `json:"actor,omitempty"`
+	Data       json.RawMessage `json:"data"`
+	Summary    string          `json:"summary"`
+	Hash       []byte          `json:"hash"`
+	PrevHash   []byte          `json:"prev_hash"`
+	RecordedAt time.Time       `json:"recorded_at"`
+}
+
+// OutboxRow is one email to send, written in the append's transaction and
+// sent by the notify worker. Payload never holds a token, a seed or a hidden card.
+type OutboxRow struct {
+	GameID       string
+	Seat         *int
+	Kind         string
+	Payload      json.RawMessage
+	EventVersion int64
+}
+
+// Outbox kinds written by the service.
+const (
+	KindInvitation = "invitation"
+	KindYourTurn   = "your_turn"
+	KindRoundEnd   = "round_end"
+	KindGameOver   = "game_over"
+	KindLink       = "link"
+)
+
+// Change is everything one append does to the projections.
+type Change struct {
+	// Game is the new row (its Seats and AdminHash are written only when
+	// Create is set or a seat's token changed).
+	Game *Game
+	// Create is set by the first append of a game: insert the game and its seats.
+	Create bool
+	// SeatTokens lists seats whose token generation changed.
+	SeatTokens []Seat
+	History    []HistoryRow
+	Outbox     []OutboxRow
+	Request    *Request
+}
+
+// Request is a remembered answer to a move with an idempotency key.
+type Request struct {
+	GameID   string
+	Seat     int
+	Key      string
+	Version  int64
+	Response json.RawMessage
+}
+
+func ruleError(err error) *engine.RuleError {
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return re
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package projections
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"pbem/events"
+)
+
+// History is one seat's redacted history of a game.
+type History struct {
+	GameID string       `json:"game_id"`
+	Seat   int          `json:"seat"`
+	Events []HistoryRow `json:"events"`
+}
+
+// History returns the history of the seat that token opens: every event as
+// that seat may see it, with a one-line summary in the game's language and
+// the event's hash (checkable against the audit once the game has ended).
+// Errors: ENotFound, EUnauthorized.
+func (s *Service) History(ctx context.Context, id, token string) (*History, error) {
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.repo.History(ctx, g.ID, seat)
+	if err != nil {
+		return nil, err
+	}
+	return &History{GameID: g.ID, Seat: seat, Events: nonNil(rows)}, nil
+}
+
+// Audit is a finished game's full record: every event with its hash, and the
+// seed, so that anyone can re-deal the game and check every shuffle.
+type Audit struct {
+	GameID   string         `json:"game_id"`
+	Game     string         `json:"game"`
+	Rules    string         `json:"rules_version"`
+	Status   string         `json:"status"`
+	Seed     string         `json:"seed"`
+	SeedHash string         `json:"seed_hash"`
+	Events   []events.Event `json:"events"`
+	// HowToCheck explains the checks in English.
+	HowToCheck string `json:"how_to_check"`
+}
+
+const howToCheck = "Every event's hash is SHA-256 over the previous event's hash (32 zero bytes before version 1) " +
+	"followed by the event's canonical bytes (see package pbem/events, Canonical); a changed event breaks the chain. " +
+	"The seed is the hex 32 bytes whose SHA-256 (seed_hash) was shown to every player from the start: deal the game " +
+	"again with the named rules version, the players and the options of the pbem.created event and this seed, " +
+	"apply the events in order, and compare; `pbem verify GAME` does all of this."
+
+// Audit returns the full record of an ended game (finished or aborted).
+// Errors: ENotFound, EForbidden before the end.
+func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !g.Ended() {
+		return nil, Errorf(EForbidden, "the audit opens when the game has ended")
+	}
+	evs, err := s.store.ReadStream(ctx, id, 1)
+	if err != nil {
+		return nil, err
+	}
+	a := &Audit{GameID: id, Game: g.Game, Rules: g.RulesVersion, Status: g.Status,
+		SeedHash: hex.EncodeToString(g.SeedHash), Events: evs, HowToCheck: howToCheck}
+	if len(evs) > 0 && evs[0].Type == TypeCreated {
+		var c Created
+		if err := json.Unmarshal(evs[0].Data, &c); err == nil {
+			a.Seed = c.Seed
+		}
+	}
+	for i := range a.Events {
+		a.Events[i].RecordedAt = a.Events[i].RecordedAt.UTC().Truncate(time.Microsecond)
+	}
+	return a, nil
+}

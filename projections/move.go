@@ -1,0 +1,154 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// MoveRequest is a seat's move.
+type MoveRequest struct {
+	// Version is the game version the player saw; a different current
+	// version is a conflict.
+	Version int64
+	// Move is the move's JSON, as listed in the view's legal moves.
+	Move json.RawMessage
+	// Key is an optional idempotency key: a retry with the same key returns
+	// the first answer and appends nothing.
+	Key string
+	// RequestID ties the events to a request's log lines.
+	RequestID string
+}
+
+// Move plays a move of the seat that token opens and returns that seat's new
+// view as JSON. Errors: ENotFound, EUnauthorized, EInvalid (bad key),
+// EConflict (stale version, lost race, game paused, aborted or over), and
+// the engine's rule errors: engine.CodeBadMove (not a move of this game),
+// engine.CodeNotYourTurn, engine.CodeIllegalMove, engine.CodeGameOver.
+func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	return s.move(ctx, g, seat, req)
+}
+
+// MoveAs plays a move of seat, for callers that authenticated the player
+// otherwise (an email reply). Errors: as Move, and ENotFound for a bad seat.
+func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveRequest) (json.RawMessage, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if seat < 0 || seat >= len(g.Players) {
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+	}
+	return s.move(ctx, g, seat, req)
+}
+
+func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) (json.RawMessage, error) {
+	if len(req.Key) > 200 || !utf8.ValidString(req.Key) {
+		return nil, Errorf(EInvalid, "id: give an idempotency key of at most 200 characters")
+	}
+	if req.Key != "" {
+		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
+			return r.Response, nil
+		} else if ErrorCode(err) != ENotFound {
+			return nil, err
+		}
+	}
+	switch g.Status {
+	case StatusPaused:
+		return nil, Errorf(EConflict, "the game is paused")
+	case StatusAborted:
+		return nil, Errorf(EConflict, "the game was aborted")
+	case StatusFinished:
+		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
+	}
+	if req.Version != g.Version {
+		return nil, Errorf(EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
+	}
+	eng, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Move) == 0 {
+		return nil, engine.Errorf(engine.CodeBadMove, "give a move")
+	}
+	mv, err := eng.DecodeMove(req.Move)
+	if err != nil {
+		if re := ruleError(err); re != nil {
+			return nil, re
+		}
+		return nil, engine.Errorf(engine.CodeBadMove, "%v", err)
+	}
+	decided, err := st.Decide(seat, mv)
+	if err != nil {
+		if re := ruleError(err); re != nil {
+			return nil, re
+		}
+		return nil, fmt.Errorf("projections: decide: %w", err)
+	}
+	if len(decided) == 0 {
+		return nil, fmt.Errorf("projections: engine %s decided no events", g.Game)
+	}
+	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
+	if req.Key != "" {
+		meta.IdempotencyKey = "seat:" + strconv.Itoa(seat) + ":" + req.Key
+	}
+	evs, err := newEvents(decided, meta)
+	if err != nil {
+		return nil, err
+	}
+	var answer json.RawMessage
+	extra := func(c *Change, nst engine.State) error {
+		b, err := marshalView(view(c.Game, nst, seat))
+		if err != nil {
+			return err
+		}
+		answer = b
+		if req.Key != "" {
+			c.Request = &Request{GameID: g.ID, Seat: seat, Key: req.Key, Version: c.Game.Version, Response: b}
+		}
+		return nil
+	}
+	_, _, ran, err := s.append(ctx, g, st, evs, decided, extra)
+	if err != nil {
+		if ErrorCode(err) == EConflict && req.Key != "" {
+			// A concurrent retry of the same keyed move may have won.
+			if r, rerr := s.repo.Request(ctx, g.ID, seat, req.Key); rerr == nil {
+				return r.Response, nil
+			}
+		}
+		return nil, err
+	}
+	if !ran {
+		// The store saw this key already: answer as the first time.
+		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
+			return r.Response, nil
+		}
+		return nil, Errorf(EConflict, "id %q was already used for another request", req.Key)
+	}
+	return answer, nil
+}
+
+// newEvents encodes engine events for the store.
+func newEvents(evs []engine.Event, meta events.Metadata) ([]events.NewEvent, error) {
+	out := make([]events.NewEvent, len(evs))
+	for i, e := range evs {
+		data, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("projections: marshal event %s: %w", e.EventType(), err)
+		}
+		out[i] = events.NewEvent{Type: e.EventType(), Data: data, Meta: meta}
+		if i > 0 {
+			out[i].Meta.IdempotencyKey = ""
+		}
+	}
+	return out, nil
+}

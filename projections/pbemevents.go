@@ -1,0 +1,155 @@
+package projections
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The service's own event types, stored in each game's stream beside the
+// engine's events.
+const (
+	TypeCreated    = "pbem.created"
+	TypeTimeout    = "pbem.timeout"
+	TypePaused     = "pbem.paused"
+	TypeResumed    = "pbem.resumed"
+	TypeExtended   = "pbem.extended"
+	TypeAborted    = "pbem.aborted"
+	TypeLinkResent = "pbem.link_resent"
+)
+
+func isServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
+
+// Created is the data of pbem.created: everything needed to deal the game
+// again. Seed is the secret hex seed; every redacted copy has it emptied,
+// leaving SeedHash (hex SHA-256 of the 32 seed bytes).
+type Created struct {
+	Game           string          `json:"game"`
+	RulesVersion   string          `json:"rules_version"`
+	Players        []string        `json:"players"`
+	Options        json.RawMessage `json:"options"`
+	Language       string          `json:"language"`
+	Seed           string          `json:"seed,omitempty"`
+	SeedHash       string          `json:"seed_hash"`
+	TurnDeadline   string          `json:"turn_deadline"`
+	ReminderBefore string          `json:"reminder_before"`
+	TimeoutPolicy  string          `json:"timeout_policy"`
+}
+
+// Timeout is the data of pbem.timeout: the awaited seats whose deadline passed.
+type Timeout struct {
+	Seats  []int  `json:"seats"`
+	Policy string `json:"policy"`
+}
+
+// Paused is the data of pbem.paused.
+type Paused struct {
+	By string `json:"by"` // "admin" or "timeout"
+}
+
+// Resumed is the data of pbem.resumed, with the new deadline.
+type Resumed struct {
+	DeadlineAt time.Time `json:"deadline_at"`
+}
+
+// Extended is the data of pbem.extended.
+type Extended struct {
+	By         string    `json:"by"`
+	DeadlineAt time.Time `json:"deadline_at"`
+}
+
+// Aborted is the data of pbem.aborted.
+type Aborted struct{}
+
+// LinkResent is the data of pbem.link_resent: the seat's new token generation.
+type LinkResent struct {
+	Seat     int `json:"seat"`
+	TokenGen int `json:"token_gen"`
+}
+
+// redactService returns the public form of a service event's data: the seed
+// of pbem.created is removed.
+func redactService(typ string, data json.RawMessage) json.RawMessage {
+	if typ != TypeCreated {
+		return data
+	}
+	var c Created
+	if err := json.Unmarshal(data, &c); err != nil {
+		return json.RawMessage(`{}`)
+	}
+	c.Seed = ""
+	b, _ := json.Marshal(c)
+	return b
+}
+
+var serviceText = map[string]map[string]string{
+	"en": {
+		TypeCreated:    "The game of %s begins for %s.",
+		TypeTimeout:    "Time ran out for %s (%s).",
+		TypePaused:     "The game is paused.",
+		TypeResumed:    "The game resumes.",
+		TypeExtended:   "The deadline is extended by %s.",
+		TypeAborted:    "The game is aborted.",
+		TypeLinkResent: "A new play link was sent to %s.",
+	},
+	"fr": {
+		TypeCreated:    "La partie de %s commence pour %s.",
+		TypeTimeout:    "Le temps est écoulé pour %s (%s).",
+		TypePaused:     "La partie est en pause.",
+		TypeResumed:    "La partie reprend.",
+		TypeExtended:   "Le délai est prolongé de %s.",
+		TypeAborted:    "La partie est abandonnée.",
+		TypeLinkResent: "Un nouveau lien de jeu a été envoyé à %s.",
+	},
+	"it": {
+		TypeCreated:    "La partita di %s comincia per %s.",
+		TypeTimeout:    "Il tempo è scaduto per %s (%s).",
+		TypePaused:     "La partita è in pausa.",
+		TypeResumed:    "La partita riprende.",
+		TypeExtended:   "La scadenza è prorogata di %s.",
+		TypeAborted:    "La partita è annullata.",
+		TypeLinkResent: "Un nuovo link di gioco è stato inviato a %s.",
+	},
+}
+
+// describeService is the one-line summary of a service event in lang.
+func describeService(typ string, data json.RawMessage, names []string, lang string) string {
+	texts, ok := serviceText[lang]
+	if !ok {
+		texts = serviceText["en"]
+	}
+	f := texts[typ]
+	if f == "" {
+		return typ
+	}
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(names) {
+			return names[seat]
+		}
+		return fmt.Sprintf("seat %d", seat)
+	}
+	switch typ {
+	case TypeCreated:
+		var c Created
+		_ = json.Unmarshal(data, &c)
+		return fmt.Sprintf(f, c.Game, strings.Join(c.Players, ", "))
+	case TypeTimeout:
+		var t Timeout
+		_ = json.Unmarshal(data, &t)
+		who := make([]string, len(t.Seats))
+		for i, s := range t.Seats {
+			who[i] = name(s)
+		}
+		return fmt.Sprintf(f, strings.Join(who, ", "), t.Policy)
+	case TypeExtended:
+		var x Extended
+		_ = json.Unmarshal(data, &x)
+		return fmt.Sprintf(f, x.By)
+	case TypeLinkResent:
+		var l LinkResent
+		_ = json.Unmarshal(data, &l)
+		return fmt.Sprintf(f, name(l.Seat))
+	}
+	return f
+}

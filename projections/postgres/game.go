@@ -1,0 +1,98 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"pbem/engine"
+	"pbem/projections"
+)
+
+const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
+	g.state, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
+	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
+	g.extensions,
+	(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', s.name, 'email', s.email,
+		'token_gen', s.token_gen, 'token_hash', encode(s.token_hash, 'base64')) ORDER BY s.seat), '[]')
+	 FROM seats s WHERE s.game_id = g.id)`
+
+// Game implements projections.Repository. Errors: ENotFound.
+func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
+	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games g WHERE g.id = $1`, id), id)
+}
+
+func scanGame(row pgx.Row, id string) (*projections.Game, error) {
+	var g projections.Game
+	var players, seats, result []byte
+	var turn, rem pgtype.Interval
+	var toMove []int32
+	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &g.Options, &players, &g.Status, &g.Version,
+		&g.State, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
+		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions, &seats)
+	if err != nil {
+		return nil, notFound(err, id)
+	}
+	if err := json.Unmarshal(players, &g.Players); err != nil {
+		return nil, fmt.Errorf("projections/postgres: players of %s: %w", id, err)
+	}
+	if err := json.Unmarshal(seats, &g.Seats); err != nil {
+		return nil, fmt.Errorf("projections/postgres: seats of %s: %w", id, err)
+	}
+	if len(result) > 0 && string(result) != "null" {
+		g.Result = new(engine.Result)
+		if err := json.Unmarshal(result, g.Result); err != nil {
+			return nil, fmt.Errorf("projections/postgres: result of %s: %w", id, err)
+		}
+	}
+	g.ToMove = make([]int, len(toMove))
+	for i, s := range toMove {
+		g.ToMove[i] = int(s)
+	}
+	g.TurnDeadline, g.ReminderBefore = duration(turn), duration(rem)
+	utc(&g.CreatedAt)
+	utc(&g.UpdatedAt)
+	utcp(g.FinishedAt)
+	utcp(g.DeadlineAt)
+	utcp(g.ReminderAt)
+	return &g, nil
+}
+
+func utc(t *time.Time) { *t = t.UTC() }
+
+func utcp(t *time.Time) {
+	if t != nil {
+		*t = t.UTC()
+	}
+}
+
+// Due implements projections.Repository.
+func (r *Repo) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	rows, err := r.pool.Query(ctx, `SELECT id FROM games WHERE status = 'active' AND deadline_at <= $1
+		ORDER BY deadline_at LIMIT $2`, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: due games: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: due games: %w", err)
+	}
+	return ids, nil
+}
+
+// GameIDs lists every game id, oldest first.
+func (r *Repo) GameIDs(ctx context.Context) ([]string, error) {
+	rows, err := r.pool.Query(ctx, `SELECT id FROM games ORDER BY created_at, id`)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: game ids: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: game ids: %w", err)
+	}
+	return ids, nil
+}

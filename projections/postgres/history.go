@@ -1,0 +1,46 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"pbem/projections"
+)
+
+// History implements projections.Repository: per version, the seat's own
+// row if it has one, else the public row.
+func (r *Repo) History(ctx context.Context, id string, seat int) ([]projections.HistoryRow, error) {
+	rows, err := r.pool.Query(ctx, `SELECT DISTINCT ON (version) version, seat, type, actor, data, summary, hash,
+		prev_hash, recorded_at FROM history WHERE game_id = $1 AND seat IN (-1, $2)
+		ORDER BY version, seat DESC`, id, seat)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.HistoryRow, error) {
+		h := projections.HistoryRow{GameID: id}
+		err := row.Scan(&h.Version, &h.Seat, &h.Type, &h.Actor, &h.Data, &h.Summary, &h.Hash, &h.PrevHash, &h.RecordedAt)
+		h.RecordedAt = h.RecordedAt.UTC()
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// Request implements projections.Repository. Errors: ENotFound.
+func (r *Repo) Request(ctx context.Context, id string, seat int, key string) (*projections.Request, error) {
+	rq := projections.Request{GameID: id, Seat: seat, Key: key}
+	err := r.pool.QueryRow(ctx, `SELECT version, response FROM move_requests WHERE game_id = $1 AND seat = $2 AND key = $3`,
+		id, seat, key).Scan(&rq.Version, &rq.Response)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, projections.Errorf(projections.ENotFound, "no request %q", key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: request: %w", err)
+	}
+	return &rq, nil
+}

@@ -1,0 +1,68 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/events"
+	"pbem/projections"
+)
+
+// Repo is the PostgreSQL projections.Repository.
+type Repo struct {
+	pool *pgxpool.Pool
+}
+
+var _ projections.Repository = (*Repo)(nil)
+
+// New returns a Repo on pool.
+func New(pool *pgxpool.Pool) *Repo { return &Repo{pool: pool} }
+
+// querier is what both a pool and a transaction offer.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// pgxTxer is what the Postgres event store passes to an append hook.
+type pgxTxer interface{ PgxTx() pgx.Tx }
+
+// querierOf returns the transaction of an append hook, or the pool when the
+// store has none (the memory store passes nil: writes are then not atomic
+// with the events, which only tests and tools do).
+func (r *Repo) querierOf(tx events.Tx) (querier, error) {
+	switch t := tx.(type) {
+	case nil:
+		return r.pool, nil
+	case pgxTxer:
+		return t.PgxTx(), nil
+	case pgx.Tx:
+		return t, nil
+	}
+	return nil, fmt.Errorf("projections/postgres: append hook got a %T, not a pgx transaction", tx)
+}
+
+func interval(d time.Duration) pgtype.Interval {
+	return pgtype.Interval{Microseconds: d.Microseconds(), Valid: true}
+}
+
+func duration(i pgtype.Interval) time.Duration {
+	return time.Duration(i.Microseconds)*time.Microsecond + time.Duration(i.Days)*24*time.Hour +
+		time.Duration(i.Months)*30*24*time.Hour
+}
+
+func notFound(err error, id string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return projections.Errorf(projections.ENotFound, "no game %q", id)
+	}
+	return fmt.Errorf("projections/postgres: %w", err)
+}

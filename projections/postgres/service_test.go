@@ -1,0 +1,84 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/events/postgres/pgtest"
+	"pbem/projections"
+	"pbem/projections/postgres"
+	"pbem/projections/testgame"
+)
+
+var secret = []byte("test secret")
+
+// newService returns a service on a fresh database, with the event store
+// given by store (nil: the memory store).
+func newService(t *testing.T, now func() time.Time) (*projections.Service, *postgres.Repo, events.Store) {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	repo := postgres.New(pool)
+	store := newStore(t, pool)
+	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
+		Secret: secret, Now: now})
+	return svc, repo, store
+}
+
+func create(t *testing.T, svc *projections.Service, n int) *projections.CreatedGame {
+	t.Helper()
+	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
+	req := projections.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
+	for i := range n {
+		req.Players = append(req.Players, projections.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
+	}
+	c, err := svc.Create(context.Background(), req)
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	return c
+}
+
+func TestServicePlaysAGameToTheEnd(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _ := newService(t, nil)
+	c := create(t, svc, 3)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		g, err := repo.Game(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status != projections.StatusActive {
+			break
+		}
+		seat := g.ToMove[0]
+		tok := projections.SeatToken(secret, c.ID, seat, 0)
+		v, err := svc.View(ctx, c.ID, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			t.Fatalf("move: %v", err)
+		}
+	}
+	sm, err := svc.Summary(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sm.Status != projections.StatusFinished || sm.Result == nil || len(sm.Result.Ranking) != 3 {
+		t.Fatalf("summary = %+v", sm)
+	}
+	a, err := svc.Audit(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Seed) != 64 || int64(len(a.Events)) != sm.Version {
+		t.Fatalf("audit: seed %q, %d events, version %d", a.Seed, len(a.Events), sm.Version)
+	}
+}

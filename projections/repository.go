@@ -1,0 +1,35 @@
+package projections
+
+import (
+	"context"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// Repository stores the projections. projections/postgres implements it.
+//
+// Reads return *Error with code ENotFound for an unknown game. Save runs
+// inside an event-store append (the tx of an events.AppendHook), so a
+// projection is never out of step with its events.
+type Repository interface {
+	// Game loads a game's row with its seats and admin token hash.
+	Game(ctx context.Context, id string) (*Game, error)
+	// History returns the game's events as seat sees them, in version order.
+	History(ctx context.Context, id string, seat int) ([]HistoryRow, error)
+	// Request returns the remembered answer of a keyed move, or ENotFound.
+	Request(ctx context.Context, id string, seat int, key string) (*Request, error)
+	// Save writes a Change inside the append transaction tx.
+	Save(ctx context.Context, tx events.Tx, c *Change) error
+	// Due lists active games whose deadline is at or before now (at most limit).
+	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+}
+
+// RoundEnder is an optional interface of an engine.Game: RoundEnd reports
+// whether an event closes a round, so that players get a round_end email.
+// Without it, an event whose type names a round end ("round_end",
+// "round_ended", "RoundEnded", "round_scored"...) counts.
+type RoundEnder interface {
+	RoundEnd(e engine.Event) bool
+}

@@ -1,0 +1,85 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// maxDefaultMoves bounds the default moves played for one seat in one
+// timeout (a multi-step action is several decisions of the same seat).
+const maxDefaultMoves = 50
+
+// Timeout applies the game's timeout policy if its deadline is at or before
+// now, and reports whether it did. Under default_move (and skip, which the
+// engine contract has no generic notion of and so falls back to
+// default_move) every awaited seat plays State.DefaultMove, as actor
+// "system", until that seat is no longer awaited; under pause the game is
+// paused. A game that is not active, not yet due, or that moved on while the
+// timeout was being decided is left alone (false, nil). Errors: ENotFound.
+func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if g.Status != StatusActive || g.DeadlineAt == nil || g.DeadlineAt.After(now) {
+		return false, nil
+	}
+	eng, st, err := s.state(g)
+	if err != nil {
+		return false, err
+	}
+	awaited := slices.Clone(g.ToMove)
+	meta := events.Metadata{Actor: "system"}
+	tdata, _ := json.Marshal(Timeout{Seats: nonNil(awaited), Policy: g.TimeoutPolicy})
+	evs := []events.NewEvent{{Type: TypeTimeout, Data: tdata, Meta: meta}}
+	decoded := []engine.Event{nil}
+	if g.TimeoutPolicy == PolicyPause {
+		pdata, _ := json.Marshal(Paused{By: "timeout"})
+		evs = append(evs, events.NewEvent{Type: TypePaused, Data: pdata, Meta: meta})
+		decoded = append(decoded, nil)
+	} else {
+		work := st.Clone()
+		for _, seat := range awaited {
+			for range maxDefaultMoves {
+				if !slices.Contains(work.ToMove(), seat) {
+					break
+				}
+				mv := work.DefaultMove(seat)
+				if mv == nil {
+					break
+				}
+				out, err := work.Decide(seat, mv)
+				if err != nil || len(out) == 0 {
+					return false, fmt.Errorf("projections: %s's default move for seat %d: %v", eng.Name(), seat, err)
+				}
+				for _, e := range out {
+					work.Apply(e)
+				}
+				enc, err := newEvents(out, meta)
+				if err != nil {
+					return false, err
+				}
+				evs = append(evs, enc...)
+				decoded = append(decoded, out...)
+			}
+		}
+	}
+	if _, _, _, err := s.append(ctx, g, st, evs, decoded, nil); err != nil {
+		if ErrorCode(err) == EConflict {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// DueGames lists up to limit active games whose deadline is at or before now.
+func (s *Service) DueGames(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	return s.repo.Due(ctx, now, limit)
+}

@@ -1,0 +1,205 @@
+package projections
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"pbem/engine"
+)
+
+// View is what one seat sees of a game: the engine's view of that seat and
+// its legal moves.
+type View struct {
+	GameID     string        `json:"game_id"`
+	Seat       int           `json:"seat"`
+	Version    int64         `json:"version"`
+	Status     string        `json:"status"`
+	ToMove     []int         `json:"to_move"`
+	LegalMoves []engine.Move `json:"legal_moves"`
+	State      any           `json:"state"`
+	Deadline   *time.Time    `json:"deadline"`
+}
+
+// Summary is the public summary of a game.
+type Summary struct {
+	ID           string     `json:"id"`
+	Game         string     `json:"game"`
+	RulesVersion string     `json:"rules_version"`
+	Language     string     `json:"language"`
+	Status       string     `json:"status"`
+	Version      int64      `json:"version"`
+	ToMove       []int      `json:"to_move"`
+	Seats        []SeatName `json:"seats"`
+	Deadline     *time.Time `json:"deadline"`
+	SeedHash     string     `json:"seed_hash"`
+	CreatedAt    time.Time  `json:"created_at"`
+	UpdatedAt    time.Time  `json:"updated_at"`
+	FinishedAt   *time.Time `json:"finished_at,omitempty"`
+	Result       *Outcome   `json:"result,omitempty"`
+}
+
+// SeatName is a seat number and its player's name.
+type SeatName struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+}
+
+// Outcome is a finished game's result with the players' names.
+type Outcome struct {
+	Ranking []Ranking `json:"ranking"`
+	Summary string    `json:"summary,omitempty"`
+}
+
+// Ranking is one seat's place in an Outcome.
+type Ranking struct {
+	Seat   int            `json:"seat"`
+	Name   string         `json:"name"`
+	Place  int            `json:"place"`
+	Score  int            `json:"score"`
+	Detail map[string]int `json:"detail,omitempty"`
+}
+
+func ranking(r *engine.Result, names []string) []Ranking {
+	out := make([]Ranking, len(r.Ranking))
+	for i, s := range r.Ranking {
+		out[i] = Ranking{Seat: s.Seat, Place: s.Place, Score: s.Score, Detail: s.Detail}
+		if s.Seat >= 0 && s.Seat < len(names) {
+			out[i].Name = names[s.Seat]
+		}
+	}
+	return out
+}
+
+// Summary returns the public summary of a game. Errors: ENotFound.
+func (s *Service) Summary(ctx context.Context, id string) (*Summary, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return summarize(g), nil
+}
+
+func summarize(g *Game) *Summary {
+	sm := &Summary{
+		ID: g.ID, Game: g.Game, RulesVersion: g.RulesVersion, Language: g.Language, Status: g.Status,
+		Version: g.Version, ToMove: nonNil(g.ToMove), Deadline: g.DeadlineAt, SeedHash: hex.EncodeToString(g.SeedHash),
+		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, FinishedAt: g.FinishedAt,
+	}
+	for i, n := range g.Players {
+		sm.Seats = append(sm.Seats, SeatName{Seat: i, Name: n})
+	}
+	if g.Result != nil {
+		sm.Result = &Outcome{Ranking: ranking(g.Result, g.Players), Summary: g.Result.Summary}
+	}
+	return sm
+}
+
+// Auth is who a token opens a game as.
+type Auth struct {
+	Seat  int  // the seat, or engine.Spectator for the admin
+	Admin bool // the admin token
+}
+
+// authSeat loads a game and the seat its token opens. Errors: ENotFound,
+// EUnauthorized.
+func (s *Service) authSeat(ctx context.Context, id, token string) (*Game, int, error) {
+	if token == "" {
+		return nil, 0, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+	}
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	seat := g.seatFor(token)
+	if seat < 0 {
+		return nil, 0, Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
+	}
+	return g, seat, nil
+}
+
+// authAdmin loads a game and checks its admin token. Errors: ENotFound,
+// EUnauthorized.
+func (s *Service) authAdmin(ctx context.Context, id, token string) (*Game, error) {
+	if token == "" {
+		return nil, Errorf(EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+	}
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !TokenMatches(token, g.AdminHash) {
+		return nil, Errorf(EUnauthorized, "this is not the admin token of game %s", id)
+	}
+	return g, nil
+}
+
+// Authenticate says whom token opens game id as: a seat, or the admin.
+// Errors: ENotFound, EUnauthorized.
+func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, error) {
+	if token == "" {
+		return Auth{}, Errorf(EUnauthorized, "no token")
+	}
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return Auth{}, err
+	}
+	if seat := g.seatFor(token); seat >= 0 {
+		return Auth{Seat: seat}, nil
+	}
+	if TokenMatches(token, g.AdminHash) {
+		return Auth{Seat: engine.Spectator, Admin: true}, nil
+	}
+	return Auth{}, Errorf(EUnauthorized, "this token does not open game %s", id)
+}
+
+// View returns the view of the seat that token opens. Errors: ENotFound,
+// EUnauthorized.
+func (s *Service) View(ctx context.Context, id, token string) (*View, error) {
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	_, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	return view(g, st, seat), nil
+}
+
+// SeatView returns the view of seat without a token, for callers that
+// authenticated the player otherwise (an email reply). Errors: ENotFound.
+func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if seat < 0 || seat >= len(g.Players) {
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+	}
+	_, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	return view(g, st, seat), nil
+}
+
+func view(g *Game, st engine.State, seat int) *View {
+	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: nonNil(g.ToMove),
+		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt}
+	if g.Status == StatusActive {
+		v.LegalMoves = nonNil(st.Legal(seat))
+	}
+	return v
+}
+
+// marshalView is the JSON the API returns for a view.
+func marshalView(v *View) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("projections: marshal view: %w", err)
+	}
+	return b, nil
+}
