@@ -1,0 +1,277 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/notify"
+)
+
+// Deadlines is the scheduler's SQL over the games, seats, inbox and
+// history tables of migration 0002, and mail_prefs / mail_digests of 0003.
+type Deadlines struct{ pool *pgxpool.Pool }
+
+var _ notify.DeadlineStore = (*Deadlines)(nil)
+
+// NewDeadlines returns a Deadlines on pool.
+func NewDeadlines(pool *pgxpool.Pool) *Deadlines { return &Deadlines{pool: pool} }
+
+// DueDeadlines implements notify.DeadlineStore. It uses the partial index
+// games_deadline (deadline_at WHERE status = 'active'); SKIP LOCKED lets
+// schedulers of other processes take other games meanwhile.
+func (d *Deadlines) DueDeadlines(ctx context.Context, now time.Time, limit int) ([]notify.DueGame, error) {
+	var out []notify.DueGame
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id, version, to_move FROM games
+WHERE status = 'active' AND deadline_at <= $1
+ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.DueGame, error) {
+			var g notify.DueGame
+			var toMove []int32
+			err := r.Scan(&g.ID, &g.Version, &toMove)
+			for _, s := range toMove {
+				g.ToMove = append(g.ToMove, int(s))
+			}
+			return g, err
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: due deadlines: %w", err)
+	}
+	return out, nil
+}
+
+// gameRow is what an email needs of a game.
+type gameRow struct {
+	id, name, lang string
+	players        []string
+	version        int64
+	toMove         []int
+	deadline       *time.Time
+}
+
+type seatRow struct {
+	seat     int
+	name     string
+	email    string
+	tokenGen int
+}
+
+func scanGame(r pgx.Row) (gameRow, error) {
+	var g gameRow
+	var players []byte
+	var toMove []int32
+	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline); err != nil {
+		return g, err
+	}
+	for _, s := range toMove {
+		g.toMove = append(g.toMove, int(s))
+	}
+	return g, json.Unmarshal(players, &g.players)
+}
+
+const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at`
+
+func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow, error) {
+	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen FROM seats WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]seatRow{}
+	for rows.Next() {
+		var id string
+		var s seatRow
+		if err := rows.Scan(&id, &s.seat, &s.name, &s.email, &s.tokenGen); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], s)
+	}
+	return out, rows.Err()
+}
+
+func (g gameRow) payload(s seatRow, lines []string) notify.Payload {
+	return notify.Payload{
+		To:       notify.Recipient{Seat: s.seat, Name: s.name, Email: s.email},
+		Language: g.lang,
+		Game:     notify.GameInfo{ID: g.id, Name: g.name, Players: g.players},
+		TokenGen: s.tokenGen,
+		Version:  g.version,
+		Deadline: g.deadline,
+		Lines:    lines,
+	}
+}
+
+// TimeoutNotices implements notify.DeadlineStore.
+func (d *Deadlines) TimeoutNotices(ctx context.Context, now time.Time, due notify.DueGame) error {
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		g, err := scanGame(tx.QueryRow(ctx, `SELECT `+gameCols+` FROM games g WHERE id = $1`, due.ID))
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT summary FROM history WHERE game_id = $1 AND version > $2 AND seat = -1 AND summary <> '' ORDER BY version`, due.ID, due.Version)
+		if err != nil {
+			return err
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		seats, err := seatsOf(ctx, tx, []string{due.ID})
+		if err != nil {
+			return err
+		}
+		var out []notify.NewRow
+		for _, s := range seats[due.ID] {
+			if slices.Contains(due.ToMove, s.seat) {
+				out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Timeout, Payload: g.payload(s, lines), EventVersion: g.version})
+			}
+		}
+		return insertRows(ctx, tx, now, out)
+	})
+	if err != nil {
+		return fmt.Errorf("notify/postgres: timeout notices of %s: %w", due.ID, err)
+	}
+	return nil
+}
+
+// Remind implements notify.DeadlineStore. A game is reminded once per
+// deadline: the reminder sets reminded_version to the game's version and
+// clears reminder_at, which the game service sets again only with a new
+// deadline (a move that keeps the same seat awaited keeps it cleared).
+func (d *Deadlines) Remind(ctx context.Context, now time.Time, limit int) (int, error) {
+	n := 0
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+gameCols+` FROM games g
+WHERE g.status = 'active' AND g.reminder_at <= $1 AND (g.reminded_version IS NULL OR g.reminded_version < g.version)
+ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
+		if err != nil {
+			return err
+		}
+		games, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (gameRow, error) { return scanGame(r) })
+		if err != nil || len(games) == 0 {
+			return err
+		}
+		ids := make([]string, len(games))
+		for i, g := range games {
+			ids[i] = g.id
+		}
+		seats, err := seatsOf(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		var out []notify.NewRow
+		for _, g := range games {
+			for _, s := range seats[g.id] {
+				if slices.Contains(g.toMove, s.seat) {
+					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Reminder, Payload: g.payload(s, nil), EventVersion: g.version})
+				}
+			}
+		}
+		if err := insertRows(ctx, tx, now, out); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET reminded_version = version, reminder_at = NULL WHERE id = ANY($1)`, ids); err != nil {
+			return err
+		}
+		n = len(games)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("notify/postgres: reminders: %w", err)
+	}
+	return n, nil
+}
+
+// Digests implements notify.DeadlineStore. The mail_digests primary key
+// (email, day) makes two processes agree on who writes a digest.
+func (d *Deadlines) Digests(ctx context.Context, now time.Time, hour int) (int, error) {
+	now = now.UTC()
+	if now.Hour() < hour {
+		return 0, nil
+	}
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	n := 0
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `INSERT INTO mail_digests (email, day, created_at)
+SELECT p.email, $1, $2 FROM mail_prefs p
+WHERE p.mode = 'digest' AND EXISTS (
+    SELECT 1 FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
+    JOIN games g ON g.id = s.game_id AND g.status = 'active'
+    WHERE lower(s.email) = p.email)
+ON CONFLICT (email, day) DO NOTHING
+RETURNING email`, day, now)
+		if err != nil {
+			return err
+		}
+		emails, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		for _, e := range emails {
+			p, err := waitingFor(ctx, tx, e)
+			if err != nil {
+				return err
+			}
+			var id int64
+			b, err := json.Marshal(p)
+			if err != nil {
+				return err
+			}
+			if err := tx.QueryRow(ctx, `INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt_at)
+VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&id); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE mail_digests SET outbox_id = $1 WHERE email = $2 AND day = $3`, id, e, day); err != nil {
+				return err
+			}
+		}
+		n = len(emails)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("notify/postgres: digests: %w", err)
+	}
+	return n, nil
+}
+
+// waitingFor builds the digest payload of an address: the active games
+// awaiting one of its seats, soonest deadline first.
+func waitingFor(ctx context.Context, tx pgx.Tx, email string) (notify.Payload, error) {
+	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
+	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen
+FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
+JOIN games g ON g.id = s.game_id AND g.status = 'active'
+WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
+	if err != nil {
+		return p, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w notify.WaitingGame
+		var lang, name, addr string
+		var players []byte
+		if err := rows.Scan(&w.Game.ID, &w.Game.Name, &lang, &players, &w.Deadline, &w.Seat, &name, &addr, &w.TokenGen); err != nil {
+			return p, err
+		}
+		if err := json.Unmarshal(players, &w.Game.Players); err != nil {
+			return p, err
+		}
+		if len(p.Games) == 0 {
+			p.Language, p.To.Name, p.To.Email = lang, name, addr
+		}
+		p.Games = append(p.Games, w)
+	}
+	return p, rows.Err()
+}

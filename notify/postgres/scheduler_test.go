@@ -1,0 +1,296 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/engine"
+	evpg "pbem/events/postgres"
+	"pbem/notify"
+	"pbem/notify/internal/smtpsink"
+	"pbem/notify/postgres"
+	"pbem/projections"
+	projpg "pbem/projections/postgres"
+	"pbem/projections/testgame"
+)
+
+// asyncRig is a game service, an outbox worker and a scheduler on one
+// database, all on a fake clock.
+type asyncRig struct {
+	t     *testing.T
+	pool  *pgxpool.Pool
+	clock *clock
+	svc   *projections.Service
+	sink  *smtpsink.Sink
+	work  *notify.Worker
+	sched *notify.Scheduler
+}
+
+func newRig(t *testing.T) *asyncRig {
+	t.Helper()
+	pool := newPool(t)
+	c := newClock()
+	c.Add(time.Second) // rows the service writes are due at the database's now()
+	store := evpg.New(pool)
+	t.Cleanup(store.Close)
+	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+		Repo: projpg.New(pool), Secret: []byte("secret"), Now: c.Now})
+	sink := smtpsink.Start(t, smtpsink.Options{})
+	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool), Timeouter: svc, Now: c.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &asyncRig{t: t, pool: pool, clock: c, svc: svc, sink: sink, sched: sched,
+		work: newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: postgres.NewPrefs(pool)})}
+}
+
+func (r *asyncRig) create(policy string) *projections.CreatedGame {
+	r.t.Helper()
+	g, err := r.svc.Create(context.Background(), projections.CreateGame{
+		Game: testgame.Name, Language: "fr", Options: json.RawMessage(`{"target":25}`),
+		Players:      []projections.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		TurnDeadline: time.Hour, ReminderBefore: 10 * time.Minute, TimeoutPolicy: policy,
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return g
+}
+
+// mail sends what is due and returns the emails received since the last
+// call, as (kind, recipient) pairs with the parsed message.
+func (r *asyncRig) mail(from int) []smtpsink.Parsed {
+	r.t.Helper()
+	for {
+		n, err := r.work.RunOnce(context.Background())
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	var out []smtpsink.Parsed
+	for _, m := range r.sink.Messages()[from:] {
+		p, err := smtpsink.Parse(m.Data)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (r *asyncRig) tick() notify.TickResult {
+	r.t.Helper()
+	res, err := r.sched.Tick(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return res
+}
+
+func (r *asyncRig) game(id string) *projections.Game {
+	r.t.Helper()
+	g, err := projpg.New(r.pool).Game(context.Background(), id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return g
+}
+
+func rcpt(t *testing.T, m smtpsink.Parsed) string {
+	t.Helper()
+	a, err := mail.ParseAddress(m.Header.Get("To"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Address
+}
+
+var tokenRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`)
+
+func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	c := r.create(projections.PolicyDefaultMove)
+	inv := r.mail(0)
+	if len(inv) != 2 {
+		t.Fatalf("%d invitations", len(inv))
+	}
+	// The link in the invitation opens the player's view.
+	for _, m := range inv {
+		sub := tokenRE.FindStringSubmatch(m.Text)
+		if sub == nil || sub[1] != c.ID {
+			t.Fatalf("no play link in %q", m.Text)
+		}
+		tok, _ := url.QueryUnescape(sub[2])
+		v, err := r.svc.View(ctx, c.ID, tok)
+		if err != nil {
+			t.Fatalf("the emailed link does not open the view: %v", err)
+		}
+		if want := map[string]int{"ann@example.org": 0, "bob@example.org": 1}[rcpt(t, m)]; v.Seat != want {
+			t.Errorf("the link mailed to %s opens seat %d", rcpt(t, m), v.Seat)
+		}
+	}
+	first := r.game(c.ID).ToMove[0]
+	sent := len(r.sink.Messages())
+
+	if res := r.tick(); res != (notify.TickResult{}) {
+		t.Fatalf("tick before anything is due: %+v", res)
+	}
+	r.clock.Add(51 * time.Minute) // past the reminder time
+	if res := r.tick(); res.Reminded != 1 || res.TimedOut != 0 {
+		t.Fatalf("tick at reminder time: %+v", res)
+	}
+	if res := r.tick(); res.Reminded != 0 {
+		t.Fatalf("reminded twice: %+v", res)
+	}
+	rem := r.mail(sent)
+	if len(rem) != 1 || !regexp.MustCompile(`^Rappel`).MatchString(rem[0].Subject) {
+		t.Fatalf("reminders: %+v", rem)
+	}
+	sent = len(r.sink.Messages())
+
+	r.clock.Add(10 * time.Minute) // past the deadline
+	if res := r.tick(); res.TimedOut != 1 {
+		t.Fatalf("tick after the deadline: %+v", res)
+	}
+	if res := r.tick(); res.TimedOut != 0 {
+		t.Fatalf("timed out twice: %+v", res)
+	}
+	g := r.game(c.ID)
+	if g.Version < 3 || (len(g.ToMove) == 1 && g.ToMove[0] == first) {
+		t.Fatalf("after the timeout: version %d, to move %v", g.Version, g.ToMove)
+	}
+	var timeouts int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM history WHERE game_id = $1 AND type = $2 AND seat = -1`, c.ID, projections.TypeTimeout).Scan(&timeouts); err != nil || timeouts != 1 {
+		t.Fatalf("timeout events: %d, %v", timeouts, err)
+	}
+	after := r.mail(sent)
+	kinds := map[string]bool{}
+	for _, m := range after {
+		kinds[m.Subject] = true
+	}
+	var gotTimeout, gotTurn bool
+	for _, m := range after {
+		switch {
+		case regexp.MustCompile(`le temps est écoulé`).MatchString(m.Subject):
+			gotTimeout = true
+		case regexp.MustCompile(`à vous de jouer`).MatchString(m.Subject):
+			gotTurn = true
+			sub := tokenRE.FindStringSubmatch(m.Text)
+			tok, _ := url.QueryUnescape(sub[2])
+			v, err := r.svc.View(ctx, c.ID, tok)
+			if err != nil || v.Seat != g.ToMove[0] {
+				t.Errorf("your-turn link opens seat %v (err %v), want %d", v, err, g.ToMove[0])
+			}
+		}
+	}
+	if !gotTimeout || !gotTurn {
+		t.Fatalf("after the timeout got %v, want a timeout notice and a your-turn email", kinds)
+	}
+}
+
+func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	c := r.create(projections.PolicyDefaultMove)
+	r.mail(0)
+
+	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(2 * time.Hour)
+	if res := r.tick(); res.TimedOut != 0 || res.Reminded != 0 {
+		t.Fatalf("a paused game timed out or was reminded: %+v", res)
+	}
+	if _, err := r.svc.Resume(ctx, c.ID, c.AdminToken); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.tick(); res.TimedOut != 0 {
+		t.Fatalf("timed out right after resume: %+v", res)
+	}
+	if _, err := r.svc.Extend(ctx, c.ID, c.AdminToken, 2*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(61 * time.Minute) // past the first deadline, before the extended one
+	if res := r.tick(); res.TimedOut != 0 {
+		t.Fatalf("timed out before the extended deadline: %+v", res)
+	}
+	r.clock.Add(2 * time.Hour)
+	if res := r.tick(); res.TimedOut != 1 {
+		t.Fatalf("no timeout after the extended deadline: %+v", res)
+	}
+}
+
+func TestPausePolicyPausesTheGame(t *testing.T) {
+	r := newRig(t)
+	c := r.create(projections.PolicyPause)
+	r.mail(0)
+	r.clock.Add(61 * time.Minute)
+	if res := r.tick(); res.TimedOut != 1 {
+		t.Fatalf("tick: %+v", res)
+	}
+	if g := r.game(c.ID); g.Status != projections.StatusPaused {
+		t.Fatalf("status %s, want paused", g.Status)
+	}
+	r.clock.Add(24 * time.Hour)
+	if res := r.tick(); res.TimedOut != 0 {
+		t.Fatalf("a paused game timed out again: %+v", res)
+	}
+}
+
+func TestDailyDigestListsWaitingGamesOncePerDay(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	c1 := r.create(projections.PolicyDefaultMove)
+	c2 := r.create(projections.PolicyDefaultMove)
+	r.mail(0)
+	prefs := postgres.NewPrefs(r.pool)
+	for _, e := range []string{"ann@example.org", "bob@example.org"} {
+		if err := prefs.SetMode(ctx, e, notify.DailyDigest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := r.clock.Now().UTC().Truncate(24 * time.Hour)
+	r.clock.Add(day.Add(24*time.Hour + 6*time.Hour).Sub(r.clock.Now())) // tomorrow 06:00 UTC
+	if n, _ := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7); n != 0 {
+		t.Fatalf("%d digests before the digest hour", n)
+	}
+	r.clock.Add(time.Hour)
+	sent := len(r.sink.Messages())
+	n, err := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7)
+	if err != nil || n == 0 {
+		t.Fatalf("digests: %d, %v", n, err)
+	}
+	if again, _ := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7); again != 0 {
+		t.Fatalf("%d more digests the same day", again)
+	}
+	got := r.mail(sent)
+	if len(got) != n {
+		t.Fatalf("%d digest emails, want %d", len(got), n)
+	}
+	for _, m := range got {
+		links := tokenRE.FindAllStringSubmatch(m.Text, -1)
+		if len(links) == 0 {
+			t.Fatalf("digest without links: %s", m.Text)
+		}
+		for _, l := range links {
+			if l[1] != c1.ID && l[1] != c2.ID {
+				t.Errorf("digest links to %s", l[1])
+			}
+			tok, _ := url.QueryUnescape(l[2])
+			if _, err := r.svc.View(ctx, l[1], tok); err != nil {
+				t.Errorf("digest link does not open the view: %v", err)
+			}
+		}
+	}
+}
