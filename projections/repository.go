@@ -24,6 +24,15 @@ type Repository interface {
 	Save(ctx context.Context, tx events.Tx, c *Change) error
 	// Due lists active games whose deadline is at or before now (at most limit).
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// GameIDs lists every game, oldest first.
+	GameIDs(ctx context.Context) ([]string, error)
+	// AllHistory returns every history row of a game (all seats), ordered
+	// by version and seat.
+	AllHistory(ctx context.Context, id string) ([]HistoryRow, error)
+	// Replace writes a rebuilt Change: the game's projected columns (keeping
+	// its primary data, and its scheduler columns if its version is
+	// unchanged), its inbox and its history, in one transaction.
+	Replace(ctx context.Context, c *Change) error
 }
 
 // RoundEnder is an optional interface of an engine.Game: RoundEnd reports

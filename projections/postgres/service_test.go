@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"pbem/engine"
 	"pbem/events"
 	"pbem/events/postgres/pgtest"
@@ -21,12 +23,24 @@ var secret = []byte("test secret")
 // given by store (nil: the memory store).
 func newService(t *testing.T, now func() time.Time) (*projections.Service, *postgres.Repo, events.Store) {
 	t.Helper()
+	svc, repo, store, _ := newServiceNow(t, now)
+	return svc, repo, store
+}
+
+// newServiceClock returns a service whose clock reads *clock.
+func newServiceClock(t *testing.T, clock *time.Time) (*projections.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+	t.Helper()
+	return newServiceNow(t, func() time.Time { return *clock })
+}
+
+func newServiceNow(t *testing.T, now func() time.Time) (*projections.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
 	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
 		Secret: secret, Now: now})
-	return svc, repo, store
+	return svc, repo, store, pool
 }
 
 func create(t *testing.T, svc *projections.Service, n int) *projections.CreatedGame {

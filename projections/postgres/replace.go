@@ -1,0 +1,49 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"pbem/projections"
+)
+
+// Replace implements projections.Repository.
+func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
+	g := c.Game
+	b := &pgx.Batch{}
+	if err := queueUpdateGame(b, g, true); err != nil {
+		return err
+	}
+	b.Queue(`DELETE FROM inbox WHERE game_id = $1`, g.ID)
+	queueInbox(b, g)
+	b.Queue(`DELETE FROM history WHERE game_id = $1`, g.ID)
+	queueHistory(b, g.ID, c.History)
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("projections/postgres: rebuild %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// AllHistory implements projections.Repository.
+func (r *Repo) AllHistory(ctx context.Context, id string) ([]projections.HistoryRow, error) {
+	rows, err := r.pool.Query(ctx, `SELECT version, seat, type, actor, data, summary, hash, prev_hash, recorded_at
+		FROM history WHERE game_id = $1 ORDER BY version, seat`, id)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.HistoryRow, error) {
+		h := projections.HistoryRow{GameID: id}
+		err := row.Scan(&h.Version, &h.Seat, &h.Type, &h.Actor, &h.Data, &h.Summary, &h.Hash, &h.PrevHash, &h.RecordedAt)
+		h.RecordedAt = h.RecordedAt.UTC()
+		return h, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
+	}
+	return out, nil
+}
