@@ -1,0 +1,441 @@
+package bagpipes
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"pbem/engine"
+)
+
+//go:embed cards.json
+var defaultCardsJSON []byte
+
+// The phases in which a bagpipe card may be played (the symbol at the
+// bottom of the card).
+const (
+	PhaseActions      = "actions"       // on your turn, in the actions phase
+	PhaseBeforeReveal = "before_reveal" // after all choices, before the reveal
+	PhaseAwards       = "awards"        // in the awards phase
+)
+
+// Effect kinds: the vocabulary of card symbols the engine interprets.
+const (
+	KindGold          = "gold"           // gain Amount gold
+	KindLoseGold      = "lose_gold"      // lose Amount gold (the player who played it: a cost that must be payable)
+	KindCastleUnits   = "castle_units"   // add up to Amount units to the castle
+	KindCampUnits     = "camp_units"     // add up to Amount units to the camp
+	KindRelocate      = "relocate"       // move up to Amount units from castle to camp
+	KindWithdraw      = "withdraw"       // move up to Amount units from camp back to castle
+	KindLoseUnits     = "lose_units"     // discard up to Amount units from the camp
+	KindMilitia       = "militia"        // raise militia Amount times
+	KindScotlandUnits = "scotland_units" // add Amount units to Scotland's camp
+	KindEnglandUnits  = "england_units"  // add Amount to England's strength this round
+	KindBagpipe       = "bagpipe"        // draw Amount bagpipe cards
+	KindDagger        = "dagger"         // draw Amount dagger cards
+	KindDiscardDagger = "discard_dagger" // discard Amount of your dagger cards (the highest first)
+	KindSwitch        = "switch"         // take back your choice token and play the other one
+)
+
+// Who an effect applies to.
+const (
+	WhoSelf    = "self"    // the player who played the card (the default)
+	WhoTarget  = "target"  // another player, chosen when the card is played
+	WhoOthers  = "others"  // every other player
+	WhoAll     = "all"     // every player
+	WhoScots   = "scots"   // every supporter of Scotland (awards phase only)
+	WhoEnglish = "english" // every supporter of England (awards phase only)
+	WhoBadge   = "badge"   // the holder of the badge of honour
+)
+
+// Conditions under which an effect applies.
+const (
+	IfScotlandWon       = "scotland_won"
+	IfEnglandWon        = "england_won"
+	IfSupportedScotland = "supported_scotland"
+	IfSupportedEngland  = "supported_england"
+	IfBadge             = "badge" // the player holds the badge of honour
+)
+
+// Effect is one symbol of a card: a kind, an amount, to whom and when.
+type Effect struct {
+	Kind   string `json:"kind"`
+	Amount int    `json:"amount,omitempty"`
+	Who    string `json:"who,omitempty"`
+	If     string `json:"if,omitempty"`
+}
+
+// BagpipeCard is a card players hold and play in the phase of its symbol.
+type BagpipeCard struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Phase   string   `json:"phase"`
+	X2      bool     `json:"x2,omitempty"`
+	Effects []Effect `json:"effects"`
+}
+
+// ArmyCard is an English Army or King Edward card: the invading troops
+// (shield), the rewards under the intact beret (Scotland won), the pierced
+// beret (England won) and the crown (England's supporters), and an optional
+// special effect applied when the card is revealed.
+type ArmyCard struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Shield      int    `json:"shield"`
+	ScotlandWon int    `json:"scotland_won"`
+	EnglandWon  int    `json:"england_won"`
+	Crown       int    `json:"crown"`
+	// Generous: the crown coin has no split symbol, so each supporter of
+	// England gets the whole crown amount.
+	Generous bool     `json:"generous,omitempty"`
+	Effects  []Effect `json:"effects,omitempty"`
+	// NoTwoPlayer removes the card from 2-player games.
+	NoTwoPlayer bool `json:"no_two_player,omitempty"`
+}
+
+// DaggerCard is a card of treason showing one to three daggers.
+type DaggerCard struct {
+	ID      string `json:"id"`
+	Daggers int    `json:"daggers"`
+}
+
+// CardSet is the whole set of cards a game is played with.
+type CardSet struct {
+	KingEdward  []ArmyCard    `json:"king_edward"`
+	EnglishArmy []ArmyCard    `json:"english_army"`
+	Daggers     []DaggerCard  `json:"daggers"`
+	Bagpipes    []BagpipeCard `json:"bagpipes"`
+
+	bagByID  map[string]int
+	armies   []ArmyCard // KingEdward then EnglishArmy
+	armyByID map[string]int
+	dagByIDs map[string]int
+	texts    []string // the bagpipe cards' texts
+}
+
+// dagByID is the index of a dagger card, -1 if unknown.
+func (cs *CardSet) dagByID(id string) int {
+	if i, ok := cs.dagByIDs[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// defaultCards parses the embedded set once; the set is never modified.
+var defaultCards = sync.OnceValues(func() (*CardSet, error) { return ParseCards(defaultCardsJSON) })
+
+// DefaultCards returns the embedded default card set. It must not be
+// modified.
+func DefaultCards() *CardSet {
+	cs, err := defaultCards()
+	if err != nil {
+		panic("bagpipes: embedded cards.json is invalid: " + err.Error())
+	}
+	return cs
+}
+
+// DefaultCardsJSON returns the embedded default card file, a starting
+// point for a custom set.
+func DefaultCardsJSON() []byte { return append([]byte(nil), defaultCardsJSON...) }
+
+// ParseCards reads and validates a card set. Errors are *engine.RuleError
+// with code bad_options naming the card and the field.
+func ParseCards(data []byte) (*CardSet, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var cs CardSet
+	if err := dec.Decode(&cs); err != nil {
+		return nil, engine.Errorf(engine.CodeBadOptions, "cards: %v", err)
+	}
+	if err := cs.validate(); err != nil {
+		return nil, err
+	}
+	cs.index()
+	return &cs, nil
+}
+
+func (cs *CardSet) index() {
+	cs.bagByID = make(map[string]int, len(cs.Bagpipes))
+	for i, c := range cs.Bagpipes {
+		cs.bagByID[c.ID] = i
+	}
+	cs.texts = make([]string, len(cs.Bagpipes))
+	for i, c := range cs.Bagpipes {
+		cs.texts[i] = c.Text()
+	}
+	cs.dagByIDs = make(map[string]int, len(cs.Daggers))
+	for i, c := range cs.Daggers {
+		cs.dagByIDs[c.ID] = i
+	}
+	cs.armies = append(append([]ArmyCard{}, cs.KingEdward...), cs.EnglishArmy...)
+	cs.armyByID = make(map[string]int, len(cs.armies))
+	for i, c := range cs.armies {
+		cs.armyByID[c.ID] = i
+	}
+}
+
+func badCard(id, field, format string, args ...any) error {
+	return engine.Errorf(engine.CodeBadOptions, "cards: card %q: %s: %s", id, field, fmt.Sprintf(format, args...))
+}
+
+func (cs *CardSet) validate() error {
+	if len(cs.KingEdward) == 0 {
+		return engine.Errorf(engine.CodeBadOptions, "cards: king_edward: at least one King Edward card is needed")
+	}
+	if len(cs.Daggers) == 0 {
+		return engine.Errorf(engine.CodeBadOptions, "cards: daggers: at least one dagger card is needed")
+	}
+	ids := map[string]bool{}
+	checkID := func(kind string, i int, id string) error {
+		if id == "" {
+			return engine.Errorf(engine.CodeBadOptions, "cards: %s[%d]: id: missing", kind, i)
+		}
+		if ids[id] {
+			return badCard(id, "id", "used twice")
+		}
+		ids[id] = true
+		return nil
+	}
+	for _, list := range []struct {
+		kind  string
+		cards []ArmyCard
+	}{{"king_edward", cs.KingEdward}, {"english_army", cs.EnglishArmy}} {
+		for i, c := range list.cards {
+			if err := checkID(list.kind, i, c.ID); err != nil {
+				return err
+			}
+			if c.Name == "" {
+				return badCard(c.ID, "name", "missing")
+			}
+			for f, v := range map[string]int{"shield": c.Shield, "scotland_won": c.ScotlandWon, "england_won": c.EnglandWon, "crown": c.Crown} {
+				if v < 0 || v > 99 {
+					return badCard(c.ID, f, "%d is not in 0..99", v)
+				}
+			}
+			for j, e := range c.Effects {
+				if err := validateEffect(c.ID, j, e, ""); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i, c := range cs.Daggers {
+		if err := checkID("daggers", i, c.ID); err != nil {
+			return err
+		}
+		if c.Daggers < 1 || c.Daggers > 3 {
+			return badCard(c.ID, "daggers", "%d is not 1, 2 or 3", c.Daggers)
+		}
+	}
+	for i, c := range cs.Bagpipes {
+		if err := checkID("bagpipes", i, c.ID); err != nil {
+			return err
+		}
+		if c.Name == "" {
+			return badCard(c.ID, "name", "missing")
+		}
+		switch c.Phase {
+		case PhaseActions, PhaseBeforeReveal, PhaseAwards:
+		default:
+			return badCard(c.ID, "phase", "%q is not actions, before_reveal or awards", c.Phase)
+		}
+		if len(c.Effects) == 0 {
+			return badCard(c.ID, "effects", "a bagpipe card needs at least one effect")
+		}
+		variable := 0
+		for j, e := range c.Effects {
+			if err := validateEffect(c.ID, j, e, c.Phase); err != nil {
+				return err
+			}
+			if isVariable(e) {
+				variable++
+			}
+		}
+		if variable > 1 {
+			return badCard(c.ID, "effects", "at most one \"up to\" unit effect of your own per card")
+		}
+	}
+	return nil
+}
+
+// isVariable tells whether the player chooses how many units (0..Amount).
+func isVariable(e Effect) bool {
+	if e.Who != "" && e.Who != WhoSelf {
+		return false
+	}
+	switch e.Kind {
+	case KindCastleUnits, KindCampUnits, KindRelocate, KindWithdraw:
+		return true
+	}
+	return false
+}
+
+// validateEffect checks one effect; phase is "" for an army card.
+func validateEffect(id string, j int, e Effect, phase string) error {
+	field := fmt.Sprintf("effects[%d]", j)
+	army := phase == ""
+	switch e.Kind {
+	case KindGold, KindLoseGold, KindCastleUnits, KindCampUnits, KindLoseUnits, KindMilitia, KindScotlandUnits, KindEnglandUnits:
+	case KindRelocate, KindWithdraw, KindBagpipe, KindDagger, KindDiscardDagger:
+		if army {
+			return badCard(id, field+".kind", "%q is not allowed on an army card", e.Kind)
+		}
+	case KindSwitch:
+		if phase != PhaseBeforeReveal {
+			return badCard(id, field+".kind", "switch only on a before_reveal card")
+		}
+		if e.Who != "" && e.Who != WhoSelf {
+			return badCard(id, field+".who", "switch applies to the player only")
+		}
+		return nil
+	default:
+		return badCard(id, field+".kind", "unknown kind %q", e.Kind)
+	}
+	if e.Amount < 1 || e.Amount > 20 {
+		return badCard(id, field+".amount", "%d is not in 1..20", e.Amount)
+	}
+	switch e.Who {
+	case "", WhoSelf, WhoTarget, WhoOthers, WhoAll, WhoBadge:
+		if army && (e.Who == "" || e.Who == WhoSelf || e.Who == WhoTarget || e.Who == WhoOthers) &&
+			e.Kind != KindMilitia && e.Kind != KindScotlandUnits && e.Kind != KindEnglandUnits {
+			return badCard(id, field+".who", "an army card's effect applies to \"all\" or \"badge\"")
+		}
+	case WhoScots, WhoEnglish:
+		if phase != PhaseAwards {
+			return badCard(id, field+".who", "%q only on an awards card", e.Who)
+		}
+	default:
+		return badCard(id, field+".who", "unknown %q", e.Who)
+	}
+	if (e.Kind == KindMilitia || e.Kind == KindScotlandUnits || e.Kind == KindEnglandUnits) && e.Who != "" && e.Who != WhoSelf {
+		return badCard(id, field+".who", "%s affects the whole table, not a player", e.Kind)
+	}
+	switch e.If {
+	case "", IfBadge:
+	case IfScotlandWon, IfEnglandWon:
+		if phase != PhaseAwards {
+			return badCard(id, field+".if", "%q only on an awards card", e.If)
+		}
+	case IfSupportedScotland, IfSupportedEngland:
+		if phase != PhaseAwards && phase != PhaseBeforeReveal {
+			return badCard(id, field+".if", "%q only on a before_reveal or awards card", e.If)
+		}
+	default:
+		return badCard(id, field+".if", "unknown %q", e.If)
+	}
+	if army && e.If != "" {
+		return badCard(id, field+".if", "no condition on an army card")
+	}
+	return nil
+}
+
+// MentionsBadge tells whether an effect list refers to the badge of honour
+// (such cards are left out of the 3-player variant).
+func MentionsBadge(effects []Effect) bool {
+	for _, e := range effects {
+		if e.Who == WhoBadge || e.If == IfBadge {
+			return true
+		}
+	}
+	return false
+}
+
+// Text is the card's effects in English, built from its symbols.
+func (c BagpipeCard) Text() string { return effectsText(c.Effects) }
+
+// Text is the army card's special effect in English ("" if none).
+func (c ArmyCard) Text() string { return effectsText(c.Effects) }
+
+func effectsText(effs []Effect) string {
+	parts := make([]string, 0, len(effs))
+	for _, e := range effs {
+		parts = append(parts, effectText(e))
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func effectText(e Effect) string {
+	var subj, poss string
+	third := true
+	switch e.Who {
+	case "", WhoSelf:
+		subj, poss, third = "you", "your", false
+	case WhoTarget:
+		subj, poss = "a player of your choice", "their"
+	case WhoOthers:
+		subj, poss = "each other player", "their"
+	case WhoAll:
+		subj, poss = "each player", "their"
+	case WhoScots:
+		subj, poss = "each supporter of Scotland", "their"
+	case WhoEnglish:
+		subj, poss = "each supporter of England", "their"
+	case WhoBadge:
+		subj, poss = "the holder of the badge of honour", "their"
+	}
+	verb := func(base, s string) string {
+		if third {
+			return s
+		}
+		return base
+	}
+	n := e.Amount
+	var t string
+	switch e.Kind {
+	case KindGold:
+		t = subj + " " + verb("gain", "gains") + " " + plural(n, "gold", "gold")
+	case KindLoseGold:
+		t = subj + " " + verb("lose", "loses") + " " + plural(n, "gold", "gold")
+	case KindCastleUnits:
+		t = subj + " " + verb("add", "adds") + " up to " + plural(n, "unit", "units") + " to " + poss + " castle"
+	case KindCampUnits:
+		t = subj + " " + verb("add", "adds") + " up to " + plural(n, "unit", "units") + " to " + poss + " camp"
+	case KindRelocate:
+		t = subj + " " + verb("move", "moves") + " up to " + plural(n, "unit", "units") + " from " + poss + " castle to " + poss + " camp"
+	case KindWithdraw:
+		t = subj + " " + verb("move", "moves") + " up to " + plural(n, "unit", "units") + " from " + poss + " camp back to " + poss + " castle"
+	case KindLoseUnits:
+		t = subj + " " + verb("discard", "discards") + " up to " + plural(n, "unit", "units") + " from " + poss + " camp"
+	case KindMilitia:
+		if n == 1 {
+			t = "raise militia (1 unit to every camp and to Scotland's camp)"
+		} else {
+			t = fmt.Sprintf("raise militia %d times (1 unit to every camp and to Scotland's camp, each time)", n)
+		}
+	case KindScotlandUnits:
+		t = "add " + plural(n, "unit", "units") + " to Scotland's camp"
+	case KindEnglandUnits:
+		t = "England's army gets " + plural(n, "more unit", "more units") + " this round"
+	case KindBagpipe:
+		t = subj + " " + verb("draw", "draws") + " " + plural(n, "bagpipe card", "bagpipe cards")
+	case KindDagger:
+		t = subj + " " + verb("draw", "draws") + " " + plural(n, "dagger card", "dagger cards")
+	case KindDiscardDagger:
+		t = subj + " " + verb("discard", "discards") + " " + plural(n, "dagger card", "dagger cards") + " (the one with most daggers first)"
+	case KindSwitch:
+		t = "take back your choice token and play the other one instead"
+	}
+	switch e.If {
+	case IfScotlandWon:
+		t = "if Scotland won, " + t
+	case IfEnglandWon:
+		t = "if England won, " + t
+	case IfSupportedScotland:
+		t = "if you support Scotland, " + t
+	case IfSupportedEngland:
+		t = "if you support England, " + t
+	case IfBadge:
+		t = "if you hold the badge of honour, " + t
+	}
+	return strings.ToUpper(t[:1]) + t[1:] + "."
+}

@@ -1,0 +1,456 @@
+package bagpipes
+
+import (
+	"slices"
+
+	"pbem/engine"
+)
+
+// ToMove lists the seats whose decision is awaited.
+func (s *state) ToMove() []int {
+	switch s.Phase {
+	case phActions, phBefore, phAwardCards:
+		return []int{s.Turn}
+	case phBadge, phBadge2:
+		return []int{s.Badge}
+	case phStayGive:
+		return []int{s.Stay}
+	case phStayActs:
+		return []int{s.StayHome}
+	case phChoice:
+		var out []int
+		for i := range s.P {
+			if s.fights(i) && s.P[i].Side == sideNone {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	return []int{}
+}
+
+func (s *state) awaits(seat int) bool {
+	if seat < 0 || seat >= s.N {
+		return false
+	}
+	switch s.Phase {
+	case phChoice:
+		return s.fights(seat) && s.P[seat].Side == sideNone
+	case phActions, phBefore, phAwardCards:
+		return seat == s.Turn
+	case phBadge, phBadge2:
+		return seat == s.Badge
+	case phStayGive:
+		return seat == s.Stay
+	case phStayActs:
+		return seat == s.StayHome
+	}
+	return false
+}
+
+// Decide validates a move of seat and returns the events it causes,
+// followed by the automatic events up to the next awaited decision.
+func (s *state) Decide(seat int, mv engine.Move) ([]engine.Event, error) {
+	if s.Res != nil {
+		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
+	}
+	if !s.awaits(seat) {
+		return nil, engine.Errorf(engine.CodeNotYourTurn, "no decision of seat %d is awaited now", seat)
+	}
+	var m Move
+	switch v := mv.(type) {
+	case Move:
+		m = v
+	case *Move:
+		if v == nil {
+			return nil, engine.Errorf(engine.CodeBadMove, "no move")
+		}
+		m = *v
+	default:
+		return nil, engine.Errorf(engine.CodeBadMove, "not a swords-and-bagpipes move")
+	}
+	ev, err := s.check(seat, m)
+	if err != nil {
+		return nil, err
+	}
+	if s.quiet(ev) {
+		return []engine.Event{ev}, nil
+	}
+	c := s.clone()
+	return c.run(ev), nil
+}
+
+// quiet tells whether ev, applied now, draws no card and triggers no
+// automatic event, so that Decide need not simulate it on a copy.
+func (s *state) quiet(ev engine.Event) bool {
+	switch e := ev.(type) {
+	case Relocated:
+		return true
+	case Replenished:
+		return !e.Stay || s.StayLeft > 1
+	case TurnEnded:
+		return s.Step+1 < s.N
+	case ChoiceMade:
+		waiting := 0
+		for i := range s.P {
+			if s.fights(i) && s.P[i].Side == sideNone {
+				waiting++
+			}
+		}
+		return waiting > 1
+	case CardPlayed:
+		for _, eff := range s.Set.Bagpipes[s.Set.bagByID[e.Card]].Effects {
+			switch eff.Kind {
+			case KindBagpipe, KindDagger, KindDiscardDagger:
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// run applies ev to s, then the automatic events that follow, recording
+// the cards drawn into the events, and returns them all.
+func (s *state) run(ev engine.Event) []engine.Event {
+	out := make([]engine.Event, 0, 4)
+	for ev != nil {
+		var rec []Draw
+		s.apply(ev, &rec)
+		switch e := ev.(type) {
+		case CardPlayed:
+			e.Draws = rec
+			ev = e
+		case Awards:
+			e.Draws = rec
+			ev = e
+		}
+		out = append(out, ev)
+		ev = s.auto()
+	}
+	return out
+}
+
+// auto returns the automatic event due now, or nil if a decision is awaited.
+func (s *state) auto() engine.Event {
+	switch s.Phase {
+	case phInvasion:
+		if s.Round > 0 && (s.Defeats >= s.DefeatLimit || s.Round >= s.Rounds) {
+			reason := "rounds"
+			if s.Defeats >= s.DefeatLimit {
+				reason = "scotland_defeated"
+			}
+			return GameEnded{Reason: reason, Traitor: s.traitor()}
+		}
+		if s.N == 2 {
+			a, b := s.daggerTotal(0), s.daggerTotal(1)
+			if a >= b+5 {
+				return GameEnded{Reason: "five_daggers", Traitor: 0}
+			}
+			if b >= a+5 {
+				return GameEnded{Reason: "five_daggers", Traitor: 1}
+			}
+		}
+		a := &s.Set.armies[s.ArmyDeck[len(s.ArmyDeck)-1]]
+		return RoundStarted{Round: s.Round + 1, Army: a.ID, Name: a.Name}
+	case phBadge:
+		if s.Opt.ThreePlayer {
+			return BadgePassed{From: s.Badge, To: s.next(s.Badge)}
+		}
+	case phStayActs:
+		if s.StayLeft == 0 {
+			return StayedHome{Seat: s.StayHome, Discarded: s.P[s.StayHome].Camp}
+		}
+	case phBattle:
+		return s.battleEvent()
+	case phAwards:
+		a := s.army()
+		gold, units := make([]int, s.N), make([]int, s.N)
+		english := 0
+		for i := range s.P {
+			if s.fights(i) && !s.P[i].Deserter && s.P[i].Side == sideEngland {
+				english++
+			}
+		}
+		for i := range s.P {
+			p := &s.P[i]
+			if !s.fights(i) || p.Deserter {
+				continue
+			}
+			switch {
+			case p.Side == sideScotland && s.Won == sideScotland:
+				gold[i] = a.ScotlandWon
+			case p.Side == sideScotland:
+				gold[i], units[i] = a.EnglandWon, 1
+			case a.Generous:
+				gold[i] = a.Crown
+			default:
+				gold[i] = a.Crown / english
+			}
+		}
+		return Awards{Gold: gold, Units: units}
+	case phEnd:
+		return RoundEnded{Round: s.Round}
+	}
+	return nil
+}
+
+func (s *state) battleEvent() engine.Event {
+	c := s.clone()
+	c.battle()
+	e := Battle{Sides: make([]string, s.N), Scotland: c.ScotForce, England: c.EngForce,
+		Winner: sideNames[c.Won], Defeats: c.Defeats, Deserters: []int{}}
+	for i, p := range c.P {
+		e.Sides[i] = sideNames[p.Side]
+		if p.Deserter {
+			e.Deserters = append(e.Deserters, i)
+		}
+	}
+	if s.N == 2 {
+		e.Offered = make([]int, 2)
+		for i, p := range s.P {
+			if p.Prepared >= 0 {
+				e.Offered[i] = s.Set.Daggers[p.Prepared].Daggers
+			}
+		}
+	}
+	return e
+}
+
+// traitor is the seat with at least five daggers more than every other
+// seat, or -1.
+func (s *state) traitor() int {
+	best, bestT, second := -1, -1, -1
+	for i := range s.P {
+		t := s.daggerTotal(i)
+		if t > bestT {
+			best, second, bestT = i, bestT, t
+		} else if t > second {
+			second = t
+		}
+	}
+	if best >= 0 && bestT >= second+5 {
+		return best
+	}
+	return -1
+}
+
+// check validates m for seat and returns its event.
+func (s *state) check(seat int, m Move) (engine.Event, error) {
+	p := &s.P[seat]
+	illegal := func(format string, args ...any) (engine.Event, error) {
+		return nil, engine.Errorf(engine.CodeIllegalMove, format, args...)
+	}
+	switch m.Type {
+	case MoveReplenish:
+		if s.Phase != phActions && s.Phase != phStayActs {
+			return illegal("no replenishment now")
+		}
+		if s.Phase == phActions && s.Replenished {
+			return illegal("you have already replenished this turn")
+		}
+		if !slices.Contains(replenishActions[:], m.Action) {
+			return nil, engine.Errorf(engine.CodeBadMove, "unknown replenishment action %q", m.Action)
+		}
+		if m.Action == ActMercenaries && p.Gold < 1 {
+			return illegal("hiring mercenaries costs 1 gold")
+		}
+		return Replenished{Seat: seat, Action: m.Action, Stay: s.Phase == phStayActs}, nil
+	case MoveRelocate:
+		if s.Phase != phActions {
+			return illegal("relocation only on your turn of the actions phase")
+		}
+		if m.Units < 1 || m.Units > p.Castle {
+			return illegal("you can relocate 1 to %d units", p.Castle)
+		}
+		return Relocated{Seat: seat, Units: m.Units}, nil
+	case MovePlay:
+		return s.checkPlay(seat, m)
+	case MoveEndTurn:
+		if s.Phase != phActions {
+			return illegal("no turn to end now")
+		}
+		if !s.Replenished {
+			return illegal("replenishment is compulsory: do one before ending your turn")
+		}
+		return TurnEnded{Seat: seat}, nil
+	case MovePassBadge:
+		if !slices.Contains(s.badgeReceivers(), m.To) {
+			return illegal("you cannot give the badge of honour to seat %d now", m.To)
+		}
+		e := BadgePassed{From: seat, To: m.To}
+		if s.Phase == phBadge2 {
+			e.Moved = max(0, s.P[m.To].Camp-1)
+		}
+		return e, nil
+	case MoveKeepBadge:
+		if s.Phase != phBadge2 {
+			return illegal("you cannot keep the badge of honour now")
+		}
+		return BadgeKept{Seat: seat}, nil
+	case MoveStayHome:
+		if s.Phase != phStayGive || !slices.Contains(s.stayReceivers(), m.To) {
+			return illegal("you cannot give the Stay Home! token to seat %d now", m.To)
+		}
+		return StayHomeGiven{From: seat, To: m.To}, nil
+	case MoveChoose:
+		if s.Phase != phChoice {
+			return illegal("no choice now")
+		}
+		if m.Side != sideNames[sideScotland] && m.Side != sideNames[sideEngland] {
+			return nil, engine.Errorf(engine.CodeBadMove, "side must be scotland or england")
+		}
+		e := ChoiceMade{Seat: seat, Side: m.Side}
+		if s.N == 2 {
+			k := slices.IndexFunc(p.DagHand, func(d int) bool { return s.Set.Daggers[d].Daggers == m.Dagger })
+			if k < 0 {
+				return illegal("you hold no dagger card with %d daggers to offer", m.Dagger)
+			}
+			d := p.DagHand[k]
+			e.Dagger, e.Daggers = s.Set.Daggers[d].ID, s.Set.Daggers[d].Daggers
+		} else if m.Dagger != 0 {
+			return illegal("dagger cards are offered only in the 2-player game")
+		}
+		return e, nil
+	case MovePass:
+		if s.Phase != phBefore && s.Phase != phAwardCards {
+			return illegal("nothing to pass now")
+		}
+		return Passed{Seat: seat, Phase: s.Phase}, nil
+	}
+	return nil, engine.Errorf(engine.CodeBadMove, "unknown move type %q", m.Type)
+}
+
+// cardPhase is the bagpipe symbol playable in the current phase.
+func (s *state) cardPhase() string {
+	switch s.Phase {
+	case phActions:
+		return PhaseActions
+	case phBefore:
+		return PhaseBeforeReveal
+	case phAwardCards:
+		return PhaseAwards
+	}
+	return ""
+}
+
+// playable lists the cards seat may play now (from hand, then table).
+func (s *state) playable(seat int) []int {
+	ph := s.cardPhase()
+	if ph == "" {
+		return nil
+	}
+	p := &s.P[seat]
+	var out []int
+	for _, c := range p.Hand[:len(p.Hand)-p.Fresh] {
+		if s.Set.Bagpipes[c].Phase == ph && s.canPay(seat, c) {
+			out = append(out, c)
+		}
+	}
+	for k, c := range p.Table {
+		if p.TableRound[k] < s.Round && s.Set.Bagpipes[c].Phase == ph && s.canPay(seat, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// canPay checks the card's own costs: gold to lose and a choice to switch.
+func (s *state) canPay(seat, c int) bool {
+	cost := 0
+	for _, e := range s.Set.Bagpipes[c].Effects {
+		if e.Kind == KindLoseGold && (e.Who == "" || e.Who == WhoSelf) {
+			cost += e.Amount
+		}
+		if e.Kind == KindSwitch && s.bound(seat) {
+			return false
+		}
+	}
+	return s.P[seat].Gold >= cost
+}
+
+// cardParams tells what a card asks when played: the largest "up to"
+// number of units (-1: none) and whether it needs a target.
+func (s *state) cardParams(seat, c int) (maxUnits int, target bool) {
+	maxUnits = -1
+	p := &s.P[seat]
+	for _, e := range s.Set.Bagpipes[c].Effects {
+		if e.Who == WhoTarget {
+			target = true
+		}
+		if isVariable(e) {
+			switch e.Kind {
+			case KindRelocate:
+				maxUnits = min(e.Amount, p.Castle)
+			case KindWithdraw:
+				maxUnits = min(e.Amount, p.Camp)
+			default:
+				maxUnits = e.Amount
+			}
+		}
+	}
+	return maxUnits, target
+}
+
+// targets lists the seats a card of seat may target.
+func (s *state) targets(seat int) []int {
+	var out []int
+	for i := range s.P {
+		if i != seat && s.fights(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (s *state) checkPlay(seat int, m Move) (engine.Event, error) {
+	c, ok := s.Set.bagByID[m.Card]
+	if !ok {
+		return nil, engine.Errorf(engine.CodeIllegalMove, "no bagpipe card %q", m.Card)
+	}
+	if !slices.Contains(s.playable(seat), c) {
+		return nil, engine.Errorf(engine.CodeIllegalMove, "you cannot play %s now", s.Set.Bagpipes[c].Name)
+	}
+	maxUnits, target := s.cardParams(seat, c)
+	switch {
+	case maxUnits < 0 && m.Units >= 0:
+		return nil, engine.Errorf(engine.CodeIllegalMove, "%s takes no number of units", s.Set.Bagpipes[c].Name)
+	case maxUnits >= 0 && (m.Units < 0 || m.Units > maxUnits):
+		return nil, engine.Errorf(engine.CodeIllegalMove, "%s: choose 0 to %d units", s.Set.Bagpipes[c].Name, maxUnits)
+	case !target && m.Target >= 0:
+		return nil, engine.Errorf(engine.CodeIllegalMove, "%s takes no target", s.Set.Bagpipes[c].Name)
+	case target && !slices.Contains(s.targets(seat), m.Target):
+		return nil, engine.Errorf(engine.CodeIllegalMove, "%s: choose another player who takes part in the battle", s.Set.Bagpipes[c].Name)
+	}
+	return CardPlayed{Seat: seat, Card: m.Card, Name: s.Set.Bagpipes[c].Name, Units: m.Units, Target: m.Target}, nil
+}
+
+// badgeReceivers lists who may receive the badge of honour now.
+func (s *state) badgeReceivers() []int {
+	var out []int
+	switch s.Phase {
+	case phBadge:
+		if s.Opt.ThreePlayer {
+			return []int{s.next(s.Badge)}
+		}
+		for i := range s.P {
+			if i != s.Badge && i != s.BadgeFrom {
+				out = append(out, i)
+			}
+		}
+	case phBadge2:
+		out = append(out, 1-s.Badge)
+	}
+	return out
+}
+
+// stayReceivers lists who may receive the Stay Home! token now.
+func (s *state) stayReceivers() []int {
+	var out []int
+	for i := range s.P {
+		if i != s.Stay && i != s.Badge && i != s.StayFrom {
+			out = append(out, i)
+		}
+	}
+	return out
+}

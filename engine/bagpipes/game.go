@@ -1,0 +1,156 @@
+package bagpipes
+
+import (
+	"math/rand/v2"
+
+	"pbem/engine"
+)
+
+// Name is the game's identifier in the API.
+const Name = "swords-and-bagpipes"
+
+// RulesVersion names this implementation of the rules.
+const RulesVersion = "bagpipes-1"
+
+// Game is Swords and Bagpipes, for 2 to 6 players.
+type Game struct{}
+
+var _ engine.Game = Game{}
+
+// Name returns "swords-and-bagpipes".
+func (Game) Name() string { return Name }
+
+// RulesVersion returns the version of these rules.
+func (Game) RulesVersion() string { return RulesVersion }
+
+// New deals a game: castles, the English army deck, the bagpipe and dagger
+// decks, one bagpipe card each (more in some variants), and reveals the
+// first army card. Errors: bad_options.
+func (Game) New(su engine.Setup) (engine.State, error) {
+	opt, cs, err := parseOptions(su.Options, su.Players)
+	if err != nil {
+		return nil, err
+	}
+	n := su.Players
+	s := &state{
+		Set: cs, Opt: opt, N: n, Rounds: opt.rounds(), DefeatLimit: opt.defeatLimit(),
+		Army: -1, BadgeFrom: -1, Stay: -1, StayFrom: -1, StayHome: -1, Traitor: -1,
+		P:      make([]player, n),
+		rng:    rand.NewChaCha8(su.Seed),
+		BagOut: []int{}, DagOut: []int{},
+	}
+	r := rand.New(s.rng)
+	for i := range s.P {
+		s.P[i] = player{Gold: 3, Castle: 3, Hand: []int{}, Table: []int{}, TableRound: []int{},
+			Daggers: []int{}, DagHand: []int{}, Spent: []int{}, Prepared: -1}
+	}
+	// English army deck: one King Edward under the drawn army cards.
+	var army []int
+	for i, c := range cs.EnglishArmy {
+		if n == 2 && c.NoTwoPlayer || opt.ThreePlayer && MentionsBadge(c.Effects) {
+			continue
+		}
+		army = append(army, len(cs.KingEdward)+i)
+	}
+	r.Shuffle(len(army), func(i, j int) { army[i], army[j] = army[j], army[i] })
+	s.ArmyDeck = append([]int{r.IntN(len(cs.KingEdward))}, army[:opt.rounds()-1]...)
+	// Bagpipe deck (the 3-player variant leaves out the cards that mention
+	// the badge: drawing one means discarding it and drawing again).
+	s.Bag = []int{}
+	for i, c := range cs.Bagpipes {
+		if !(opt.ThreePlayer && MentionsBadge(c.Effects)) {
+			s.Bag = append(s.Bag, i)
+		}
+	}
+	s.shuffle(s.Bag)
+	s.dealDaggers(r)
+	if opt.StayHome {
+		s.Stay = n - 1 // the youngest: the seat on the first player's right
+	}
+	deal := 1
+	switch {
+	case opt.Together:
+		deal = 3
+	case opt.ThreePlayer:
+		deal = 2
+	}
+	for i := range s.P {
+		s.giveBagpipes(i, deal, false, nil)
+	}
+	s.Phase = phInvasion
+	s.run(s.auto())
+	return s, nil
+}
+
+// dealDaggers builds the dagger deck, and the 2-player hands.
+func (s *state) dealDaggers(r *rand.Rand) {
+	byValue := map[int][]int{}
+	for i, d := range s.Set.Daggers {
+		byValue[d.Daggers] = append(byValue[d.Daggers], i)
+	}
+	take := func(v int) int {
+		c := byValue[v][0]
+		byValue[v] = byValue[v][1:]
+		return c
+	}
+	if s.N == 2 {
+		for i := range s.P {
+			for v, k := range map[int]int{1: 2, 2: 3, 3: 2} {
+				for range k {
+					s.P[i].DagHand = append(s.P[i].DagHand, take(v))
+				}
+			}
+			sortInts(s.P[i].DagHand)
+		}
+	}
+	var top, mid []int
+	if s.Opt.PreciseDaggers {
+		for _, grp := range []*[]int{&top, &mid} {
+			for v, k := range map[int]int{1: 1, 2: 2, 3: 2} {
+				for range k {
+					*grp = append(*grp, take(v))
+				}
+			}
+			sortInts(*grp)
+			r.Shuffle(len(*grp), func(i, j int) { (*grp)[i], (*grp)[j] = (*grp)[j], (*grp)[i] })
+		}
+	}
+	var rest []int
+	for v := 1; v <= 3; v++ {
+		rest = append(rest, byValue[v]...)
+	}
+	r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	// The top of the deck is the end of the slice.
+	s.Dag = append(append(append([]int{}, rest...), mid...), top...)
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// DecodeState reads a state written by json.Marshal.
+func (Game) DecodeState(data []byte) (engine.State, error) {
+	s, err := decodeState(data)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// DecodeMove parses a move; errors are bad_move.
+func (Game) DecodeMove(data []byte) (engine.Move, error) {
+	m, err := decodeMove(data)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// DecodeEvent reads a stored event.
+func (Game) DecodeEvent(typ string, data []byte) (engine.Event, error) {
+	return decodeEvent(typ, data)
+}

@@ -1,0 +1,142 @@
+package bagpipes
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"pbem/engine"
+)
+
+// Move types, the "type" of a move's JSON object.
+const (
+	MoveReplenish = "replenish"  // action: taxes, militia, troops or mercenaries
+	MoveRelocate  = "relocate"   // units: castle to camp
+	MovePlay      = "play"       // card, and units and/or target when the card asks
+	MoveEndTurn   = "end_turn"   // end your turn of the actions phase
+	MovePassBadge = "pass_badge" // to: give the badge of honour
+	MoveKeepBadge = "keep_badge" // 2 players: keep the badge
+	MoveStayHome  = "stay_home"  // to: give the Stay Home! token
+	MoveChoose    = "choose"     // side (scotland or england), and dagger (2 players)
+	MovePass      = "pass"       // play no (more) bagpipe cards in this phase
+)
+
+// Replenishment actions.
+const (
+	ActTaxes       = "taxes"
+	ActMilitia     = "militia"
+	ActTroops      = "troops"
+	ActMercenaries = "mercenaries"
+)
+
+var replenishActions = [...]string{ActTaxes, ActMilitia, ActTroops, ActMercenaries}
+
+// Move is one decision of a seat. Absent numbers are -1 (Dagger: 0).
+type Move struct {
+	Type   string
+	Action string
+	Card   string
+	Units  int
+	To     int
+	Target int
+	Side   string
+	Dagger int
+	Text   string
+}
+
+// Label is the move's English description.
+func (m Move) Label() string { return m.Text }
+
+type wireMove struct {
+	Type   string `json:"type"`
+	Action string `json:"action,omitempty"`
+	Card   string `json:"card,omitempty"`
+	Units  *int   `json:"units,omitempty"`
+	To     *int   `json:"to,omitempty"`
+	Target *int   `json:"target,omitempty"`
+	Side   string `json:"side,omitempty"`
+	Dagger *int   `json:"dagger,omitempty"`
+	Label  string `json:"label"`
+}
+
+func optInt(v, none int) *int {
+	if v == none {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON writes only the fields the move's type uses.
+func (m Move) MarshalJSON() ([]byte, error) {
+	return json.Marshal(wireMove{
+		Type: m.Type, Action: m.Action, Card: m.Card,
+		Units: optInt(m.Units, -1), To: optInt(m.To, -1), Target: optInt(m.Target, -1),
+		Side: m.Side, Dagger: optInt(m.Dagger, 0), Label: m.Text,
+	})
+}
+
+func noMove() Move { return Move{Units: -1, To: -1, Target: -1} }
+
+// decodeMove parses a posted move strictly.
+func decodeMove(data []byte) (Move, error) {
+	var w wireMove
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return Move{}, engine.Errorf(engine.CodeBadMove, "move: %v", err)
+	}
+	if dec.More() {
+		return Move{}, engine.Errorf(engine.CodeBadMove, "move: trailing data")
+	}
+	m := noMove()
+	m.Type, m.Action, m.Card, m.Side, m.Text = w.Type, w.Action, w.Card, w.Side, w.Label
+	for _, f := range []struct {
+		name string
+		p    *int
+		dst  *int
+	}{{"units", w.Units, &m.Units}, {"to", w.To, &m.To}, {"target", w.Target, &m.Target}, {"dagger", w.Dagger, &m.Dagger}} {
+		if f.p == nil {
+			continue
+		}
+		if *f.p < 0 || (f.name == "dagger" && *f.p == 0) {
+			return Move{}, engine.Errorf(engine.CodeBadMove, "move: %s: %d is out of range", f.name, *f.p)
+		}
+		*f.dst = *f.p
+	}
+	has := map[string]bool{
+		"action": w.Action != "", "card": w.Card != "", "units": w.Units != nil, "to": w.To != nil,
+		"target": w.Target != nil, "side": w.Side != "", "dagger": w.Dagger != nil,
+	}
+	var need, may []string
+	switch w.Type {
+	case MoveReplenish:
+		need = []string{"action"}
+	case MoveRelocate:
+		need = []string{"units"}
+	case MovePlay:
+		need, may = []string{"card"}, []string{"units", "target"}
+	case MoveEndTurn, MoveKeepBadge, MovePass:
+	case MovePassBadge, MoveStayHome:
+		need = []string{"to"}
+	case MoveChoose:
+		need, may = []string{"side"}, []string{"dagger"}
+	case "":
+		return Move{}, engine.Errorf(engine.CodeBadMove, "move: missing type")
+	default:
+		return Move{}, engine.Errorf(engine.CodeBadMove, "move: unknown type %q", w.Type)
+	}
+	for _, f := range need {
+		if !has[f] {
+			return Move{}, engine.Errorf(engine.CodeBadMove, "move %s: missing %s", w.Type, f)
+		}
+		delete(has, f)
+	}
+	for _, f := range may {
+		delete(has, f)
+	}
+	for f, ok := range has {
+		if ok {
+			return Move{}, engine.Errorf(engine.CodeBadMove, "move %s: unexpected field %s", w.Type, f)
+		}
+	}
+	return m, nil
+}
