@@ -1,0 +1,213 @@
+package lords
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"pbem/engine"
+)
+
+// Move types.
+const (
+	MoveRecruit = "recruit" // {"type":"recruit","slot":0..4}
+	MoveMuster  = "muster"  // {"type":"muster","card":rank,"face_up":bool}
+	MovePower   = "power"   // {"type":"power","use":bool}
+	MoveTarget  = "target"  // {"type":"target","seat":s,"index":i} or {"type":"target","card":supporter}
+	MoveCopy    = "copy"    // {"type":"copy","seat":s,"index":i}
+	MoveClaim   = "claim"   // {"type":"claim","card":rank}
+)
+
+// Move is one decision. Its JSON form is an object with "type", the fields
+// of that type and a "label"; Label is computed from the state it was
+// listed in (a decoded move keeps the label it was posted with, ignored).
+type Move struct {
+	Type   string
+	Slot   int
+	Card   int
+	Seat   int
+	Index  int
+	FaceUp bool
+	Use    bool
+
+	// for the label (a decoded move has none: its posted label is ignored)
+	d     *deck
+	power Clan // the power the move is about
+	show  int  // the card the move names, 0 if hidden from the mover
+}
+
+// Label is the move's human description in English.
+func (m *Move) Label() string {
+	if m.d == nil {
+		return m.Type
+	}
+	return m.describe()
+}
+
+func (m *Move) describe() string {
+	d := m.d
+	switch m.Type {
+	case MoveRecruit:
+		if m.show != 0 {
+			return fmt.Sprintf("Recruit the face-up %s (place %d)", d.name(m.show), m.Slot+1)
+		}
+		return fmt.Sprintf("Recruit the face-down card (place %d)", m.Slot+1)
+	case MoveMuster:
+		if m.FaceUp {
+			return fmt.Sprintf("Muster %s face-up", d.name(m.Card))
+		}
+		return fmt.Sprintf("Muster %s face-down", d.name(m.Card))
+	case MovePower:
+		if m.Use {
+			return fmt.Sprintf("Use %s's power: %s", m.power, lower(powerText[m.power]))
+		}
+		return fmt.Sprintf("Do not use %s's power", m.power)
+	case MoveCopy:
+		return fmt.Sprintf("Copy the power of %s (seat %d): %s", d.name(m.show), m.Seat, lower(powerText[m.power]))
+	case MoveClaim:
+		return fmt.Sprintf("Claim the supporter %s", d.name(m.Card))
+	case MoveTarget:
+		what := "the face-down follower at position " + strconv.Itoa(m.Index+1)
+		if m.show != 0 {
+			what = d.name(m.show)
+		}
+		switch m.power {
+		case Cockburn:
+			return fmt.Sprintf("Cockburn: put it among the supporters and take the supporter %s", d.name(m.Card))
+		case Fergusson:
+			return fmt.Sprintf("Fergusson: swap it with %s of seat %d", what, m.Seat)
+		case Wemyss:
+			return fmt.Sprintf("Wemyss: discard %s of seat %d", what, m.Seat)
+		}
+	}
+	return m.Type
+}
+
+func lower(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// same reports whether two moves are the same decision (labels aside).
+func (m *Move) same(o *Move) bool {
+	return m.Type == o.Type && m.Slot == o.Slot && m.Card == o.Card && m.Seat == o.Seat &&
+		m.Index == o.Index && m.FaceUp == o.FaceUp && m.Use == o.Use
+}
+
+// MarshalJSON writes {"type":...,fields...,"label":...}.
+func (m *Move) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":`)
+	b.WriteString(strconv.Quote(m.Type))
+	num := func(k string, v int) {
+		b.WriteString(`,"` + k + `":`)
+		b.WriteString(strconv.Itoa(v))
+	}
+	flag := func(k string, v bool) {
+		b.WriteString(`,"` + k + `":`)
+		b.WriteString(strconv.FormatBool(v))
+	}
+	switch m.Type {
+	case MoveRecruit:
+		num("slot", m.Slot)
+	case MoveMuster:
+		num("card", m.Card)
+		flag("face_up", m.FaceUp)
+	case MovePower:
+		flag("use", m.Use)
+	case MoveTarget, MoveCopy:
+		if m.Card != 0 {
+			num("card", m.Card)
+		} else {
+			num("seat", m.Seat)
+			num("index", m.Index)
+		}
+	case MoveClaim:
+		num("card", m.Card)
+	}
+	lbl, _ := json.Marshal(m.Label())
+	b.WriteString(`,"label":`)
+	b.Write(lbl)
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+type moveJSON struct {
+	Type   *string `json:"type"`
+	Slot   *int    `json:"slot"`
+	Card   *int    `json:"card"`
+	Seat   *int    `json:"seat"`
+	Index  *int    `json:"index"`
+	FaceUp *bool   `json:"face_up"`
+	Use    *bool   `json:"use"`
+	Label  *string `json:"label"`
+}
+
+// decodeMove parses a posted move strictly: unknown fields, missing fields
+// and fields of another move type are a bad_move.
+func decodeMove(data []byte) (*Move, error) {
+	var in moveJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, engine.Errorf(engine.CodeBadMove, "not a move: %v", err)
+	}
+	if dec.More() {
+		return nil, engine.Errorf(engine.CodeBadMove, "trailing data after the move")
+	}
+	if in.Type == nil {
+		return nil, engine.Errorf(engine.CodeBadMove, "the move has no type")
+	}
+	m := &Move{Type: *in.Type}
+	has := map[string]bool{
+		"slot": in.Slot != nil, "card": in.Card != nil, "seat": in.Seat != nil,
+		"index": in.Index != nil, "face_up": in.FaceUp != nil, "use": in.Use != nil,
+	}
+	var want []string
+	switch m.Type {
+	case MoveRecruit:
+		want = []string{"slot"}
+	case MoveMuster:
+		want = []string{"card", "face_up"}
+	case MovePower:
+		want = []string{"use"}
+	case MoveClaim:
+		want = []string{"card"}
+	case MoveCopy:
+		want = []string{"seat", "index"}
+	case MoveTarget:
+		want = []string{"seat", "index"}
+		if has["card"] {
+			want = []string{"card"}
+		}
+	default:
+		return nil, engine.Errorf(engine.CodeBadMove, "unknown move type %q", m.Type)
+	}
+	for _, k := range want {
+		if !has[k] {
+			return nil, engine.Errorf(engine.CodeBadMove, "a %s move needs %q", m.Type, k)
+		}
+		delete(has, k)
+	}
+	for k, v := range has {
+		if v {
+			return nil, engine.Errorf(engine.CodeBadMove, "a %s move has no %q", m.Type, k)
+		}
+	}
+	get := func(p *int) int {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	m.Slot, m.Card, m.Seat, m.Index = get(in.Slot), get(in.Card), get(in.Seat), get(in.Index)
+	m.FaceUp = in.FaceUp != nil && *in.FaceUp
+	m.Use = in.Use != nil && *in.Use
+	if m.Type == MoveTarget && in.Card != nil && m.Card == 0 {
+		return nil, engine.Errorf(engine.CodeBadMove, "card 0 does not exist")
+	}
+	return m, nil
+}
