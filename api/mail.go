@@ -1,0 +1,188 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/notify"
+	"pbem/projections"
+)
+
+// MailConfig is what the mail routes need. Pass MailRoutes(cfg) in
+// Config.Routes.
+type MailConfig struct {
+	// Secret is PBEM_SECRET (unsubscribe tokens are signed with it).
+	Secret []byte
+	// Prefs keeps the players' mail preferences.
+	Prefs notify.PrefStore
+	// Outbox lists a game's failed emails for its admin.
+	Outbox notify.OutboxStore
+	// Service authenticates the admin token.
+	Service *projections.Service
+	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
+	// configured, and then GET /dev/mail lists it.
+	Mailbox notify.MailboxStore
+}
+
+type mailRoutes struct {
+	cfg   MailConfig
+	pages *mailPages
+}
+
+// MailRoutes returns the mail routes:
+//
+//	GET  /mail/unsubscribe?token=T[&lang=L]  the preference page (a form; changes nothing)
+//	POST /mail/unsubscribe?token=T           RFC 8058 one-click (List-Unsubscribe=One-Click: off),
+//	                                         or the form's mode=every|digest|off
+//	GET  /api/v1/games/:id/admin/failed-emails  the game's failed emails (admin token)
+//	GET  /dev/mail                           the dev mailbox (only with cfg.Mailbox)
+func MailRoutes(cfg MailConfig) []Route {
+	m := &mailRoutes{cfg: cfg, pages: newMailPages()}
+	rs := []Route{
+		{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},
+		{http.MethodPost, "/mail/unsubscribe", m.unsubscribe},
+		{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},
+	}
+	if cfg.Mailbox != nil {
+		rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail})
+	}
+	return rs
+}
+
+// pageHeaders keeps the signed link out of caches and Referer headers.
+func pageHeaders(c echo.Context) {
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// unsubscribePage: GET /mail/unsubscribe. A GET never changes state (mail
+// scanners follow links): it shows a form that POSTs the choice.
+func (m *mailRoutes) unsubscribePage(c echo.Context) error {
+	pageHeaders(c)
+	lang := m.pages.lang(c.QueryParam("lang"))
+	token := c.QueryParam("token")
+	email, err := notify.VerifyUnsubscribeToken(m.cfg.Secret, token)
+	if err != nil {
+		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
+	}
+	modes, err := m.cfg.Prefs.Modes(c.Request().Context(), []string{email})
+	if err != nil {
+		return err
+	}
+	cur := modes[email]
+	if cur == "" {
+		cur = notify.Every
+	}
+	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: cur})
+}
+
+// unsubscribe: POST /mail/unsubscribe.
+func (m *mailRoutes) unsubscribe(c echo.Context) error {
+	pageHeaders(c)
+	lang := m.pages.lang(c.QueryParam("lang"))
+	token := c.QueryParam("token")
+	if token == "" {
+		token = c.FormValue("token")
+	}
+	email, err := notify.VerifyUnsubscribeToken(m.cfg.Secret, token)
+	if err != nil {
+		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
+	}
+	mode := notify.Off
+	if c.FormValue("List-Unsubscribe") != "One-Click" {
+		if mode, err = notify.ParseMode(c.FormValue("mode")); err != nil {
+			return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Email: email, Token: token, Current: notify.Every, BadMode: true})
+		}
+	}
+	if err := m.cfg.Prefs.SetMode(c.Request().Context(), email, mode); err != nil {
+		return err
+	}
+	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: mode, Saved: true})
+}
+
+// failedEmailsBody is the answer of GET /api/v1/games/:id/admin/failed-emails.
+type failedEmailsBody struct {
+	GameID string               `json:"game_id"`
+	Failed []notify.FailedEmail `json:"failed"`
+}
+
+// failedEmails: GET /api/v1/games/:id/admin/failed-emails, with the game's
+// admin token as Authorization: Bearer.
+func (m *mailRoutes) failedEmails(c echo.Context) error {
+	tok := bearer(c)
+	if tok == "" {
+		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+	}
+	id := c.Param("id")
+	auth, err := m.cfg.Service.Authenticate(c.Request().Context(), id, tok)
+	if err != nil {
+		return err
+	}
+	if !auth.Admin {
+		return projections.Errorf(projections.EForbidden, "only the game's admin sees its failed emails")
+	}
+	failed, err := m.cfg.Outbox.Failed(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if failed == nil {
+		failed = []notify.FailedEmail{}
+	}
+	return c.JSON(http.StatusOK, failedEmailsBody{GameID: id, Failed: failed})
+}
+
+// devMail: GET /dev/mail, the newest 100 messages of the dev mailbox with
+// their links clickable.
+func (m *mailRoutes) devMail(c echo.Context) error {
+	pageHeaders(c)
+	msgs, err := m.cfg.Mailbox.List(c.Request().Context(), 100)
+	if err != nil {
+		return err
+	}
+	return m.pages.renderMailbox(c, msgs)
+}
+
+// segment is a piece of a text body: plain text, or a link.
+type segment struct {
+	Text string
+	Link bool
+}
+
+// linkify splits text into plain and http(s) link segments.
+func linkify(text string) []segment {
+	var out []segment
+	for text != "" {
+		i := indexURL(text)
+		if i < 0 {
+			out = append(out, segment{Text: text})
+			break
+		}
+		if i > 0 {
+			out = append(out, segment{Text: text[:i]})
+		}
+		j := i + strings.IndexFunc(text[i:], func(r rune) bool {
+			return r == ' ' || r == '\n' || r == '\r' || r == '\t' || r == '<' || r == '>' || r == '"'
+		})
+		if j < i {
+			j = len(text)
+		}
+		out = append(out, segment{Text: text[i:j], Link: true})
+		text = text[j:]
+	}
+	return out
+}
+
+func indexURL(s string) int {
+	a, b := strings.Index(s, "https://"), strings.Index(s, "http://")
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
+}

@@ -1,0 +1,142 @@
+package api
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/notify"
+)
+
+// mailPages renders the mail preference page (in English, French or
+// Italian) and the dev mailbox.
+type mailPages struct {
+	prefs   *template.Template
+	mailbox *template.Template
+}
+
+// prefsPage is the data of the preference page.
+type prefsPage struct {
+	Lang    string
+	Email   string
+	Token   string
+	Current notify.Mode
+	Saved   bool
+	Bad     bool
+	BadMode bool
+	T       map[string]string
+}
+
+// mailPageText holds the preference page's strings by language.
+func mailPageText() map[string]map[string]string {
+	return map[string]map[string]string{
+		"en": {
+			"title":   "Email preferences",
+			"for":     "Emails from pbem to",
+			"every":   "An email for every event of my games",
+			"digest":  "One email a day listing the games waiting for me",
+			"off":     "No emails (only invitations and new links)",
+			"save":    "Save",
+			"saved":   "Saved. You can change it again at any time from any pbem email.",
+			"bad":     "This link is not valid. Use the link at the bottom of your latest pbem email.",
+			"badmode": "Choose one of the options.",
+			"note":    "Your play links keep working whatever you choose.",
+		},
+		"fr": {
+			"title":   "Préférences d'e-mail",
+			"for":     "E-mails de pbem à",
+			"every":   "Un e-mail pour chaque événement de mes parties",
+			"digest":  "Un e-mail par jour avec les parties qui m'attendent",
+			"off":     "Aucun e-mail (seulement les invitations et les nouveaux liens)",
+			"save":    "Enregistrer",
+			"saved":   "Enregistré. Vous pouvez changer d'avis à tout moment depuis n'importe quel e-mail de pbem.",
+			"bad":     "Ce lien n'est pas valable. Utilisez le lien en bas de votre dernier e-mail de pbem.",
+			"badmode": "Choisissez une des options.",
+			"note":    "Vos liens de jeu restent valables, quel que soit votre choix.",
+		},
+		"it": {
+			"title":   "Preferenze email",
+			"for":     "Email di pbem a",
+			"every":   "Un'email per ogni evento delle mie partite",
+			"digest":  "Un'email al giorno con le partite che mi aspettano",
+			"off":     "Nessuna email (solo inviti e nuovi link)",
+			"save":    "Salva",
+			"saved":   "Salvato. Puoi cambiarlo di nuovo in qualsiasi momento da qualsiasi email di pbem.",
+			"bad":     "Questo link non è valido. Usa il link in fondo alla tua ultima email di pbem.",
+			"badmode": "Scegli una delle opzioni.",
+			"note":    "I tuoi link di gioco continuano a funzionare, qualunque cosa tu scelga.",
+		},
+	}
+}
+
+const prefsHTML = `<!DOCTYPE html>
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<meta name="referrer" content="no-referrer"><title>{{.T.title}}</title></head>
+<body style="font-family:Georgia,serif;max-width:36em;margin:2em auto;padding:0 1em;line-height:1.5">
+<h1>{{.T.title}}</h1>
+{{if .Bad}}<p>{{.T.bad}}</p>{{else}}
+{{if .Saved}}<p role="status"><strong>{{.T.saved}}</strong></p>{{end}}
+{{if .BadMode}}<p role="alert">{{.T.badmode}}</p>{{end}}
+<p>{{.T.for}} <strong>{{.Email}}</strong></p>
+<form method="post" action="/mail/unsubscribe?lang={{.Lang}}">
+<input type="hidden" name="token" value="{{.Token}}">
+{{range $m := modes}}<p><label><input type="radio" name="mode" value="{{$m}}"{{if eq $m $.Current}} checked{{end}}> {{index $.T (print $m)}}</label></p>
+{{end}}<p><button type="submit">{{.T.save}}</button></p>
+</form>
+<p style="color:#666">{{.T.note}}</p>{{end}}
+</body></html>
+`
+
+const mailboxHTML = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+<title>pbem dev mailbox</title></head>
+<body style="font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 1em">
+<h1>Dev mailbox</h1>
+<p>No PBEM_SMTP_URL is set, so emails land here instead of being sent. Newest first (at most 100).</p>
+{{range .}}<article style="border-top:1px solid #ccc;padding:.5em 0">
+<h2 style="font-size:1.1em;margin:.3em 0">{{.Subject}}</h2>
+<p style="color:#555;margin:0">To: {{.To}} · From: {{.From}} · {{.CreatedAt.UTC.Format "2006-01-02 15:04:05 UTC"}}<br>
+Message-ID: {{index .Headers "Message-ID"}}{{with index .Headers "List-Unsubscribe"}} · List-Unsubscribe: {{.}}{{end}}</p>
+<pre style="white-space:pre-wrap;background:#f6f6f6;padding:.7em">{{range linkify .Text}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</pre>
+</article>
+{{else}}<p>No messages yet.</p>{{end}}
+</body></html>
+`
+
+func newMailPages() *mailPages {
+	funcs := template.FuncMap{
+		"modes":   func() []notify.Mode { return []notify.Mode{notify.Every, notify.DailyDigest, notify.Off} },
+		"linkify": linkify,
+	}
+	return &mailPages{
+		prefs:   template.Must(template.New("prefs").Funcs(funcs).Parse(prefsHTML)),
+		mailbox: template.Must(template.New("mailbox").Funcs(funcs).Parse(mailboxHTML)),
+	}
+}
+
+// lang returns a supported page language ("en" for anything else).
+func (p *mailPages) lang(l string) string {
+	if _, ok := mailPageText()[l]; ok {
+		return l
+	}
+	return "en"
+}
+
+func (p *mailPages) render(c echo.Context, status int, d prefsPage) error {
+	d.T = mailPageText()[d.Lang]
+	var b bytes.Buffer
+	if err := p.prefs.Execute(&b, d); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, b.Bytes())
+}
+
+func (p *mailPages) renderMailbox(c echo.Context, msgs []notify.StoredMail) error {
+	var b bytes.Buffer
+	if err := p.mailbox.Execute(&b, msgs); err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, b.Bytes())
+}

@@ -1,0 +1,202 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/api"
+	"pbem/engine"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+	"pbem/notify"
+	notifypg "pbem/notify/postgres"
+	"pbem/projections"
+	"pbem/projections/postgres"
+	"pbem/projections/testgame"
+)
+
+type mailEnv struct {
+	t    *testing.T
+	url  string
+	pool *pgxpool.Pool
+	svc  *projections.Service
+}
+
+func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
+	t.Helper()
+	pool := pgtest.NewPool(t)
+	store := evpg.New(pool)
+	t.Cleanup(store.Close)
+	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+		Repo: postgres.New(pool), Secret: secret})
+	mc := api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc}
+	if devMailbox {
+		mc.Mailbox = notifypg.NewMailbox(pool)
+	}
+	hs := httptest.NewServer(api.New(api.Config{Service: svc, Routes: api.MailRoutes(mc)}))
+	t.Cleanup(hs.Close)
+	return &mailEnv{t: t, url: hs.URL, pool: pool, svc: svc}
+}
+
+func (e *mailEnv) request(method, path, body, token string) (int, string) {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func (e *mailEnv) mode(email string) notify.Mode {
+	e.t.Helper()
+	m, err := notifypg.NewPrefs(e.pool).Modes(context.Background(), []string{email})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if m[email] == "" {
+		return notify.Every
+	}
+	return m[email]
+}
+
+func TestUnsubscribeGetShowsAFormAndChangesNothing(t *testing.T) {
+	e := newMailEnv(t, false)
+	tok := url.QueryEscape(notify.UnsubscribeToken(secret, "Ann@Example.org"))
+	for _, lang := range []string{"en", "fr", "it", "xx"} {
+		code, body := e.request(http.MethodGet, "/mail/unsubscribe?token="+tok+"&lang="+lang, "", "")
+		if code != http.StatusOK || !strings.Contains(body, `<form method="post"`) || !strings.Contains(body, "ann@example.org") {
+			t.Fatalf("GET %s: %d\n%s", lang, code, body)
+		}
+		if !strings.Contains(body, `value="every" checked`) {
+			t.Errorf("current mode not shown:\n%s", body)
+		}
+	}
+	_, fr := e.request(http.MethodGet, "/mail/unsubscribe?token="+tok+"&lang=fr", "", "")
+	if !strings.Contains(fr, "Préférences") {
+		t.Errorf("French page not in French:\n%s", fr)
+	}
+	if e.mode("ann@example.org") != notify.Every {
+		t.Error("a GET changed the preference")
+	}
+	if code, _ := e.request(http.MethodGet, "/mail/unsubscribe?token=bogus.token", "", ""); code != http.StatusBadRequest {
+		t.Errorf("bad token: %d", code)
+	}
+}
+
+func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
+	e := newMailEnv(t, false)
+	tok := url.QueryEscape(notify.UnsubscribeToken(secret, "ann@example.org"))
+	// RFC 8058: the mail provider POSTs List-Unsubscribe=One-Click to the URL.
+	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+tok, "List-Unsubscribe=One-Click", ""); code != http.StatusOK {
+		t.Fatalf("one-click: %d", code)
+	}
+	if m := e.mode("ann@example.org"); m != notify.Off {
+		t.Fatalf("after one-click: %s", m)
+	}
+	// The page's form: token in the body, a mode.
+	code, body := e.request(http.MethodPost, "/mail/unsubscribe?lang=it", "token="+tok+"&mode=digest", "")
+	if code != http.StatusOK || !strings.Contains(body, "Salvato") {
+		t.Fatalf("form: %d\n%s", code, body)
+	}
+	if m := e.mode("ann@example.org"); m != notify.DailyDigest {
+		t.Fatalf("after the form: %s", m)
+	}
+	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+tok, "mode=sometimes", ""); code != http.StatusBadRequest {
+		t.Errorf("bad mode: %d", code)
+	}
+	forged := url.QueryEscape(notify.UnsubscribeToken([]byte("other secret"), "bob@example.org"))
+	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+forged, "List-Unsubscribe=One-Click", ""); code != http.StatusBadRequest {
+		t.Errorf("forged token: %d", code)
+	}
+	if m := e.mode("bob@example.org"); m != notify.Every {
+		t.Errorf("a forged token changed bob's preference to %s", m)
+	}
+}
+
+func TestFailedEmailsForTheAdminOnly(t *testing.T) {
+	e := newMailEnv(t, false)
+	ctx := context.Background()
+	g, err := e.svc.Create(ctx, projections.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
+		Players: []projections.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.pool.Exec(ctx, `UPDATE outbox SET status = 'failed', attempts = 8, last_error = '550 no such user' WHERE seat = 1`); err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/v1/games/" + g.ID + "/admin/failed-emails"
+	code, body := e.request(http.MethodGet, path, "", g.AdminToken)
+	var got struct {
+		Failed []notify.FailedEmail `json:"failed"`
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil || code != http.StatusOK {
+		t.Fatalf("%d %s", code, body)
+	}
+	if len(got.Failed) != 1 || got.Failed[0].To != "bob@example.org" || got.Failed[0].LastError != "550 no such user" || got.Failed[0].Kind != notify.Invitation {
+		t.Fatalf("failed = %+v", got.Failed)
+	}
+	if strings.Contains(body, "token") {
+		t.Errorf("failed emails leak a token: %s", body)
+	}
+	if code, _ := e.request(http.MethodGet, path, "", projections.SeatToken(secret, g.ID, 0, 0)); code != http.StatusForbidden {
+		t.Errorf("a seat token: %d", code)
+	}
+	if code, _ := e.request(http.MethodGet, path, "", ""); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d", code)
+	}
+}
+
+func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
+	e := newMailEnv(t, true)
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := json.Marshal(notify.Payload{To: notify.Recipient{Name: "Ann", Email: "ann@example.org"}, Language: "en",
+		Game: notify.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}}})
+	m, err := r.Render(notify.Row{ID: 1, GameID: "g1", Kind: notify.YourTurn, Payload: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	dev := notify.NewDevMailbox(notifypg.NewMailbox(e.pool), slogTo(&logs))
+	if errs := dev.Send(context.Background(), []*notify.Message{m}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	code, body := e.request(http.MethodGet, "/dev/mail", "", "")
+	if code != http.StatusOK {
+		t.Fatalf("%d %s", code, body)
+	}
+	link := r.PlayLink("g1", 0, 0)
+	if !strings.Contains(body, `<a href="`+strings.ReplaceAll(link, "&", "&amp;")+`">`) || !strings.Contains(body, m.Subject) {
+		t.Errorf("no clickable play link in:\n%s", body)
+	}
+	tok := projections.SeatToken(secret, "g1", 0, 0)
+	if !strings.Contains(logs.String(), "dev mail") || strings.Contains(logs.String(), tok) || strings.Contains(logs.String(), "token=") {
+		t.Errorf("log line: %q", logs.String())
+	}
+	// Without the dev mailbox the route does not exist.
+	if code, _ := newMailEnv(t, false).request(http.MethodGet, "/dev/mail", "", ""); code != http.StatusNotFound {
+		t.Errorf("/dev/mail without dev mode: %d", code)
+	}
+}
