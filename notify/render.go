@@ -164,7 +164,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
 		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
-		UnsubscribeLink: r.UnsubscribeLink(p.To.Email),
+		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
 		Summary:         p.Summary,
 		Lines:           p.Lines,
 		Ranking:         p.Ranking,
@@ -217,9 +217,10 @@ func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
 	return r.link("play", gameID) + "?token=" + url.QueryEscape(projections.SeatToken(r.secret, gameID, seat, gen))
 }
 
-// UnsubscribeLink is the signed link to an address's mail preference.
-func (r *Renderer) UnsubscribeLink(email string) string {
-	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email))
+// UnsubscribeLink is the signed link to an address's mail preference; lang
+// picks the language of the page it opens.
+func (r *Renderer) UnsubscribeLink(email, lang string) string {
+	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
 }
 
 // MessageID is the fixed Message-ID of an outbox row (without brackets).
