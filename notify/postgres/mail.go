@@ -1,0 +1,93 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/notify"
+)
+
+// MailConfig is the email side of `pbem serve`, from the environment.
+type MailConfig struct {
+	// SMTPURL is PBEM_SMTP_URL; empty selects the dev mailbox.
+	SMTPURL string
+	// PublicURL is PBEM_PUBLIC_URL (links and Message-IDs).
+	PublicURL string
+	// From is PBEM_MAIL_FROM; empty: pbem@ the public URL's host.
+	From string
+	// Secret is PBEM_SECRET.
+	Secret []byte
+	// Timeouter applies timeouts (the game service).
+	Timeouter notify.Timeouter
+	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
+	Wake <-chan struct{}
+	// Logger; nil: slog.Default().
+	Logger *slog.Logger
+}
+
+// Mail is the wired email side: outbox worker, scheduler, and the stores
+// the HTTP routes need.
+type Mail struct {
+	Worker    *notify.Worker
+	Scheduler *notify.Scheduler
+	Renderer  *notify.Renderer
+	Prefs     *Prefs
+	Outbox    *Outbox
+	// Mailbox is the dev mailbox, nil when an SMTP server is configured
+	// (then /dev/mail is not served).
+	Mailbox notify.MailboxStore
+}
+
+// NewMail wires the email side on pool. Errors: a bad PBEM_SMTP_URL or
+// PBEM_PUBLIC_URL, an empty secret, no timeouter.
+func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
+	if c.Timeouter == nil {
+		return nil, errors.New("notify/postgres: mail needs the game service")
+	}
+	log := c.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: c.Secret, PublicURL: c.PublicURL, From: c.From})
+	if err != nil {
+		return nil, err
+	}
+	m := &Mail{Renderer: r, Prefs: NewPrefs(pool), Outbox: NewOutbox(pool)}
+	var sender notify.Sender
+	if c.SMTPURL == "" {
+		mb := NewMailbox(pool)
+		m.Mailbox = mb
+		sender = notify.NewDevMailbox(mb, log)
+	} else {
+		cfg, err := notify.ParseSMTPURL(c.SMTPURL)
+		if err != nil {
+			return nil, err
+		}
+		if sender, err = notify.NewSMTPSender(cfg, 30*time.Second); err != nil {
+			return nil, err
+		}
+	}
+	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
+		Prefs: m.Prefs, Wake: c.Wake, Logger: log}); err != nil {
+		return nil, err
+	}
+	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),
+		Timeouter: c.Timeouter, Logger: log}); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Run runs the outbox worker and the scheduler until ctx ends.
+func (m *Mail) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = m.Worker.Run(ctx) }()
+	go func() { defer wg.Done(); _ = m.Scheduler.Run(ctx) }()
+	wg.Wait()
+}
