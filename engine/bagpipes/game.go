@@ -39,6 +39,10 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 		rng:    rand.NewChaCha8(su.Seed),
 		BagOut: []int{}, DagOut: []int{},
 	}
+	if len(opt.Cards) > 0 {
+		s.Custom = cs
+	}
+	s.Opt.Cards = nil
 	r := rand.New(s.rng)
 	for i := range s.P {
 		s.P[i] = player{Gold: 3, Castle: 3, Hand: []int{}, Table: []int{}, TableRound: []int{},

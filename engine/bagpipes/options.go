@@ -103,7 +103,6 @@ func parseOptions(raw json.RawMessage, n int) (Options, *CardSet, error) {
 			return o, nil, engine.Errorf(engine.CodeBadOptions, "cards: daggers: precise_daggers needs at least 2 one-dagger, 4 two-dagger and 4 three-dagger cards")
 		}
 	}
-	o.Cards = nil // the parsed set travels in the state
 	return o, cs, nil
 }
 

@@ -125,7 +125,7 @@ func TestRandomGames(t *testing.T) {
 		games = 1000
 	}
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
-		Games: games, Setup: setupFor, Seed: 7, DeepEvery: 50,
+		Games: games, Setup: setupFor, Seed: 7, DeepEvery: 100,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves",

@@ -61,7 +61,10 @@ type player struct {
 
 // state is the whole game. Its exported fields are its JSON form.
 type state struct {
-	Set    *CardSet `json:"cards"`
+	Set *CardSet `json:"-"`
+	// Custom is the card set when the game's creator supplied one (the
+	// default set is not repeated in every state).
+	Custom *CardSet `json:"custom_cards,omitempty"`
 	Opt    Options  `json:"options"`
 	N      int      `json:"players"`
 	Round  int      `json:"round"`
@@ -225,13 +228,17 @@ func decodeState(data []byte) (*state, error) {
 	if err := json.Unmarshal(data, (*stateJSON)(&s)); err != nil {
 		return nil, err
 	}
-	if s.Set == nil || s.N < 2 || s.N > 6 || len(s.P) != s.N {
+	if s.N < 2 || s.N > 6 || len(s.P) != s.N {
 		return nil, engine.Errorf(engine.CodeBadOptions, "state: not a swords-and-bagpipes state")
 	}
-	if err := s.Set.validate(); err != nil {
-		return nil, err
+	s.Set = DefaultCards()
+	if s.Custom != nil {
+		if err := s.Custom.validate(); err != nil {
+			return nil, err
+		}
+		s.Custom.index()
+		s.Set = s.Custom
 	}
-	s.Set.index()
 	s.rng = &rand.ChaCha8{}
 	if err := s.rng.UnmarshalBinary(s.RNG); err != nil {
 		return nil, err

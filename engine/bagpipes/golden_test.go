@@ -1,0 +1,220 @@
+package bagpipes
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pbem/engine"
+)
+
+// scenario is a golden test: a setup, an optional patch of the first
+// state (a prestate), moves, and the expected poststate (a subset of the
+// state's JSON) and result.
+type scenario struct {
+	About   string          `json:"about"`
+	Players int             `json:"players"`
+	Options json.RawMessage `json:"options"`
+	Seed    int             `json:"seed"`
+	// Patch is merged into the state's JSON: objects key by key, arrays of
+	// objects element by element, anything else replaced.
+	Patch json.RawMessage `json:"patch"`
+	Steps []step          `json:"steps"`
+	// Expect is a subset of the final state's JSON.
+	Expect json.RawMessage `json:"expect"`
+	// ExpectView is a subset of the final JSON view of seat ViewSeat.
+	ExpectView json.RawMessage `json:"expect_view"`
+	ViewSeat   int             `json:"view_seat"`
+	// NewError is the rule error code New must return (no steps then).
+	NewError string `json:"new_error"`
+}
+
+type step struct {
+	Seat   int             `json:"seat"`
+	Move   json.RawMessage `json:"move"`
+	Error  string          `json:"error"`  // expected rule error code
+	Events []string        `json:"events"` // expected event types, if given
+}
+
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/golden/*.json")
+	if len(files) == 0 {
+		t.Fatal("no golden scenarios")
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) { runScenario(t, f) })
+	}
+}
+
+func runScenario(t *testing.T, file string) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc scenario
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sc); err != nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	opts := sc.Options
+	if bytes.Contains(opts, []byte(`"@test"`)) {
+		cards, err := os.ReadFile("testdata/cards-test.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = bytes.Replace(opts, []byte(`"@test"`), cards, 1)
+	}
+	var seed engine.Seed
+	seed[0], seed[1] = byte(sc.Seed), byte(sc.Seed>>8)
+	g := Game{}
+	st, err := g.New(engine.Setup{Players: sc.Players, Options: opts, Seed: seed})
+	if sc.NewError != "" {
+		var re *engine.RuleError
+		if !errors.As(err, &re) || re.Code != sc.NewError {
+			t.Fatalf("new: error %v, want code %s", err, sc.NewError)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("new: %v", err)
+	}
+	if len(sc.Patch) > 0 {
+		var base, patch any
+		mustUnmarshal(t, mustMarshal(t, st), &base)
+		mustUnmarshal(t, sc.Patch, &patch)
+		if st, err = g.DecodeState(mustMarshal(t, merge(base, patch))); err != nil {
+			t.Fatalf("patched state: %v", err)
+		}
+	}
+	for i, sp := range sc.Steps {
+		mv, err := g.DecodeMove(sp.Move)
+		if err == nil {
+			var evs []engine.Event
+			evs, err = st.Decide(sp.Seat, mv)
+			if err == nil {
+				var types []string
+				for _, e := range evs {
+					st.Apply(e)
+					types = append(types, e.EventType())
+				}
+				if sp.Events != nil && strings.Join(types, " ") != strings.Join(sp.Events, " ") {
+					t.Fatalf("step %d: events %v, want %v", i, types, sp.Events)
+				}
+			}
+		}
+		var re *engine.RuleError
+		switch {
+		case sp.Error == "" && err != nil:
+			t.Fatalf("step %d (%s): %v", i, sp.Move, err)
+		case sp.Error != "" && (!errors.As(err, &re) || re.Code != sp.Error):
+			t.Fatalf("step %d (%s): error %v, want code %s", i, sp.Move, err, sp.Error)
+		}
+	}
+	check := func(what string, want json.RawMessage, v any) {
+		if len(want) == 0 {
+			return
+		}
+		var got, exp any
+		mustUnmarshal(t, mustMarshal(t, v), &got)
+		mustUnmarshal(t, want, &exp)
+		if err := subset(exp, got, what); err != nil {
+			t.Fatalf("%v\n%s: %s", err, what, mustMarshal(t, v))
+		}
+	}
+	check("state", sc.Expect, st)
+	check("view", sc.ExpectView, st.View(sc.ViewSeat))
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustUnmarshal(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// merge applies patch to base (see scenario.Patch).
+func merge(base, patch any) any {
+	switch p := patch.(type) {
+	case map[string]any:
+		b, ok := base.(map[string]any)
+		if !ok {
+			return p
+		}
+		for k, v := range p {
+			b[k] = merge(b[k], v)
+		}
+		return b
+	case []any:
+		b, ok := base.([]any)
+		if !ok || len(p) == 0 {
+			return p
+		}
+		if _, objs := p[0].(map[string]any); !objs || len(b) != len(p) {
+			return p
+		}
+		for i := range p {
+			b[i] = merge(b[i], p[i])
+		}
+		return b
+	}
+	return patch
+}
+
+// subset checks that every value of want is in got.
+func subset(want, got any, path string) error {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: got %v, want an object", path, got)
+		}
+		for k, v := range w {
+			if err := subset(v, g[k], path+"."+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Errorf("%s: got %v, want %v", path, got, w)
+		}
+		for i := range w {
+			if err := subset(w[i], g[i], fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case string:
+		// "lenN" checks only the length of an array.
+		if n, ok := strings.CutPrefix(w, "len"); ok {
+			if g, isArr := got.([]any); isArr {
+				if fmt.Sprint(len(g)) != n {
+					return fmt.Errorf("%s: got %d elements, want %s", path, len(g), n)
+				}
+				return nil
+			}
+		}
+		if w != fmt.Sprint(got) {
+			return fmt.Errorf("%s: got %v, want %v", path, got, want)
+		}
+	default:
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			return fmt.Errorf("%s: got %v, want %v", path, got, want)
+		}
+	}
+	return nil
+}
