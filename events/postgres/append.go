@@ -12,45 +12,14 @@ import (
 	"pbem/events"
 )
 
-// appendSQL writes one append in one statement. $1 stream, $2 expected
-// version, $3..$8 one array element per event (type, data, actor, request
-// id, idempotency key, canonical bytes), $9 the append's idempotency key or
-// NULL, $10 recorded time.
-//
-// prev is the hash of the expected version (or 32 zero bytes for a new
-// stream); when the stream is not at least at the expected version it is
-// empty and nothing is inserted. chain computes each hash as
-// sha256(previous hash || canonical bytes). An insert at a version that
-// exists violates UNIQUE(stream, version). The notification is queued in the
-// same transaction, so listeners hear of it only once it commits.
-const appendSQL = `
-WITH RECURSIVE
-input AS (
-	SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bytea[])
-		WITH ORDINALITY AS t(type, data, actor, request_id, idempotency_key, canon, n)
-),
-prev AS (
-	SELECT hash FROM events WHERE stream = $1 AND version = $2
-	UNION ALL
-	SELECT decode(repeat('00', 32), 'hex') WHERE $2::bigint = 0
-),
-chain (n, prev_hash, hash) AS (
-	SELECT 0::bigint, NULL::bytea, hash FROM prev
-	UNION ALL
-	SELECT c.n + 1, c.hash, sha256(c.hash || i.canon) FROM chain c JOIN input i ON i.n = c.n + 1
-),
-ins AS (
-	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key,
-		append_key, recorded_at, prev_hash, hash)
-	SELECT pg_current_xact_id()::text::bigint * 10000 + i.n - 1, $1, $2 + i.n, i.type, i.data::json,
-		i.actor, i.request_id, i.idempotency_key, CASE WHEN i.n = 1 THEN $9::text END, $10, c.prev_hash, c.hash
-	FROM chain c JOIN input i ON i.n = c.n
-	RETURNING position, version, prev_hash, hash
-),
-notified AS (
-	SELECT pg_notify('` + channel + `', '') FROM (SELECT 1 FROM ins LIMIT 1) AS one
-)
-SELECT position, version, prev_hash, hash FROM ins WHERE (SELECT count(*) FROM notified) >= 0`
+// appendSQL writes one append with the events_append function of migration
+// 0001: $1 stream, $2 expected version, $3..$8 one array element per event
+// (type, data, actor, request id, idempotency key, canonical bytes), $9 the
+// append's idempotency key or NULL, $10 recorded time. It returns no row when
+// the stream is not at the expected version; a version or key already taken
+// raises unique_violation.
+const appendSQL = `SELECT o_position, o_prev_hash, o_hash
+	FROM events_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
 
 // Append implements events.Store.Append. The hooks receive an events.Tx
 // implementing PgxTxer (see TxOf). Errors: *events.Error with CodeInvalid
@@ -77,6 +46,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 		return nil, err
 	}
 	s.lis.waiters.wake()
+	s.notifier.kick()
 	return prepared, nil
 }
 
@@ -119,17 +89,13 @@ func (s *Store) insert(ctx context.Context, q querier, args []any, prepared []ev
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var pos, version int64
-		var prev, hash []byte
-		if err := rows.Scan(&pos, &version, &prev, &hash); err != nil {
+		if n >= len(prepared) {
+			return fmt.Errorf("events/postgres: append returned more than %d rows", len(prepared))
+		}
+		e := &prepared[n]
+		if err := rows.Scan(&e.Position, &e.PrevHash, &e.Hash); err != nil {
 			return fmt.Errorf("events/postgres: append: %w", err)
 		}
-		i := version - prepared[0].Version
-		if i < 0 || i >= int64(len(prepared)) {
-			return fmt.Errorf("events/postgres: append returned version %d", version)
-		}
-		e := &prepared[i]
-		e.Position, e.PrevHash, e.Hash = pos, prev, hash
 		n++
 	}
 	if err := rows.Err(); err != nil {

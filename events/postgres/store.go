@@ -35,11 +35,12 @@
 // # Appends
 //
 // An append without hooks is one SQL statement in its own transaction, one
-// round trip: it reads the hash of the expected version, inserts the events
-// with their hashes chained by sha256() in SQL over canonical bytes computed
-// in Go (events.Canonical), and notifies listeners. UNIQUE(stream, version)
-// decides races. With hooks, the same statement runs in a transaction that
-// the hooks share (see TxOf) before the commit.
+// round trip: the events_append function (migration 0001) reads the hash of
+// the expected version and inserts the events with their hashes chained by
+// sha256() in SQL over canonical bytes computed in Go (events.Canonical).
+// UNIQUE(stream, version) decides races. With hooks, the same statement runs
+// in a transaction that the hooks share (see TxOf) before the commit.
+// Listeners are notified after the commit (see notifier for why).
 package postgres
 
 import (
@@ -65,8 +66,9 @@ const channel = "pbem_events"
 // Store is the PostgreSQL events.Store. Create it with New; call Close when
 // done with it (it does not close the pool).
 type Store struct {
-	pool *pgxpool.Pool
-	lis  *listener
+	pool     *pgxpool.Pool
+	lis      *listener
+	notifier *notifier
 }
 
 var _ events.Store = (*Store)(nil)
@@ -74,15 +76,18 @@ var _ events.Store = (*Store)(nil)
 // New returns a Store on pool, whose database must be migrated
 // (migrations.Up).
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, lis: newListener(pool.Config().ConnConfig)}
+	return &Store{pool: pool, lis: newListener(pool.Config().ConnConfig), notifier: newNotifier(pool)}
 }
 
 // Pool returns the store's connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close stops the store's listener connection, if any, and closes every
-// channel returned by Notify. It does not close the pool.
-func (s *Store) Close() { s.lis.close() }
+// Close stops the store's listener connection, if any, and its notifier,
+// and closes every channel returned by Notify. It does not close the pool.
+func (s *Store) Close() {
+	s.notifier.close()
+	s.lis.close()
+}
 
 // PgxTxer is what the Postgres store hands to an AppendHook as its events.Tx:
 // the append's transaction, for the hook's own writes.
