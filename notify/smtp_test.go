@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"pbem/notify"
-	"pbem/notify/internal/smtpsink"
+	"pbem/notify/smtpsink"
 )
 
 func renderer(t testing.TB) *notify.Renderer {

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"pbem/notify"
-	"pbem/notify/internal/smtpsink"
 	"pbem/notify/postgres"
+	"pbem/notify/smtpsink"
 )
 
 // BenchmarkOutboxThroughput sends b.N outbox rows to a loopback SMTP sink

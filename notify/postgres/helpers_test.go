@@ -12,8 +12,8 @@ import (
 
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
-	"pbem/notify/internal/smtpsink"
 	"pbem/notify/postgres"
+	"pbem/notify/smtpsink"
 )
 
 // newPool gives a fresh migrated database.

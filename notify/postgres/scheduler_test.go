@@ -3,8 +3,6 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"net/mail"
 	"net/url"
 	"regexp"
@@ -13,12 +11,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/api"
 	"pbem/engine"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
-	"pbem/notify/internal/smtpsink"
 	"pbem/notify/postgres"
+	"pbem/notify/smtpsink"
 	"pbem/projections"
 	projpg "pbem/projections/postgres"
 	"pbem/projections/testgame"
@@ -34,7 +31,6 @@ type asyncRig struct {
 	sink  *smtpsink.Sink
 	work  *notify.Worker
 	sched *notify.Scheduler
-	api   string // the REST API's base URL
 }
 
 func newRig(t *testing.T) *asyncRig {
@@ -51,9 +47,7 @@ func newRig(t *testing.T) *asyncRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(api.New(api.Config{Service: svc}))
-	t.Cleanup(hs.Close)
-	return &asyncRig{t: t, pool: pool, clock: c, svc: svc, sink: sink, sched: sched, api: hs.URL,
+	return &asyncRig{t: t, pool: pool, clock: c, svc: svc, sink: sink, sched: sched,
 		work: newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: postgres.NewPrefs(pool)})}
 }
 
@@ -112,28 +106,13 @@ func (r *asyncRig) game(id string) *projections.Game {
 	return g
 }
 
-// apiViewBody is the part of the view answer the tests read.
-type apiViewBody struct {
-	GameID string `json:"game_id"`
-	Seat   int    `json:"seat"`
-}
-
-// apiView opens GET /api/v1/games/{id}/view with the token of an email.
-func (r *asyncRig) apiView(id, token string) apiViewBody {
+// view opens the game with the token of an email, as the play page does
+// (the REST API's view is tested with emailed links in package api).
+func (r *asyncRig) view(id, token string) *projections.View {
 	r.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, r.api+"/api/v1/games/"+id+"/view", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	v, err := r.svc.View(context.Background(), id, token)
 	if err != nil {
-		r.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var v apiViewBody
-	if resp.StatusCode != http.StatusOK {
-		r.t.Fatalf("GET view with the emailed token: %s", resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		r.t.Fatal(err)
+		r.t.Fatalf("the emailed token does not open the view: %v", err)
 	}
 	return v
 }
@@ -164,7 +143,7 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 			t.Fatalf("no play link in %q", m.Text)
 		}
 		tok, _ := url.QueryUnescape(sub[2])
-		v := r.apiView(c.ID, tok)
+		v := r.view(c.ID, tok)
 		if want := map[string]int{"ann@example.org": 0, "bob@example.org": 1}[rcpt(t, m)]; v.Seat != want {
 			t.Errorf("the link mailed to %s opens seat %d", rcpt(t, m), v.Seat)
 		}
@@ -217,7 +196,7 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 			gotTurn = true
 			sub := tokenRE.FindStringSubmatch(m.Text)
 			tok, _ := url.QueryUnescape(sub[2])
-			if v := r.apiView(c.ID, tok); v.Seat != g.ToMove[0] {
+			if v := r.view(c.ID, tok); v.Seat != g.ToMove[0] {
 				t.Errorf("your-turn link opens seat %d, want %d", v.Seat, g.ToMove[0])
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"pbem/notify"
-	"pbem/notify/internal/smtpsink"
 	"pbem/notify/postgres"
+	"pbem/notify/smtpsink"
 )
 
 func TestWorkerSendsEachRowOnceAndMarksItSent(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package smtpsink is an SMTP server on loopback for notify's tests: it
+// Package smtpsink is an SMTP server on loopback for tests (notify, api): it
 // records every message, can refuse for a while (4xx), speaks STARTTLS or
 // implicit TLS with a self-signed certificate, and can require a login.
 package smtpsink
