@@ -126,7 +126,12 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		msgs = append(msgs, m)
 		idx = append(idx, i)
 	}
-	errs := w.c.Sender.Send(ctx, msgs)
+	// Stop sending well before the lease ends, so that no other worker
+	// takes these rows while this one still sends them; rows left unsent
+	// are retried.
+	sctx, cancel := context.WithTimeout(ctx, w.c.Lease*3/4)
+	errs := w.c.Sender.Send(sctx, msgs)
+	cancel()
 	for j, m := range msgs {
 		i := idx[j]
 		if errs[j] != nil {

@@ -1,14 +1,32 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections"
 )
+
+// syncBuffer is a bytes.Buffer safe for the worker's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 type noTimeouts struct{}
 
@@ -16,7 +34,9 @@ func (noTimeouts) Timeout(context.Context, string, time.Time) (bool, error) { re
 
 func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	pool := newPool(t)
-	m, err := postgres.NewMail(pool, postgres.MailConfig{PublicURL: "http://localhost:8080", Secret: []byte("s"), Timeouter: noTimeouts{}})
+	var logs syncBuffer
+	m, err := postgres.NewMail(pool, postgres.MailConfig{PublicURL: "http://localhost:8080", Secret: []byte("s"),
+		Timeouter: noTimeouts{}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +57,11 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	<-done
 	if len(got) != 2 || !strings.Contains(got[0].Text, "http://localhost:8080/play/g1?token=") || got[0].Headers["List-Unsubscribe"] == "" {
 		t.Fatalf("mailbox = %+v", got)
+	}
+	// One log line per message, without the link's token.
+	l := logs.String()
+	if strings.Count(l, "dev mail") != 2 || strings.Contains(l, "token") || strings.Contains(l, projections.SeatToken([]byte("s"), "g1", 0, 0)) {
+		t.Errorf("logs:\n%s", l)
 	}
 }
 
