@@ -232,3 +232,22 @@ func TestWorkerHonoursPreferences(t *testing.T) {
 		t.Errorf("statuses %v", s)
 	}
 }
+
+func TestWorkerFailsAPermanentRefusalAtOnce(t *testing.T) {
+	pool := newPool(t)
+	sink := smtpsink.Start(t, smtpsink.Options{RejectRcpt: "nobody@example.org"})
+	c := newClock()
+	bad := insert(t, pool, c.Now(), notify.YourTurn, 1, "nobody@example.org")[0]
+	insert(t, pool, c.Now(), notify.YourTurn, 1, "ann@example.org")
+	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink)})
+	if _, err := w.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(sink.Messages()); got != 1 {
+		t.Errorf("delivered %d, want the good one", got)
+	}
+	failed, err := postgres.NewOutbox(pool).Failed(context.Background(), "g1")
+	if err != nil || len(failed) != 1 || failed[0].ID != bad || failed[0].Attempts != 1 {
+		t.Fatalf("failed = %+v, %v", failed, err)
+	}
+}

@@ -31,6 +31,8 @@ type Options struct {
 	Implicit bool
 	// Username and Password, if set, require AUTH PLAIN.
 	Username, Password string
+	// RejectRcpt, if set, is an address refused with 550 (no such user).
+	RejectRcpt string
 }
 
 // Received is one message the sink accepted.
@@ -160,6 +162,9 @@ func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if x.s.opts.RejectRcpt != "" && to == x.s.opts.RejectRcpt {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "no such user"}
+	}
 	x.to = append(x.to, to)
 	return nil
 }
