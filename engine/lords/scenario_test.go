@@ -1,0 +1,695 @@
+package lords
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pbem/engine"
+)
+
+// Golden scenarios: testdata/*.txt. Each file sets up a state, plays moves
+// and checks the outcome. The format, one statement a line (# comments):
+//
+//	players 3            bruce            names Judy Sean Roger
+//	round 1   turn 5   step 2   initiative 0
+//	hand 0: Scott7 Makgill3        cards are Clan+strength, or #rank
+//	army 1: Wemyss11 ~Scott2       ~ face-down; +Cochrane activated power;
+//	                               +kept a MacDonnell carried over
+//	recruits: Scott2 ~Makgill4 -   (- empty; absent: five face-down cards)
+//	supporters: Forsyth3 Scott9    (absent: one per player)
+//	claimed 0: Cochrane12
+//	discard: Wemyss1
+//	draw: Scott1 Scott2            top of the draw pile first; the cards not
+//	                               named lie below, lowest rank on top,
+//	rest discard                   or go to the discard pile instead
+//
+//	play 0 muster Scott7 up        moves: recruit SLOT | muster CARD up|down |
+//	                               power yes|no | target SEAT INDEX |
+//	                               target CARD | copy SEAT INDEX | claim CARD |
+//	                               json {...}
+//	fail 1 not_your_turn recruit 0 the move must be rejected with this code
+//	expect army 0: Scott7 ~Makgill3          exact, in order
+//	expect hand 0: Scott7                    any order
+//	expect supporters: ...   expect claimed 0: ...   expect recruits: ...
+//	expect discard has Scott7    expect discard lacks Scott7
+//	expect points 0 12   expect tomove 1 | none   expect pending activate
+//	expect phase claim   expect round 2   expect turn 3   expect initiative 1
+//	expect order 2 0 1   (the last round's ranking) expect total 0 22
+//	expect legal 0 has power yes     expect legal 0 lacks copy 1 0
+//	expect legal 0 count 3
+//	expect event recruited reshuffled=true   (an event of the last play)
+//	expect noevent round_scored
+//	expect describe fr mustered "Ann a levé une carte face cachée"
+//	                               (the last such event, redacted for the public)
+//	expect view 1 shows Scott7     expect view 1 hides Scott7
+//	expect drawcount 3   expect discardcount 0   expect handcount 0 11
+//	expect ranking 1 0 2           expect winner 1     expect over
+func TestScenarios(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	g := newGame(t)
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			runScenario(t, g, f)
+		})
+	}
+}
+
+type scenario struct {
+	t     *testing.T
+	g     *Game
+	s     *State
+	names []string
+	last  []engine.Event
+	line  int
+	used  map[int]bool
+}
+
+func runScenario(t *testing.T, g *Game, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := &scenario{t: t, g: g, names: []string{"Ann", "Bob", "Cid", "Dan", "Eve"}}
+	setup := map[string][]string{}
+	var order []string
+	sr := bufio.NewScanner(f)
+	started := false
+	for sr.Scan() {
+		sc.line++
+		line := strings.TrimSpace(sr.Text())
+		// Comments: a line starting with "# ", or the end of a line from " # ".
+		if line == "#" || strings.HasPrefix(line, "# ") {
+			continue
+		}
+		if i := strings.Index(line, " # "); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if line == "" {
+			continue
+		}
+		word := strings.Fields(line)[0]
+		switch word {
+		case "play", "fail", "expect":
+			if !started {
+				sc.build(setup, order)
+				started = true
+			}
+			sc.step(line)
+		default:
+			if started {
+				sc.fatalf("setup line %q after the first move", line)
+			}
+			key, rest, hasColon := strings.Cut(line, ":")
+			if !hasColon {
+				key, rest, _ = strings.Cut(line, " ")
+			}
+			key = strings.Join(strings.Fields(key), " ")
+			if key == "names" {
+				sc.names = strings.Fields(rest)
+				continue
+			}
+			setup[key] = strings.Fields(rest)
+			order = append(order, key)
+		}
+	}
+	if !started {
+		sc.fatalf("no moves or expectations")
+	}
+}
+
+func (sc *scenario) fatalf(format string, args ...any) {
+	sc.t.Helper()
+	sc.t.Fatalf("line %d: %s", sc.line, fmt.Sprintf(format, args...))
+}
+
+func (sc *scenario) num(s string) int {
+	sc.t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		sc.fatalf("not a number: %q", s)
+	}
+	return n
+}
+
+// rank reads a card name (Scott7, #66) into its rank; for Bruce12 the
+// first one not used yet.
+func (sc *scenario) rank(tok string) int {
+	sc.t.Helper()
+	d := sc.g.d
+	if strings.HasPrefix(tok, "#") {
+		r := sc.num(tok[1:])
+		if !d.valid(r) {
+			sc.fatalf("no card %s", tok)
+		}
+		return r
+	}
+	i := strings.IndexAny(tok, "0123456789")
+	if i <= 0 {
+		sc.fatalf("bad card %q", tok)
+	}
+	cl, ok := clanByName(tok[:i])
+	str := sc.num(tok[i:])
+	if !ok {
+		sc.fatalf("bad clan in %q", tok)
+	}
+	var first int
+	for _, r := range d.all {
+		if d.clan(r) == cl && d.strength(r) == str {
+			if first == 0 {
+				first = r
+			}
+			if sc.used == nil || !sc.used[r] {
+				return r
+			}
+		}
+	}
+	if first == 0 {
+		sc.fatalf("no card %q", tok)
+	}
+	return first
+}
+
+func (sc *scenario) take(tok string) int {
+	sc.t.Helper()
+	r := sc.rank(tok)
+	if sc.used[r] {
+		sc.fatalf("card %s placed twice", tok)
+	}
+	sc.used[r] = true
+	return r
+}
+
+// follower reads [~]Card[+Power|+kept].
+func (sc *scenario) follower(tok string, seat int) Follower {
+	sc.t.Helper()
+	f := Follower{FaceUp: true, Known: 1 << uint(seat)}
+	if strings.HasPrefix(tok, "~") {
+		f.FaceUp = false
+		tok = tok[1:]
+	}
+	name, mods, _ := strings.Cut(tok, "+")
+	f.Card = sc.take(name)
+	for _, m := range strings.Split(mods, "+") {
+		switch {
+		case m == "":
+		case m == "kept":
+			f.Kept, f.Power = true, MacDonnell
+		default:
+			cl, ok := clanByName(m)
+			if !ok {
+				sc.fatalf("bad power %q", m)
+			}
+			f.Power = cl
+		}
+	}
+	return f
+}
+
+func (sc *scenario) build(setup map[string][]string, order []string) {
+	sc.t.Helper()
+	n := 2
+	if v, ok := setup["players"]; ok {
+		n = sc.num(v[0])
+	}
+	_, bruce := setup["bruce"]
+	s := &State{d: sc.g.d, N: n, WithBruce: bruce, rng: *rand.NewChaCha8(engine.Seed{7}),
+		Phase: PhasePlay, Round: 1, Turn: 1}
+	sc.used = map[int]bool{}
+	s.Hands, s.Armies, s.Claimed = make([][]int, n), make([][]Follower, n), make([][]int, n)
+	for i := range n {
+		s.Hands[i], s.Armies[i], s.Claimed[i] = []int{}, []Follower{}, []int{}
+	}
+	s.Draw, s.Discard, s.Supporters = []int{}, []int{}, []int{}
+	get := func(k string) int {
+		if v, ok := setup[k]; ok {
+			return sc.num(v[0])
+		}
+		return -1
+	}
+	if v := get("round"); v > 0 {
+		s.Round = v
+	}
+	if v := get("turn"); v > 0 {
+		s.Turn = v
+	}
+	if v := get("step"); v >= 0 {
+		s.Step = v
+	}
+	if v := get("initiative"); v >= 0 {
+		s.Initiative = v
+	}
+	var drawTop []int
+	restDiscard := false
+	recruitsSet, supportersSet := false, false
+	for _, k := range order {
+		toks := setup[k]
+		switch {
+		case strings.HasPrefix(k, "hand "):
+			seat := sc.num(strings.TrimPrefix(k, "hand "))
+			for _, c := range toks {
+				s.Hands[seat] = append(s.Hands[seat], sc.take(c))
+			}
+		case strings.HasPrefix(k, "army "):
+			seat := sc.num(strings.TrimPrefix(k, "army "))
+			for _, c := range toks {
+				s.Armies[seat] = append(s.Armies[seat], sc.follower(c, seat))
+			}
+		case strings.HasPrefix(k, "claimed "):
+			seat := sc.num(strings.TrimPrefix(k, "claimed "))
+			for _, c := range toks {
+				s.Claimed[seat] = append(s.Claimed[seat], sc.take(c))
+			}
+		case k == "recruits":
+			recruitsSet = true
+			for i, c := range toks {
+				switch {
+				case c == "-":
+				case strings.HasPrefix(c, "~"):
+					s.Recruits[i] = Recruit{Card: sc.take(c[1:])}
+				default:
+					s.Recruits[i] = Recruit{Card: sc.take(c), FaceUp: true}
+				}
+			}
+		case k == "supporters":
+			supportersSet = true
+			for _, c := range toks {
+				s.Supporters = append(s.Supporters, sc.take(c))
+			}
+		case k == "discard":
+			for _, c := range toks {
+				s.Discard = append(s.Discard, sc.take(c))
+			}
+		case k == "draw":
+			for _, c := range toks {
+				drawTop = append(drawTop, sc.take(c))
+			}
+		case k == "rest":
+			restDiscard = len(toks) > 0 && toks[0] == "discard"
+		case k == "players" || k == "bruce" || k == "round" || k == "turn" || k == "step" || k == "initiative":
+		default:
+			sc.fatalf("unknown setup %q", k)
+		}
+	}
+	var rest []int
+	for _, r := range sc.g.d.all {
+		if !sc.used[r] && (bruce || sc.g.d.clan(r) != Bruce) {
+			rest = append(rest, r)
+		}
+	}
+	pop := func() int { // lowest remaining rank
+		r := rest[0]
+		rest = rest[1:]
+		return r
+	}
+	if !recruitsSet {
+		for i := range s.Recruits {
+			s.Recruits[i] = Recruit{Card: pop()}
+		}
+	}
+	if !supportersSet {
+		for range n {
+			s.Supporters = append(s.Supporters, pop())
+		}
+	}
+	if restDiscard {
+		s.Discard = append(s.Discard, rest...)
+		rest = nil
+	}
+	// The draw pile's top is its last element: the rest (lowest rank on
+	// top), then the named top cards.
+	slices.Reverse(rest)
+	s.Draw = append(s.Draw, rest...)
+	for i := len(drawTop) - 1; i >= 0; i-- {
+		s.Draw = append(s.Draw, drawTop[i])
+	}
+	if err := s.checkCards(); err != nil {
+		sc.fatalf("setup: %v", err)
+	}
+	sc.s = s
+}
+
+// move parses a move in the scenario's short form.
+func (sc *scenario) move(toks []string) engine.Move {
+	sc.t.Helper()
+	if len(toks) == 0 {
+		sc.fatalf("no move")
+	}
+	var raw string
+	switch toks[0] {
+	case "recruit":
+		raw = fmt.Sprintf(`{"type":"recruit","slot":%d}`, sc.num(toks[1]))
+	case "muster":
+		raw = fmt.Sprintf(`{"type":"muster","card":%d,"face_up":%v}`, sc.rank(toks[1]), toks[2] == "up")
+	case "power":
+		raw = fmt.Sprintf(`{"type":"power","use":%v}`, toks[1] == "yes")
+	case "target", "copy":
+		if len(toks) == 3 {
+			raw = fmt.Sprintf(`{"type":%q,"seat":%d,"index":%d}`, toks[0], sc.num(toks[1]), sc.num(toks[2]))
+		} else {
+			raw = fmt.Sprintf(`{"type":%q,"card":%d}`, toks[0], sc.rank(toks[1]))
+		}
+	case "claim":
+		raw = fmt.Sprintf(`{"type":"claim","card":%d}`, sc.rank(toks[1]))
+	case "json":
+		raw = strings.Join(toks[1:], " ")
+	default:
+		sc.fatalf("unknown move %q", toks[0])
+	}
+	m, err := sc.g.DecodeMove([]byte(raw))
+	if err != nil {
+		sc.fatalf("decode %s: %v", raw, err)
+	}
+	return m
+}
+
+func (sc *scenario) step(line string) {
+	sc.t.Helper()
+	toks := strings.Fields(line)
+	switch toks[0] {
+	case "play":
+		seat := sc.num(toks[1])
+		m := sc.move(toks[2:])
+		before, _ := json.Marshal(sc.s)
+		evs, err := sc.s.Decide(seat, m)
+		if err != nil {
+			sc.fatalf("%s: %v\nlegal: %s", line, err, mustJSON(sc.s.Legal(seat)))
+		}
+		if after, _ := json.Marshal(sc.s); string(before) != string(after) {
+			sc.fatalf("Decide changed the state")
+		}
+		for _, e := range evs {
+			sc.s.Apply(e)
+			if err := sc.s.checkCards(); err != nil {
+				sc.fatalf("after %s: %v", e.EventType(), err)
+			}
+		}
+		sc.last = evs
+		if testing.Verbose() {
+			for _, e := range evs {
+				sc.t.Logf("  %s", sc.g.Describe(e, sc.names, "en"))
+			}
+		}
+	case "fail":
+		seat := sc.num(toks[1])
+		code := toks[2]
+		var m engine.Move
+		if toks[3] == "json" {
+			raw := strings.Join(toks[4:], " ")
+			mv, err := sc.g.DecodeMove([]byte(raw))
+			if err != nil {
+				if re, ok := err.(*engine.RuleError); !ok || re.Code != code {
+					sc.fatalf("decode %s: %v, want %s", raw, err, code)
+				}
+				return
+			}
+			m = mv
+		} else {
+			m = sc.move(toks[3:])
+		}
+		before, _ := json.Marshal(sc.s)
+		_, err := sc.s.Decide(seat, m)
+		re, ok := err.(*engine.RuleError)
+		if !ok || re.Code != code {
+			sc.fatalf("%s: got %v, want %s", line, err, code)
+		}
+		if after, _ := json.Marshal(sc.s); string(before) != string(after) {
+			sc.fatalf("rejected move changed the state")
+		}
+	case "expect":
+		sc.expect(line, toks[1:])
+	}
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+func (sc *scenario) cardList(cards []int) string {
+	var out []string
+	for _, c := range cards {
+		out = append(out, sc.cardName(c))
+	}
+	return strings.Join(out, " ")
+}
+
+func (sc *scenario) cardName(c int) string {
+	if c == 0 {
+		return "-"
+	}
+	d := sc.g.d
+	return fmt.Sprintf("%s%d", d.clan(c), d.strength(c))
+}
+
+func (sc *scenario) armyString(army []Follower) string {
+	var out []string
+	for _, f := range army {
+		s := sc.cardName(f.Card)
+		if !f.FaceUp {
+			s = "~" + s
+		}
+		if f.Kept {
+			s += "+kept"
+		} else if f.Power != noClan {
+			s += "+" + f.Power.String()
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+// normCards reads card names into the canonical "Clan7" form.
+func (sc *scenario) normCards(toks []string) []string {
+	var out []string
+	for _, tok := range toks {
+		prefix := ""
+		if strings.HasPrefix(tok, "~") {
+			prefix, tok = "~", tok[1:]
+		}
+		name, mods, hasMods := strings.Cut(tok, "+")
+		s := prefix
+		if name == "-" {
+			s += "-"
+		} else {
+			s += sc.cardName(sc.rank(name))
+		}
+		if hasMods {
+			s += "+" + mods
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (sc *scenario) expect(line string, toks []string) {
+	sc.t.Helper()
+	s := sc.s
+	colon := func() (string, []string) {
+		head, tail, _ := strings.Cut(strings.Join(toks, " "), ":")
+		return strings.TrimSpace(head), strings.Fields(tail)
+	}
+	eqSorted := func(what string, got []string, want []string) {
+		sc.t.Helper()
+		g, w := slices.Clone(got), slices.Clone(want)
+		sort.Strings(g)
+		sort.Strings(w)
+		if strings.Join(g, " ") != strings.Join(w, " ") {
+			sc.fatalf("%s: got %q, want %q", what, strings.Join(got, " "), strings.Join(want, " "))
+		}
+	}
+	switch strings.TrimSuffix(toks[0], ":") {
+	case "army":
+		head, want := colon()
+		seat := sc.num(strings.Fields(head)[1])
+		if got := sc.armyString(s.Armies[seat]); got != strings.Join(sc.normCards(want), " ") {
+			sc.fatalf("army %d: got %q, want %q", seat, got, strings.Join(sc.normCards(want), " "))
+		}
+	case "hand":
+		head, want := colon()
+		seat := sc.num(strings.Fields(head)[1])
+		eqSorted(head, strings.Fields(sc.cardList(s.Hands[seat])), sc.normCards(want))
+	case "claimed":
+		head, want := colon()
+		seat := sc.num(strings.Fields(head)[1])
+		eqSorted(head, strings.Fields(sc.cardList(s.Claimed[seat])), sc.normCards(want))
+	case "supporters":
+		_, want := colon()
+		eqSorted("supporters", strings.Fields(sc.cardList(s.Supporters)), sc.normCards(want))
+	case "recruits":
+		_, want := colon()
+		var got []string
+		for _, r := range s.Recruits {
+			n := sc.cardName(r.Card)
+			if r.Card != 0 && !r.FaceUp {
+				n = "~" + n
+			}
+			got = append(got, n)
+		}
+		if strings.Join(got, " ") != strings.Join(sc.normCards(want), " ") {
+			sc.fatalf("recruits: got %q, want %q", strings.Join(got, " "), strings.Join(sc.normCards(want), " "))
+		}
+	case "discard":
+		c := sc.rank(toks[2])
+		if has := slices.Contains(s.Discard, c); has != (toks[1] == "has") {
+			sc.fatalf("%s: discard is %s", line, sc.cardList(s.Discard))
+		}
+	case "points":
+		if got := s.points(sc.num(toks[1])); got != sc.num(toks[2]) {
+			sc.fatalf("%s: got %d", line, got)
+		}
+	case "tomove":
+		got := "none"
+		if a := s.awaited(); a >= 0 {
+			got = strconv.Itoa(a)
+		}
+		if got != toks[1] {
+			sc.fatalf("%s: got %s", line, got)
+		}
+	case "pending":
+		got := "none"
+		if s.Pending != nil {
+			got = s.Pending.Kind
+		}
+		if got != toks[1] {
+			sc.fatalf("%s: got %s", line, got)
+		}
+	case "phase":
+		if string(s.Phase) != toks[1] {
+			sc.fatalf("%s: got %s", line, s.Phase)
+		}
+	case "round", "turn", "initiative", "drawcount", "discardcount":
+		got := map[string]int{"round": s.Round, "turn": s.Turn, "initiative": s.Initiative,
+			"drawcount": len(s.Draw), "discardcount": len(s.Discard)}[toks[0]]
+		if got != sc.num(toks[1]) {
+			sc.fatalf("%s: got %d", line, got)
+		}
+	case "handcount":
+		if got := len(s.Hands[sc.num(toks[1])]); got != sc.num(toks[2]) {
+			sc.fatalf("%s: got %d", line, got)
+		}
+	case "order":
+		var got []string
+		for _, a := range s.Order {
+			if len(a.Cards) > 0 {
+				got = append(got, strconv.Itoa(a.Seat))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(toks[1:], " ") {
+			sc.fatalf("%s: got %v", line, got)
+		}
+	case "total":
+		seat := sc.num(toks[1])
+		for _, a := range s.Order {
+			if a.Seat == seat {
+				if a.Total != sc.num(toks[2]) {
+					sc.fatalf("%s: got %d", line, a.Total)
+				}
+				return
+			}
+		}
+		sc.fatalf("%s: no scored round", line)
+	case "legal":
+		seat := sc.num(toks[1])
+		legal := s.Legal(seat)
+		if toks[2] == "count" {
+			if len(legal) != sc.num(toks[3]) {
+				sc.fatalf("%s: got %s", line, mustJSON(legal))
+			}
+			return
+		}
+		want := withoutLabel(mustJSON(sc.move(toks[3:])))
+		found := false
+		for _, m := range legal {
+			if withoutLabel(mustJSON(m)) == want {
+				found = true
+			}
+		}
+		if found != (toks[2] == "has") {
+			sc.fatalf("%s: legal is %s", line, mustJSON(legal))
+		}
+	case "event", "noevent":
+		var found bool
+		for _, e := range sc.last {
+			if e.EventType() != toks[1] {
+				continue
+			}
+			var m map[string]json.RawMessage
+			_ = json.Unmarshal([]byte(mustJSON(e)), &m)
+			ok := true
+			for _, kv := range toks[2:] {
+				k, v, _ := strings.Cut(kv, "=")
+				if string(m[k]) != v {
+					ok = false
+				}
+			}
+			found = found || ok
+		}
+		if found != (toks[0] == "event") {
+			sc.fatalf("%s: events %s", line, mustJSON(sc.last))
+		}
+	case "describe":
+		lang, typ := toks[1], toks[2]
+		want := strings.Trim(strings.TrimSpace(strings.SplitN(line, typ, 2)[1]), `"`)
+		for i := len(sc.last) - 1; i >= 0; i-- {
+			if sc.last[i].EventType() == typ {
+				got := sc.g.Describe(sc.g.Redact(sc.last[i], engine.Spectator), sc.names, lang)
+				if got != want {
+					sc.fatalf("describe: got %q, want %q", got, want)
+				}
+				return
+			}
+		}
+		sc.fatalf("%s: no such event", line)
+	case "view":
+		seat := sc.num(toks[1])
+		raw := mustJSON(s.View(seat))
+		c := sc.rank(toks[3])
+		cards, _ := cardsIn([]byte(raw), map[string]bool{"rank": true})
+		if slices.Contains(cards, c) != (toks[2] == "shows") {
+			sc.fatalf("%s: view %s", line, raw)
+		}
+	case "ranking", "winner", "over":
+		if s.Final == nil {
+			sc.fatalf("%s: the game is not over", line)
+		}
+		var got []string
+		for _, st := range s.Final.Ranking {
+			got = append(got, strconv.Itoa(st.Seat))
+		}
+		switch toks[0] {
+		case "ranking":
+			if strings.Join(got, " ") != strings.Join(toks[1:], " ") {
+				sc.fatalf("%s: got %v", line, got)
+			}
+		case "winner":
+			if got[0] != toks[1] {
+				sc.fatalf("%s: got %v", line, got)
+			}
+		}
+	default:
+		sc.fatalf("unknown expectation %q", line)
+	}
+}
+
+func withoutLabel(raw string) string {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(raw), &m)
+	delete(m, "label")
+	return mustJSON(m)
+}
