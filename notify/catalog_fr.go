@@ -9,7 +9,7 @@ func catalogFR() catalog {
 		"subject.round_end":  "{{.Game}} avec {{.Players}} : fin de la manche",
 		"subject.game_over":  "{{.Game}} avec {{.Players}} : partie terminée",
 		"subject.link":       "{{.Game}} avec {{.Players}} : votre nouveau lien de jeu",
-		"subject.digest":     "Vos parties sur pbem : {{len .Games}} vous attendent",
+		"subject.digest":     "Vos parties sur pbem : {{len .Games}} en attente de votre coup",
 
 		"hello":              "Bonjour {{.Name}},",
 		"invitation.intro":   "Vous êtes invité·e à une partie de {{.Game}} avec {{.Players}}. Votre place vous attend.",

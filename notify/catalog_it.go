@@ -9,7 +9,7 @@ func catalogIT() catalog {
 		"subject.round_end":  "{{.Game}} con {{.Players}}: fine del round",
 		"subject.game_over":  "{{.Game}} con {{.Players}}: partita finita",
 		"subject.link":       "{{.Game}} con {{.Players}}: il tuo nuovo link di gioco",
-		"subject.digest":     "Le tue partite su pbem: {{len .Games}} ti aspettano",
+		"subject.digest":     "Le tue partite su pbem: {{len .Games}} in attesa della tua mossa",
 
 		"hello":              "Ciao {{.Name}},",
 		"invitation.intro":   "Sei invitato a una partita di {{.Game}} con {{.Players}}. Il tuo posto ti aspetta.",
