@@ -48,16 +48,23 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 // scanEvents reads selectEvents rows and closes them.
 func scanEvents(rows pgx.Rows) ([]events.Event, error) {
 	defer rows.Close()
+	d, fast := newDecoder(rows.FieldDescriptions())
 	out := []events.Event{}
 	for rows.Next() {
 		var e events.Event
-		var data []byte
-		if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.Meta.Actor, &e.Meta.RequestID,
-			&e.Meta.IdempotencyKey, &e.RecordedAt, &e.PrevHash, &e.Hash); err != nil {
-			return nil, fmt.Errorf("events/postgres: scan event: %w", err)
+		if fast {
+			if err := d.decode(rows.RawValues(), &e); err != nil {
+				return nil, fmt.Errorf("events/postgres: decode event: %w", err)
+			}
+		} else {
+			var data []byte
+			if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.Meta.Actor, &e.Meta.RequestID,
+				&e.Meta.IdempotencyKey, &e.RecordedAt, &e.PrevHash, &e.Hash); err != nil {
+				return nil, fmt.Errorf("events/postgres: scan event: %w", err)
+			}
+			e.Data = data
+			e.RecordedAt = e.RecordedAt.UTC()
 		}
-		e.Data = data
-		e.RecordedAt = e.RecordedAt.UTC()
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
