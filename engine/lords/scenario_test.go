@@ -53,6 +53,10 @@ import (
 //	expect view 1 shows Scott7     expect view 1 hides Scott7
 //	expect drawcount 3   expect discardcount 0   expect handcount 0 11
 //	expect ranking 1 0 2           expect winner 1     expect over
+//	expect cards 96                (cards in the game)
+//
+// Instead of laying out the table, "deal {options}" deals a game with New
+// (seed 1) for the given players.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
@@ -113,7 +117,7 @@ func runScenario(t *testing.T, g *Game, path string) {
 				sc.fatalf("setup line %q after the first move", line)
 			}
 			key, rest, hasColon := strings.Cut(line, ":")
-			if !hasColon {
+			if !hasColon || strings.HasPrefix(line, "deal ") {
 				key, rest, _ = strings.Cut(line, " ")
 			}
 			key = strings.Join(strings.Fields(key), " ")
@@ -225,6 +229,14 @@ func (sc *scenario) build(setup map[string][]string, order []string) {
 		n = sc.num(v[0])
 	}
 	_, bruce := setup["bruce"]
+	if opts, ok := setup["deal"]; ok {
+		st, err := sc.g.New(engine.Setup{Players: n, Options: json.RawMessage(strings.Join(opts, " ")), Seed: engine.Seed{1}})
+		if err != nil {
+			sc.fatalf("deal: %v", err)
+		}
+		sc.s = st.(*State)
+		return
+	}
 	s := &State{d: sc.g.d, N: n, WithBruce: bruce, rng: *rand.NewChaCha8(engine.Seed{7}),
 		Phase: PhasePlay, Round: 1, Turn: 1}
 	sc.used = map[int]bool{}
@@ -578,6 +590,19 @@ func (sc *scenario) expect(line string, toks []string) {
 			"drawcount": len(s.Draw), "discardcount": len(s.Discard)}[toks[0]]
 		if got != sc.num(toks[1]) {
 			sc.fatalf("%s: got %d", line, got)
+		}
+	case "cards":
+		n := len(s.Draw) + len(s.Discard) + len(s.Supporters)
+		for q := range s.N {
+			n += len(s.Hands[q]) + len(s.Armies[q]) + len(s.Claimed[q])
+		}
+		for _, r := range s.Recruits {
+			if r.Card != 0 {
+				n++
+			}
+		}
+		if n != sc.num(toks[1]) {
+			sc.fatalf("%s: got %d", line, n)
 		}
 	case "handcount":
 		if got := len(s.Hands[sc.num(toks[1])]); got != sc.num(toks[2]) {
