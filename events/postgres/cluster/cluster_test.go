@@ -1,0 +1,112 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestPrivateCluster creates, starts, finds running, uses and stops a
+// private cluster: the path a machine without a PostgreSQL server takes.
+func TestPrivateCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("initdb takes seconds")
+	}
+	if lookBin() == "" {
+		t.Skip("PostgreSQL is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	// As root the server runs as postgres, which must reach the folder.
+	for _, d := range []string{tmp, filepath.Dir(tmp)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(tmp, "data", "postgres")
+	var log bytes.Buffer
+	c, err := Ensure(ctx, dir, false, &log)
+	if err != nil {
+		t.Fatalf("Ensure: %v\n%s", err, log.String())
+	}
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = c.Stop(context.Background())
+		}
+	})
+	if !c.Started() || c.Dir != dir || c.Port == 0 {
+		t.Fatalf("cluster %+v, want started in %s", c, dir)
+	}
+	db := &Database{AdminURL: c.AdminURL(), Source: "private cluster", Cluster: c}
+	if err := waitReady(ctx, func(ctx context.Context) error { return ping(ctx, db.AdminURL) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateDatabase(ctx, "pbem"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateDatabase(ctx, "pbem"); err != nil {
+		t.Fatalf("CreateDatabase twice: %v", err)
+	}
+	u, err := db.URL("pbem")
+	if err != nil || ping(ctx, u) != nil {
+		t.Fatalf("database pbem at %s: %v", u, err)
+	}
+
+	again, err := Ensure(ctx, dir, false, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Started() || again.Port != c.Port {
+		t.Fatalf("second Ensure: started %v port %d, want the running server on %d", again.Started(), again.Port, c.Port)
+	}
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stopped = true
+	if _, ok := c.running(ctx); ok {
+		t.Fatal("cluster still running after Stop")
+	}
+	if ping(ctx, c.AdminURL()) == nil {
+		t.Fatal("server still answers after Stop")
+	}
+	// The data stays: starting again keeps the database.
+	c2, err := Ensure(ctx, dir, false, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Stop(context.Background())
+	db2 := &Database{AdminURL: c2.AdminURL(), Source: "private cluster", Cluster: c2}
+	if err := waitReady(ctx, func(ctx context.Context) error { return ping(ctx, db2.AdminURL) }); err != nil {
+		t.Fatal(err)
+	}
+	u2, _ := db2.URL("pbem")
+	if err := ping(ctx, u2); err != nil {
+		t.Fatalf("database pbem gone after a restart: %v", err)
+	}
+}
+
+func TestOpenPrefersDatabaseURL(t *testing.T) {
+	db, err := Open(context.Background(), Options{DatabaseURL: "postgres://u@h:1/x"})
+	if err != nil || db.AdminURL != "postgres://u@h:1/x" || db.Cluster != nil {
+		t.Fatalf("Open with DATABASE_URL: %+v %v", db, err)
+	}
+	if u, _ := db.URL("pbem"); u != "postgres://u@h:1/x" {
+		t.Errorf("URL: %s, want DATABASE_URL unchanged", u)
+	}
+	if err := db.Close(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestPidFilePort(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "postmaster.pid")
+	os.WriteFile(p, []byte("123\n/data\n1700000000\n54321\n\n127.0.0.1\n  1 2\nready   \n"), 0o600)
+	if port, err := pidFilePort(p); err != nil || port != 54321 {
+		t.Fatalf("port %d, %v", port, err)
+	}
+}
