@@ -14,7 +14,8 @@ CREATE TABLE games (
     players          jsonb NOT NULL,
     status           text NOT NULL CHECK (status IN ('active', 'paused', 'finished', 'aborted')),
     version          bigint NOT NULL,
-    state            jsonb NOT NULL,
+    -- json, not jsonb: written on every move, read whole, never queried inside.
+    state            json NOT NULL,
     to_move          int[] NOT NULL DEFAULT '{}',
     seed_hash        bytea NOT NULL,
     admin_token_hash bytea NOT NULL,
@@ -34,7 +35,6 @@ CREATE TABLE games (
 );
 CREATE INDEX games_deadline ON games (deadline_at) WHERE status = 'active';
 CREATE INDEX games_reminder ON games (reminder_at) WHERE status = 'active';
-CREATE INDEX games_updated ON games (updated_at DESC);
 
 -- The players: primary data (emails are personal data and never in events).
 CREATE TABLE seats (
@@ -64,7 +64,7 @@ CREATE TABLE history (
     seat        int NOT NULL,
     type        text NOT NULL,
     actor       text NOT NULL DEFAULT '',
-    data        jsonb NOT NULL,
+    data        json NOT NULL,
     summary     text NOT NULL,
     hash        bytea NOT NULL,
     prev_hash   bytea NOT NULL,

@@ -118,11 +118,9 @@ func queueInbox(b *pgx.Batch, g *projections.Game) {
 	for i, s := range g.ToMove {
 		seats[i] = int32(s)
 	}
-	b.Queue(`DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($2))`, g.ID, seats)
-	if len(seats) > 0 {
-		b.Queue(`INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($2::int[]), $3
-			ON CONFLICT DO NOTHING`, g.ID, seats, g.Version)
-	}
+	b.Queue(`WITH gone AS (DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($2)))
+		INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($2::int[]), $3
+		ON CONFLICT DO NOTHING`, g.ID, seats, g.Version)
 }
 
 func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
@@ -139,7 +137,7 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 		hash[i], prev[i], at[i] = h.Hash, h.PrevHash, h.RecordedAt
 	}
 	b.Queue(`INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
-		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
+		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::json[], $7::text[],
 			$8::bytea[], $9::bytea[], $10::timestamptz[])`,
 		id, version, seat, typ, actor, data, summary, hash, prev, at)
 }
