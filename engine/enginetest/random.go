@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"pbem/engine"
@@ -35,6 +36,10 @@ type Options struct {
 	// CheckRedacted checks, in deep games, the JSON of an event redacted for
 	// seat, given the states just before and just after the event.
 	CheckRedacted func(before, after engine.State, seat int, e engine.Event, redacted []byte) error
+	// Workers plays the games on so many goroutines (default 1). The engine
+	// and the callbacks must then be safe for concurrent use on distinct
+	// states.
+	Workers int
 	// Unlisted returns candidate moves (JSON) that may or may not be legal;
 	// those not listed by Legal must be rejected. The default mutates the
 	// fields of listed moves.
@@ -63,20 +68,50 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 	if o.Unlisted == nil {
 		o.Unlisted = MutateMoves
 	}
-	st := Stats{Winners: map[int]int{}}
-	r := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
-	for i := 0; i < o.Games; i++ {
-		setup := o.Setup(i)
-		deep := i%o.DeepEvery == 0
-		if err := playOne(g, setup, r, o, deep, &st); err != nil {
-			t.Fatalf("game %d (players %d, options %s, seed %x): %v", i, setup.Players, setup.Options, setup.Seed[:], err)
-		}
-		st.Games++
-		if deep {
-			st.Deep++
+	workers := max(1, min(o.Workers, o.Games))
+	parts := make([]Stats, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := Stats{Winners: map[int]int{}}
+			r := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(w)))
+			for i := w; i < o.Games; i += workers {
+				setup := o.Setup(i)
+				deep := i%o.DeepEvery == 0
+				if err := playOne(g, setup, r, o, deep, &st); err != nil {
+					errs[w] = fmt.Errorf("game %d (players %d, options %s, seed %x): %v", i, setup.Players, setup.Options, setup.Seed[:], err)
+					return
+				}
+				st.Games++
+				if deep {
+					st.Deep++
+				}
+			}
+			parts[w] = st
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	return st
+	total := Stats{Winners: map[int]int{}}
+	for _, p := range parts {
+		total.Games += p.Games
+		total.Deep += p.Deep
+		total.Moves += p.Moves
+		total.Events += p.Events
+		total.Rejected += p.Rejected
+		total.LongestGame = max(total.LongestGame, p.LongestGame)
+		for k, v := range p.Winners {
+			total.Winners[k] += v
+		}
+	}
+	return total
 }
 
 func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bool, stats *Stats) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"pbem/engine"
@@ -40,7 +41,8 @@ func TestRandomGames(t *testing.T) {
 	stats := enginetest.RandomGames(t, g, enginetest.Options{
 		Games:         10000,
 		Setup:         randomSetup,
-		DeepEvery:     250,
+		DeepEvery:     400,
+		Workers:       runtime.GOMAXPROCS(0),
 		Invariant:     func(st engine.State) error { return st.(*State).checkCards() },
 		CheckView:     checkView,
 		CheckRedacted: checkRedacted,

@@ -237,67 +237,59 @@ func (s *State) clone() *State {
 
 // checkCards checks that every card of the game is in exactly one place.
 func (s *State) checkCards() error {
-	var seen [1024 / 64]uint64 // ranks are at most 1000 (parseDeck)
-	count := 0
-	mark := func(where string, r int) error {
-		if !s.d.valid(r) {
-			return fmt.Errorf("%s holds unknown card %d", where, r)
-		}
-		if seen[r/64]&(1<<(r%64)) != 0 {
-			return fmt.Errorf("card %d twice (again in %s)", r, where)
-		}
-		if s.d.clan(r) == Bruce && !s.WithBruce {
-			return fmt.Errorf("Bruce card %d in play without the option", r)
-		}
-		seen[r/64] |= 1 << (r % 64)
-		count++
-		return nil
-	}
-	for _, r := range s.Draw {
-		if err := mark("draw", r); err != nil {
-			return err
-		}
-	}
-	for _, r := range s.Discard {
-		if err := mark("discard", r); err != nil {
-			return err
-		}
-	}
-	for _, r := range s.Supporters {
-		if err := mark("supporters", r); err != nil {
-			return err
-		}
-	}
+	var c cardCount
+	c.add(s, "draw", s.Draw)
+	c.add(s, "discard", s.Discard)
+	c.add(s, "supporters", s.Supporters)
 	for _, rc := range s.Recruits {
 		if rc.Card != 0 {
-			if err := mark("recruits", rc.Card); err != nil {
-				return err
-			}
+			c.one(s, "recruits", rc.Card)
 		}
 	}
 	for i := range s.N {
-		for _, r := range s.Hands[i] {
-			if err := mark("hand", r); err != nil {
-				return err
-			}
-		}
-		for _, r := range s.Claimed[i] {
-			if err := mark("claimed", r); err != nil {
-				return err
-			}
-		}
+		c.add(s, "hand", s.Hands[i])
+		c.add(s, "claimed", s.Claimed[i])
 		for _, f := range s.Armies[i] {
-			if err := mark("army", f.Card); err != nil {
-				return err
-			}
+			c.one(s, "army", f.Card)
 		}
+	}
+	if c.err != nil {
+		return c.err
 	}
 	want := len(s.d.all)
 	if !s.WithBruce {
 		want -= len(s.d.bruce)
 	}
-	if count != want {
-		return fmt.Errorf("%d cards in play, want %d", count, want)
+	if c.n != want {
+		return fmt.Errorf("%d cards in play, want %d", c.n, want)
 	}
 	return nil
+}
+
+// cardCount counts cards, each at most once (ranks are at most 1000).
+type cardCount struct {
+	seen [1024 / 64]uint64
+	n    int
+	err  error
+}
+
+func (c *cardCount) add(s *State, where string, cards []int) {
+	for _, r := range cards {
+		c.one(s, where, r)
+	}
+}
+
+func (c *cardCount) one(s *State, where string, r int) {
+	switch {
+	case c.err != nil:
+	case !s.d.valid(r):
+		c.err = fmt.Errorf("%s holds unknown card %d", where, r)
+	case c.seen[r/64]&(1<<(r%64)) != 0:
+		c.err = fmt.Errorf("card %d twice (again in %s)", r, where)
+	case s.d.clan(r) == Bruce && !s.WithBruce:
+		c.err = fmt.Errorf("Bruce card %d in play without the option", r)
+	default:
+		c.seen[r/64] |= 1 << (r % 64)
+		c.n++
+	}
 }
