@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"pbem/events/postgres/cluster"
+)
+
+// dbCmd is `pbem db`, the PostgreSQL helper of the Makefile:
+//
+//	pbem db ensure            find or start a server (see cluster.Open), print its admin URL
+//	pbem db stop              stop the private cluster of the data folder, if it runs
+//	pbem db exec -- CMD ARGS  ensure, run CMD with PBEM_TEST_DATABASE_URL set to the
+//	                          admin URL, then stop the private cluster if this started it
+//
+// The admin URL names a server where tests may create databases (pgtest).
+func dbCmd(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, "usage: pbem db ensure | stop | exec -- command [args...]")
+		return exitError{2}
+	}
+	switch args[0] {
+	case "ensure":
+		srv, err := openServer(ctx, e)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, srv.AdminURL)
+		return nil
+	case "stop":
+		return stopCluster(ctx, e)
+	case "exec":
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return errors.New("db exec: no command")
+		}
+		return dbExec(ctx, e, rest)
+	}
+	return fmt.Errorf("unknown db command %q (want ensure, stop or exec)", args[0])
+}
+
+func openServer(ctx context.Context, e *env) (*cluster.Database, error) {
+	return cluster.Open(ctx, cluster.Options{
+		DatabaseURL: e.cfg.DatabaseURL,
+		DataDir:     e.cfg.DataDir,
+		Install:     true,
+		Log:         logWriter{e},
+	})
+}
+
+// dbExec runs argv with a server ensured, passing SIGINT/SIGTERM on to it.
+func dbExec(ctx context.Context, e *env, argv []string) error {
+	srv, err := openServer(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		if err := srv.Close(sctx); err != nil {
+			e.log.Error("stop PostgreSQL", "err", err)
+		}
+	}()
+	e.log.Info("database for tests", "source", srv.Source)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, e.stdout, e.stderr
+	cmd.Env = append(os.Environ(), "PBEM_TEST_DATABASE_URL="+srv.AdminURL)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 30 * time.Second
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code := ee.ExitCode()
+		if code < 0 {
+			code = 1
+		}
+		return exitError{code}
+	}
+	return err
+}
+
+// stopCluster stops the data folder's private cluster if it runs. It never
+// starts or installs anything.
+func stopCluster(ctx context.Context, e *env) error {
+	dir := filepath.Join(e.cfg.DataDir, "postgres")
+	c, running, err := cluster.Find(ctx, dir, logWriter{e})
+	if err != nil {
+		return err
+	}
+	if !running {
+		fmt.Fprintln(e.stdout, "no private PostgreSQL cluster runs in", dir)
+		return nil
+	}
+	return c.Stop(ctx)
+}

@@ -1,0 +1,164 @@
+// Command pbem is the play-by-email card game server: one binary whose
+// subcommands run the server and look after its database.
+//
+//	pbem serve                   run the HTTP server (migrates the database first)
+//	pbem migrate up|down|version apply, revert or show the schema migrations
+//	pbem db ensure|stop|exec     find or start PostgreSQL (for make run / make test)
+//	pbem rebuild [GAME...]       rebuild the projections from the events
+//	pbem verify GAME...|--all    replay games and compare with the projections
+//	pbem loadtest [flags]        measure moves/s, latency and memory on loopback
+//
+// Configuration comes from the environment (see config); flags override
+// it where a subcommand has one. This package only wires: flags, env, and
+// the packages that do the work.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// config is pbem's configuration, from the environment.
+type config struct {
+	// DatabaseURL (DATABASE_URL) is the PostgreSQL database. Unset: the
+	// database "pbem" on a server on 127.0.0.1:5432 if one answers, else on
+	// a private cluster in DataDir/postgres (package cluster).
+	DatabaseURL string
+	// Listen (PBEM_LISTEN, default ":8080") is the HTTP listen address.
+	Listen string
+	// PublicURL (PBEM_PUBLIC_URL) is the server's URL as players reach it,
+	// for links in emails. Unset: http://localhost:<listen port>.
+	PublicURL string
+	// SMTPURL (PBEM_SMTP_URL, smtp://user:pass@host:port) is the mail
+	// relay. Unset: mail goes to the dev mailbox at /dev/mail.
+	SMTPURL string
+	// MailFrom (PBEM_MAIL_FROM) is the From address of emails.
+	MailFrom string
+	// Secret (PBEM_SECRET) keys the play-link tokens.
+	Secret string
+	// DataDir (PBEM_DATA, default "data") is the data folder: the private
+	// PostgreSQL cluster and other local state.
+	DataDir string
+}
+
+// loadConfig reads the configuration from getenv, with defaults.
+func loadConfig(getenv func(string) string) config {
+	def := func(key, fallback string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return fallback
+	}
+	return config{
+		DatabaseURL: def("DATABASE_URL", ""),
+		Listen:      def("PBEM_LISTEN", ":8080"),
+		PublicURL:   def("PBEM_PUBLIC_URL", ""),
+		SMTPURL:     def("PBEM_SMTP_URL", ""),
+		MailFrom:    def("PBEM_MAIL_FROM", ""),
+		Secret:      def("PBEM_SECRET", ""),
+		DataDir:     def("PBEM_DATA", "data"),
+	}
+}
+
+// env is what every subcommand gets: configuration, output, logger.
+type env struct {
+	cfg    config
+	getenv func(string) string
+	stdout io.Writer
+	stderr io.Writer
+	log    *slog.Logger
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+// commands lists the subcommands; a new one adds a line here and a file of
+// its own.
+func commands() []command {
+	return []command{
+		{"serve", "run the HTTP server (applies migrations first)", serve},
+		{"migrate", "up|down|version: apply, revert or show the schema migrations", migrateCmd},
+		{"db", "ensure|stop|exec: find or start PostgreSQL (used by make)", dbCmd},
+		{"rebuild", "[GAME...]: rebuild the projections from the events", rebuild},
+		{"verify", "GAME...|--all: replay games, check hash chains, compare with projections", verify},
+		{"loadtest", "play many games over HTTP on loopback; report moves/s, latency, memory", loadtest},
+	}
+}
+
+// exitError is an error that carries the process's exit code.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// run runs the subcommand of args and returns the process's exit code.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	e := &env{
+		cfg:    loadConfig(getenv),
+		getenv: getenv,
+		stdout: stdout,
+		stderr: stderr,
+		log:    slog.New(slog.NewTextHandler(stderr, nil)),
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, e, args[1:])
+		var ee exitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ee):
+			return ee.code
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		default:
+			fmt.Fprintf(stderr, "pbem %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "pbem: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pbem <command> [flags]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_MAIL_FROM, PBEM_SECRET, PBEM_DATA (see README.md)")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("pbem "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"pbem/events/postgres/pgtest"
+	"pbem/migrations"
+)
+
+// TestMain lets the tests run this test binary as the pbem binary: with
+// PBEM_TEST_RUN_MAIN=1 it is pbem itself.
+func TestMain(m *testing.M) {
+	if os.Getenv("PBEM_TEST_RUN_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// pbemCmd returns a command running pbem with args and extra environment.
+func pbemCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), append([]string{"PBEM_TEST_RUN_MAIN=1"}, env...)...)
+	return cmd
+}
+
+// TestServeEndToEnd starts the real binary on a free port with
+// DATABASE_URL set to an empty database: it migrates, answers /healthz with
+// 200, and exits cleanly on SIGTERM.
+func TestServeEndToEnd(t *testing.T) {
+	url := pgtest.NewEmptyDB(t)
+	cmd := pbemCmd(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir()}, "serve", "-listen", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "pbem: listening on "); ok {
+				addr <- a
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+		exited <- cmd.Wait()
+	}()
+	var base string
+	select {
+	case base = <-addr:
+	case err := <-exited:
+		t.Fatalf("serve exited early: %v\n%s", err, stderr.String())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start\n%s", stderr.String())
+	}
+
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /healthz: %d %s", resp.StatusCode, body)
+	}
+	if v, dirty, err := migrations.Version(url); err != nil || dirty || v == 0 {
+		t.Errorf("serve did not migrate: version %d dirty %v err %v", v, dirty, err)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("serve exited with %v after SIGTERM\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not exit after SIGTERM\n%s", stderr.String())
+	}
+}
+
+func TestHealthzFailsWhenNotMigrated(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewEmptyDB(t)
+	db := &database{URL: url}
+	pool, err := db.pool(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	h := newHandler(handlerDeps{pool: pool, health: healthCheck(pool)})
+	get := func() int {
+		req, _ := http.NewRequest("GET", "/healthz", nil)
+		rec := &recorder{header: http.Header{}}
+		h.ServeHTTP(rec, req)
+		return rec.code
+	}
+	if code := get(); code != http.StatusServiceUnavailable {
+		t.Errorf("healthz on an empty database: %d, want 503", code)
+	}
+	if err := migrations.Up(url); err != nil {
+		t.Fatal(err)
+	}
+	if code := get(); code != http.StatusOK {
+		t.Errorf("healthz after migrating: %d, want 200", code)
+	}
+}
+
+// recorder is a minimal http.ResponseWriter.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+func (r *recorder) WriteHeader(code int) { r.code = code }
+
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{nil, 2, "usage: pbem"},
+		{[]string{"help"}, 0, "usage: pbem"},
+		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"migrate"}, 2, "usage: pbem migrate"},
+		{[]string{"migrate", "sideways"}, 2, "usage: pbem migrate"},
+		{[]string{"serve", "-nope"}, 1, "flag provided but not defined"},
+		{[]string{"db"}, 2, "usage: pbem db"},
+	} {
+		var out bytes.Buffer
+		code := run(context.Background(), tc.args, func(string) string { return "" }, &out, &out)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("pbem %v: exit %d, output %q; want %d and %q", tc.args, code, out.String(), tc.code, tc.out)
+		}
+	}
+}
+
+func TestMigrateCommand(t *testing.T) {
+	url := pgtest.NewEmptyDB(t)
+	env := func(k string) string {
+		if k == "DATABASE_URL" {
+			return url
+		}
+		return ""
+	}
+	latest, _ := migrations.Latest()
+	for _, step := range []struct{ action, want string }{
+		{"version", "version 0 "}, {"up", "version " + itoa(latest) + " "}, {"down", "version 0 "}, {"up", "version " + itoa(latest) + " "},
+	} {
+		var out bytes.Buffer
+		if code := run(context.Background(), []string{"migrate", step.action}, env, &out, &out); code != 0 || !strings.Contains(out.String(), step.want) {
+			t.Fatalf("migrate %s: exit %d, %q; want %q", step.action, code, out.String(), step.want)
+		}
+	}
+}
+
+func itoa(v uint) string { return strconv.FormatUint(uint64(v), 10) }
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg := loadConfig(func(k string) string {
+		if k == "PBEM_LISTEN" {
+			return " 127.0.0.1:9000 "
+		}
+		return ""
+	})
+	if cfg.Listen != "127.0.0.1:9000" || cfg.DataDir != "data" || cfg.DatabaseURL != "" {
+		t.Errorf("config %+v", cfg)
+	}
+}

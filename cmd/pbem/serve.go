@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/api"
+	"pbem/events"
+	evpg "pbem/events/postgres"
+	"pbem/migrations"
+	"pbem/projections"
+)
+
+// serve runs the HTTP server until ctx ends (SIGINT or SIGTERM):
+//
+//  1. find or start PostgreSQL and apply the migrations (openDatabase);
+//  2. open the pool and the event store;
+//  3. build the HTTP handler (newHandler: the wiring point for the API);
+//  4. listen, and print "pbem: listening on http://ADDR" on stdout;
+//  5. on a signal: stop accepting, let requests finish (10 s), close the
+//     store and the pool, and stop the private cluster if serve started it.
+//
+// Background workers (outbox, deadlines) start after step 2 with ctx and are
+// waited for in step 5.
+func serve(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "serve")
+	listen := fs.String("listen", e.cfg.Listen, "listen address (PBEM_LISTEN)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+
+	db, err := openDatabase(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			e.log.Error("stop PostgreSQL", "err", err)
+		}
+	}()
+	e.log.Info("database", "source", db.Source)
+	if err := db.migrate(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	pool, err := db.pool(ctx)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	store := evpg.New(pool)
+	defer store.Close()
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	cfg := e.cfg
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
+	}
+
+	svc, err := newService(e, pool, store)
+	if err != nil {
+		return err
+	}
+	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool)})
+
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(e.stdout, "pbem: listening on http://%s\n", ln.Addr())
+	e.log.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	e.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		e.log.Warn("shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// handlerDeps is what the HTTP handler is built from.
+type handlerDeps struct {
+	cfg    config
+	pool   *pgxpool.Pool
+	store  events.Store
+	svc    *projections.Service
+	log    *slog.Logger
+	health func(context.Context) error
+	// routes are extra routes (mail, pages) registered after the API's.
+	routes []api.Route
+}
+
+// newHandler returns the HTTP handler: the api package's server, with GET
+// /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
+func newHandler(deps handlerDeps) http.Handler {
+	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Routes: deps.routes})
+}
+
+// healthCheck returns the health check: the database answers and its
+// schema is at the binary's latest migration, not dirty.
+func healthCheck(pool *pgxpool.Pool) func(context.Context) error {
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		var version int64
+		var dirty bool
+		if err := pool.QueryRow(ctx, `SELECT version, dirty FROM schema_migrations`).Scan(&version, &dirty); err != nil {
+			return fmt.Errorf("database: %w", err)
+		}
+		latest, err := migrations.Latest()
+		if err != nil {
+			return err
+		}
+		if dirty || version != int64(latest) {
+			return fmt.Errorf("database at migration %d (dirty %v), want %d", version, dirty, latest)
+		}
+		return nil
+	}
+}
+
+// portOf returns the port of a listener's address.
+func portOf(addr net.Addr) string {
+	s := addr.String()
+	return s[strings.LastIndex(s, ":")+1:]
+}
