@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/engine"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/events"
+	evpg "pbem/events/postgres"
+	"pbem/projections"
+	ppg "pbem/projections/postgres"
+)
+
+// gameRegistry lists the games this binary plays.
+func gameRegistry() (engine.Registry, error) {
+	l, err := lords.New()
+	if err != nil {
+		return nil, fmt.Errorf("lords: %w", err)
+	}
+	return engine.NewRegistry(l, bagpipes.Game{}), nil
+}
+
+// newService builds the game service on pool and store.
+func newService(e *env, pool *pgxpool.Pool, store events.Store) (*projections.Service, error) {
+	games, err := gameRegistry()
+	if err != nil {
+		return nil, err
+	}
+	secret, err := loadSecret(e)
+	if err != nil {
+		return nil, err
+	}
+	return projections.New(projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}), nil
+}
+
+// loadSecret returns PBEM_SECRET, or else the secret kept in the data
+// folder (created at first use), so that play links survive a restart.
+// Several serve processes sharing one database must share PBEM_SECRET.
+func loadSecret(e *env) ([]byte, error) {
+	if e.cfg.Secret != "" {
+		return []byte(e.cfg.Secret), nil
+	}
+	path := filepath.Join(e.cfg.DataDir, "secret")
+	if b, err := os.ReadFile(path); err == nil {
+		if s := strings.TrimSpace(string(b)); len(s) >= 32 {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("%s is too short: delete it or set PBEM_SECRET", path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	s := hex.EncodeToString(b)
+	if err := os.MkdirAll(e.cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	e.log.Warn("PBEM_SECRET is not set: using a new secret kept in " + path)
+	return []byte(s), nil
+}
+
+// openService opens the database (migrated), the event store and the game
+// service, for the maintenance commands. close releases them.
+func openService(ctx context.Context, e *env) (svc *projections.Service, pool *pgxpool.Pool, close func(), err error) {
+	db, err := openDatabase(ctx, e)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	closers := []func(){func() { _ = db.Close() }}
+	close = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			close()
+		}
+	}()
+	if err := db.migrate(); err != nil {
+		return nil, nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	pool, err = db.pool(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	closers = append(closers, pool.Close)
+	store := evpg.New(pool)
+	closers = append(closers, store.Close)
+	svc, err = newService(e, pool, store)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return svc, pool, close, nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// rebuild recomputes every projection (game state, lobby, inbox, history)
+// from the events alone: `pbem rebuild [GAME...]`. On a terminal it draws a
+// progress bar; otherwise it prints one summary line.
+func rebuild(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "rebuild")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	svc, _, closeAll, err := openService(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	ids := fs.Args()
+	if len(ids) == 0 {
+		if ids, err = svc.GameIDs(ctx); err != nil {
+			return err
+		}
+	}
+	bar := newProgress(e.stdout, "rebuild", len(ids))
+	start := time.Now()
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := svc.Rebuild(ctx, id); err != nil {
+			bar.done()
+			return fmt.Errorf("game %s: %w", id, err)
+		}
+		bar.set(i + 1)
+	}
+	bar.done()
+	fmt.Fprintf(e.stdout, "rebuilt %d games in %s\n", len(ids), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// progress draws a progress bar on a terminal, and nothing elsewhere.
+type progress struct {
+	w          io.Writer
+	tty        bool
+	label      string
+	total, cur int
+	last       time.Time
+}
+
+func newProgress(w io.Writer, label string, total int) *progress {
+	return &progress{w: w, tty: isTerminal(w), label: label, total: total}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *progress) set(n int) {
+	p.cur = n
+	if !p.tty || (time.Since(p.last) < 100*time.Millisecond && n != p.total) {
+		return
+	}
+	p.last = time.Now()
+	const width = 40
+	filled := width
+	if p.total > 0 {
+		filled = width * n / p.total
+	}
+	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d", p.label, strings.Repeat("#", filled), strings.Repeat(".", width-filled), n, p.total)
+}
+
+func (p *progress) done() {
+	if p.tty && p.cur > 0 {
+		fmt.Fprintln(p.w)
+	}
+}
