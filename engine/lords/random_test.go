@@ -39,7 +39,7 @@ func randomSetup(i int) engine.Setup {
 func TestRandomGames(t *testing.T) {
 	g := newGame(t)
 	stats := enginetest.RandomGames(t, g, enginetest.Options{
-		Games:         10000,
+		Games:         randomGames,
 		Setup:         randomSetup,
 		DeepEvery:     400,
 		Workers:       runtime.GOMAXPROCS(0),
@@ -48,7 +48,7 @@ func TestRandomGames(t *testing.T) {
 		CheckRedacted: checkRedacted,
 	})
 	t.Logf("%+v", stats)
-	if stats.Games != 10000 || stats.Rejected == 0 {
+	if stats.Games != randomGames || stats.Rejected == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
 }
