@@ -390,6 +390,10 @@ func effectText(e Effect) string {
 		return base
 	}
 	n := e.Amount
+	upTo := " "
+	if isVariable(e) {
+		upTo = " up to "
+	}
 	var t string
 	switch e.Kind {
 	case KindGold:
@@ -397,9 +401,9 @@ func effectText(e Effect) string {
 	case KindLoseGold:
 		t = subj + " " + verb("lose", "loses") + " " + plural(n, "gold", "gold")
 	case KindCastleUnits:
-		t = subj + " " + verb("add", "adds") + " up to " + plural(n, "unit", "units") + " to " + poss + " castle"
+		t = subj + " " + verb("add", "adds") + upTo + plural(n, "unit", "units") + " to " + poss + " castle"
 	case KindCampUnits:
-		t = subj + " " + verb("add", "adds") + " up to " + plural(n, "unit", "units") + " to " + poss + " camp"
+		t = subj + " " + verb("add", "adds") + upTo + plural(n, "unit", "units") + " to " + poss + " camp"
 	case KindRelocate:
 		t = subj + " " + verb("move", "moves") + " up to " + plural(n, "unit", "units") + " from " + poss + " castle to " + poss + " camp"
 	case KindWithdraw:
