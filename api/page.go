@@ -1,0 +1,203 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/engine"
+	"pbem/notify"
+	"pbem/projections"
+)
+
+// The HTML pages: the lobby (/), a seat's play page (/play/{game}) with its
+// history and live-update stream, the audit page of an ended game
+// (/games/{id}/audit) and the admin page (/admin/{game}). They are rendered
+// on the server from embedded templates (api/web), in the game's language,
+// with a little plain JavaScript served from /static/.
+//
+// Security model: a link's ?token= is swapped for an HttpOnly cookie scoped
+// to the game's path and the page answers 303 to the same URL without the
+// token. Every POST carries a CSRF token (HMAC of the cookie's value with
+// PBEM_SECRET, double-submit) and, for moves, the version the player saw.
+// GETs never change state. Every page is sent with a strict
+// Content-Security-Policy (scripts and styles only from /static/) and
+// Referrer-Policy: no-referrer.
+
+// PageConfig is what the HTML pages need. Pass PageRoutes(cfg) in
+// Config.Routes.
+type PageConfig struct {
+	// Service is the game service.
+	Service *projections.Service
+	// Secret is PBEM_SECRET: CSRF tokens are derived from it.
+	Secret []byte
+	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
+	Secure bool
+	// Notify wakes the live-update streams after an append (the event
+	// store's Notify). Nil: the streams poll.
+	Notify func(ctx context.Context) (<-chan struct{}, error)
+	// Failed lists a game's failed emails for its admin page; nil hides them.
+	Failed FailedEmails
+	// Logger logs unexpected errors; nil means slog.Default().
+	Logger *slog.Logger
+	// Poll is how often a live stream checks the version without a
+	// wake-up, and its heartbeat (default 20s).
+	Poll time.Duration
+	// StreamFor bounds one live stream's life (default 10 minutes); the
+	// browser reconnects by itself.
+	StreamFor time.Duration
+}
+
+// FailedEmails lists a game's failed emails (notify's outbox store does).
+type FailedEmails interface {
+	Failed(ctx context.Context, gameID string) ([]notify.FailedEmail, error)
+}
+
+// pages serves the HTML pages.
+type pages struct {
+	cfg  PageConfig
+	svc  *projections.Service
+	log  *slog.Logger
+	tmpl *templates
+}
+
+// PageRoutes returns the HTML page routes:
+//
+//	GET  /                       the lobby: a form to create a game
+//	POST /games                  create a game; shows the admin link once
+//	GET  /play/:game             a seat's page (?token= is swapped for a cookie)
+//	POST /play/:game             play a move (form: version, csrf, move)
+//	GET  /play/:game/history     the seat's redacted history
+//	GET  /play/:game/events      server-sent events: the game's version
+//	GET  /games/:id/audit        an ended game's audit, with the score chart
+//	GET  /admin/:game            the admin page (?token= is swapped for a cookie)
+//	POST /admin/:game            an admin action (form: csrf, action, seat, by)
+//	GET  /static/*               the pages' CSS and JavaScript
+//
+// It panics if the embedded templates do not parse (a build defect).
+func PageRoutes(cfg PageConfig) []Route {
+	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates()}
+	if p.log == nil {
+		p.log = slog.Default()
+	}
+	if p.cfg.Poll <= 0 {
+		p.cfg.Poll = 20 * time.Second
+	}
+	if p.cfg.StreamFor <= 0 {
+		p.cfg.StreamFor = 10 * time.Minute
+	}
+	return []Route{
+		{http.MethodGet, "/", p.wrap(p.lobby)},
+		{http.MethodPost, "/games", p.wrap(p.create)},
+		{http.MethodGet, "/play/:game", p.wrap(p.play)},
+		{http.MethodPost, "/play/:game", p.wrap(p.move)},
+		{http.MethodGet, "/play/:game/history", p.wrap(p.history)},
+		{http.MethodGet, "/play/:game/events", p.wrap(p.events)},
+		{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},
+		{http.MethodGet, "/admin/:game", p.wrap(p.admin)},
+		{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},
+		{http.MethodGet, "/static/*", staticHandler()},
+	}
+}
+
+// contentSecurityPolicy allows scripts, styles and fetches from this origin
+// only: no inline script or style anywhere.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// securityHeaders are sent with every page.
+func securityHeaders(c echo.Context) {
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cache-Control", "no-store")
+}
+
+// pageError is an error page's data.
+type pageError struct {
+	base
+	Status int
+	Code   string
+	// Msg is the catalog key of the explanation.
+	Msg string
+	// Detail is the service's message (English), shown small.
+	Detail string
+}
+
+// wrap renders a handler's error as a friendly HTML page.
+func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		securityHeaders(c)
+		err := h(c)
+		if err == nil || c.Response().Committed {
+			return err
+		}
+		return p.renderError(c, err)
+	}
+}
+
+// renderError shows err as an HTML page with the status of its code.
+func (p *pages) renderError(c echo.Context, err error) error {
+	code := projections.ErrorCode(err)
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		code = projections.EInternal
+		switch he.Code {
+		case http.StatusNotFound:
+			code = projections.ENotFound
+		case http.StatusForbidden:
+			code = projections.EForbidden
+		case http.StatusBadRequest:
+			code = projections.EInvalid
+		case http.StatusRequestEntityTooLarge:
+			code = "too_large"
+		}
+	}
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+		var re *engine.RuleError
+		if errors.As(err, &re) {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	switch {
+	case errors.Is(err, errCSRF):
+		d.Msg = "err.csrf"
+	case status == http.StatusUnauthorized:
+		d.Msg = "err.unauthorized"
+	case status == http.StatusNotFound:
+		d.Msg = "err.not_found"
+	case status == http.StatusForbidden:
+		d.Msg = "err.forbidden"
+	case status >= 500:
+		d.Msg = "err.internal"
+		p.log.Error("page failed", "method", c.Request().Method, "path", c.Path(), "request_id", requestID(c), "err", err)
+	default:
+		d.Msg = "err.invalid"
+	}
+	if status < 500 {
+		d.Detail = projections.ErrorMessage(err)
+		if he != nil {
+			d.Detail = ""
+		}
+	}
+	return p.render(c, status, "error", d)
+}
+
+// render executes the page template name in d's language.
+func (p *pages) render(c echo.Context, status int, name string, d any) error {
+	var b bytes.Buffer
+	if err := p.tmpl.execute(&b, langOf(d), name, d); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, b.Bytes())
+}

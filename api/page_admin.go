@@ -1,0 +1,134 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/notify"
+	"pbem/projections"
+)
+
+// adminPage is the data of a game's admin page.
+type adminPage struct {
+	base
+	GameID    string
+	GameName  string
+	Status    string
+	StatusKey string
+	Version   int64
+	Seats     []projections.SeatName
+	Deadline  *when
+	Active    bool
+	Paused    bool
+	Ended     bool
+	Extends   []option
+	Done      bool
+	Failed    []notify.FailedEmail
+	ShowFail  bool
+}
+
+// adminAuth checks that tok is game id's admin token.
+func (p *pages) adminAuth(c echo.Context, id, tok string) error {
+	a, err := p.svc.Authenticate(c.Request().Context(), id, tok)
+	if err != nil {
+		return err
+	}
+	if !a.Admin {
+		return projections.Errorf(projections.EUnauthorized, "this is not the admin link of game %s", id)
+	}
+	return nil
+}
+
+// admin: GET /admin/:game, the game's admin page.
+func (p *pages) admin(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	if swapped, err := p.swapToken(c, adminCookie, "/admin/"+id, func(tok string) error {
+		return p.adminAuth(c, id, tok)
+	}); swapped {
+		return err
+	}
+	tok, err := cookieToken(c, adminCookie)
+	if err != nil {
+		return err
+	}
+	if err := p.adminAuth(c, id, tok); err != nil {
+		return err
+	}
+	sm, err := p.svc.Summary(ctx, id)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, sm.Language)
+	cat := p.cat(lang)
+	d := adminPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game), Status: cat.t("status." + sm.Status),
+		StatusKey: sm.Status, Version: sm.Version, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
+		Paused: sm.Status == projections.StatusPaused, Done: c.QueryParam("n") == "done"}
+	d.Ended = !d.Active && !d.Paused
+	d.Title = cat.t("admin.title", d.GameName)
+	d.CSRF = p.csrfFor(tok)
+	if sm.Deadline != nil && d.Active {
+		w := tellTime(cat, *sm.Deadline, p.svc.Now(), location(c))
+		d.Deadline = &w
+	}
+	for _, h := range []int{1, 24, 72, 168} {
+		lbl := cat.t("lobby.hours", h)
+		if h >= 72 {
+			lbl = cat.t("lobby.days", h/24)
+		}
+		d.Extends = append(d.Extends, option{Value: strconv.Itoa(h) + "h", Label: lbl, Selected: h == 24})
+	}
+	if p.cfg.Failed != nil {
+		d.ShowFail = true
+		if d.Failed, err = p.cfg.Failed.Failed(ctx, id); err != nil {
+			return err
+		}
+	}
+	return p.render(c, http.StatusOK, "admin", d)
+}
+
+// adminAction: POST /admin/:game (form: csrf, action, and seat for resend,
+// by for extend, confirm for abort). It answers 303 to the admin page.
+func (p *pages) adminAction(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	tok, err := cookieToken(c, adminCookie)
+	if err != nil {
+		return err
+	}
+	if err := p.checkCSRF(c, tok); err != nil {
+		return err
+	}
+	switch c.FormValue("action") {
+	case "resend":
+		seat, perr := strconv.Atoi(c.FormValue("seat"))
+		if perr != nil {
+			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+		}
+		_, err = p.svc.ResendLink(ctx, id, tok, seat)
+	case "pause":
+		_, err = p.svc.Pause(ctx, id, tok)
+	case "resume":
+		_, err = p.svc.Resume(ctx, id, tok)
+	case "extend":
+		var by time.Duration
+		if by, err = parseDuration("by", c.FormValue("by")); err == nil {
+			_, err = p.svc.Extend(ctx, id, tok, by)
+		}
+	case "abort":
+		if c.FormValue("confirm") != "yes" {
+			return projections.Errorf(projections.EInvalid, "tick the box to confirm the abort")
+		}
+		_, err = p.svc.Abort(ctx, id, tok)
+	default:
+		return projections.Errorf(projections.EInvalid, "action: unknown")
+	}
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/admin/"+url.PathEscape(id)+"?n=done")
+}

@@ -1,0 +1,140 @@
+package api
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+// auditPage is the data of an ended game's audit page.
+type auditPage struct {
+	base
+	GameID   string
+	GameName string
+	Rules    string
+	Seed     string
+	SeedHash string
+	Chart    *scoreChart
+	Events   []auditEvent
+}
+
+// auditEvent is one event as the audit page lists it.
+type auditEvent struct {
+	Version  int64
+	Type     string
+	Actor    string
+	Time     string
+	Hash     string
+	PrevHash string
+	Data     string
+}
+
+// audit: GET /games/:id/audit, public once the game has ended.
+func (p *pages) audit(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	a, err := p.svc.Audit(ctx, id)
+	if err != nil {
+		return err
+	}
+	sm, err := p.svc.Summary(ctx, id)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, sm.Language)
+	cat := p.cat(lang)
+	d := auditPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
+		Seed: a.Seed, SeedHash: a.SeedHash}
+	d.Title = cat.t("audit.title", d.GameName)
+	names := seatNames(sm)
+	for _, e := range a.Events {
+		d.Events = append(d.Events, auditEvent{Version: e.Version, Type: e.Type, Actor: actorName(e.Meta.Actor, names),
+			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
+			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
+	}
+	series, err := p.scores(c, id)
+	if err != nil {
+		return err
+	}
+	d.Chart = drawChart(series, names, cat.t("audit.round"))
+	return p.render(c, http.StatusOK, "audit", d)
+}
+
+// scoreView is what the chart reads of a public view: the round and the
+// players' scores, under the name each game gives them (Lords of Scotland:
+// seats[].points; Swords and Bagpipes: players[].gold; else "totals").
+type scoreView struct {
+	Round int `json:"round"`
+	Seats []struct {
+		Points int `json:"points"`
+	} `json:"seats"`
+	Players []struct {
+		Gold int `json:"gold"`
+	} `json:"players"`
+	Totals []int `json:"totals"`
+}
+
+func (v *scoreView) scores() []int {
+	var out []int
+	switch {
+	case len(v.Seats) > 0:
+		for _, s := range v.Seats {
+			out = append(out, s.Points)
+		}
+	case len(v.Players) > 0:
+		for _, s := range v.Players {
+			out = append(out, s.Gold)
+		}
+	default:
+		out = v.Totals
+	}
+	return out
+}
+
+// roundScores is the players' scores at the start (Round 0) and at the
+// end of each round.
+type roundScores struct {
+	Round  int
+	Scores []int
+}
+
+// scores replays game id with its engine from public views only, and
+// returns the scores at the start and after each round.
+func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
+	var out []roundScores
+	var bad bool
+	err := p.svc.PublicReplay(c.Request().Context(), id, func(st projections.PublicStep) {
+		b, err := json.Marshal(st.View)
+		var v scoreView
+		if err != nil || json.Unmarshal(b, &v) != nil {
+			bad = true
+			return
+		}
+		sc := v.scores()
+		if len(sc) == 0 {
+			return
+		}
+		if len(out) == 0 {
+			out = append(out, roundScores{Round: 0, Scores: slices.Clone(sc)})
+		}
+		r := max(v.Round, 1)
+		if last := &out[len(out)-1]; last.Round == r {
+			last.Scores = slices.Clone(sc)
+		} else if r > last.Round {
+			out = append(out, roundScores{Round: r, Scores: slices.Clone(sc)})
+		}
+	})
+	if err != nil || bad {
+		// The chart is a reading aid: a record that does not replay is
+		// shown without it (verify reports it).
+		p.log.Warn("audit chart: replay failed", "game", id, "err", err)
+		return nil, nil
+	}
+	return out, nil
+}

@@ -1,0 +1,130 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// bagpipesName is the registry name of Swords and Bagpipes.
+const bagpipesName = "swords-and-bagpipes"
+
+// bagCard is a bagpipe card of the Swords and Bagpipes view JSON.
+type bagCard struct {
+	Name  string `json:"name"`
+	Phase string `json:"phase"`
+	X2    bool   `json:"x2"`
+	Text  string `json:"text"`
+	Fresh bool   `json:"fresh"`
+	Ready bool   `json:"ready"`
+}
+
+// bagViewJSON is the part of the Swords and Bagpipes view the page shows.
+type bagViewJSON struct {
+	Seat        int    `json:"seat"`
+	Round       int    `json:"round"`
+	Rounds      int    `json:"rounds"`
+	Phase       string `json:"phase"`
+	Badge       int    `json:"badge_of_honour"`
+	StayingHome int    `json:"staying_home"`
+	Defeats     int    `json:"defeats"`
+	DefeatLimit int    `json:"defeat_limit"`
+	ArmyLeft    int    `json:"army_cards_left"`
+	Army        *struct {
+		Name        string `json:"name"`
+		Shield      int    `json:"shield"`
+		ScotlandWon int    `json:"scotland_won"`
+		EnglandWon  int    `json:"england_won"`
+		Crown       int    `json:"crown"`
+		Text        string `json:"text"`
+	} `json:"army"`
+	Battle *struct {
+		Scotland int    `json:"scotland"`
+		England  int    `json:"england"`
+		Winner   string `json:"winner"`
+	} `json:"battle"`
+	Decks struct {
+		Bagpipe int `json:"bagpipe"`
+		Dagger  int `json:"dagger"`
+	} `json:"decks"`
+	Players []struct {
+		Seat        int       `json:"seat"`
+		Gold        int       `json:"gold"`
+		Castle      int       `json:"castle"`
+		Camp        int       `json:"camp"`
+		HandCount   int       `json:"hand_count"`
+		Table       []bagCard `json:"table"`
+		DaggerCards int       `json:"dagger_cards"`
+		DaggerTotal *int      `json:"dagger_total"`
+		Side        string    `json:"side"`
+	} `json:"players"`
+	Hand []bagCard `json:"hand"`
+}
+
+// bagPlayer is one player's row on the page.
+type bagPlayer struct {
+	Name    string
+	You     bool
+	Gold    int
+	Castle  int
+	Camp    int
+	Cards   int
+	Daggers string // the dagger total if this seat may know it, else the card count
+	Side    string
+	Table   []bagCard
+}
+
+// bagPage is the Swords and Bagpipes part of a play page.
+type bagPage struct {
+	Info    []string
+	Army    string
+	ArmyTxt string
+	Battle  string
+	Hand    []bagCard
+	Players []bagPlayer
+}
+
+func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, error) {
+	var v bagViewJSON
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("api: bagpipes view: %w", err)
+	}
+	bp := &bagPage{Hand: v.Hand}
+	bp.Info = append(bp.Info, cat.t("bag.round", v.Round, v.Rounds, v.Phase))
+	if v.Badge >= 0 && v.Badge < len(names) {
+		bp.Info = append(bp.Info, cat.t("bag.badge", seatName(names, v.Badge)))
+	}
+	if v.StayingHome >= 0 && v.StayingHome < len(names) {
+		bp.Info = append(bp.Info, cat.t("bag.stay", seatName(names, v.StayingHome)))
+	}
+	bp.Info = append(bp.Info, cat.t("bag.defeats", v.Defeats, v.DefeatLimit), cat.t("bag.decks", v.Decks.Bagpipe, v.Decks.Dagger, v.ArmyLeft))
+	if a := v.Army; a != nil {
+		bp.Army = a.Name + " — " + cat.t("bag.shield", a.Shield, a.ScotlandWon, a.EnglandWon, a.Crown)
+		bp.ArmyTxt = a.Text
+	}
+	if b := v.Battle; b != nil {
+		bp.Battle = cat.t("bag.battle", b.Scotland, b.England, b.Winner)
+	}
+	for _, pl := range v.Players {
+		row := bagPlayer{Name: seatName(names, pl.Seat), You: pl.Seat == v.Seat, Gold: pl.Gold, Castle: pl.Castle,
+			Camp: pl.Camp, Cards: pl.HandCount, Side: pl.Side, Table: pl.Table, Daggers: fmt.Sprint(pl.DaggerCards)}
+		if pl.DaggerTotal != nil {
+			row.Daggers = fmt.Sprintf("%d (%d)", pl.DaggerCards, *pl.DaggerTotal)
+		}
+		if row.Side == "" {
+			row.Side = "?"
+		}
+		bp.Players = append(bp.Players, row)
+	}
+	return bp, nil
+}
+
+// bagLabel groups a Swords and Bagpipes move; its label stays the engine's.
+func bagLabel(m rawMove) (string, string) {
+	switch m.Type {
+	case "replenish", "relocate", "play", "end_turn", "stay_home", "choose", "pass":
+		return "bagmove." + m.Type, ""
+	case "pass_badge", "keep_badge":
+		return "bagmove.badge", ""
+	}
+	return "", ""
+}

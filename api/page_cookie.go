@@ -1,0 +1,78 @@
+package api
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+// Cookies of the pages. A seat's cookie holds its play-link token and is
+// scoped to /play/{game}; the admin's holds the admin token and is scoped to
+// /admin/{game}. Both are HttpOnly and SameSite=Lax, Secure under https.
+const (
+	seatCookie  = "pbem_seat"
+	adminCookie = "pbem_admin"
+	// cookieAge keeps a link's cookie for a long game (a new link replaces it).
+	cookieAge = 180 * 24 * 3600
+)
+
+// errCSRF is the error of a POST without a valid CSRF token.
+var errCSRF = projections.Errorf(projections.EForbidden, "missing or wrong CSRF token")
+
+// swapToken handles a ?token= in a page's URL: it checks the token with
+// valid, stores it in the cookie name scoped to path, and answers 303 to the
+// same URL without the token. swapped is false when the URL has no token.
+// An invalid token is an EUnauthorized error (no cookie is set).
+func (p *pages) swapToken(c echo.Context, name, path string, valid func(token string) error) (swapped bool, err error) {
+	q := c.Request().URL.Query()
+	if !q.Has("token") {
+		return false, nil
+	}
+	tok := q.Get("token")
+	if err := valid(tok); err != nil {
+		return true, err
+	}
+	c.SetCookie(&http.Cookie{Name: name, Value: tok, Path: path, MaxAge: cookieAge, HttpOnly: true,
+		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
+	q.Del("token")
+	u := url.URL{Path: c.Request().URL.Path, RawQuery: q.Encode()}
+	return true, c.Redirect(http.StatusSeeOther, u.String())
+}
+
+// secure reports whether cookies get the Secure flag.
+func (p *pages) secure(c echo.Context) bool { return p.cfg.Secure || c.Scheme() == "https" }
+
+// cookieToken returns the token in cookie name, or an EUnauthorized error.
+func cookieToken(c echo.Context, name string) (string, error) {
+	ck, err := c.Cookie(name)
+	if err != nil || ck.Value == "" {
+		return "", projections.Errorf(projections.EUnauthorized, "open the game with the link of your email")
+	}
+	return ck.Value, nil
+}
+
+// csrfFor is the CSRF token of a session: HMAC-SHA256 of the cookie's
+// value with PBEM_SECRET. A form carries it; a POST must carry the one of
+// its cookie (double submit: another site can neither read the cookie nor
+// compute the HMAC).
+func (p *pages) csrfFor(session string) string {
+	m := hmac.New(sha256.New, p.cfg.Secret)
+	m.Write([]byte("pbem page csrf\x00"))
+	m.Write([]byte(session))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// checkCSRF checks the form's csrf field against the session.
+func (p *pages) checkCSRF(c echo.Context, session string) error {
+	got := c.FormValue("csrf")
+	if got == "" || !hmac.Equal([]byte(got), []byte(p.csrfFor(session))) {
+		return errCSRF
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/api"
+	"pbem/engine"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+	"pbem/projections"
+	"pbem/projections/postgres"
+	"pbem/projections/testgame"
+)
+
+// pageEnv is a running server with the HTML pages on a fresh database,
+// with every game: Lords of Scotland, Swords and Bagpipes and the test game.
+type pageEnv struct {
+	t     testing.TB
+	url   string
+	svc   *projections.Service
+	pool  *pgxpool.Pool
+	store *evpg.Store
+	srv   *api.Server
+}
+
+func newPageEnv(t testing.TB) *pageEnv {
+	t.Helper()
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := pgtest.NewPool(t)
+	store := evpg.New(pool)
+	t.Cleanup(store.Close)
+	svc := projections.New(projections.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
+		Store: store, Repo: postgres.New(pool), Secret: secret})
+	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
+	e.srv = api.New(api.Config{Service: svc, Routes: api.PageRoutes(api.PageConfig{Service: svc, Secret: secret,
+		Notify: store.Notify, Poll: time.Second})})
+	hs := httptest.NewServer(e.srv)
+	t.Cleanup(hs.Close)
+	e.url = hs.URL
+	return e
+}
+
+// createGame starts a game of n players (Ann, Bob, ...) in lang.
+func (e *pageEnv) createGame(game string, n int, lang, options string) string {
+	e.t.Helper()
+	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
+	req := projections.CreateGame{Game: game, Language: lang, Options: json.RawMessage(options)}
+	for i := range n {
+		req.Players = append(req.Players, projections.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
+	}
+	cg, err := e.svc.Create(context.Background(), req)
+	if err != nil {
+		e.t.Fatalf("create: %v", err)
+	}
+	return cg.ID
+}
+
+// browser is an HTTP client with its own cookies that does not follow
+// redirects (tests look at them).
+type browser struct {
+	t   testing.TB
+	e   *pageEnv
+	c   *http.Client
+	jar *cookiejar.Jar
+}
+
+func (e *pageEnv) browser() *browser {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return &browser{t: e.t, e: e, jar: jar, c: &http.Client{Jar: jar, Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// page is an answer: status, headers, body.
+type page struct {
+	Status int
+	Header http.Header
+	Body   string
+}
+
+func (b *browser) get(path string) page {
+	b.t.Helper()
+	resp, err := b.c.Get(b.e.url + path)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return read(b.t, resp)
+}
+
+func (b *browser) post(path string, form url.Values) page {
+	b.t.Helper()
+	resp, err := b.c.PostForm(b.e.url+path, form)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return read(b.t, resp)
+}
+
+func read(t testing.TB, resp *http.Response) page {
+	t.Helper()
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page{Status: resp.StatusCode, Header: resp.Header, Body: string(body)}
+}
+
+// open follows a play link: the token is swapped for a cookie, then the
+// page is fetched.
+func (b *browser) open(id string, seat int) page {
+	b.t.Helper()
+	p := b.get("/play/" + id + "?token=" + projections.SeatToken(secret, id, seat, 0))
+	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id {
+		b.t.Fatalf("open: %d to %q", p.Status, p.Header.Get("Location"))
+	}
+	return b.get("/play/" + id)
+}
+
+var (
+	reCSRF    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	reVersion = regexp.MustCompile(`name="version" value="(\d+)"`)
+	reMove    = regexp.MustCompile(`<button type="submit" name="move" value="([^"]+)">`)
+	reRank    = regexp.MustCompile(`data-rank="(\d+)"`)
+)
+
+// form is the move form of a play page.
+type form struct {
+	csrf, version string
+	moves         []string // each move's JSON
+}
+
+func moveForm(t testing.TB, body string) form {
+	t.Helper()
+	var f form
+	if m := reCSRF.FindStringSubmatch(body); m != nil {
+		f.csrf = m[1]
+	}
+	if m := reVersion.FindStringSubmatch(body); m != nil {
+		f.version = m[1]
+	}
+	for _, m := range reMove.FindAllStringSubmatch(body, -1) {
+		f.moves = append(f.moves, htmlUnescape(m[1]))
+	}
+	return f
+}
+
+func htmlUnescape(s string) string {
+	r := strings.NewReplacer("&#34;", `"`, "&quot;", `"`, "&#39;", "'", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&#43;", "+")
+	return r.Replace(s)
+}
+
+// version returns a game's current version.
+func (e *pageEnv) version(id string) int64 {
+	e.t.Helper()
+	sm, err := e.svc.Summary(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return sm.Version
+}
+
+// toMove returns the first seat awaited in a game.
+func (e *pageEnv) toMove(id string) int {
+	e.t.Helper()
+	sm, err := e.svc.Summary(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(sm.ToMove) == 0 {
+		return -1
+	}
+	return sm.ToMove[0]
+}

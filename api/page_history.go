@@ -1,0 +1,88 @@
+package api
+
+import (
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+// historyPage is the data of a seat's history page.
+type historyPage struct {
+	base
+	GameID   string
+	GameName string
+	Rows     []historyRow
+}
+
+// historyRow is one event of the timeline.
+type historyRow struct {
+	Version int64
+	Summary string
+	Actor   string
+	When    when
+	Hash    string
+}
+
+// history: GET /play/:game/history, the seat's redacted history as a
+// timeline (the same cookie as the play page).
+func (p *pages) history(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	tok, err := cookieToken(c, seatCookie)
+	if err != nil {
+		return err
+	}
+	h, err := p.svc.History(ctx, id, tok)
+	if err != nil {
+		return err
+	}
+	sm, err := p.svc.Summary(ctx, id)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, sm.Language)
+	cat := p.cat(lang)
+	d := historyPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game)}
+	d.Title = cat.t("history.title", d.GameName)
+	names := seatNames(sm)
+	now, loc := p.svc.Now(), location(c)
+	for _, r := range h.Events {
+		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: actorName(r.Actor, names),
+			When: tellTime(cat, r.RecordedAt, now, loc), Hash: hex.EncodeToString(r.Hash)})
+	}
+	return p.render(c, http.StatusOK, "history", d)
+}
+
+// gameName is a game's display name.
+func gameName(cat catalog, game string) string {
+	if n, ok := cat["game."+game]; ok {
+		return n
+	}
+	return game
+}
+
+// seatNames lists a game's players by seat.
+func seatNames(sm *projections.Summary) []string {
+	names := make([]string, len(sm.Seats))
+	for _, s := range sm.Seats {
+		if s.Seat >= 0 && s.Seat < len(names) {
+			names[s.Seat] = s.Name
+		}
+	}
+	return names
+}
+
+// actorName names an event's actor ("seat:1" -> the player's name).
+func actorName(actor string, names []string) string {
+	if n, ok := strings.CutPrefix(actor, "seat:"); ok {
+		if i, err := strconv.Atoi(n); err == nil {
+			return seatName(names, i)
+		}
+	}
+	return actor
+}

@@ -1,0 +1,327 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/engine"
+	"pbem/projections"
+)
+
+// playPage is the data of a seat's play page.
+type playPage struct {
+	base
+	GameID   string
+	GameName string
+	Seat     int
+	You      string
+	Version  int64
+	Status   string
+	// Turn says whose turn it is (or that the game is paused or over).
+	Turn     string
+	YourTurn bool
+	Deadline *when
+	Notices  []string
+	Groups   []moveGroup
+	Players  []playerRow
+	Lords    *lordsPage
+	Bag      *bagPage
+	Generic  []field
+	Ended    bool
+	Result   []projections.Ranking
+}
+
+// playerRow is one player in the page's list of players.
+type playerRow struct {
+	Seat   int
+	Name   string
+	You    bool
+	ToMove bool
+}
+
+// moveGroup is a titled set of move buttons.
+type moveGroup struct {
+	Title string
+	Moves []moveButton
+}
+
+// moveButton is one legal move: its JSON (posted back verbatim) and label.
+type moveButton struct {
+	JSON  string
+	Label string
+}
+
+// field is one public field of a game's view (the generic rendering).
+type field struct {
+	Name  string
+	Value string
+}
+
+// play: GET /play/:game.
+func (p *pages) play(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	if swapped, err := p.swapToken(c, seatCookie, "/play/"+id, func(tok string) error {
+		_, err := p.svc.SeatVersion(ctx, id, tok)
+		return err
+	}); swapped {
+		return err
+	}
+	tok, err := cookieToken(c, seatCookie)
+	if err != nil {
+		return err
+	}
+	sp, err := p.svc.SeatPage(ctx, id, tok)
+	if err != nil {
+		return err
+	}
+	d, err := p.playData(c, sp, tok)
+	if err != nil {
+		return err
+	}
+	return p.render(c, http.StatusOK, "play", d)
+}
+
+// Notices shown after a POST, by the redirect's ?n=.
+const (
+	noticePlayed   = "played"
+	noticeStale    = "stale"
+	noticeIllegal  = "illegal"
+	noticeNotYours = "notyours"
+	noticeConflict = "conflict"
+)
+
+// move: POST /play/:game (form: csrf, version, move). It answers 303 to
+// the play page, with a notice of what happened.
+func (p *pages) move(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	tok, err := cookieToken(c, seatCookie)
+	if err != nil {
+		return err
+	}
+	if err := p.checkCSRF(c, tok); err != nil {
+		return err
+	}
+	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
+	if err != nil || ver < 0 {
+		return projections.Errorf(projections.EInvalid, "version: give the version of the page you played from")
+	}
+	mv := strings.TrimSpace(c.FormValue("move"))
+	if !strings.HasPrefix(mv, "{") {
+		return projections.Errorf(projections.EInvalid, "move: choose one of your moves")
+	}
+	// The key makes a double click (the same move at the same version)
+	// play once; another move from a stale page is a conflict.
+	sum := sha256.Sum256([]byte(mv))
+	key := "page:v" + strconv.FormatInt(ver, 10) + ":" + hex.EncodeToString(sum[:8])
+	_, err = p.svc.Move(ctx, id, tok, projections.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
+		RequestID: requestID(c)})
+	notice := noticePlayed
+	switch code := projections.ErrorCode(err); code {
+	case "":
+	case projections.EConflict:
+		notice = noticeConflict
+		if cur, verr := p.svc.SeatVersion(ctx, id, tok); verr == nil && cur != ver {
+			notice = noticeStale
+		}
+	case engine.CodeIllegalMove, engine.CodeBadMove:
+		notice = noticeIllegal
+	case engine.CodeNotYourTurn:
+		notice = noticeNotYours
+	case engine.CodeGameOver:
+		notice = noticeConflict
+	default:
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+notice)
+}
+
+// playData builds the play page of a seat.
+func (p *pages) playData(c echo.Context, sp *projections.SeatPage, tok string) (*playPage, error) {
+	v, sm := sp.View, sp.Summary
+	lang := pickLang(c, sm.Language)
+	cat := p.cat(lang)
+	d := &playPage{base: p.base(c, lang), GameID: sm.ID, GameName: cat.t("game." + sm.Game), Seat: v.Seat,
+		Version: v.Version, Status: v.Status, Ended: sm.Status == projections.StatusFinished || sm.Status == projections.StatusAborted}
+	if d.GameName == "game."+sm.Game {
+		d.GameName = sm.Game
+	}
+	d.CSRF = p.csrfFor(tok)
+	names := make([]string, len(sm.Seats))
+	for _, s := range sm.Seats {
+		if s.Seat >= 0 && s.Seat < len(names) {
+			names[s.Seat] = s.Name
+		}
+	}
+	if v.Seat >= 0 && v.Seat < len(names) {
+		d.You = names[v.Seat]
+	}
+	d.Title = cat.t("play.title", d.GameName, d.You)
+	toMove := map[int]bool{}
+	var waiting []string
+	for _, s := range v.ToMove {
+		toMove[s] = true
+		if s == v.Seat {
+			d.YourTurn = true
+		} else if s >= 0 && s < len(names) {
+			waiting = append(waiting, names[s])
+		}
+	}
+	for i, n := range names {
+		d.Players = append(d.Players, playerRow{Seat: i, Name: n, You: i == v.Seat, ToMove: toMove[i]})
+	}
+	switch {
+	case sm.Status == projections.StatusPaused:
+		d.Turn = cat.t("play.paused")
+	case sm.Status == projections.StatusAborted:
+		d.Turn = cat.t("play.aborted")
+	case sm.Status == projections.StatusFinished:
+		d.Turn = cat.t("play.finished")
+	case d.YourTurn:
+		d.Turn = cat.t("play.your_turn")
+		if len(waiting) > 0 {
+			d.Turn += " " + cat.t("play.waiting", strings.Join(waiting, ", "))
+		}
+	default:
+		d.Turn = cat.t("play.waiting", strings.Join(waiting, ", "))
+	}
+	if sm.Status == projections.StatusActive && v.Deadline != nil {
+		w := tellTime(cat, *v.Deadline, p.svc.Now(), location(c))
+		d.Deadline = &w
+	}
+	if sm.Result != nil {
+		d.Result = sm.Result.Ranking
+	}
+	switch c.QueryParam("n") {
+	case noticePlayed:
+		d.Notices = append(d.Notices, cat.t("play.played"))
+		if !d.YourTurn && len(waiting) > 0 && sm.Status == projections.StatusActive {
+			d.Notices = append(d.Notices, cat.t("play.next", strings.Join(waiting, ", ")))
+		}
+	case noticeStale:
+		d.Notices = append(d.Notices, cat.t("play.stale"))
+	case noticeIllegal:
+		d.Notices = append(d.Notices, cat.t("play.illegal", ""))
+	case noticeNotYours:
+		d.Notices = append(d.Notices, cat.t("play.notyours"))
+	case noticeConflict:
+		d.Notices = append(d.Notices, cat.t("play.conflict", cat.t("status."+sm.Status)))
+	}
+	raw, err := json.Marshal(v.State)
+	if err != nil {
+		return nil, err
+	}
+	var labeler func(m rawMove) (group, label string)
+	switch sm.Game {
+	case lordsName:
+		lv, err := p.lordsData(cat, raw, names)
+		if err != nil {
+			return nil, err
+		}
+		d.Lords = lv
+		labeler = lv.label
+	case bagpipesName:
+		bv, err := p.bagData(cat, raw, names)
+		if err != nil {
+			return nil, err
+		}
+		d.Bag = bv
+		labeler = bagLabel
+	default:
+		d.Generic = genericFields(raw)
+	}
+	d.Groups = groupMoves(cat, v.LegalMoves, labeler)
+	return d, nil
+}
+
+// rawMove is a legal move as JSON, with its decoded fields.
+type rawMove struct {
+	JSON   string
+	Type   string
+	Label  string
+	Fields map[string]json.RawMessage
+}
+
+// int returns the integer field k (ok false if absent or not a number).
+func (m rawMove) int(k string) (int, bool) {
+	var n int
+	if err := json.Unmarshal(m.Fields[k], &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// bool returns the boolean field k.
+func (m rawMove) bool(k string) bool {
+	var b bool
+	_ = json.Unmarshal(m.Fields[k], &b)
+	return b
+}
+
+// groupMoves turns the legal moves into titled button groups, in the order
+// of their first appearance. labeler, if set, gives a move's group (a
+// catalog key) and label in the page's language ("" keeps the engine's).
+func groupMoves(cat catalog, moves []engine.Move, labeler func(rawMove) (string, string)) []moveGroup {
+	var out []moveGroup
+	at := map[string]int{}
+	for _, m := range moves {
+		b, err := json.Marshal(m)
+		if err != nil {
+			continue
+		}
+		rm := rawMove{JSON: string(b)}
+		if err := json.Unmarshal(b, &rm.Fields); err != nil {
+			continue
+		}
+		_ = json.Unmarshal(rm.Fields["type"], &rm.Type)
+		_ = json.Unmarshal(rm.Fields["label"], &rm.Label)
+		if rm.Label == "" {
+			rm.Label = m.Label()
+		}
+		group, label := "", ""
+		if labeler != nil {
+			group, label = labeler(rm)
+		}
+		if label == "" {
+			label = rm.Label
+		}
+		if group == "" {
+			group = "move.other"
+		}
+		i, ok := at[group]
+		if !ok {
+			i = len(out)
+			at[group] = i
+			out = append(out, moveGroup{Title: cat.t(group)})
+		}
+		out[i].Moves = append(out[i].Moves, moveButton{JSON: rm.JSON, Label: label})
+	}
+	return out
+}
+
+// genericFields lists the top-level fields of a view other than its legal
+// moves, for games without a template of their own.
+func genericFields(raw []byte) []field {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return []field{{Name: "state", Value: string(raw)}}
+	}
+	var out []field
+	for k, v := range m {
+		if k == "legal_moves" {
+			continue
+		}
+		out = append(out, field{Name: strings.ReplaceAll(k, "_", " "), Value: string(v)})
+	}
+	slices.SortFunc(out, func(a, b field) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

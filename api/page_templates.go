@@ -1,0 +1,115 @@
+package api
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+//go:embed web/templates/*.html
+var templateFS embed.FS
+
+//go:embed web/static
+var staticFS embed.FS
+
+// templates is the one template set, instantiated once per language with
+// that language's catalog bound to the "t" function.
+type templates struct {
+	byLang map[string]*template.Template
+	cats   map[string]catalog
+}
+
+// base is the data every page has.
+type base struct {
+	Lang  string
+	Title string
+	// CSRF is the page's CSRF token (forms carry it).
+	CSRF string
+	// TZ is the time zone the page's times are told in.
+	TZ string
+}
+
+func (b base) language() string { return b.Lang }
+
+// langOf returns the language of a page's data.
+func langOf(d any) string {
+	if l, ok := d.(interface{ language() string }); ok {
+		return l.language()
+	}
+	return pageLangs[0]
+}
+
+// base returns the common data of a page in lang.
+func (p *pages) base(c echo.Context, lang string) base {
+	return base{Lang: lang, TZ: location(c).String()}
+}
+
+// cat returns lang's catalog.
+func (p *pages) cat(lang string) catalog {
+	if c, ok := p.tmpl.cats[lang]; ok {
+		return c
+	}
+	return p.tmpl.cats[pageLangs[0]]
+}
+
+func mustTemplates() *templates {
+	t, err := newTemplates()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func newTemplates() (*templates, error) {
+	cats, err := loadCatalogs()
+	if err != nil {
+		return nil, err
+	}
+	funcs := template.FuncMap{
+		"t":     func(key string, args ...any) string { return key },
+		"lower": strings.ToLower,
+		"add":   func(a, b int) int { return a + b },
+	}
+	root, err := template.New("pages").Funcs(funcs).ParseFS(templateFS, "web/templates/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("api: page templates: %w", err)
+	}
+	ts := &templates{byLang: map[string]*template.Template{}, cats: cats}
+	for lang, cat := range cats {
+		cl, err := root.Clone()
+		if err != nil {
+			return nil, err
+		}
+		cl.Funcs(template.FuncMap{"t": cat.t})
+		ts.byLang[lang] = cl
+	}
+	return ts, nil
+}
+
+// execute runs the template name in lang.
+func (ts *templates) execute(w io.Writer, lang, name string, d any) error {
+	t, ok := ts.byLang[lang]
+	if !ok {
+		t = ts.byLang[pageLangs[0]]
+	}
+	return t.ExecuteTemplate(w, name, d)
+}
+
+// staticHandler serves the embedded CSS and JavaScript under /static/.
+func staticHandler() echo.HandlerFunc {
+	fs := http.FileServer(http.FS(staticFS))
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "public, max-age=3600")
+		r := c.Request().Clone(c.Request().Context())
+		r.URL.Path = "/web" + r.URL.Path // /static/x -> web/static/x in the FS
+		fs.ServeHTTP(c.Response(), r)
+		return nil
+	}
+}

@@ -1,0 +1,382 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/engine/lords"
+	"pbem/projections"
+	"pbem/projections/testgame"
+)
+
+func TestPageTokenIsSwappedForAScopedCookie(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	b := e.browser()
+	p := b.get("/play/" + id + "?token=" + projections.SeatToken(secret, id, 0, 0) + "&x=1")
+	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id+"?x=1" {
+		t.Fatalf("token URL: %d to %q", p.Status, p.Header.Get("Location"))
+	}
+	ck := p.Header.Get("Set-Cookie")
+	for _, want := range []string{"pbem_seat=", "Path=/play/" + id, "HttpOnly", "SameSite=Lax"} {
+		if !strings.Contains(ck, want) {
+			t.Errorf("Set-Cookie %q lacks %q", ck, want)
+		}
+	}
+	if strings.Contains(ck, "Secure") {
+		t.Errorf("Secure cookie over plain http: %q", ck)
+	}
+	if p.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("Referrer-Policy %q", p.Header.Get("Referrer-Policy"))
+	}
+	p = b.get("/play/" + id)
+	if p.Status != http.StatusOK {
+		t.Fatalf("page: %d\n%s", p.Status, p.Body)
+	}
+	csp := p.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q", csp)
+	}
+	if p.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("Referrer-Policy %q", p.Header.Get("Referrer-Policy"))
+	}
+	if strings.Contains(p.Body, "<script>") || strings.Contains(p.Body, " style=") {
+		t.Error("inline script or style in the page")
+	}
+	for _, want := range []string{"Your hand", "You play as Ann.", "Recruits", "Army of Bob", "Supporters", `class="card back"`} {
+		if !strings.Contains(p.Body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := len(reRank.FindAllString(p.Body, -1)); n < 6 {
+		t.Errorf("%d cards shown, want the hand (6) and more", n)
+	}
+	// The cookie opens only this game's pages: another game's page asks for a link.
+	other := e.createGame(lords.Name, 2, "en", "")
+	if p := b.get("/play/" + other); p.Status != http.StatusUnauthorized {
+		t.Errorf("other game with this cookie: %d", p.Status)
+	}
+}
+
+func TestPageBadTokenIsAFriendly401(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "fr", "")
+	b := e.browser()
+	for _, path := range []string{"/play/" + id + "?token=nope", "/play/" + id, "/play/nosuchgame?token=x", "/admin/" + id + "?token=nope"} {
+		p := b.get(path)
+		if p.Status != http.StatusUnauthorized && p.Status != http.StatusNotFound {
+			t.Errorf("%s: %d", path, p.Status)
+		}
+		if !strings.Contains(p.Header.Get("Content-Type"), "text/html") || !strings.Contains(p.Body, "<h1>") {
+			t.Errorf("%s: not an HTML page: %s", path, p.Body)
+		}
+		if strings.Contains(p.Header.Get("Set-Cookie"), "pbem_seat=nope") {
+			t.Errorf("%s: a bad token was stored", path)
+		}
+	}
+	if p := b.get("/play/" + id + "?token=nope"); !strings.Contains(p.Body, "link") {
+		t.Errorf("401 page does not explain: %s", p.Body)
+	}
+}
+
+func TestPageMoveNeedsTheCSRFToken(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	seat := e.toMove(id)
+	b := e.browser()
+	f := moveForm(t, b.open(id, seat).Body)
+	if f.csrf == "" || f.version == "" || len(f.moves) == 0 {
+		t.Fatalf("form: %+v", f)
+	}
+	before := e.version(id)
+	for _, csrf := range []string{"", "forged", moveForm(t, e.browser().open(id, 1-seat).Body).csrf} {
+		p := b.post("/play/"+id, url.Values{"csrf": {csrf}, "version": {f.version}, "move": {f.moves[0]}})
+		if p.Status != http.StatusForbidden {
+			t.Errorf("csrf %q: %d", csrf, p.Status)
+		}
+	}
+	if e.version(id) != before {
+		t.Fatal("a refused POST changed the game")
+	}
+	// And a POST with no cookie at all is refused too.
+	if p := e.browser().post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}}); p.Status != http.StatusUnauthorized {
+		t.Errorf("no cookie: %d", p.Status)
+	}
+	if e.version(id) != before {
+		t.Fatal("a refused POST changed the game")
+	}
+	p := b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}})
+	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id+"?n=played" {
+		t.Fatalf("move: %d to %q", p.Status, p.Header.Get("Location"))
+	}
+	if e.version(id) == before {
+		t.Fatal("the move was not played")
+	}
+	if p := b.get("/play/" + id + "?n=played"); !strings.Contains(p.Body, "Your move was played.") {
+		t.Error("no confirmation after the move")
+	}
+}
+
+func TestPageStaleVersionShowsTheFreshState(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "it", "")
+	seat := e.toMove(id)
+	b := e.browser()
+	f := moveForm(t, b.open(id, seat).Body)
+	// Another tab plays first.
+	b2 := e.browser()
+	f2 := moveForm(t, b2.open(id, seat).Body)
+	if p := b2.post("/play/"+id, url.Values{"csrf": {f2.csrf}, "version": {f2.version}, "move": {f2.moves[len(f2.moves)-1]}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("first move: %d", p.Status)
+	}
+	after := e.version(id)
+	p := b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}})
+	if p.Status != http.StatusSeeOther || !strings.HasSuffix(p.Header.Get("Location"), "?n=stale") {
+		t.Fatalf("stale move: %d to %q", p.Status, p.Header.Get("Location"))
+	}
+	if e.version(id) != after {
+		t.Fatal("a stale move was played")
+	}
+	page := b.get(p.Header.Get("Location"))
+	if !strings.Contains(page.Body, "La partita è andata avanti") {
+		t.Errorf("no 'moved on' notice:\n%s", page.Body)
+	}
+	if fresh := moveForm(t, page.Body); fresh.version != "" && fresh.version != num(after) {
+		t.Errorf("page shows version %s, want %d", fresh.version, after)
+	}
+	if !strings.Contains(page.Body, `data-version="`+num(after)+`"`) {
+		t.Errorf("page is not at version %d", after)
+	}
+}
+
+
+// TestPageNeverShowsAnotherSeatsHiddenCards plays a game of Lords of
+// Scotland through the pages and checks, after every move, that no card
+// hidden from a seat (the other's hand, its face-down followers) appears in
+// that seat's HTML.
+func TestPageNeverShowsAnotherSeatsHiddenCards(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	bs := []*browser{e.browser(), e.browser()}
+	for s, b := range bs {
+		b.open(id, s)
+	}
+	ctx := context.Background()
+	for step := 0; step < 40; step++ {
+		for s, b := range bs {
+			body := b.get("/play/" + id).Body
+			other := 1 - s
+			hidden := hiddenFrom(t, e, id, other, s)
+			for _, m := range reRank.FindAllStringSubmatch(body, -1) {
+				if hidden[m[1]] {
+					t.Fatalf("step %d: seat %d's page shows card %s hidden from it", step, s, m[1])
+				}
+			}
+		}
+		seat := e.toMove(id)
+		if seat < 0 {
+			break
+		}
+		f := moveForm(t, bs[seat].get("/play/"+id).Body)
+		// Prefer face-down musters, so that there are hidden followers.
+		mv := f.moves[step%len(f.moves)]
+		for _, m := range f.moves {
+			if strings.Contains(m, `"face_up":false`) && step%2 == 0 {
+				mv = m
+				break
+			}
+		}
+		if p := bs[seat].post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {mv}}); p.Status != http.StatusSeeOther ||
+			!strings.HasSuffix(p.Header.Get("Location"), "n=played") {
+			t.Fatalf("step %d: move %s: %d %s", step, mv, p.Status, p.Header.Get("Location"))
+		}
+	}
+	_ = ctx
+}
+
+// hiddenFrom lists the ranks that seat owner sees and seat viewer does not:
+// owner's hand and the followers only owner knows.
+func hiddenFrom(t testing.TB, e *pageEnv, id string, owner, viewer int) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	vo, err := e.svc.SeatView(ctx, id, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vv, err := e.svc.SeatView(ctx, id, viewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, r := range ranksIn(t, vv.State) {
+		seen[r] = true
+	}
+	out := map[string]bool{}
+	for _, r := range ranksIn(t, vo.State) {
+		if !seen[r] {
+			out[num(int64(r))] = true
+		}
+	}
+	return out
+}
+
+// ranksIn lists every card rank in a view's JSON.
+func ranksIn(t testing.TB, v any) []int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			if r, ok := x["rank"].(float64); ok && r > 0 {
+				out = append(out, int(r))
+			}
+			for k, y := range x {
+				if k != "legal_moves" {
+					walk(y)
+				}
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	var root any
+	if err := json.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	walk(root)
+	return out
+}
+
+func TestPageGenericGameAndHistoryAndAudit(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(testgame.Name, 2, "fr", `{"target":12}`)
+	bs := []*browser{e.browser(), e.browser()}
+	for s, b := range bs {
+		p := b.open(id, s)
+		if !strings.Contains(p.Body, "La partie telle que vous la voyez") || !strings.Contains(p.Body, "hand") {
+			t.Fatalf("generic page lacks the view's fields:\n%s", p.Body)
+		}
+	}
+	for range 200 {
+		seat := e.toMove(id)
+		if seat < 0 {
+			break
+		}
+		f := moveForm(t, bs[seat].get("/play/"+id).Body)
+		if p := bs[seat].post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}}); p.Status != http.StatusSeeOther {
+			t.Fatalf("move: %d", p.Status)
+		}
+	}
+	if e.toMove(id) >= 0 {
+		t.Fatal("the game did not end")
+	}
+	h := bs[0].get("/play/" + id + "/history")
+	if h.Status != http.StatusOK || !strings.Contains(h.Body, "Historique de") || strings.Count(h.Body, "<li>") < 5 {
+		t.Fatalf("history: %d\n%s", h.Status, h.Body)
+	}
+	if p := e.browser().get("/play/" + id + "/history"); p.Status != http.StatusUnauthorized {
+		t.Errorf("history without a cookie: %d", p.Status)
+	}
+	a := e.browser().get("/games/" + id + "/audit")
+	if a.Status != http.StatusOK {
+		t.Fatalf("audit: %d\n%s", a.Status, a.Body)
+	}
+	for _, want := range []string{"<svg", "<polyline", "Ann", "Bob", "Comment vérifier", "pbem.created", "Graine"} {
+		if !strings.Contains(a.Body, want) {
+			t.Errorf("audit lacks %q", want)
+		}
+	}
+	sm, _ := e.svc.Summary(context.Background(), id)
+	if !strings.Contains(a.Body, sm.SeedHash) {
+		t.Error("audit lacks the seed hash")
+	}
+}
+
+func TestPageAuditBeforeTheEndIsRefused(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	if p := e.browser().get("/games/" + id + "/audit"); p.Status != http.StatusForbidden || !strings.Contains(p.Body, "<h1>") {
+		t.Errorf("audit of a running game: %d", p.Status)
+	}
+}
+
+func TestPageLiveStreamSendsTheNewVersion(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	seat := e.toMove(id)
+	watcher := e.browser()
+	watcher.open(id, 1-seat)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.url+"/play/"+id+"/events", nil)
+	resp, err := watcher.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	lines := bufio.NewScanner(resp.Body)
+	next := func() string {
+		for lines.Scan() {
+			if v, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
+				return v
+			}
+		}
+		t.Fatalf("stream ended: %v", lines.Err())
+		return ""
+	}
+	if v := next(); v != num(e.version(id)) {
+		t.Fatalf("first version %s", v)
+	}
+	b := e.browser()
+	f := moveForm(t, b.open(id, seat).Body)
+	b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}})
+	if v := next(); v != num(e.version(id)) {
+		t.Fatalf("version after the move %s, want %d", v, e.version(id))
+	}
+}
+
+func TestPageCatalogsHaveTheSameKeys(t *testing.T) {
+	cats := map[string]map[string]string{}
+	for _, l := range []string{"en", "fr", "it"} {
+		p, err := os.ReadFile("web/i18n/" + l + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]string
+		if err := json.Unmarshal(p, &m); err != nil {
+			t.Fatal(err)
+		}
+		cats[l] = m
+	}
+	for k := range cats["en"] {
+		for _, l := range []string{"fr", "it"} {
+			if _, ok := cats[l][k]; !ok {
+				t.Errorf("%s lacks %q", l, k)
+			}
+		}
+	}
+	for _, l := range []string{"fr", "it"} {
+		if len(cats[l]) != len(cats["en"]) {
+			t.Errorf("%s has %d keys, en %d", l, len(cats[l]), len(cats["en"]))
+		}
+	}
+}
+
+func num(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,100 @@
+package projections
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"pbem/engine"
+)
+
+// This file holds what the HTML play pages need beyond the JSON API: one
+// read that gives a seat's view with the game's public summary, the current
+// version for live updates, and a public replay for the audit page's chart.
+
+// SeatPage is what the play page of one seat shows: the seat's view and the
+// game's public summary (names, language, result), from one read.
+type SeatPage struct {
+	View    *View
+	Summary *Summary
+}
+
+// SeatPage returns the view of the seat that token opens, with the game's
+// summary. Errors: ENotFound, EUnauthorized.
+func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, error) {
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	_, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	return &SeatPage{View: view(g, st, seat), Summary: summarize(g)}, nil
+}
+
+// SeatVersion returns the current version of a game after checking that
+// token opens one of its seats (for the live-update stream). Errors:
+// ENotFound, EUnauthorized.
+func (s *Service) SeatVersion(ctx context.Context, id, token string) (int64, error) {
+	g, _, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return 0, err
+	}
+	return g.Version, nil
+}
+
+// PublicStep is the public view of a game after one of its engine events.
+type PublicStep struct {
+	Version int64
+	Type    string
+	// View is the engine's Spectator view after the event.
+	View any
+}
+
+// PublicReplay re-deals an ended game from its audit record (the seed is
+// revealed once the game has ended) and calls visit with the public view
+// after the setup (Version 1) and after each engine event. Nothing in a
+// step is private to a seat. Errors: ENotFound, EForbidden before the end,
+// EInternal if the record does not replay.
+func (s *Service) PublicReplay(ctx context.Context, id string, visit func(PublicStep)) error {
+	a, err := s.Audit(ctx, id)
+	if err != nil {
+		return err
+	}
+	eng, ok := s.games[a.Game]
+	if !ok {
+		return fmt.Errorf("projections: game %s uses unknown engine %q", id, a.Game)
+	}
+	if len(a.Events) == 0 || a.Events[0].Type != TypeCreated {
+		return fmt.Errorf("projections: game %s does not start with %s", id, TypeCreated)
+	}
+	var c Created
+	if err := json.Unmarshal(a.Events[0].Data, &c); err != nil {
+		return fmt.Errorf("projections: read %s of %s: %w", TypeCreated, id, err)
+	}
+	var seed engine.Seed
+	if b, err := hex.DecodeString(a.Seed); err != nil || len(b) != len(seed) {
+		return fmt.Errorf("projections: game %s has no revealed seed", id)
+	} else {
+		copy(seed[:], b)
+	}
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed})
+	if err != nil {
+		return fmt.Errorf("projections: re-deal %s: %w", id, err)
+	}
+	visit(PublicStep{Version: a.Events[0].Version, Type: TypeCreated, View: st.View(engine.Spectator)})
+	for _, e := range a.Events[1:] {
+		if isServiceEvent(e.Type) {
+			continue
+		}
+		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		if err != nil {
+			return fmt.Errorf("projections: decode event %d of %s: %w", e.Version, id, err)
+		}
+		st.Apply(ev)
+		visit(PublicStep{Version: e.Version, Type: e.Type, View: st.View(engine.Spectator)})
+	}
+	return nil
+}
