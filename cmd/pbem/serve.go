@@ -74,7 +74,13 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool)})
+	mailRoutes, stopMail, err := startMail(ctx, e, cfg, pool, store, svc)
+	if err != nil {
+		return err
+	}
+	defer stopMail()
+	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
+		routes: mailRoutes})
 
 	srv := &http.Server{
 		Handler:           handler,
