@@ -30,7 +30,8 @@ import (
 //	discard: Wemyss1
 //	draw: Scott1 Scott2            top of the draw pile first; the cards not
 //	                               named lie below, lowest rank on top,
-//	rest discard                   or go to the discard pile instead
+//	rest discard                   or go to the discard pile instead,
+//	rest claimed 0                 or to a seat's claimed supporters
 //
 //	play 0 muster Scott7 up        moves: recruit SLOT | muster CARD up|down |
 //	                               power yes|no | target SEAT INDEX |
@@ -264,7 +265,7 @@ func (sc *scenario) build(setup map[string][]string, order []string) {
 		s.Initiative = v
 	}
 	var drawTop []int
-	restDiscard := false
+	restDiscard, restClaimed := false, -1
 	recruitsSet, supportersSet := false, false
 	for _, k := range order {
 		toks := setup[k]
@@ -310,6 +311,9 @@ func (sc *scenario) build(setup map[string][]string, order []string) {
 			}
 		case k == "rest":
 			restDiscard = len(toks) > 0 && toks[0] == "discard"
+			if len(toks) == 2 && toks[0] == "claimed" {
+				restClaimed = sc.num(toks[1])
+			}
 		case k == "players" || k == "bruce" || k == "round" || k == "turn" || k == "step" || k == "initiative":
 		default:
 			sc.fatalf("unknown setup %q", k)
@@ -338,6 +342,10 @@ func (sc *scenario) build(setup map[string][]string, order []string) {
 	}
 	if restDiscard {
 		s.Discard = append(s.Discard, rest...)
+		rest = nil
+	}
+	if restClaimed >= 0 {
+		s.Claimed[restClaimed] = append(s.Claimed[restClaimed], rest...)
 		rest = nil
 	}
 	// The draw pile's top is its last element: the rest (lowest rank on
