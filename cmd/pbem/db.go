@@ -19,6 +19,7 @@ import (
 //	pbem db stop              stop the private cluster of the data folder, if it runs
 //	pbem db exec -- CMD ARGS  ensure, run CMD with PBEM_TEST_DATABASE_URL set to the
 //	                          admin URL, then stop the private cluster if this started it
+//	                          (with PBEM_TEST_DATABASE_URL already set: just run CMD)
 //
 // The admin URL names a server where tests may create databases (pgtest).
 func dbCmd(ctx context.Context, e *env, args []string) error {
@@ -58,26 +59,29 @@ func openServer(ctx context.Context, e *env) (*cluster.Database, error) {
 	})
 }
 
-// dbExec runs argv with a server ensured, passing SIGINT/SIGTERM on to it.
+// dbExec runs argv with a server ensured, passing SIGTERM on to it. When
+// PBEM_TEST_DATABASE_URL is already set, it runs argv as it is.
 func dbExec(ctx context.Context, e *env, argv []string) error {
-	srv, err := openServer(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		if err := srv.Close(sctx); err != nil {
-			e.log.Error("stop PostgreSQL", "err", err)
-		}
-	}()
-	e.log.Info("database for tests", "source", srv.Source)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, e.stdout, e.stderr
-	cmd.Env = append(os.Environ(), "PBEM_TEST_DATABASE_URL="+srv.AdminURL)
+	if e.getenv("PBEM_TEST_DATABASE_URL") == "" {
+		srv, err := openServer(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			if err := srv.Close(sctx); err != nil {
+				e.log.Error("stop PostgreSQL", "err", err)
+			}
+		}()
+		e.log.Info("database for tests", "source", srv.Source)
+		cmd.Env = append(os.Environ(), "PBEM_TEST_DATABASE_URL="+srv.AdminURL)
+	}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 30 * time.Second
-	err = cmd.Run()
+	err := cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code := ee.ExitCode()
