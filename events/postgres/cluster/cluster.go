@@ -35,6 +35,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -109,6 +110,40 @@ func Ensure(ctx context.Context, dir string, install bool, log io.Writer) (*Clus
 		return nil, err
 	}
 	return c, nil
+}
+
+// Find returns the cluster Ensure would use for dir, if one exists, and
+// whether its server runs. It creates, starts and installs nothing.
+func Find(ctx context.Context, dir string, log io.Writer) (*Cluster, bool, error) {
+	if log == nil {
+		log = io.Discard
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, false, fmt.Errorf("cluster: %w", err)
+	}
+	bin := lookBin()
+	if bin == "" {
+		return nil, false, nil
+	}
+	c := &Cluster{Dir: abs, bin: bin, log: log}
+	candidates := []string{abs}
+	if os.Geteuid() == 0 {
+		if _, err := user.Lookup("postgres"); err != nil {
+			return nil, false, nil
+		}
+		c.user = "postgres"
+		candidates = append(candidates, fallbackDir(abs))
+	}
+	for _, d := range candidates {
+		if _, err := os.Stat(filepath.Join(d, "PG_VERSION")); err == nil {
+			c.Dir = d
+			port, ok := c.running(ctx)
+			c.Port = port
+			return c, ok, nil
+		}
+	}
+	return nil, false, nil
 }
 
 // reachableDir prepares dir for the server user (as root): created, owned by
