@@ -182,6 +182,10 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM history WHERE game_id = $1 AND type = $2 AND seat = -1`, c.ID, projections.TypeTimeout).Scan(&timeouts); err != nil || timeouts != 1 {
 		t.Fatalf("timeout events: %d, %v", timeouts, err)
 	}
+	var played int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM history WHERE game_id = $1 AND actor = 'system' AND type <> $2 AND seat = -1`, c.ID, projections.TypeTimeout).Scan(&played); err != nil || played == 0 {
+		t.Fatalf("default moves recorded as events: %d, %v", played, err)
+	}
 	after := r.mail(sent)
 	kinds := map[string]bool{}
 	for _, m := range after {
