@@ -29,21 +29,27 @@ const (
 	Bruce
 )
 
-var clanNames = [...]string{"", "Scott", "Makgill", "MacDonnell", "Wemyss", "Fergusson", "Forsyth", "Cockburn", "Cochrane", "Bruce"}
+// clanCount is one more than the last clan.
+const clanCount = int(Bruce) + 1
+
+// clanNames are the clans' names by Clan ("" for no clan).
+func clanNames() [clanCount]string {
+	return [clanCount]string{"", "Scott", "Makgill", "MacDonnell", "Wemyss", "Fergusson", "Forsyth", "Cockburn", "Cochrane", "Bruce"}
+}
 
 func (c Clan) String() string {
-	if c != noClan && int(c) < len(clanNames) {
-		return clanNames[c]
+	if c != noClan && int(c) < clanCount {
+		return clanNames()[c]
 	}
 	return "none"
 }
 
 // MarshalText writes the clan's name.
 func (c Clan) MarshalText() ([]byte, error) {
-	if int(c) >= len(clanNames) {
+	if int(c) >= clanCount {
 		return []byte(""), nil
 	}
-	return []byte(clanNames[c]), nil
+	return []byte(clanNames()[c]), nil
 }
 
 // UnmarshalText reads a clan's name; "" is no clan.
@@ -61,7 +67,7 @@ func (c *Clan) UnmarshalText(b []byte) error {
 }
 
 func clanByName(name string) (Clan, bool) {
-	for i, n := range clanNames {
+	for i, n := range clanNames() {
 		if i > 0 && strings.EqualFold(n, name) {
 			return Clan(i), true
 		}
@@ -143,16 +149,27 @@ func (d *deck) name(rank int) string {
 	return fmt.Sprintf("%s %d", d.info[rank].clan, d.info[rank].strength)
 }
 
-// powerText is the short English text of each clan's power.
-var powerText = [...]string{
-	noClan:     "",
-	Scott:      "Copy the power of another face-up follower",
-	Makgill:    "Muster another follower",
-	MacDonnell: "Stays in your army for the next round",
-	Wemyss:     "Discard another follower from any army",
-	Fergusson:  "Swap this card with an opponent's follower",
-	Forsyth:    "Draw a card",
-	Cockburn:   "Swap this card with a supporter",
-	Cochrane:   "Claim two supporters at the end of the round",
-	Bruce:      "Counts as any clan at the end of the round",
+// powerText is the short English text of a clan's power.
+func powerText(c Clan) string {
+	switch c {
+	case Scott:
+		return "Copy the power of another face-up follower"
+	case Makgill:
+		return "Muster another follower"
+	case MacDonnell:
+		return "Stays in your army for the next round"
+	case Wemyss:
+		return "Discard another follower from any army"
+	case Fergusson:
+		return "Swap this card with an opponent's follower"
+	case Forsyth:
+		return "Draw a card"
+	case Cockburn:
+		return "Swap this card with a supporter"
+	case Cochrane:
+		return "Claim two supporters at the end of the round"
+	case Bruce:
+		return "Counts as any clan at the end of the round"
+	}
+	return ""
 }

@@ -60,11 +60,11 @@ func (m *Move) describe() string {
 		return fmt.Sprintf("Muster %s face-down", d.name(m.Card))
 	case MovePower:
 		if m.Use {
-			return fmt.Sprintf("Use %s's power: %s", m.power, lower(powerText[m.power]))
+			return fmt.Sprintf("Use %s's power: %s", m.power, lower(powerText(m.power)))
 		}
 		return fmt.Sprintf("Do not use %s's power", m.power)
 	case MoveCopy:
-		return fmt.Sprintf("Copy the power of %s (seat %d): %s", d.name(m.show), m.Seat, lower(powerText[m.power]))
+		return fmt.Sprintf("Copy the power of %s (seat %d): %s", d.name(m.show), m.Seat, lower(powerText(m.power)))
 	case MoveClaim:
 		return fmt.Sprintf("Claim the supporter %s", d.name(m.Card))
 	case MoveTarget:

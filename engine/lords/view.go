@@ -84,7 +84,7 @@ func (s *State) card(r int) CardView {
 		return CardView{Hidden: true}
 	}
 	cl := s.d.clan(r)
-	return CardView{Rank: r, Clan: cl.String(), Strength: s.d.strength(r), Power: powerText[cl]}
+	return CardView{Rank: r, Clan: cl.String(), Strength: s.d.strength(r), Power: powerText(cl)}
 }
 
 // View is what seat may see: its hand, the table, counts of the others'
@@ -178,9 +178,9 @@ func (s *State) pendingView() *PendingView {
 		pv.Card = &c
 		switch p.Kind {
 		case "activate":
-			pv.Text = "Use or decline the power of " + s.d.name(p.Card) + ": " + powerText[p.Power]
+			pv.Text = "Use or decline the power of " + s.d.name(p.Card) + ": " + powerText(p.Power)
 		case "target":
-			pv.Text = "Choose the target of the copied power: " + powerText[p.Power]
+			pv.Text = "Choose the target of the copied power: " + powerText(p.Power)
 		case "muster":
 			pv.Text = "Makgill: muster another follower"
 		}
