@@ -203,21 +203,29 @@ func (s *state) advanceWindow(seat, step int) {
 	}
 }
 
-func (s *state) battle() {
-	a := s.army()
-	s.Revealed = true
-	scot, eng := s.ScotCamp, a.Shield+s.EngBonus
+// forces computes the armies' strengths; a fighting player with an empty
+// camp is a deserter.
+func (s *state) forces() (scot, eng int) {
+	scot, eng = s.ScotCamp, s.army().Shield+s.EngBonus
 	for i := range s.P {
 		p := &s.P[i]
 		if !s.fights(i) {
 			continue
 		}
-		p.Deserter = p.Camp == 0
 		if p.Side == sideScotland {
 			scot += p.Camp
 		} else {
 			eng += p.Camp
 		}
+	}
+	return scot, eng
+}
+
+func (s *state) battle() {
+	s.Revealed = true
+	scot, eng := s.forces()
+	for i := range s.P {
+		s.P[i].Deserter = s.fights(i) && s.P[i].Camp == 0
 	}
 	if s.N == 2 {
 		for i := range s.P {

@@ -196,13 +196,15 @@ func (s *state) auto() engine.Event {
 }
 
 func (s *state) battleEvent() engine.Event {
-	c := s.clone()
-	c.battle()
-	e := Battle{Sides: make([]string, s.N), Scotland: c.ScotForce, England: c.EngForce,
-		Winner: sideNames[c.Won], Defeats: c.Defeats, Deserters: []int{}}
-	for i, p := range c.P {
+	scot, eng := s.forces()
+	e := Battle{Sides: make([]string, s.N), Scotland: scot, England: eng,
+		Winner: sideNames[sideScotland], Defeats: s.Defeats, Deserters: []int{}}
+	if scot < eng {
+		e.Winner, e.Defeats = sideNames[sideEngland], s.Defeats+1
+	}
+	for i, p := range s.P {
 		e.Sides[i] = sideNames[p.Side]
-		if p.Deserter {
+		if s.fights(i) && p.Camp == 0 {
 			e.Deserters = append(e.Deserters, i)
 		}
 	}

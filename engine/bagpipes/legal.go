@@ -13,6 +13,22 @@ var replenishLabels = map[string]string{
 	ActMercenaries: "Hire mercenaries (pay 1 gold, +4 units in your castle)",
 }
 
+// relocateLabels holds the common relocation labels; never modified.
+var relocateLabels = func() (l [32]string) {
+	for u := range l {
+		l[u] = "Move " + strconv.Itoa(u) + " units from your castle to your camp"
+	}
+	l[1] = "Move 1 unit from your castle to your camp"
+	return l
+}()
+
+func relocateLabel(u int) string {
+	if u < len(relocateLabels) {
+		return relocateLabels[u]
+	}
+	return "Move " + strconv.Itoa(u) + " units from your castle to your camp"
+}
+
 func seatLabel(seat int) string { return "seat " + strconv.Itoa(seat) }
 
 // Legal lists the moves seat may make now, each with an English label.
@@ -31,7 +47,7 @@ func (s *state) legal(seat int) []Move {
 		return nil
 	}
 	p := &s.P[seat]
-	var out []Move
+	out := make([]Move, 0, 8+p.Castle+2*len(p.Hand))
 	add := func(m Move) { out = append(out, m) }
 	replenish := func() {
 		for _, a := range replenishActions {
@@ -50,10 +66,7 @@ func (s *state) legal(seat int) []Move {
 		}
 		for u := p.Castle; u >= 1; u-- {
 			m := noMove()
-			m.Type, m.Units, m.Text = MoveRelocate, u, "Move "+strconv.Itoa(u)+" units from your castle to your camp"
-			if u == 1 {
-				m.Text = "Move 1 unit from your castle to your camp"
-			}
+			m.Type, m.Units, m.Text = MoveRelocate, u, relocateLabel(u)
 			add(m)
 		}
 		out = s.addPlays(seat, out)

@@ -3,6 +3,7 @@ package bagpipes
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"pbem/engine"
@@ -124,8 +125,20 @@ func TestRandomGames(t *testing.T) {
 	if testing.Short() {
 		games = 1000
 	}
+	cards, err := os.ReadFile("testdata/cards-test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom := json.RawMessage(`{"cards":` + string(cards) + `}`)
+	setup := func(i int) engine.Setup {
+		su := setupFor(i)
+		if i%7 == 3 { // every seventh game with a custom card set
+			su.Options = custom
+		}
+		return su
+	}
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
-		Games: games, Setup: setupFor, Seed: 7, DeepEvery: 100,
+		Games: games, Setup: setup, Seed: 7, DeepEvery: 100,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves",

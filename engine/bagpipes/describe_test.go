@@ -1,0 +1,34 @@
+package bagpipes
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine"
+)
+
+func TestDescribeHidesSecrets(t *testing.T) {
+	names := []string{"Ann", "Bob", "Cid", "Dee"}
+	secret := []engine.Event{
+		ChoiceMade{Seat: 1, Side: "england", Dagger: "dagger-3a", Daggers: 3},
+		CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1,
+			Draws: []Draw{{Seat: 2, Deck: "bagpipe", Card: "bruces-trick"}}},
+		Awards{Gold: []int{1, 2, 3, 4}, Units: []int{0, 0, 0, 0}, Draws: []Draw{{Seat: 1, Deck: "dagger", Card: "dagger-3b", Daggers: 3}}},
+	}
+	for _, e := range secret {
+		for _, lang := range []string{"en", "fr", "it", "de"} {
+			d := Game{}.Describe(e, names, lang)
+			for _, leak := range []string{"england", "England", "Angleterre", "Inghilterra", "dagger-3", "Bruce", "3 dagger"} {
+				if strings.Contains(d, leak) {
+					t.Errorf("%s description %q of %s reveals %q", lang, d, e.EventType(), leak)
+				}
+			}
+		}
+	}
+	if d := (Game{}).Describe(BadgePassed{From: 0, To: 2}, names, "fr"); d != "Ann passe la médaille d'honneur à Cid." {
+		t.Errorf("French description: %q", d)
+	}
+	if d := (Game{}).Describe(Battle{Scotland: 12, England: 12, Winner: "scotland"}, names, "it"); !strings.Contains(d, "Scozia") {
+		t.Errorf("Italian description: %q", d)
+	}
+}
