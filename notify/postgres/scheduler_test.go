@@ -305,3 +305,45 @@ func TestDailyDigestListsWaitingGamesOncePerDay(t *testing.T) {
 		}
 	}
 }
+
+func TestTwoSchedulersTimeOutEachGameOnce(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	var ids []string
+	for range 8 {
+		ids = append(ids, r.create(projections.PolicyDefaultMove).ID)
+	}
+	r.clock.Add(61 * time.Minute)
+	other, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(r.pool), Timeouter: r.svc, Now: r.clock.Now, Batch: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := make(chan notify.TickResult, 2)
+	errs := make(chan error, 2)
+	for _, s := range []*notify.Scheduler{r.sched, other} {
+		go func() {
+			res, err := s.Tick(ctx)
+			results <- res
+			errs <- err
+		}()
+	}
+	total := 0
+	for range 2 {
+		total += (<-results).TimedOut
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	total += r.tick().TimedOut // what a batch of 5 left over
+	if total != len(ids) {
+		t.Errorf("%d timeouts for %d games", total, len(ids))
+	}
+	var n int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM history WHERE type = $1 AND seat = -1`, projections.TypeTimeout).Scan(&n); err != nil || n != len(ids) {
+		t.Fatalf("%d timeout events for %d games (%v)", n, len(ids), err)
+	}
+	var notices int
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE kind = 'timeout'`).Scan(&notices); err != nil || notices != len(ids) {
+		t.Fatalf("%d timeout notices for %d games (%v)", notices, len(ids), err)
+	}
+}
