@@ -19,8 +19,11 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, c *projections.Change) er
 	if err != nil {
 		return err
 	}
-	b := &pgx.Batch{}
 	g := c.Game
+	if !c.Create && len(c.SeatTokens) == 0 {
+		return saveMove(ctx, q, c)
+	}
+	b := &pgx.Batch{}
 	if c.Create {
 		if err := queueInsertGame(b, g); err != nil {
 			return err
@@ -127,17 +130,90 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 	if len(rows) == 0 {
 		return
 	}
-	n := len(rows)
-	version, seat := make([]int64, n), make([]int32, n)
-	typ, actor, summary, data := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	hash, prev := make([][]byte, n), make([][]byte, n)
-	at := make([]time.Time, n)
-	for i, h := range rows {
-		version[i], seat[i], typ[i], actor[i], summary[i], data[i] = h.Version, int32(h.Seat), h.Type, h.Actor, h.Summary, string(h.Data)
-		hash[i], prev[i], at[i] = h.Hash, h.PrevHash, h.RecordedAt
-	}
+	h := historyArgs(rows)
 	b.Queue(`INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
 		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::json[], $7::text[],
 			$8::bytea[], $9::bytea[], $10::timestamptz[])`,
-		id, version, seat, typ, actor, data, summary, hash, prev, at)
+		id, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at)
+}
+
+// moveSQL writes the projections of an ordinary append (a move, an admin
+// action) in one statement: the game row, the inbox, the history and the
+// outbox rows, and optionally a remembered answer.
+const moveSQL = `WITH g AS (
+	UPDATE games SET status = $2, version = $3, state = $4, to_move = $5, result = $6, updated_at = $7,
+		finished_at = $8, paused = $9, extensions = $10, deadline_at = $11, reminder_at = $12
+	WHERE id = $1 RETURNING 1
+), gone AS (
+	DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($5))
+), waiting AS (
+	INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($5::int[]), $3 ON CONFLICT DO NOTHING
+), hist AS (
+	INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
+	SELECT $1, * FROM unnest($13::bigint[], $14::int[], $15::text[], $16::text[], $17::json[], $18::text[],
+		$19::bytea[], $20::bytea[], $21::timestamptz[])
+), mail AS (
+	INSERT INTO outbox (game_id, seat, kind, payload, event_version)
+	SELECT $1, * FROM unnest($22::int[], $23::text[], $24::jsonb[], $25::bigint[])
+)`
+
+const moveSQLEnd = ` SELECT count(*) FROM g`
+
+const moveSQLRequest = `, req AS (
+	INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $26, $27, $28, $29)
+)`
+
+func saveMove(ctx context.Context, q querier, c *projections.Change) error {
+	g := c.Game
+	a, err := argsOf(g)
+	if err != nil {
+		return err
+	}
+	h := historyArgs(c.History)
+	n := len(c.Outbox)
+	oSeat, oKind, oPayload, oVersion := make([]*int32, n), make([]string, n), make([]string, n), make([]int64, n)
+	for i, o := range c.Outbox {
+		if o.Seat != nil {
+			s := int32(*o.Seat)
+			oSeat[i] = &s
+		}
+		oKind[i], oPayload[i], oVersion[i] = o.Kind, string(o.Payload), o.EventVersion
+	}
+	args := []any{g.ID, g.Status, g.Version, g.State, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
+		g.Extensions, g.DeadlineAt, g.ReminderAt,
+		h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at,
+		oSeat, oKind, oPayload, oVersion}
+	sql := moveSQL + moveSQLEnd
+	if rq := c.Request; rq != nil {
+		sql = moveSQL + moveSQLRequest + moveSQLEnd
+		args = append(args, rq.Seat, rq.Key, rq.Version, string(rq.Response))
+	}
+	var updated int
+	if err := q.QueryRow(ctx, sql, args...).Scan(&updated); err != nil {
+		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
+	}
+	if updated != 1 {
+		return fmt.Errorf("projections/postgres: save %s v%d: no game row", g.ID, g.Version)
+	}
+	return nil
+}
+
+type histArgs struct {
+	version                   []int64
+	seat                      []int32
+	typ, actor, summary, data []string
+	hash, prev                [][]byte
+	at                        []time.Time
+}
+
+func historyArgs(rows []projections.HistoryRow) histArgs {
+	n := len(rows)
+	h := histArgs{version: make([]int64, n), seat: make([]int32, n), typ: make([]string, n), actor: make([]string, n),
+		summary: make([]string, n), data: make([]string, n), hash: make([][]byte, n), prev: make([][]byte, n),
+		at: make([]time.Time, n)}
+	for i, r := range rows {
+		h.version[i], h.seat[i], h.typ[i], h.actor[i], h.summary[i], h.data[i] = r.Version, int32(r.Seat), r.Type, r.Actor, r.Summary, string(r.Data)
+		h.hash[i], h.prev[i], h.at[i] = r.Hash, r.PrevHash, r.RecordedAt
+	}
+	return h
 }
