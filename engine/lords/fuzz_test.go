@@ -59,3 +59,27 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeState reads arbitrary state JSON: it is an error or a state
+// whose moves can be listed without a panic.
+func FuzzDecodeState(f *testing.F) {
+	g, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	st, _ := g.New(engine.Setup{Players: 3, Seed: seedOf(1)})
+	raw, _ := st.(*State).MarshalJSON()
+	f.Add(raw)
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := g.DecodeState(data)
+		if err != nil {
+			return
+		}
+		for seat := -1; seat <= s.Players(); seat++ {
+			s.Legal(seat)
+			s.View(seat)
+			s.DefaultMove(seat)
+		}
+	})
+}

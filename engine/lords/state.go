@@ -144,7 +144,40 @@ func decodeState(d *deck, data []byte) (*State, error) {
 	if err := s.checkCards(); err != nil {
 		return nil, fmt.Errorf("lords: decode state: %w", err)
 	}
+	if err := s.checkRanges(); err != nil {
+		return nil, fmt.Errorf("lords: decode state: %w", err)
+	}
 	return s, nil
+}
+
+// checkRanges checks the seat numbers and counters of a decoded state, so
+// that a damaged state is an error rather than a panic later.
+func (s *State) checkRanges() error {
+	seat := func(q int) bool { return q >= 0 && q < s.N }
+	switch {
+	case !seat(s.Initiative) || s.Step < 0 || s.Step >= s.N || s.Turn < 1 || s.Turn > 6:
+		return fmt.Errorf("bad turn counters")
+	case s.Pending != nil && (!seat(s.Pending.Seat) || s.Phase != PhasePlay):
+		return fmt.Errorf("bad pending decision")
+	case s.Claimant < 0 || s.Claimant > len(s.Order) || len(s.Order) > s.N:
+		return fmt.Errorf("bad claim order")
+	}
+	for _, a := range s.Order {
+		if !seat(a.Seat) {
+			return fmt.Errorf("bad claim order")
+		}
+	}
+	if p := s.Pending; p != nil {
+		if q, _ := s.findFollower(p.Card); q != p.Seat || (p.Kind != "activate" && p.Kind != "target" && p.Kind != "muster") {
+			return fmt.Errorf("bad pending decision")
+		}
+	}
+	switch s.Phase {
+	case PhasePlay, PhaseClaim, PhaseBetween, PhaseOver:
+	default:
+		return fmt.Errorf("unknown phase %q", s.Phase)
+	}
+	return nil
 }
 
 // Players is the number of seats.
