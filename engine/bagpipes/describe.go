@@ -80,6 +80,13 @@ var phrases = map[string]map[string]string{
 // otherwise). It only uses the public part of the event, so it never
 // reveals a choice, a dagger or a drawn card, even given an unredacted event.
 func (g Game) Describe(e engine.Event, names []string, lang string) string {
+	if d := g.describe(e, names, lang); d != "" {
+		return d
+	}
+	return e.EventType()
+}
+
+func (Game) describe(e engine.Event, names []string, lang string) string {
 	ph, ok := phrases[lang]
 	if !ok {
 		ph = phrases["en"]
@@ -96,6 +103,9 @@ func (g Game) Describe(e engine.Event, names []string, lang string) string {
 	case Replenished:
 		if e.Stay {
 			return fmt.Sprintf(ph["stay"], name(e.Seat), ph["act_"+e.Action])
+		}
+		if ph[e.Action] == "" {
+			return ""
 		}
 		return fmt.Sprintf(ph[e.Action], name(e.Seat))
 	case Relocated:

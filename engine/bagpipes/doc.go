@@ -130,11 +130,11 @@
 //
 // TestBalance (go test -run Balance -v) plays the default set between
 // uniformly random bots and between greedy bots (bots_test.go). Between
-// greedy bots Scotland falls in about 25% of 4-player and 31% of
-// 6-player games, within the aim; with 2 players about 63%, with 3
+// greedy bots Scotland falls in about 32% of 4-player and 32% of
+// 6-player games, within the aim; with 2 players about 70%, with 3
 // (without the 3-player variant, where two traitors face one forced
-// Scot) about 83%, and with 5 about 5%: a printed shield cannot follow
+// Scot) about 87%, and with 5 about 5%: a printed shield cannot follow
 // the player count, and the greedy bots' choices change with it. No seat
-// wins more than 1.3 times its fair share; the first player wins less
+// wins more than 1.35 times its fair share; the first player wins less
 // than its share (it holds the badge, so supports Scotland, in round 1).
 package bagpipes
