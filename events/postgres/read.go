@@ -25,9 +25,26 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 
 // readAllSQL returns the events after $1 of transactions that ended before
 // the statement's snapshot (see the package doc).
-const readAllSQL = selectEvents + `
-	WHERE position > $1
-	  AND position < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 10000
+//
+// The watermark is the oldest transaction still running at the snapshot
+// (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
+// transactions that pg_stat_activity shows in other databases of the server:
+// they never write this table, and a long one (another application's, or
+// another test database's) would otherwise hold readers back. A transaction
+// pg_stat_activity does not show (ended since, or hidden from this role)
+// counts, which errs on the side of waiting. The snapshot, its xip list and
+// the events all come from the one statement, hence the one snapshot.
+const readAllSQL = `
+WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+mark AS MATERIALIZED (
+	SELECT LEAST(pg_snapshot_xmax(s), (
+		SELECT min(x) FROM pg_snapshot_xip(s) AS x
+		WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity
+		                     WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database())
+	))::text::bigint * 10000 AS below FROM snap
+)
+` + selectEvents + `
+	WHERE position > $1 AND position < (SELECT below FROM mark)
 	ORDER BY position LIMIT $2`
 
 // ReadAll implements events.Store.ReadAll with the transaction-id watermark

@@ -11,10 +11,12 @@
 //
 //	position = xid8 * 10000 + index of the event in its append
 //
-// and ReadAll returns only positions below pg_snapshot_xmin(snapshot) * 10000,
-// i.e. events of transactions older than every transaction still running.
-// A transaction that commits later has an id >= that xmin, hence positions
-// above everything returned so far: nothing is ever skipped.
+// and ReadAll returns only positions below W * 10000, where W is the oldest
+// transaction id still running at the statement's snapshot (its xmin, or its
+// xmax when none runs). A transaction that commits later has an id >= W,
+// hence positions above everything returned so far: nothing is ever skipped.
+// Transactions that pg_stat_activity shows in other databases of the server
+// do not count (see readAllSQL).
 //
 // Why not the two other designs:
 //   - A plain identity column plus "xid < xmin" filter is not enough: a
@@ -27,9 +29,9 @@
 //     70%-of-plain-INSERT goal at 8 and 32 writers.
 //
 // The watermark's cost: positions are sparse (gaps of thousands), and ReadAll
-// lags behind the newest events while any transaction on the server (any
-// database) is running; a transaction left open holds readers back until it
-// ends. Appends themselves never wait on each other unless they write the same
+// lags behind the newest events while an older transaction of this database
+// runs; a transaction left open (idle in transaction) with an id holds
+// readers back until it ends. Appends themselves never wait on each other unless they write the same
 // stream.
 //
 // # Appends
