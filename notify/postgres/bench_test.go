@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func BenchmarkDueDeadlines(b *testing.B) {
 SELECT 'g' || i, 'lords-of-scotland', '1', 'en', '["Ann","Bob"]', CASE WHEN i % 10 = 0 THEN 'finished' ELSE 'active' END,
     5, '{}', '\x00', '\x00', $1::timestamptz, $1::timestamptz,
     $1 + ((i % 100) - 1) * interval '1 hour', $1 + ((i % 100) - 2) * interval '1 hour'
-FROM generate_series(1, 111112) AS i`, now); err != nil {
+FROM generate_series(1, 111111) AS i`, now); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := pool.Exec(ctx, `ANALYZE games`); err != nil {
@@ -58,14 +59,16 @@ FROM generate_series(1, 111112) AS i`, now); err != nil {
 	var active int
 	_ = pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE status = 'active'`).Scan(&active)
 	d := postgres.NewDeadlines(pool)
-	b.ResetTimer()
-	for range b.N {
-		due, err := d.DueDeadlines(ctx, now, 100)
-		if err != nil {
-			b.Fatal(err)
+	// A sub-benchmark, so that the 100,000 rows are inserted once.
+	b.Run(fmt.Sprintf("active=%d", active), func(b *testing.B) {
+		for range b.N {
+			due, err := d.DueDeadlines(ctx, now, 100)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(due) != 100 {
+				b.Fatalf("%d due games among %d active", len(due), active)
+			}
 		}
-		if len(due) != 100 {
-			b.Fatalf("%d due games among %d active", len(due), active)
-		}
-	}
+	})
 }
