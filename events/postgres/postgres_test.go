@@ -208,3 +208,40 @@ func TestNotifyAcrossStores(t *testing.T) {
 		t.Fatal("channel still open after Close")
 	}
 }
+
+// TestReadAllIgnoresOtherDatabases: a transaction left open in another
+// database of the server does not hold this store's readers back.
+func TestReadAllIgnoresOtherDatabases(t *testing.T) {
+	ctx := ctxT(t)
+	other, err := pgx.Connect(ctx, pgtest.NewEmptyDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close(context.Background())
+	tx, err := other.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(ctx, `SELECT pg_current_xact_id()`); err != nil {
+		t.Fatal(err)
+	}
+	s := newStore(t)
+	if _, err := s.Append(ctx, "g", 0, []events.NewEvent{ev("A", `1`)}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := s.ReadAll(ctx, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ReadAll held back by a transaction of another database")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
