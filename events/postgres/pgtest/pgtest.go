@@ -1,9 +1,10 @@
 // Package pgtest gives tests a fresh, migrated PostgreSQL database.
 //
-// It connects to PBEM_TEST_DATABASE_URL, else DATABASE_URL, else
-// postgres://postgres@127.0.0.1:5432/postgres (what scripts/pg.sh starts for
-// `make test`), creates a database with a unique name, applies the embedded
-// migrations, and drops the database when the test ends.
+// It connects to PBEM_TEST_DATABASE_URL (which `make test` sets, through
+// `pbem db exec`, to a server it found or started), else DATABASE_URL, else
+// postgres://postgres@127.0.0.1:5432/postgres, creates a database with a
+// unique name, applies the embedded migrations, and drops the database when
+// the test ends.
 package pgtest
 
 import (
@@ -39,7 +40,7 @@ func NewEmptyDB(tb testing.TB) string {
 	defer cancel()
 	admin, err := pgx.Connect(ctx, AdminURL())
 	if err != nil {
-		tb.Fatalf("pgtest: connect to %s: %v (start one with scripts/pg.sh, or set PBEM_TEST_DATABASE_URL)", redact(AdminURL()), err)
+		tb.Fatalf("pgtest: connect to %s: %v (run the tests with make test, which starts PostgreSQL, or set PBEM_TEST_DATABASE_URL)", redact(AdminURL()), err)
 	}
 	defer admin.Close(ctx)
 	b := make([]byte, 6)
