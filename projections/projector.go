@@ -243,7 +243,7 @@ func (p *projector) isRoundEnd(ev engine.Event) bool {
 		return re.RoundEnd(ev)
 	}
 	t := strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "").Replace(ev.EventType()))
-	return strings.Contains(t, "roundend") || strings.Contains(t, "roundscored")
+	return strings.Contains(t, "roundend")
 }
 
 // mails adds the outbox rows of an append.

@@ -38,7 +38,7 @@ type Repository interface {
 // RoundEnder is an optional interface of an engine.Game: RoundEnd reports
 // whether an event closes a round, so that players get a round_end email.
 // Without it, an event whose type names a round end ("round_end",
-// "round_ended", "RoundEnded", "round_scored"...) counts.
+// "round_ended", "RoundEnded"...) counts.
 type RoundEnder interface {
 	RoundEnd(e engine.Event) bool
 }
