@@ -139,6 +139,8 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()
 	gm.SetBulk()
+	// RFC 3834: automatic mail; vacation responders must not answer it.
+	gm.SetGenHeader(mail.Header("Auto-Submitted"), "auto-generated")
 	if m.Language != "" {
 		gm.SetGenHeader(mail.HeaderContentLang, m.Language)
 	}

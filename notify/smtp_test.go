@@ -89,6 +89,9 @@ func TestSMTPConversationHeadersPartsLanguages(t *testing.T) {
 		if h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 			t.Errorf("List-Unsubscribe-Post = %q", h.Get("List-Unsubscribe-Post"))
 		}
+		if h.Get("Auto-Submitted") != "auto-generated" {
+			t.Errorf("Auto-Submitted = %q", h.Get("Auto-Submitted"))
+		}
 		if h.Get("Content-Language") != langs[i] {
 			t.Errorf("Content-Language = %q", h.Get("Content-Language"))
 		}
