@@ -1,7 +1,7 @@
 package lords
 
-// canActivate reports whether card, just mustered face-up by seat (and not
-// yet in its army when inArmy is false), meets the activation condition:
+// canActivate reports whether card, mustered face-up now, meets the
+// activation condition:
 // with 2–3 players no other face-up follower of the skirmish has a strictly
 // lower strength (ruling 3); with 4–5 players no other face-up follower of
 // the same clan has an equal or lower strength (ruling 4). Face-down
@@ -54,11 +54,7 @@ func (s *State) useful(seat, card int, p Clan, handAfter int) bool {
 		}
 		return false
 	case Scott:
-		for _, t := range s.copyTargets(seat, card, handAfter) {
-			_ = t
-			return true
-		}
-		return false
+		return len(s.copyTargets(seat, card, handAfter)) > 0
 	case Bruce, Cochrane, MacDonnell:
 		return true
 	}

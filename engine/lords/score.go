@@ -52,24 +52,16 @@ func (s *State) scoreRound() []ArmyScore {
 		}
 		return a.Best > b.Best
 	})
+	armies := 0
 	for i := range out {
 		if len(out[i].Cards) > 0 {
-			out[i].Place = i + 1
+			armies++
+			out[i].Place = armies
 		} else {
-			out[i].Place = s.countArmies(out) + 1
+			out[i].Place = armies + 1 // seats without followers share the last place
 		}
 	}
 	return out
-}
-
-func (s *State) countArmies(scores []ArmyScore) int {
-	n := 0
-	for _, a := range scores {
-		if len(a.Cards) > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // points is the supporter strength a seat has claimed.
