@@ -157,7 +157,6 @@ func TestPageStaleVersionShowsTheFreshState(t *testing.T) {
 	}
 }
 
-
 // TestPageNeverShowsAnotherSeatsHiddenCards plays a game of Lords of
 // Scotland through the pages and checks, after every move, that no card
 // hidden from a seat (the other's hand, its face-down followers) appears in

@@ -5,7 +5,7 @@
   var tz = "";
   try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { tz = ""; }
   if (tz && /^[A-Za-z0-9_+\-\/]{1,64}$/.test(tz)) {
-    var want = "pbem_tz=" + encodeURIComponent(tz);
+    var want = "pbem_tz=" + tz; // checked above: safe in a cookie
     if (document.cookie.split("; ").indexOf(want) < 0) {
       document.cookie = want + "; path=/; max-age=31536000; samesite=lax";
       var set = document.cookie.split("; ").indexOf(want) >= 0;
@@ -22,8 +22,11 @@
   if (!game || !window.EventSource) { return; }
   var version = game.getAttribute("data-version");
   var es = new EventSource(game.getAttribute("data-events"));
+  var leaving = false;
+  // A move being posted brings the new state by itself.
+  document.addEventListener("submit", function () { leaving = true; es.close(); });
   es.addEventListener("version", function (e) {
-    if (e.data === version) { return; }
+    if (leaving || e.data === version) { return; }
     es.close();
     var live = document.getElementById("live");
     if (live) { live.hidden = false; }

@@ -1,0 +1,329 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"pbem/notify"
+	notifypg "pbem/notify/postgres"
+	"pbem/notify/smtpsink"
+)
+
+// chromium is Debian's browser, driven headless by the browser tests.
+const chromium = "/usr/bin/chromium"
+
+// startBrowser starts one headless chromium for a test (skipped only when
+// chromium is absent outside CI) and returns its root context.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("no %s (and CI is unset)", chromium)
+		}
+		t.Fatalf("CI needs %s: %v", chromium, err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// tab opens a tab in a browser context of its own (its own cookies),
+// with the given viewport.
+func tab(t *testing.T, root context.Context, w, h int64, mobile bool) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	var opts []chromedp.EmulateViewportOption
+	if mobile {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulatePortrait, chromedp.EmulateScale(2))
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// within runs steps with a time limit on one tab.
+func within(t *testing.T, ctx context.Context, d time.Duration, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := chromedp.Do(c, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+func screenshot(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(c, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s (%d bytes)", p, len(png))
+}
+
+// TestBrowserFromEmailLinkToMove is the players' path in a real browser:
+// a game created in the lobby, the invitations sent by the real notify
+// worker over SMTP, a link opened on a phone (the token leaves the URL, the
+// hand shows), a move played by a click, the turn passing, and the other
+// seat's open desktop page following live.
+func TestBrowserFromEmailLinkToMove(t *testing.T) {
+	root := startBrowser(t)
+	e := newPageEnv(t)
+	shots := os.Getenv("PBEM_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// The lobby: create a game of Lords of Scotland.
+	admin := tab(t, root, 1280, 900, false)
+	within(t, admin, 20*time.Second, "lobby",
+		chromedp.Navigate(e.url+"/"),
+		chromedp.WaitVisible(chromedp.CSS("form.lobby")),
+		chromedp.SetValue(chromedp.CSS("#game"), "lords-of-scotland"),
+		chromedp.SetValue(chromedp.CSS("#language"), "en"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="name1"]`), "Ann"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="email1"]`), "ann@example.org"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="name2"]`), "Bob"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="email2"]`), "bob@example.org"),
+		chromedp.Click(chromedp.CSS("button.primary")),
+		chromedp.WaitVisible(chromedp.CSS("#admin-link")),
+	)
+	adminLink := eval[string](t, admin, `document.getElementById("admin-link").textContent`)
+	u, err := url.Parse(adminLink)
+	if err != nil || !strings.HasPrefix(u.Path, "/admin/") || u.Query().Get("token") == "" {
+		t.Fatalf("admin link %q", adminLink)
+	}
+	id := strings.TrimPrefix(u.Path, "/admin/")
+
+	// The invitations, through the real worker and an SMTP server.
+	links := sendInvitations(t, e, 2)
+	mover := e.toMove(id)
+	if mover < 0 {
+		t.Fatal("nobody to move")
+	}
+	names := []string{"Ann", "Bob"}
+	moverEmail, otherEmail := strings.ToLower(names[mover])+"@example.org", strings.ToLower(names[1-mover])+"@example.org"
+
+	// The other seat opens its link on a desktop and waits.
+	desk := tab(t, root, 1280, 900, false)
+	within(t, desk, 20*time.Second, "desktop page",
+		chromedp.Navigate(links[otherEmail]),
+		chromedp.WaitVisible(chromedp.CSS("#game")),
+	)
+	if turn := eval[string](t, desk, `document.getElementById("turn").textContent`); !strings.Contains(turn, "Waiting for "+names[mover]) {
+		t.Fatalf("desktop turn line %q", turn)
+	}
+
+	// The mover opens the link on a phone, in Paris.
+	phone := tab(t, root, 360, 740, true)
+	within(t, phone, 20*time.Second, "phone page",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Paris"})
+			return err
+		}),
+		chromedp.Navigate(links[moverEmail]),
+		chromedp.WaitVisible(chromedp.CSS("#game")),
+		// The script stores the time zone and the page tells times in it.
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`document.body.dataset.tz === "Europe/Paris" && !!document.getElementById("game")`,
+				chromedp.WithPollingTimeout(10*time.Second))(ctx, tg)
+			return err
+		}),
+	)
+	loc := eval[string](t, phone, `location.href`)
+	if strings.Contains(loc, "token") || !strings.HasSuffix(loc, "/play/"+id) {
+		t.Fatalf("the URL kept its token: %s", loc)
+	}
+	v, err := e.svc.SeatView(context.Background(), id, mover)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(v.State)
+	var view struct {
+		Hand []json.RawMessage `json:"hand"`
+	}
+	if err := json.Unmarshal(raw, &view); err != nil || len(view.Hand) == 0 {
+		t.Fatalf("view %s: %v", raw, err)
+	}
+	if n := eval[int](t, phone, `document.querySelectorAll("#h-hand ~ ul li[data-rank]").length`); n != len(view.Hand) {
+		t.Fatalf("%d cards in the hand, want %d", n, len(view.Hand))
+	}
+	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the phone page is %d px wide (viewport 360)", w)
+	}
+	if turn := eval[string](t, phone, `document.getElementById("turn").textContent`); !strings.Contains(turn, "Your turn") {
+		t.Fatalf("phone turn line %q", turn)
+	}
+	screenshot(t, phone, shots, "play-phone-360.png")
+
+	// Play the first listed move with a click.
+	label := eval[string](t, phone, `document.querySelector("form.moves button").textContent`)
+	within(t, phone, 20*time.Second, "move",
+		chromedp.Click(chromedp.CSS("form.moves button")),
+		chromedp.WaitVisible(chromedp.CSS("p.notice")),
+	)
+	t.Logf("played %q", label)
+	if loc := eval[string](t, phone, `location.search`); loc != "?n=played" {
+		t.Errorf("after the move: %q", loc)
+	}
+	turn := eval[string](t, phone, `document.getElementById("turn").textContent`)
+	notice := eval[string](t, phone, `Array.from(document.querySelectorAll("p.notice")).map(p => p.textContent).join(" ")`)
+	if !strings.Contains(turn, "Waiting for "+names[1-mover]) || !strings.Contains(notice, "Next to play: "+names[1-mover]) {
+		t.Fatalf("after the move: turn %q, notice %q", turn, notice)
+	}
+
+	// The desktop page follows by itself.
+	within(t, desk, 15*time.Second, "live update",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`!!document.getElementById("turn") && document.getElementById("turn").textContent.includes("Your turn")`,
+				chromedp.WithPollingTimeout(12*time.Second), chromedp.WithPollingInterval(100*time.Millisecond))(ctx, tg)
+			return err
+		}),
+	)
+	if n := eval[int](t, desk, `document.querySelectorAll("form.moves button").length`); n == 0 {
+		t.Fatal("the desktop page shows no moves on its turn")
+	}
+	if w := eval[int](t, desk, `document.documentElement.scrollWidth`); w > 1280 {
+		t.Errorf("the desktop page is %d px wide", w)
+	}
+	screenshot(t, desk, shots, "play-desktop-1280.png")
+
+	// The desktop page never holds the mover's hidden cards.
+	html := eval[string](t, desk, `document.documentElement.outerHTML`)
+	for r := range hiddenFrom(t, e, id, mover, 1-mover) {
+		if strings.Contains(html, `data-rank="`+r+`"`) {
+			t.Fatalf("the page of seat %d shows card %s of seat %d", 1-mover, r, mover)
+		}
+	}
+
+	// A form without its CSRF token is refused, and nothing changes.
+	before := e.version(id)
+	within(t, desk, 15*time.Second, "post without csrf",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('form.moves input[name="csrf"]').remove()`),
+		chromedp.Click(chromedp.CSS("form.moves button")),
+		chromedp.WaitVisible(chromedp.CSS("p.notice.bad")),
+	)
+	if msg := eval[string](t, desk, `document.querySelector("p.notice.bad").textContent`); !strings.Contains(msg, "out of date") {
+		t.Errorf("CSRF refusal says %q", msg)
+	}
+	if e.version(id) != before {
+		t.Fatal("a POST without the CSRF token changed the game")
+	}
+
+	// A page left behind by the game (an old version) says so and shows the fresh state.
+	within(t, desk, 15*time.Second, "stale page",
+		chromedp.Navigate(e.url+"/play/"+id),
+		chromedp.WaitVisible(chromedp.CSS("form.moves")),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('form.moves input[name="version"]').value = "1"`),
+		chromedp.Click(chromedp.CSS("form.moves button")),
+		chromedp.WaitVisible(chromedp.CSS("p.notice")),
+	)
+	if msg := eval[string](t, desk, `document.querySelector("p.notice").textContent`); !strings.Contains(msg, "moved on") {
+		t.Errorf("stale notice %q", msg)
+	}
+	if v := eval[string](t, desk, `document.getElementById("game").dataset.version`); v != num(e.version(id)) || e.version(id) != before {
+		t.Errorf("after a stale post: page at version %s, game at %d (was %d)", v, e.version(id), before)
+	}
+
+	// The admin link is swapped for a cookie too.
+	within(t, admin, 20*time.Second, "admin page",
+		chromedp.Navigate(adminLink),
+		chromedp.WaitVisible(chromedp.CSS(`form.danger`)),
+	)
+	if loc := eval[string](t, admin, `location.href`); strings.Contains(loc, "token") {
+		t.Errorf("the admin URL kept its token: %s", loc)
+	}
+}
+
+// sendInvitations runs the notify worker over an SMTP sink and returns each
+// invited address's play link.
+func sendInvitations(t *testing.T, e *pageEnv, n int) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	sink := smtpsink.Start(t, smtpsink.Options{})
+	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(e.pool), Sender: sender, Renderer: r,
+		Now: func() time.Time { return time.Now().Add(time.Second) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.RunOnce(ctx); got != n || err != nil {
+		t.Fatalf("worker sent %d, %v; want %d", got, err, n)
+	}
+	links := map[string]string{}
+	for _, m := range sink.Wait(n, 5*time.Second) {
+		p, err := smtpsink.Parse(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := mail.ParseAddress(p.Header.Get("To"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(p.Text, e.url+"/play/")
+		if i < 0 {
+			t.Fatalf("no play link in:\n%s", p.Text)
+		}
+		link := strings.Fields(p.Text[i:])[0]
+		links[to.Address] = link
+	}
+	if len(links) != n {
+		t.Fatalf("links for %d addresses, want %d", len(links), n)
+	}
+	return links
+}
