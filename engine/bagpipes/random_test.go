@@ -138,7 +138,7 @@ func TestRandomGames(t *testing.T) {
 		return su
 	}
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
-		Games: games, Setup: setup, Seed: 7, DeepEvery: 100,
+		Games: games, Setup: setup, Seed: 7, DeepEvery: 200,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves",
