@@ -62,12 +62,8 @@ func (m *MemoryStore) Append(ctx context.Context, stream string, expected int64,
 	for i := range prepared {
 		e := &prepared[i]
 		e.Position = int64(len(m.all) + i + 1)
-		canon, err := Canonical(e)
-		if err != nil {
-			return nil, err
-		}
 		e.PrevHash = prev
-		e.Hash = ChainHash(prev, canon)
+		e.Hash = ChainHash(prev, CanonicalPrepared(e))
 		prev = e.Hash
 	}
 	for _, h := range hooks {

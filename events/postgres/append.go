@@ -30,10 +30,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 	if err != nil {
 		return nil, err
 	}
-	args, err := appendArgs(stream, expected, prepared)
-	if err != nil {
-		return nil, err
-	}
+	args := appendArgs(stream, expected, prepared)
 	if len(hooks) == 0 {
 		err = s.insert(ctx, s.pool, args, prepared)
 	} else {
@@ -141,23 +138,20 @@ func (s *Store) conflict(ctx context.Context, stream string, expected int64, key
 	return nil, events.Errorf(events.CodeConflict, "stream %q is not at version %d", stream, expected)
 }
 
-// appendArgs returns appendSQL's arguments for prepared events.
-func appendArgs(stream string, expected int64, prepared []events.Event) ([]any, error) {
+// appendArgs returns appendSQL's arguments for events returned by
+// events.Prepare (whose data is canonical already).
+func appendArgs(stream string, expected int64, prepared []events.Event) []any {
 	n := len(prepared)
 	types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	canon := make([][]byte, n)
 	for i := range prepared {
 		e := &prepared[i]
-		c, err := events.Canonical(e)
-		if err != nil {
-			return nil, err
-		}
-		types[i], data[i], canon[i] = e.Type, string(e.Data), c
+		types[i], data[i], canon[i] = e.Type, string(e.Data), events.CanonicalPrepared(e)
 		actors[i], reqs[i], keys[i] = e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
 	}
 	var appendKey *string
 	if k := prepared[0].Meta.IdempotencyKey; k != "" {
 		appendKey = &k
 	}
-	return []any{stream, expected, types, data, actors, reqs, keys, canon, appendKey, prepared[0].RecordedAt}, nil
+	return []any{stream, expected, types, data, actors, reqs, keys, canon, appendKey, prepared[0].RecordedAt}
 }
