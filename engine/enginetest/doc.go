@@ -8,12 +8,29 @@
 // Use it from a game's tests:
 //
 //	stats := enginetest.RandomGames(t, game, enginetest.Options{
-//		Games: 10000,
-//		Setup: func(i int) engine.Setup { ... },
+//		Games:     10000,
+//		Setup:     func(i int) engine.Setup { ... }, // vary players, options, seed
 //		Invariant: func(st engine.State) error { ... }, // cheap, every event
+//		CheckView: func(st engine.State, seat int, view []byte) error { ... },
+//		Workers:   runtime.GOMAXPROCS(0),
 //	})
 //
-// The expensive checks run on every DeepEvery-th game only, so that a large
-// number of games stays fast; the cheap ones (legal moves accepted, the
-// game's invariant, the game ends, replay gives the same state) run on all.
+// The cheap checks run in every game: the chosen listed move is accepted
+// and gives events, the game's invariant holds after every event, someone is
+// always to move until the Result, the game ends within MaxMoves, the result
+// ranks every seat once, and replaying the events from the setup gives the
+// same state JSON.
+//
+// The expensive ones run on every DeepEvery-th game, at every step: state
+// JSON and Clone round trips; every listed move has a label, decodes from
+// its JSON and is accepted; the default move is listed; mutated and
+// malformed moves are rejected with a *engine.RuleError; seats not to move
+// get not_your_turn and no moves; views marshal (and pass CheckView);
+// Decide, Legal, View and DefaultMove leave the state unchanged; every
+// event round-trips through DecodeEvent, and its redaction for every seat
+// and the spectator decodes, is described in en, fr, it (and passes
+// CheckRedacted); the replay goes through the events' JSON.
+//
+// Simultaneous decisions are supported: a random seat of ToMove moves.
+// CheckArbitraryMove is the building block of a fuzz target.
 package enginetest
