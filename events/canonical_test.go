@@ -81,3 +81,20 @@ func TestVerifyChainNamesFirstBadEvent(t *testing.T) {
 		t.Fatalf("store changed through a returned slice: %v", err)
 	}
 }
+
+func TestCanonicalPreparedMatchesCanonical(t *testing.T) {
+	prepared, err := events.Prepare("g", 4, []events.NewEvent{{Type: "T", Data: json.RawMessage(` {"b":1, "a":[2, 1]} `), Meta: events.Metadata{Actor: "x"}}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := events.Canonical(&prepared[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := events.CanonicalPrepared(&prepared[0]); string(got) != string(want) {
+		t.Fatalf("CanonicalPrepared %s, Canonical %s", got, want)
+	}
+	if prepared[0].Version != 5 || string(prepared[0].Data) != `{"a":[2,1],"b":1}` {
+		t.Fatalf("prepared %+v", prepared[0])
+	}
+}
