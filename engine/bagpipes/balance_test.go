@@ -95,4 +95,10 @@ func TestBalance(t *testing.T) {
 			}
 		}
 	}
+	for _, v := range []struct {
+		n    int
+		opts string
+	}{{3, `{"three_player":true}`}, {5, `{"stay_home":true}`}, {4, `{"long_game":true}`}} {
+		t.Logf("%d players %s, greedy bots: %v", v.n, v.opts, simulate(t, v.n, games/2, v.opts, greedyBot))
+	}
 }
