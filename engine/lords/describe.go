@@ -22,7 +22,7 @@ type phrases struct {
 	cockburn                               string
 	scored, scoredNone                     string
 	claimed                                string
-	ended                                  string
+	ended, kept                            string
 	started                                string
 	gameEnded                              string
 	faceDown                               string
@@ -55,6 +55,7 @@ func lang(code string) *phrases {
 			scoredNone:     "Fin de la manche %[1]d : aucune armée",
 			claimed:        "%[1]s prend le partisan %[2]s",
 			ended:          "La manche %[2]d est terminée ; %[1]s prend l'initiative",
+			kept:           " ; restent en jeu : %[1]s",
 			started:        "La manche %[1]d commence ; partisans : %[2]s",
 			gameEnded:      "%[1]s gagne la partie avec %[2]d points de partisans",
 			faceDown:       "une carte face cachée",
@@ -87,6 +88,7 @@ func lang(code string) *phrases {
 			scoredNone:     "Fine del round %[1]d: nessun esercito",
 			claimed:        "%[1]s prende il sostenitore %[2]s",
 			ended:          "Il round %[2]d è finito; %[1]s prende l'iniziativa",
+			kept:           "; restano in gioco: %[1]s",
 			started:        "Inizia il round %[1]d; sostenitori: %[2]s",
 			gameEnded:      "%[1]s vince la partita con %[2]d punti di sostenitori",
 			faceDown:       "una carta coperta",
@@ -119,6 +121,7 @@ func lang(code string) *phrases {
 		scoredNone:     "Round %[1]d is over: nobody has an army",
 		claimed:        "%[1]s claimed the supporter %[2]s",
 		ended:          "Round %[2]d has ended; %[1]s takes the initiative",
+		kept:           "; staying in play: %[1]s",
 		started:        "Round %[1]d begins; supporters: %[2]s",
 		gameEnded:      "%[1]s wins the game with %[2]d supporter strength",
 		faceDown:       "a face-down card",
@@ -208,7 +211,15 @@ func (g *Game) Describe(e engine.Event, names []string, code string) string {
 	case Claimed:
 		return fmt.Sprintf(p.claimed, who(e.Seat), name(e.Card))
 	case RoundEnded:
-		return fmt.Sprintf(p.ended, who(e.Initiative), e.Round)
+		s := fmt.Sprintf(p.ended, who(e.Initiative), e.Round)
+		if len(e.Kept) > 0 {
+			var kept []string
+			for _, c := range e.Kept {
+				kept = append(kept, name(c))
+			}
+			s += fmt.Sprintf(p.kept, strings.Join(kept, ", "))
+		}
+		return s
 	case RoundStarted:
 		var parts []string
 		for _, c := range e.Supporters {

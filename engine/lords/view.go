@@ -66,11 +66,22 @@ type View struct {
 	Discard    []CardView     `json:"discard"`
 	DiscardN   int            `json:"discard_count"`
 	MacDonnell []CarriedView  `json:"macdonnell"`
-	LastRound  []ArmyScore    `json:"last_round,omitempty"`
+	LastRound  []ScoreView    `json:"last_round,omitempty"`
 	Pending    *PendingView   `json:"pending,omitempty"`
 	Target     int            `json:"target_points"`
 	LegalMoves []engine.Move  `json:"legal_moves"`
 	Result     *engine.Result `json:"result,omitempty"`
+}
+
+// ScoreView is one army as it was scored at the end of the last round
+// (public: every follower was revealed then).
+type ScoreView struct {
+	Seat    int        `json:"seat"`
+	Cards   []CardView `json:"cards"`
+	Total   int        `json:"total"`
+	Doubled bool       `json:"doubled,omitempty"`
+	Place   int        `json:"place"`
+	Claims  int        `json:"claims"`
 }
 
 // CarriedView is a MacDonnell carried over into this round.
@@ -144,8 +155,12 @@ func (s *State) View(seat int) any {
 	for _, c := range s.Discard {
 		v.Discard = append(v.Discard, s.card(c))
 	}
-	if s.Phase != PhasePlay || s.Round > 1 {
-		v.LastRound = s.Order
+	for _, a := range s.Order {
+		sv := ScoreView{Seat: a.Seat, Cards: make([]CardView, 0, len(a.Cards)), Total: a.Total, Doubled: a.Doubled, Place: a.Place, Claims: a.Claims}
+		for _, c := range a.Cards {
+			sv.Cards = append(sv.Cards, s.card(c))
+		}
+		v.LastRound = append(v.LastRound, sv)
 	}
 	if v.LegalMoves == nil {
 		v.LegalMoves = []engine.Move{}
