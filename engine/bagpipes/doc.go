@@ -104,7 +104,9 @@
 //     Scotland puts it in their own public discard. This exchange happens
 //     even for a deserter. The immediate five-dagger rule is checked
 //     before each invasion from round 2 on; the opponent wins, the traitor
-//     is second. The 2-player game refuses long_game (only six army cards
+//     is second. The game has no dagger deck (the undealt cards stay in
+//     the box), so a card that makes a player draw a dagger card gives a
+//     virtual 2-dagger card. The 2-player game refuses long_game (only six army cards
 //     remain) and precise_daggers (its dagger cards are dealt by value).
 //  11. 3-player variant: the badge passes to the next seat by itself; the
 //     bagpipe cards that mention the badge are removed at setup, which is

@@ -37,7 +37,7 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 		Army: -1, BadgeFrom: -1, Stay: -1, StayFrom: -1, StayHome: -1, Traitor: -1,
 		P:      make([]player, n),
 		rng:    rand.NewChaCha8(su.Seed),
-		BagOut: []int{}, DagOut: []int{},
+		BagOut: []int{}, DagOut: []int{}, BagBox: []int{}, DagBox: []int{},
 	}
 	if len(opt.Cards) > 0 {
 		s.Custom = cs
@@ -62,7 +62,9 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 	// the badge: drawing one means discarding it and drawing again).
 	s.Bag = []int{}
 	for i, c := range cs.Bagpipes {
-		if !(opt.ThreePlayer && MentionsBadge(c.Effects)) {
+		if opt.ThreePlayer && MentionsBadge(c.Effects) {
+			s.BagBox = append(s.BagBox, i)
+		} else {
 			s.Bag = append(s.Bag, i)
 		}
 	}
@@ -124,6 +126,10 @@ func (s *state) dealDaggers(r *rand.Rand) {
 		rest = append(rest, byValue[v]...)
 	}
 	r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	if s.N == 2 {
+		s.Dag, s.DagBox = []int{}, rest
+		return
+	}
 	// The top of the deck is the end of the slice.
 	s.Dag = append(append(append([]int{}, rest...), mid...), top...)
 }

@@ -34,8 +34,8 @@ func setupFor(i int) engine.Setup {
 // invariant checks that nothing is negative and every card is somewhere.
 func invariant(st engine.State) error {
 	s := st.(*state)
-	bag := len(s.Bag) + len(s.BagOut)
-	dag := len(s.Dag) + len(s.DagOut)
+	bag := len(s.Bag) + len(s.BagOut) + len(s.BagBox)
+	dag := len(s.Dag) + len(s.DagOut) + len(s.DagBox)
 	for i, p := range s.P {
 		if p.Gold < 0 || p.Castle < 0 || p.Camp < 0 || p.Virtual < 0 || p.Fresh < 0 || p.Fresh > len(p.Hand) {
 			return fmt.Errorf("seat %d has negative holdings: %+v", i, p)
@@ -47,13 +47,6 @@ func invariant(st engine.State) error {
 		}
 	}
 	wantBag := len(s.Set.Bagpipes)
-	if s.Opt.ThreePlayer {
-		for _, c := range s.Set.Bagpipes {
-			if MentionsBadge(c.Effects) {
-				wantBag--
-			}
-		}
-	}
 	if bag != wantBag || dag != len(s.Set.Daggers) {
 		return fmt.Errorf("cards not conserved: %d bagpipe of %d, %d dagger of %d", bag, wantBag, dag, len(s.Set.Daggers))
 	}

@@ -77,6 +77,11 @@ type state struct {
 	BagOut   []int `json:"bagpipe_discard"`
 	Dag      []int `json:"dagger_deck"`
 	DagOut   []int `json:"dagger_discard"`
+	// Box holds the cards out of this game: the bagpipe cards that mention
+	// the badge (3-player variant) and the dagger cards not dealt in the
+	// 2-player game, which plays without a dagger deck.
+	BagBox []int `json:"bagpipe_box"`
+	DagBox []int `json:"dagger_box"`
 
 	Badge     int `json:"badge"`
 	BadgeFrom int `json:"badge_from"`
@@ -148,8 +153,12 @@ func (s *state) drawBag() int {
 	return c
 }
 
-// drawDag draws a dagger card likewise; -1 means a virtual 2-dagger card.
+// drawDag draws a dagger card likewise; -1 means a virtual 2-dagger card
+// (always so in the 2-player game, which has no dagger deck).
 func (s *state) drawDag() int {
+	if s.N == 2 {
+		return -1
+	}
 	if len(s.Dag) == 0 {
 		if len(s.DagOut) == 0 {
 			return -1
@@ -173,7 +182,7 @@ func (s *state) clone() *state {
 	c := *s
 	// One backing array for every slice; each sub-slice is capped so that
 	// an append reallocates instead of overwriting its neighbour.
-	total := len(s.ArmyDeck) + len(s.Bag) + len(s.BagOut) + len(s.Dag) + len(s.DagOut)
+	total := len(s.ArmyDeck) + len(s.Bag) + len(s.BagOut) + len(s.Dag) + len(s.DagOut) + len(s.BagBox) + len(s.DagBox)
 	for i := range s.P {
 		p := &s.P[i]
 		total += len(p.Hand) + len(p.Table) + len(p.TableRound) + len(p.Daggers) + len(p.DagHand) + len(p.Spent)
@@ -185,6 +194,7 @@ func (s *state) clone() *state {
 		return buf[start:len(buf):len(buf)]
 	}
 	c.ArmyDeck, c.Bag, c.BagOut, c.Dag, c.DagOut = cp(s.ArmyDeck), cp(s.Bag), cp(s.BagOut), cp(s.Dag), cp(s.DagOut)
+	c.BagBox, c.DagBox = cp(s.BagBox), cp(s.DagBox)
 	c.RNG = nil
 	c.P = make([]player, len(s.P))
 	for i, p := range s.P {
@@ -252,7 +262,7 @@ func decodeState(data []byte) (*state, error) {
 			}
 		}
 	}
-	for _, f := range []*[]int{&s.ArmyDeck, &s.Bag, &s.BagOut, &s.Dag, &s.DagOut} {
+	for _, f := range []*[]int{&s.ArmyDeck, &s.Bag, &s.BagOut, &s.Dag, &s.DagOut, &s.BagBox, &s.DagBox} {
 		if *f == nil {
 			*f = []int{}
 		}
