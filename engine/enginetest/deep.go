@@ -1,0 +1,134 @@
+package enginetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"pbem/engine"
+)
+
+// deepStep runs the expensive checks on a state awaiting seat's move.
+func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *rand.Rand, o Options, stats *Stats) error {
+	before, err := checkStateJSON(g, s)
+	if err != nil {
+		return err
+	}
+	listed := make(map[string]bool, len(legal))
+	for _, mv := range legal {
+		if mv.Label() == "" {
+			return fmt.Errorf("listed move %s has no label", mustJSON(mv))
+		}
+		raw := mustJSON(mv)
+		if !bytes.Contains(raw, []byte(`"label"`)) {
+			return fmt.Errorf("listed move %s has no label field", raw)
+		}
+		listed[string(withoutLabel(raw))] = true
+		dm, err := g.DecodeMove(raw)
+		if err != nil {
+			return fmt.Errorf("listed move %s does not decode: %v", raw, err)
+		}
+		if _, err := s.Decide(seat, dm); err != nil {
+			return fmt.Errorf("listed move %s rejected: %v", raw, err)
+		}
+	}
+	def := s.DefaultMove(seat)
+	if def == nil {
+		return fmt.Errorf("seat %d to move has no default move", seat)
+	}
+	if !listed[string(withoutLabel(mustJSON(def)))] {
+		return fmt.Errorf("default move %s is not listed", mustJSON(def))
+	}
+	for _, raw := range o.Unlisted(r, legal) {
+		if listed[string(withoutLabel(raw))] {
+			continue
+		}
+		mv, err := g.DecodeMove(raw)
+		if err != nil {
+			if !isRuleError(err) {
+				return fmt.Errorf("DecodeMove(%s) error is not a *RuleError: %v", raw, err)
+			}
+			stats.Rejected++
+			continue
+		}
+		if listed[string(withoutLabel(mustJSON(mv)))] {
+			continue
+		}
+		evs, err := s.Decide(seat, mv)
+		if err == nil {
+			return fmt.Errorf("unlisted move %s accepted: %s", raw, mustJSON(evs))
+		}
+		if !isRuleError(err) {
+			return fmt.Errorf("unlisted move %s: error is not a *RuleError: %v", raw, err)
+		}
+		stats.Rejected++
+	}
+	for other := -1; other <= s.Players(); other++ {
+		if slices.Contains(s.ToMove(), other) {
+			continue
+		}
+		if l := s.Legal(other); len(l) != 0 {
+			return fmt.Errorf("seat %d not to move has %d legal moves", other, len(l))
+		}
+		if s.DefaultMove(other) != nil {
+			return fmt.Errorf("seat %d not to move has a default move", other)
+		}
+		_, err := s.Decide(other, legal[0])
+		var re *engine.RuleError
+		if !errors.As(err, &re) || re.Code != engine.CodeNotYourTurn {
+			return fmt.Errorf("seat %d not to move: Decide gave %v, want %s", other, err, engine.CodeNotYourTurn)
+		}
+	}
+	for seat := -1; seat < s.Players(); seat++ {
+		v, err := json.Marshal(s.View(seat))
+		if err != nil {
+			return fmt.Errorf("view of seat %d: %v", seat, err)
+		}
+		if o.CheckView != nil {
+			if err := o.CheckView(s, seat, v); err != nil {
+				return fmt.Errorf("view of seat %d: %w", seat, err)
+			}
+		}
+	}
+	if after := mustJSON(s); !bytes.Equal(before, after) {
+		return errors.New("Decide, Legal, View or DefaultMove changed the state")
+	}
+	return nil
+}
+
+func checkEvent(g engine.Game, before, after engine.State, e engine.Event, o Options) error {
+	if _, err := roundTripEvent(g, e); err != nil {
+		return err
+	}
+	names := make([]string, after.Players())
+	for i := range names {
+		names[i] = fmt.Sprintf("P%d", i)
+	}
+	for seat := -1; seat < after.Players(); seat++ {
+		re := g.Redact(e, seat)
+		if re == nil || re.EventType() != e.EventType() {
+			return fmt.Errorf("Redact(%s, %d) changed the event type", e.EventType(), seat)
+		}
+		raw, err := json.Marshal(re)
+		if err != nil {
+			return fmt.Errorf("redacted %s: %v", e.EventType(), err)
+		}
+		if _, err := g.DecodeEvent(re.EventType(), raw); err != nil {
+			return fmt.Errorf("redacted %s does not decode: %v", raw, err)
+		}
+		for _, lang := range []string{"en", "fr", "it", "xx"} {
+			if g.Describe(re, names, lang) == "" {
+				return fmt.Errorf("no %s description of %s", lang, raw)
+			}
+		}
+		if o.CheckRedacted != nil {
+			if err := o.CheckRedacted(before, after, seat, e, raw); err != nil {
+				return fmt.Errorf("event %s redacted for seat %d: %w", raw, seat, err)
+			}
+		}
+	}
+	return nil
+}
