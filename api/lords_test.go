@@ -179,6 +179,9 @@ func TestLordsOverHTTP(t *testing.T) {
 				}
 			}
 			check()
+			if n == 2 {
+				lordsErrors(t, e, c.ID)
+			}
 			moves := e.playRandom(c.ID, n, rand.New(rand.NewPCG(uint64(n), 99)), check)
 			for s := range n {
 				var h struct {
@@ -242,5 +245,28 @@ func TestLordsOverHTTP(t *testing.T) {
 			t.Logf("%d players: %d moves, %d events, winner %s with %d", n, moves, seenVersion,
 				sm.Result.Ranking[0].Name, sm.Result.Ranking[0].Score)
 		})
+	}
+}
+
+// lordsErrors checks the rule errors of Lords over HTTP: an unknown field
+// in a move, another seat's move, a made-up move.
+func lordsErrors(t *testing.T, e *env, id string) {
+	t.Helper()
+	var v viewBody
+	e.do("GET", "/api/v1/games/"+id+"/view", seatToken(id, 0), nil, &v)
+	var mv map[string]any
+	if err := json.Unmarshal(v.LegalMoves[0], &mv); err != nil {
+		t.Fatal(err)
+	}
+	mv["colour"] = "red"
+	var eb errBody
+	if st := e.do("POST", "/api/v1/games/"+id+"/moves", seatToken(id, 0), map[string]any{"version": v.Version, "move": mv}, &eb); st != 400 || eb.Error.Code != "bad_move" {
+		t.Fatalf("unknown field in a Lords move: %d %+v", st, eb)
+	}
+	if st := e.do("POST", "/api/v1/games/"+id+"/moves", seatToken(id, 1), map[string]any{"version": v.Version, "move": v.LegalMoves[0]}, &eb); st != 403 || eb.Error.Code != "not_your_turn" {
+		t.Fatalf("seat 1 plays seat 0's move: %d %+v", st, eb)
+	}
+	if st := e.do("POST", "/api/v1/games/"+id+"/moves", seatToken(id, 0), map[string]any{"version": v.Version, "move": map[string]any{"type": "recruit", "slot": 7, "label": "x"}}, &eb); st != 400 && st != 422 {
+		t.Fatalf("a made-up move: %d %+v", st, eb)
 	}
 }
