@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"net/http"
+	"path"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -100,16 +102,25 @@ func (ts *templates) execute(w io.Writer, lang, name string, d any) error {
 	return t.ExecuteTemplate(w, name, d)
 }
 
-// staticHandler serves the embedded CSS and JavaScript under /static/.
+// staticHandler serves the embedded CSS and JavaScript under /static/
+// (files only: no directory listings).
 func staticHandler() echo.HandlerFunc {
-	fs := http.FileServer(http.FS(staticFS))
+	sub, err := fs.Sub(staticFS, "web/static")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	files := http.FileServerFS(sub)
 	return func(c echo.Context) error {
+		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static/")
+		if st, err := fs.Stat(sub, name); err != nil || st.IsDir() {
+			return echo.ErrNotFound
+		}
 		h := c.Response().Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "public, max-age=3600")
 		r := c.Request().Clone(c.Request().Context())
-		r.URL.Path = "/web" + r.URL.Path // /static/x -> web/static/x in the FS
-		fs.ServeHTTP(c.Response(), r)
+		r.URL.Path = "/" + name
+		files.ServeHTTP(c.Response(), r)
 		return nil
 	}
 }

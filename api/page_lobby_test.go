@@ -1,0 +1,220 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/projections"
+)
+
+var reAdminLink = regexp.MustCompile(`id="admin-link">([^<]+)<`)
+
+func lobbyForm(t *testing.T, b *browser, lang string) (url.Values, string) {
+	t.Helper()
+	p := b.get("/?lang=" + lang)
+	if p.Status != http.StatusOK || !strings.Contains(p.Body, `<form method="post" action="/games"`) {
+		t.Fatalf("lobby: %d\n%s", p.Status, p.Body)
+	}
+	f := moveForm(t, p.Body)
+	return url.Values{"csrf": {f.csrf}, "game": {lords.Name}, "language": {"fr"}, "deadline": {"48h"},
+		"policy": {"skip"}, "name1": {"Ann"}, "email1": {"ann@example.org"}, "name2": {"Bob"}, "email2": {"bob@example.org"},
+		"name3": {""}, "email3": {""}, "options": {`{"bruce": true}`}}, p.Body
+}
+
+func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
+	e := newPageEnv(t)
+	b := e.browser()
+	form, body := lobbyForm(t, b, "it")
+	if !strings.Contains(body, "Crea la partita") {
+		t.Error("the lobby is not in Italian with ?lang=it")
+	}
+	// Without the lobby's CSRF token nothing is created.
+	bad := url.Values{}
+	for k, v := range form {
+		bad[k] = v
+	}
+	bad.Set("csrf", "x")
+	if p := b.post("/games", bad); p.Status != http.StatusForbidden {
+		t.Fatalf("create without csrf: %d", p.Status)
+	}
+	// A bad request shows the form again, filled in, with the reason.
+	bad = url.Values{}
+	for k, v := range form {
+		bad[k] = v
+	}
+	bad.Set("email2", "not an address")
+	if p := b.post("/games", bad); p.Status != http.StatusBadRequest || !strings.Contains(p.Body, `value="Ann"`) || !strings.Contains(p.Body, `role="alert"`) {
+		t.Fatalf("bad create: %d\n%s", p.Status, p.Body)
+	}
+	p := b.post("/games", form)
+	if p.Status != http.StatusCreated {
+		t.Fatalf("create: %d\n%s", p.Status, p.Body)
+	}
+	m := reAdminLink.FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("no admin link:\n%s", p.Body)
+	}
+	link, err := url.Parse(htmlUnescape(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(link.Path, "/admin/")
+	sm, err := e.svc.Summary(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sm.Language != "fr" || len(sm.Seats) != 2 || sm.Game != lords.Name {
+		t.Fatalf("created %+v", sm)
+	}
+	var outbox int
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE game_id = $1 AND kind = 'invitation'`, id).Scan(&outbox); err != nil || outbox != 2 {
+		t.Fatalf("%d invitations queued (%v)", outbox, err)
+	}
+
+	// The admin link: swapped for a cookie scoped to /admin/{id}.
+	adm := e.browser()
+	r := adm.get(link.RequestURI())
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/admin/"+id || !strings.Contains(r.Header.Get("Set-Cookie"), "Path=/admin/"+id) {
+		t.Fatalf("admin link: %d %q %q", r.Status, r.Header.Get("Location"), r.Header.Get("Set-Cookie"))
+	}
+	ap := adm.get("/admin/" + id)
+	if ap.Status != http.StatusOK || !strings.Contains(ap.Body, "Gérer") {
+		t.Fatalf("admin page: %d\n%s", ap.Status, ap.Body)
+	}
+	csrf := moveForm(t, ap.Body).csrf
+	act := func(vals url.Values) page {
+		t.Helper()
+		vals.Set("csrf", csrf)
+		return adm.post("/admin/"+id, vals)
+	}
+	status := func() string {
+		sm, err := e.svc.Summary(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sm.Status
+	}
+	if p := adm.post("/admin/"+id, url.Values{"action": {"pause"}}); p.Status != http.StatusForbidden || status() != projections.StatusActive {
+		t.Fatalf("pause without csrf: %d, %s", p.Status, status())
+	}
+	if p := act(url.Values{"action": {"pause"}}); p.Status != http.StatusSeeOther || status() != projections.StatusPaused {
+		t.Fatalf("pause: %d, %s", p.Status, status())
+	}
+	if p := adm.get("/admin/" + id + "?n=done"); !strings.Contains(p.Body, "C&#39;est fait.") || !strings.Contains(p.Body, "Reprendre la partie") {
+		t.Errorf("paused admin page:\n%s", p.Body)
+	}
+	if p := act(url.Values{"action": {"resume"}}); p.Status != http.StatusSeeOther || status() != projections.StatusActive {
+		t.Fatalf("resume: %d, %s", p.Status, status())
+	}
+	dl := func() string {
+		sm, _ := e.svc.Summary(context.Background(), id)
+		return sm.Deadline.String()
+	}
+	before := dl()
+	if p := act(url.Values{"action": {"extend"}, "by": {"24h"}}); p.Status != http.StatusSeeOther || dl() == before {
+		t.Fatalf("extend: %d", p.Status)
+	}
+	if p := act(url.Values{"action": {"resend"}, "seat": {"1"}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("resend: %d", p.Status)
+	}
+	// Bob's first link no longer opens the game.
+	if p := e.browser().get("/play/" + id + "?token=" + projections.SeatToken(secret, id, 1, 0)); p.Status != http.StatusUnauthorized {
+		t.Errorf("old link after resend: %d", p.Status)
+	}
+	if p := act(url.Values{"action": {"abort"}}); p.Status != http.StatusBadRequest || status() != projections.StatusActive {
+		t.Fatalf("abort without confirmation: %d, %s", p.Status, status())
+	}
+	if p := act(url.Values{"action": {"abort"}, "confirm": {"yes"}}); p.Status != http.StatusSeeOther || status() != projections.StatusAborted {
+		t.Fatalf("abort: %d, %s", p.Status, status())
+	}
+	// A seat's cookie is no admin cookie.
+	seat := e.browser()
+	seat.open(id, 0)
+	if p := seat.get("/admin/" + id + "?token=" + projections.SeatToken(secret, id, 0, 0)); p.Status != http.StatusUnauthorized {
+		t.Errorf("seat token on the admin page: %d", p.Status)
+	}
+}
+
+func TestPageSpeaksTheGamesLanguage(t *testing.T) {
+	e := newPageEnv(t)
+	for lang, want := range map[string][]string{
+		"fr": {"Votre main", "Recruter", "Lever", "Armée de Bob", "face cachée"},
+		"it": {"La tua mano", "Recluta", "Schiera", "Esercito di Bob", "coperta"},
+		"en": {"Your hand", "Recruit", "Muster", "Army of Bob", "face-down"},
+	} {
+		id := e.createGame(lords.Name, 2, lang, "")
+		b := e.browser()
+		p := b.open(id, e.toMove(id))
+		if !strings.Contains(p.Body, `<html lang="`+lang+`">`) {
+			t.Errorf("%s: wrong html lang", lang)
+		}
+		for _, w := range want {
+			if !strings.Contains(p.Body, w) {
+				t.Errorf("%s: page lacks %q", lang, w)
+			}
+		}
+	}
+}
+
+func TestPageRendersSwordsAndBagpipes(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(bagpipes.Name, 3, "en", "")
+	seat := e.toMove(id)
+	b := e.browser()
+	p := b.open(id, seat)
+	if p.Status != http.StatusOK {
+		t.Fatalf("%d\n%s", p.Status, p.Body)
+	}
+	for _, want := range []string{"Your bagpipe cards", "Gold", "Castle", "Round 1 of", `class="bcard`} {
+		if !strings.Contains(p.Body, want) {
+			t.Errorf("bagpipes page lacks %q", want)
+		}
+	}
+	f := moveForm(t, p.Body)
+	if len(f.moves) == 0 {
+		t.Fatal("no moves")
+	}
+	if r := b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}}); r.Status != http.StatusSeeOther ||
+		!strings.HasSuffix(r.Header.Get("Location"), "n=played") {
+		t.Fatalf("move: %d %s", r.Status, r.Header.Get("Location"))
+	}
+}
+
+func TestPageStaticAssets(t *testing.T) {
+	e := newPageEnv(t)
+	b := e.browser()
+	for path, ctype := range map[string]string{"/static/app.css": "text/css", "/static/app.js": "javascript"} {
+		p := b.get(path)
+		if p.Status != http.StatusOK || !strings.Contains(p.Header.Get("Content-Type"), ctype) || len(p.Body) < 100 {
+			t.Errorf("%s: %d %q", path, p.Status, p.Header.Get("Content-Type"))
+		}
+	}
+	for _, path := range []string{"/static/", "/static/nope.js", "/static/../page.go"} {
+		if p := b.get(path); p.Status != http.StatusNotFound {
+			t.Errorf("%s: %d", path, p.Status)
+		}
+	}
+}
+
+// TestPageWeight measures a play page with its assets (the figure in the
+// report): under 100 KB.
+func TestPageWeight(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 4, "fr", "")
+	b := e.browser()
+	total := len(b.open(id, e.toMove(id)).Body)
+	html := total
+	for _, a := range []string{"/static/app.css", "/static/app.js"} {
+		total += len(b.get(a).Body)
+	}
+	t.Logf("play page (4 players, on turn): HTML %d bytes, with CSS and JS %d bytes", html, total)
+	if total > 100_000 {
+		t.Errorf("page with assets is %d bytes, want under 100 KB", total)
+	}
+}
