@@ -303,7 +303,7 @@ func (s *state) check(seat int, m Move) (engine.Event, error) {
 			return nil, engine.Errorf(engine.CodeBadMove, "side must be scotland or england")
 		}
 		e := ChoiceMade{Seat: seat, Side: m.Side}
-		if s.N == 2 {
+		if s.N == 2 && (len(p.DagHand) > 0 || m.Dagger != 0) {
 			k := slices.IndexFunc(p.DagHand, func(d int) bool { return s.Set.Daggers[d].Daggers == m.Dagger })
 			if k < 0 {
 				return illegal("you hold no dagger card with %d daggers to offer", m.Dagger)

@@ -92,7 +92,8 @@
 //     Militia raised once the token is given (by its receiver's three
 //     replenishments or by a card) skips the seat staying home, whose camp
 //     is emptied anyway.
-//  9. Stay Home!: the first holder is the youngest, taken to be the last
+//  9. Seat 0 is the first player (the oldest) and holds the badge first.
+//     Stay Home!: the first holder is the youngest, taken to be the last
 //     seat (on the first player's right). The token affects its receiver
 //     for the current round only.
 //  10. 2 players: the badge does not force Scotland (both choose freely),

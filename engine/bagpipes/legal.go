@@ -106,7 +106,7 @@ func (s *state) legal(seat int) []Move {
 		sides := []string{sideNames[sideScotland], sideNames[sideEngland]}
 		labels := []string{"Support Scotland", "Support England"}
 		for k, side := range sides {
-			if s.N != 2 {
+			if s.N != 2 || len(p.DagHand) == 0 {
 				m := noMove()
 				m.Type, m.Side, m.Text = MoveChoose, side, labels[k]
 				add(m)
