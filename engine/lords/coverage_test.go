@@ -1,0 +1,96 @@
+package lords
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestRandomPlayReachesEveryRule checks that random play, as used by
+// TestRandomGames, goes through every kind of event, every power used and
+// copied, reshuffles, redrawn supporters and kept MacDonnells: the property
+// checks then cover them all. (Passing needs an empty hand and five empty
+// recruit places; the scenario ruling02_pass covers it.)
+func TestRandomPlayReachesEveryRule(t *testing.T) {
+	g := newGame(t)
+	seen := map[string]int{}
+	for i := range 1500 {
+		su := randomSetup(i)
+		st, err := g.New(su)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		r := rand.New(rand.NewPCG(uint64(i), 5))
+		for s.Final == nil {
+			seat := s.awaited()
+			l := s.legal(seat)
+			evs, err := s.Decide(seat, &l[r.IntN(len(l))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				seen[e.EventType()]++
+				switch e := e.(type) {
+				case PowerUsed:
+					seen["used "+e.Power.String()]++
+					if e.Reshuffled {
+						seen["reshuffle"]++
+					}
+				case Copied:
+					seen["copied "+e.Power.String()]++
+				case Recruited:
+					if e.Reshuffled {
+						seen["reshuffle"]++
+					}
+					if e.Empty {
+						seen["empty recruit"]++
+					}
+				case Swapped:
+					if !e.FaceUp {
+						seen["swapped face-down"]++
+					}
+				case Discarded:
+					if !e.FaceUp {
+						seen["discarded face-down"]++
+					}
+				case RoundStarted:
+					if len(e.Redrawn) > 0 {
+						seen["redrawn"]++
+					}
+					if e.Reshuffled {
+						seen["reshuffle"]++
+					}
+				case RoundEnded:
+					if len(e.Kept) > 0 {
+						seen["kept"]++
+					}
+				case RoundScored:
+					for _, a := range e.Armies {
+						if a.Claims == 2 {
+							seen["claims two"]++
+						}
+						if a.Doubled {
+							seen["doubled"]++
+						}
+					}
+				}
+				s.Apply(e)
+			}
+		}
+		if s.Final.Ranking[0].Place == s.Final.Ranking[1].Place {
+			seen["shared first place"]++
+		}
+	}
+	want := []string{EvTurnStarted, EvRecruited, EvMustered, EvPowerDeclined, EvPowerUsed, EvCopied,
+		EvSwapped, EvDiscarded, EvSupporterSwapped, EvRoundScored, EvClaimed, EvRoundEnded, EvRoundStarted, EvGameEnded,
+		"used Forsyth", "used Makgill", "used Bruce", "used Cochrane", "used MacDonnell",
+		"copied Forsyth", "copied Makgill", "copied Bruce", "copied Cochrane", "copied MacDonnell",
+		"copied Fergusson", "copied Wemyss", "copied Cockburn", "reshuffle", "redrawn", "kept",
+		"claims two", "doubled", "swapped face-down", "discarded face-down"}
+	for _, k := range want {
+		if seen[k] == 0 {
+			t.Errorf("random play never reached %q", k)
+		}
+	}
+	t.Logf("%v", seen)
+}
