@@ -24,6 +24,9 @@ type Repository interface {
 	Save(ctx context.Context, tx events.Tx, c *Change) error
 	// Due lists active games whose deadline is at or before now (at most limit).
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// Inbox lists the active games awaiting a seat played from email
+	// (case-insensitive), soonest deadline first.
+	Inbox(ctx context.Context, email string) ([]InboxItem, error)
 	// GameIDs lists every game, oldest first.
 	GameIDs(ctx context.Context) ([]string, error)
 	// AllHistory returns every history row of a game (all seats), ordered

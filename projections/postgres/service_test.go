@@ -96,3 +96,40 @@ func TestServicePlaysAGameToTheEnd(t *testing.T) {
 		t.Fatalf("audit: seed %q, %d events, version %d", a.Seed, len(a.Events), sm.Version)
 	}
 }
+
+func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
+	ctx := context.Background()
+	svc, _, _ := newService(t, nil)
+	a := create(t, svc, 2)
+	b := create(t, svc, 3)
+	items, err := svc.Inbox(ctx, "ANN@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || items[0].Seat != 0 || items[0].Name != "Ann" {
+		t.Fatalf("Ann's inbox: %+v", items)
+	}
+	if items, _ := svc.Inbox(ctx, "Bob@example.org"); len(items) != 0 {
+		t.Fatalf("Bob's inbox before any move: %+v", items)
+	}
+	tok := projections.SeatToken(secret, a.ID, 0, 0)
+	v, err := svc.View(ctx, a.ID, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, _ := json.Marshal(v.LegalMoves[0])
+	if _, err := svc.Move(ctx, a.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		t.Fatal(err)
+	}
+	items, _ = svc.Inbox(ctx, "ann@example.org")
+	if len(items) != 1 || items[0].GameID != b.ID {
+		t.Fatalf("Ann's inbox after her move: %+v", items)
+	}
+	items, _ = svc.Inbox(ctx, "bob@example.org")
+	if len(items) != 1 || items[0].GameID != a.ID || items[0].Seat != 1 || items[0].Deadline == nil {
+		t.Fatalf("Bob's inbox after Ann's move: %+v", items)
+	}
+	if _, err := svc.Inbox(ctx, " "); projections.ErrorCode(err) != projections.EInvalid {
+		t.Fatalf("empty address: %v", err)
+	}
+}
