@@ -48,9 +48,13 @@ CREATE TABLE seats (
 );
 CREATE INDEX seats_email ON seats (lower(email));
 
+-- The projections below have no foreign key to games: they are written in
+-- the same statement as their game row, and a key check per row would cost
+-- every move (games are never deleted).
+
 -- Inbox: one row per seat whose decision a game awaits.
 CREATE TABLE inbox (
-    game_id  text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id  text NOT NULL,
     seat     int NOT NULL,
     version  bigint NOT NULL,
     PRIMARY KEY (game_id, seat)
@@ -59,7 +63,7 @@ CREATE TABLE inbox (
 -- History: each event as the public (seat -1) sees it, plus a row for each
 -- seat that sees it differently (its own hidden cards).
 CREATE TABLE history (
-    game_id     text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id     text NOT NULL,
     version     bigint NOT NULL,
     seat        int NOT NULL,
     type        text NOT NULL,
@@ -74,7 +78,7 @@ CREATE TABLE history (
 
 -- Answers of moves posted with an idempotency key.
 CREATE TABLE move_requests (
-    game_id  text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    game_id  text NOT NULL,
     seat     int NOT NULL,
     key      text NOT NULL,
     version  bigint NOT NULL,
