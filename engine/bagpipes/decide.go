@@ -84,8 +84,21 @@ func (s *state) Decide(seat int, mv engine.Move) ([]engine.Event, error) {
 // automatic event, so that Decide need not simulate it on a copy.
 func (s *state) quiet(ev engine.Event) bool {
 	switch e := ev.(type) {
-	case Relocated:
+	case Relocated, StayHomeGiven:
 		return true
+	case BadgePassed:
+		// Someone not bound to Scotland is left to choose (3+ players).
+		return s.Phase == phBadge && s.N >= 3
+	case Passed:
+		// The window stays open if a later seat may play.
+		seat := s.next(s.Turn)
+		for step := s.Step + 1; step < s.N; step++ {
+			if s.mayPlayIn(seat, s.Phase) {
+				return true
+			}
+			seat = s.next(seat)
+		}
+		return false
 	case Replenished:
 		return !e.Stay || s.StayLeft > 1
 	case TurnEnded:
