@@ -19,14 +19,20 @@ func (c *Cluster) command(ctx context.Context, name string, args ...string) *exe
 	if c.user == "" {
 		return exec.CommandContext(ctx, name, args...)
 	}
+	var cmd *exec.Cmd
 	if p, err := exec.LookPath("runuser"); err == nil {
-		return exec.CommandContext(ctx, p, append([]string{"-u", c.user, "--", name}, args...)...)
+		cmd = exec.CommandContext(ctx, p, append([]string{"-u", c.user, "--", name}, args...)...)
+	} else {
+		quoted := make([]string, 0, len(args)+1)
+		for _, a := range append([]string{name}, args...) {
+			quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+		}
+		cmd = exec.CommandContext(ctx, "su", "-s", "/bin/sh", c.user, "-c", strings.Join(quoted, " "))
 	}
-	quoted := make([]string, 0, len(args)+1)
-	for _, a := range append([]string{name}, args...) {
-		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
-	}
-	return exec.CommandContext(ctx, "su", "-s", "/bin/sh", c.user, "-c", strings.Join(quoted, " "))
+	// The user may not be allowed into the current directory (a checkout
+	// under /root), which initdb and pg_ctl complain about.
+	cmd.Dir = "/"
+	return cmd
 }
 
 // newSession makes a command start a session of its own.
