@@ -3,6 +3,8 @@ package lords
 import (
 	"math/rand/v2"
 	"testing"
+
+	"pbem/engine"
 )
 
 // TestRandomPlayReachesEveryRule checks that random play, as used by
@@ -93,4 +95,41 @@ func TestRandomPlayReachesEveryRule(t *testing.T) {
 		}
 	}
 	t.Logf("%v", seen)
+}
+
+// TestQuickFollowAgreesWithFollow checks Decide's shortcut against playing
+// the events on a scratch copy, at every step of many random games.
+func TestQuickFollowAgreesWithFollow(t *testing.T) {
+	g := newGame(t)
+	quick := 0
+	for i := range 400 {
+		st, err := g.New(randomSetup(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		r := rand.New(rand.NewPCG(uint64(i), 9))
+		for s.Final == nil {
+			seat := s.awaited()
+			l := s.legal(seat)
+			m := &l[r.IntN(len(l))]
+			primary := s.primary(seat, m)
+			if q, ok := s.quickFollow(append([]engine.Event(nil), primary...)); ok {
+				quick++
+				if slow := s.follow(append([]engine.Event(nil), primary...)); mustJSON(q) != mustJSON(slow) {
+					t.Fatalf("game %d: quick %s\nslow %s", i, mustJSON(q), mustJSON(slow))
+				}
+			}
+			evs, err := s.Decide(seat, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				s.Apply(e)
+			}
+		}
+	}
+	if quick == 0 {
+		t.Fatal("the shortcut was never taken")
+	}
 }

@@ -26,14 +26,20 @@ func (s *State) Decide(seat int, m engine.Move) ([]engine.Event, error) {
 		return nil, engine.Errorf(engine.CodeIllegalMove, "%s is not a legal move now", moveSummary(mv))
 	}
 	evs := s.primary(seat, mv)
-	if !s.needsAdvance(evs) {
-		return evs, nil
+	if quick, ok := s.quickFollow(evs); ok {
+		return quick, nil
 	}
+	return s.follow(evs), nil
+}
+
+// follow plays evs on a scratch copy of s and appends the automatic events
+// that follow, up to the next decision.
+func (s *State) follow(evs []engine.Event) []engine.Event {
 	c := s.clone()
 	for _, e := range evs {
 		c.Apply(e)
 	}
-	return c.advance(evs), nil
+	return c.advance(evs)
 }
 
 // isLegal reports whether m is among seat's legal moves. The turn's
@@ -60,29 +66,51 @@ func (s *State) isLegal(seat int, m *Move) bool {
 	return false
 }
 
-// needsAdvance reports whether automatic events may follow evs. It is false
-// when evs leave a decision of the same seat pending, or end the turn of a
-// seat that is not the last of the turn while the next seat holds cards;
-// then Decide needs no scratch copy of the state.
-func (s *State) needsAdvance(evs []engine.Event) bool {
+// quickFollow returns evs with the automatic events that follow them when
+// they can be told without playing them on a scratch copy of the state: a
+// decision of the same seat is pending (none follow), the next seat of the
+// turn holds cards (none follow), or a new turn starts with its initiative
+// holder holding cards (turn_started follows; the recruits are those left
+// by evs). Otherwise ok is false and Decide takes the general way.
+func (s *State) quickFollow(evs []engine.Event) (_ []engine.Event, ok bool) {
 	if s.Phase != PhasePlay || len(evs) == 0 {
-		return true
+		return nil, false
 	}
-	switch e := evs[len(evs)-1].(type) {
+	last := evs[len(evs)-1]
+	switch e := last.(type) {
 	case Mustered:
 		if e.Activate {
-			return false
+			return evs, true
 		}
 	case PowerUsed:
 		if e.Power == Makgill {
-			return false
+			return evs, true
 		}
 	case Copied:
 		if e.Power.targeted() {
-			return false
+			return evs, true
 		}
 	}
-	return s.Step+1 >= s.N || len(s.Hands[(s.current()+1)%s.N]) == 0
+	if s.Step+1 < s.N {
+		return evs, len(s.Hands[(s.current()+1)%s.N]) > 0
+	}
+	// The mover is not the initiative holder (step N-1), so the holder's
+	// hand is as it is now.
+	if s.Turn >= 5 || len(s.Hands[s.Initiative]) == 0 {
+		return nil, false
+	}
+	rec := s.Recruits
+	if r, isRecruit := last.(Recruited); isRecruit {
+		rec[r.Slot] = Recruit{Card: r.Replacement, FaceUp: r.FaceUp && r.Replacement != 0}
+	}
+	ts := TurnStarted{Round: s.Round, Turn: s.Turn + 1, Seat: s.Initiative, Slot: -1}
+	for i, r := range rec {
+		if r.Card != 0 && !r.FaceUp {
+			ts.Slot, ts.Card = i, r.Card
+			break
+		}
+	}
+	return append(evs, ts), true
 }
 
 func moveSummary(m *Move) string {
