@@ -10,7 +10,10 @@ import (
 	"pbem/projections"
 )
 
-// statusOf maps error codes to HTTP statuses: the one table.
+// statusOf maps error codes to HTTP statuses: the one table. Choices beyond
+// the contract: a move the engine cannot read (bad_move) is a 400 like any
+// malformed field; a move on a finished game (game_over) is a 409, like a
+// paused or aborted one (conflict); an engine's own rule code is a 422.
 var statusOf = map[string]int{
 	projections.EInvalid:      http.StatusBadRequest,
 	engine.CodeBadMove:        http.StatusBadRequest,
