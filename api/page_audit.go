@@ -66,35 +66,41 @@ func (p *pages) audit(c echo.Context) error {
 	return p.render(c, http.StatusOK, "audit", d)
 }
 
-// scoreView is what the chart reads of a public view: the round and the
-// players' scores, under the name each game gives them (Lords of Scotland:
-// seats[].points; Swords and Bagpipes: players[].gold; else "totals").
-type scoreView struct {
-	Round int `json:"round"`
-	Seats []struct {
-		Points int `json:"points"`
-	} `json:"seats"`
-	Players []struct {
-		Gold int `json:"gold"`
-	} `json:"players"`
-	Totals []int `json:"totals"`
-}
-
-func (v *scoreView) scores() []int {
-	var out []int
-	switch {
-	case len(v.Seats) > 0:
-		for _, s := range v.Seats {
-			out = append(out, s.Points)
-		}
-	case len(v.Players) > 0:
-		for _, s := range v.Players {
-			out = append(out, s.Gold)
-		}
-	default:
-		out = v.Totals
+// scoreOf reads the round and the players' scores from a public view,
+// under the name each game gives them (Lords of Scotland: seats[].points;
+// Swords and Bagpipes: players[].gold; else "totals"). ok is false when the
+// view has no scores.
+func scoreOf(view []byte) (round int, scores []int, ok bool) {
+	var v map[string]json.RawMessage
+	if json.Unmarshal(view, &v) != nil {
+		return 0, nil, false
 	}
-	return out
+	_ = json.Unmarshal(v["round"], &round)
+	var seats []struct {
+		Points *int `json:"points"`
+		Gold   *int `json:"gold"`
+	}
+	for _, k := range []string{"seats", "players"} {
+		if json.Unmarshal(v[k], &seats) != nil || len(seats) == 0 {
+			continue
+		}
+		scores = scores[:0]
+		for _, s := range seats {
+			switch {
+			case s.Points != nil:
+				scores = append(scores, *s.Points)
+			case s.Gold != nil:
+				scores = append(scores, *s.Gold)
+			}
+		}
+		if len(scores) == len(seats) {
+			return round, scores, true
+		}
+	}
+	if json.Unmarshal(v["totals"], &scores) == nil && len(scores) > 0 {
+		return round, scores, true
+	}
+	return round, nil, false
 }
 
 // roundScores is the players' scores at the start (Round 0) and at the
@@ -111,19 +117,18 @@ func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
 	var bad bool
 	err := p.svc.PublicReplay(c.Request().Context(), id, func(st projections.PublicStep) {
 		b, err := json.Marshal(st.View)
-		var v scoreView
-		if err != nil || json.Unmarshal(b, &v) != nil {
+		if err != nil {
 			bad = true
 			return
 		}
-		sc := v.scores()
-		if len(sc) == 0 {
+		round, sc, ok := scoreOf(b)
+		if !ok {
 			return
 		}
 		if len(out) == 0 {
 			out = append(out, roundScores{Round: 0, Scores: slices.Clone(sc)})
 		}
-		r := max(v.Round, 1)
+		r := max(round, 1)
 		if last := &out[len(out)-1]; last.Round == r {
 			last.Scores = slices.Clone(sc)
 		} else if r > last.Round {

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // bagpipesName is the registry name of Swords and Bagpipes.
@@ -89,7 +90,10 @@ func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, erro
 		return nil, fmt.Errorf("api: bagpipes view: %w", err)
 	}
 	bp := &bagPage{Hand: v.Hand}
-	bp.Info = append(bp.Info, cat.t("bag.round", v.Round, v.Rounds, v.Phase))
+	for i := range bp.Hand {
+		bp.Hand[i].Phase = bagWord(cat, "bag.phase.", bp.Hand[i].Phase)
+	}
+	bp.Info = append(bp.Info, cat.t("bag.round", v.Round, v.Rounds, bagWord(cat, "bag.phase.", v.Phase)))
 	if v.Badge >= 0 && v.Badge < len(names) {
 		bp.Info = append(bp.Info, cat.t("bag.badge", seatName(names, v.Badge)))
 	}
@@ -102,15 +106,19 @@ func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, erro
 		bp.ArmyTxt = a.Text
 	}
 	if b := v.Battle; b != nil {
-		bp.Battle = cat.t("bag.battle", b.Scotland, b.England, b.Winner)
+		bp.Battle = cat.t("bag.battle", b.Scotland, b.England, bagWord(cat, "bag.side.", b.Winner))
 	}
 	for _, pl := range v.Players {
 		row := bagPlayer{Name: seatName(names, pl.Seat), You: pl.Seat == v.Seat, Gold: pl.Gold, Castle: pl.Castle,
-			Camp: pl.Camp, Cards: pl.HandCount, Side: pl.Side, Table: pl.Table, Daggers: fmt.Sprint(pl.DaggerCards)}
+			Camp: pl.Camp, Cards: pl.HandCount, Side: bagWord(cat, "bag.side.", pl.Side), Table: pl.Table,
+			Daggers: fmt.Sprint(pl.DaggerCards)}
+		for i := range row.Table {
+			row.Table[i].Phase = bagWord(cat, "bag.phase.", row.Table[i].Phase)
+		}
 		if pl.DaggerTotal != nil {
 			row.Daggers = fmt.Sprintf("%d (%d)", pl.DaggerCards, *pl.DaggerTotal)
 		}
-		if row.Side == "" {
+		if pl.Side == "" {
 			row.Side = "?"
 		}
 		bp.Players = append(bp.Players, row)
@@ -127,4 +135,16 @@ func bagLabel(m rawMove) (string, string) {
 		return "bagmove.badge", ""
 	}
 	return "", ""
+}
+
+// bagWord translates a phase or side name of the view (prefix+name in the
+// catalog), or shows it with spaces for underscores.
+func bagWord(cat catalog, prefix, name string) string {
+	if name == "" {
+		return ""
+	}
+	if w, ok := cat[prefix+name]; ok {
+		return w
+	}
+	return strings.ReplaceAll(name, "_", " ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -190,4 +191,30 @@ func (e *pageEnv) toMove(id string) int {
 		return -1
 	}
 	return sm.ToMove[0]
+}
+
+// playToEnd plays a game to its end with pseudo-random legal moves through
+// the service (at most limit moves) and returns how many it played.
+func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
+	e.t.Helper()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for n := 0; n < limit; n++ {
+		seat := e.toMove(id)
+		if seat < 0 {
+			return n
+		}
+		v, err := e.svc.SeatView(ctx, id, seat)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if _, err := e.svc.MoveAs(ctx, id, seat, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			e.t.Fatalf("move %d: %v", n, err)
+		}
+	}
+	return limit
 }

@@ -83,7 +83,19 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	d.Title = cat.t("lobby.title")
 	d.CSRF = p.csrfFor(sess)
 	games := p.svc.Games()
-	slices.Sort(games)
+	// The games with a page of their own first, then the others by name.
+	rank := func(g string) int {
+		if _, ok := cat["game."+g]; ok {
+			return 0
+		}
+		return 1
+	}
+	slices.SortFunc(games, func(a, b string) int {
+		if r := rank(a) - rank(b); r != 0 {
+			return r
+		}
+		return strings.Compare(a, b)
+	})
 	pick := c.FormValue("game")
 	for _, g := range games {
 		d.Games = append(d.Games, option{Value: g, Label: gameName(cat, g), Selected: g == pick})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -379,3 +380,32 @@ func TestPageCatalogsHaveTheSameKeys(t *testing.T) {
 }
 
 func num(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestPageAuditChartsLordsRoundByRound(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 3, "en", "")
+	if n := e.playToEnd(id, 3, 3000); e.toMove(id) >= 0 {
+		t.Fatalf("not over after %d moves", n)
+	}
+	a := e.browser().get("/games/" + id + "/audit")
+	if a.Status != http.StatusOK {
+		t.Fatalf("audit: %d", a.Status)
+	}
+	if n := strings.Count(a.Body, "<polyline"); n != 3 {
+		t.Fatalf("%d lines in the chart, want 3", n)
+	}
+	if !strings.Contains(a.Body, "round 1</th>") || !strings.Contains(a.Body, "round 2</th>") {
+		t.Error("the chart's table has no rounds")
+	}
+	sm, err := e.svc.Summary(context.Background(), id)
+	if err != nil || sm.Result == nil {
+		t.Fatalf("summary: %v", err)
+	}
+	// The last column of each row is the player's final supporter points.
+	for _, r := range sm.Result.Ranking {
+		row := regexp.MustCompile(`<tr><th scope="row">` + r.Name + `</th>(?:<td>\d+</td>)*<td>(\d+)</td></tr>`).FindStringSubmatch(a.Body)
+		if row == nil || row[1] != num(int64(r.Score)) {
+			t.Errorf("%s: chart ends at %v, result %d", r.Name, row, r.Score)
+		}
+	}
+}
