@@ -140,6 +140,11 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 		if err := lt.createMany(ctx, *players, *total-active); err != nil {
 			return err
 		}
+		created := time.Since(start)
+		// Read every game once, so that a server keeping per-game memory would show it.
+		if err := lt.readAll(ctx, pool, *players); err != nil {
+			return err
+		}
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE status = 'active'`).Scan(&active); err != nil {
 			return err
 		}
@@ -147,8 +152,8 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		fmt.Fprintf(stdout, "memory:         %d active games (created in %s): heap in use %.1f MB, RSS %s (server and clients)\n",
-			active, time.Since(start).Round(time.Millisecond), float64(m.HeapInuse)/(1<<20), rss())
+		fmt.Fprintf(stdout, "memory:         %d active games (created in %s, each then read): heap in use %.1f MB, RSS %s (server and clients)\n",
+			active, created.Round(time.Millisecond), float64(m.HeapInuse)/(1<<20), rss())
 	}
 	return nil
 }
@@ -379,6 +384,44 @@ type loadView struct {
 	Status     string            `json:"status"`
 	ToMove     []int             `json:"to_move"`
 	LegalMoves []json.RawMessage `json:"legal_moves"`
+}
+
+// readAll reads every game's summary and seat 0's view over HTTP, from n
+// goroutines.
+func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) error {
+	rows, err := pool.Query(ctx, `SELECT id FROM games`)
+	if err != nil {
+		return err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	var next atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(ids)) && ctx.Err() == nil; i = next.Add(1) - 1 {
+				id := ids[i]
+				if st, err := lt.do("GET", "/api/v1/games/"+id, "", nil, nil); err != nil || st != http.StatusOK {
+					firstErr.CompareAndSwap(nil, fmt.Errorf("loadtest: summary of %s: %d %v", id, st, err))
+					return
+				}
+				if st, err := lt.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil, nil); err != nil || st != http.StatusOK {
+					firstErr.CompareAndSwap(nil, fmt.Errorf("loadtest: view of %s: %d %v", id, st, err))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := firstErr.Load().(error); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // step plays one random legal move of game id, as a client that keeps the
