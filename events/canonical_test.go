@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -97,4 +98,32 @@ func TestCanonicalPreparedMatchesCanonical(t *testing.T) {
 	if prepared[0].Version != 5 || string(prepared[0].Data) != `{"a":[2,1],"b":1}` {
 		t.Fatalf("prepared %+v", prepared[0])
 	}
+}
+
+// FuzzCanonicalJSON: the canonical form is valid JSON, stable (canonical of
+// canonical is itself) and means the same as the input.
+func FuzzCanonicalJSON(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[1,2.5e3,"x"]}`, `"\u00e9\ud83d\ude00<&>\u2028"`, `[null,true,false,{}]`, `{"a":{"a":{"a":-0}}}`, `"\x7f\/"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c, err := events.CanonicalJSON(in)
+		if err != nil {
+			if !events.IsInvalid(err) {
+				t.Fatalf("error is not CodeInvalid: %v", err)
+			}
+			return
+		}
+		if !json.Valid(c) {
+			t.Fatalf("canonical form %q of %q is not valid JSON", c, in)
+		}
+		again, err := events.CanonicalJSON(c)
+		if err != nil || string(again) != string(c) {
+			t.Fatalf("not stable: %q -> %q -> %q (%v)", in, c, again, err)
+		}
+		var a, b any
+		if json.Unmarshal(in, &a) == nil && json.Unmarshal(c, &b) == nil && !reflect.DeepEqual(a, b) {
+			t.Fatalf("meaning changed: %q -> %q", in, c)
+		}
+	})
 }
