@@ -16,32 +16,43 @@ import (
 const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
 	g.state, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
 	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
-	g.extensions,
-	(SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'name', s.name, 'email', s.email,
-		'token_gen', s.token_gen, 'token_hash', encode(s.token_hash, 'base64')) ORDER BY s.seat), '[]')
-	 FROM seats s WHERE s.game_id = g.id)`
+	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes`
+
+// gameFrom is the FROM clause of gameColumns: the game and its seats as
+// arrays (cheaper to decode than one JSON document).
+const gameFrom = ` FROM games g, LATERAL (SELECT array_agg(seat ORDER BY seat) AS seats,
+	array_agg(name ORDER BY seat) AS names, array_agg(email ORDER BY seat) AS emails,
+	array_agg(token_gen ORDER BY seat) AS gens, array_agg(token_hash ORDER BY seat) AS hashes
+	FROM seats WHERE game_id = g.id) s`
 
 // Game implements projections.Repository. Errors: ENotFound.
 func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
-	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+` FROM games g WHERE g.id = $1`, id), id)
+	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+gameFrom+` WHERE g.id = $1`, id), id)
 }
 
 func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var g projections.Game
-	var players, seats, result []byte
+	var players, result []byte
 	var turn, rem pgtype.Interval
-	var toMove []int32
+	var toMove, seats, gens []int32
+	var names, emails []string
+	var hashes [][]byte
 	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &g.Options, &players, &g.Status, &g.Version,
 		&g.State, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
-		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions, &seats)
+		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
+		&seats, &names, &emails, &gens, &hashes)
 	if err != nil {
 		return nil, notFound(err, id)
 	}
+	if len(names) != len(seats) || len(emails) != len(seats) || len(gens) != len(seats) || len(hashes) != len(seats) {
+		return nil, fmt.Errorf("projections/postgres: seats of %s: inconsistent arrays", id)
+	}
+	g.Seats = make([]projections.Seat, len(seats))
+	for i := range seats {
+		g.Seats[i] = projections.Seat{Seat: int(seats[i]), Name: names[i], Email: emails[i], TokenGen: int(gens[i]), TokenHash: hashes[i]}
+	}
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("projections/postgres: players of %s: %w", id, err)
-	}
-	if err := json.Unmarshal(seats, &g.Seats); err != nil {
-		return nil, fmt.Errorf("projections/postgres: seats of %s: %w", id, err)
 	}
 	if len(result) > 0 && string(result) != "null" {
 		g.Result = new(engine.Result)
