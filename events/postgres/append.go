@@ -30,6 +30,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkClock(ctx); err != nil {
+		return nil, err
+	}
 	args := appendArgs(stream, expected, prepared)
 	if len(hooks) == 0 {
 		err = s.insert(ctx, s.pool, args, prepared)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,5 +244,33 @@ func TestReadAllIgnoresOtherDatabases(t *testing.T) {
 			t.Fatal("ReadAll held back by a transaction of another database")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestAppendRefusesPositionsFromTheFuture simulates a dump of another
+// server restored here: a stored position above this server's transaction
+// ids. Appending would put new events below it, so the store refuses.
+func TestAppendRefusesPositionsFromTheFuture(t *testing.T) {
+	ctx := ctxT(t)
+	s := newStore(t)
+	old, err := s.Append(ctx, "g", 0, []events.NewEvent{ev("A", `1`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Pool().Exec(ctx, `UPDATE events SET position = (pg_current_xact_id()::text::bigint + 1000000) * 10000 WHERE position = $1`, old[0].Position); err != nil {
+		t.Fatal(err)
+	}
+	// A store opened on the restored database (as after a restart) refuses.
+	restored := postgres.New(s.Pool())
+	defer restored.Close()
+	_, err = restored.Append(ctx, "g", 1, []events.NewEvent{ev("B", `2`)})
+	if !errors.Is(err, postgres.ErrPositionsAhead) || !strings.Contains(err.Error(), "restored from a dump") {
+		t.Fatalf("append after a foreign position: %v, want ErrPositionsAhead", err)
+	}
+	if _, err := restored.ReadAll(ctx, 0, 10); !errors.Is(err, postgres.ErrPositionsAhead) {
+		t.Fatalf("ReadAll after a foreign position: %v, want ErrPositionsAhead", err)
+	}
+	if got, _ := s.ReadStream(ctx, "g", 1); len(got) != 1 {
+		t.Fatalf("stream has %d events, want 1", len(got))
 	}
 }

@@ -34,6 +34,17 @@
 // readers back until it ends. Appends themselves never wait on each other unless they write the same
 // stream.
 //
+// # Moving a database
+//
+// Positions come from transaction ids, so they are only ordered within one
+// server's history. pg_upgrade keeps the transaction ids; a pg_dump restored
+// into another server does not, and new events would get positions below
+// the restored ones. The store checks it before its first append or read of
+// the log (a stored position at or above the snapshot's xmax is impossible
+// on the server that wrote it) and refuses with ErrPositionsAhead. The fix,
+// on the new server, stopped: pg_resetwal -e N, with N greater than the old
+// server's epoch (SELECT pg_current_xact_id()::text::bigint >> 32 there).
+//
 // # Appends
 //
 // An append without hooks is one SQL statement in its own transaction, one
@@ -46,7 +57,11 @@
 package postgres
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -71,6 +86,7 @@ type Store struct {
 	pool     *pgxpool.Pool
 	lis      *listener
 	notifier *notifier
+	clock    clockCheck
 }
 
 var _ events.Store = (*Store)(nil)
@@ -160,4 +176,40 @@ func (w *waiters) wake() {
 		default:
 		}
 	}
+}
+
+// ErrPositionsAhead means the events table holds positions from transaction
+// ids this server has not reached: it was restored from another server's
+// dump. See "Moving a database" in the package doc.
+var ErrPositionsAhead = errors.New("events/postgres: stored positions are ahead of this server's transaction ids " +
+	"(restored from a dump?): advance the epoch with pg_resetwal -e, see the events/postgres package doc")
+
+// clockCheck remembers that the positions passed the check once: they
+// cannot go wrong while the server runs.
+type clockCheck struct {
+	mu sync.Mutex
+	ok atomic.Bool
+}
+
+// checkClock returns ErrPositionsAhead when a stored position is at or above
+// the snapshot's xmax, which only events written by another server can be.
+func (s *Store) checkClock(ctx context.Context) error {
+	if s.clock.ok.Load() {
+		return nil
+	}
+	s.clock.mu.Lock()
+	defer s.clock.mu.Unlock()
+	if s.clock.ok.Load() {
+		return nil
+	}
+	var ahead bool
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events
+		WHERE position >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint * 10000)`).Scan(&ahead); err != nil {
+		return fmt.Errorf("events/postgres: check positions: %w", err)
+	}
+	if ahead {
+		return ErrPositionsAhead
+	}
+	s.clock.ok.Store(true)
+	return nil
 }
