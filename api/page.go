@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -129,6 +130,8 @@ type pageError struct {
 	Msg string
 	// Detail is the service's message (English), shown small.
 	Detail string
+	// Back is the page a refused form came from.
+	Back string
 }
 
 // wrap renders a handler's error as a friendly HTML page.
@@ -169,6 +172,12 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		}
 	}
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
+		d.Back = "/"
+		if strings.HasPrefix(path, "/play/") || strings.HasPrefix(path, "/admin/") {
+			d.Back = path
+		}
+	}
 	switch {
 	case errors.Is(err, errCSRF):
 		d.Msg = "err.csrf"
