@@ -36,17 +36,26 @@ func (s *Service) replay(ctx context.Context, live *Game) (*Change, []events.Eve
 }
 
 // Rebuild recomputes game id's projections from its events alone and
-// writes them. Errors: ENotFound, ECorrupt for a game without events.
+// writes them. It is safe while the game is played: if a move commits
+// between the read of the events and the write, it starts again.
+// Errors: ENotFound, ECorrupt for a game without events, EConflict if the
+// game kept moving through several attempts.
 func (s *Service) Rebuild(ctx context.Context, id string) error {
-	live, err := s.repo.Game(ctx, id)
-	if err != nil {
-		return err
+	var err error
+	for range 5 {
+		var live *Game
+		if live, err = s.repo.Game(ctx, id); err != nil {
+			return err
+		}
+		var c *Change
+		if c, _, err = s.replay(ctx, live); err != nil {
+			return err
+		}
+		if err = s.repo.Replace(ctx, c); ErrorCode(err) != EConflict {
+			return err
+		}
 	}
-	c, _, err := s.replay(ctx, live)
-	if err != nil {
-		return err
-	}
-	return s.repo.Replace(ctx, c)
+	return err
 }
 
 // RebuildAll rebuilds every game; progress, if set, is called after each

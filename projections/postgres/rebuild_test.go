@@ -153,3 +153,43 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		t.Fatalf("verify of an edited projection = %v, want %s", err, projections.ECorrupt)
 	}
 }
+
+// TestRebuildWhilePlaying rebuilds games again and again while they are
+// played: every game still verifies afterwards (no move's projection is
+// overwritten by an older rebuild).
+func TestRebuildWhilePlaying(t *testing.T) {
+	ctx := context.Background()
+	clock := time.Now().UTC()
+	svc, repo, _, _ := newServiceClock(t, &clock)
+	var ids []string
+	for range 3 {
+		ids = append(ids, create(t, svc, 3).ID)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rng := rand.New(rand.NewPCG(11, 12))
+		for range 15 {
+			for _, id := range ids {
+				playSome(t, svc, repo, id, 1, rng)
+			}
+		}
+	}()
+	rebuilds := 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		if _, err := svc.RebuildAll(ctx, nil); err != nil {
+			t.Fatalf("rebuild: %v", err)
+		}
+		rebuilds++
+	}
+	for _, id := range ids {
+		if err := svc.Verify(ctx, id); err != nil {
+			t.Errorf("verify %s after %d rebuilds: %v", id, rebuilds, err)
+		}
+	}
+}

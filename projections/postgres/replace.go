@@ -9,7 +9,10 @@ import (
 	"pbem/projections"
 )
 
-// Replace implements projections.Repository.
+// Replace implements projections.Repository. It locks the game's row
+// first: a move committing meanwhile either went before (its version is
+// then above the rebuilt one: EConflict, rebuild again) or waits for the
+// rebuild to commit.
 func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	g := c.Game
 	b := &pgx.Batch{}
@@ -21,8 +24,18 @@ func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	b.Queue(`DELETE FROM history WHERE game_id = $1`, g.ID)
 	queueHistory(b, g.ID, c.History)
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		var live int64
+		if err := tx.QueryRow(ctx, `SELECT version FROM games WHERE id = $1 FOR UPDATE`, g.ID).Scan(&live); err != nil {
+			return notFound(err, g.ID)
+		}
+		if live > g.Version {
+			return projections.Errorf(projections.EConflict, "game %s moved on to version %d during its rebuild", g.ID, live)
+		}
 		return tx.SendBatch(ctx, b).Close()
 	})
+	if projections.ErrorCode(err) == projections.EConflict || projections.ErrorCode(err) == projections.ENotFound {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("projections/postgres: rebuild %s: %w", g.ID, err)
 	}
