@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -18,26 +19,34 @@ import (
 // playSome plays up to n random moves of game id through the service.
 func playSome(t *testing.T, svc *projections.Service, repo projections.Repository, id string, n int, rng *rand.Rand) {
 	t.Helper()
+	if err := play(svc, repo, id, n, rng); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// play plays up to n random moves of game id through the service.
+func play(svc *projections.Service, repo projections.Repository, id string, n int, rng *rand.Rand) error {
 	ctx := context.Background()
 	for range n {
 		g, err := repo.Game(ctx, id)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if g.Status != projections.StatusActive {
-			return
+			return nil
 		}
 		seat := g.ToMove[0]
 		tok := projections.SeatToken(secret, id, seat, g.Seats[seat].TokenGen)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
 		if _, err := svc.Move(ctx, id, tok, projections.MoveRequest{Version: v.Version, Move: mv, Key: "k" + strconv.FormatInt(v.Version, 10)}); err != nil {
-			t.Fatalf("move: %v", err)
+			return fmt.Errorf("move: %w", err)
 		}
 	}
+	return nil
 }
 
 // dump returns the projection tables' contents as JSON text.
@@ -166,12 +175,15 @@ func TestRebuildWhilePlaying(t *testing.T) {
 		ids = append(ids, create(t, svc, 3).ID)
 	}
 	done := make(chan struct{})
+	var playErr error
 	go func() {
 		defer close(done)
 		rng := rand.New(rand.NewPCG(11, 12))
 		for range 15 {
 			for _, id := range ids {
-				playSome(t, svc, repo, id, 1, rng)
+				if playErr = play(svc, repo, id, 1, rng); playErr != nil {
+					return
+				}
 			}
 		}
 	}()
@@ -186,6 +198,9 @@ func TestRebuildWhilePlaying(t *testing.T) {
 			t.Fatalf("rebuild: %v", err)
 		}
 		rebuilds++
+	}
+	if playErr != nil {
+		t.Fatalf("play: %v", playErr)
 	}
 	for _, id := range ids {
 		if err := svc.Verify(ctx, id); err != nil {
