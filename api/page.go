@@ -138,6 +138,10 @@ type pageError struct {
 func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		securityHeaders(c)
+		if c.Request().Method == http.MethodPost {
+			// Forms are small; a larger body parses as empty (and is refused).
+			c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, maxBody)
+		}
 		err := h(c)
 		if err == nil || c.Response().Committed {
 			return err

@@ -103,6 +103,11 @@ func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Logf("screenshot %s (%d bytes)", p, len(png))
 }
 
+// a11yProblems counts the page's form controls without a label and its
+// buttons that are not real submit buttons of a form.
+const a11yProblems = `Array.from(document.querySelectorAll("input:not([type=hidden]), select, textarea")).filter(el => el.labels.length === 0).length +
+	Array.from(document.querySelectorAll("button")).filter(b => !b.form || b.type !== "submit").length`
+
 // TestBrowserFromEmailLinkToMove is the players' path in a real browser:
 // a game created in the lobby, the invitations sent by the real notify
 // worker over SMTP, a link opened on a phone (the token leaves the URL, the
@@ -133,6 +138,10 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#admin-link")),
 	)
 	adminLink := eval[string](t, admin, `document.getElementById("admin-link").textContent`)
+	within(t, admin, 20*time.Second, "lobby again", chromedp.Navigate(e.url+"/"), chromedp.WaitVisible(chromedp.CSS("form.lobby")))
+	if unlabelled := eval[int](t, admin, a11yProblems); unlabelled != 0 {
+		t.Errorf("the lobby has %d controls without a label or buttons outside forms", unlabelled)
+	}
 	u, err := url.Parse(adminLink)
 	if err != nil || !strings.HasPrefix(u.Path, "/admin/") || u.Query().Get("token") == "" {
 		t.Fatalf("admin link %q", adminLink)
@@ -198,6 +207,9 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	if turn := eval[string](t, phone, `document.getElementById("turn").textContent`); !strings.Contains(turn, "Your turn") {
 		t.Fatalf("phone turn line %q", turn)
 	}
+	if n := eval[int](t, phone, a11yProblems); n != 0 {
+		t.Errorf("the play page has %d controls without a label or buttons outside forms", n)
+	}
 	screenshot(t, phone, shots, "play-phone-360.png")
 
 	// Play the first listed move with a click.
@@ -259,7 +271,9 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 		chromedp.Navigate(e.url+"/play/"+id),
 		chromedp.WaitVisible(chromedp.CSS("form.moves")),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('form.moves input[name="version"]').value = "1"`),
-		chromedp.Click(chromedp.CSS("form.moves button")),
+		// With the keyboard this time: focus the first move and press Enter.
+		chromedp.Focus(chromedp.CSS("form.moves button")),
+		chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(chromedp.CSS("p.notice")),
 	)
 	if msg := eval[string](t, desk, `document.querySelector("p.notice").textContent`); !strings.Contains(msg, "moved on") {

@@ -409,3 +409,16 @@ func TestPageAuditChartsLordsRoundByRound(t *testing.T) {
 		}
 	}
 }
+
+func TestPageHugeFormIsRefused(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	seat := e.toMove(id)
+	b := e.browser()
+	f := moveForm(t, b.open(id, seat).Body)
+	before := e.version(id)
+	p := b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}, "pad": {strings.Repeat("x", 200_000)}})
+	if p.Status < 400 || p.Status >= 500 || e.version(id) != before {
+		t.Fatalf("huge form: %d, version %d (was %d)", p.Status, e.version(id), before)
+	}
+}
