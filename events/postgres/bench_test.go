@@ -191,3 +191,47 @@ func BenchmarkReadAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*total)/time.Since(start).Seconds(), "events/s")
 }
+
+// BenchmarkAdvisoryLockInsert measures the design this store does not use:
+// the same plain INSERT serialised by a transaction-level advisory lock (so
+// that positions would be handed out in commit order), side by side with
+// the unlocked INSERT, in one round trip each. It reports locked-% (the
+// locked rate as a share of the plain one).
+func BenchmarkAdvisoryLockInsert(b *testing.B) {
+	for _, writers := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			pool := benchPool(b)
+			ctx := context.Background()
+			if _, err := pool.Exec(ctx, `CREATE TABLE plain_events (LIKE events INCLUDING ALL);
+				CREATE SEQUENCE plain_events_seq;
+				ALTER TABLE plain_events ALTER position SET DEFAULT nextval('plain_events_seq')`); err != nil {
+				b.Fatal(err)
+			}
+			const insert = `INSERT INTO plain_events (stream, version, type, data, recorded_at, prev_hash, hash)
+				VALUES ('%s', %d, 'Played', '{"seat":2}', now(), sha256('a'), sha256('b'))`
+			var mu sync.Mutex
+			var plainTime, lockedTime time.Duration
+			parallel(b, writers, func(w, i int) error {
+				t0 := time.Now()
+				if _, err := pool.Exec(ctx, fmt.Sprintf(insert, fmt.Sprint("plain-", w), i+1)); err != nil {
+					return err
+				}
+				t1 := time.Now()
+				if _, err := pool.Exec(ctx, "SELECT pg_advisory_xact_lock(42); "+fmt.Sprintf(insert, fmt.Sprint("locked-", w), i+1)); err != nil {
+					return err
+				}
+				t2 := time.Now()
+				mu.Lock()
+				plainTime += t1.Sub(t0)
+				lockedTime += t2.Sub(t1)
+				mu.Unlock()
+				return nil
+			})
+			plainRate := float64(writers) / (plainTime.Seconds() / float64(b.N))
+			lockedRate := float64(writers) / (lockedTime.Seconds() / float64(b.N))
+			b.ReportMetric(plainRate, "plain-events/s")
+			b.ReportMetric(lockedRate, "locked-events/s")
+			b.ReportMetric(100*lockedRate/plainRate, "locked-%")
+		})
+	}
+}
