@@ -20,7 +20,8 @@ import (
 // the commits of all notifying transactions of the cluster (a lock held
 // through the commit's WAL flush, so that notifications queue in commit
 // order). With 32 writers that cut appends from about 4,800/s to under
-// 1,000/s (BenchmarkAppend). The price of notifying afterwards: if the
+// 1,000/s when this store was measured with NOTIFY inside (BenchmarkAppend,
+// separate runs). The price of notifying afterwards: if the
 // process dies between a commit and its NOTIFY, listeners miss that wake-up,
 // which is why readers also poll on a timer (see Store.Notify).
 // minGap is the least time between two NOTIFYs of one store.
