@@ -40,6 +40,12 @@ type pageEnv struct {
 
 func newPageEnv(t testing.TB) *pageEnv {
 	t.Helper()
+	return newPageEnvWith(t, nil)
+}
+
+// newPageEnvWith is newPageEnv with a hook to change the page config.
+func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
+	t.Helper()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -50,8 +56,11 @@ func newPageEnv(t testing.TB) *pageEnv {
 	svc := projections.New(projections.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
 		Store: store, Repo: postgres.New(pool), Secret: secret})
 	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
-	e.srv = api.New(api.Config{Service: svc, Routes: api.PageRoutes(api.PageConfig{Service: svc, Secret: secret,
-		Notify: store.Notify, Poll: time.Second})})
+	pc := api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second}
+	if config != nil {
+		config(&pc)
+	}
+	e.srv = api.New(api.Config{Service: svc, Routes: api.PageRoutes(pc)})
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
 	e.url = hs.URL

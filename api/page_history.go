@@ -17,6 +17,8 @@ type historyPage struct {
 	GameID   string
 	GameName string
 	Rows     []historyRow
+	// Ended links the audit, open once the game has ended.
+	Ended bool
 }
 
 // historyRow is one event of the timeline.
@@ -47,7 +49,8 @@ func (p *pages) history(c echo.Context) error {
 	}
 	lang := pickLang(c, sm.Language)
 	cat := p.cat(lang)
-	d := historyPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game)}
+	d := historyPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game),
+		Ended: sm.Status == projections.StatusFinished || sm.Status == projections.StatusAborted}
 	d.Title = cat.t("history.title", d.GameName)
 	names := seatNames(sm)
 	now, loc := p.svc.Now(), location(c)

@@ -7,9 +7,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"pbem/api"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
+	"pbem/notify"
 	"pbem/projections"
 )
 
@@ -216,5 +219,38 @@ func TestPageWeight(t *testing.T) {
 	t.Logf("play page (4 players, on turn): HTML %d bytes, with CSS and JS %d bytes", html, total)
 	if total > 100_000 {
 		t.Errorf("page with assets is %d bytes, want under 100 KB", total)
+	}
+}
+
+// failedList is a fixed list of failed emails.
+type failedList []notify.FailedEmail
+
+func (f failedList) Failed(context.Context, string) ([]notify.FailedEmail, error) { return f, nil }
+
+func TestPageAdminSeesFailedEmails(t *testing.T) {
+	e := newPageEnvWith(t, func(pc *api.PageConfig) {
+		pc.Failed = failedList{{ID: 7, Seat: 1, Kind: notify.Kind("invitation"), To: "bob@example.org", Attempts: 8,
+			LastError: "550 mailbox unavailable", CreatedAt: time.Now()}}
+		pc.Secure = true
+	})
+	id := e.createGame(lords.Name, 2, "en", "")
+	b := e.browser()
+	r := b.get("/admin/" + id + "?token=" + projections.AdminToken(secret, id, 0))
+	if !strings.Contains(r.Header.Get("Set-Cookie"), "Secure") {
+		t.Errorf("cookie not Secure with PageConfig.Secure: %q", r.Header.Get("Set-Cookie"))
+	}
+	// The test client speaks plain http, so it would not send a Secure
+	// cookie back: read the page with the token's cookie by hand.
+	req, _ := http.NewRequest(http.MethodGet, e.url+"/admin/"+id, nil)
+	req.AddCookie(&http.Cookie{Name: "pbem_admin", Value: projections.AdminToken(secret, id, 0)})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := read(t, resp)
+	for _, want := range []string{"Emails that could not be sent", "bob@example.org", "550 mailbox unavailable"} {
+		if !strings.Contains(p.Body, want) {
+			t.Errorf("admin page lacks %q", want)
+		}
 	}
 }

@@ -285,7 +285,8 @@ func TestPageGenericGameAndHistoryAndAudit(t *testing.T) {
 		t.Fatal("the game did not end")
 	}
 	h := bs[0].get("/play/" + id + "/history")
-	if h.Status != http.StatusOK || !strings.Contains(h.Body, "Historique de") || strings.Count(h.Body, "<li>") < 5 {
+	if h.Status != http.StatusOK || !strings.Contains(h.Body, "Historique de") || strings.Count(h.Body, "<li>") < 5 ||
+		!strings.Contains(h.Body, `href="/games/`+id+`/audit"`) {
 		t.Fatalf("history: %d\n%s", h.Status, h.Body)
 	}
 	if p := e.browser().get("/play/" + id + "/history"); p.Status != http.StatusUnauthorized {
