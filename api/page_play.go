@@ -210,7 +210,7 @@ func (p *pages) playData(c echo.Context, sp *projections.SeatPage, tok string) (
 	case noticeStale:
 		d.Notices = append(d.Notices, cat.t("play.stale"))
 	case noticeIllegal:
-		d.Notices = append(d.Notices, cat.t("play.illegal", ""))
+		d.Notices = append(d.Notices, cat.t("play.illegal"))
 	case noticeNotYours:
 		d.Notices = append(d.Notices, cat.t("play.notyours"))
 	case noticeConflict:

@@ -423,3 +423,29 @@ func TestPageHugeFormIsRefused(t *testing.T) {
 		t.Fatalf("huge form: %d, version %d (was %d)", p.Status, e.version(id), before)
 	}
 }
+
+func TestPageIllegalMoveSaysSo(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	seat := e.toMove(id)
+	b := e.browser()
+	f := moveForm(t, b.open(id, seat).Body)
+	before := e.version(id)
+	for _, mv := range []string{`{"type":"recruit","slot":9}`, `{"type":"fly"}`, `not json`} {
+		p := b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {mv}})
+		switch {
+		case p.Status == http.StatusSeeOther:
+			if !strings.HasSuffix(p.Header.Get("Location"), "?n=illegal") {
+				t.Errorf("%s: to %q", mv, p.Header.Get("Location"))
+			}
+			if pg := b.get(p.Header.Get("Location")); !strings.Contains(pg.Body, "That move is not possible now") {
+				t.Errorf("%s: no notice", mv)
+			}
+		case p.Status != http.StatusBadRequest:
+			t.Errorf("%s: %d", mv, p.Status)
+		}
+	}
+	if e.version(id) != before {
+		t.Fatal("an illegal move changed the game")
+	}
+}
