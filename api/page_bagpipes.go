@@ -84,6 +84,7 @@ type bagPage struct {
 	Players []bagPlayer
 }
 
+// bagData reads a Swords and Bagpipes view (JSON) into the page's data.
 func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, error) {
 	var v bagViewJSON
 	if err := json.Unmarshal(raw, &v); err != nil {

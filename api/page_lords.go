@@ -79,7 +79,6 @@ type lordsSeat struct {
 // lordsPage is the Lords of Scotland part of a play page.
 type lordsPage struct {
 	cat        catalog
-	names      []string
 	Info       []string
 	Hand       []lordsCard
 	Recruits   []lordsCard
@@ -90,12 +89,14 @@ type lordsPage struct {
 	pendingClan string
 }
 
+// lordsData reads a Lords of Scotland view (JSON) into the page's data,
+// naming the seats with names and the powers in cat's language.
 func (p *pages) lordsData(cat catalog, raw []byte, names []string) (*lordsPage, error) {
 	var v lordsViewJSON
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("api: lords view: %w", err)
 	}
-	lp := &lordsPage{cat: cat, names: names}
+	lp := &lordsPage{cat: cat}
 	card := func(c lordsCardJSON) lordsCard {
 		switch {
 		case c.Empty:
