@@ -211,14 +211,18 @@ func TestPageWeight(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 4, "fr", "")
 	b := e.browser()
-	total := len(b.open(id, e.toMove(id)).Body)
-	html := total
+	assets := 0
 	for _, a := range []string{"/static/app.css", "/static/app.js"} {
-		total += len(b.get(a).Body)
+		assets += len(b.get(a).Body)
 	}
-	t.Logf("play page (4 players, on turn): HTML %d bytes, with CSS and JS %d bytes", html, total)
-	if total > 100_000 {
-		t.Errorf("page with assets is %d bytes, want under 100 KB", total)
+	for _, moves := range []int{0, 60} {
+		e.playToEnd(id, 9, moves)
+		seat := max(e.toMove(id), 0)
+		html := len(e.browser().open(id, seat).Body)
+		t.Logf("play page, 4 players, after %d moves: HTML %d bytes, with CSS and JS %d bytes", moves, html, html+assets)
+		if html+assets > 100_000 {
+			t.Errorf("page with assets is %d bytes, want under 100 KB", html+assets)
+		}
 	}
 }
 
