@@ -50,8 +50,9 @@ func newDecoder(fields []pgconn.FieldDescription) (*decoder, bool) {
 	return &decoder{strings: map[string]string{}}, true
 }
 
-// pgEpoch is PostgreSQL's timestamp origin.
-var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+// pgEpoch is PostgreSQL's timestamp origin, 2000-01-01 UTC, in Unix
+// microseconds.
+const pgEpoch = 946684800000000
 
 func (d *decoder) decode(v [][]byte, e *events.Event) error {
 	if len(v) != len(expectedFormats) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"pbem/events"
 	"pbem/events/postgres/pgtest"
@@ -58,5 +59,11 @@ func TestDecoderMatchesScan(t *testing.T) {
 	}
 	if err := s.Verify(ctx, "g"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestPgEpoch(t *testing.T) {
+	if want := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(); pgEpoch != want {
+		t.Fatalf("pgEpoch %d, want %d", int64(pgEpoch), want)
 	}
 }
