@@ -52,6 +52,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	total := fs.Int("games", 10000, "active games to create for the memory figure (0: skip)")
 	game := fs.String("game", "lords-of-scotland", "the game to play")
 	seats := fs.Int("seats", 4, "players per game")
+	genericPlans := fs.Bool("generic-plans", false, "plan_cache_mode=force_generic_plan on the server's connections")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the play phase to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -81,6 +82,9 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	cfg.MaxConns = int32(*players + 8)
+	if *genericPlans {
+		cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return err
