@@ -37,11 +37,15 @@ func (p *pages) events(c echo.Context) error {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	c.Response().WriteHeader(http.StatusOK)
+	// Flush through the underlying writer: a writer that cannot flush
+	// (a buffering middleware) delays the events instead of failing.
+	rc := http.NewResponseController(c.Response().Writer)
+	flush := func() { _ = rc.Flush() }
 	send := func(v int64) error {
 		if _, err := fmt.Fprintf(c.Response(), "event: version\ndata: %d\n\n", v); err != nil {
 			return err
 		}
-		c.Response().Flush()
+		flush()
 		return nil
 	}
 	if err := send(ver); err != nil {
@@ -61,7 +65,7 @@ func (p *pages) events(c echo.Context) error {
 			if _, err := fmt.Fprint(c.Response(), ": keep-alive\n\n"); err != nil {
 				return nil
 			}
-			c.Response().Flush()
+			flush()
 		}
 		cur, err := p.svc.SeatVersion(ctx, id, tok)
 		if err != nil {
