@@ -32,18 +32,20 @@ func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
 
 func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var g projections.Game
-	var players, result []byte
+	// Scanned as []byte: a json.RawMessage target would be re-validated.
+	var players, result, options, state []byte
 	var turn, rem pgtype.Interval
 	var toMove, seats, gens []int32
 	var names, emails []string
 	var hashes [][]byte
-	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &g.Options, &players, &g.Status, &g.Version,
-		&g.State, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
+	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &options, &players, &g.Status, &g.Version,
+		&state, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
 		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
 		&seats, &names, &emails, &gens, &hashes)
 	if err != nil {
 		return nil, notFound(err, id)
 	}
+	g.Options, g.State = options, state
 	if len(names) != len(seats) || len(emails) != len(seats) || len(gens) != len(seats) || len(hashes) != len(seats) {
 		return nil, fmt.Errorf("projections/postgres: seats of %s: inconsistent arrays", id)
 	}

@@ -21,7 +21,9 @@ func (r *Repo) History(ctx context.Context, id string, seat int) ([]projections.
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.HistoryRow, error) {
 		h := projections.HistoryRow{GameID: id}
-		err := row.Scan(&h.Version, &h.Seat, &h.Type, &h.Actor, &h.Data, &h.Summary, &h.Hash, &h.PrevHash, &h.RecordedAt)
+		var data []byte
+		err := row.Scan(&h.Version, &h.Seat, &h.Type, &h.Actor, &data, &h.Summary, &h.Hash, &h.PrevHash, &h.RecordedAt)
+		h.Data = data
 		h.RecordedAt = h.RecordedAt.UTC()
 		return h, err
 	})
