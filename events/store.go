@@ -34,7 +34,8 @@ type NewEvent struct {
 // Event is a stored event.
 type Event struct {
 	// Position is the event's place in the global log (strictly increasing
-	// with commit visibility; see Store.ReadAll).
+	// with commit visibility; see Store.ReadAll). Positions are ordered, not
+	// dense: the Postgres store leaves gaps between them.
 	Position int64 `json:"position"`
 	// Stream is the stream id (a game's id).
 	Stream string `json:"stream"`
