@@ -225,23 +225,34 @@ func pidFilePort(path string) (int, error) {
 	return 0, fmt.Errorf("cluster: %s has no port line", path)
 }
 
+// start starts the server on a free port. The port is free when chosen but
+// may be taken before the server binds it: then it tries another.
 func (c *Cluster) start(ctx context.Context) error {
-	port, err := freePort()
-	if err != nil {
-		return err
+	logFile := filepath.Join(c.Dir, "server.log")
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.log, "cluster: starting PostgreSQL (%s) on 127.0.0.1:%d\n", c.Dir, port)
+		before, _ := os.ReadFile(logFile)
+		cmd := c.command(ctx, filepath.Join(c.bin, "pg_ctl"), "-D", c.Dir, "-l", logFile,
+			"-w", "-t", "120", "-o", fmt.Sprintf("-p %d", port), "start")
+		// Its own session: a Ctrl-C meant for `make run` must reach pbem,
+		// which then stops the server in order, not the server directly.
+		cmd.SysProcAttr = newSession()
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			c.Port, c.started = port, true
+			return nil
+		}
+		after, _ := os.ReadFile(logFile)
+		logged := string(after[min(len(before), len(after)):])
+		if attempt < 3 && strings.Contains(logged, "could not bind") {
+			continue
+		}
+		return fmt.Errorf("cluster: pg_ctl start: %w\n%s\n%s", err, out, tail([]byte(logged), 2000))
 	}
-	fmt.Fprintf(c.log, "cluster: starting PostgreSQL (%s) on 127.0.0.1:%d\n", c.Dir, port)
-	cmd := c.command(ctx, filepath.Join(c.bin, "pg_ctl"), "-D", c.Dir, "-l", filepath.Join(c.Dir, "server.log"),
-		"-w", "-t", "120", "-o", fmt.Sprintf("-p %d", port), "start")
-	// Its own session: a Ctrl-C meant for `make run` must reach pbem, which
-	// then stops the server in order, not the server directly.
-	cmd.SysProcAttr = newSession()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		logTail, _ := os.ReadFile(filepath.Join(c.Dir, "server.log"))
-		return fmt.Errorf("cluster: pg_ctl start: %w\n%s\n%s", err, out, tail(logTail, 2000))
-	}
-	c.Port, c.started = port, true
-	return nil
 }
 
 // Stop stops the cluster's server (fast shutdown: running transactions are
