@@ -15,13 +15,9 @@ import (
 // startMail wires the email side of serve: the outbox worker (woken by
 // every committed append) and the deadline scheduler run until ctx ends;
 // it returns the mail routes for the HTTP handler and a stop function that
-// ends them and waits (serve defers it before closing the pool). Without PBEM_SMTP_URL, emails go to the dev mailbox shown at
-// /dev/mail.
-func startMail(ctx context.Context, e *env, cfg config, pool *pgxpool.Pool, store events.Store, svc *projections.Service) ([]api.Route, func(), error) {
-	secret, err := loadSecret(e)
-	if err != nil {
-		return nil, nil, err
-	}
+// ends them and waits (serve defers it before closing the pool). Without
+// PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
+func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) ([]api.Route, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)

@@ -74,13 +74,18 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	mailRoutes, stopMail, err := startMail(ctx, e, cfg, pool, store, svc)
+	secret, err := loadSecret(e)
+	if err != nil {
+		return err
+	}
+	mailRoutes, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc)
 	if err != nil {
 		return err
 	}
 	defer stopMail()
+	routes := append(mailRoutes, pageRoutes(cfg, e, secret, pool, store, svc)...)
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		routes: mailRoutes})
+		routes: routes})
 
 	srv := &http.Server{
 		Handler:           handler,
