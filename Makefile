@@ -12,8 +12,9 @@ BIN       := bin/pbem
 PBEM_DATA ?= ./data
 export PBEM_DATA
 
-# Packages tested with the race detector (their concurrency is the point).
-RACE_PKGS ?= ./events/...
+# Packages tested with the race detector: everything with goroutines,
+# locks or concurrent database work (the engines are pure and single-threaded).
+RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/...
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 
