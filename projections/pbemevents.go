@@ -85,7 +85,7 @@ func redactService(typ string, data json.RawMessage) json.RawMessage {
 
 var serviceText = map[string]map[string]string{
 	"en": {
-		TypeCreated:    "The game of %s begins for %s.",
+		TypeCreated:    "The game begins for %s.",
 		TypeTimeout:    "Time ran out for %s (%s).",
 		TypePaused:     "The game is paused.",
 		TypeResumed:    "The game resumes.",
@@ -94,7 +94,7 @@ var serviceText = map[string]map[string]string{
 		TypeLinkResent: "A new play link was sent to %s.",
 	},
 	"fr": {
-		TypeCreated:    "La partie de %s commence pour %s.",
+		TypeCreated:    "La partie commence pour %s.",
 		TypeTimeout:    "Le temps est écoulé pour %s (%s).",
 		TypePaused:     "La partie est en pause.",
 		TypeResumed:    "La partie reprend.",
@@ -103,7 +103,7 @@ var serviceText = map[string]map[string]string{
 		TypeLinkResent: "Un nouveau lien de jeu a été envoyé à %s.",
 	},
 	"it": {
-		TypeCreated:    "La partita di %s comincia per %s.",
+		TypeCreated:    "La partita comincia per %s.",
 		TypeTimeout:    "Il tempo è scaduto per %s (%s).",
 		TypePaused:     "La partita è in pausa.",
 		TypeResumed:    "La partita riprende.",
@@ -133,7 +133,7 @@ func describeService(typ string, data json.RawMessage, names []string, lang stri
 	case TypeCreated:
 		var c Created
 		_ = json.Unmarshal(data, &c)
-		return fmt.Sprintf(f, c.Game, strings.Join(c.Players, ", "))
+		return fmt.Sprintf(f, strings.Join(c.Players, ", "))
 	case TypeTimeout:
 		var t Timeout
 		_ = json.Unmarshal(data, &t)
