@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"pbem/engine"
 )
 
 // The service's own event types, stored in each game's stream beside the
@@ -152,4 +154,39 @@ func describeService(typ string, data json.RawMessage, names []string, lang stri
 		return fmt.Sprintf(f, name(l.Seat))
 	}
 	return f
+}
+
+// resultText holds the result line's formats: one winner, then a shared win.
+var resultText = map[string][2]string{
+	"en": {"%s wins with %d points.", "%s share the win with %d points."},
+	"fr": {"%s gagne avec %d points.", "%s se partagent la victoire avec %d points."},
+	"it": {"%s vince con %d punti.", "%s condividono la vittoria con %d punti."},
+}
+
+// resultSummary is the one-line result of a finished game in lang, with the
+// players' names (the engine's own Summary knows only seat numbers).
+func resultSummary(r *engine.Result, names []string, lang string) string {
+	texts, ok := resultText[lang]
+	if !ok {
+		texts = resultText["en"]
+	}
+	var winners []string
+	score := 0
+	for _, s := range r.Ranking {
+		if s.Place != 1 {
+			continue
+		}
+		score = s.Score
+		if s.Seat >= 0 && s.Seat < len(names) {
+			winners = append(winners, names[s.Seat])
+		}
+	}
+	switch len(winners) {
+	case 0:
+		return r.Summary
+	case 1:
+		return fmt.Sprintf(texts[0], winners[0], score)
+	default:
+		return fmt.Sprintf(texts[1], strings.Join(winners, ", "), score)
+	}
 }

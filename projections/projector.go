@@ -321,7 +321,7 @@ func (p *projector) mail(kind string, s *Seat, version int64, lines []string) Ou
 	}
 	if g.Result != nil {
 		m.Ranking = ranking(g.Result, g.Players)
-		m.Summary = g.Result.Summary
+		m.Summary = resultSummary(g.Result, g.Players, g.Language)
 	}
 	if g.Status == StatusAborted {
 		m.Summary = describeService(TypeAborted, nil, g.Players, g.Language)

@@ -92,7 +92,7 @@ func summarize(g *Game) *Summary {
 		sm.Seats = append(sm.Seats, SeatName{Seat: i, Name: n})
 	}
 	if g.Result != nil {
-		sm.Result = &Outcome{Ranking: ranking(g.Result, g.Players), Summary: g.Result.Summary}
+		sm.Result = &Outcome{Ranking: ranking(g.Result, g.Players), Summary: resultSummary(g.Result, g.Players, g.Language)}
 	}
 	return sm
 }

@@ -1,0 +1,29 @@
+package projections
+
+import (
+	"testing"
+
+	"pbem/engine"
+)
+
+func TestResultSummaryNamesTheWinners(t *testing.T) {
+	names := []string{"Ann", "Bob", "Cid"}
+	one := &engine.Result{Ranking: []engine.Standing{{Seat: 1, Place: 1, Score: 42}, {Seat: 0, Place: 2, Score: 30}, {Seat: 2, Place: 3, Score: 3}}, Summary: "Seat 1 wins"}
+	shared := &engine.Result{Ranking: []engine.Standing{{Seat: 2, Place: 1, Score: 40}, {Seat: 0, Place: 1, Score: 40}, {Seat: 1, Place: 3, Score: 1}}}
+	for _, tc := range []struct {
+		r    *engine.Result
+		lang string
+		want string
+	}{
+		{one, "en", "Bob wins with 42 points."},
+		{one, "fr", "Bob gagne avec 42 points."},
+		{one, "it", "Bob vince con 42 punti."},
+		{one, "xx", "Bob wins with 42 points."},
+		{shared, "en", "Cid, Ann share the win with 40 points."},
+		{&engine.Result{Summary: "nobody"}, "en", "nobody"},
+	} {
+		if got := resultSummary(tc.r, names, tc.lang); got != tc.want {
+			t.Errorf("resultSummary(%s) = %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+}
