@@ -29,9 +29,6 @@ type DeadlineStore interface {
 	// DueDeadlines lists up to limit active games whose deadline is at or
 	// before now, oldest first, skipping games another scheduler holds.
 	DueDeadlines(ctx context.Context, now time.Time, limit int) ([]DueGame, error)
-	// TimeoutNotices writes one timeout email per seat of g that timed out,
-	// with the public lines of the events appended after g.Version.
-	TimeoutNotices(ctx context.Context, now time.Time, g DueGame) error
 	// Remind writes, in one transaction, one reminder row per awaited seat
 	// of each active game whose reminder time has passed and which was not
 	// reminded for its current deadline, and marks those games reminded. It
@@ -61,16 +58,14 @@ type SchedulerConfig struct {
 }
 
 // Scheduler enforces turn deadlines: it times out due games through the
-// game service (which records the timeout as events and emails the next
-// player), sends timeout notices, reminders before deadlines, and the daily
-// digests.
+// game service (which records the timeout as events and, in the same
+// transaction, writes the timeout notices and the next player's email),
+// sends reminders before deadlines, and the daily digests.
 //
 // Several serve processes may run a Scheduler: due games are listed with
 // FOR UPDATE SKIP LOCKED, and a game timed out twice is harmless because
 // the service appends at the game's version (the second append conflicts
-// and reports false). Timeout notices are written after the service's
-// append, in their own transaction: a crash in between loses the notice,
-// never the timeout (the next player is still emailed by the service).
+// and reports false).
 type Scheduler struct{ c SchedulerConfig }
 
 // NewScheduler checks c and fills in defaults.
@@ -140,9 +135,6 @@ func (s *Scheduler) Tick(ctx context.Context) (TickResult, error) {
 			continue
 		}
 		res.TimedOut++
-		if err := s.c.Store.TimeoutNotices(ctx, now, g); err != nil {
-			errs = append(errs, err)
-		}
 	}
 	if res.Reminded, err = s.c.Store.Remind(ctx, now, s.c.Batch); err != nil {
 		errs = append(errs, err)

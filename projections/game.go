@@ -132,6 +132,7 @@ const (
 	KindRoundEnd   = "round_end"
 	KindGameOver   = "game_over"
 	KindLink       = "link"
+	KindTimeout    = "timeout"
 )
 
 // Change is everything one append does to the projections.

@@ -45,6 +45,7 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 	beforeStatus := g.Status
 	created, freshDeadline, resumed, roundEnd := false, false, false, false
 	var explicit *time.Time // a deadline an event sets
+	var timedOut []int      // seats whose deadline passed (pbem.timeout)
 	var lines []string
 	var last events.Event
 	for i, e := range appended {
@@ -58,6 +59,11 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 				}
 				created, freshDeadline = true, true
 			case TypeTimeout:
+				var t Timeout
+				if err := json.Unmarshal(e.Data, &t); err != nil {
+					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+				}
+				timedOut = append(timedOut, t.Seats...)
 				freshDeadline = true
 			case TypePaused:
 				g.Status = StatusPaused
@@ -158,7 +164,7 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 		g.DeadlineAt, g.ReminderAt = &d, &r
 	}
 	if p.outbox {
-		p.mails(b, beforeStatus, before, created, resumed, roundEnd, lines)
+		p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines)
 	}
 	return b, nil
 }
@@ -246,10 +252,17 @@ func (p *projector) isRoundEnd(ev engine.Event) bool {
 	return strings.Contains(t, "roundend")
 }
 
-// mails adds the outbox rows of an append.
-func (p *projector) mails(b *batch, beforeStatus string, before []int, created, resumed, roundEnd bool, lines []string) {
+// mails adds the outbox rows of an append. A timeout notice goes to each
+// seat that timed out, in the same transaction as the timeout itself, so a
+// crash cannot lose it.
+func (p *projector) mails(b *batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines []string) {
 	g := p.g
 	v := g.Version
+	for _, seat := range timedOut {
+		if s := g.seat(seat); s != nil {
+			b.outbox = append(b.outbox, p.mail(KindTimeout, s, v, lines))
+		}
+	}
 	switch {
 	case created:
 		for i := range g.Seats {

@@ -113,39 +113,6 @@ func (g gameRow) payload(s seatRow, lines []string) notify.Payload {
 	}
 }
 
-// TimeoutNotices implements notify.DeadlineStore.
-func (d *Deadlines) TimeoutNotices(ctx context.Context, now time.Time, due notify.DueGame) error {
-	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
-		g, err := scanGame(tx.QueryRow(ctx, `SELECT `+gameCols+` FROM games g WHERE id = $1`, due.ID))
-		if err != nil {
-			return err
-		}
-		rows, err := tx.Query(ctx, `SELECT summary FROM history WHERE game_id = $1 AND version > $2 AND seat = -1 AND summary <> '' ORDER BY version`, due.ID, due.Version)
-		if err != nil {
-			return err
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return err
-		}
-		seats, err := seatsOf(ctx, tx, []string{due.ID})
-		if err != nil {
-			return err
-		}
-		var out []notify.NewRow
-		for _, s := range seats[due.ID] {
-			if slices.Contains(due.ToMove, s.seat) {
-				out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Timeout, Payload: g.payload(s, lines), EventVersion: g.version})
-			}
-		}
-		return insertRows(ctx, tx, now, out)
-	})
-	if err != nil {
-		return fmt.Errorf("notify/postgres: timeout notices of %s: %w", due.ID, err)
-	}
-	return nil
-}
-
 // Remind implements notify.DeadlineStore. A game is reminded once per
 // deadline: the reminder sets reminded_version to the game's version and
 // clears reminder_at, which the game service sets again only with a new

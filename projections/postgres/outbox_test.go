@@ -107,7 +107,7 @@ func TestOutboxRows(t *testing.T) {
 func TestTimeoutPolicies(t *testing.T) {
 	ctx := context.Background()
 	clock := time.Now().UTC().Truncate(time.Second)
-	svc, repo, _, _ := newServiceClock(t, &clock)
+	svc, repo, _, pool := newServiceClock(t, &clock)
 	c := create(t, svc, 2)
 	g, _ := repo.Game(ctx, c.ID)
 	if g.DeadlineAt == nil || !g.DeadlineAt.Equal(clock.Add(projections.DefaultTurnDeadline)) ||
@@ -135,6 +135,12 @@ func TestTimeoutPolicies(t *testing.T) {
 	}
 	if h.Events[1].Type != projections.TypeTimeout || h.Events[2].Actor != "system" {
 		t.Fatalf("history %+v", h.Events[1:3])
+	}
+	// The timeout notice is written with the timeout, in its transaction.
+	var noticed []int32
+	if err := pool.QueryRow(ctx, `SELECT coalesce(array_agg(seat ORDER BY id), '{}') FROM outbox WHERE game_id = $1 AND kind = $2 AND event_version = $3`,
+		c.ID, projections.KindTimeout, g2.Version).Scan(&noticed); err != nil || len(noticed) != 1 || noticed[0] != 0 {
+		t.Fatalf("timeout notices %v (%v), want one for seat 0", noticed, err)
 	}
 	if ok, _ := svc.Timeout(ctx, c.ID, clock); ok {
 		t.Fatal("a second timeout for the same deadline acted")
