@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -36,24 +37,29 @@ func pbemCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// TestServeEndToEnd starts the real binary on a free port with
-// DATABASE_URL set to an empty database: it migrates, answers /healthz with
-// 200, and exits cleanly on SIGTERM.
-func TestServeEndToEnd(t *testing.T) {
-	url := pgtest.NewEmptyDB(t)
-	cmd := pbemCmd(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir()}, "serve", "-listen", "127.0.0.1:0")
+// server is a running `pbem serve` child process.
+type server struct {
+	cmd    *exec.Cmd
+	base   string        // http://ADDR, from its "listening on" line
+	stderr *lockedBuffer // its log
+	exited chan error    // receives its exit status
+}
+
+// startServe runs `pbem serve` on a free loopback port with extra
+// environment, waits until it listens, and kills it when t ends.
+func startServe(t *testing.T, env []string) *server {
+	t.Helper()
+	cmd := pbemCmd(t, env, "serve", "-listen", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	s := &server{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -63,18 +69,55 @@ func TestServeEndToEnd(t *testing.T) {
 			}
 		}
 		_, _ = io.Copy(io.Discard, stdout)
-		exited <- cmd.Wait()
+		s.exited <- cmd.Wait()
 	}()
-	var base string
 	select {
-	case base = <-addr:
-	case err := <-exited:
-		t.Fatalf("serve exited early: %v\n%s", err, stderr.String())
+	case s.base = <-addr:
+	case err := <-s.exited:
+		t.Fatalf("serve exited early: %v\n%s", err, s.stderr.String())
 	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start\n%s", stderr.String())
+		t.Fatalf("serve did not start\n%s", s.stderr.String())
 	}
+	return s
+}
 
-	resp, err := http.Get(base + "/healthz")
+// stop sends SIGTERM and expects a clean exit.
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			t.Fatalf("serve exited with %v after SIGTERM\n%s", err, s.stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not exit after SIGTERM\n%s", s.stderr.String())
+	}
+}
+
+// lockedBuffer collects a child's stderr while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// TestServeEndToEnd starts the real binary on a free port with
+// DATABASE_URL set to an empty database: it migrates, answers /healthz with
+// 200, and exits cleanly on SIGTERM.
+func TestServeEndToEnd(t *testing.T) {
+	url := pgtest.NewEmptyDB(t)
+	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir()})
+	resp, err := http.Get(srv.base + "/healthz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,18 +129,7 @@ func TestServeEndToEnd(t *testing.T) {
 	if v, dirty, err := migrations.Version(url); err != nil || dirty || v == 0 {
 		t.Errorf("serve did not migrate: version %d dirty %v err %v", v, dirty, err)
 	}
-
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("serve exited with %v after SIGTERM\n%s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve did not exit after SIGTERM\n%s", stderr.String())
-	}
+	srv.stop(t)
 }
 
 func TestHealthzFailsWhenNotMigrated(t *testing.T) {
