@@ -24,6 +24,9 @@ type Config struct {
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
 	Now func() time.Time
+	// StateCache is how many decoded engine states to keep in memory (see
+	// stateCache): 0 means DefaultStateCache, a negative number none.
+	StateCache int
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -34,6 +37,7 @@ type Service struct {
 	repo   Repository
 	secret []byte
 	now    func() time.Time
+	states *stateCache
 }
 
 // New returns a Service.
@@ -42,7 +46,11 @@ func New(c Config) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now}
+	n := c.StateCache
+	if n == 0 {
+		n = DefaultStateCache
+	}
+	return &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, states: newStateCache(n)}
 }
 
 // Now is the service clock.
@@ -66,16 +74,21 @@ func (s *Service) engineOf(g *Game) (engine.Game, error) {
 	return eng, nil
 }
 
-// state decodes g's engine state.
+// state returns g's engine state, decoded or from the cache. The state is
+// shared: callers must not modify it (Clone it first).
 func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
 		return nil, nil, err
 	}
+	if st := s.states.get(g.ID, g.Version, g.State); st != nil {
+		return eng, st, nil
+	}
 	st, err := eng.DecodeState(g.State)
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections: decode state of %s: %w", g.ID, err)
 	}
+	s.states.put(g.ID, g.Version, g.State, st)
 	return eng, st, nil
 }
 
@@ -83,7 +96,7 @@ func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 // transaction. decoded holds the engine events of evs (nil for service
 // events). extra, if set, adds to the Change inside the transaction (the
 // remembered answer of a keyed move). It returns the new game row and
-// state, or ran=false when the store answered from an earlier append with the
+// state (kept in the state cache: read-only), or ran=false when the store answered from an earlier append with the
 // same idempotency key (nothing written).
 func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
 	extra func(*Change, engine.State) error) (ng *Game, nst engine.State, ran bool, err error) {
@@ -118,6 +131,9 @@ func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []ev
 			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
+	}
+	if ran {
+		s.states.put(ng.ID, ng.Version, ng.State, nst)
 	}
 	return ng, nst, ran, nil
 }
