@@ -8,10 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"testing"
-	"time"
 
-	"pbem/notify"
-	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
 	"pbem/projections/testgame"
@@ -30,31 +27,7 @@ func TestEmailedLinkOpensThePlayersView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(e.pool), Sender: sender, Renderer: r,
-		Now: func() time.Time { return time.Now().Add(time.Second) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := w.RunOnce(ctx); n != 2 || err != nil {
-		t.Fatalf("RunOnce = %d, %v", n, err)
-	}
-	got := sink.Wait(2, 5*time.Second)
-	if len(got) != 2 {
-		t.Fatalf("%d emails", len(got))
-	}
+	got := deliverOutbox(t, e.pool, e.url, 2)
 	seats := map[string]int{"ann@example.org": 0, "bob@example.org": 1}
 	for _, m := range got {
 		p, err := smtpsink.Parse(m.Data)

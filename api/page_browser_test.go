@@ -15,8 +15,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"pbem/notify"
-	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
 )
 
@@ -297,30 +295,8 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 // invited address's play link.
 func sendInvitations(t *testing.T, e *pageEnv, n int) map[string]string {
 	t.Helper()
-	ctx := context.Background()
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(e.pool), Sender: sender, Renderer: r,
-		Now: func() time.Time { return time.Now().Add(time.Second) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := w.RunOnce(ctx); got != n || err != nil {
-		t.Fatalf("worker sent %d, %v; want %d", got, err, n)
-	}
 	links := map[string]string{}
-	for _, m := range sink.Wait(n, 5*time.Second) {
+	for _, m := range deliverOutbox(t, e.pool, e.url, n) {
 		p, err := smtpsink.Parse(m.Data)
 		if err != nil {
 			t.Fatal(err)
