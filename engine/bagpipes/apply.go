@@ -206,7 +206,7 @@ func (s *state) advanceWindow(seat, step int) {
 // forces computes the armies' strengths; a fighting player with an empty
 // camp is a deserter.
 func (s *state) forces() (scot, eng int) {
-	scot, eng = s.ScotCamp, s.army().Shield+s.EngBonus
+	scot, eng = s.ScotCamp, s.shield()+s.EngBonus
 	for i := range s.P {
 		p := &s.P[i]
 		if !s.fights(i) {

@@ -15,7 +15,7 @@ type balance struct {
 }
 
 // simulate plays games of n players, every seat played by b.
-func simulate(t testing.TB, n, games int, opts string, b bot) balance {
+func simulate(t testing.TB, n, games int, opts string, newBot func() bot) balance {
 	r := rand.New(rand.NewPCG(uint64(n), 99))
 	out := balance{wins: make([]float64, n)}
 	for i := range games {
@@ -26,6 +26,7 @@ func simulate(t testing.TB, n, games int, opts string, b bot) balance {
 			t.Fatal(err)
 		}
 		s := st.(*state)
+		b := newBot()
 		for s.Res == nil {
 			tm := s.ToMove()
 			seat := tm[r.IntN(len(tm))]
@@ -73,8 +74,8 @@ func TestBalance(t *testing.T) {
 		games = 150
 	}
 	for n := 2; n <= 6; n++ {
-		rb := simulate(t, n, games/2, `{}`, randomBot)
-		gb := simulate(t, n, games, `{}`, greedyBot)
+		rb := simulate(t, n, games/2, `{}`, func() bot { return randomBot })
+		gb := simulate(t, n, games, `{}`, newGreedyBot)
 		t.Logf("%d players, random bots: %v", n, rb)
 		t.Logf("%d players, greedy bots: %v", n, gb)
 		if testing.Short() {
@@ -99,6 +100,6 @@ func TestBalance(t *testing.T) {
 		n    int
 		opts string
 	}{{3, `{"three_player":true}`}, {5, `{"stay_home":true}`}, {4, `{"long_game":true}`}} {
-		t.Logf("%d players %s, greedy bots: %v", v.n, v.opts, simulate(t, v.n, games/2, v.opts, greedyBot))
+		t.Logf("%d players %s, greedy bots: %v", v.n, v.opts, simulate(t, v.n, games/2, v.opts, newGreedyBot))
 	}
 }

@@ -1,6 +1,7 @@
 package bagpipes
 
 import (
+	"math"
 	"math/rand/v2"
 )
 
@@ -9,15 +10,42 @@ type bot func(s *state, seat int, legal []Move, r *rand.Rand) Move
 
 func randomBot(_ *state, _ int, legal []Move, r *rand.Rand) Move { return legal[r.IntN(len(legal))] }
 
-// greedyBot is a simple player that looks only at what its seat may know:
-// it supports England when the crown pays clearly more than Scotland's
-// reward and its daggers are not far ahead of the others' dagger-card
-// counts, commits its castle to the camp when it supports Scotland (one
-// unit otherwise), takes gold when it has enough units, and plays every
-// card that helps it.
-func greedyBot(s *state, seat int, legal []Move, r *rand.Rand) Move {
+// newGreedyBot returns a greedy bot for one game. It is a simple player
+// that looks only at what its seat may know:
+//   - side: greedyEngland weighs the expected gold of each side against
+//     the daggers England costs and the risk of Scotland's fall; a draw
+//     made once per seat and round (kept in the bot) turns that into a
+//     choice, so the bot keeps its mind from the actions phase to the
+//     choice unless the table changes;
+//   - units: it commits to its camp what Scotland lacks (greedyCommit)
+//     when it means to support Scotland, one unit otherwise;
+//   - replenishment: troops (mercenaries with 4+ gold) when its castle
+//     holds fewer than 2 units, taxes otherwise;
+//   - badge: to the richest player who may take it (who then cannot
+//     take the crown); Stay Home! token: to the smallest camp when it
+//     supports Scotland (the fewest units lost to Scotland), to the
+//     largest when it supports England;
+//   - cards: every card that brings it gold, units or cards, or helps its
+//     side (greedyLikes), at the most units it allows;
+//   - 2 players: it offers its biggest dagger card and keeps the badge
+//     when it supports Scotland.
+func newGreedyBot() bot {
+	draws := map[[2]int]float64{}
+	return func(s *state, seat int, legal []Move, r *rand.Rand) Move {
+		k := [2]int{s.Round, seat}
+		u, ok := draws[k]
+		if !ok {
+			u = r.Float64()
+			draws[k] = u
+		}
+		return greedyMove(s, seat, legal, r, u)
+	}
+}
+
+// greedyMove is the greedy bot's move; u is its draw for this round.
+func greedyMove(s *state, seat int, legal []Move, r *rand.Rand, u float64) Move {
 	p := &s.P[seat]
-	wantEngland := s.greedyEngland(seat)
+	wantEngland := s.greedyEngland(seat, u)
 	find := func(ok func(m Move) bool) (Move, bool) {
 		for _, m := range legal {
 			if ok(m) {
@@ -26,16 +54,18 @@ func greedyBot(s *state, seat int, legal []Move, r *rand.Rand) Move {
 		}
 		return Move{}, false
 	}
-	richest := func(ok func(int) bool) int {
+	// best is the seat that may receive what legal gives (badge or
+	// token) with the highest score, ties broken at random.
+	best := func(score func(int) int) int {
 		best, ties := -1, 0
 		for i := range s.P {
-			if i == seat || !ok(i) {
+			if _, ok := find(func(m Move) bool { return m.To == i }); i == seat || !ok {
 				continue
 			}
 			switch {
-			case best < 0 || s.P[i].Gold > s.P[best].Gold:
+			case best < 0 || score(i) > score(best):
 				best, ties = i, 1
-			case s.P[i].Gold == s.P[best].Gold:
+			case score(i) == score(best):
 				ties++
 				if r.IntN(ties) == 0 {
 					best = i
@@ -74,10 +104,17 @@ func greedyBot(s *state, seat int, legal []Move, r *rand.Rand) Move {
 		if m, ok := find(func(m Move) bool { return m.Type == MoveEndTurn }); ok {
 			return m
 		}
-	case phBadge, phStayGive:
-		target := richest(func(i int) bool {
-			_, ok := find(func(m Move) bool { return m.To == i })
-			return ok
+	case phBadge:
+		target := best(func(i int) int { return s.P[i].Gold })
+		if m, ok := find(func(m Move) bool { return m.To == target }); ok {
+			return m
+		}
+	case phStayGive:
+		target := best(func(i int) int {
+			if wantEngland {
+				return s.P[i].Camp
+			}
+			return -s.P[i].Camp
 		})
 		if m, ok := find(func(m Move) bool { return m.To == target }); ok {
 			return m
@@ -108,70 +145,119 @@ func greedyBot(s *state, seat int, legal []Move, r *rand.Rand) Move {
 	return legal[r.IntN(len(legal))]
 }
 
-// greedyEngland tells whether the greedy bot at seat supports England: it
-// compares the expected gold of each side, guessing that each other free
-// player supports England with probability 0.35, from the public camps,
-// and counts each dagger as a gold piece (two near Scotland's fall).
-func (s *state) greedyEngland(seat int) bool {
+// The greedy bot's fixed guesses and tastes.
+const (
+	// greedyQ is the chance the greedy bot gives each other free player
+	// of supporting England (their choices are secret).
+	greedyQ = 0.35
+	// greedyTemp is the spread, in gold, of the bot's choice: it supports
+	// England with probability 1/(1+exp(-(EV England - EV Scotland)/T)),
+	// so that identical bots do not all turn at once.
+	greedyTemp = 1.0
+	// greedyBagpipe and greedyUnit are what a bagpipe card and a castle
+	// unit are worth in gold to the bot.
+	greedyBagpipe, greedyUnit = 1.0, 0.5
+	// greedyFallStake is what the bot risks, in gold, when a defeat this
+	// round ends the game: it wins it if it then has the fewest daggers,
+	// and loses it otherwise.
+	greedyFallStake = 6.0
+)
+
+// greedyEngland tells whether the greedy bot at seat supports England
+// this round (u is the bot's draw for the round, uniform in [0,1); the badge holder bound to
+// Scotland never does). It weighs the gold each side is expected to bring
+// it against the daggers the English side costs:
+//   - Scotland's chance to win is a normal approximation of the battle:
+//     the known strengths (Scotland's camp, the bound badge holder's camp,
+//     the army's shield and bonus), its own camp (and castle during the
+//     actions phase, which it would commit), and each other free camp on
+//     England's side with probability greedyQ;
+//   - supporting Scotland pays the intact or pierced beret (plus a
+//     bagpipe card or a castle unit); supporting England pays the crown,
+//     split among the expected English supporters unless generous;
+//   - each expected dagger (2 a card) costs λ gold, λ rising from 0.3 to
+//     1.2 with the defeats so far, since a fallen Scotland crowns the
+//     player with the fewest daggers;
+//   - when a defeat this round ends the game, the change it makes to
+//     Scotland's chance of falling is weighed with greedyFallStake: a
+//     gain if the bot would then hold the fewest daggers, a loss
+//     otherwise;
+//   - it never takes a dagger that would make it the traitor (five
+//     daggers ahead of every other player).
+func (s *state) greedyEngland(seat int, u float64) bool {
 	if s.bound(seat) || s.Army < 0 {
 		return false
 	}
 	if s.P[seat].Side != sideNone {
 		return s.P[seat].Side == sideEngland
 	}
-	const q = 0.35
 	a := s.army()
-	scot, eng, english := float64(s.ScotCamp), float64(a.Shield+s.EngBonus), 1.0
-	mine := float64(s.P[seat].Camp)
-	if s.Phase == phActions {
-		mine += float64(s.P[seat].Castle)
-	}
+	mu := float64(s.ScotCamp - s.shield() - s.EngBonus)
+	variance, english := 1.0, 1.0
+	maxOther, fewest := 0, 1<<30
 	for i := range s.P {
+		if i == seat {
+			continue
+		}
+		d := s.publicDaggers(i)
+		maxOther, fewest = max(maxOther, d), min(fewest, d)
+		if !s.fights(i) {
+			continue
+		}
 		c := float64(s.P[i].Camp)
-		switch {
-		case i == seat || !s.fights(i):
-		case s.bound(i):
-			scot += c
-		default:
-			scot += (1 - q) * c
-			eng += q * c
-			english += q
+		if s.bound(i) {
+			mu += c
+			continue
+		}
+		mu += (1 - 2*greedyQ) * c
+		variance += 4 * greedyQ * (1 - greedyQ) * c * c
+		if c > 0 {
+			english += greedyQ
 		}
 	}
+	p := &s.P[seat]
+	mineS, mineE := float64(p.Camp), float64(max(p.Camp, 1))
+	if s.Phase == phActions {
+		mineS += float64(p.Castle)
+	}
+	sd := math.Sqrt(variance)
+	pS := normalCDF((mu + mineS + 0.5) / sd) // Scotland wins if I support it
+	pE := normalCDF((mu - mineE + 0.5) / sd) // Scotland wins if I support England
+	scotEV := pS*(float64(a.ScotlandWon)+greedyBagpipe) + (1-pS)*(float64(a.EnglandWon)+greedyUnit)
 	share := float64(a.Crown)
 	if !a.Generous {
 		share /= english
 	}
-	daggerCost := 0.5
-	if s.Defeats >= s.DefeatLimit-1 {
-		daggerCost = 1.5
-	}
-	mineD, fewest := s.daggerTotal(seat), 100
-	for i := range s.P {
-		if i != seat {
-			fewest = min(fewest, 2*(len(s.P[i].Daggers)+s.P[i].Virtual))
-		}
-	}
-	if mineD >= fewest+3 {
+	mine := s.daggerTotal(seat)
+	if mine+2 >= maxOther+5 {
 		return false
 	}
-	scotEV := float64(a.EnglandWon) + 0.5
-	if scot+mine >= eng {
-		scotEV = float64(a.ScotlandWon) + 1
+	lambda := 0.3 + 0.9*float64(s.Defeats)/float64(s.DefeatLimit-1)
+	engEV := share - 2*lambda
+	if s.Defeats == s.DefeatLimit-1 {
+		stake := -greedyFallStake
+		if mine+2 < fewest {
+			stake = greedyFallStake
+		}
+		engEV += (pS - pE) * stake
 	}
-	// Each bot has its own taste for English gold, fixed for the round, so
-	// that identical bots do not all turn at once.
-	taste := float64((seat*7+s.Round*13)%7-3) / 2
-	return share-2*daggerCost+taste > scotEV
+	pEngland := 1 / (1 + math.Exp(-(engEV-scotEV)/greedyTemp))
+	return u < pEngland
 }
+
+// publicDaggers is what everyone knows of seat's daggers: 2 per card.
+func (s *state) publicDaggers(seat int) int {
+	return 2 * (len(s.P[seat].Daggers) + s.P[seat].Virtual)
+}
+
+// normalCDF is the standard normal distribution function.
+func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // greedyCommit is how many units the greedy bot wants in its camp when it
 // supports Scotland: its share of what Scotland lacks against England's
 // expected strength, plus one, within what it has.
 func (s *state) greedyCommit(seat int) int {
-	const q = 0.35
-	a := s.army()
-	scot, eng, scots := float64(s.ScotCamp), float64(a.Shield+s.EngBonus), 1.0
+	scot, eng, scots := float64(s.ScotCamp), float64(s.shield()+s.EngBonus), 1.0
 	for i := range s.P {
 		if i == seat || !s.fights(i) {
 			continue
@@ -182,9 +268,9 @@ func (s *state) greedyCommit(seat int) int {
 			scots++
 			continue
 		}
-		scot += (1 - q) * c
-		eng += q * c
-		scots += 1 - q
+		scot += (1 - greedyQ) * c
+		eng += greedyQ * c
+		scots += 1 - greedyQ
 	}
 	want := int((eng-scot)/scots) + 1
 	return max(1, min(want, s.P[seat].Castle+s.P[seat].Camp))

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -94,6 +95,37 @@ type ArmyCard struct {
 	Effects  []Effect `json:"effects,omitempty"`
 	// NoTwoPlayer removes the card from 2-player games.
 	NoTwoPlayer bool `json:"no_two_player,omitempty"`
+	// ShieldByChoosers replaces Shield according to how many players
+	// choose a side each round, "2" to "4" (see Choosers). A design choice
+	// of the default set, which printed cards (one shield for every
+	// player count) cannot make: see doc.go.
+	ShieldByChoosers map[string]int `json:"shield_by_choosers,omitempty"`
+}
+
+// Choosers is how many players choose a side each round in a game of
+// players with these options: those who fight (all but the one staying
+// home when the Stay Home! token is in play), less the badge holder when
+// the badge binds them to Scotland (3 or more players, except in the
+// 3-player variant). 2 players: 2; 3: 2 (3 in the 3-player variant); 4: 3;
+// 5: 4 (3 with Stay Home!); 6: 4.
+func Choosers(players int, o Options) int {
+	n := players
+	if o.StayHome || players == 6 {
+		n--
+	}
+	if players >= 3 && !o.ThreePlayer {
+		n--
+	}
+	return n
+}
+
+// ShieldFor is the card's shield when choosers players choose a side each
+// round.
+func (c *ArmyCard) ShieldFor(choosers int) int {
+	if v, ok := c.ShieldByChoosers[strconv.Itoa(choosers)]; ok {
+		return v
+	}
+	return c.Shield
 }
 
 // DaggerCard is a card of treason showing one to three daggers.
@@ -213,6 +245,14 @@ func (cs *CardSet) validate() error {
 			for f, v := range map[string]int{"shield": c.Shield, "scotland_won": c.ScotlandWon, "england_won": c.EnglandWon, "crown": c.Crown} {
 				if v < 0 || v > 99 {
 					return badCard(c.ID, f, "%d is not in 0..99", v)
+				}
+			}
+			for k, v := range c.ShieldByChoosers {
+				if f, err := strconv.Atoi(k); err != nil || f < 2 || f > 4 || strconv.Itoa(f) != k {
+					return badCard(c.ID, "shield_by_choosers", "key %q is not a number of choosing players, 2 to 4", k)
+				}
+				if v < 0 || v > 99 {
+					return badCard(c.ID, "shield_by_choosers", "%q: %d is not in 0..99", k, v)
 				}
 			}
 			for j, e := range c.Effects {

@@ -125,6 +125,9 @@ func (s *state) fights(seat int) bool { return seat != s.StayHome }
 
 func (s *state) army() *ArmyCard { return &s.Set.armies[s.Army] }
 
+// shield is the current army card's shield in this game.
+func (s *state) shield() int { return s.army().ShieldFor(Choosers(s.N, s.Opt)) }
+
 // daggerTotal counts seat's daggers, virtual cards included.
 func (s *state) daggerTotal(seat int) int {
 	t := 2 * s.P[seat].Virtual

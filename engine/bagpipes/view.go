@@ -28,7 +28,8 @@ type View struct {
 	Result       *engine.Result `json:"result,omitempty"`
 }
 
-// ArmyView is the revealed English army card.
+// ArmyView is the revealed English army card (Shield: its shield in this
+// game, see ArmyCard.ShieldFor).
 type ArmyView struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -111,7 +112,7 @@ func (s *state) View(seat int) any {
 	}
 	if s.Army >= 0 {
 		a := s.army()
-		v.Army = &ArmyView{a.ID, a.Name, a.Shield, a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, a.Text()}
+		v.Army = &ArmyView{a.ID, a.Name, s.shield(), a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, a.Text()}
 	}
 	if s.Revealed {
 		v.Battle = &BattleView{s.ScotForce, s.EngForce, sideNames[s.Won]}
