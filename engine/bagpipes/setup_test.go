@@ -148,6 +148,9 @@ func TestCustomCardErrorsNameCardAndField(t *testing.T) {
 	}
 	for _, tc := range []struct{ from, to, want string }{
 		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": -1, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"k1": shield`},
+		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"6": 9}}`, `"k1": shield_by_choosers: key "6"`},
+		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"02": 9}}`, `"k1": shield_by_choosers: key "02"`},
+		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"3": 100}}`, `"k1": shield_by_choosers: "3": 100`},
 		{`{"id": "d2a", "daggers": 2}`, `{"id": "d2a", "daggers": 4}`, `"d2a": daggers`},
 		{`"phase": "awards", "effects": [{"kind": "bagpipe"`, `"phase": "dinner", "effects": [{"kind": "bagpipe"`, `"piper": phase`},
 		{`{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 0}`, `"pope": effects[0].amount`},
