@@ -20,6 +20,10 @@
 // Events are stored as (EventType(), json.Marshal(event)) and read back with
 // Game.DecodeEvent. Moves are plain JSON objects; every move in Legal carries a
 // human label, and posting a listed move back verbatim (label included) plays it.
+// Move.Label is written in the setup's Language and names the players by
+// their Names (a neutral "Player 2" without them); it names only what the
+// seat to move may see. A posted move's label is ignored, so a change of
+// wording or language never breaks a client that posts a listed move back.
 // A multi-step action (a power's target, a supporter to claim) is a further
 // decision of the same seat, listed by Legal in the same way.
 //
@@ -51,6 +55,13 @@ type Setup struct {
 	Options json.RawMessage
 	// Seed seeds the game's PRNG.
 	Seed Seed
+	// Names are the players' names by seat, for move labels and the result
+	// summary. Optional: a missing or empty name gives a neutral fallback
+	// such as "Player 2".
+	Names []string
+	// Language is the language of move labels and the result summary: "en",
+	// "fr" or "it". Optional: empty or unknown means "en".
+	Language string
 }
 
 // Game is one kind of game: its name, its rules version and its decoders.
@@ -111,7 +122,8 @@ type State interface {
 
 // Move is one decision of a seat. It marshals to a JSON object with a "label".
 type Move interface {
-	// Label is the human description of the move in English.
+	// Label is the human description of the move, in the setup's language
+	// and with the players' names. It is ignored when a move is posted back.
 	Label() string
 }
 
@@ -124,7 +136,8 @@ type Event interface {
 type Result struct {
 	// Ranking lists every seat, best first.
 	Ranking []Standing `json:"ranking"`
-	// Summary is a one-line English account of the end ("Ann wins with 42").
+	// Summary is a one-line account of the end ("Ann wins with 42"), in the
+	// setup's language and with the players' names.
 	Summary string `json:"summary,omitempty"`
 }
 

@@ -158,7 +158,7 @@ func (s *State) result(e GameEnded) *engine.Result {
 	}
 	if len(e.Ranking) > 0 {
 		w := e.Ranking[0]
-		r.Summary = summary(e.Ranking, w)
+		r.Summary = s.labels().summary(e.Ranking, w)
 	}
 	return r
 }

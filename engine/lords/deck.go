@@ -148,28 +148,3 @@ func (d *deck) name(rank int) string {
 	}
 	return fmt.Sprintf("%s %d", d.info[rank].clan, d.info[rank].strength)
 }
-
-// powerText is the short English text of a clan's power.
-func powerText(c Clan) string {
-	switch c {
-	case Scott:
-		return "Copy the power of another face-up follower"
-	case Makgill:
-		return "Muster another follower"
-	case MacDonnell:
-		return "Stays in your army for the next round"
-	case Wemyss:
-		return "Discard another follower from any army"
-	case Fergusson:
-		return "Swap this card with an opponent's follower"
-	case Forsyth:
-		return "Draw a card"
-	case Cockburn:
-		return "Swap this card with a supporter"
-	case Cochrane:
-		return "Claim two supporters at the end of the round"
-	case Bruce:
-		return "Counts as any clan at the end of the round"
-	}
-	return ""
-}

@@ -234,12 +234,3 @@ func (g *Game) Describe(e engine.Event, names []string, code string) string {
 	}
 	return fmt.Sprintf("%v", e)
 }
-
-// summary is the English one-line account of the end of the game.
-func summary(r []Place, w Place) string {
-	s := fmt.Sprintf("Seat %d wins with %d supporter strength", w.Seat, w.Points)
-	if len(r) > 1 && r[1].Points == w.Points {
-		s += fmt.Sprintf(" (tie broken by a better place in the final round: %d)", w.RoundPlace)
-	}
-	return s
-}

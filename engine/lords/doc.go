@@ -72,8 +72,13 @@
 // # Moves, events, views
 //
 // Legal lists the decisions of the seat to move as JSON objects with a
-// "type", their fields and an English "label"; DecodeMove reads them back
-// strictly. Decide validates a move against the same rules, returns its
+// "type", their fields and a "label" in the game's language (Setup.Language:
+// en, fr or it) naming the players by their Setup.Names ("Player 2" without
+// them) and only the cards the mover may see ("Muster Makgill 7 face-up",
+// "Fergusson: swap it with the face-down follower at position 2 of Bob");
+// names and language are kept in the state, public. DecodeMove reads moves
+// back strictly and ignores their label. The card texts of the view, the
+// awaited decision and Result.Summary are in the same language. Decide validates a move against the same rules, returns its
 // events and then the automatic ones (turn_started, passed, round_scored, a
 // forced claimed, round_ended, round_started, game_ended) up to the next
 // decision; it never changes the state. Apply is a type switch that only

@@ -64,7 +64,8 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 
 // New deals the first round: five cards to each player, five face-down
 // recruits, one supporter per player; seat 0 holds the initiative and
-// turns the first recruit. Errors: bad_options.
+// turns the first recruit. The players' names and the language of the
+// setup are kept for the labels. Errors: bad_options.
 func (g *Game) New(su engine.Setup) (engine.State, error) {
 	if su.Players < 2 || su.Players > 5 {
 		return nil, engine.Errorf(engine.CodeBadOptions, "Lords of Scotland is for 2 to 5 players, not %d", su.Players)
@@ -73,11 +74,19 @@ func (g *Game) New(su engine.Setup) (engine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.deal(su.Players, o, su.Seed), nil
+	return g.deal(su, o), nil
 }
 
-func (g *Game) deal(n int, o Options, seed engine.Seed) *State {
-	s := &State{d: g.d, N: n, WithBruce: o.Bruce, rng: *rand.NewChaCha8(seed)}
+func (g *Game) deal(su engine.Setup, o Options) *State {
+	n := su.Players
+	s := &State{d: g.d, N: n, WithBruce: o.Bruce, rng: *rand.NewChaCha8(su.Seed)}
+	if len(su.Names) > 0 {
+		s.Names = append([]string(nil), su.Names[:min(len(su.Names), n)]...)
+	}
+	if l := normLang(su.Language); l != "en" {
+		s.Lang = l
+	}
+	s.lab = newLabeling(g.d, s.Names, s.Lang)
 	for _, r := range g.d.all {
 		if o.Bruce || g.d.clan(r) != Bruce {
 			s.Draw = append(s.Draw, r)

@@ -20,7 +20,7 @@ func (s *State) legal(seat int) []Move {
 	if s.Phase == PhaseClaim {
 		out := make([]Move, 0, len(s.Supporters))
 		for _, c := range s.Supporters {
-			out = append(out, Move{Type: MoveClaim, Card: c, d: s.d})
+			out = append(out, Move{Type: MoveClaim, Card: c, lab: s.labels()})
 		}
 		return out
 	}
@@ -35,19 +35,20 @@ func (s *State) legal(seat int) []Move {
 		return s.targetMoves(seat, p.Card, p.Power, nil)
 	}
 	// "activate"
-	no := Move{Type: MovePower, Use: false, power: p.Power, d: s.d}
+	lab := s.labels()
+	no := Move{Type: MovePower, Use: false, power: p.Power, show: p.Card, lab: lab}
 	switch {
 	case p.Power == Scott:
 		var out []Move
 		for _, t := range s.copyTargets(seat, p.Card, len(s.Hands[seat])) {
 			c := s.Armies[t.seat][t.index].Card
-			out = append(out, Move{Type: MoveCopy, Seat: t.seat, Index: t.index, show: c, power: s.d.clan(c), d: s.d})
+			out = append(out, Move{Type: MoveCopy, Seat: t.seat, Index: t.index, show: c, power: s.d.clan(c), lab: lab})
 		}
 		return append(out, no)
 	case p.Power.targeted():
 		return append(s.targetMoves(seat, p.Card, p.Power, nil), no)
 	}
-	return []Move{{Type: MovePower, Use: true, power: p.Power, d: s.d}, no}
+	return []Move{{Type: MovePower, Use: true, power: p.Power, show: p.Card, lab: lab}, no}
 }
 
 // canAct reports whether seat can recruit or muster (ruling 2).
@@ -77,7 +78,7 @@ func (s *State) turnMoves(seat int) []Move {
 			if r.Card == 0 {
 				continue
 			}
-			m := Move{Type: MoveRecruit, Slot: i, d: s.d}
+			m := Move{Type: MoveRecruit, Slot: i, lab: s.labels()}
 			if r.FaceUp {
 				m.show = r.Card
 			}
@@ -90,8 +91,8 @@ func (s *State) turnMoves(seat int) []Move {
 func (s *State) musterMoves(seat int, out []Move) []Move {
 	for _, c := range s.Hands[seat] {
 		out = append(out,
-			Move{Type: MoveMuster, Card: c, FaceUp: true, d: s.d},
-			Move{Type: MoveMuster, Card: c, FaceUp: false, d: s.d})
+			Move{Type: MoveMuster, Card: c, FaceUp: true, lab: s.labels()},
+			Move{Type: MoveMuster, Card: c, FaceUp: false, lab: s.labels()})
 	}
 	return out
 }
@@ -101,7 +102,7 @@ func (s *State) targetMoves(seat, card int, p Clan, out []Move) []Move {
 	switch p {
 	case Cockburn:
 		for _, c := range s.Supporters {
-			out = append(out, Move{Type: MoveTarget, Card: c, power: p, d: s.d})
+			out = append(out, Move{Type: MoveTarget, Card: c, power: p, lab: s.labels()})
 		}
 	case Fergusson, Wemyss:
 		for q, army := range s.Armies {
@@ -112,7 +113,7 @@ func (s *State) targetMoves(seat, card int, p Clan, out []Move) []Move {
 				if f.Card == card {
 					continue
 				}
-				m := Move{Type: MoveTarget, Seat: q, Index: i, power: p, d: s.d}
+				m := Move{Type: MoveTarget, Seat: q, Index: i, power: p, lab: s.labels()}
 				if f.FaceUp || f.knownBy(seat) {
 					m.show = f.Card
 				}

@@ -3,7 +3,6 @@ package lords
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"pbem/engine"
@@ -32,63 +31,19 @@ type Move struct {
 	Use    bool
 
 	// for the label (a decoded move has none: its posted label is ignored)
-	d     *deck
+	lab   *labeling
 	power Clan // the power the move is about
 	show  int  // the card the move names, 0 if hidden from the mover
 }
 
-// Label is the move's human description in English.
+// Label is the move's human description in the game's language, naming
+// the players and only the cards the mover may see; a decoded move has none
+// and answers its type.
 func (m *Move) Label() string {
-	if m.d == nil {
+	if m.lab == nil {
 		return m.Type
 	}
 	return m.describe()
-}
-
-func (m *Move) describe() string {
-	d := m.d
-	switch m.Type {
-	case MoveRecruit:
-		if m.show != 0 {
-			return fmt.Sprintf("Recruit the face-up %s (place %d)", d.name(m.show), m.Slot+1)
-		}
-		return fmt.Sprintf("Recruit the face-down card (place %d)", m.Slot+1)
-	case MoveMuster:
-		if m.FaceUp {
-			return fmt.Sprintf("Muster %s face-up", d.name(m.Card))
-		}
-		return fmt.Sprintf("Muster %s face-down", d.name(m.Card))
-	case MovePower:
-		if m.Use {
-			return fmt.Sprintf("Use %s's power: %s", m.power, lower(powerText(m.power)))
-		}
-		return fmt.Sprintf("Do not use %s's power", m.power)
-	case MoveCopy:
-		return fmt.Sprintf("Copy the power of %s (seat %d): %s", d.name(m.show), m.Seat, lower(powerText(m.power)))
-	case MoveClaim:
-		return fmt.Sprintf("Claim the supporter %s", d.name(m.Card))
-	case MoveTarget:
-		what := "the face-down follower at position " + strconv.Itoa(m.Index+1)
-		if m.show != 0 {
-			what = d.name(m.show)
-		}
-		switch m.power {
-		case Cockburn:
-			return fmt.Sprintf("Cockburn: put it among the supporters and take the supporter %s", d.name(m.Card))
-		case Fergusson:
-			return fmt.Sprintf("Fergusson: swap it with %s of seat %d", what, m.Seat)
-		case Wemyss:
-			return fmt.Sprintf("Wemyss: discard %s of seat %d", what, m.Seat)
-		}
-	}
-	return m.Type
-}
-
-func lower(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
 }
 
 // same reports whether two moves are the same decision (labels aside).

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -33,7 +34,13 @@ func randomSetup(i int) engine.Setup {
 	if i%2 == 1 {
 		opts = `{"bruce":true}`
 	}
-	return engine.Setup{Players: 2 + (i/2)%4, Options: json.RawMessage(opts), Seed: seedOf(uint64(i))}
+	su := engine.Setup{Players: 2 + (i/2)%4, Options: json.RawMessage(opts), Seed: seedOf(uint64(i))}
+	// Labels in every language, with names or the neutral fallback.
+	su.Language = []string{"en", "fr", "it", ""}[i%4]
+	if i%3 != 0 {
+		su.Names = []string{"Ann", "Bob", "Cid", "Dan", "Eve"}[:su.Players]
+	}
+	return su
 }
 
 func TestRandomGames(t *testing.T) {
@@ -140,6 +147,48 @@ func checkView(st engine.State, seat int, raw []byte) error {
 	}
 	if len(v.LegalMoves) != len(s.Legal(seat)) {
 		return fmt.Errorf("view lists %d moves, Legal %d", len(v.LegalMoves), len(s.Legal(seat)))
+	}
+	return checkNamedCards(s, seat, raw)
+}
+
+// cardName matches a card as labels and texts name it ("Makgill 7").
+var cardName = regexp.MustCompile(`\b(Scott|Makgill|MacDonnell|Wemyss|Fergusson|Forsyth|Cockburn|Cochrane|Bruce) (\d+)\b`)
+
+// checkNamedCards checks that every card named in the view's texts (move
+// labels, the pending decision) is one seat may see: a clan and strength
+// of a visible card.
+func checkNamedCards(s *State, seat int, raw []byte) error {
+	seen := map[string]bool{}
+	for c := range visible(s, seat) {
+		seen[s.d.name(c)] = true
+	}
+	var v struct {
+		LegalMoves []struct {
+			Label string `json:"label"`
+		} `json:"legal_moves"`
+		Pending *struct {
+			Text string `json:"text"`
+		} `json:"pending"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
+	}
+	texts := make([]string, 0, len(v.LegalMoves)+1)
+	for _, m := range v.LegalMoves {
+		if m.Label == "" {
+			return fmt.Errorf("a legal move without label")
+		}
+		texts = append(texts, m.Label)
+	}
+	if v.Pending != nil {
+		texts = append(texts, v.Pending.Text)
+	}
+	for _, t := range texts {
+		for _, name := range cardName.FindAllString(t, -1) {
+			if !seen[name] {
+				return fmt.Errorf("%q names %s, which seat %d may not see", t, name, seat)
+			}
+		}
 	}
 	return nil
 }

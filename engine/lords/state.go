@@ -68,6 +68,7 @@ type Pending struct {
 type State struct {
 	d   *deck
 	rng rand.ChaCha8
+	lab *labeling // built from Names and Lang; shared by clones and moves
 
 	N          int          `json:"players"`
 	WithBruce  bool         `json:"bruce"`
@@ -91,6 +92,11 @@ type State struct {
 	Claimant   int            `json:"claimant"`
 	ClaimsLeft int            `json:"claims_left"`
 	Final      *engine.Result `json:"result,omitempty"`
+	// Names are the players' names and Lang the game's language, for the
+	// move labels and the result summary (public; absent in a game set up
+	// without them).
+	Names []string `json:"names,omitempty"`
+	Lang  string   `json:"lang,omitempty"`
 }
 
 type stateJSON struct {
@@ -147,6 +153,7 @@ func decodeState(d *deck, data []byte) (*State, error) {
 	if err := s.checkRanges(); err != nil {
 		return nil, fmt.Errorf("lords: decode state: %w", err)
 	}
+	s.lab = newLabeling(d, s.Names, s.Lang)
 	return s, nil
 }
 

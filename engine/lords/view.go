@@ -1,6 +1,10 @@
 package lords
 
-import "pbem/engine"
+import (
+	"fmt"
+
+	"pbem/engine"
+)
 
 // CardView is a card as a seat sees it: rank, clan, strength and the text of
 // the clan's power, or only Hidden.
@@ -95,7 +99,7 @@ func (s *State) card(r int) CardView {
 		return CardView{Hidden: true}
 	}
 	cl := s.d.clan(r)
-	return CardView{Rank: r, Clan: cl.String(), Strength: s.d.strength(r), Power: powerText(cl)}
+	return CardView{Rank: r, Clan: cl.String(), Strength: s.d.strength(r), Power: powerText(cl, s.labels().lang)}
 }
 
 // View is what seat may see: its hand, the table, counts of the others'
@@ -169,23 +173,25 @@ func (s *State) View(seat int) any {
 	return v
 }
 
-// pendingView says in English what decision is awaited.
+// pendingView says in the game's language what decision is awaited.
 func (s *State) pendingView() *PendingView {
 	seat := s.awaited()
 	if seat < 0 {
 		return nil
 	}
+	lang := s.labels().lang
+	w := words(lang)
 	pv := &PendingView{Seat: seat}
 	switch {
 	case s.Phase == PhaseClaim:
 		pv.Kind = "claim"
-		pv.Text = "Choose a supporter to claim"
+		pv.Text = w.claimOne
 		if s.ClaimsLeft > 1 {
-			pv.Text = "Choose a supporter to claim (Cochrane: two)"
+			pv.Text = w.claimTwo
 		}
 	case s.Pending == nil:
 		pv.Kind = "turn"
-		pv.Text = "Recruit a card or muster a follower"
+		pv.Text = w.turn
 	default:
 		p := s.Pending
 		pv.Kind = p.Kind
@@ -193,11 +199,11 @@ func (s *State) pendingView() *PendingView {
 		pv.Card = &c
 		switch p.Kind {
 		case "activate":
-			pv.Text = "Use or decline the power of " + s.d.name(p.Card) + ": " + powerText(p.Power)
+			pv.Text = fmt.Sprintf(w.activate, s.d.name(p.Card), lowerFirst(powerText(p.Power, lang)))
 		case "target":
-			pv.Text = "Choose the target of the copied power: " + powerText(p.Power)
+			pv.Text = fmt.Sprintf(w.target, lowerFirst(powerText(p.Power, lang)))
 		case "muster":
-			pv.Text = "Makgill: muster another follower"
+			pv.Text = w.muster
 		}
 	}
 	return pv
