@@ -80,7 +80,7 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	} else {
 		copy(seed[:], b)
 	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed})
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
 	if err != nil {
 		return fmt.Errorf("projections: re-deal %s: %w", id, err)
 	}

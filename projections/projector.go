@@ -183,7 +183,7 @@ func (p *projector) create(e events.Event) error {
 	if err != nil {
 		return fmt.Errorf("projections: game %s: %w", e.Stream, err)
 	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed})
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
 	if err != nil {
 		return fmt.Errorf("projections: game %s: deal: %w", e.Stream, err)
 	}
