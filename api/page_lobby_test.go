@@ -147,9 +147,10 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 func TestPageSpeaksTheGamesLanguage(t *testing.T) {
 	e := newPageEnv(t)
 	for lang, want := range map[string][]string{
-		"fr": {"Votre main", "Recruter", "Lever", "Armée de Bob", "face cachée"},
-		"it": {"La tua mano", "Recluta", "Schiera", "Esercito di Bob", "coperta"},
-		"en": {"Your hand", "Recruit", "Muster", "Army of Bob", "face-down"},
+		// The move labels are the engine's, in the game's language.
+		"fr": {"Votre main", "Recruter", "Lever", "Armée de Bob", "face cachée", "Recruter la recrue face cachée (emplacement 2)"},
+		"it": {"La tua mano", "Recluta", "Schiera", "Esercito di Bob", "coperta", "Recluta la carta coperta (posto 2)"},
+		"en": {"Your hand", "Recruit", "Muster", "Army of Bob", "face-down", "Recruit the face-down card (place 2)"},
 	} {
 		id := e.createGame(lords.Name, 2, lang, "")
 		b := e.browser()

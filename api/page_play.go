@@ -228,7 +228,7 @@ func (p *pages) playData(c echo.Context, sp *projections.SeatPage, tok string) (
 			return nil, err
 		}
 		d.Lords = lv
-		labeler = lv.label
+		labeler = lordsGroup
 	case bagpipesName:
 		bv, err := p.bagData(cat, raw, names)
 		if err != nil {
