@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	"pbem/engine"
@@ -145,7 +144,10 @@ type CardSet struct {
 	armies   []ArmyCard // KingEdward then EnglishArmy
 	armyByID map[string]int
 	dagByIDs map[string]int
-	texts    []string // the bagpipe cards' texts
+	// texts and armyTexts hold the cards' texts by language index (see
+	// languages), then by card.
+	texts     [len(languages)][]string
+	armyTexts [len(languages)][]string
 }
 
 // dagByID is the index of a dagger card, -1 if unknown.
@@ -194,10 +196,6 @@ func (cs *CardSet) index() {
 	for i, c := range cs.Bagpipes {
 		cs.bagByID[c.ID] = i
 	}
-	cs.texts = make([]string, len(cs.Bagpipes))
-	for i, c := range cs.Bagpipes {
-		cs.texts[i] = c.Text()
-	}
 	cs.dagByIDs = make(map[string]int, len(cs.Daggers))
 	for i, c := range cs.Daggers {
 		cs.dagByIDs[c.ID] = i
@@ -206,6 +204,16 @@ func (cs *CardSet) index() {
 	cs.armyByID = make(map[string]int, len(cs.armies))
 	for i, c := range cs.armies {
 		cs.armyByID[c.ID] = i
+	}
+	for li := range languages {
+		cs.texts[li] = make([]string, len(cs.Bagpipes))
+		for i, c := range cs.Bagpipes {
+			cs.texts[li][i] = effectsText(c.Effects, li)
+		}
+		cs.armyTexts[li] = make([]string, len(cs.armies))
+		for i, c := range cs.armies {
+			cs.armyTexts[li][i] = effectsText(c.Effects, li)
+		}
 	}
 }
 
@@ -384,102 +392,14 @@ func MentionsBadge(effects []Effect) bool {
 }
 
 // Text is the card's effects in English, built from its symbols.
-func (c BagpipeCard) Text() string { return effectsText(c.Effects) }
+func (c BagpipeCard) Text() string { return effectsText(c.Effects, 0) }
+
+// TextIn is the card's effects in lang ("en", "fr", "it"; English
+// otherwise).
+func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, langIndex(lang)) }
 
 // Text is the army card's special effect in English ("" if none).
-func (c ArmyCard) Text() string { return effectsText(c.Effects) }
+func (c ArmyCard) Text() string { return effectsText(c.Effects, 0) }
 
-func effectsText(effs []Effect) string {
-	parts := make([]string, 0, len(effs))
-	for _, e := range effs {
-		parts = append(parts, effectText(e))
-	}
-	return strings.Join(parts, " ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-func effectText(e Effect) string {
-	var subj, poss string
-	third := true
-	switch e.Who {
-	case "", WhoSelf:
-		subj, poss, third = "you", "your", false
-	case WhoTarget:
-		subj, poss = "a player of your choice", "their"
-	case WhoOthers:
-		subj, poss = "each other player", "their"
-	case WhoAll:
-		subj, poss = "each player", "their"
-	case WhoScots:
-		subj, poss = "each supporter of Scotland", "their"
-	case WhoEnglish:
-		subj, poss = "each supporter of England", "their"
-	case WhoBadge:
-		subj, poss = "the holder of the badge of honour", "their"
-	}
-	verb := func(base, s string) string {
-		if third {
-			return s
-		}
-		return base
-	}
-	n := e.Amount
-	upTo := " "
-	if isVariable(e) {
-		upTo = " up to "
-	}
-	var t string
-	switch e.Kind {
-	case KindGold:
-		t = subj + " " + verb("gain", "gains") + " " + plural(n, "gold", "gold")
-	case KindLoseGold:
-		t = subj + " " + verb("lose", "loses") + " " + plural(n, "gold", "gold")
-	case KindCastleUnits:
-		t = subj + " " + verb("add", "adds") + upTo + plural(n, "unit", "units") + " to " + poss + " castle"
-	case KindCampUnits:
-		t = subj + " " + verb("add", "adds") + upTo + plural(n, "unit", "units") + " to " + poss + " camp"
-	case KindRelocate:
-		t = subj + " " + verb("move", "moves") + " up to " + plural(n, "unit", "units") + " from " + poss + " castle to " + poss + " camp"
-	case KindWithdraw:
-		t = subj + " " + verb("move", "moves") + " up to " + plural(n, "unit", "units") + " from " + poss + " camp back to " + poss + " castle"
-	case KindLoseUnits:
-		t = subj + " " + verb("discard", "discards") + " up to " + plural(n, "unit", "units") + " from " + poss + " camp"
-	case KindMilitia:
-		if n == 1 {
-			t = "raise militia (1 unit to every camp and to Scotland's camp)"
-		} else {
-			t = fmt.Sprintf("raise militia %d times (1 unit to every camp and to Scotland's camp, each time)", n)
-		}
-	case KindScotlandUnits:
-		t = "add " + plural(n, "unit", "units") + " to Scotland's camp"
-	case KindEnglandUnits:
-		t = "England's army gets " + plural(n, "more unit", "more units") + " this round"
-	case KindBagpipe:
-		t = subj + " " + verb("draw", "draws") + " " + plural(n, "bagpipe card", "bagpipe cards")
-	case KindDagger:
-		t = subj + " " + verb("draw", "draws") + " " + plural(n, "dagger card", "dagger cards")
-	case KindDiscardDagger:
-		t = subj + " " + verb("discard", "discards") + " " + plural(n, "dagger card", "dagger cards") + " (the one with most daggers first)"
-	case KindSwitch:
-		t = "take back your choice token and play the other one instead"
-	}
-	switch e.If {
-	case IfScotlandWon:
-		t = "if Scotland won, " + t
-	case IfEnglandWon:
-		t = "if England won, " + t
-	case IfSupportedScotland:
-		t = "if you support Scotland, " + t
-	case IfSupportedEngland:
-		t = "if you support England, " + t
-	case IfBadge:
-		t = "if you hold the badge of honour, " + t
-	}
-	return strings.ToUpper(t[:1]) + t[1:] + "."
-}
+// TextIn is the army card's special effect in lang ("" if none).
+func (c ArmyCard) TextIn(lang string) string { return effectsText(c.Effects, langIndex(lang)) }

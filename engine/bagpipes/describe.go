@@ -87,16 +87,9 @@ func (g Game) Describe(e engine.Event, names []string, lang string) string {
 }
 
 func (Game) describe(e engine.Event, names []string, lang string) string {
-	ph, ok := phrases[lang]
-	if !ok {
-		ph = phrases["en"]
-	}
-	name := func(seat int) string {
-		if seat >= 0 && seat < len(names) && names[seat] != "" {
-			return names[seat]
-		}
-		return fmt.Sprintf("seat %d", seat)
-	}
+	ph := phrases[normLang(lang)]
+	li := langIndex(lang)
+	name := func(seat int) string { return playerName(names, seat, li) }
 	switch e := e.(type) {
 	case RoundStarted:
 		return fmt.Sprintf(ph["round"], e.Round, e.Name)

@@ -42,6 +42,13 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 	if len(opt.Cards) > 0 {
 		s.Custom = cs
 	}
+	if len(su.Names) > 0 {
+		s.Names = append([]string(nil), su.Names...)
+	}
+	if li := langIndex(su.Language); li > 0 {
+		s.Lang = languages[li]
+	}
+	s.lab = &labeling{set: cs, names: s.Names, li: langIndex(s.Lang)}
 	s.Opt.Cards = nil
 	r := rand.New(s.rng)
 	for i := range s.P {

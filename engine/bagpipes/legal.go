@@ -1,37 +1,9 @@
 package bagpipes
 
-import (
-	"strconv"
+import "pbem/engine"
 
-	"pbem/engine"
-)
-
-var replenishLabels = map[string]string{
-	ActTaxes:       "Collect taxes (+1 gold)",
-	ActMilitia:     "Raise militia (+1 unit in every camp and in Scotland's camp)",
-	ActTroops:      "Assemble troops (+2 units in your castle)",
-	ActMercenaries: "Hire mercenaries (pay 1 gold, +4 units in your castle)",
-}
-
-// relocateLabels holds the common relocation labels; never modified.
-var relocateLabels = func() (l [32]string) {
-	for u := range l {
-		l[u] = "Move " + strconv.Itoa(u) + " units from your castle to your camp"
-	}
-	l[1] = "Move 1 unit from your castle to your camp"
-	return l
-}()
-
-func relocateLabel(u int) string {
-	if u < len(relocateLabels) {
-		return relocateLabels[u]
-	}
-	return "Move " + strconv.Itoa(u) + " units from your castle to your camp"
-}
-
-func seatLabel(seat int) string { return "seat " + strconv.Itoa(seat) }
-
-// Legal lists the moves seat may make now, each with an English label.
+// Legal lists the moves seat may make now, each labelled in the game's
+// language (on demand, see Move.Label).
 func (s *state) Legal(seat int) []engine.Move {
 	ms := s.legal(seat)
 	out := make([]engine.Move, len(ms))
@@ -48,14 +20,16 @@ func (s *state) legal(seat int) []Move {
 	}
 	p := &s.P[seat]
 	out := make([]Move, 0, 8+p.Castle+2*len(p.Hand))
+	lab := s.labels()
+	mv := func(typ string) Move { return Move{Type: typ, Units: -1, To: -1, Target: -1, lab: lab} }
 	add := func(m Move) { out = append(out, m) }
 	replenish := func() {
 		for _, a := range replenishActions {
 			if a == ActMercenaries && p.Gold < 1 {
 				continue
 			}
-			m := noMove()
-			m.Type, m.Action, m.Text = MoveReplenish, a, replenishLabels[a]
+			m := mv(MoveReplenish)
+			m.Action = a
 			add(m)
 		}
 	}
@@ -65,50 +39,42 @@ func (s *state) legal(seat int) []Move {
 			replenish()
 		}
 		for u := p.Castle; u >= 1; u-- {
-			m := noMove()
-			m.Type, m.Units, m.Text = MoveRelocate, u, relocateLabel(u)
+			m := mv(MoveRelocate)
+			m.Units = u
 			add(m)
 		}
-		out = s.addPlays(seat, out)
+		out = s.addPlays(seat, out, lab)
 		if s.Replenished {
-			m := noMove()
-			m.Type, m.Text = MoveEndTurn, "End your turn"
-			add(m)
+			add(mv(MoveEndTurn))
 		}
 	case phStayActs:
 		replenish()
 		for i := range out {
-			out[i].Text = "Stay home: " + out[i].Text + " (" + strconv.Itoa(4-s.StayLeft) + " of 3)"
+			out[i].step = 4 - s.StayLeft
 		}
 	case phBefore, phAwardCards:
-		out = s.addPlays(seat, out)
-		m := noMove()
-		m.Type, m.Text = MovePass, "Play no more bagpipe cards in this phase"
-		add(m)
+		out = s.addPlays(seat, out, lab)
+		add(mv(MovePass))
 	case phBadge, phBadge2:
 		for _, to := range s.badgeReceivers() {
-			m := noMove()
-			m.Type, m.To, m.Text = MovePassBadge, to, "Give the badge of honour to "+seatLabel(to)
+			m := mv(MovePassBadge)
+			m.To = to
 			add(m)
 		}
 		if s.Phase == phBadge2 {
-			m := noMove()
-			m.Type, m.Text = MoveKeepBadge, "Keep the badge of honour"
-			add(m)
+			add(mv(MoveKeepBadge))
 		}
 	case phStayGive:
 		for _, to := range s.stayReceivers() {
-			m := noMove()
-			m.Type, m.To, m.Text = MoveStayHome, to, "Give the Stay Home! token to "+seatLabel(to)
+			m := mv(MoveStayHome)
+			m.To = to
 			add(m)
 		}
 	case phChoice:
-		sides := []string{sideNames[sideScotland], sideNames[sideEngland]}
-		labels := []string{"Support Scotland", "Support England"}
-		for k, side := range sides {
+		for _, side := range [...]string{sideNames[sideScotland], sideNames[sideEngland]} {
 			if s.N != 2 || len(p.DagHand) == 0 {
-				m := noMove()
-				m.Type, m.Side, m.Text = MoveChoose, side, labels[k]
+				m := mv(MoveChoose)
+				m.Side = side
 				add(m)
 				continue
 			}
@@ -119,9 +85,8 @@ func (s *state) legal(seat int) []Move {
 					continue
 				}
 				seen[v] = true
-				m := noMove()
-				m.Type, m.Side, m.Dagger = MoveChoose, side, v
-				m.Text = labels[k] + " and offer a dagger card with " + strconv.Itoa(v) + " dagger(s)"
+				m := mv(MoveChoose)
+				m.Side, m.Dagger = side, v
 				add(m)
 			}
 		}
@@ -130,11 +95,9 @@ func (s *state) legal(seat int) []Move {
 }
 
 // addPlays appends every way seat may play each playable card.
-func (s *state) addPlays(seat int, out []Move) []Move {
+func (s *state) addPlays(seat int, out []Move, lab *labeling) []Move {
 	for _, c := range s.playable(seat) {
-		card := &s.Set.Bagpipes[c]
 		maxUnits, target := s.cardParams(seat, c)
-		base := "Play " + card.Name
 		tg := []int{-1}
 		if target {
 			tg = s.targets(seat)
@@ -144,17 +107,7 @@ func (s *state) addPlays(seat int, out []Move) []Move {
 				if u == -1 && maxUnits >= 0 {
 					break
 				}
-				m := noMove()
-				m.Type, m.Card, m.Units, m.Target = MovePlay, card.ID, u, t
-				m.Text = base
-				if t >= 0 {
-					m.Text += " on " + seatLabel(t)
-				}
-				if u >= 0 {
-					m.Text += " with " + strconv.Itoa(u) + " unit(s)"
-				}
-				m.Text += ": " + s.Set.texts[c]
-				out = append(out, m)
+				out = append(out, Move{Type: MovePlay, Card: s.Set.Bagpipes[c].ID, Units: u, To: -1, Target: t, lab: lab})
 			}
 		}
 	}

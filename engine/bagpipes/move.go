@@ -40,11 +40,26 @@ type Move struct {
 	Target int
 	Side   string
 	Dagger int
-	Text   string
+	// lab is the listing state's labeling (nil for a posted move: a
+	// posted label is ignored); step numbers a staying-home
+	// replenishment, 1 to 3 (0: an ordinary one).
+	lab  *labeling
+	step int
 }
 
-// Label is the move's English description.
-func (m Move) Label() string { return m.Text }
+// Label is the move's description in the game's language, naming players
+// by their names. It is written on demand: listing moves formats nothing.
+// A posted move (whose label was ignored) gets an English label.
+func (m Move) Label() string {
+	if m.lab != nil {
+		return m.lab.label(m)
+	}
+	l := labeling{}
+	if cs, err := defaultCards(); err == nil {
+		l.set = cs
+	}
+	return l.label(m)
+}
 
 type wireMove struct {
 	Type   string `json:"type"`
@@ -70,7 +85,7 @@ func (m Move) MarshalJSON() ([]byte, error) {
 	return json.Marshal(wireMove{
 		Type: m.Type, Action: m.Action, Card: m.Card,
 		Units: optInt(m.Units, -1), To: optInt(m.To, -1), Target: optInt(m.Target, -1),
-		Side: m.Side, Dagger: optInt(m.Dagger, 0), Label: m.Text,
+		Side: m.Side, Dagger: optInt(m.Dagger, 0), Label: m.Label(),
 	})
 }
 
@@ -88,7 +103,7 @@ func decodeMove(data []byte) (Move, error) {
 		return Move{}, engine.Errorf(engine.CodeBadMove, "move: trailing data")
 	}
 	m := noMove()
-	m.Type, m.Action, m.Card, m.Side, m.Text = w.Type, w.Action, w.Card, w.Side, w.Label
+	m.Type, m.Action, m.Card, m.Side = w.Type, w.Action, w.Card, w.Side
 	for _, f := range []struct {
 		name string
 		p    *int

@@ -67,6 +67,11 @@ type state struct {
 	Custom *CardSet `json:"custom_cards,omitempty"`
 	Opt    Options  `json:"options"`
 	N      int      `json:"players"`
+	// Names and Lang are the setup's players' names and language, for the
+	// move labels, card texts and result summary (absent in states written
+	// before them: neutral names, English).
+	Names  []string `json:"names,omitempty"`
+	Lang   string   `json:"language,omitempty"`
 	Round  int      `json:"round"`
 	Rounds int      `json:"rounds"`
 	Phase  string   `json:"phase"`
@@ -108,6 +113,7 @@ type state struct {
 	Res     *engine.Result `json:"result"`
 	RNG     []byte         `json:"rng"`
 	rng     *rand.ChaCha8
+	lab     *labeling // shared by clones and listed moves; never changed
 }
 
 var _ engine.State = (*state)(nil)
@@ -257,6 +263,7 @@ func decodeState(data []byte) (*state, error) {
 		return nil, err
 	}
 	s.RNG = nil
+	s.lab = &labeling{set: s.Set, names: s.Names, li: langIndex(s.Lang)}
 	for i := range s.P {
 		p := &s.P[i]
 		for _, f := range []*[]int{&p.Hand, &p.Table, &p.TableRound, &p.Daggers, &p.DagHand, &p.Spent} {

@@ -38,7 +38,8 @@ type ArmyView struct {
 	EnglandWon  int    `json:"england_won"`
 	Crown       int    `json:"crown"`
 	Generous    bool   `json:"generous"`
-	Text        string `json:"text,omitempty"`
+	// Text is the card's special effect in the game's language.
+	Text string `json:"text,omitempty"`
 }
 
 // BattleView is the outcome of this round's battle, once fought.
@@ -62,7 +63,9 @@ type CardView struct {
 	Name  string `json:"name"`
 	Phase string `json:"phase"`
 	X2    bool   `json:"x2"`
-	Text  string `json:"text"`
+	// Text is the card's effects in the game's language (Name is the
+	// card's printed name, never translated).
+	Text string `json:"text"`
 	// Fresh: received in this awards phase, not playable in it.
 	Fresh bool `json:"fresh,omitempty"`
 	// Ready: a face-up "x2" card that may be played again this round.
@@ -94,7 +97,7 @@ type PlayerView struct {
 
 func (s *state) cardView(c int) CardView {
 	b := &s.Set.Bagpipes[c]
-	return CardView{ID: b.ID, Name: b.Name, Phase: b.Phase, X2: b.X2, Text: s.Set.texts[c]}
+	return CardView{ID: b.ID, Name: b.Name, Phase: b.Phase, X2: b.X2, Text: s.Set.texts[s.labels().li][c]}
 }
 
 // View is what seat may see; engine.Spectator sees only public things.
@@ -112,7 +115,7 @@ func (s *state) View(seat int) any {
 	}
 	if s.Army >= 0 {
 		a := s.army()
-		v.Army = &ArmyView{a.ID, a.Name, s.shield(), a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, a.Text()}
+		v.Army = &ArmyView{a.ID, a.Name, s.shield(), a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, s.Set.armyTexts[s.labels().li][s.Army]}
 	}
 	if s.Revealed {
 		v.Battle = &BattleView{s.ScotForce, s.EngForce, sideNames[s.Won]}
