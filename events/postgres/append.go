@@ -55,22 +55,79 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 // idempotency key is taken.
 var errNotInserted = errors.New("not inserted")
 
+// appendInTx runs the append and the hooks in one transaction, in two round
+// trips: BEGIN with the append, then the statements the hooks deferred (see
+// Deferrer) with the COMMIT. Statements a hook runs itself add theirs.
 func (s *Store) appendInTx(ctx context.Context, args []any, prepared []events.Event, hooks []events.AppendHook) error {
-	tx, err := s.pool.Begin(ctx)
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("events/postgres: begin: %w", err)
 	}
-	defer tx.Rollback(context.Background()) //nolint:errcheck // a no-op after Commit
-	if err := s.insert(ctx, tx, args, prepared); err != nil {
+	// A connection left inside a transaction is closed by the pool, not reused.
+	defer conn.Release()
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	b.Queue(appendSQL, args...)
+	br := conn.SendBatch(ctx, b)
+	tx := br.Tx()
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback(context.Background())
+		}
+	}()
+	if _, err := br.Exec(); err != nil {
+		_ = br.Close()
+		return fmt.Errorf("events/postgres: begin: %w", err)
+	}
+	rows, err := br.Query()
+	if err == nil {
+		err = scanAppend(rows, prepared)
+	} else {
+		err = mapInsertError(err)
+	}
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = mapInsertError(cerr)
+	}
+	if err != nil {
 		return err
 	}
-	for _, h := range hooks {
-		if err := h(ctx, hookTx{tx}, prepared); err != nil {
+	h := &hookTx{tx: tx}
+	for _, hook := range hooks {
+		if err := hook(ctx, h, prepared); err != nil {
 			return err
 		}
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// commitDeferred sends the deferred statements and the COMMIT in one round
+// trip. A failing statement skips the COMMIT: the caller rolls back.
+func commitDeferred(ctx context.Context, tx pgx.Tx, d *pgx.Batch) error {
+	n := d.Len()
+	d.Queue("commit")
+	br := tx.SendBatch(ctx, d)
+	defer br.Close() //nolint:errcheck // the results are read below
+	for i := range n {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("events/postgres: hook statement %d of %d: %w", i+1, n, err)
+		}
+	}
+	tag, err := br.Exec()
+	if err != nil {
 		return fmt.Errorf("events/postgres: commit: %w", err)
+	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("events/postgres: commit: %w", err)
+	}
+	if tag.String() != "COMMIT" {
+		// An earlier statement failed inside the transaction (a hook ignored
+		// its error): PostgreSQL rolled back.
+		return fmt.Errorf("events/postgres: commit: %w", pgx.ErrTxCommitRollback)
 	}
 	return nil
 }
@@ -86,6 +143,12 @@ func (s *Store) insert(ctx context.Context, q querier, args []any, prepared []ev
 	if err != nil {
 		return mapInsertError(err)
 	}
+	return scanAppend(rows, prepared)
+}
+
+// scanAppend reads appendSQL's rows into the positions and hashes of
+// prepared, and closes rows.
+func scanAppend(rows pgx.Rows, prepared []events.Event) error {
 	defer rows.Close()
 	n := 0
 	for rows.Next() {

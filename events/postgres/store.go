@@ -53,7 +53,9 @@
 // the expected version and inserts the events with their hashes chained by
 // sha256() in SQL over canonical bytes computed in Go (events.Canonical).
 // UNIQUE(stream, version) decides races. With hooks, the same statement runs
-// in a transaction that the hooks share (see TxOf) before the commit.
+// in a transaction that the hooks share (see TxOf) before the commit: BEGIN
+// and the append are sent together, and so are the statements the hooks
+// deferred (see Deferrer) and the COMMIT, two round trips in all.
 // Listeners are notified after the commit (see notifier for why).
 package postgres
 
@@ -124,10 +126,25 @@ func TxOf(tx events.Tx) pgx.Tx {
 	return nil
 }
 
-// hookTx is the events.Tx this store hands to hooks.
-type hookTx struct{ tx pgx.Tx }
+// Deferrer is also implemented by the events.Tx this store hands to hooks:
+// Defer queues a statement to be sent with the transaction's COMMIT, in the
+// same round trip, after every statement the hooks ran themselves. A
+// deferred statement's result is not returned: it must check what it needs
+// in SQL and raise an error otherwise. Its error fails the append, which
+// then returns it wrapped, and nothing is committed.
+type Deferrer interface {
+	Defer(sql string, args ...any)
+}
 
-func (h hookTx) PgxTx() pgx.Tx { return h.tx }
+// hookTx is the events.Tx this store hands to hooks.
+type hookTx struct {
+	tx       pgx.Tx
+	deferred pgx.Batch
+}
+
+func (h *hookTx) PgxTx() pgx.Tx { return h.tx }
+
+func (h *hookTx) Defer(sql string, args ...any) { h.deferred.Queue(sql, args...) }
 
 // waiters is the set of local Notify channels, signalled directly after
 // an append commits in this process and by the listener for appends of
