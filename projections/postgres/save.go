@@ -13,15 +13,18 @@ import (
 )
 
 // Save implements projections.Repository: it writes one append's Change in
-// the append's transaction, as one batch (one round trip).
+// the append's transaction, as one batch (one round trip). When the store
+// lets it (a deferrer), the batch goes with the store's COMMIT instead, in
+// the same round trip.
 func (r *Repo) Save(ctx context.Context, tx events.Tx, c *projections.Change) error {
 	q, err := r.querierOf(tx)
 	if err != nil {
 		return err
 	}
+	d, _ := tx.(deferrer)
 	g := c.Game
 	if !c.Create && len(c.SeatTokens) == 0 {
-		return saveMove(ctx, q, c)
+		return saveMove(ctx, q, d, c)
 	}
 	b := &pgx.Batch{}
 	if c.Create {
@@ -49,10 +52,22 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, c *projections.Change) er
 		b.Queue(`INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $2, $3, $4, $5)`,
 			rq.GameID, rq.Seat, rq.Key, rq.Version, rq.Response)
 	}
+	if d != nil {
+		for _, qq := range b.QueuedQueries {
+			d.Defer(qq.SQL, qq.Arguments...)
+		}
+		return nil
+	}
 	if err := q.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
 	}
 	return nil
+}
+
+// deferrer is what the Postgres event store's transaction offers to send a
+// statement with its COMMIT (events/postgres.Deferrer).
+type deferrer interface {
+	Defer(sql string, args ...any)
 }
 
 type gameArgs struct {
@@ -157,13 +172,18 @@ const moveSQL = `WITH g AS (
 	SELECT $1, * FROM unnest($22::int[], $23::text[], $24::jsonb[], $25::bigint[])
 )`
 
-const moveSQLEnd = ` SELECT count(*) FROM g`
+// moveSQLEnd fails the statement when the game row is missing (impossible
+// unless the projections were damaged): the cast of a text that is not a
+// number raises an error, and HAVING evaluates it only then. The check is in
+// SQL because the statement may be sent with the COMMIT (see deferrer).
+const moveSQLEnd = ` SELECT ('projections/postgres: no game row for this move (' || count(*) || ' updated)')::int
+	FROM g HAVING count(*) <> 1`
 
 const moveSQLRequest = `, req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $26, $27, $28, $29)
 )`
 
-func saveMove(ctx context.Context, q querier, c *projections.Change) error {
+func saveMove(ctx context.Context, q querier, d deferrer, c *projections.Change) error {
 	g := c.Game
 	a, err := argsOf(g)
 	if err != nil {
@@ -188,12 +208,12 @@ func saveMove(ctx context.Context, q querier, c *projections.Change) error {
 		sql = moveSQL + moveSQLRequest + moveSQLEnd
 		args = append(args, rq.Seat, rq.Key, rq.Version, string(rq.Response))
 	}
-	var updated int
-	if err := q.QueryRow(ctx, sql, args...).Scan(&updated); err != nil {
-		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
+	if d != nil {
+		d.Defer(sql, args...)
+		return nil
 	}
-	if updated != 1 {
-		return fmt.Errorf("projections/postgres: save %s v%d: no game row", g.ID, g.Version)
+	if _, err := q.Exec(ctx, sql, args...); err != nil {
+		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
 	}
 	return nil
 }
