@@ -105,10 +105,13 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "loadtest: %d players, %d CPUs, PostgreSQL %s\n", *players, runtime.NumCPU(), redactURL(dbURL))
 
-	plain, err := plainInserts(ctx, pool, *players, *baseline)
+	clock := cpuClock{pool: pool}
+	c0 := clock.read(ctx)
+	plain, inserts, err := plainInserts(ctx, pool, *players, *baseline)
 	if err != nil {
 		return err
 	}
+	c1 := clock.read(ctx)
 	fmt.Fprintf(stdout, "plain INSERT:   %8.0f rows/s\n", plain)
 
 	lt := &loadClient{base: base, secret: secret, game: *game, seats: *seats,
@@ -123,6 +126,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	c2 := clock.read(ctx)
 	res, err := lt.play(ctx, *players, *duration)
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
@@ -130,10 +134,13 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	c3 := clock.read(ctx)
 	rate := float64(res.moves) / res.elapsed.Seconds()
 	fmt.Fprintf(stdout, "moves:          %8.0f moves/s (%d moves, %d games, %d conflicts) = %.0f%% of plain INSERT\n",
 		rate, res.moves, res.games, res.conflicts, 100*rate/plain)
 	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(res.pct(0.50)), ms(res.pct(0.99)), ms(res.pct(1)))
+	fmt.Fprintf(stdout, "CPU per INSERT: %s\n", perOp(c0, c1, inserts))
+	fmt.Fprintf(stdout, "CPU per move:   %s (views, creations and clients included)\n", perOp(c2, c3, res.moves))
 
 	if *total > 0 {
 		var active int
@@ -223,11 +230,11 @@ func redactURL(s string) string {
 }
 
 // plainInserts runs single-row INSERTs (each its own transaction) from n
-// goroutines for d and returns the rows per second.
-func plainInserts(ctx context.Context, pool *pgxpool.Pool, n int, d time.Duration) (float64, error) {
+// goroutines for d and returns the rows per second and the row count.
+func plainInserts(ctx context.Context, pool *pgxpool.Pool, n int, d time.Duration) (float64, int, error) {
 	if _, err := pool.Exec(ctx, `CREATE TABLE plain_insert (id bigserial PRIMARY KEY, game text NOT NULL,
 		data jsonb NOT NULL, at timestamptz NOT NULL DEFAULT now())`); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var count atomic.Int64
 	var firstErr atomic.Value
@@ -250,9 +257,9 @@ func plainInserts(ctx context.Context, pool *pgxpool.Pool, n int, d time.Duratio
 	}
 	wg.Wait()
 	if err, _ := firstErr.Load().(error); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return float64(count.Load()) / time.Since(start).Seconds(), nil
+	return float64(count.Load()) / time.Since(start).Seconds(), int(count.Load()), nil
 }
 
 // loadClient plays games over HTTP.
