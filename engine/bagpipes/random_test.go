@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"pbem/engine"
@@ -28,7 +30,15 @@ func setupFor(i int) engine.Setup {
 		seed[k] = byte(i >> (8 * k))
 	}
 	seed[31] = 0xb9
-	return engine.Setup{Players: c.players, Options: json.RawMessage(c.options), Seed: seed}
+	// Languages and names cycle too, shifted every 200 games so that the
+	// deep games (every 200th) meet them all.
+	k := i + i/200
+	su := engine.Setup{Players: c.players, Options: json.RawMessage(c.options), Seed: seed,
+		Language: [...]string{"en", "fr", "it", ""}[k%4]}
+	if k%3 != 0 { // two games in three with names, one without
+		su.Names = []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay"}[:c.players]
+	}
+	return su
 }
 
 // invariant checks that nothing is negative and every card is somewhere.
@@ -85,7 +95,85 @@ func checkView(st engine.State, seat int, raw []byte) error {
 	if len(v.Hand) != want {
 		return fmt.Errorf("hand of %d cards shown, want %d", len(v.Hand), want)
 	}
+	li := langIndex(s.Lang)
+	for _, c := range v.Hand {
+		if c.Text != s.Set.texts[li][s.Set.bagByID[c.ID]] {
+			return fmt.Errorf("card %s's text %q is not in the game's language %q", c.ID, c.Text, s.Lang)
+		}
+	}
+	return checkLabels(s, seat, raw)
+}
+
+// checkLabels fails if the labels of the view's legal moves are not the
+// state's own, in its language, or name a card or dagger seat cannot know.
+func checkLabels(s *state, seat int, raw []byte) error {
+	var v struct {
+		Moves []struct {
+			Type   string `json:"type"`
+			Card   string `json:"card"`
+			Dagger int    `json:"dagger"`
+			Label  string `json:"label"`
+		} `json:"legal_moves"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
+	}
+	legal := s.legal(seat)
+	if len(v.Moves) != len(legal) || (len(legal) > 0 && !s.awaits(seat)) {
+		return fmt.Errorf("view of seat %d lists %d moves, the state %d", seat, len(v.Moves), len(legal))
+	}
+	// Cards whose names seat may read: its hand, and every table.
+	known := map[string]bool{}
+	if seat >= 0 {
+		for _, c := range s.P[seat].Hand {
+			known[s.Set.Bagpipes[c].Name] = true
+		}
+	}
+	for i := range s.P {
+		for _, c := range s.P[i].Table {
+			known[s.Set.Bagpipes[c].Name] = true
+		}
+	}
+	en := &labeling{set: s.Set, names: s.Names}
+	for k, m := range v.Moves {
+		l := m.Label
+		if l == "" || l != legal[k].Label() || strings.Contains(l, "%!") {
+			return fmt.Errorf("move %d of seat %d: label %q, the state's %q", k, seat, l, legal[k].Label())
+		}
+		if s.Lang == "fr" || s.Lang == "it" {
+			if l == en.label(legal[k]) && m.Type != MoveKeepBadge {
+				return fmt.Errorf("label %q of a %s game is in English", l, s.Lang)
+			}
+		}
+		if m.Type == MovePlay {
+			c, ok := s.Set.bagByID[m.Card]
+			if !ok || !known[s.Set.Bagpipes[c].Name] {
+				return fmt.Errorf("seat %d may play card %q it does not hold", seat, m.Card)
+			}
+		}
+		if m.Dagger > 0 && !slices.ContainsFunc(s.P[seat].DagHand, func(d int) bool { return s.Set.Daggers[d].Daggers == m.Dagger }) {
+			return fmt.Errorf("seat %d offers a %d-dagger card it does not hold", seat, m.Dagger)
+		}
+		for i := range s.P {
+			for _, c := range s.P[i].Hand {
+				if name := s.Set.Bagpipes[c].Name; !known[name] && !knownContains(known, name) && strings.Contains(l, name) {
+					return fmt.Errorf("label %q of seat %d names %q, in seat %d's hand", l, seat, name, i)
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// knownContains tells whether a known card's name contains name (a hidden
+// card's name may be part of a known one's).
+func knownContains(known map[string]bool, name string) bool {
+	for k := range known {
+		if strings.Contains(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkRedacted fails if an event shows another seat's secrets.
