@@ -7,7 +7,7 @@
 //
 // The life of a game, as the service drives it:
 //
-//	st, _ := g.New(Setup{Players: 4, Options: opts, Seed: seed})
+//	st, _ := g.New(Setup{Players: 4, Options: opts, Seed: seed, Names: names, Language: "fr"})
 //	for st.Result() == nil {
 //		seat := st.ToMove()[0]
 //		mv, err := g.DecodeMove(body)    // strict JSON: unknown fields are rejected
