@@ -9,7 +9,8 @@ import (
 // bagpipesName is the registry name of Swords and Bagpipes.
 const bagpipesName = "swords-and-bagpipes"
 
-// bagCard is a bagpipe card of the Swords and Bagpipes view JSON.
+// bagCard is a bagpipe card of the Swords and Bagpipes view JSON: its
+// printed name and its text in the game's language.
 type bagCard struct {
 	Name  string `json:"name"`
 	Phase string `json:"phase"`
@@ -127,7 +128,9 @@ func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, erro
 	return bp, nil
 }
 
-// bagLabel groups a Swords and Bagpipes move; its label stays the engine's.
+// bagLabel groups a Swords and Bagpipes move. It gives no label: the
+// engine's is shown as it comes, already in the game's language and naming
+// the players (as are the card texts of the view).
 func bagLabel(m rawMove) (string, string) {
 	switch m.Type {
 	case "replenish", "relocate", "play", "end_turn", "stay_home", "choose", "pass":
