@@ -14,12 +14,15 @@ type labeling struct {
 	d     *deck
 	names []string
 	lang  string
+	// plain: neither names nor a language were given (a game set up before
+	// they existed); its result summary keeps the first wording.
+	plain bool
 }
 
 // newLabeling normalises the language ("en", "fr" or "it"; anything else is
 // "en").
 func newLabeling(d *deck, names []string, lang string) *labeling {
-	return &labeling{d: d, names: names, lang: normLang(lang)}
+	return &labeling{d: d, names: names, lang: normLang(lang), plain: len(names) == 0 && lang == ""}
 }
 
 // normLang is lang if the engine speaks it, else "en".
@@ -265,8 +268,17 @@ func (m *Move) describe() string {
 	return m.Type
 }
 
-// summary is the one-line account of the end of the game.
+// summary is the one-line account of the end of the game. A game set up
+// without names or language keeps the first wording ("Seat 1 wins ...",
+// seats from 0), so that an old game replays to the same result.
 func (l *labeling) summary(r []Place, win Place) string {
+	if l.plain {
+		s := fmt.Sprintf("Seat %d wins with %d supporter strength", win.Seat, win.Points)
+		if len(r) > 1 && r[1].Points == win.Points {
+			s += fmt.Sprintf(" (tie broken by a better place in the final round: %d)", win.RoundPlace)
+		}
+		return s
+	}
 	w := words(l.lang)
 	s := fmt.Sprintf(w.summary, l.player(win.Seat), win.Points)
 	if len(r) > 1 && r[1].Points == win.Points {

@@ -244,6 +244,10 @@ func TestSummaryNamesTheWinner(t *testing.T) {
 	if got := newLabeling(nil, nil, "en").summary(r[:1], r[0]); got != "Player 2 wins with 41 supporter strength" {
 		t.Errorf("summary %q", got)
 	}
+	// A game set up with neither (before they existed) keeps its first wording.
+	if got := newLabeling(nil, nil, "").summary(r, r[0]); got != "Seat 1 wins with 41 supporter strength (tie broken by a better place in the final round: 1)" {
+		t.Errorf("summary %q", got)
+	}
 	if got := newLabeling(nil, []string{"Ann", "Bob"}, "it").summary(r[:1], r[0]); got != "Bob vince con 41 punti di sostenitori" {
 		t.Errorf("summary %q", got)
 	}
