@@ -29,6 +29,16 @@
 // Moves (move.go) are JSON objects with a "type" (replenish, relocate,
 // play, end_turn, pass_badge, keep_badge, stay_home, choose, pass), only
 // the fields their type uses, and a "label" that is ignored when posted.
+// Labels (label.go), card texts (text.go, generated from the effects) and
+// the result summary are written in the setup's language (en, fr, it;
+// English otherwise) and name players by the setup's names ("Player 2"
+// without them); both are kept in the state. A label is formatted only
+// when asked for (Move.Label, or a move's JSON), never while listing
+// moves, so playing costs no string work. The French uses the rulebook's
+// words (Percevoir des impôts, Lever une milice, Rassembler des troupes,
+// Engager des mercenaires, délocaliser, médaille d'honneur, « Restez chez
+// vous ! », cartes cornemuse, cartes dague); card names are proper names
+// and stay as printed.
 // Events (event.go) are public except: a choice (side, 2-player dagger
 // card) until the battle, and the identity of cards drawn or discarded by
 // another seat; Redact blanks those, and Describe only ever uses the
