@@ -32,3 +32,15 @@ func TestDescribeHidesSecrets(t *testing.T) {
 		t.Errorf("Italian description: %q", d)
 	}
 }
+
+func TestDescribeWithoutNames(t *testing.T) {
+	for lang, want := range map[string]string{
+		"en": "Player 1 gives the badge of honour to Player 3.",
+		"fr": "Joueur 1 passe la médaille d'honneur à Joueur 3.",
+		"it": "Giocatore 1 passa la medaglia d'onore a Giocatore 3.",
+	} {
+		if got := (Game{}).Describe(BadgePassed{From: 0, To: 2}, nil, lang); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+}
