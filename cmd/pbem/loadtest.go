@@ -43,6 +43,8 @@ import (
 //     and the p50/p99 latency of POST /moves;
 //  3. creates games up to -games active games and reports the process's
 //     heap and RSS (clients included: they share the process).
+//
+// The collector is set as pbem serve sets it (see tuneGC).
 func loadtest(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "loadtest")
 	stdout := e.stdout
@@ -67,6 +69,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	if *players < 1 || *seats < 1 {
 		return errors.New("loadtest: -players and -seats must be positive")
 	}
+	tuneGC(e.getenv) // as pbem serve does
 	db, err := openDatabase(ctx, e)
 	if err != nil {
 		return err

@@ -39,6 +39,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	tuneGC(e.getenv)
 
 	db, err := openDatabase(ctx, e)
 	if err != nil {
