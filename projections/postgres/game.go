@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -19,11 +20,13 @@ const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.pla
 	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes`
 
 // gameFrom is the FROM clause of gameColumns: the game and its seats as
-// arrays (cheaper to decode than one JSON document).
-const gameFrom = ` FROM games g, LATERAL (SELECT array_agg(seat ORDER BY seat) AS seats,
-	array_agg(name ORDER BY seat) AS names, array_agg(email ORDER BY seat) AS emails,
-	array_agg(token_gen ORDER BY seat) AS gens, array_agg(token_hash ORDER BY seat) AS hashes
-	FROM seats WHERE game_id = g.id) s`
+// arrays (cheaper to decode than one JSON document). The arrays are built in
+// one pass over the seats' primary key, in seat order, without the five
+// sorts that an ORDER BY in each aggregate costs; scanGame sorts the seats
+// again in Go, so their order never depends on the plan.
+const gameFrom = ` FROM games g, LATERAL (SELECT array_agg(x.seat) AS seats, array_agg(x.name) AS names,
+	array_agg(x.email) AS emails, array_agg(x.token_gen) AS gens, array_agg(x.token_hash) AS hashes
+	FROM (SELECT seat, name, email, token_gen, token_hash FROM seats WHERE game_id = g.id ORDER BY seat) x) s`
 
 // Game implements projections.Repository. Errors: ENotFound.
 func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
@@ -53,6 +56,7 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	for i := range seats {
 		g.Seats[i] = projections.Seat{Seat: int(seats[i]), Name: names[i], Email: emails[i], TokenGen: int(gens[i]), TokenHash: hashes[i]}
 	}
+	slices.SortFunc(g.Seats, func(a, b projections.Seat) int { return a.Seat - b.Seat })
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("projections/postgres: players of %s: %w", id, err)
 	}
