@@ -400,6 +400,44 @@ type loadView struct {
 	LegalMoves []json.RawMessage `json:"legal_moves"`
 }
 
+// decode reads the fields of a loadView from a view or a summary, and stops
+// reading as soon as it has all of them: a view lists them before its
+// state, which a player of random moves need not decode.
+func (v *loadView) decode(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("loadtest: not a JSON object (%v)", err)
+	}
+	seen := 0
+	for seen < 5 && dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var dst any
+		switch t {
+		case "seat":
+			dst = &v.Seat
+		case "version":
+			dst = &v.Version
+		case "status":
+			dst = &v.Status
+		case "to_move":
+			dst = &v.ToMove
+		case "legal_moves":
+			dst = &v.LegalMoves
+		default:
+			dst = new(json.RawMessage)
+			seen-- // not one of ours
+		}
+		if err := dec.Decode(dst); err != nil {
+			return err
+		}
+		seen++
+	}
+	return nil
+}
+
 // readAll reads every game's summary and seat 0's view over HTTP, from n
 // goroutines.
 func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) error {
@@ -463,7 +501,9 @@ func (lt *loadClient) step(id string, cur *loadView, rng *mrand.Rand) (next *loa
 	if len(cur.LegalMoves) == 0 {
 		return nil, false, false, 0, fmt.Errorf("loadtest: game %s seat %d has no legal move", id, seat)
 	}
-	body := map[string]any{"version": cur.Version, "move": cur.LegalMoves[rng.IntN(len(cur.LegalMoves))]}
+	// The move is sent as the view listed it (the server checks it).
+	body := fmt.Appendf(nil, `{"version":%d,"move":`, cur.Version)
+	body = append(append(body, cur.LegalMoves[rng.IntN(len(cur.LegalMoves))]...), '}')
 	next = &loadView{}
 	t0 := time.Now()
 	st, err := lt.do("POST", "/api/v1/games/"+id+"/moves", tok, body, next)
@@ -482,12 +522,16 @@ func (lt *loadClient) step(id string, cur *loadView, rng *mrand.Rand) (next *loa
 
 func (lt *loadClient) do(method, path, token string, body, out any) (int, error) {
 	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
+	switch b := body.(type) {
+	case nil:
+	case []byte: // already JSON
+		rd = bytes.NewReader(b)
+	default:
+		b2, err := json.Marshal(body)
 		if err != nil {
 			return 0, err
 		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(b2)
 	}
 	req, err := http.NewRequest(method, lt.base+path, rd)
 	if err != nil {
@@ -506,7 +550,13 @@ func (lt *loadClient) do(method, path, token string, body, out any) (int, error)
 		return 0, err
 	}
 	if out != nil && resp.StatusCode < 300 {
-		if err := json.Unmarshal(data, out); err != nil {
+		var err error
+		if v, ok := out.(*loadView); ok {
+			err = v.decode(data)
+		} else {
+			err = json.Unmarshal(data, out)
+		}
+		if err != nil {
 			return resp.StatusCode, fmt.Errorf("loadtest: %s %s: %w", method, path, err)
 		}
 	}
