@@ -133,7 +133,7 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 	if p.st == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
 	}
-	state, err := json.Marshal(p.st)
+	state, err := marshalState(p.st)
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
 	}
@@ -384,4 +384,15 @@ func decodeSeed(s string) (engine.Seed, error) {
 func seedHash(seed engine.Seed) string {
 	h := sha256.Sum256(seed[:])
 	return hex.EncodeToString(h[:])
+}
+
+// marshalState is json.Marshal(st) without its second pass over a state
+// that marshals itself: encoding/json validates and compacts a
+// MarshalJSON's output, which the engines' states (written with
+// json.Marshal) already are; the bytes are the same.
+func marshalState(st engine.State) ([]byte, error) {
+	if m, ok := st.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(st)
 }
