@@ -86,6 +86,7 @@ func (c Clan) targeted() bool { return c == Fergusson || c == Wemyss || c == Coc
 type cardInfo struct {
 	clan     Clan
 	strength int
+	name     string // "Clan strength", as labels name the card
 }
 
 // deck is the printed card set, read from deck.csv: rank → clan and
@@ -120,7 +121,7 @@ func parseDeck(text string) (*deck, error) {
 		if d.info[rank].strength != 0 {
 			return nil, fmt.Errorf("deck: rank %d twice", rank)
 		}
-		d.info[rank] = cardInfo{clan: cl, strength: str}
+		d.info[rank] = cardInfo{clan: cl, strength: str, name: fmt.Sprintf("%s %d", cl, str)}
 	}
 	for r, ci := range d.info {
 		if ci.strength == 0 {
@@ -146,5 +147,5 @@ func (d *deck) name(rank int) string {
 	if !d.valid(rank) {
 		return "a card"
 	}
-	return fmt.Sprintf("%s %d", d.info[rank].clan, d.info[rank].strength)
+	return d.info[rank].name
 }

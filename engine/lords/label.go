@@ -231,7 +231,7 @@ func (m *Move) describe() string {
 	l := m.lab
 	w := words(l.lang)
 	name := l.d.name
-	power := lowerFirst(powerText(m.power, l.lang))
+	power := func() string { return lowerFirst(powerText(m.power, l.lang)) }
 	switch m.Type {
 	case MoveRecruit:
 		if m.show != 0 {
@@ -245,11 +245,11 @@ func (m *Move) describe() string {
 		return fmt.Sprintf(w.musterDown, name(m.Card))
 	case MovePower:
 		if m.Use {
-			return fmt.Sprintf(w.use, name(m.show), power)
+			return fmt.Sprintf(w.use, name(m.show), power())
 		}
 		return fmt.Sprintf(w.decline, name(m.show))
 	case MoveCopy:
-		return fmt.Sprintf(w.copy, name(m.show), l.player(m.Seat), power)
+		return fmt.Sprintf(w.copy, name(m.show), l.player(m.Seat), power())
 	case MoveClaim:
 		return fmt.Sprintf(w.claim, name(m.Card))
 	case MoveTarget:

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"pbem/engine"
 )
@@ -52,18 +54,19 @@ func (m *Move) same(o *Move) bool {
 		m.Index == o.Index && m.FaceUp == o.FaceUp && m.Use == o.Use
 }
 
-// MarshalJSON writes {"type":...,fields...,"label":...}.
+// MarshalJSON writes {"type":...,fields...,"label":...}, compact, with
+// strings escaped as encoding/json escapes them.
 func (m *Move) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":`)
-	b.WriteString(strconv.Quote(m.Type))
+	b := make([]byte, 0, 96)
+	b = append(b, `{"type":`...)
+	b = appendJSONString(b, m.Type)
 	num := func(k string, v int) {
-		b.WriteString(`,"` + k + `":`)
-		b.WriteString(strconv.Itoa(v))
+		b = append(append(append(b, `,"`...), k...), `":`...)
+		b = strconv.AppendInt(b, int64(v), 10)
 	}
 	flag := func(k string, v bool) {
-		b.WriteString(`,"` + k + `":`)
-		b.WriteString(strconv.FormatBool(v))
+		b = append(append(append(b, `,"`...), k...), `":`...)
+		b = strconv.AppendBool(b, v)
 	}
 	switch m.Type {
 	case MoveRecruit:
@@ -83,11 +86,25 @@ func (m *Move) MarshalJSON() ([]byte, error) {
 	case MoveClaim:
 		num("card", m.Card)
 	}
-	lbl, _ := json.Marshal(m.Label())
-	b.WriteString(`,"label":`)
-	b.Write(lbl)
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	b = append(b, `,"label":`...)
+	b = appendJSONString(b, m.Label())
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as json.Marshal writes a string: directly
+// when nothing in it needs escaping (valid UTF-8 without control
+// characters, quotes, backslashes, <, >, &, U+2028 or U+2029), else
+// through json.Marshal.
+func appendJSONString(b []byte, s string) []byte {
+	plain := utf8.ValidString(s) && !strings.ContainsAny(s, "\"\\<>&\u2028\u2029")
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= 0x20 && s[i] != 0x7f
+	}
+	if plain {
+		return append(append(append(b, '"'), s...), '"')
+	}
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
 }
 
 type moveJSON struct {
