@@ -96,9 +96,17 @@ func (m *Move) MarshalJSON() ([]byte, error) {
 // characters, quotes, backslashes, <, >, &, U+2028 or U+2029), else
 // through json.Marshal.
 func appendJSONString(b []byte, s string) []byte {
-	plain := utf8.ValidString(s) && !strings.ContainsAny(s, "\"\\<>&\u2028\u2029")
+	plain, ascii := true, true
 	for i := 0; plain && i < len(s); i++ {
-		plain = s[i] >= 0x20 && s[i] != 0x7f
+		switch c := s[i]; {
+		case c >= 0x80:
+			ascii = false
+		case c < 0x20, c == 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			plain = false
+		}
+	}
+	if plain && !ascii {
+		plain = utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
 	}
 	if plain {
 		return append(append(append(b, '"'), s...), '"')
