@@ -57,7 +57,11 @@ func (m *Move) same(o *Move) bool {
 // MarshalJSON writes {"type":...,fields...,"label":...}, compact, with
 // strings escaped as encoding/json escapes them.
 func (m *Move) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 96)
+	return m.appendJSON(make([]byte, 0, 96)), nil
+}
+
+// appendJSON appends the move's JSON (as MarshalJSON writes it) to b.
+func (m *Move) appendJSON(b []byte) []byte {
 	b = append(b, `{"type":`...)
 	b = appendJSONString(b, m.Type)
 	num := func(k string, v int) {
@@ -88,7 +92,7 @@ func (m *Move) MarshalJSON() ([]byte, error) {
 	}
 	b = append(b, `,"label":`...)
 	b = appendJSONString(b, m.Label())
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // appendJSONString appends s as json.Marshal writes a string: directly
