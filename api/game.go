@@ -78,7 +78,20 @@ func (s *Server) getView(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, v)
+	return jsonView(c, v)
+}
+
+// jsonView writes v as c.JSON would (the same bytes and trailing newline;
+// indented under ?pretty or debug) from the view's own encoder.
+func jsonView(c echo.Context, v *projections.View) error {
+	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
+		return c.JSON(http.StatusOK, v)
+	}
+	b, err := v.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, append(b, '\n'))
 }
 
 type moveBody struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"pbem/engine"
@@ -197,9 +196,5 @@ func view(g *Game, st engine.State, seat int) *View {
 
 // marshalView is the JSON the API returns for a view.
 func marshalView(v *View) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("projections: marshal view: %w", err)
-	}
-	return b, nil
+	return v.appendJSON(make([]byte, 0, 8192))
 }

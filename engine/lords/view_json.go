@@ -15,7 +15,7 @@ func (v View) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends the view's JSON (as MarshalJSON writes it) to b.
-func (v *View) AppendJSON(b []byte) ([]byte, error) {
+func (v View) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"game":`...)
 	b = appendJSONString(b, v.Game)
 	b = appendIntField(b, `,"seat":`, v.Seat)
@@ -119,6 +119,11 @@ func (v *View) AppendJSON(b []byte) ([]byte, error) {
 		b = append(append(b, `,"result":`...), r...)
 	}
 	return append(b, '}'), nil
+}
+
+// AppendJSON appends the move's JSON (as MarshalJSON writes it) to b.
+func (m *Move) AppendJSON(b []byte) ([]byte, error) {
+	return m.appendJSON(b), nil
 }
 
 // AppendMoves appends moves as encoding/json writes a []engine.Move (null

@@ -1,0 +1,96 @@
+package projections
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// jsonAppender is a state view or move that appends its own JSON: compact
+// and escaped exactly as encoding/json would write it, so it is copied
+// without encoding/json's validate-and-compact pass.
+type jsonAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// MarshalJSON writes the view as encoding/json writes its fields.
+func (v *View) MarshalJSON() ([]byte, error) {
+	return v.appendJSON(make([]byte, 0, 8192))
+}
+
+// appendJSON appends the view's JSON: the fields in order, an engine's
+// view and moves that append themselves copied as they come, anything
+// else through json.Marshal.
+func (v *View) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"game_id":`...)
+	b = appendString(b, v.GameID)
+	b = strconv.AppendInt(append(b, `,"seat":`...), int64(v.Seat), 10)
+	b = strconv.AppendInt(append(b, `,"version":`...), v.Version, 10)
+	b = append(b, `,"status":`...)
+	b = appendString(b, v.Status)
+	b = append(b, `,"to_move":`...)
+	if v.ToMove == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, s := range v.ToMove {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(s), 10)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"legal_moves":`...)
+	var err error
+	if v.LegalMoves == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, m := range v.LegalMoves {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendValue(b, m); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"state":`...)
+	if b, err = appendValue(b, v.State); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"deadline":`...)
+	if b, err = appendValue(b, v.Deadline); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue appends x's JSON: directly when it appends itself, else
+// through json.Marshal.
+func appendValue(b []byte, x any) ([]byte, error) {
+	if a, ok := x.(jsonAppender); ok {
+		return a.AppendJSON(b)
+	}
+	raw, err := json.Marshal(x)
+	if err != nil {
+		return nil, fmt.Errorf("projections: marshal view: %w", err)
+	}
+	return append(b, raw...), nil
+}
+
+// appendString appends s quoted: directly when it is printable ASCII
+// without quotes, backslashes or HTML characters, else as json.Marshal
+// writes it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always marshals
+			return append(b, q...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
+}
