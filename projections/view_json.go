@@ -63,8 +63,14 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"deadline":`...)
-	if b, err = appendValue(b, v.Deadline); err != nil {
-		return nil, err
+	if v.Deadline == nil {
+		b = append(b, "null"...)
+	} else {
+		t, err := v.Deadline.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("projections: marshal view: %w", err)
+		}
+		b = append(b, t...)
 	}
 	return append(b, '}'), nil
 }

@@ -41,6 +41,13 @@ func TestMarshalViewSameBytes(t *testing.T) {
 				}
 				for seat := engine.Spectator; seat < 3; seat++ {
 					v := view(gm, st, seat)
+					if gm.Status == StatusActive {
+						a, _ := json.Marshal(v.LegalMoves)
+						b, _ := json.Marshal(nonNil(st.Legal(seat)))
+						if !bytes.Equal(a, b) {
+							t.Fatalf("%s step %d seat %d: legal moves %s, State.Legal %s", g.Name(), i, seat, a, b)
+						}
+					}
 					want, err := json.Marshal(plainView(*v))
 					if err != nil {
 						t.Fatal(err)

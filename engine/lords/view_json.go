@@ -126,6 +126,11 @@ func (m *Move) AppendJSON(b []byte) ([]byte, error) {
 	return m.appendJSON(b), nil
 }
 
+// Moves returns the seat's legal moves the view carries (State.Legal).
+func (v View) Moves() []engine.Move {
+	return v.LegalMoves
+}
+
 // AppendMoves appends moves as encoding/json writes a []engine.Move (null
 // when nil); this game's moves append themselves, others go through
 // json.Marshal.
