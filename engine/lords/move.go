@@ -100,6 +100,15 @@ func (m *Move) appendJSON(b []byte) []byte {
 // characters, quotes, backslashes, <, >, &, U+2028 or U+2029), else
 // through json.Marshal.
 func appendJSONString(b []byte, s string) []byte {
+	if plainJSON(s) {
+		return append(append(append(b, '"'), s...), '"')
+	}
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
+}
+
+// plainJSON reports whether json.Marshal writes s as it is between quotes.
+func plainJSON(s string) bool {
 	plain, ascii := true, true
 	for i := 0; plain && i < len(s); i++ {
 		switch c := s[i]; {
@@ -112,11 +121,7 @@ func appendJSONString(b []byte, s string) []byte {
 	if plain && !ascii {
 		plain = utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
 	}
-	if plain {
-		return append(append(append(b, '"'), s...), '"')
-	}
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
+	return plain
 }
 
 type moveJSON struct {

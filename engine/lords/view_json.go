@@ -16,6 +16,7 @@ func (v View) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the view's JSON (as MarshalJSON writes it) to b.
 func (v View) AppendJSON(b []byte) ([]byte, error) {
+	m := new(plainMemo)
 	b = append(b, `{"game":`...)
 	b = appendJSONString(b, v.Game)
 	b = appendIntField(b, `,"seat":`, v.Seat)
@@ -30,7 +31,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"to_move":`...)
 	b = appendInts(b, v.ToMove)
 	b = append(b, `,"hand":`...)
-	b = appendCards(b, v.Hand)
+	b = appendCards(m, b, v.Hand)
 	b = append(b, `,"seats":`...)
 	if v.Seats == nil {
 		b = append(b, "null"...)
@@ -40,7 +41,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendSeatView(b, &v.Seats[i])
+			b = appendSeatView(m, b, &v.Seats[i])
 		}
 		b = append(b, ']')
 	}
@@ -54,7 +55,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 				b = append(b, ',')
 			}
 			r := &v.Recruits[i]
-			b = appendCardFields(append(b, '{'), &r.CardView)
+			b = appendCardFields(m, append(b, '{'), &r.CardView)
 			b = appendBoolField(b, r.CardView, `"face_up":`, r.FaceUp)
 			if r.Empty {
 				b = append(b, `,"empty":true`...)
@@ -64,10 +65,10 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	b = append(b, `,"supporters":`...)
-	b = appendCards(b, v.Supporters)
+	b = appendCards(m, b, v.Supporters)
 	b = appendIntField(b, `,"draw_count":`, v.DrawCount)
 	b = append(b, `,"discard":`...)
-	b = appendCards(b, v.Discard)
+	b = appendCards(m, b, v.Discard)
 	b = appendIntField(b, `,"discard_count":`, v.DiscardN)
 	b = append(b, `,"macdonnell":`...)
 	if v.MacDonnell == nil {
@@ -79,7 +80,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 				b = append(b, ',')
 			}
 			b = appendIntField(b, `{"seat":`, v.MacDonnell[i].Seat)
-			b = appendCard(append(b, `,"card":`...), &v.MacDonnell[i].Card)
+			b = appendCard(m, append(b, `,"card":`...), &v.MacDonnell[i].Card)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -90,7 +91,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendScoreView(b, &v.LastRound[i])
+			b = appendScoreView(m, b, &v.LastRound[i])
 		}
 		b = append(b, ']')
 	}
@@ -99,7 +100,7 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"kind":`...)
 		b = appendJSONString(b, p.Kind)
 		if p.Card != nil {
-			b = appendCard(append(b, `,"card":`...), p.Card)
+			b = appendCard(m, append(b, `,"card":`...), p.Card)
 		}
 		b = append(b, `,"text":`...)
 		b = appendJSONString(b, p.Text)
@@ -183,7 +184,7 @@ func appendInts(b []byte, ns []int) []byte {
 	return append(b, ']')
 }
 
-func appendCards(b []byte, cs []CardView) []byte {
+func appendCards(m *plainMemo, b []byte, cs []CardView) []byte {
 	if cs == nil {
 		return append(b, "null"...)
 	}
@@ -192,18 +193,18 @@ func appendCards(b []byte, cs []CardView) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendCard(b, &cs[i])
+		b = appendCard(m, b, &cs[i])
 	}
 	return append(b, ']')
 }
 
-func appendCard(b []byte, c *CardView) []byte {
-	return append(appendCardFields(append(b, '{'), c), '}')
+func appendCard(m *plainMemo, b []byte, c *CardView) []byte {
+	return append(appendCardFields(m, append(b, '{'), c), '}')
 }
 
 // appendCardFields appends the card's non-empty fields, comma-separated,
 // without braces.
-func appendCardFields(b []byte, c *CardView) []byte {
+func appendCardFields(m *plainMemo, b []byte, c *CardView) []byte {
 	sep := false
 	key := func(k string) {
 		if sep {
@@ -218,7 +219,7 @@ func appendCardFields(b []byte, c *CardView) []byte {
 	}
 	if c.Clan != "" {
 		key(`"clan":`)
-		b = appendJSONString(b, c.Clan)
+		b = m.appendString(b, c.Clan)
 	}
 	if c.Strength != 0 {
 		key(`"strength":`)
@@ -226,7 +227,7 @@ func appendCardFields(b []byte, c *CardView) []byte {
 	}
 	if c.Power != "" {
 		key(`"power":`)
-		b = appendJSONString(b, c.Power)
+		b = m.appendString(b, c.Power)
 	}
 	if c.Hidden {
 		key(`"hidden":true`)
@@ -234,7 +235,7 @@ func appendCardFields(b []byte, c *CardView) []byte {
 	return b
 }
 
-func appendSeatView(b []byte, s *SeatView) []byte {
+func appendSeatView(m *plainMemo, b []byte, s *SeatView) []byte {
 	b = appendIntField(b, `{"seat":`, s.Seat)
 	b = appendIntField(b, `,"hand_count":`, s.HandCount)
 	b = append(b, `,"army":`...)
@@ -247,7 +248,7 @@ func appendSeatView(b []byte, s *SeatView) []byte {
 				b = append(b, ',')
 			}
 			f := &s.Army[i]
-			b = appendCardFields(append(b, '{'), &f.CardView)
+			b = appendCardFields(m, append(b, '{'), &f.CardView)
 			b = appendBoolField(b, f.CardView, `"face_up":`, f.FaceUp)
 			if f.Active != "" {
 				b = append(b, `,"active":`...)
@@ -261,15 +262,15 @@ func appendSeatView(b []byte, s *SeatView) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"claimed":`...)
-	b = appendCards(b, s.Claimed)
+	b = appendCards(m, b, s.Claimed)
 	b = appendIntField(b, `,"points":`, s.Points)
 	return append(b, '}')
 }
 
-func appendScoreView(b []byte, s *ScoreView) []byte {
+func appendScoreView(m *plainMemo, b []byte, s *ScoreView) []byte {
 	b = appendIntField(b, `{"seat":`, s.Seat)
 	b = append(b, `,"cards":`...)
-	b = appendCards(b, s.Cards)
+	b = appendCards(m, b, s.Cards)
 	b = appendIntField(b, `,"total":`, s.Total)
 	if s.Doubled {
 		b = append(b, `,"doubled":true`...)
@@ -277,4 +278,29 @@ func appendScoreView(b []byte, s *ScoreView) []byte {
 	b = appendIntField(b, `,"place":`, s.Place)
 	b = appendIntField(b, `,"claims":`, s.Claims)
 	return append(b, '}')
+}
+
+// plainMemo remembers strings of one view found to need no escaping: a
+// view repeats its few clans' names and power texts on every card.
+type plainMemo struct {
+	n int
+	s [16]string
+}
+
+// appendString appends s as appendJSONString does, scanning it only the
+// first time it is seen.
+func (m *plainMemo) appendString(b []byte, s string) []byte {
+	for i := range m.n {
+		if m.s[i] == s {
+			return append(append(append(b, '"'), s...), '"')
+		}
+	}
+	if !plainJSON(s) {
+		return appendJSONString(b, s)
+	}
+	if m.n < len(m.s) {
+		m.s[m.n] = s
+		m.n++
+	}
+	return append(append(append(b, '"'), s...), '"')
 }

@@ -124,3 +124,38 @@ func FuzzViewJSON(f *testing.F) {
 		})
 	})
 }
+
+// BenchmarkViewJSON encodes a mid-game view of a 4-player game, by hand
+// and by reflection.
+func BenchmarkViewJSON(b *testing.B) {
+	g := newGame(b)
+	st, err := g.New(engine.Setup{Players: 4, Seed: seedOf(3), Language: "fr", Names: []string{"A", "B", "C", "D"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 40 && st.Result() == nil; i++ {
+		seat := st.ToMove()[0]
+		evs, err := st.Decide(seat, st.Legal(seat)[i%len(st.Legal(seat))])
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range evs {
+			st.Apply(e)
+		}
+	}
+	v := st.View(st.ToMove()[0]).(View)
+	b.Run("append", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := v.MarshalJSON(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reflect", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(reflectView(v)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
