@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"pbem/engine"
 )
 
 // jsonAppender is a state view or move that appends its own JSON: compact
@@ -12,6 +14,19 @@ import (
 // without encoding/json's validate-and-compact pass.
 type jsonAppender interface {
 	AppendJSON(b []byte) ([]byte, error)
+}
+
+// movesAppender is an engine view that carries the seat's legal moves and
+// can append itself with their JSON already encoded.
+type movesAppender interface {
+	legalLister
+	AppendJSONMoves(b, moves []byte) ([]byte, error)
+}
+
+// sameMoves reports whether a and b are the same list (same backing array
+// and length), so the JSON of one is the JSON of the other.
+func sameMoves(a, b []engine.Move) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // MarshalJSON writes the view as encoding/json writes its fields.
@@ -43,6 +58,7 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	b = append(b, `,"legal_moves":`...)
+	movesAt := len(b)
 	var err error
 	if v.LegalMoves == nil {
 		b = append(b, "null"...)
@@ -58,8 +74,16 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	moves := b[movesAt:]
 	b = append(b, `,"state":`...)
-	if b, err = appendValue(b, v.State); err != nil {
+	if mv, ok := v.State.(movesAppender); ok && sameMoves(v.LegalMoves, mv.Moves()) {
+		// The state lists the same moves: copy their bytes (append copes
+		// with moves aliasing b).
+		b, err = mv.AppendJSONMoves(b, moves)
+	} else {
+		b, err = appendValue(b, v.State)
+	}
+	if err != nil {
 		return nil, err
 	}
 	b = append(b, `,"deadline":`...)

@@ -25,6 +25,7 @@ func TestMarshalViewSameBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Date(2026, 3, 4, 5, 6, 7, 89, time.UTC)
+	reused := 0
 	for _, g := range []engine.Game{lg, bagpipes.Game{}} {
 		for _, lang := range []string{"en", "fr", "it"} {
 			st, err := g.New(engine.Setup{Players: 3, Seed: engine.Seed{9}, Names: []string{"Ann <&>", "Bob \"B\"", "Cé\u2028"}, Language: lang})
@@ -41,6 +42,12 @@ func TestMarshalViewSameBytes(t *testing.T) {
 				}
 				for seat := engine.Spectator; seat < 3; seat++ {
 					v := view(gm, st, seat)
+					if lv, ok := v.State.(movesAppender); ok && gm.Status == StatusActive && len(v.LegalMoves) > 0 {
+						reused++
+						if !sameMoves(v.LegalMoves, lv.Moves()) {
+							t.Fatalf("%s step %d seat %d: the view's moves are listed twice", g.Name(), i, seat)
+						}
+					}
 					if gm.Status == StatusActive {
 						a, _ := json.Marshal(v.LegalMoves)
 						b, _ := json.Marshal(nonNil(st.Legal(seat)))
@@ -78,6 +85,9 @@ func TestMarshalViewSameBytes(t *testing.T) {
 				}
 			}
 		}
+	}
+	if reused == 0 {
+		t.Fatal("no view reused its encoded moves")
 	}
 }
 

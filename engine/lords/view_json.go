@@ -16,6 +16,17 @@ func (v View) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the view's JSON (as MarshalJSON writes it) to b.
 func (v View) AppendJSON(b []byte) ([]byte, error) {
+	return v.appendJSON(b, nil)
+}
+
+// AppendJSONMoves appends the view's JSON with moves, the JSON of its
+// LegalMoves already encoded (as AppendMoves writes them), copied in
+// place of encoding them again.
+func (v View) AppendJSONMoves(b, moves []byte) ([]byte, error) {
+	return v.appendJSON(b, moves)
+}
+
+func (v *View) appendJSON(b, moves []byte) ([]byte, error) {
 	m := new(plainMemo)
 	b = append(b, `{"game":`...)
 	b = appendJSONString(b, v.Game)
@@ -108,9 +119,13 @@ func (v View) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = appendIntField(b, `,"target_points":`, v.Target)
 	b = append(b, `,"legal_moves":`...)
-	var err error
-	if b, err = AppendMoves(b, v.LegalMoves); err != nil {
-		return nil, err
+	if moves != nil {
+		b = append(b, moves...)
+	} else {
+		var err error
+		if b, err = AppendMoves(b, v.LegalMoves); err != nil {
+			return nil, err
+		}
 	}
 	if v.Result != nil {
 		r, err := json.Marshal(v.Result)
