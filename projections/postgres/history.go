@@ -13,9 +13,21 @@ import (
 // History implements projections.Repository: per version, the seat's own
 // row if it has one, else the public row.
 func (r *Repo) History(ctx context.Context, id string, seat int) ([]projections.HistoryRow, error) {
-	rows, err := r.pool.Query(ctx, `SELECT DISTINCT ON (version) version, seat, type, actor, data, summary, hash,
-		prev_hash, recorded_at FROM history WHERE game_id = $1 AND seat IN (-1, $2)
-		ORDER BY version, seat DESC`, id, seat)
+	return r.queryHistory(ctx, id, `SELECT DISTINCT ON (version) `+historyCols+` FROM history
+		WHERE game_id = $1 AND seat IN (-1, $2) ORDER BY version, seat DESC`, id, seat)
+}
+
+// AllHistory implements projections.Repository: every row of the game.
+func (r *Repo) AllHistory(ctx context.Context, id string) ([]projections.HistoryRow, error) {
+	return r.queryHistory(ctx, id, `SELECT `+historyCols+` FROM history WHERE game_id = $1 ORDER BY version, seat`, id)
+}
+
+// historyCols are the history columns queryHistory scans, in its order.
+const historyCols = `version, seat, type, actor, data, summary, hash, prev_hash, recorded_at`
+
+// queryHistory runs a query selecting historyCols from game id's history.
+func (r *Repo) queryHistory(ctx context.Context, id, query string, args ...any) ([]projections.HistoryRow, error) {
+	rows, err := r.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
 	}

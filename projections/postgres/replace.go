@@ -41,24 +41,3 @@ func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	}
 	return nil
 }
-
-// AllHistory implements projections.Repository.
-func (r *Repo) AllHistory(ctx context.Context, id string) ([]projections.HistoryRow, error) {
-	rows, err := r.pool.Query(ctx, `SELECT version, seat, type, actor, data, summary, hash, prev_hash, recorded_at
-		FROM history WHERE game_id = $1 ORDER BY version, seat`, id)
-	if err != nil {
-		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.HistoryRow, error) {
-		h := projections.HistoryRow{GameID: id}
-		var data []byte
-		err := row.Scan(&h.Version, &h.Seat, &h.Type, &h.Actor, &data, &h.Summary, &h.Hash, &h.PrevHash, &h.RecordedAt)
-		h.Data = data
-		h.RecordedAt = h.RecordedAt.UTC()
-		return h, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("projections/postgres: history of %s: %w", id, err)
-	}
-	return out, nil
-}
