@@ -59,13 +59,11 @@ func (p *pages) admin(c echo.Context) error {
 	if err := p.adminAuth(c, id, tok); err != nil {
 		return err
 	}
-	sm, err := p.svc.Summary(ctx, id)
+	sm, cat, b, err := p.summaryPage(c, id)
 	if err != nil {
 		return err
 	}
-	lang := pickLang(c, sm.Language)
-	cat := p.cat(lang)
-	d := adminPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game), Status: cat.t("status." + sm.Status),
+	d := adminPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Status: cat.t("status." + sm.Status),
 		StatusKey: sm.Status, Version: sm.Version, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
 		Paused: sm.Status == projections.StatusPaused, Done: c.QueryParam("n") == "done"}
 	d.Ended = !d.Active && !d.Paused

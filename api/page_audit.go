@@ -43,13 +43,11 @@ func (p *pages) audit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sm, err := p.svc.Summary(ctx, id)
+	sm, cat, b, err := p.summaryPage(c, id)
 	if err != nil {
 		return err
 	}
-	lang := pickLang(c, sm.Language)
-	cat := p.cat(lang)
-	d := auditPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
+	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
 		Seed: a.Seed, SeedHash: a.SeedHash}
 	d.Title = cat.t("audit.title", d.GameName)
 	names := seatNames(sm)

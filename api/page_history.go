@@ -43,14 +43,11 @@ func (p *pages) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sm, err := p.svc.Summary(ctx, id)
+	sm, cat, b, err := p.summaryPage(c, id)
 	if err != nil {
 		return err
 	}
-	lang := pickLang(c, sm.Language)
-	cat := p.cat(lang)
-	d := historyPage{base: p.base(c, lang), GameID: id, GameName: gameName(cat, sm.Game),
-		Ended: sm.Status == projections.StatusFinished || sm.Status == projections.StatusAborted}
+	d := historyPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Ended: sm.Ended()}
 	d.Title = cat.t("history.title", d.GameName)
 	names := seatNames(sm)
 	now, loc := p.svc.Now(), location(c)
@@ -59,6 +56,18 @@ func (p *pages) history(c echo.Context) error {
 			When: tellTime(cat, r.RecordedAt, now, loc), Hash: hex.EncodeToString(r.Hash)})
 	}
 	return p.render(c, http.StatusOK, "history", d)
+}
+
+// summaryPage loads game id's public summary, with the page language
+// (the game's, unless the visitor chose another), its catalog and the
+// page's base. Errors: those of Service.Summary.
+func (p *pages) summaryPage(c echo.Context, id string) (*projections.Summary, catalog, base, error) {
+	sm, err := p.svc.Summary(c.Request().Context(), id)
+	if err != nil {
+		return nil, nil, base{}, err
+	}
+	lang := pickLang(c, sm.Language)
+	return sm, p.cat(lang), p.base(c, lang), nil
 }
 
 // gameName is a game's display name.

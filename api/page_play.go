@@ -150,11 +150,8 @@ func (p *pages) playData(c echo.Context, sp *projections.SeatPage, tok string) (
 	v, sm := sp.View, sp.Summary
 	lang := pickLang(c, sm.Language)
 	cat := p.cat(lang)
-	d := &playPage{base: p.base(c, lang), GameID: sm.ID, GameName: cat.t("game." + sm.Game), Seat: v.Seat,
-		Version: v.Version, Status: v.Status, Ended: sm.Status == projections.StatusFinished || sm.Status == projections.StatusAborted}
-	if d.GameName == "game."+sm.Game {
-		d.GameName = sm.Game
-	}
+	d := &playPage{base: p.base(c, lang), GameID: sm.ID, GameName: gameName(cat, sm.Game), Seat: v.Seat,
+		Version: v.Version, Status: v.Status, Ended: sm.Ended()}
 	d.CSRF = p.csrfFor(tok)
 	names := make([]string, len(sm.Seats))
 	for _, s := range sm.Seats {

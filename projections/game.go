@@ -75,7 +75,10 @@ type Seat struct {
 }
 
 // Ended reports whether the game is over (finished or aborted).
-func (g *Game) Ended() bool { return g.Status == StatusFinished || g.Status == StatusAborted }
+func (g *Game) Ended() bool { return ended(g.Status) }
+
+// ended reports whether status is one a game never leaves.
+func ended(status string) bool { return status == StatusFinished || status == StatusAborted }
 
 // Paused reports whether the game is paused.
 func (g *Game) Paused() bool { return g.Status == StatusPaused }

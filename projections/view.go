@@ -40,6 +40,9 @@ type Summary struct {
 	Result       *Outcome   `json:"result,omitempty"`
 }
 
+// Ended reports whether the game is over (finished or aborted).
+func (sm *Summary) Ended() bool { return ended(sm.Status) }
+
 // SeatName is a seat number and its player's name.
 type SeatName struct {
 	Seat int    `json:"seat"`
