@@ -42,6 +42,20 @@ type ErrorDetail struct {
 	Message string `json:"message"`
 }
 
+// statusFor is the HTTP status of an error with code: the table's, else 422
+// for an engine's own rule error (an illegal move with a code of its own),
+// else 500.
+func statusFor(code string, err error) int {
+	if status, ok := statusOf[code]; ok {
+		return status
+	}
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusInternalServerError
+}
+
 // handleError is echo's error handler: every error becomes an ErrorBody.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
@@ -63,16 +77,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 			code, msg = projections.EInternal, "internal error"
 		}
 	}
-	status, ok := statusOf[code]
-	if !ok {
-		// An engine's own code (a rule error with a code of its own) is an
-		// illegal move; anything else is unexpected.
-		status = http.StatusInternalServerError
-		var re *engine.RuleError
-		if errors.As(err, &re) {
-			status = http.StatusUnprocessableEntity
-		}
-	}
+	status := statusFor(code, err)
 	if status >= 500 && status != http.StatusServiceUnavailable {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(),
 			"request_id", requestID(c), "err", err)

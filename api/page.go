@@ -11,7 +11,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/engine"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -167,14 +166,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 			code = "too_large"
 		}
 	}
-	status, ok := statusOf[code]
-	if !ok {
-		status = http.StatusInternalServerError
-		var re *engine.RuleError
-		if errors.As(err, &re) {
-			status = http.StatusUnprocessableEntity
-		}
-	}
+	status := statusFor(code, err)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
