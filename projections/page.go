@@ -23,15 +23,11 @@ type SeatPage struct {
 // SeatPage returns the view of the seat that token opens, with the game's
 // summary. Errors: ENotFound, EUnauthorized.
 func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, error) {
-	g, seat, err := s.authSeat(ctx, id, token)
+	g, v, err := s.tokenView(ctx, id, token)
 	if err != nil {
 		return nil, err
 	}
-	_, st, err := s.state(g)
-	if err != nil {
-		return nil, err
-	}
-	return &SeatPage{View: view(g, st, seat), Summary: summarize(g)}, nil
+	return &SeatPage{View: v, Summary: summarize(g)}, nil
 }
 
 // SeatVersion returns the current version of a game after checking that

@@ -160,15 +160,21 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 // View returns the view of the seat that token opens. Errors: ENotFound,
 // EUnauthorized.
 func (s *Service) View(ctx context.Context, id, token string) (*View, error) {
+	_, v, err := s.tokenView(ctx, id, token)
+	return v, err
+}
+
+// tokenView reads game id and the view of the seat that token opens.
+func (s *Service) tokenView(ctx context.Context, id, token string) (*Game, *View, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, st, err := s.state(g)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return view(g, st, seat), nil
+	return g, view(g, st, seat), nil
 }
 
 // SeatView returns the view of seat without a token, for callers that
