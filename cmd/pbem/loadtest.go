@@ -369,6 +369,15 @@ func (lt *loadClient) create() (string, error) {
 
 // createMany creates count games from n goroutines.
 func (lt *loadClient) createMany(ctx context.Context, n, count int) error {
+	return parallel(ctx, n, count, func(int) error {
+		_, err := lt.create()
+		return err
+	})
+}
+
+// parallel runs job(0..count-1) on n goroutines until all are done, one
+// fails (its error is returned, and the others stop taking jobs) or ctx ends.
+func parallel(ctx context.Context, n, count int, job func(i int) error) error {
 	var next atomic.Int64
 	var firstErr atomic.Value
 	var wg sync.WaitGroup
@@ -376,8 +385,8 @@ func (lt *loadClient) createMany(ctx context.Context, n, count int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for next.Add(1) <= int64(count) && ctx.Err() == nil {
-				if _, err := lt.create(); err != nil {
+			for i := next.Add(1) - 1; i < int64(count) && ctx.Err() == nil && firstErr.Load() == nil; i = next.Add(1) - 1 {
+				if err := job(int(i)); err != nil {
 					firstErr.CompareAndSwap(nil, err)
 					return
 				}
@@ -449,31 +458,16 @@ func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) er
 	if err != nil {
 		return err
 	}
-	var next atomic.Int64
-	var firstErr atomic.Value
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(len(ids)) && ctx.Err() == nil; i = next.Add(1) - 1 {
-				id := ids[i]
-				if st, err := lt.do("GET", "/api/v1/games/"+id, "", nil, nil); err != nil || st != http.StatusOK {
-					firstErr.CompareAndSwap(nil, fmt.Errorf("loadtest: summary of %s: %d %v", id, st, err))
-					return
-				}
-				if st, err := lt.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil, nil); err != nil || st != http.StatusOK {
-					firstErr.CompareAndSwap(nil, fmt.Errorf("loadtest: view of %s: %d %v", id, st, err))
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err, _ := firstErr.Load().(error); err != nil {
-		return err
-	}
-	return ctx.Err()
+	return parallel(ctx, n, len(ids), func(i int) error {
+		id := ids[i]
+		if st, err := lt.do("GET", "/api/v1/games/"+id, "", nil, nil); err != nil || st != http.StatusOK {
+			return fmt.Errorf("loadtest: summary of %s: %d %v", id, st, err)
+		}
+		if st, err := lt.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil, nil); err != nil || st != http.StatusOK {
+			return fmt.Errorf("loadtest: view of %s: %d %v", id, st, err)
+		}
+		return nil
+	})
 }
 
 // step plays one random legal move of game id, as a client that keeps the
