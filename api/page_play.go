@@ -248,22 +248,6 @@ type rawMove struct {
 	Fields map[string]json.RawMessage
 }
 
-// int returns the integer field k (ok false if absent or not a number).
-func (m rawMove) int(k string) (int, bool) {
-	var n int
-	if err := json.Unmarshal(m.Fields[k], &n); err != nil {
-		return 0, false
-	}
-	return n, true
-}
-
-// bool returns the boolean field k.
-func (m rawMove) bool(k string) bool {
-	var b bool
-	_ = json.Unmarshal(m.Fields[k], &b)
-	return b
-}
-
 // groupMoves turns the legal moves into titled button groups, in the order
 // of their first appearance. labeler, if set, gives a move's group (a
 // catalog key) and label in the page's language ("" keeps the engine's).

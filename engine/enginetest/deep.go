@@ -94,7 +94,7 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 		}
 	}
 	if after := mustJSON(s); !bytes.Equal(before, after) {
-		return errors.New("Decide, Legal, View or DefaultMove changed the state")
+		return errors.New("the state changed in Decide, Legal, View or DefaultMove")
 	}
 	return nil
 }

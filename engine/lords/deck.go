@@ -75,10 +75,6 @@ func clanByName(name string) (Clan, bool) {
 	return noClan, false
 }
 
-// endOfRound reports whether the clan's power takes effect at the end of the
-// round (Bruce, Cochrane, MacDonnell) rather than at once.
-func (c Clan) endOfRound() bool { return c == Bruce || c == Cochrane || c == MacDonnell }
-
 // targeted reports whether the clan's immediate power needs a target.
 func (c Clan) targeted() bool { return c == Fergusson || c == Wemyss || c == Cockburn }
 

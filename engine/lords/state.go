@@ -327,7 +327,7 @@ func (c *cardCount) one(s *State, where string, r int) {
 	case c.seen[r/64]&(1<<(r%64)) != 0:
 		c.err = fmt.Errorf("card %d twice (again in %s)", r, where)
 	case s.d.clan(r) == Bruce && !s.WithBruce:
-		c.err = fmt.Errorf("Bruce card %d in play without the option", r)
+		c.err = fmt.Errorf("card %d (Bruce) in play without the bruce option", r)
 	default:
 		c.seen[r/64] |= 1 << (r % 64)
 		c.n++
