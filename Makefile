@@ -17,6 +17,8 @@ export PBEM_DATA
 RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/...
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
+# staticcheck, pinned; `go run` fetches it through the module proxy.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build run test test-go bench vet
 
@@ -41,8 +43,9 @@ test-go:
 bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench . -benchtime 2s $(BENCH_PKGS)
 
-## vet: go vet and gofmt
+## vet: go vet, staticcheck and gofmt
 vet:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
