@@ -45,15 +45,71 @@ func (m *MemoryStore) Append(ctx context.Context, stream string, expected int64,
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := evs[0].Meta.IdempotencyKey
-	if key != "" {
+	out := m.check(stream, expected, evs, prepared, 0)
+	if out.Err != nil || out.Replayed {
+		return out.Events, out.Err
+	}
+	for _, h := range hooks {
+		if err := h(ctx, nil, cloneEvents(out.Events)); err != nil {
+			return nil, err
+		}
+	}
+	m.commit([]Appended{out})
+	return out.Events, nil
+}
+
+// AppendBatch implements Store.AppendBatch: the appends are checked in
+// order, the hook runs once, and the events of the successful ones are
+// stored together.
+func (m *MemoryStore) AppendBatch(ctx context.Context, appends []Append, hook BatchHook) ([]Appended, error) {
+	if err := CheckBatch(appends); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := RecordedNow()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Appended, len(appends))
+	next := 0
+	for i, a := range appends {
+		prepared, err := Prepare(a.Stream, a.Expected, a.Events, now)
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		out[i] = m.check(a.Stream, a.Expected, a.Events, prepared, next)
+		if out[i].Wrote() {
+			next += len(prepared)
+		}
+	}
+	if hook != nil {
+		view := make([]Appended, len(out))
+		for i, o := range out {
+			view[i] = o
+			view[i].Events = cloneEvents(o.Events)
+		}
+		if err := hook(ctx, nil, view); err != nil {
+			return nil, err
+		}
+	}
+	m.commit(out)
+	return out, nil
+}
+
+// check decides one append against the stored streams (m.mu held): a
+// replay of an earlier key, a conflict, or prepared with positions and
+// hashes filled in, positions starting skip events after the log's end.
+func (m *MemoryStore) check(stream string, expected int64, evs []NewEvent, prepared []Event, skip int) Appended {
+	if key := evs[0].Meta.IdempotencyKey; key != "" {
 		if sp, ok := m.keys[stream][key]; ok {
-			return cloneEvents(m.all[sp.first : sp.first+sp.n]), nil
+			return Appended{Events: cloneEvents(m.all[sp.first : sp.first+sp.n]), Replayed: true}
 		}
 	}
 	idx := m.streams[stream]
 	if int64(len(idx)) != expected {
-		return nil, Errorf(CodeConflict, "stream %q is at version %d, not %d", stream, len(idx), expected)
+		return Appended{Err: Errorf(CodeConflict, "stream %q is at version %d, not %d", stream, len(idx), expected)}
 	}
 	prev := GenesisHash()
 	if len(idx) > 0 {
@@ -61,26 +117,35 @@ func (m *MemoryStore) Append(ctx context.Context, stream string, expected int64,
 	}
 	for i := range prepared {
 		e := &prepared[i]
-		e.Position = int64(len(m.all) + i + 1)
+		e.Position = int64(len(m.all) + skip + i + 1)
 		e.PrevHash = prev
 		e.Hash = ChainHash(prev, CanonicalPrepared(e))
 		prev = e.Hash
 	}
-	for _, h := range hooks {
-		if err := h(ctx, nil, cloneEvents(prepared)); err != nil {
-			return nil, err
+	return Appended{Events: prepared}
+}
+
+// commit stores the events of the appends that wrote (m.mu held), in
+// order, and wakes the listeners.
+func (m *MemoryStore) commit(out []Appended) {
+	for i := range out {
+		if !out[i].Wrote() {
+			continue
 		}
-	}
-	first := len(m.all)
-	for i := range prepared {
-		m.all = append(m.all, prepared[i])
-		m.streams[stream] = append(m.streams[stream], first+i)
-	}
-	if key != "" {
-		if m.keys[stream] == nil {
-			m.keys[stream] = map[string]span{}
+		evs := out[i].Events
+		first := len(m.all)
+		stream := evs[0].Stream
+		for j := range evs {
+			m.all = append(m.all, evs[j])
+			m.streams[stream] = append(m.streams[stream], first+j)
 		}
-		m.keys[stream][key] = span{first: first, n: len(prepared)}
+		if key := evs[0].Meta.IdempotencyKey; key != "" {
+			if m.keys[stream] == nil {
+				m.keys[stream] = map[string]span{}
+			}
+			m.keys[stream][key] = span{first: first, n: len(evs)}
+		}
+		out[i].Events = cloneEvents(evs)
 	}
 	for c := range m.waiters {
 		select {
@@ -88,7 +153,6 @@ func (m *MemoryStore) Append(ctx context.Context, stream string, expected int64,
 		default:
 		}
 	}
-	return cloneEvents(prepared), nil
 }
 
 // span is one append's events: all[first : first+n].

@@ -97,3 +97,19 @@ func indexed(i int, err error) error {
 	}
 	return err
 }
+
+// CheckBatch checks what Store.AppendBatch refuses as a whole: an empty
+// batch, or two appends to one stream.
+func CheckBatch(appends []Append) error {
+	if len(appends) == 0 {
+		return Errorf(CodeInvalid, "a batch needs at least one append")
+	}
+	seen := make(map[string]bool, len(appends))
+	for _, a := range appends {
+		if seen[a.Stream] {
+			return Errorf(CodeInvalid, "stream %q appears twice in one batch", a.Stream)
+		}
+		seen[a.Stream] = true
+	}
+	return nil
+}

@@ -64,6 +64,38 @@ type Tx any
 // error unchanged.
 type AppendHook func(ctx context.Context, tx Tx, appended []Event) error
 
+// Append is one append of a batch (see Store.AppendBatch): events for one
+// stream, at an expected version (0 for a new stream).
+type Append struct {
+	Stream   string
+	Expected int64
+	Events   []NewEvent
+}
+
+// Appended is how one Append of a batch went.
+type Appended struct {
+	// Events are the stored events: those this batch wrote or, when
+	// Replayed, those of the earlier append that holds the same
+	// idempotency key. Nil when Err is set.
+	Events []Event
+	// Replayed means the first event's IdempotencyKey was appended to the
+	// stream before: nothing was written, Events are the first append's.
+	Replayed bool
+	// Err is nil, or *Error with CodeConflict (the stream is not at the
+	// expected version, a lost race included) or CodeInvalid (bad input):
+	// this append wrote nothing.
+	Err error
+}
+
+// Wrote reports whether this batch wrote the append's events.
+func (a *Appended) Wrote() bool { return a.Err == nil && !a.Replayed }
+
+// BatchHook runs inside a batch's transaction after its events are written;
+// out[i] is how appends[i] went (see Appended.Wrote). If it returns an
+// error, nothing of the batch is written and AppendBatch returns that error
+// unchanged.
+type BatchHook func(ctx context.Context, tx Tx, out []Appended) error
+
 // Store is an append-only log of event streams.
 type Store interface {
 	// Append writes evs to stream in one transaction, if the stream's current
@@ -74,6 +106,16 @@ type Store interface {
 	// If the first event's IdempotencyKey was already appended to this
 	// stream, Append returns the events of that first append and writes nothing.
 	Append(ctx context.Context, stream string, expected int64, evs []NewEvent, hooks ...AppendHook) ([]Event, error)
+	// AppendBatch writes several appends, each to a different stream, in
+	// one transaction with one commit: the store's group commit. Each append
+	// succeeds or fails on its own, as Append would (out[i] says how
+	// appends[i] went); the hook runs once, inside the transaction, after
+	// the events of the appends that succeeded are written, and may write
+	// their projections. Errors (the whole batch wrote nothing): *Error
+	// with CodeInvalid when two appends name the same stream or the batch
+	// is empty, the hook's error unchanged, ctx's error, or a database
+	// error. An append with bad input (as Append's CodeInvalid) fails alone.
+	AppendBatch(ctx context.Context, appends []Append, hook BatchHook) ([]Appended, error)
 	// ReadStream returns stream's events with Version >= from, in order.
 	// An unknown stream gives an empty slice, not an error.
 	ReadStream(ctx context.Context, stream string, from int64) ([]Event, error)
