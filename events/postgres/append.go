@@ -5,118 +5,152 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"pbem/events"
 )
 
-// appendSQL writes one append with the events_append function of migration
-// 0001: $1 stream, $2 expected version, $3..$8 one array element per event
-// (type, data, actor, request id, idempotency key, canonical bytes), $9 the
-// append's idempotency key or NULL, $10 recorded time. It returns no row when
-// the stream is not at the expected version; a version or key already taken
-// raises unique_violation.
-const appendSQL = `SELECT o_position, o_prev_hash, o_hash
-	FROM events_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`
-
-// appendOneSQL is appendSQL for an append of one event (most moves), as one
-// plain statement: the same rows, hashes and errors, without the function
-// call (PL/pgSQL's per-call cost made BEGIN + append + COMMIT about 25%
-// slower in pgbench). Arguments as appendSQL, each a single value. The hash
-// of the expected version is looked up by the unique index; when the stream
-// is not at that version no row is inserted (and none returned).
-const appendOneSQL = `INSERT INTO events (position, stream, version, type, data, actor, request_id,
+// appendOnesSQL writes every single-event append of a batch (most moves) in
+// one statement: $1..$11 hold one array element per append (stream,
+// expected version, position offset in the transaction, type, data, actor,
+// request id, idempotency key, append key or NULL, recorded time,
+// canonical bytes). The hash of each expected version is looked up by the
+// unique index. An append whose stream is not at its expected version, or
+// whose version or append key is taken, inserts nothing and returns no
+// row, so that it fails alone instead of aborting its batch.
+const appendOnesSQL = `INSERT INTO events (position, stream, version, type, data, actor, request_id,
 		idempotency_key, append_key, recorded_at, prev_hash, hash)
-	SELECT pg_current_xact_id()::text::bigint * 10000, $1, $2 + 1, $3, $4, $5, $6, $7, $9, $10, p.h, sha256(p.h || $8)
-	FROM (SELECT COALESCE((SELECT e.hash FROM events e WHERE e.stream = $1 AND e.version = $2),
-		CASE WHEN $2 = 0 THEN '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea END) AS h) p
+	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.expected + 1, u.type, u.data::json,
+		u.actor, u.req, u.key, u.akey, u.at, p.h, sha256(p.h || u.canon)
+	FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+		$9::text[], $10::timestamptz[], $11::bytea[]) AS u(stream, expected, off, type, data, actor, req, key, akey, at, canon),
+	LATERAL (SELECT COALESCE((SELECT e.hash FROM events e WHERE e.stream = u.stream AND e.version = u.expected),
+		CASE WHEN u.expected = 0 THEN '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea END) AS h) p
 	WHERE p.h IS NOT NULL
-	RETURNING position, prev_hash, hash`
+	ON CONFLICT DO NOTHING
+	RETURNING stream, position, prev_hash, hash`
 
-// Append implements events.Store.Append. The hooks receive an events.Tx
-// implementing PgxTxer (see TxOf). Errors: *events.Error with CodeInvalid
-// (nothing is sent to the database) or CodeConflict (a lost race included),
-// a hook's error unchanged, or a wrapped database error.
+// appendManySQL writes one append of several events with the
+// events_append_at function (migration 0004): $1 stream, $2 expected
+// version, $3 position offset, $4..$9 one array element per event (type,
+// data, actor, request id, idempotency key, canonical bytes), $10 the
+// append key or NULL, $11 recorded time. No row: the append lost.
+const appendManySQL = `SELECT o_position, o_prev_hash, o_hash
+	FROM events_append_at($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+
+// Append implements events.Store.Append, as a batch of one (see
+// AppendBatch). The hooks receive an events.Tx implementing PgxTxer and
+// Deferrer. Errors: *events.Error with CodeInvalid (nothing is sent to the
+// database) or CodeConflict (a lost race included), a hook's error
+// unchanged, or a wrapped database error.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.NewEvent, hooks ...events.AppendHook) ([]events.Event, error) {
-	prepared, err := events.Prepare(stream, expected, evs, events.RecordedNow())
+	var hook events.BatchHook
+	if len(hooks) > 0 {
+		hook = func(ctx context.Context, tx events.Tx, out []events.Appended) error {
+			if !out[0].Wrote() {
+				return nil
+			}
+			for _, h := range hooks {
+				if err := h(ctx, tx, out[0].Events); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	out, err := s.AppendBatch(ctx, []events.Append{{Stream: stream, Expected: expected, Events: evs}}, hook)
 	if err != nil {
 		return nil, err
+	}
+	return out[0].Events, out[0].Err
+}
+
+// AppendBatch implements events.Store.AppendBatch. Without a hook the batch
+// is one round trip (its statements share the implicit transaction of one
+// pipeline); with a hook, two: BEGIN with the inserts, then the statements
+// the hook deferred (see Deferrer) with the COMMIT. The hook receives an
+// events.Tx implementing PgxTxer and Deferrer.
+func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook events.BatchHook) ([]events.Appended, error) {
+	if err := events.CheckBatch(appends); err != nil {
+		return nil, err
+	}
+	w, out, err := planBatch(appends)
+	if err != nil {
+		return nil, err
+	}
+	if w.empty() {
+		// Every append had bad input: nothing to write, nothing to hook.
+		return out, nil
 	}
 	if err := s.checkClock(ctx); err != nil {
 		return nil, err
 	}
-	sql, args := appendArgs(stream, expected, prepared)
-	if len(hooks) == 0 {
-		err = s.insert(ctx, s.pool, sql, args, prepared)
-	} else {
-		err = s.appendInTx(ctx, sql, args, prepared, hooks)
-	}
-	if err != nil {
-		if errors.Is(err, errNotInserted) {
-			return s.conflict(ctx, stream, expected, evs[0].Meta.IdempotencyKey)
-		}
-		return nil, err
-	}
-	s.lis.waiters.wake()
-	s.notifier.kick()
-	return prepared, nil
-}
-
-// errNotInserted means the append lost to the stream's current state: its
-// expected version is not the stream's (a race lost included), or its
-// idempotency key is taken.
-var errNotInserted = errors.New("not inserted")
-
-// appendInTx runs the append and the hooks in one transaction, in two round
-// trips: BEGIN with the append, then the statements the hooks deferred (see
-// Deferrer) with the COMMIT. Statements a hook runs itself add theirs.
-func (s *Store) appendInTx(ctx context.Context, sql string, args []any, prepared []events.Event, hooks []events.AppendHook) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("events/postgres: begin: %w", err)
+		return nil, fmt.Errorf("events/postgres: append: %w", err)
 	}
 	// A connection left inside a transaction is closed by the pool, not reused.
 	defer conn.Release()
 	b := &pgx.Batch{}
-	b.BeginTx(pgx.TxOptions{})
-	b.Queue(sql, args...)
+	if hook != nil {
+		b.BeginTx(pgx.TxOptions{})
+	}
+	w.queue(b)
 	br := conn.SendBatch(ctx, b)
-	tx := br.Tx()
-	committed := false
-	defer func() {
-		if !committed {
-			_ = tx.Rollback(context.Background())
+	var tx pgx.Tx
+	committed := hook == nil
+	if hook != nil {
+		tx = br.Tx()
+		defer func() {
+			if !committed {
+				_ = tx.Rollback(context.Background())
+			}
+		}()
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return nil, fmt.Errorf("events/postgres: begin: %w", err)
 		}
-	}()
-	if _, err := br.Exec(); err != nil {
-		_ = br.Close()
-		return fmt.Errorf("events/postgres: begin: %w", err)
 	}
-	rows, err := br.Query()
-	if err == nil {
-		err = scanAppend(rows, prepared)
-	} else {
-		err = mapInsertError(err)
-	}
+	err = w.read(br)
 	if cerr := br.Close(); err == nil && cerr != nil {
-		err = mapInsertError(cerr)
+		err = fmt.Errorf("events/postgres: append: %w", cerr)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	h := &hookTx{tx: tx}
-	for _, hook := range hooks {
-		if err := hook(ctx, h, prepared); err != nil {
-			return err
+	var q querier = conn
+	if tx != nil {
+		q = tx
+	}
+	wrote, err := w.settle(ctx, q, out)
+	if err != nil {
+		return nil, err
+	}
+	if hook != nil {
+		h := &hookTx{tx: tx}
+		if err := hook(ctx, h, hookView(out)); err != nil {
+			return nil, err
 		}
+		if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
+			return nil, err
+		}
+		committed = true
 	}
-	if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
-		return err
+	if wrote {
+		s.lis.waiters.wake()
+		s.notifier.kick()
 	}
-	committed = true
-	return nil
+	return out, nil
+}
+
+// hookView copies out for a hook, which may keep or change what it is given.
+func hookView(out []events.Appended) []events.Appended {
+	v := make([]events.Appended, len(out))
+	for i, o := range out {
+		v[i] = o
+		v[i].Events = append([]events.Event(nil), o.Events...)
+	}
+	return v
 }
 
 // commitDeferred sends the deferred statements and the COMMIT in one round
@@ -146,99 +180,30 @@ func commitDeferred(ctx context.Context, tx pgx.Tx, d *pgx.Batch) error {
 	return nil
 }
 
-// querier is what insert needs of a pool or a transaction.
+// querier is what settling a batch needs of a connection or a transaction.
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// insert runs an append statement (see appendArgs) and fills in the
-// positions and hashes of prepared.
-func (s *Store) insert(ctx context.Context, q querier, sql string, args []any, prepared []events.Event) error {
-	rows, err := q.Query(ctx, sql, args...)
+// replay returns the events of the append of stream that holds idempotency
+// key, or nil when no append holds it.
+func replay(ctx context.Context, q querier, stream, key string) ([]events.Event, error) {
+	var first int64
+	err := q.QueryRow(ctx, `SELECT position FROM events WHERE stream = $1 AND append_key = $2`, stream, key).Scan(&first)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("events/postgres: look up idempotency key: %w", err)
+	}
+	// The events of one append share their transaction's positions.
+	rows, err := q.Query(ctx, selectEvents+` WHERE stream = $1 AND position >= $2 AND position < $3 ORDER BY position`,
+		stream, first, first-first%positionsPerTx+positionsPerTx)
 	if err != nil {
-		return mapInsertError(err)
+		return nil, fmt.Errorf("events/postgres: read idempotent append: %w", err)
 	}
-	return scanAppend(rows, prepared)
-}
-
-// scanAppend reads the append statement's rows into the positions and hashes of
-// prepared, and closes rows.
-func scanAppend(rows pgx.Rows, prepared []events.Event) error {
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		if n >= len(prepared) {
-			return fmt.Errorf("events/postgres: append returned more than %d rows", len(prepared))
-		}
-		e := &prepared[n]
-		if err := rows.Scan(&e.Position, &e.PrevHash, &e.Hash); err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return mapInsertError(err)
-	}
-	if n == 0 {
-		return errNotInserted
-	}
-	if n != len(prepared) {
-		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, len(prepared))
-	}
-	return nil
-}
-
-// mapInsertError turns a unique violation into errNotInserted.
-func mapInsertError(err error) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == pgerrcode.UniqueViolation {
-		return errNotInserted
-	}
-	return fmt.Errorf("events/postgres: append: %w", err)
-}
-
-// conflict answers an append that wrote nothing: the first result of the
-// append that holds its idempotency key, if any, else a conflict error.
-func (s *Store) conflict(ctx context.Context, stream string, expected int64, key string) ([]events.Event, error) {
-	if key != "" {
-		var first int64
-		err := s.pool.QueryRow(ctx, `SELECT position FROM events WHERE stream = $1 AND append_key = $2`, stream, key).Scan(&first)
-		switch {
-		case err == nil:
-			// The events of one append share their transaction's positions.
-			rows, err := s.pool.Query(ctx, selectEvents+` WHERE stream = $1 AND position >= $2 AND position < $3 ORDER BY position`,
-				stream, first, first-first%positionsPerTx+positionsPerTx)
-			if err != nil {
-				return nil, fmt.Errorf("events/postgres: read idempotent append: %w", err)
-			}
-			return scanEvents(rows)
-		case !errors.Is(err, pgx.ErrNoRows):
-			return nil, fmt.Errorf("events/postgres: look up idempotency key: %w", err)
-		}
-	}
-	return nil, events.Errorf(events.CodeConflict, "stream %q is not at version %d", stream, expected)
-}
-
-// appendArgs returns the statement (appendOneSQL or appendSQL) and its
-// arguments for events returned by events.Prepare (whose data is canonical
-// already).
-func appendArgs(stream string, expected int64, prepared []events.Event) (string, []any) {
-	var appendKey *string
-	if k := prepared[0].Meta.IdempotencyKey; k != "" {
-		appendKey = &k
-	}
-	if len(prepared) == 1 {
-		e := &prepared[0]
-		return appendOneSQL, []any{stream, expected, e.Type, string(e.Data), e.Meta.Actor, e.Meta.RequestID,
-			e.Meta.IdempotencyKey, events.CanonicalPrepared(e), appendKey, e.RecordedAt}
-	}
-	n := len(prepared)
-	types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	canon := make([][]byte, n)
-	for i := range prepared {
-		e := &prepared[i]
-		types[i], data[i], canon[i] = e.Type, string(e.Data), events.CanonicalPrepared(e)
-		actors[i], reqs[i], keys[i] = e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
-	}
-	return appendSQL, []any{stream, expected, types, data, actors, reqs, keys, canon, appendKey, prepared[0].RecordedAt}
+	// One transaction holds at most one append of a stream (a batch names
+	// each stream once), so the range holds exactly that append's events.
+	return scanEvents(rows)
 }

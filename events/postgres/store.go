@@ -48,16 +48,17 @@
 //
 // # Appends
 //
-// An append without hooks is one SQL statement in its own transaction, one
-// round trip: the events_append function (migration 0001) reads the hash of
-// the expected version and inserts the events with their hashes chained by
-// sha256() in SQL over canonical bytes computed in Go (events.Canonical); an
-// append of a single event does the same in one plain INSERT (appendOneSQL),
-// cheaper than the function call.
-// UNIQUE(stream, version) decides races. With hooks, the same statement runs
-// in a transaction that the hooks share (see TxOf) before the commit: BEGIN
-// and the append are sent together, and so are the statements the hooks
-// deferred (see Deferrer) and the COMMIT, two round trips in all.
+// Every append is a batch (Append is AppendBatch of one). A batch's single-
+// event appends (most moves) are one INSERT over arrays (appendOnesSQL); an
+// append of several events is one call of the events_append_at function
+// (migration 0004). Both read the hash of the expected version through the
+// unique index and chain the hashes with sha256() in SQL over canonical
+// bytes computed in Go (events.Canonical). UNIQUE(stream, version) decides
+// races; ON CONFLICT DO NOTHING makes a lost append fail alone, so that the
+// others of its batch still commit. Without a hook, a batch is one round
+// trip; with one, the inserts are sent with BEGIN, the hook runs, and the
+// statements it deferred (see Deferrer) go with the COMMIT: two round trips
+// and one commit for the whole batch, which is what makes group commit pay.
 // Listeners are notified after the commit (see notifier for why).
 package postgres
 
