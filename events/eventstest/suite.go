@@ -42,6 +42,17 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store) {
 		{"Notify", testNotify},
 		{"VerifyGoodChains", testVerify},
 		{"ReadAllLimit", testReadAllLimit},
+		{"BatchMixedOutcomes", testBatchMixed},
+		{"BatchMultiEventAppends", testBatchMultiEvent},
+		{"BatchRefusedWhole", testBatchRefused},
+		{"BatchBadAppendFailsAlone", testBatchBadAppend},
+		{"BatchCancelledContext", testBatchCancelled},
+		{"BatchNotify", testBatchNotify},
+		{"BatchHookSeesOutcomes", testBatchHook},
+		{"BatchHookErrorRollsBack", testBatchHookError},
+		{"BatchHookRunsWhenNothingWrote", testBatchHookNothingWrote},
+		{"BatchNilHook", testBatchNilHook},
+		{"BatchRace", testBatchRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,8 +106,13 @@ func readAll(t *testing.T, s events.Store, after int64) []events.Event {
 		if len(got) == 0 {
 			return out
 		}
+		for _, e := range got {
+			if e.Position <= after {
+				t.Fatalf("ReadAll(%d) returned position %d: positions must increase", after, e.Position)
+			}
+			after = e.Position
+		}
 		out = append(out, got...)
-		after = got[len(got)-1].Position
 	}
 }
 
