@@ -55,7 +55,7 @@ const howToCheck = "Every event's hash is SHA-256 over the previous event's hash
 // Audit returns the full record of an ended game (finished or aborted).
 // Errors: ENotFound, EForbidden before the end.
 func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}

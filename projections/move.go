@@ -30,10 +30,28 @@ type MoveRequest struct {
 // EConflict (stale version, lost race, game paused, aborted or over), and
 // the engine's rule errors: engine.CodeBadMove (not a move of this game),
 // engine.CodeNotYourTurn, engine.CodeIllegalMove, engine.CodeGameOver.
+//
+// The game is taken as this process last saw it (see knownGame): a move
+// reads nothing from the database before its append, which checks the
+// version there. A token the cached row does not know is checked again
+// against the database's row (another process may have resent the link).
 func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
-	g, seat, err := s.authSeat(ctx, id, token)
+	if token == "" {
+		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+	}
+	g, cached, err := s.knownGame(ctx, id, req.Version)
 	if err != nil {
 		return nil, err
+	}
+	seat := g.seatFor(token)
+	if seat < 0 && cached {
+		if g, err = s.load(ctx, id); err != nil {
+			return nil, err
+		}
+		seat = g.seatFor(token)
+	}
+	if seat < 0 {
+		return nil, errBadSeatToken(id)
 	}
 	return s.move(ctx, g, seat, req)
 }
@@ -41,7 +59,7 @@ func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (
 // MoveAs plays a move of seat, for callers that authenticated the player
 // otherwise (an email reply). Errors: as Move, and ENotFound for a bad seat.
 func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveRequest) (json.RawMessage, error) {
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -16,12 +16,16 @@ import (
 type Repository interface {
 	// Game loads a game's row with its seats and admin token hash.
 	Game(ctx context.Context, id string) (*Game, error)
+	// Version returns a game's version (cheaper than Game: it tells
+	// whether a cached row is current).
+	Version(ctx context.Context, id string) (int64, error)
 	// History returns the game's events as seat sees them, in version order.
 	History(ctx context.Context, id string, seat int) ([]HistoryRow, error)
 	// Request returns the remembered answer of a keyed move, or ENotFound.
 	Request(ctx context.Context, id string, seat int, key string) (*Request, error)
-	// Save writes a Change inside the append transaction tx.
-	Save(ctx context.Context, tx events.Tx, c *Change) error
+	// Save writes the Changes of one batch of appends (one per game)
+	// inside the batch's transaction tx.
+	Save(ctx context.Context, tx events.Tx, cs []*Change) error
 	// Due lists active games whose deadline is at or before now (at most limit).
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// Inbox lists the active games awaiting a seat played from email

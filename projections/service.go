@@ -24,9 +24,12 @@ type Config struct {
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
 	Now func() time.Time
-	// StateCache is how many decoded engine states to keep in memory (see
-	// stateCache): 0 means DefaultStateCache, a negative number none.
-	StateCache int
+	// GameCache is how many games (rows and decoded states) to keep in
+	// memory (see gameCache): 0 means DefaultGameCache, a negative number none.
+	GameCache int
+	// Writers is how many batches of appends may be written at once (see
+	// writer): 0 means DefaultWriters.
+	Writers int
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -37,7 +40,8 @@ type Service struct {
 	repo   Repository
 	secret []byte
 	now    func() time.Time
-	states *stateCache
+	cache  *gameCache
+	writer *writer
 }
 
 // New returns a Service.
@@ -46,11 +50,13 @@ func New(c Config) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	n := c.StateCache
+	n := c.GameCache
 	if n == 0 {
-		n = DefaultStateCache
+		n = DefaultGameCache
 	}
-	return &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, states: newStateCache(n)}
+	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n)}
+	s.writer = newWriter(s, c.Writers)
+	return s
 }
 
 // Now is the service clock.
@@ -74,6 +80,45 @@ func (s *Service) engineOf(g *Game) (engine.Game, error) {
 	return eng, nil
 }
 
+// game returns game id's row as the database has it now: the cached row
+// when the database's version of the game is the cached one (a read of one
+// column), else the row read whole. The row is shared: callers must not
+// modify it. Errors: ENotFound.
+func (s *Service) game(ctx context.Context, id string) (*Game, error) {
+	if e, ok := s.cache.get(id); ok {
+		v, err := s.repo.Version(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if v == e.g.Version {
+			return e.g, nil
+		}
+	}
+	return s.load(ctx, id)
+}
+
+// knownGame returns game id's row as this process last saw it, read from
+// the database only when the cache has none or an older version than
+// atLeast. Another serve process may have moved the game on since: only a
+// move may use it, because its append checks the version in the database.
+func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *Game, cached bool, err error) {
+	if e, ok := s.cache.get(id); ok && e.g.Version >= atLeast {
+		return e.g, true, nil
+	}
+	g, err = s.load(ctx, id)
+	return g, false, err
+}
+
+// load reads game id's row and caches it.
+func (s *Service) load(ctx context.Context, id string) (*Game, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.put(g, nil)
+	return g, nil
+}
+
 // state returns g's engine state, decoded or from the cache. The state is
 // shared: callers must not modify it (Clone it first).
 func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
@@ -81,61 +126,65 @@ func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if st := s.states.get(g.ID, g.Version, g.State); st != nil {
+	if st := s.cache.state(g); st != nil {
 		return eng, st, nil
 	}
 	st, err := eng.DecodeState(g.State)
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections: decode state of %s: %w", g.ID, err)
 	}
-	s.states.put(g.ID, g.Version, g.State, st)
+	s.cache.put(g, st)
 	return eng, st, nil
 }
 
-// append appends evs to g's stream at g's version, projecting them in the same
-// transaction. decoded holds the engine events of evs (nil for service
+// append appends evs to g's stream at g's version, projecting them in the
+// same transaction, through the writer (group commit with other games'
+// appends). decoded holds the engine events of evs (nil for service
 // events). extra, if set, adds to the Change inside the transaction (the
 // remembered answer of a keyed move). It returns the new game row and
-// state (kept in the state cache: read-only), or ran=false when the store answered from an earlier append with the
-// same idempotency key (nothing written).
+// state (cached: read-only), or ran=false when the store answered from an
+// earlier append with the same idempotency key (nothing written).
 func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
 	extra func(*Change, engine.State) error) (ng *Game, nst engine.State, ran bool, err error) {
-	hook := func(ctx context.Context, tx events.Tx, appended []events.Event) error {
-		p := &projector{games: s.games, g: g.clone(), outbox: true,
-			now: func(events.Event) time.Time { return s.now() }}
-		if st != nil {
-			eng, err := s.engineOf(g)
-			if err != nil {
-				return err
-			}
-			p.eng, p.st = eng, st.Clone()
-		}
-		b, err := p.apply(appended, decoded)
-		if err != nil {
-			return err
-		}
-		c := &Change{Game: p.g, Create: st == nil, SeatTokens: b.tokens, History: b.history, Outbox: b.outbox}
-		if extra != nil {
-			if err := extra(c, p.st); err != nil {
-				return err
-			}
-		}
-		if err := s.repo.Save(ctx, tx, c); err != nil {
-			return err
-		}
-		ng, nst, ran = p.g, p.st, true
-		return nil
-	}
-	if _, err := s.store.Append(ctx, g.ID, g.Version, evs, hook); err != nil {
+	p := &pending{g: g, st: st, evs: evs, decoded: decoded, extra: extra}
+	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
+			s.cache.drop(g.ID)
 			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
 	}
-	if ran {
-		s.states.put(ng.ID, ng.Version, ng.State, nst)
+	if p.ran {
+		s.cache.put(p.ng, p.nst)
 	}
-	return ng, nst, ran, nil
+	return p.ng, p.nst, p.ran, nil
+}
+
+// project computes the Change of p's appended events (inside the append's
+// transaction) and keeps the new row and state in p.
+func (s *Service) project(p *pending, appended []events.Event) (*Change, error) {
+	g, st := p.g, p.st
+	pr := &projector{games: s.games, g: g.clone(), outbox: true,
+		now: func(events.Event) time.Time { return s.now() }}
+	if st != nil {
+		eng, err := s.engineOf(g)
+		if err != nil {
+			return nil, err
+		}
+		pr.eng, pr.st = eng, st.Clone()
+	}
+	b, err := pr.apply(appended, p.decoded)
+	if err != nil {
+		return nil, err
+	}
+	c := &Change{Game: pr.g, Create: st == nil, SeatTokens: b.tokens, History: b.history, Outbox: b.outbox}
+	if p.extra != nil {
+		if err := p.extra(c, pr.st); err != nil {
+			return nil, err
+		}
+	}
+	p.ng, p.nst, p.ran = pr.g, pr.st, true
+	return c, nil
 }
 
 // newID returns a fresh random game id (16 lowercase base32 characters).

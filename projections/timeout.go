@@ -23,7 +23,7 @@ const maxDefaultMoves = 50
 // paused. A game that is not active, not yet due, or that moved on while the
 // timeout was being decided is left alone (false, nil). Errors: ENotFound.
 func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, error) {
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return false, err
 	}

@@ -77,7 +77,7 @@ func ranking(r *engine.Result, names []string) []Ranking {
 
 // Summary returns the public summary of a game. Errors: ENotFound.
 func (s *Service) Summary(ctx context.Context, id string) (*Summary, error) {
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -111,15 +111,20 @@ func (s *Service) authSeat(ctx context.Context, id, token string) (*Game, int, e
 	if token == "" {
 		return nil, 0, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	seat := g.seatFor(token)
 	if seat < 0 {
-		return nil, 0, Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
+		return nil, 0, errBadSeatToken(id)
 	}
 	return g, seat, nil
+}
+
+// errBadSeatToken is the error for a token that opens no seat of game id.
+func errBadSeatToken(id string) error {
+	return Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
 }
 
 // authAdmin loads a game and checks its admin token. Errors: ENotFound,
@@ -128,7 +133,7 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*Game, error
 	if token == "" {
 		return nil, Errorf(EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +149,7 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 	if token == "" {
 		return Auth{}, Errorf(EUnauthorized, "no token")
 	}
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return Auth{}, err
 	}
@@ -180,7 +185,7 @@ func (s *Service) tokenView(ctx context.Context, id, token string) (*Game, *View
 // SeatView returns the view of seat without a token, for callers that
 // authenticated the player otherwise (an email reply). Errors: ENotFound.
 func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, error) {
-	g, err := s.repo.Game(ctx, id)
+	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,15 @@ func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
 	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+gameFrom+` WHERE g.id = $1`, id), id)
 }
 
+// Version implements projections.Repository. Errors: ENotFound.
+func (r *Repo) Version(ctx context.Context, id string) (int64, error) {
+	var v int64
+	if err := r.pool.QueryRow(ctx, `SELECT version FROM games WHERE id = $1`, id).Scan(&v); err != nil {
+		return 0, notFound(err, id)
+	}
+	return v, nil
+}
+
 func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var g projections.Game
 	// Scanned as []byte: a json.RawMessage target would be re-validated.

@@ -141,8 +141,10 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	if err := svc.Verify(ctx, c.ID); err != nil {
 		t.Fatalf("verify before tampering: %v", err)
 	}
-	// Give seat 0 a better card in an event's data.
-	tag, err := pool.Exec(ctx, `UPDATE events SET data = '{"seat":0,"card":"c10"}'
+	// Give seat 0 a better card in an event's data (another one if it
+	// played that card: the deal is random).
+	tag, err := pool.Exec(ctx, `UPDATE events SET data = CASE WHEN data->>'card' = 'c10'
+			THEN '{"seat":0,"card":"c9"}'::json ELSE '{"seat":0,"card":"c10"}'::json END
 		WHERE stream = $1 AND version = (SELECT min(version) FROM events WHERE stream = $1 AND type = 'played')`, c.ID)
 	if err != nil || tag.RowsAffected() != 1 {
 		t.Fatalf("tamper: %v %v", tag, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -12,21 +13,49 @@ import (
 	"pbem/projections"
 )
 
-// Save implements projections.Repository: it writes one append's Change in
-// the append's transaction, as one batch (one round trip). When the store
-// lets it (a deferrer), the batch goes with the store's COMMIT instead, in
-// the same round trip.
-func (r *Repo) Save(ctx context.Context, tx events.Tx, c *projections.Change) error {
+// Save implements projections.Repository: it writes one batch's Changes
+// in the batch's transaction. The moves of the batch (a Change that neither
+// creates a game nor changes tokens) are written together by one statement
+// over arrays (movesSQL), whatever their number; the other Changes by a few
+// statements each. When the store lets it (a deferrer), the statements go
+// with the store's COMMIT, in the same round trip.
+func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change) error {
 	q, err := r.querierOf(tx)
 	if err != nil {
 		return err
 	}
-	d, _ := tx.(deferrer)
-	g := c.Game
-	if !c.Create && len(c.SeatTokens) == 0 {
-		return saveMove(ctx, q, d, c)
-	}
 	b := &pgx.Batch{}
+	var moves []*projections.Change
+	for _, c := range cs {
+		if !c.Create && len(c.SeatTokens) == 0 {
+			moves = append(moves, c)
+			continue
+		}
+		if err := queueChange(b, c); err != nil {
+			return err
+		}
+	}
+	if len(moves) > 0 {
+		if err := queueMoves(b, moves); err != nil {
+			return err
+		}
+	}
+	if d, ok := tx.(deferrer); ok {
+		for _, qq := range b.QueuedQueries {
+			d.Defer(qq.SQL, qq.Arguments...)
+		}
+		return nil
+	}
+	if err := q.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("projections/postgres: save %d changes: %w", len(cs), err)
+	}
+	return nil
+}
+
+// queueChange adds the statements of a Change that creates a game or
+// changes its tokens.
+func queueChange(b *pgx.Batch, c *projections.Change) error {
+	g := c.Game
 	if c.Create {
 		if err := queueInsertGame(b, g); err != nil {
 			return err
@@ -51,15 +80,6 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, c *projections.Change) er
 	if rq := c.Request; rq != nil {
 		b.Queue(`INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $2, $3, $4, $5)`,
 			rq.GameID, rq.Seat, rq.Key, rq.Version, rq.Response)
-	}
-	if d != nil {
-		for _, qq := range b.QueuedQueries {
-			d.Defer(qq.SQL, qq.Arguments...)
-		}
-		return nil
-	}
-	if err := q.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
 	}
 	return nil
 }
@@ -152,70 +172,107 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 		id, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at)
 }
 
-// moveSQL writes the projections of an ordinary append (a move, an admin
-// action) in one statement: the game row, the inbox, the history and the
-// outbox rows, and optionally a remembered answer.
-const moveSQL = `WITH g AS (
-	UPDATE games SET status = $2, version = $3, state = $4, to_move = $5, result = $6, updated_at = $7,
-		finished_at = $8, paused = $9, extensions = $10, deadline_at = $11, reminder_at = $12
-	WHERE id = $1 RETURNING 1
+// movesSQL writes the projections of a batch's moves (and of admin actions
+// and timeouts) in one statement: $1..$12 one element per game for its row
+// (to_move as an int[] literal, result as JSON or NULL), $13..$23 one per
+// history row, $24..$28 one per outbox row, $29..$33 one per remembered
+// answer; then the inbox follows the rows' to_move. The final SELECT fails
+// the statement unless every game row was there: the cast of a text that
+// is not a number raises an error, and HAVING evaluates it only then. The
+// check is in SQL because the statement may be sent with the COMMIT (see
+// deferrer).
+const movesSQL = `WITH u AS (
+	SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
+		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
+		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
+), g AS (
+	UPDATE games SET status = u.status, version = u.version, state = u.state, to_move = u.to_move::int[],
+		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
+		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
+	FROM u WHERE games.id = u.id RETURNING 1
 ), gone AS (
-	DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($5))
+	DELETE FROM inbox i USING u WHERE i.game_id = u.id AND NOT (i.seat = ANY (u.to_move::int[]))
 ), waiting AS (
-	INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($5::int[]), $3 ON CONFLICT DO NOTHING
+	INSERT INTO inbox (game_id, seat, version) SELECT u.id, unnest(u.to_move::int[]), u.version FROM u
+	ON CONFLICT DO NOTHING
 ), hist AS (
 	INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
-	SELECT $1, * FROM unnest($13::bigint[], $14::int[], $15::text[], $16::text[], $17::json[], $18::text[],
-		$19::bytea[], $20::bytea[], $21::timestamptz[])
+	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::text[], $17::text[], $18::json[], $19::text[],
+		$20::bytea[], $21::bytea[], $22::timestamptz[])
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version)
-	SELECT $1, * FROM unnest($22::int[], $23::text[], $24::jsonb[], $25::bigint[])
-)`
+	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::jsonb[], $27::bigint[])
+), req AS (
+	INSERT INTO move_requests (game_id, seat, key, version, response)
+	SELECT * FROM unnest($28::text[], $29::int[], $30::text[], $31::bigint[], $32::json[])
+) SELECT ('projections/postgres: ' || count(*) || ' of ' || cardinality($1::text[]) || ' game rows updated')::int
+	FROM g HAVING count(*) <> cardinality($1::text[])`
 
-// moveSQLEnd fails the statement when the game row is missing (impossible
-// unless the projections were damaged): the cast of a text that is not a
-// number raises an error, and HAVING evaluates it only then. The check is in
-// SQL because the statement may be sent with the COMMIT (see deferrer).
-const moveSQLEnd = ` SELECT ('projections/postgres: no game row for this move (' || count(*) || ' updated)')::int
-	FROM g HAVING count(*) <> 1`
-
-const moveSQLRequest = `, req AS (
-	INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $26, $27, $28, $29)
-)`
-
-func saveMove(ctx context.Context, q querier, d deferrer, c *projections.Change) error {
-	g := c.Game
-	a, err := argsOf(g)
-	if err != nil {
-		return err
-	}
-	h := historyArgs(c.History)
-	n := len(c.Outbox)
-	oSeat, oKind, oPayload, oVersion := make([]*int32, n), make([]string, n), make([]string, n), make([]int64, n)
-	for i, o := range c.Outbox {
-		if o.Seat != nil {
-			s := int32(*o.Seat)
-			oSeat[i] = &s
+// queueMoves adds movesSQL for moves.
+func queueMoves(b *pgx.Batch, moves []*projections.Change) error {
+	n := len(moves)
+	ids, status, states, toMove := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	versions, results := make([]int64, n), make([]*string, n)
+	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
+	paused, ext := make([]bool, n), make([]int32, n)
+	var hist []projections.HistoryRow
+	var mail []projections.OutboxRow
+	var reqs []*projections.Request
+	for i, c := range moves {
+		g := c.Game
+		ids[i], status[i], versions[i], states[i], toMove[i] = g.ID, g.Status, g.Version, string(g.State), intArray(g.ToMove)
+		if g.Result != nil {
+			r, err := json.Marshal(g.Result)
+			if err != nil {
+				return fmt.Errorf("projections/postgres: marshal result: %w", err)
+			}
+			results[i] = new(string(r))
 		}
-		oKind[i], oPayload[i], oVersion[i] = o.Kind, string(o.Payload), o.EventVersion
+		updated[i], finished[i], paused[i], ext[i] = g.UpdatedAt, g.FinishedAt, g.Paused(), int32(g.Extensions)
+		deadline[i], reminder[i] = g.DeadlineAt, g.ReminderAt
+		hist = append(hist, c.History...)
+		mail = append(mail, c.Outbox...)
+		if c.Request != nil {
+			reqs = append(reqs, c.Request)
+		}
 	}
-	args := []any{g.ID, g.Status, g.Version, g.State, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
-		g.Extensions, g.DeadlineAt, g.ReminderAt,
-		h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at,
-		oSeat, oKind, oPayload, oVersion}
-	sql := moveSQL + moveSQLEnd
-	if rq := c.Request; rq != nil {
-		sql = moveSQL + moveSQLRequest + moveSQLEnd
-		args = append(args, rq.Seat, rq.Key, rq.Version, string(rq.Response))
+	h := historyArgs(hist)
+	hGame := make([]string, len(hist))
+	for i, r := range hist {
+		hGame[i] = r.GameID
 	}
-	if d != nil {
-		d.Defer(sql, args...)
-		return nil
+	m := len(mail)
+	oGame, oSeat, oKind, oPayload, oVersion := make([]string, m), make([]*int32, m), make([]string, m), make([]string, m), make([]int64, m)
+	for i, o := range mail {
+		if o.Seat != nil {
+			oSeat[i] = new(int32(*o.Seat))
+		}
+		oGame[i], oKind[i], oPayload[i], oVersion[i] = o.GameID, o.Kind, string(o.Payload), o.EventVersion
 	}
-	if _, err := q.Exec(ctx, sql, args...); err != nil {
-		return fmt.Errorf("projections/postgres: save %s v%d: %w", g.ID, g.Version, err)
+	k := len(reqs)
+	rGame, rSeat, rKey, rVersion, rResp := make([]string, k), make([]int32, k), make([]string, k), make([]int64, k), make([]string, k)
+	for i, rq := range reqs {
+		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
+	b.Queue(movesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
+		hGame, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at,
+		oGame, oSeat, oKind, oPayload, oVersion,
+		rGame, rSeat, rKey, rVersion, rResp)
 	return nil
+}
+
+// intArray spells seats as a PostgreSQL int[] literal: to_move arrays of
+// several games differ in length, which one two-dimensional array cannot hold.
+func intArray(seats []int) string {
+	b := make([]byte, 0, 2+4*len(seats))
+	b = append(b, '{')
+	for i, s := range seats {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(s), 10)
+	}
+	return string(append(b, '}'))
 }
 
 type histArgs struct {

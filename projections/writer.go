@@ -1,0 +1,211 @@
+package projections
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// DefaultWriters is how many batches a Service writes at once when
+// Config.Writers is 0: one can be in the database while the next is
+// projected.
+const DefaultWriters = 2
+
+const (
+	// maxBatch is the most appends one batch holds.
+	maxBatch = 128
+	// maxBatchEvents is the most events one batch holds (the store's limit
+	// is events.MaxAppend).
+	maxBatchEvents = events.MaxAppend
+	// batchTimeout bounds one batch's time in the database. A batch does
+	// not use its callers' contexts: one caller going away must not fail
+	// the others.
+	batchTimeout = 30 * time.Second
+)
+
+// pending is one append waiting for the writer, and its outcome.
+type pending struct {
+	ctx     context.Context
+	g       *Game
+	st      engine.State // nil for a game's creation
+	evs     []events.NewEvent
+	decoded []engine.Event
+	extra   func(*Change, engine.State) error
+
+	// Set by the writer: the new row and state when ran.
+	ng   *Game
+	nst  engine.State
+	ran  bool
+	err  error
+	done chan struct{}
+}
+
+// writer is the service's group commit: appends of different games that
+// arrive while a batch is being written wait, and are written together as
+// the next batch, in one transaction with one commit (events.Store's
+// AppendBatch) and their projections in a few statements over arrays
+// (Repository.Save). Under load this turns many small transactions into
+// few large ones; alone, an append is a batch of one and waits for nobody.
+//
+// A batch holds at most one append per game; a second append of a game
+// already being written waits for the next batch (it will conflict there,
+// or succeed if it expects the new version). There is no goroutine while
+// nothing waits: write starts writers as needed, up to max, and a writer
+// stops when it finds nothing to take.
+type writer struct {
+	s   *Service
+	max int
+
+	mu       sync.Mutex
+	queue    []*pending
+	inflight map[string]bool // games in a batch being written
+	running  int
+}
+
+func newWriter(s *Service, n int) *writer {
+	if n <= 0 {
+		n = DefaultWriters
+	}
+	return &writer{s: s, max: n, inflight: map[string]bool{}}
+}
+
+// write queues p and waits until it is written (or failed). Its outcome is
+// in p; the error is also returned.
+func (w *writer) write(ctx context.Context, p *pending) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.ctx, p.done = ctx, make(chan struct{})
+	w.mu.Lock()
+	w.queue = append(w.queue, p)
+	if w.running < w.max {
+		w.running++
+		go w.run()
+	}
+	w.mu.Unlock()
+	<-p.done
+	return p.err
+}
+
+// run writes batches until there is nothing to take.
+func (w *writer) run() {
+	for {
+		batch := w.take()
+		if len(batch) == 0 {
+			return
+		}
+		w.s.writeBatch(batch)
+		w.mu.Lock()
+		for _, p := range batch {
+			delete(w.inflight, p.g.ID)
+		}
+		w.mu.Unlock()
+	}
+}
+
+// take removes the next batch from the queue: waiting appends in arrival
+// order, one per game and none of a game already being written, within the
+// batch limits. It returns nil (and the writer stops) when there is none.
+func (w *writer) take() []*pending {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var batch []*pending
+	rest := w.queue[:0]
+	n := 0
+	for _, p := range w.queue {
+		if len(batch) >= maxBatch || n+len(p.evs) > maxBatchEvents || w.inflight[p.g.ID] {
+			rest = append(rest, p)
+			continue
+		}
+		w.inflight[p.g.ID] = true
+		batch = append(batch, p)
+		n += len(p.evs)
+	}
+	clear(w.queue[len(rest):])
+	w.queue = rest
+	if len(batch) == 0 {
+		w.running--
+	}
+	return batch
+}
+
+// writeBatch appends the batch's events and writes their projections in
+// one transaction, and finishes every pending append. When the batch fails
+// as a whole (a projection error, a database error), each append is tried
+// again alone, so that one bad append fails only itself.
+func (s *Service) writeBatch(batch []*pending) {
+	live := batch[:0:0]
+	for _, p := range batch {
+		if err := p.ctx.Err(); err != nil {
+			finish(p, err)
+			continue
+		}
+		live = append(live, p)
+	}
+	if len(live) == 0 {
+		return
+	}
+	// One lock order for every batch: two batches that share games (only
+	// possible across serve processes) then wait instead of deadlocking.
+	slices.SortFunc(live, func(a, b *pending) int { return strings.Compare(a.g.ID, b.g.ID) })
+	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	defer cancel()
+	appends := make([]events.Append, len(live))
+	for i, p := range live {
+		appends[i] = events.Append{Stream: p.g.ID, Expected: p.g.Version, Events: p.evs}
+	}
+	hook := func(ctx context.Context, tx events.Tx, out []events.Appended) error {
+		changes := make([]*Change, 0, len(out))
+		for i, o := range out {
+			if !o.Wrote() {
+				continue
+			}
+			c, err := s.project(live[i], o.Events)
+			if err != nil {
+				return err
+			}
+			changes = append(changes, c)
+		}
+		if len(changes) == 0 {
+			return nil
+		}
+		return s.repo.Save(ctx, tx, changes)
+	}
+	out, err := s.store.AppendBatch(ctx, appends, hook)
+	if err != nil {
+		if len(live) > 1 {
+			for _, p := range live {
+				p.ng, p.nst, p.ran = nil, nil, false
+				s.writeBatch([]*pending{p})
+			}
+			return
+		}
+		finish(live[0], err)
+		return
+	}
+	for i, p := range live {
+		switch o := out[i]; {
+		case o.Err != nil:
+			finish(p, o.Err)
+		case o.Replayed:
+			p.ng, p.nst, p.ran = nil, nil, false
+			finish(p, nil)
+		default:
+			finish(p, nil)
+		}
+	}
+}
+
+// finish ends a pending append with err.
+func finish(p *pending, err error) {
+	if err != nil {
+		p.ng, p.nst, p.ran = nil, nil, false
+	}
+	p.err = err
+	close(p.done)
+}
