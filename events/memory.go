@@ -88,7 +88,9 @@ func (m *MemoryStore) AppendBatch(ctx context.Context, appends []Append, hook Ba
 		view := make([]Appended, len(out))
 		for i, o := range out {
 			view[i] = o
-			view[i].Events = cloneEvents(o.Events)
+			if o.Events != nil {
+				view[i].Events = cloneEvents(o.Events)
+			}
 		}
 		if err := hook(ctx, nil, view); err != nil {
 			return nil, err

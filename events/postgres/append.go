@@ -78,8 +78,8 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	if err != nil {
 		return nil, err
 	}
-	if w.empty() {
-		// Every append had bad input: nothing to write, nothing to hook.
+	if w.empty() && hook == nil {
+		// Every append had bad input: nothing to write.
 		return out, nil
 	}
 	if err := s.checkClock(ctx); err != nil {

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,8 +20,17 @@ type batchWrite struct {
 	prepared [][]events.Event // by append; nil when its input was bad
 	offsets  []int            // by append: its first position's offset in the transaction
 	inserted []bool           // by append
-	ones     []int            // appends of one event, written by appendOnesSQL
-	many     []int            // appends of several events, one appendManySQL each
+	// steps are the statements, in stream order: a run of single-event
+	// appends written by one appendOnesSQL, or one append of several
+	// events written by appendManySQL.
+	steps []step
+}
+
+// step is one statement of a batch: the appends it writes (indexes into
+// batchWrite.appends) and whether they are single-event ones.
+type step struct {
+	ones    bool
+	appends []int
 }
 
 // planBatch prepares every append. An append with bad input gets its error
@@ -39,11 +50,24 @@ func planBatch(appends []events.Append) (*batchWrite, []events.Appended, error) 
 		}
 		w.prepared[i], w.offsets[i] = p, total
 		total += len(p)
-		if len(p) == 1 {
-			w.ones = append(w.ones, i)
-		} else {
-			w.many = append(w.many, i)
+	}
+	// Every batch writes its streams in one order (the stream ids'), so
+	// two batches that share streams (two serve processes, or retries)
+	// wait for each other instead of deadlocking.
+	order := make([]int, 0, n)
+	for i := range appends {
+		if w.prepared[i] != nil {
+			order = append(order, i)
 		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(appends[a].Stream, appends[b].Stream) })
+	for _, i := range order {
+		one := len(w.prepared[i]) == 1
+		if k := len(w.steps) - 1; one && k >= 0 && w.steps[k].ones {
+			w.steps[k].appends = append(w.steps[k].appends, i)
+			continue
+		}
+		w.steps = append(w.steps, step{ones: one, appends: []int{i}})
 	}
 	if total > positionsPerTx {
 		return nil, nil, events.Errorf(events.CodeInvalid, "a batch may write at most %d events, not %d", positionsPerTx, total)
@@ -52,7 +76,7 @@ func planBatch(appends []events.Append) (*batchWrite, []events.Appended, error) 
 }
 
 // empty reports whether no append is left to write.
-func (w *batchWrite) empty() bool { return len(w.ones) == 0 && len(w.many) == 0 }
+func (w *batchWrite) empty() bool { return len(w.steps) == 0 }
 
 // appendKey is the append key column of an append's first event: its
 // idempotency key, or NULL.
@@ -63,94 +87,120 @@ func appendKey(e *events.Event) *string {
 	return nil
 }
 
-// queue adds the batch's statements to b: one appendOnesSQL for all the
-// single-event appends, then one appendManySQL per other append.
+// queue adds the batch's statements to b, one per step.
 func (w *batchWrite) queue(b *pgx.Batch) {
-	if n := len(w.ones); n > 0 {
-		streams, types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		expected, offs := make([]int64, n), make([]int32, n)
-		akeys, at, canon := make([]*string, n), make([]time.Time, n), make([][]byte, n)
-		for j, i := range w.ones {
-			e := &w.prepared[i][0]
-			streams[j], expected[j], offs[j] = e.Stream, w.appends[i].Expected, int32(w.offsets[i])
-			types[j], data[j], actors[j], reqs[j], keys[j] = e.Type, string(e.Data), e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
-			akeys[j], at[j], canon[j] = appendKey(e), e.RecordedAt, events.CanonicalPrepared(e)
+	for _, st := range w.steps {
+		if st.ones {
+			w.queueOnes(b, st.appends)
+		} else {
+			w.queueMany(b, st.appends[0])
 		}
-		b.Queue(appendOnesSQL, streams, expected, offs, types, data, actors, reqs, keys, akeys, at, canon)
 	}
-	for _, i := range w.many {
-		p := w.prepared[i]
-		n := len(p)
-		types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		canon := make([][]byte, n)
-		for k := range p {
-			e := &p[k]
-			types[k], data[k], canon[k] = e.Type, string(e.Data), events.CanonicalPrepared(e)
-			actors[k], reqs[k], keys[k] = e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
-		}
-		b.Queue(appendManySQL, p[0].Stream, w.appends[i].Expected, int32(w.offsets[i]), types, data, actors, reqs, keys,
-			canon, appendKey(&p[0]), p[0].RecordedAt)
+}
+
+// queueOnes adds one appendOnesSQL for the single-event appends idx.
+func (w *batchWrite) queueOnes(b *pgx.Batch, idx []int) {
+	n := len(idx)
+	streams, types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	expected, offs := make([]int64, n), make([]int32, n)
+	akeys, at, canon := make([]*string, n), make([]time.Time, n), make([][]byte, n)
+	for j, i := range idx {
+		e := &w.prepared[i][0]
+		streams[j], expected[j], offs[j] = e.Stream, w.appends[i].Expected, int32(w.offsets[i])
+		types[j], data[j], actors[j], reqs[j], keys[j] = e.Type, string(e.Data), e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
+		akeys[j], at[j], canon[j] = appendKey(e), e.RecordedAt, events.CanonicalPrepared(e)
 	}
+	b.Queue(appendOnesSQL, streams, expected, offs, types, data, actors, reqs, keys, akeys, at, canon)
+}
+
+// queueMany adds one appendManySQL for append i.
+func (w *batchWrite) queueMany(b *pgx.Batch, i int) {
+	p := w.prepared[i]
+	n := len(p)
+	types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	canon := make([][]byte, n)
+	for k := range p {
+		e := &p[k]
+		types[k], data[k], canon[k] = e.Type, string(e.Data), events.CanonicalPrepared(e)
+		actors[k], reqs[k], keys[k] = e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
+	}
+	b.Queue(appendManySQL, p[0].Stream, w.appends[i].Expected, int32(w.offsets[i]), types, data, actors, reqs, keys,
+		canon, appendKey(&p[0]), p[0].RecordedAt)
 }
 
 // read reads the results of the statements queue added, in order, filling
 // in the positions and hashes of the events the database took.
 func (w *batchWrite) read(br pgx.BatchResults) error {
-	if len(w.ones) > 0 {
-		byStream := make(map[string]int, len(w.ones))
-		for _, i := range w.ones {
-			byStream[w.appends[i].Stream] = i
+	for _, st := range w.steps {
+		var err error
+		if st.ones {
+			err = w.readOnes(br, st.appends)
+		} else {
+			err = w.readMany(br, st.appends[0])
 		}
-		rows, err := br.Query()
 		if err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
-		for rows.Next() {
-			var stream string
-			var pos int64
-			var prev, hash []byte
-			if err := rows.Scan(&stream, &pos, &prev, &hash); err != nil {
-				rows.Close()
-				return fmt.Errorf("events/postgres: append: %w", err)
-			}
-			i, ok := byStream[stream]
-			if !ok || w.inserted[i] {
-				rows.Close()
-				return fmt.Errorf("events/postgres: append returned an unexpected row for stream %q", stream)
-			}
-			e := &w.prepared[i][0]
-			e.Position, e.PrevHash, e.Hash = pos, prev, hash
-			w.inserted[i] = true
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
+			return err
 		}
 	}
-	for _, i := range w.many {
-		rows, err := br.Query()
-		if err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
-		p, n := w.prepared[i], 0
-		for rows.Next() {
-			if n >= len(p) {
-				rows.Close()
-				return fmt.Errorf("events/postgres: append returned more than %d rows", len(p))
-			}
-			if err := rows.Scan(&p[n].Position, &p[n].PrevHash, &p[n].Hash); err != nil {
-				rows.Close()
-				return fmt.Errorf("events/postgres: append: %w", err)
-			}
-			n++
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
-		if n != 0 && n != len(p) {
-			return fmt.Errorf("events/postgres: append wrote %d of %d events", n, len(p))
-		}
-		w.inserted[i] = n > 0
+	return nil
+}
+
+// readOnes reads the rows of one appendOnesSQL for the appends idx.
+func (w *batchWrite) readOnes(br pgx.BatchResults, idx []int) error {
+	byStream := make(map[string]int, len(idx))
+	for _, i := range idx {
+		byStream[w.appends[i].Stream] = i
 	}
+	rows, err := br.Query()
+	if err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var stream string
+		var pos int64
+		var prev, hash []byte
+		if err := rows.Scan(&stream, &pos, &prev, &hash); err != nil {
+			return fmt.Errorf("events/postgres: append: %w", err)
+		}
+		i, ok := byStream[stream]
+		if !ok || w.inserted[i] {
+			return fmt.Errorf("events/postgres: append returned an unexpected row for stream %q", stream)
+		}
+		e := &w.prepared[i][0]
+		e.Position, e.PrevHash, e.Hash = pos, prev, hash
+		w.inserted[i] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	return nil
+}
+
+// readMany reads the rows of append i's appendManySQL.
+func (w *batchWrite) readMany(br pgx.BatchResults, i int) error {
+	rows, err := br.Query()
+	if err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	defer rows.Close()
+	p, n := w.prepared[i], 0
+	for rows.Next() {
+		if n >= len(p) {
+			return fmt.Errorf("events/postgres: append returned more than %d rows", len(p))
+		}
+		if err := rows.Scan(&p[n].Position, &p[n].PrevHash, &p[n].Hash); err != nil {
+			return fmt.Errorf("events/postgres: append: %w", err)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	if n != 0 && n != len(p) {
+		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, len(p))
+	}
+	w.inserted[i] = n > 0
 	return nil
 }
 
