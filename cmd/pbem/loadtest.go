@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,7 +105,6 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	srv := &http.Server{Handler: api.New(api.Config{Service: svc}), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck // closed below
 	defer srv.Close()
-	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "loadtest: %d players, %d CPUs, PostgreSQL %s\n", *players, runtime.NumCPU(), redactURL(dbURL))
 
 	clock := cpuClock{pool: pool}
@@ -117,8 +116,10 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	c1 := clock.read(ctx)
 	fmt.Fprintf(stdout, "plain INSERT:   %8.0f rows/s\n", plain)
 
-	lt := &loadClient{base: base, secret: secret, game: *game, seats: *seats,
-		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *players * 2, MaxIdleConns: *players * 2}}}
+	lt, err := newLoadClient(ln.Addr().String(), secret, *game, *seats)
+	if err != nil {
+		return err
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -162,7 +163,6 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE status = 'active'`).Scan(&active); err != nil {
 			return err
 		}
-		lt.http.CloseIdleConnections()
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
@@ -267,11 +267,27 @@ func plainInserts(ctx context.Context, pool *pgxpool.Pool, n int, d time.Duratio
 
 // loadClient plays games over HTTP.
 type loadClient struct {
-	base   string
-	secret []byte
-	game   string
-	seats  int
-	http   *http.Client
+	addr       string // host:port of the API
+	secret     []byte
+	game       string
+	seats      int
+	createBody []byte // the body of POST /api/v1/games, the same for every game
+}
+
+var loadNames = []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay"}
+
+// newLoadClient returns a client of the API at addr that plays game with
+// seats players.
+func newLoadClient(addr string, secret []byte, game string, seats int) (*loadClient, error) {
+	var players []map[string]string
+	for i := range seats {
+		players = append(players, map[string]string{"name": loadNames[i%len(loadNames)] + fmt.Sprint(i), "email": fmt.Sprintf("p%d@example.org", i)})
+	}
+	body, err := json.Marshal(map[string]any{"game": game, "players": players})
+	if err != nil {
+		return nil, err
+	}
+	return &loadClient{addr: addr, secret: secret, game: game, seats: seats, createBody: body}, nil
 }
 
 type playResult struct {
@@ -300,23 +316,23 @@ func (lt *loadClient) play(ctx context.Context, n int, d time.Duration) (*playRe
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rng := mrand.New(mrand.NewPCG(uint64(w), 1))
+			p := &loadPlayer{lt: lt, conn: newLoadConn(lt.addr), rng: mrand.New(mrand.NewPCG(uint64(w), 1))}
+			defer p.conn.Close()
 			var lat []time.Duration
 			moves, games, conflicts := 0, 0, 0
 			err := func() error {
 				for time.Now().Before(stop) {
-					id, err := lt.create()
+					id, err := lt.newGame(p.conn)
 					if err != nil {
 						return err
 					}
 					games++
-					var cur *loadView
+					p.start(id)
 					for time.Now().Before(stop) {
-						next, done, conflict, took, err := lt.step(id, cur, rng)
+						done, conflict, took, err := p.step()
 						if err != nil {
 							return err
 						}
-						cur = next
 						if conflict {
 							conflicts++
 							continue
@@ -347,46 +363,60 @@ func (lt *loadClient) play(ctx context.Context, n int, d time.Duration) (*playRe
 	return res, firstErr
 }
 
-var loadNames = []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay"}
-
-func (lt *loadClient) create() (string, error) {
-	var players []map[string]string
-	for i := range lt.seats {
-		players = append(players, map[string]string{"name": loadNames[i%len(loadNames)] + fmt.Sprint(i), "email": fmt.Sprintf("p%d@example.org", i)})
-	}
-	var out struct {
-		ID string `json:"id"`
-	}
-	st, err := lt.do("POST", "/api/v1/games", "", map[string]any{"game": lt.game, "players": players}, &out)
+// newGame creates a game over c and returns its id.
+func (lt *loadClient) newGame(c *loadConn) (string, error) {
+	st, body, err := c.do("POST", "/api/v1/games", "", lt.createBody)
 	if err != nil {
 		return "", err
 	}
 	if st != http.StatusCreated {
 		return "", fmt.Errorf("loadtest: create: status %d", st)
 	}
-	return out.ID, nil
+	id, err := jsonStringField(body, "id")
+	if err != nil {
+		return "", fmt.Errorf("loadtest: create: %w", err)
+	}
+	return id, nil
 }
 
 // createMany creates count games from n goroutines.
 func (lt *loadClient) createMany(ctx context.Context, n, count int) error {
-	return parallel(ctx, n, count, func(int) error {
-		_, err := lt.create()
+	conns := lt.conns(n)
+	defer closeAll(conns)
+	return parallel(ctx, n, count, func(w, _ int) error {
+		_, err := lt.newGame(conns[w])
 		return err
 	})
 }
 
-// parallel runs job(0..count-1) on n goroutines until all are done, one
-// fails (its error is returned, and the others stop taking jobs) or ctx ends.
-func parallel(ctx context.Context, n, count int, job func(i int) error) error {
+// conns returns n clients of the API, one per worker.
+func (lt *loadClient) conns(n int) []*loadConn {
+	cs := make([]*loadConn, n)
+	for i := range cs {
+		cs[i] = newLoadConn(lt.addr)
+	}
+	return cs
+}
+
+func closeAll(cs []*loadConn) {
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
+// parallel runs job(w, 0..count-1) on n goroutines (w: the goroutine's
+// number, 0..n-1) until all are done, one fails (its error is returned,
+// and the others stop taking jobs) or ctx ends.
+func parallel(ctx context.Context, n, count int, job func(w, i int) error) error {
 	var next atomic.Int64
 	var firstErr atomic.Value
 	var wg sync.WaitGroup
-	for range n {
+	for w := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := next.Add(1) - 1; i < int64(count) && ctx.Err() == nil && firstErr.Load() == nil; i = next.Add(1) - 1 {
-				if err := job(int(i)); err != nil {
+				if err := job(w, int(i)); err != nil {
 					firstErr.CompareAndSwap(nil, err)
 					return
 				}
@@ -400,53 +430,6 @@ func parallel(ctx context.Context, n, count int, job func(i int) error) error {
 	return ctx.Err()
 }
 
-// loadView is what a player keeps of its view between moves.
-type loadView struct {
-	Seat       int               `json:"seat"`
-	Version    int64             `json:"version"`
-	Status     string            `json:"status"`
-	ToMove     []int             `json:"to_move"`
-	LegalMoves []json.RawMessage `json:"legal_moves"`
-}
-
-// decode reads the fields of a loadView from a view or a summary, and stops
-// reading as soon as it has all of them: a view lists them before its
-// state, which a player of random moves need not decode.
-func (v *loadView) decode(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return fmt.Errorf("loadtest: not a JSON object (%v)", err)
-	}
-	seen := 0
-	for seen < 5 && dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		var dst any
-		switch t {
-		case "seat":
-			dst = &v.Seat
-		case "version":
-			dst = &v.Version
-		case "status":
-			dst = &v.Status
-		case "to_move":
-			dst = &v.ToMove
-		case "legal_moves":
-			dst = &v.LegalMoves
-		default:
-			dst = new(json.RawMessage)
-			seen-- // not one of ours
-		}
-		if err := dec.Decode(dst); err != nil {
-			return err
-		}
-		seen++
-	}
-	return nil
-}
-
 // readAll reads every game's summary and seat 0's view over HTTP, from n
 // goroutines.
 func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) error {
@@ -458,101 +441,551 @@ func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) er
 	if err != nil {
 		return err
 	}
-	return parallel(ctx, n, len(ids), func(i int) error {
-		id := ids[i]
-		if st, err := lt.do("GET", "/api/v1/games/"+id, "", nil, nil); err != nil || st != http.StatusOK {
+	conns := lt.conns(n)
+	defer closeAll(conns)
+	return parallel(ctx, n, len(ids), func(w, i int) error {
+		id, c := ids[i], conns[w]
+		if st, _, err := c.do("GET", "/api/v1/games/"+id, "", nil); err != nil || st != http.StatusOK {
 			return fmt.Errorf("loadtest: summary of %s: %d %v", id, st, err)
 		}
-		if st, err := lt.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil, nil); err != nil || st != http.StatusOK {
+		if st, _, err := c.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil); err != nil || st != http.StatusOK {
 			return fmt.Errorf("loadtest: view of %s: %d %v", id, st, err)
 		}
 		return nil
 	})
 }
 
-// step plays one random legal move of game id, as a client that keeps the
-// answer of its last move: it reads a view only when another seat is to
-// move. cur is the last view (nil at the start). done: the game is over.
-func (lt *loadClient) step(id string, cur *loadView, rng *mrand.Rand) (next *loadView, done, conflict bool, took time.Duration, err error) {
-	if cur == nil {
-		cur = &loadView{Seat: -1}
-		if _, err := lt.do("GET", "/api/v1/games/"+id, "", nil, cur); err != nil {
-			return nil, false, false, 0, err
+// loadPlayer is one player goroutine: its connection, its random choices,
+// and what it keeps of the game it plays, reused from move to move.
+type loadPlayer struct {
+	lt   *loadClient
+	conn *loadConn
+	rng  *mrand.Rand
+
+	id                         string   // the game played
+	summary, viewPath, mvsPath string   // its URL paths
+	tokens                     []string // its seat tokens, by seat ("": not derived yet)
+	view                       loadView // the last view or summary read
+	has                        bool     // view holds the game's current view (else: read the summary)
+	body                       []byte   // the move being posted
+}
+
+// start makes the player play game id from its next step.
+func (p *loadPlayer) start(id string) {
+	p.id, p.has = id, false
+	p.summary = "/api/v1/games/" + id
+	p.viewPath, p.mvsPath = p.summary+"/view", p.summary+"/moves"
+	p.tokens = slices.Grow(p.tokens[:0], p.lt.seats)[:p.lt.seats]
+	clear(p.tokens)
+}
+
+// token returns the play-link token of seat.
+func (p *loadPlayer) token(seat int) string {
+	if seat >= 0 && seat < len(p.tokens) {
+		if p.tokens[seat] == "" {
+			p.tokens[seat] = projections.SeatToken(p.lt.secret, p.id, seat, 0)
+		}
+		return p.tokens[seat]
+	}
+	return projections.SeatToken(p.lt.secret, p.id, seat, 0)
+}
+
+// step plays one random legal move of the player's game, as a client that
+// keeps the answer of its last move: it reads a view only when another
+// seat is to move (or after a conflict, the summary first). done: the
+// game is over. conflict: the move was refused as stale.
+func (p *loadPlayer) step() (done, conflict bool, took time.Duration, err error) {
+	cur := &p.view
+	if !p.has {
+		cur.reset()
+		cur.Seat = -1
+		st, body, err := p.conn.do("GET", p.summary, "", nil)
+		if err != nil {
+			return false, false, 0, err
+		}
+		if st < 300 {
+			if err := cur.decode(body); err != nil {
+				return false, false, 0, fmt.Errorf("loadtest: GET %s: %w", p.summary, err)
+			}
 		}
 		cur.Seat = -1
+		p.has = true
 	}
 	if cur.Status != "active" || len(cur.ToMove) == 0 {
-		return cur, true, false, 0, nil
+		return true, false, 0, nil
 	}
-	seat := cur.ToMove[rng.IntN(len(cur.ToMove))]
-	tok := projections.SeatToken(lt.secret, id, seat, 0)
+	seat := cur.ToMove[p.rng.IntN(len(cur.ToMove))]
+	tok := p.token(seat)
 	if seat != cur.Seat {
-		cur = &loadView{}
-		if st, err := lt.do("GET", "/api/v1/games/"+id+"/view", tok, nil, cur); err != nil || st != 200 {
-			return nil, false, false, 0, fmt.Errorf("loadtest: view: %d %v", st, err)
+		cur.reset()
+		st, body, err := p.conn.do("GET", p.viewPath, tok, nil)
+		if err == nil && st < 300 {
+			if err = cur.decode(body); err != nil {
+				err = fmt.Errorf("loadtest: GET %s: %w", p.viewPath, err)
+			}
+		}
+		if err != nil || st != 200 {
+			p.has = false
+			return false, false, 0, fmt.Errorf("loadtest: view: %d %v", st, err)
 		}
 	}
 	if len(cur.LegalMoves) == 0 {
-		return nil, false, false, 0, fmt.Errorf("loadtest: game %s seat %d has no legal move", id, seat)
+		return false, false, 0, fmt.Errorf("loadtest: game %s seat %d has no legal move", p.id, seat)
 	}
 	// The move is sent as the view listed it (the server checks it).
-	body := fmt.Appendf(nil, `{"version":%d,"move":`, cur.Version)
-	body = append(append(body, cur.LegalMoves[rng.IntN(len(cur.LegalMoves))]...), '}')
-	next = &loadView{}
+	p.body = strconv.AppendInt(append(p.body[:0], `{"version":`...), cur.Version, 10)
+	p.body = append(append(p.body, `,"move":`...), cur.LegalMoves[p.rng.IntN(len(cur.LegalMoves))]...)
+	p.body = append(p.body, '}')
 	t0 := time.Now()
-	st, err := lt.do("POST", "/api/v1/games/"+id+"/moves", tok, body, next)
+	st, body, err := p.conn.do("POST", p.mvsPath, tok, p.body)
 	took = time.Since(t0)
+	p.has = false
 	if err != nil {
-		return nil, false, false, 0, err
+		return false, false, 0, err
 	}
 	switch st {
 	case http.StatusOK:
-		return next, false, false, took, nil
+		cur.reset()
+		if err := cur.decode(body); err != nil {
+			return false, false, 0, fmt.Errorf("loadtest: POST %s: %w", p.mvsPath, err)
+		}
+		p.has = true
+		return false, false, took, nil
 	case http.StatusConflict:
-		return nil, false, true, took, nil
+		return false, true, took, nil
 	}
-	return nil, false, false, 0, fmt.Errorf("loadtest: move in %s: status %d", id, st)
+	return false, false, 0, fmt.Errorf("loadtest: move in %s: status %d", p.id, st)
 }
 
-func (lt *loadClient) do(method, path, token string, body, out any) (int, error) {
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte: // already JSON
-		rd = bytes.NewReader(b)
+// loadView is what a player keeps of its view between moves.
+type loadView struct {
+	Seat       int               `json:"seat"`
+	Version    int64             `json:"version"`
+	Status     string            `json:"status"`
+	ToMove     []int             `json:"to_move"`
+	LegalMoves []json.RawMessage `json:"legal_moves"`
+	raw        []byte            // LegalMoves' bytes: a view owns them
+}
+
+// reset clears the view for another decode, keeping its buffers.
+func (v *loadView) reset() {
+	*v = loadView{ToMove: v.ToMove[:0], LegalMoves: v.LegalMoves[:0], raw: v.raw[:0]}
+}
+
+// decode reads the fields of a loadView from a view or a summary, as
+// json.Unmarshal would, and stops reading as soon as it has all of them: a
+// view lists them before its state, which a player of random moves need
+// not decode. Fields may come in any order (what comes before the last of
+// them is scanned, and its syntax checked); absent fields are left as they
+// are; data must be an object (not even null). The legal moves are
+// copied: data may be reused after decode.
+func (v *loadView) decode(data []byte) error {
+	const all = 1<<5 - 1
+	seen := 0
+	return jsonMembers(data, func(key, val []byte) (bool, error) {
+		switch string(key) {
+		case "seat":
+			n, null, err := jsonInt("seat", val)
+			if err != nil {
+				return false, err
+			}
+			if !null {
+				v.Seat = int(n)
+			}
+			seen |= 1
+		case "version":
+			n, null, err := jsonInt("version", val)
+			if err != nil {
+				return false, err
+			}
+			if !null {
+				v.Version = n
+			}
+			seen |= 2
+		case "status":
+			if err := jsonString("status", val, &v.Status); err != nil {
+				return false, err
+			}
+			seen |= 4
+		case "to_move":
+			if val[0] == 'n' {
+				v.ToMove = nil
+			} else if val[0] != '[' {
+				return false, fmt.Errorf("loadtest: to_move: %.40s is not an array", val)
+			} else {
+				v.ToMove = v.ToMove[:0]
+				if v.ToMove == nil {
+					v.ToMove = make([]int, 0, 4)
+				}
+				err := jsonElems(val, func(e []byte) error {
+					n, _, err := jsonInt("to_move", e)
+					v.ToMove = append(v.ToMove, int(n))
+					return err
+				})
+				if err != nil {
+					return false, err
+				}
+			}
+			seen |= 8
+		case "legal_moves":
+			if val[0] == 'n' {
+				v.LegalMoves = nil
+			} else if val[0] != '[' {
+				return false, fmt.Errorf("loadtest: legal_moves: %.40s is not an array", val)
+			} else {
+				v.raw = append(v.raw[:0], val...)
+				v.LegalMoves = v.LegalMoves[:0]
+				if v.LegalMoves == nil {
+					v.LegalMoves = make([]json.RawMessage, 0, 16)
+				}
+				err := jsonElems(v.raw, func(e []byte) error {
+					v.LegalMoves = append(v.LegalMoves, e)
+					return nil
+				})
+				if err != nil {
+					return false, err
+				}
+			}
+			seen |= 16
+		}
+		return seen == all, nil
+	})
+}
+
+// jsonStringField returns the string member key of the JSON object data.
+func jsonStringField(data []byte, key string) (string, error) {
+	var s string
+	found := false
+	err := jsonMembers(data, func(k, val []byte) (bool, error) {
+		if string(k) != key {
+			return false, nil
+		}
+		found = true
+		return true, jsonString(key, val, &s)
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("loadtest: no %q in the answer", key)
+	}
+	return s, err
+}
+
+// jsonInt reads an integer member (a JSON value already checked by
+// jsonScan) named field; null: it is null.
+func jsonInt(field string, val []byte) (n int64, null bool, err error) {
+	if string(val) == "null" {
+		return 0, true, nil
+	}
+	n, err = strconv.ParseInt(string(val), 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("loadtest: %s: %.40s is not an integer", field, val)
+	}
+	return n, false, nil
+}
+
+// jsonString reads a string member (a JSON value already checked by
+// jsonScan) named field into *dst, which null leaves as it is. It
+// allocates only for a string that is neither *dst nor a game status.
+func jsonString(field string, val []byte, dst *string) error {
+	switch {
+	case string(val) == "null":
+		return nil
+	case val[0] != '"':
+		return fmt.Errorf("loadtest: %s: %.40s is not a string", field, val)
+	case bytes.IndexByte(val, '\\') >= 0:
+		return json.Unmarshal(val, dst)
+	}
+	switch s := val[1 : len(val)-1]; string(s) {
+	case *dst:
+	case "active": // the statuses a load client reads again and again
+		*dst = "active"
+	case "finished":
+		*dst = "finished"
 	default:
-		b2, err := json.Marshal(body)
+		*dst = string(s)
+	}
+	return nil
+}
+
+// jsonMaxDepth is the deepest nesting jsonScan reads (as encoding/json).
+const jsonMaxDepth = 10000
+
+// jsonScan reads JSON text from data at i, checking its syntax as it goes
+// (not the UTF-8 of strings, which encoding/json does not reject either).
+type jsonScan struct {
+	data []byte
+	i    int
+}
+
+func (s *jsonScan) fail(what string) error {
+	return fmt.Errorf("loadtest: malformed JSON: %s at byte %d", what, s.i)
+}
+
+// ws skips white space.
+func (s *jsonScan) ws() {
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// jsonMembers calls f with each member of the JSON object data, in order:
+// its key (unescaped) and its value (as written), until f returns stop or
+// an error, or the object ends.
+func jsonMembers(data []byte, f func(key, val []byte) (stop bool, err error)) error {
+	s := jsonScan{data: data}
+	s.ws()
+	if s.i >= len(data) || data[s.i] != '{' {
+		return errors.New("loadtest: not a JSON object")
+	}
+	s.i++
+	s.ws()
+	if s.i < len(data) && data[s.i] == '}' {
+		s.i++
+		return s.end()
+	}
+	for {
+		s.ws()
+		at := s.i
+		key, esc, err := s.str()
 		if err != nil {
-			return 0, err
+			return err
 		}
-		rd = bytes.NewReader(b2)
-	}
-	req, err := http.NewRequest(method, lt.base+path, rd)
-	if err != nil {
-		return 0, err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := lt.http.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, err
-	}
-	if out != nil && resp.StatusCode < 300 {
-		var err error
-		if v, ok := out.(*loadView); ok {
-			err = v.decode(data)
-		} else {
-			err = json.Unmarshal(data, out)
+		if esc {
+			var k string
+			if err := json.Unmarshal(data[at:s.i], &k); err != nil {
+				return fmt.Errorf("loadtest: malformed JSON: %w", err)
+			}
+			key = []byte(k)
 		}
-		if err != nil {
-			return resp.StatusCode, fmt.Errorf("loadtest: %s %s: %w", method, path, err)
+		s.ws()
+		if s.i >= len(data) || data[s.i] != ':' {
+			return s.fail("expected ':'")
+		}
+		s.i++
+		s.ws()
+		at = s.i
+		if err := s.value(1); err != nil {
+			return err
+		}
+		if stop, err := f(key, data[at:s.i]); stop || err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(data) {
+			return s.fail("unexpected end")
+		}
+		switch data[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return s.end()
+		default:
+			return s.fail("expected ',' or '}'")
 		}
 	}
-	return resp.StatusCode, nil
+}
+
+// jsonElems calls f with each element of the JSON array val, as written.
+func jsonElems(val []byte, f func(elem []byte) error) error {
+	s := jsonScan{data: val}
+	s.ws()
+	if s.i >= len(val) || val[s.i] != '[' {
+		return errors.New("loadtest: not a JSON array")
+	}
+	s.i++
+	s.ws()
+	if s.i < len(val) && val[s.i] == ']' {
+		return nil
+	}
+	for {
+		s.ws()
+		at := s.i
+		if err := s.value(1); err != nil {
+			return err
+		}
+		if err := f(val[at:s.i]); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(val) {
+			return s.fail("unexpected end")
+		}
+		switch val[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			return nil
+		default:
+			return s.fail("expected ',' or ']'")
+		}
+	}
+}
+
+// end checks that only white space follows.
+func (s *jsonScan) end() error {
+	s.ws()
+	if s.i != len(s.data) {
+		return s.fail("data after the value")
+	}
+	return nil
+}
+
+// value skips one value at s.i; depth is its nesting.
+func (s *jsonScan) value(depth int) error {
+	s.ws()
+	if s.i >= len(s.data) {
+		return s.fail("unexpected end")
+	}
+	switch c := s.data[s.i]; {
+	case c == '"':
+		_, _, err := s.str()
+		return err
+	case c == '{' || c == '[':
+		if depth > jsonMaxDepth {
+			return s.fail("nesting too deep")
+		}
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		s.i++
+		s.ws()
+		if s.i < len(s.data) && s.data[s.i] == closer {
+			s.i++
+			return nil
+		}
+		for {
+			if c == '{' {
+				s.ws()
+				if _, _, err := s.str(); err != nil {
+					return err
+				}
+				s.ws()
+				if s.i >= len(s.data) || s.data[s.i] != ':' {
+					return s.fail("expected ':'")
+				}
+				s.i++
+			}
+			if err := s.value(depth + 1); err != nil {
+				return err
+			}
+			s.ws()
+			if s.i >= len(s.data) {
+				return s.fail("unexpected end")
+			}
+			switch s.data[s.i] {
+			case ',':
+				s.i++
+			case closer:
+				s.i++
+				return nil
+			default:
+				return s.fail("expected ',' or a closing bracket")
+			}
+		}
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number()
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if bytes.HasPrefix(s.data[s.i:], []byte(lit)) {
+			s.i += len(lit)
+			return nil
+		}
+	}
+	return s.fail("unexpected character")
+}
+
+// str reads a string at s.i (its opening quote) and returns its contents as
+// written; esc: they hold escapes.
+func (s *jsonScan) str() (raw []byte, esc bool, err error) {
+	if s.i >= len(s.data) || s.data[s.i] != '"' {
+		return nil, false, s.fail("expected a string")
+	}
+	d := s.data
+	for i := s.i + 1; i < len(d); i++ {
+		switch c := d[i]; {
+		case c == '"':
+			raw = d[s.i+1 : i]
+			s.i = i + 1
+			return raw, esc, nil
+		case c == '\\':
+			esc = true
+			i++
+			if i >= len(d) {
+				break
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(d) || !isHex4(d[i+1:i+5]) {
+					s.i = i
+					return nil, false, s.fail(`bad \u escape`)
+				}
+				i += 4
+			default:
+				s.i = i
+				return nil, false, s.fail("bad escape")
+			}
+		case c < 0x20:
+			s.i = i
+			return nil, false, s.fail("control character in a string")
+		}
+	}
+	s.i = len(d)
+	return nil, false, s.fail("unterminated string")
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// number reads a number at s.i.
+func (s *jsonScan) number() error {
+	d, i := s.data, s.i
+	digits := func() bool {
+		at := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		return i > at
+	}
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case !digits():
+		s.i = i
+		return s.fail("bad number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if !digits() {
+			s.i = i
+			return s.fail("bad number")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if !digits() {
+			s.i = i
+			return s.fail("bad number")
+		}
+	}
+	s.i = i
+	return nil
 }
