@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -91,7 +92,15 @@ func jsonView(c echo.Context, v *projections.View) error {
 	if err != nil {
 		return err
 	}
-	return c.JSONBlob(http.StatusOK, append(b, '\n'))
+	return jsonBlob(c, append(b, '\n'))
+}
+
+// jsonBlob answers 200 with b, JSON, with its Content-Length: a view is
+// larger than net/http's buffer and would otherwise be sent chunked, in
+// more writes.
+func jsonBlob(c echo.Context, b []byte) error {
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	return c.JSONBlob(http.StatusOK, b)
 }
 
 type moveBody struct {
@@ -122,7 +131,7 @@ func (s *Server) postMove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSONBlob(http.StatusOK, out)
+	return jsonBlob(c, out)
 }
 
 // getHistory: GET /api/v1/games/:id/history.

@@ -40,8 +40,9 @@ type Service struct {
 	repo   Repository
 	secret []byte
 	now    func() time.Time
-	cache  *gameCache
-	writer *writer
+	cache    *gameCache
+	writer   *writer
+	versions *versionReader
 }
 
 // New returns a Service.
@@ -56,6 +57,7 @@ func New(c Config) *Service {
 	}
 	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n)}
 	s.writer = newWriter(s, c.Writers)
+	s.versions = &versionReader{repo: c.Repo}
 	return s
 }
 
@@ -82,11 +84,12 @@ func (s *Service) engineOf(g *Game) (engine.Game, error) {
 
 // game returns game id's row as the database has it now: the cached row
 // when the database's version of the game is the cached one (a read of one
-// column), else the row read whole. The row is shared: callers must not
+// column, shared with concurrent reads: see versionReader), else the row
+// read whole. The row is shared: callers must not
 // modify it. Errors: ENotFound.
 func (s *Service) game(ctx context.Context, id string) (*Game, error) {
 	if e, ok := s.cache.get(id); ok {
-		v, err := s.repo.Version(ctx, id)
+		v, err := s.versions.version(ctx, id)
 		if err != nil {
 			return nil, err
 		}

@@ -17,7 +17,9 @@ import (
 // canonical bytes). The hash of each expected version is looked up by the
 // unique index. An append whose stream is not at its expected version, or
 // whose version or append key is taken, inserts nothing and returns no
-// row, so that it fails alone instead of aborting its batch.
+// row, so that it fails alone instead of aborting its batch. (OFFSET 0
+// keeps the planner from copying the hash lookup into each of its three
+// uses.)
 const appendOnesSQL = `INSERT INTO events (position, stream, version, type, data, actor, request_id,
 		idempotency_key, append_key, recorded_at, prev_hash, hash)
 	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.expected + 1, u.type, u.data::json,
@@ -25,7 +27,8 @@ const appendOnesSQL = `INSERT INTO events (position, stream, version, type, data
 	FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
 		$9::text[], $10::timestamptz[], $11::bytea[]) AS u(stream, expected, off, type, data, actor, req, key, akey, at, canon),
 	LATERAL (SELECT COALESCE((SELECT e.hash FROM events e WHERE e.stream = u.stream AND e.version = u.expected),
-		CASE WHEN u.expected = 0 THEN '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea END) AS h) p
+		CASE WHEN u.expected = 0 THEN '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea END) AS h
+		OFFSET 0) p
 	WHERE p.h IS NOT NULL
 	ON CONFLICT DO NOTHING
 	RETURNING stream, position, prev_hash, hash`

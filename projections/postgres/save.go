@@ -180,7 +180,10 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT (see
-// deferrer).
+// deferrer). The "= ANY ($1)" conditions repeat the joins on u so that the
+// plan reads the games and inbox rows through their primary keys: a
+// generic plan does not know how few rows u has and would otherwise scan
+// both tables.
 const movesSQL = `WITH u AS (
 	SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
 		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
@@ -189,9 +192,10 @@ const movesSQL = `WITH u AS (
 	UPDATE games SET status = u.status, version = u.version, state = u.state, to_move = u.to_move::int[],
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
-	FROM u WHERE games.id = u.id RETURNING 1
+	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), gone AS (
-	DELETE FROM inbox i USING u WHERE i.game_id = u.id AND NOT (i.seat = ANY (u.to_move::int[]))
+	DELETE FROM inbox i USING u
+	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
 ), waiting AS (
 	INSERT INTO inbox (game_id, seat, version) SELECT u.id, unnest(u.to_move::int[]), u.version FROM u
 	ON CONFLICT DO NOTHING
