@@ -33,6 +33,37 @@ const appendOnesSQL = `INSERT INTO events (position, stream, version, type, data
 	ON CONFLICT DO NOTHING
 	RETURNING stream, position, prev_hash, hash`
 
+// appendKnownSQL writes the events of appends whose heads the Store knows
+// (see heads), hashes chained in Go: $1..$12 hold one array element per
+// event (stream, version, position offset, type, data, actor, request id,
+// idempotency key, append key or NULL, recorded time, previous hash,
+// hash), and $13 whether it is its append's first. First events go in
+// first; the others only if it
+// did, so that an append that loses (its version or append key taken)
+// writes none of its events. It returns the stream, version and position
+// of every event written.
+const appendKnownSQL = `WITH u AS (
+	SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
+		$8::text[], $9::text[], $10::timestamptz[], $11::bytea[], $12::bytea[], $13::bool[])
+		AS u(stream, version, off, type, data, actor, req, key, akey, at, prev, hash, first)
+), first AS (
+	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
+		recorded_at, prev_hash, hash)
+	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.version, u.type, u.data::json,
+		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
+	FROM u WHERE u.first
+	ON CONFLICT DO NOTHING
+	RETURNING stream, version, position
+), rest AS (
+	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
+		recorded_at, prev_hash, hash)
+	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.version, u.type, u.data::json,
+		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
+	FROM u WHERE NOT u.first AND u.stream IN (SELECT stream FROM first)
+	ON CONFLICT DO NOTHING
+	RETURNING stream, version, position
+) SELECT * FROM first UNION ALL SELECT * FROM rest`
+
 // appendManySQL writes one append of several events with the
 // events_append_at function (migration 0004): $1 stream, $2 expected
 // version, $3 position offset, $4..$9 one array element per event (type,
@@ -77,12 +108,17 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	if err := events.CheckBatch(appends); err != nil {
 		return nil, err
 	}
-	w, out, err := planBatch(appends)
+	w, out, err := planBatch(appends, &s.heads)
 	if err != nil {
 		return nil, err
 	}
 	if w.empty() && hook == nil {
-		// Every append had bad input: nothing to write.
+		// Nothing to write: every append had bad input or expects a version
+		// its stream is known to be past (a replay or a conflict).
+		if _, err := w.settle(ctx, s.pool, out); err != nil {
+			return nil, err
+		}
+		s.heads.note(appends, out)
 		return out, nil
 	}
 	if err := s.checkClock(ctx); err != nil {
@@ -139,6 +175,7 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 		}
 		committed = true
 	}
+	s.heads.note(appends, out)
 	if wrote {
 		s.lis.waiters.wake()
 		s.notifier.kick()

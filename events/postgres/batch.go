@@ -20,23 +20,37 @@ type batchWrite struct {
 	prepared [][]events.Event // by append; nil when its input was bad
 	offsets  []int            // by append: its first position's offset in the transaction
 	inserted []bool           // by append
-	// steps are the statements, in stream order: a run of single-event
-	// appends written by one appendOnesSQL, or one append of several
-	// events written by appendManySQL.
+	// steps are the statements, in stream order (see stepKind).
 	steps []step
 }
 
-// step is one statement of a batch: the appends it writes (indexes into
-// batchWrite.appends) and whether they are single-event ones.
+// stepKind says how a step's appends are written.
+type stepKind int
+
+const (
+	// stepKnown: appends whose expected version is the stream's head as
+	// this Store remembers it (or a new stream's): hashes chained in Go,
+	// the events of a run of such appends inserted by one appendKnownSQL.
+	stepKnown stepKind = iota
+	// stepOnes: a run of single-event appends of other streams, by one
+	// appendOnesSQL, which looks the heads up.
+	stepOnes
+	// stepMany: one append of several events of another stream, by
+	// appendManySQL.
+	stepMany
+)
+
+// step is one statement of a batch: how it writes and the appends it
+// writes (indexes into batchWrite.appends).
 type step struct {
-	ones    bool
+	kind    stepKind
 	appends []int
 }
 
 // planBatch prepares every append. An append with bad input gets its error
 // in out and is left out of the batch; a batch with more events than a
 // transaction has positions is refused as a whole.
-func planBatch(appends []events.Append) (*batchWrite, []events.Appended, error) {
+func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.Appended, error) {
 	n := len(appends)
 	w := &batchWrite{appends: appends, prepared: make([][]events.Event, n), offsets: make([]int, n), inserted: make([]bool, n)}
 	out := make([]events.Appended, n)
@@ -62,12 +76,21 @@ func planBatch(appends []events.Append) (*batchWrite, []events.Appended, error) 
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(appends[a].Stream, appends[b].Stream) })
 	for _, i := range order {
-		one := len(w.prepared[i]) == 1
-		if k := len(w.steps) - 1; one && k >= 0 && w.steps[k].ones {
+		kind := stepMany
+		switch hd, ok := known.get(appends[i].Stream, appends[i].Expected); {
+		case ok && hd.version > appends[i].Expected:
+			continue // stale: not sent, settled as a replay or a conflict
+		case ok && hd.version == appends[i].Expected:
+			kind = stepKnown
+			chain(w.prepared[i], hd.hash)
+		case len(w.prepared[i]) == 1:
+			kind = stepOnes
+		}
+		if k := len(w.steps) - 1; kind != stepMany && k >= 0 && w.steps[k].kind == kind {
 			w.steps[k].appends = append(w.steps[k].appends, i)
 			continue
 		}
-		w.steps = append(w.steps, step{ones: one, appends: []int{i}})
+		w.steps = append(w.steps, step{kind: kind, appends: []int{i}})
 	}
 	if total > positionsPerTx {
 		return nil, nil, events.Errorf(events.CodeInvalid, "a batch may write at most %d events, not %d", positionsPerTx, total)
@@ -87,15 +110,56 @@ func appendKey(e *events.Event) *string {
 	return nil
 }
 
+// chain fills in the hashes of an append's events after prev.
+func chain(evs []events.Event, prev []byte) {
+	for k := range evs {
+		e := &evs[k]
+		e.PrevHash = prev
+		e.Hash = events.ChainHash(prev, events.CanonicalPrepared(e))
+		prev = e.Hash
+	}
+}
+
 // queue adds the batch's statements to b, one per step.
 func (w *batchWrite) queue(b *pgx.Batch) {
 	for _, st := range w.steps {
-		if st.ones {
+		switch st.kind {
+		case stepKnown:
+			w.queueKnown(b, st.appends)
+		case stepOnes:
 			w.queueOnes(b, st.appends)
-		} else {
+		default:
 			w.queueMany(b, st.appends[0])
 		}
 	}
+}
+
+// queueKnown adds one appendKnownSQL for the events of the appends idx,
+// whose hashes are chained already.
+func (w *batchWrite) queueKnown(b *pgx.Batch, idx []int) {
+	n := 0
+	for _, i := range idx {
+		n += len(w.prepared[i])
+	}
+	streams, types, data, actors, reqs, keys := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	versions, offs := make([]int64, 0, n), make([]int32, 0, n)
+	akeys, at, prev, hash := make([]*string, 0, n), make([]time.Time, 0, n), make([][]byte, 0, n), make([][]byte, 0, n)
+	first := make([]bool, 0, n)
+	for _, i := range idx {
+		for k := range w.prepared[i] {
+			e := &w.prepared[i][k]
+			var akey *string
+			if k == 0 {
+				akey = appendKey(e)
+			}
+			streams, versions, offs = append(streams, e.Stream), append(versions, e.Version), append(offs, int32(w.offsets[i]+k))
+			types, data, actors = append(types, e.Type), append(data, string(e.Data)), append(actors, e.Meta.Actor)
+			reqs, keys, akeys = append(reqs, e.Meta.RequestID), append(keys, e.Meta.IdempotencyKey), append(akeys, akey)
+			at, prev, hash = append(at, e.RecordedAt), append(prev, e.PrevHash), append(hash, e.Hash)
+			first = append(first, k == 0)
+		}
+	}
+	b.Queue(appendKnownSQL, streams, versions, offs, types, data, actors, reqs, keys, akeys, at, prev, hash, first)
 }
 
 // queueOnes adds one appendOnesSQL for the single-event appends idx.
@@ -133,14 +197,56 @@ func (w *batchWrite) queueMany(b *pgx.Batch, i int) {
 func (w *batchWrite) read(br pgx.BatchResults) error {
 	for _, st := range w.steps {
 		var err error
-		if st.ones {
+		switch st.kind {
+		case stepKnown:
+			err = w.readKnown(br, st.appends)
+		case stepOnes:
 			err = w.readOnes(br, st.appends)
-		} else {
+		default:
 			err = w.readMany(br, st.appends[0])
 		}
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// readKnown reads the rows of one appendKnownSQL for the appends idx: each
+// append wrote all its events or none.
+func (w *batchWrite) readKnown(br pgx.BatchResults, idx []int) error {
+	byStream := make(map[string]int, len(idx))
+	for _, i := range idx {
+		byStream[w.appends[i].Stream] = i
+	}
+	got := make(map[int]int, len(idx))
+	rows, err := br.Query()
+	if err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var stream string
+		var version, pos int64
+		if err := rows.Scan(&stream, &version, &pos); err != nil {
+			return fmt.Errorf("events/postgres: append: %w", err)
+		}
+		i, ok := byStream[stream]
+		k := version - w.appends[i].Expected - 1
+		if !ok || k < 0 || k >= int64(len(w.prepared[i])) {
+			return fmt.Errorf("events/postgres: append returned an unexpected row for stream %q version %d", stream, version)
+		}
+		w.prepared[i][k].Position = pos
+		got[i]++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("events/postgres: append: %w", err)
+	}
+	for i, n := range got {
+		if n != len(w.prepared[i]) {
+			return fmt.Errorf("events/postgres: append to %q wrote %d of %d events", w.appends[i].Stream, n, len(w.prepared[i]))
+		}
+		w.inserted[i] = true
 	}
 	return nil
 }

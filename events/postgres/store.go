@@ -48,12 +48,16 @@
 //
 // # Appends
 //
-// Every append is a batch (Append is AppendBatch of one). A batch's single-
-// event appends (most moves) are one INSERT over arrays (appendOnesSQL); an
-// append of several events is one call of the events_append_at function
-// (migration 0004). Both read the hash of the expected version through the
-// unique index and chain the hashes with sha256() in SQL over canonical
-// bytes computed in Go (events.Canonical). UNIQUE(stream, version) decides
+// Every append is a batch (Append is AppendBatch of one). When the Store
+// remembers the stream's head at the expected version (it wrote it: see
+// heads), the hashes are chained in Go and the events of all such appends
+// of the batch are one INSERT over arrays (appendKnownSQL): the usual case
+// of a game played through one serve process. Otherwise the head is looked
+// up in SQL: the batch's single-event appends are one INSERT over arrays
+// (appendOnesSQL), an append of several events one call of the
+// events_append_at function (migration 0004), both chaining the hashes
+// with sha256() in SQL. The hashes cover canonical bytes computed in Go
+// (events.Canonical). UNIQUE(stream, version) decides
 // races; ON CONFLICT DO NOTHING makes a lost append fail alone, so that the
 // others of its batch still commit. Without a hook, a batch is one round
 // trip; with one, the inserts are sent with BEGIN, the hook runs, and the
@@ -93,6 +97,7 @@ type Store struct {
 	lis      *listener
 	notifier *notifier
 	clock    clockCheck
+	heads    heads
 }
 
 var _ events.Store = (*Store)(nil)
