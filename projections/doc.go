@@ -8,7 +8,28 @@
 // service's own "pbem.*" events); the projections and outbox rows of that
 // append are computed by one projector (projector.go), which `pbem rebuild`
 // reuses, and written by a Repository inside the append's transaction
-// (events.AppendHook). The SQL lives in projections/postgres.
+// (events.BatchHook). The SQL lives in projections/postgres.
+//
+// # The cost of a move
+//
+// A move is the hot path, and three things keep it cheap:
+//   - Group commit (writer.go): appends of different games that arrive
+//     while a batch is being written wait and go together as the next
+//     batch, one events.Store.AppendBatch: one transaction, one commit, and
+//     the projections of all its moves in one statement over arrays. Alone,
+//     an append is a batch of one.
+//   - A game cache (gamecache.go): rows and decoded states of recent
+//     games. A move reads nothing before its append (the append checks the
+//     version in the database, so a row another process moved on only makes
+//     the move lose with a conflict); a view reads only the game's version
+//     (versions.go, one query shared by the views waiting at that moment)
+//     and uses the cached row when it is current. A row rewritten at the
+//     same version (pbem rebuild) reaches a running server's views when the
+//     game next moves or the server restarts.
+//   - The event store remembers the heads it wrote (events/postgres), so
+//     a batch's events are one INSERT without lookups.
+//
+// `pbem loadtest` measures the whole path over HTTP (see README).
 //
 // Errors are *Error values with a machine code (error.go); the HTTP layer maps
 // codes to statuses in one table.

@@ -35,11 +35,11 @@ type Config struct {
 // Service is the game service used by the API, the email replies and the
 // deadline scheduler. It is safe for concurrent use.
 type Service struct {
-	games  engine.Registry
-	store  events.Store
-	repo   Repository
-	secret []byte
-	now    func() time.Time
+	games    engine.Registry
+	store    events.Store
+	repo     Repository
+	secret   []byte
+	now      func() time.Time
 	cache    *gameCache
 	writer   *writer
 	versions *versionReader
