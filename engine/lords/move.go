@@ -109,20 +109,26 @@ func appendJSONString(b []byte, s string) []byte {
 
 // plainJSON reports whether json.Marshal writes s as it is between quotes.
 func plainJSON(s string) bool {
-	plain, ascii := true, true
-	for i := 0; plain && i < len(s); i++ {
+	ascii := true
+	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= 0x80:
 			ascii = false
-		case c < 0x20, c == 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			plain = false
+		case !plainASCII[c]:
+			return false
 		}
 	}
-	if plain && !ascii {
-		plain = utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
-	}
-	return plain
+	return ascii || utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
 }
+
+// plainASCII tells the ASCII bytes that json.Marshal writes as they are:
+// not control characters, quotes, backslashes or the HTML-escaped <, > and &.
+var plainASCII = func() (t [0x80]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 type moveJSON struct {
 	Type   *string `json:"type"`

@@ -159,3 +159,22 @@ func BenchmarkViewJSON(b *testing.B) {
 		}
 	})
 }
+
+// plainJSON says true exactly when json.Marshal writes the string as it
+// is: every byte alone, and texts of the game's languages.
+func TestPlainJSONAgreesWithMarshal(t *testing.T) {
+	cases := []string{"", "Ann", "Seigneur d'Écosse", "a<b", "x&y", "q\"", "back\\", "tab\t", "\u2028", "é\u2029",
+		"\xff", "caf\xc3", "Ó Dónaill", "日本"}
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "ab"+string([]byte{byte(c)})+"cd")
+	}
+	for _, s := range cases {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := string(b) == `"`+s+`"`; plainJSON(s) != want {
+			t.Errorf("plainJSON(%q) = %v, json.Marshal gives %s", s, !want, b)
+		}
+	}
+}
