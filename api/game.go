@@ -79,20 +79,24 @@ func (s *Server) getView(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return jsonView(c, v)
+	return s.jsonView(c, v)
 }
 
 // jsonView writes v as c.JSON would (the same bytes and trailing newline;
 // indented under ?pretty or debug) from the view's own encoder.
-func jsonView(c echo.Context, v *projections.View) error {
+func (s *Server) jsonView(c echo.Context, v *projections.View) error {
 	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
 		return c.JSON(http.StatusOK, v)
 	}
-	b, err := v.MarshalJSON()
+	buf := s.viewBufs.Get().(*[]byte)
+	defer s.viewBufs.Put(buf)
+	b, err := v.AppendJSON((*buf)[:0])
 	if err != nil {
 		return err
 	}
-	return jsonBlob(c, append(b, '\n'))
+	b = append(b, '\n')
+	*buf = b // grown for the next view
+	return jsonBlob(c, b)
 }
 
 // jsonBlob answers 200 with b, JSON, with its Content-Length: a view is

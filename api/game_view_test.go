@@ -34,7 +34,7 @@ func TestJSONViewAsCJSON(t *testing.T) {
 			}
 			return w
 		}
-		got := rec(func(c echo.Context) error { return jsonView(c, v) })
+		got := rec(func(c echo.Context) error { return New(Config{}).jsonView(c, v) })
 		want := rec(func(c echo.Context) error { return c.JSON(http.StatusOK, v) })
 		if got.Code != want.Code || got.Header().Get("Content-Type") != want.Header().Get("Content-Type") ||
 			got.Body.String() != want.Body.String() {

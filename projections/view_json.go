@@ -34,6 +34,9 @@ func (v *View) MarshalJSON() ([]byte, error) {
 	return v.appendJSON(make([]byte, 0, 8192))
 }
 
+// AppendJSON appends the view's JSON (as MarshalJSON writes it) to b.
+func (v *View) AppendJSON(b []byte) ([]byte, error) { return v.appendJSON(b) }
+
 // appendJSON appends the view's JSON: the fields in order, an engine's
 // view and moves that append themselves copied as they come, anything
 // else through json.Marshal.
