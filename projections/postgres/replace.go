@@ -16,7 +16,7 @@ import (
 func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	g := c.Game
 	b := &pgx.Batch{}
-	if err := queueUpdateGame(b, g, true); err != nil {
+	if err := queueUpdateGame(b, g); err != nil {
 		return err
 	}
 	b.Queue(`DELETE FROM inbox WHERE game_id = $1`, g.ID)

@@ -14,31 +14,28 @@ import (
 )
 
 // Save implements projections.Repository: it writes one batch's Changes
-// in the batch's transaction. The moves of the batch (a Change that neither
-// creates a game nor changes tokens) are written together by one statement
-// over arrays (movesSQL), whatever their number; the other Changes by a few
-// statements each. When the store lets it (a deferrer), the statements go
-// with the store's COMMIT, in the same round trip.
+// in the batch's transaction. The projections of every Change (game rows,
+// inbox, history, outbox, remembered answers) are one statement over arrays
+// (changesSQL), whatever their number; before it, a creation inserts its
+// game row and seats, and a resent link updates its seat (primary data).
+// When the store lets it (a deferrer), the statements go with the store's
+// COMMIT, in the same round trip.
 func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change) error {
+	if len(cs) == 0 {
+		return nil
+	}
 	q, err := r.querierOf(tx)
 	if err != nil {
 		return err
 	}
 	b := &pgx.Batch{}
-	var moves []*projections.Change
 	for _, c := range cs {
-		if !c.Create && len(c.SeatTokens) == 0 {
-			moves = append(moves, c)
-			continue
-		}
-		if err := queueChange(b, c); err != nil {
+		if err := queuePrimary(b, c); err != nil {
 			return err
 		}
 	}
-	if len(moves) > 0 {
-		if err := queueMoves(b, moves); err != nil {
-			return err
-		}
+	if err := queueChanges(b, cs); err != nil {
+		return err
 	}
 	if d, ok := tx.(deferrer); ok {
 		for _, qq := range b.QueuedQueries {
@@ -52,9 +49,9 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change)
 	return nil
 }
 
-// queueChange adds the statements of a Change that creates a game or
-// changes its tokens.
-func queueChange(b *pgx.Batch, c *projections.Change) error {
+// queuePrimary adds the statements of a Change's primary data: a new
+// game's row and seats, or new seat tokens.
+func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 	g := c.Game
 	if c.Create {
 		if err := queueInsertGame(b, g); err != nil {
@@ -64,22 +61,10 @@ func queueChange(b *pgx.Batch, c *projections.Change) error {
 			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
 				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash)
 		}
-	} else if err := queueUpdateGame(b, g, false); err != nil {
-		return err
 	}
 	for _, s := range c.SeatTokens {
 		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4 WHERE game_id = $1 AND seat = $2`,
 			g.ID, s.Seat, s.TokenGen, s.TokenHash)
-	}
-	queueInbox(b, g)
-	queueHistory(b, g.ID, c.History)
-	for _, o := range c.Outbox {
-		b.Queue(`INSERT INTO outbox (game_id, seat, kind, payload, event_version) VALUES ($1, $2, $3, $4, $5)`,
-			o.GameID, o.Seat, o.Kind, o.Payload, o.EventVersion)
-	}
-	if rq := c.Request; rq != nil {
-		b.Queue(`INSERT INTO move_requests (game_id, seat, key, version, response) VALUES ($1, $2, $3, $4, $5)`,
-			rq.GameID, rq.Seat, rq.Key, rq.Version, rq.Response)
 	}
 	return nil
 }
@@ -128,21 +113,17 @@ func queueInsertGame(b *pgx.Batch, g *projections.Game) error {
 	return nil
 }
 
-// queueUpdateGame writes the projected columns of g. With keepSchedule
-// (rebuild), the scheduler columns are left as they are.
-func queueUpdateGame(b *pgx.Batch, g *projections.Game, keepSchedule bool) error {
+// queueUpdateGame writes the projected columns of a rebuilt g. The
+// scheduler columns are left as they are when the version is unchanged.
+func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	a, err := argsOf(g)
 	if err != nil {
 		return err
 	}
-	sched := `, deadline_at = $15, reminder_at = $16`
-	if keepSchedule {
-		sched = `, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $15 END,
-			reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $16 END`
-	}
 	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, state = $5, to_move = $6, result = $7,
 		updated_at = $8, finished_at = $9, paused = $10, extensions = $11, rules_version = $12, language = $13,
-		players = $14`+sched+`, options = $17, seed_hash = $18, created_at = $19, turn_deadline = $20,
+		players = $14, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $15 END,
+		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $16 END, options = $17, seed_hash = $18, created_at = $19, turn_deadline = $20,
 		reminder_before = $21, timeout_policy = $22
 		WHERE id = $1`,
 		g.ID, g.Game, g.Status, g.Version, g.State, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
@@ -172,8 +153,8 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 		id, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at)
 }
 
-// movesSQL writes the projections of a batch's moves (and of admin actions
-// and timeouts) in one statement: $1..$12 one element per game for its row
+// changesSQL writes the projections of a batch's Changes (moves, admin
+// actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL), $13..$23 one per
 // history row, $24..$28 one per outbox row, $29..$33 one per remembered
 // answer; then the inbox follows the rows' to_move. The final SELECT fails
@@ -184,7 +165,7 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 // plan reads the games and inbox rows through their primary keys: a
 // generic plan does not know how few rows u has and would otherwise scan
 // both tables.
-const movesSQL = `WITH u AS (
+const changesSQL = `WITH u AS (
 	SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
 		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
 		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
@@ -212,9 +193,9 @@ const movesSQL = `WITH u AS (
 ) SELECT ('projections/postgres: ' || count(*) || ' of ' || cardinality($1::text[]) || ' game rows updated')::int
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
-// queueMoves adds movesSQL for moves.
-func queueMoves(b *pgx.Batch, moves []*projections.Change) error {
-	n := len(moves)
+// queueChanges adds changesSQL for cs.
+func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
+	n := len(cs)
 	ids, status, states, toMove := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
@@ -222,7 +203,7 @@ func queueMoves(b *pgx.Batch, moves []*projections.Change) error {
 	var hist []projections.HistoryRow
 	var mail []projections.OutboxRow
 	var reqs []*projections.Request
-	for i, c := range moves {
+	for i, c := range cs {
 		g := c.Game
 		ids[i], status[i], versions[i], states[i], toMove[i] = g.ID, g.Status, g.Version, string(g.State), intArray(g.ToMove)
 		if g.Result != nil {
@@ -258,7 +239,7 @@ func queueMoves(b *pgx.Batch, moves []*projections.Change) error {
 	for i, rq := range reqs {
 		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
-	b.Queue(movesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
+	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
 		hGame, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at,
 		oGame, oSeat, oKind, oPayload, oVersion,
 		rGame, rSeat, rKey, rVersion, rResp)
