@@ -10,29 +10,6 @@ import (
 	"pbem/events"
 )
 
-// appendOnesSQL writes every single-event append of a batch (most moves) in
-// one statement: $1..$11 hold one array element per append (stream,
-// expected version, position offset in the transaction, type, data, actor,
-// request id, idempotency key, append key or NULL, recorded time,
-// canonical bytes). The hash of each expected version is looked up by the
-// unique index. An append whose stream is not at its expected version, or
-// whose version or append key is taken, inserts nothing and returns no
-// row, so that it fails alone instead of aborting its batch. (OFFSET 0
-// keeps the planner from copying the hash lookup into each of its three
-// uses.)
-const appendOnesSQL = `INSERT INTO events (position, stream, version, type, data, actor, request_id,
-		idempotency_key, append_key, recorded_at, prev_hash, hash)
-	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.expected + 1, u.type, u.data::json,
-		u.actor, u.req, u.key, u.akey, u.at, p.h, sha256(p.h || u.canon)
-	FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-		$9::text[], $10::timestamptz[], $11::bytea[]) AS u(stream, expected, off, type, data, actor, req, key, akey, at, canon),
-	LATERAL (SELECT COALESCE((SELECT e.hash FROM events e WHERE e.stream = u.stream AND e.version = u.expected),
-		CASE WHEN u.expected = 0 THEN '\x0000000000000000000000000000000000000000000000000000000000000000'::bytea END) AS h
-		OFFSET 0) p
-	WHERE p.h IS NOT NULL
-	ON CONFLICT DO NOTHING
-	RETURNING stream, position, prev_hash, hash`
-
 // appendKnownSQL writes the events of appends whose heads the Store knows
 // (see heads), hashes chained in Go: $1..$12 hold one array element per
 // event (stream, version, position offset, type, data, actor, request id,
@@ -64,12 +41,13 @@ const appendKnownSQL = `WITH u AS (
 	RETURNING stream, version, position
 ) SELECT * FROM first UNION ALL SELECT * FROM rest`
 
-// appendManySQL writes one append of several events with the
-// events_append_at function (migration 0004): $1 stream, $2 expected
+// appendLookupSQL writes one append to a stream whose head the Store does
+// not remember, with the events_append_at function (migration 0004), which
+// looks the head up and chains the hashes in SQL: $1 stream, $2 expected
 // version, $3 position offset, $4..$9 one array element per event (type,
 // data, actor, request id, idempotency key, canonical bytes), $10 the
 // append key or NULL, $11 recorded time. No row: the append lost.
-const appendManySQL = `SELECT o_position, o_prev_hash, o_hash
+const appendLookupSQL = `SELECT o_position, o_prev_hash, o_hash
 	FROM events_append_at($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
 
 // Append implements events.Store.Append, as a batch of one (see

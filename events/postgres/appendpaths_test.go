@@ -8,10 +8,10 @@ import (
 	"pbem/events/postgres"
 )
 
-// The three ways an append is written chain the same hashes: at a head
-// the store remembers (hashes in Go, appendKnownSQL), and at a head it
-// must look up (another store wrote it): one event by appendOnesSQL,
-// several by the events_append_at function.
+// The two ways an append is written chain the same hashes: at a head the
+// store remembers (hashes in Go, appendKnownSQL), and at a head it must
+// look up (another store wrote it) by the events_append_at function, for
+// one event or several.
 func TestAppendPathsChainAlike(t *testing.T) {
 	ctx := ctxT(t)
 	s := newStore(t)

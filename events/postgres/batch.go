@@ -32,12 +32,9 @@ const (
 	// this Store remembers it (or a new stream's): hashes chained in Go,
 	// the events of a run of such appends inserted by one appendKnownSQL.
 	stepKnown stepKind = iota
-	// stepOnes: a run of single-event appends of other streams, by one
-	// appendOnesSQL, which looks the heads up.
-	stepOnes
-	// stepMany: one append of several events of another stream, by
-	// appendManySQL.
-	stepMany
+	// stepLookup: one append to a stream whose head the Store does not
+	// know, by appendLookupSQL, which looks the head up.
+	stepLookup
 )
 
 // step is one statement of a batch: how it writes and the appends it
@@ -76,17 +73,15 @@ func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.App
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(appends[a].Stream, appends[b].Stream) })
 	for _, i := range order {
-		kind := stepMany
+		kind := stepLookup
 		switch hd, ok := known.get(appends[i].Stream, appends[i].Expected); {
 		case ok && hd.version > appends[i].Expected:
 			continue // stale: not sent, settled as a replay or a conflict
 		case ok && hd.version == appends[i].Expected:
 			kind = stepKnown
 			chain(w.prepared[i], hd.hash)
-		case len(w.prepared[i]) == 1:
-			kind = stepOnes
 		}
-		if k := len(w.steps) - 1; kind != stepMany && k >= 0 && w.steps[k].kind == kind {
+		if k := len(w.steps) - 1; kind == stepKnown && k >= 0 && w.steps[k].kind == kind {
 			w.steps[k].appends = append(w.steps[k].appends, i)
 			continue
 		}
@@ -123,28 +118,35 @@ func chain(evs []events.Event, prev []byte) {
 // queue adds the batch's statements to b, one per step.
 func (w *batchWrite) queue(b *pgx.Batch) {
 	for _, st := range w.steps {
-		switch st.kind {
-		case stepKnown:
+		if st.kind == stepKnown {
 			w.queueKnown(b, st.appends)
-		case stepOnes:
-			w.queueOnes(b, st.appends)
-		default:
-			w.queueMany(b, st.appends[0])
+		} else {
+			w.queueLookup(b, st.appends[0])
 		}
 	}
+}
+
+// eventText holds the text columns of events, one element per event.
+type eventText struct {
+	types, data, actors, reqs, keys []string
+}
+
+func (t *eventText) add(e *events.Event) {
+	t.types, t.data, t.actors = append(t.types, e.Type), append(t.data, string(e.Data)), append(t.actors, e.Meta.Actor)
+	t.reqs, t.keys = append(t.reqs, e.Meta.RequestID), append(t.keys, e.Meta.IdempotencyKey)
 }
 
 // queueKnown adds one appendKnownSQL for the events of the appends idx,
 // whose hashes are chained already.
 func (w *batchWrite) queueKnown(b *pgx.Batch, idx []int) {
-	n := 0
-	for _, i := range idx {
-		n += len(w.prepared[i])
-	}
-	streams, types, data, actors, reqs, keys := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-	versions, offs := make([]int64, 0, n), make([]int32, 0, n)
-	akeys, at, prev, hash := make([]*string, 0, n), make([]time.Time, 0, n), make([][]byte, 0, n), make([][]byte, 0, n)
-	first := make([]bool, 0, n)
+	var t eventText
+	var streams []string
+	var versions []int64
+	var offs []int32
+	var akeys []*string
+	var at []time.Time
+	var prev, hash [][]byte
+	var first []bool
 	for _, i := range idx {
 		for k := range w.prepared[i] {
 			e := &w.prepared[i][k]
@@ -152,58 +154,38 @@ func (w *batchWrite) queueKnown(b *pgx.Batch, idx []int) {
 			if k == 0 {
 				akey = appendKey(e)
 			}
+			t.add(e)
 			streams, versions, offs = append(streams, e.Stream), append(versions, e.Version), append(offs, int32(w.offsets[i]+k))
-			types, data, actors = append(types, e.Type), append(data, string(e.Data)), append(actors, e.Meta.Actor)
-			reqs, keys, akeys = append(reqs, e.Meta.RequestID), append(keys, e.Meta.IdempotencyKey), append(akeys, akey)
-			at, prev, hash = append(at, e.RecordedAt), append(prev, e.PrevHash), append(hash, e.Hash)
-			first = append(first, k == 0)
+			akeys, at, first = append(akeys, akey), append(at, e.RecordedAt), append(first, k == 0)
+			prev, hash = append(prev, e.PrevHash), append(hash, e.Hash)
 		}
 	}
-	b.Queue(appendKnownSQL, streams, versions, offs, types, data, actors, reqs, keys, akeys, at, prev, hash, first)
+	b.Queue(appendKnownSQL, streams, versions, offs, t.types, t.data, t.actors, t.reqs, t.keys, akeys, at, prev, hash, first)
 }
 
-// queueOnes adds one appendOnesSQL for the single-event appends idx.
-func (w *batchWrite) queueOnes(b *pgx.Batch, idx []int) {
-	n := len(idx)
-	streams, types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	expected, offs := make([]int64, n), make([]int32, n)
-	akeys, at, canon := make([]*string, n), make([]time.Time, n), make([][]byte, n)
-	for j, i := range idx {
-		e := &w.prepared[i][0]
-		streams[j], expected[j], offs[j] = e.Stream, w.appends[i].Expected, int32(w.offsets[i])
-		types[j], data[j], actors[j], reqs[j], keys[j] = e.Type, string(e.Data), e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
-		akeys[j], at[j], canon[j] = appendKey(e), e.RecordedAt, events.CanonicalPrepared(e)
-	}
-	b.Queue(appendOnesSQL, streams, expected, offs, types, data, actors, reqs, keys, akeys, at, canon)
-}
-
-// queueMany adds one appendManySQL for append i.
-func (w *batchWrite) queueMany(b *pgx.Batch, i int) {
+// queueLookup adds one appendLookupSQL for append i.
+func (w *batchWrite) queueLookup(b *pgx.Batch, i int) {
 	p := w.prepared[i]
-	n := len(p)
-	types, data, actors, reqs, keys := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	canon := make([][]byte, n)
+	var t eventText
+	canon := make([][]byte, len(p))
 	for k := range p {
-		e := &p[k]
-		types[k], data[k], canon[k] = e.Type, string(e.Data), events.CanonicalPrepared(e)
-		actors[k], reqs[k], keys[k] = e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey
+		t.add(&p[k])
+		canon[k] = events.CanonicalPrepared(&p[k])
 	}
-	b.Queue(appendManySQL, p[0].Stream, w.appends[i].Expected, int32(w.offsets[i]), types, data, actors, reqs, keys,
-		canon, appendKey(&p[0]), p[0].RecordedAt)
+	b.Queue(appendLookupSQL, p[0].Stream, w.appends[i].Expected, int32(w.offsets[i]), t.types, t.data, t.actors, t.reqs,
+		t.keys, canon, appendKey(&p[0]), p[0].RecordedAt)
 }
 
 // read reads the results of the statements queue added, in order, filling
-// in the positions and hashes of the events the database took.
+// in the positions (and, for looked-up heads, the hashes) of the events
+// the database took.
 func (w *batchWrite) read(br pgx.BatchResults) error {
 	for _, st := range w.steps {
 		var err error
-		switch st.kind {
-		case stepKnown:
+		if st.kind == stepKnown {
 			err = w.readKnown(br, st.appends)
-		case stepOnes:
-			err = w.readOnes(br, st.appends)
-		default:
-			err = w.readMany(br, st.appends[0])
+		} else {
+			err = w.readLookup(br, st.appends[0])
 		}
 		if err != nil {
 			return err
@@ -251,40 +233,8 @@ func (w *batchWrite) readKnown(br pgx.BatchResults, idx []int) error {
 	return nil
 }
 
-// readOnes reads the rows of one appendOnesSQL for the appends idx.
-func (w *batchWrite) readOnes(br pgx.BatchResults, idx []int) error {
-	byStream := make(map[string]int, len(idx))
-	for _, i := range idx {
-		byStream[w.appends[i].Stream] = i
-	}
-	rows, err := br.Query()
-	if err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var stream string
-		var pos int64
-		var prev, hash []byte
-		if err := rows.Scan(&stream, &pos, &prev, &hash); err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
-		i, ok := byStream[stream]
-		if !ok || w.inserted[i] {
-			return fmt.Errorf("events/postgres: append returned an unexpected row for stream %q", stream)
-		}
-		e := &w.prepared[i][0]
-		e.Position, e.PrevHash, e.Hash = pos, prev, hash
-		w.inserted[i] = true
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
-	}
-	return nil
-}
-
-// readMany reads the rows of append i's appendManySQL.
-func (w *batchWrite) readMany(br pgx.BatchResults, i int) error {
+// readLookup reads the rows of append i's appendLookupSQL.
+func (w *batchWrite) readLookup(br pgx.BatchResults, i int) error {
 	rows, err := br.Query()
 	if err != nil {
 		return fmt.Errorf("events/postgres: append: %w", err)

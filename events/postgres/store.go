@@ -52,12 +52,10 @@
 // remembers the stream's head at the expected version (it wrote it: see
 // heads), the hashes are chained in Go and the events of all such appends
 // of the batch are one INSERT over arrays (appendKnownSQL): the usual case
-// of a game played through one serve process. Otherwise the head is looked
-// up in SQL: the batch's single-event appends are one INSERT over arrays
-// (appendOnesSQL), an append of several events one call of the
-// events_append_at function (migration 0004), both chaining the hashes
-// with sha256() in SQL. The hashes cover canonical bytes computed in Go
-// (events.Canonical). UNIQUE(stream, version) decides
+// of a game played through one serve process. Otherwise the append is one
+// call of the events_append_at function (migration 0004), which looks the
+// head up and chains the hashes with sha256() in SQL. The hashes cover
+// canonical bytes computed in Go (events.Canonical). UNIQUE(stream, version) decides
 // races; ON CONFLICT DO NOTHING makes a lost append fail alone, so that the
 // others of its batch still commit. Without a hook, a batch is one round
 // trip; with one, the inserts are sent with BEGIN, the hook runs, and the
