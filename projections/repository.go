@@ -11,7 +11,7 @@ import (
 // Repository stores the projections. projections/postgres implements it.
 //
 // Reads return *Error with code ENotFound for an unknown game. Save runs
-// inside an event-store append (the tx of an events.AppendHook), so a
+// inside an event-store batch (the tx of an events.BatchHook), so a
 // projection is never out of step with its events.
 type Repository interface {
 	// Game loads a game's row with its seats and admin token hash.
