@@ -54,9 +54,9 @@ type Event struct {
 
 // Tx is the store's transaction, handed to an AppendHook or a BatchHook so
 // that callers can write their projections and outbox rows in the same
-// transaction as the events. Each store documents its concrete type (the Postgres store passes
-// a value implementing `interface{ PgxTx() pgx.Tx }`; the memory store passes
-// nil).
+// transaction as the events. Each store documents its concrete type (the
+// Postgres store passes a value implementing `interface{ PgxTx() pgx.Tx }`;
+// the memory store passes nil).
 type Tx any
 
 // AppendHook runs inside the append's transaction, after the events are
