@@ -85,14 +85,7 @@ func (m *MemoryStore) AppendBatch(ctx context.Context, appends []Append, hook Ba
 		}
 	}
 	if hook != nil {
-		view := make([]Appended, len(out))
-		for i, o := range out {
-			view[i] = o
-			if o.Events != nil {
-				view[i].Events = cloneEvents(o.Events)
-			}
-		}
-		if err := hook(ctx, nil, view); err != nil {
+		if err := hook(ctx, nil, CopyAppended(out)); err != nil {
 			return nil, err
 		}
 	}

@@ -87,6 +87,17 @@ type Appended struct {
 	Err error
 }
 
+// CopyAppended returns a copy of out whose event lists are copies too, for
+// a hook, which may keep or change what it is given.
+func CopyAppended(out []Appended) []Appended {
+	v := make([]Appended, len(out))
+	for i, o := range out {
+		v[i] = o
+		v[i].Events = append([]Event(nil), o.Events...)
+	}
+	return v
+}
+
 // Wrote reports whether this batch wrote the append's events.
 func (a *Appended) Wrote() bool { return a.Err == nil && !a.Replayed }
 

@@ -145,7 +145,7 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	}
 	if hook != nil {
 		h := &hookTx{tx: tx}
-		if err := hook(ctx, h, hookView(out)); err != nil {
+		if err := hook(ctx, h, events.CopyAppended(out)); err != nil {
 			return nil, err
 		}
 		if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
@@ -159,16 +159,6 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 		s.notifier.kick()
 	}
 	return out, nil
-}
-
-// hookView copies out for a hook, which may keep or change what it is given.
-func hookView(out []events.Appended) []events.Appended {
-	v := make([]events.Appended, len(out))
-	for i, o := range out {
-		v[i] = o
-		v[i].Events = append([]events.Event(nil), o.Events...)
-	}
-	return v
 }
 
 // commitDeferred sends the deferred statements and the COMMIT in one round
