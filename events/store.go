@@ -87,13 +87,15 @@ type Appended struct {
 	Err error
 }
 
-// CopyAppended returns a copy of out whose event lists are copies too, for
+// CopyAppended returns a deep copy of out (nil event lists stay nil), for
 // a hook, which may keep or change what it is given.
 func CopyAppended(out []Appended) []Appended {
 	v := make([]Appended, len(out))
 	for i, o := range out {
 		v[i] = o
-		v[i].Events = append([]Event(nil), o.Events...)
+		if o.Events != nil {
+			v[i].Events = cloneEvents(o.Events)
+		}
 	}
 	return v
 }
