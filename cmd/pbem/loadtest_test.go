@@ -19,7 +19,7 @@ func TestLoadtestRuns(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("loadtest: %d\n%s%s", code, out.String(), errOut.String())
 	}
-	for _, want := range []string{"plain INSERT:", "moves:", "POST /moves:    p50", "memory:         40 active games"} {
+	for _, want := range []string{"plain INSERT:", "moves:", "POST /moves:    p50", "active games (40 created in"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("loadtest output lacks %q:\n%s", want, out.String())
 		}
