@@ -50,7 +50,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	players := fs.Int("players", 32, "concurrent players (HTTP clients)")
 	duration := fs.Duration("duration", 20*time.Second, "how long to play")
 	baseline := fs.Duration("baseline", 5*time.Second, "how long to run the plain INSERT baseline")
-	total := fs.Int("games", 10000, "active games to create for the memory figure (0: skip)")
+	total := fs.Int("games", 10000, "active games to create before the play, then read for the memory figure (0: none)")
 	game := fs.String("game", "lords-of-scotland", "the game to play")
 	seats := fs.Int("seats", 4, "players per game")
 	genericPlans := fs.Bool("generic-plans", false, "plan_cache_mode=force_generic_plan on the server's connections")
