@@ -10,7 +10,6 @@ import (
 
 	"pbem/engine"
 	"pbem/projections"
-	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
 
@@ -21,7 +20,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	games := engine.NewRegistry(testgame.Game{})
-	svcB := projections.New(projections.Config{Games: games, Store: newStore(t, pool), Repo: postgres.New(pool), Secret: secret})
+	svcB := otherService(t, pool)
 	plain := projections.New(projections.Config{Games: games, Store: newStore(t, pool), Repo: repo, Secret: secret,
 		GameCache: -1})
 	c := create(t, svcA, 3)
@@ -51,8 +50,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 				t.Fatalf("move %d: cached view\n%s\nwant\n%s", i, got, wantJSON)
 			}
 		}
-		mv, _ := json.Marshal(want.LegalMoves[rng.IntN(len(want.LegalMoves))])
-		if _, err := svcs[i%2].Move(ctx, c.ID, tok, projections.MoveRequest{Version: want.Version, Move: mv}); err != nil {
+		if _, err := svcs[i%2].Move(ctx, c.ID, tok, projections.MoveRequest{Version: want.Version, Move: moveOf(t, want, rng)}); err != nil {
 			t.Fatalf("move %d: %v", i, err)
 		}
 	}
@@ -89,8 +87,7 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 		wg.Wait()
@@ -101,24 +98,13 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 	}
 }
 
-// moveOf returns a legal move of view v as JSON.
-func moveOf(t *testing.T, v *projections.View, rng *rand.Rand) json.RawMessage {
-	t.Helper()
-	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mv
-}
-
 // A process whose cached row is behind the database (another process
 // moved) answers a move at its stale version with a conflict and writes
 // nothing, then plays the client's move at the current version.
 func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
-	svcB := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
-		Repo: postgres.New(pool), Secret: secret})
+	svcB := otherService(t, pool)
 	c := create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(7, 8))
 	g, _ := repo.Game(ctx, c.ID)
@@ -154,8 +140,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
-	svcB := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
-		Repo: postgres.New(pool), Secret: secret})
+	svcB := otherService(t, pool)
 	c := create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(9, 10))
 	g, _ := repo.Game(ctx, c.ID)

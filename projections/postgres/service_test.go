@@ -57,6 +57,24 @@ func create(t *testing.T, svc *projections.Service, n int) *projections.CreatedG
 	return c
 }
 
+// moveOf returns a legal move of view v as JSON.
+func moveOf(t testing.TB, v *projections.View, rng *rand.Rand) json.RawMessage {
+	t.Helper()
+	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mv
+}
+
+// otherService returns a second service (another process, as it were) on
+// the database of pool, with its own event store and game cache.
+func otherService(t *testing.T, pool *pgxpool.Pool) *projections.Service {
+	t.Helper()
+	return projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
+		Repo: postgres.New(pool), Secret: secret})
+}
+
 func TestServicePlaysAGameToTheEnd(t *testing.T) {
 	ctx := context.Background()
 	svc, repo, _ := newService(t, nil)
@@ -76,8 +94,7 @@ func TestServicePlaysAGameToTheEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 	}
