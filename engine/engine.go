@@ -31,9 +31,30 @@
 // Game.Redact gives the version of any event a seat may see. Events may carry
 // secrets (a drawn card); nothing else may.
 //
-// To add a game: implement Game and State in a package of its own under
-// engine/, register it in cmd/pbem, and run the shared property checks of
-// package enginetest against it.
+// # The whole contract
+//
+// Game and State below are everything an engine provides: every method is
+// required, and nothing is discovered by type assertion. The service calls
+// only these methods; a State's View is marshalled with encoding/json.
+//
+// # Adding a third game
+//
+//  1. Make a package under engine/ (engine/mygame) with a Game type and a
+//     State type, and assert both at compile time:
+//     var _ engine.Game = (*Game)(nil); var _ engine.State = (*State)(nil).
+//  2. Keep it pure: randomness only from a math/rand/v2 ChaCha8 seeded by
+//     Setup.Seed and carried in the State (marshalled with it), no clock, no
+//     I/O, no package-level mutable state.
+//  3. Write the rules as Decide (validate, return events or a *RuleError with
+//     a code from errors.go) and Apply (never fails), Legal (every move a
+//     seat may post, each with a label), View (what the seat may know) and
+//     Redact (the same for events).
+//  4. Run the conformance suite: a test in your package that calls
+//     enginetest.RandomGames(t, game, enginetest.Options{...}) plays
+//     random whole games at every player count and checks determinism,
+//     JSON round trips, redaction, views, labels, round ends and results.
+//  5. Register the game in cmd/pbem (engine.NewRegistry) and give it a page
+//     renderer in api/ (the generic one shows the view as it is).
 package engine
 
 import (
@@ -88,6 +109,9 @@ type Game interface {
 	// in the language lang ("en", "fr", "it"; unknown languages fall back to
 	// English). names holds the players' names by seat.
 	Describe(e Event, names []string, lang string) string
+	// RoundEnd reports whether e closes a round (the service sends the
+	// round's result email after it). A game without rounds answers false.
+	RoundEnd(e Event) bool
 }
 
 // State is one game's current state. Its JSON form (json.Marshal) round-trips

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
+
 	"time"
 
 	"pbem/engine"
@@ -117,7 +117,7 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 				}
 			}
 			p.st.Apply(ev)
-			if p.isRoundEnd(ev) {
+			if p.eng.RoundEnd(ev) {
 				roundEnd = true
 			}
 		}
@@ -242,14 +242,6 @@ func (p *projector) history(e events.Event, ev engine.Event) ([]HistoryRow, stri
 		}
 	}
 	return rows, pubLine, nil
-}
-
-func (p *projector) isRoundEnd(ev engine.Event) bool {
-	if re, ok := p.eng.(RoundEnder); ok {
-		return re.RoundEnd(ev)
-	}
-	t := strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "").Replace(ev.EventType()))
-	return strings.Contains(t, "roundend")
 }
 
 // mails adds the outbox rows of an append. A timeout notice goes to each

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"pbem/engine"
 	"pbem/events"
 )
 
@@ -40,12 +39,4 @@ type Repository interface {
 	// its primary data, and its scheduler columns if its version is
 	// unchanged), its inbox and its history, in one transaction.
 	Replace(ctx context.Context, c *Change) error
-}
-
-// RoundEnder is an optional interface of an engine.Game: RoundEnd reports
-// whether an event closes a round, so that players get a round_end email.
-// Without it, an event whose type names a round end ("round_end",
-// "round_ended", "RoundEnded"...) counts.
-type RoundEnder interface {
-	RoundEnd(e engine.Event) bool
 }

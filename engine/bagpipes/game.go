@@ -171,3 +171,6 @@ func (Game) DecodeMove(data []byte) (engine.Move, error) {
 func (Game) DecodeEvent(typ string, data []byte) (engine.Event, error) {
 	return decodeEvent(typ, data)
 }
+
+// RoundEnd reports whether e is the end of a round (the end phase).
+func (Game) RoundEnd(e engine.Event) bool { return e.EventType() == EvtRoundEnded }

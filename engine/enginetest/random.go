@@ -50,6 +50,7 @@ type Stats struct {
 	Games, Deep   int
 	Moves, Events int
 	Rejected      int         // unlisted moves rejected
+	RoundEnds     int         // events for which Game.RoundEnd answered true
 	LongestGame   int         // in moves
 	Winners       map[int]int // games won, by seat of the winner
 }
@@ -105,6 +106,7 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		total.Moves += p.Moves
 		total.Events += p.Events
 		total.Rejected += p.Rejected
+		total.RoundEnds += p.RoundEnds
 		total.LongestGame = max(total.LongestGame, p.LongestGame)
 		for k, v := range p.Winners {
 			total.Winners[k] += v
@@ -163,6 +165,12 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 				before = s.Clone()
 			}
 			s.Apply(e)
+			if end := g.RoundEnd(e); end {
+				stats.RoundEnds++
+				if !g.RoundEnd(g.Redact(e, engine.Spectator)) {
+					return fmt.Errorf("move %d: RoundEnd is true for %s but false for its public redaction", moves, e.EventType())
+				}
+			}
 			if o.Invariant != nil {
 				if err := o.Invariant(s); err != nil {
 					return fmt.Errorf("move %d: invariant after event %s %s: %w", moves, e.EventType(), mustJSON(e), err)

@@ -71,6 +71,7 @@ func (g *toy) DecodeEvent(typ string, data []byte) (engine.Event, error) {
 	return e, json.Unmarshal(data, &e)
 }
 func (g *toy) Redact(e engine.Event, seat int) engine.Event { return e }
+func (g *toy) RoundEnd(e engine.Event) bool                 { return false }
 func (g *toy) Describe(e engine.Event, names []string, lang string) string {
 	return fmt.Sprintf("seat %d took %d", e.(took).Seat, e.(took).N)
 }

@@ -175,3 +175,6 @@ func decodeAs[T engine.Event](data []byte) (engine.Event, error) {
 	}
 	return v, nil
 }
+
+// RoundEnd reports whether e is the end of a round (after the claims).
+func (g *Game) RoundEnd(e engine.Event) bool { return e.EventType() == EvRoundEnded }

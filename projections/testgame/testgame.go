@@ -3,7 +3,7 @@
 // cards named "c1".."c40"; on your turn you play a card face-up (scoring its
 // value) or draw one (hidden from the others). A round ends when every seat
 // has acted; the game ends when a total reaches the target or after Rounds
-// rounds. It implements engine.Game and projections.RoundEnder.
+// rounds. It implements engine.Game.
 package testgame
 
 import (
@@ -194,7 +194,7 @@ func (Game) Describe(e engine.Event, names []string, lang string) string {
 	return e.EventType()
 }
 
-// RoundEnd implements projections.RoundEnder.
+// RoundEnd reports whether e is a RoundEnded.
 func (Game) RoundEnd(e engine.Event) bool {
 	_, ok := e.(RoundEnded)
 	return ok
