@@ -21,7 +21,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -54,15 +53,11 @@ type Server struct {
 	svc  *projections.Service
 	log  *slog.Logger
 	echo *echo.Echo
-	// viewBufs recycles the buffers views are written into: a view is
-	// several kilobytes, written once per read and then sent.
-	viewBufs sync.Pool
 }
 
 // New returns a Server with every route registered.
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger}
-	s.viewBufs.New = func() any { b := make([]byte, 0, 16<<10); return &b }
 	if s.log == nil {
 		s.log = slog.Default()
 	}

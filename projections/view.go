@@ -199,26 +199,16 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 	return view(g, st, seat), nil
 }
 
-// legalLister is an engine view that carries the seat's legal moves (as
-// State.Legal lists them), so they are not listed twice.
-type legalLister interface {
-	Moves() []engine.Move
-}
-
 func view(g *Game, st engine.State, seat int) *View {
 	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: nonNil(g.ToMove),
 		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt}
 	if g.Status == StatusActive {
-		if lv, ok := v.State.(legalLister); ok {
-			v.LegalMoves = nonNil(lv.Moves())
-		} else {
-			v.LegalMoves = nonNil(st.Legal(seat))
-		}
+		v.LegalMoves = nonNil(st.Legal(seat))
 	}
 	return v
 }
 
 // marshalView is the JSON the API returns for a view.
 func marshalView(v *View) (json.RawMessage, error) {
-	return v.appendJSON(make([]byte, 0, 8192))
+	return json.Marshal(v)
 }

@@ -22,9 +22,8 @@ const (
 	// maxBatchEvents is the most events one batch holds (the store's limit
 	// is events.MaxAppend).
 	maxBatchEvents = events.MaxAppend
-	// batchTimeout bounds one batch's time in the database. A batch does
-	// not use its callers' contexts: one caller going away must not fail
-	// the others.
+	// batchTimeout bounds a batch's time in the database, its retries
+	// included.
 	batchTimeout = 30 * time.Second
 )
 
@@ -135,10 +134,17 @@ func (w *writer) take() []*pending {
 }
 
 // writeBatch appends the batch's events and writes their projections in
-// one transaction, and finishes every pending append. When the batch fails
-// as a whole (a projection error, a database error), each append is tried
-// again alone, so that one bad append fails only itself.
+// one transaction, and finishes every pending append. When a batch of
+// several fails as a whole (a projection error, a database error), each
+// append is tried once more alone, under its caller's context, so that one
+// bad append fails only itself; the retries stop at the batch's deadline
+// (batchTimeout after it started), and those not tried by then fail with
+// the batch's error.
 func (s *Service) writeBatch(batch []*pending) {
+	s.writeBatchBy(batch, time.Now().Add(batchTimeout))
+}
+
+func (s *Service) writeBatchBy(batch []*pending, deadline time.Time) {
 	live := batch[:0:0]
 	for _, p := range batch {
 		if err := p.ctx.Err(); err != nil {
@@ -153,7 +159,13 @@ func (s *Service) writeBatch(batch []*pending) {
 	// One lock order for every batch: two batches that share games (only
 	// possible across serve processes) then wait instead of deadlocking.
 	slices.SortFunc(live, func(a, b *pending) int { return strings.Compare(a.g.ID, b.g.ID) })
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
+	// A batch of several does not use its callers' contexts (one caller
+	// going away must not fail the others); an append alone uses its own.
+	parent := context.Background()
+	if len(live) == 1 {
+		parent = live[0].ctx
+	}
+	ctx, cancel := context.WithDeadline(parent, deadline)
 	defer cancel()
 	appends := make([]events.Append, len(live))
 	for i, p := range live {
@@ -181,7 +193,11 @@ func (s *Service) writeBatch(batch []*pending) {
 		if len(live) > 1 {
 			for _, p := range live {
 				p.ng, p.nst, p.ran = nil, nil, false
-				s.writeBatch([]*pending{p})
+				if time.Now().After(deadline) {
+					finish(p, err)
+					continue
+				}
+				s.writeBatchBy([]*pending{p}, deadline)
 			}
 			return
 		}

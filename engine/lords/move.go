@@ -3,9 +3,6 @@ package lords
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"pbem/engine"
 )
@@ -54,81 +51,55 @@ func (m *Move) same(o *Move) bool {
 		m.Index == o.Index && m.FaceUp == o.FaceUp && m.Use == o.Use
 }
 
-// MarshalJSON writes {"type":...,fields...,"label":...}, compact, with
-// strings escaped as encoding/json escapes them.
+// MarshalJSON writes {"type":...,fields...,"label":...}: only the fields
+// the move's type uses, in that order.
 func (m *Move) MarshalJSON() ([]byte, error) {
-	return m.appendJSON(make([]byte, 0, 96)), nil
-}
-
-// appendJSON appends the move's JSON (as MarshalJSON writes it) to b.
-func (m *Move) appendJSON(b []byte) []byte {
-	b = append(b, `{"type":`...)
-	b = appendJSONString(b, m.Type)
-	num := func(k string, v int) {
-		b = append(append(append(b, `,"`...), k...), `":`...)
-		b = strconv.AppendInt(b, int64(v), 10)
-	}
-	flag := func(k string, v bool) {
-		b = append(append(append(b, `,"`...), k...), `":`...)
-		b = strconv.AppendBool(b, v)
-	}
+	label := m.Label()
 	switch m.Type {
 	case MoveRecruit:
-		num("slot", m.Slot)
+		return json.Marshal(struct {
+			Type  string `json:"type"`
+			Slot  int    `json:"slot"`
+			Label string `json:"label"`
+		}{m.Type, m.Slot, label})
 	case MoveMuster:
-		num("card", m.Card)
-		flag("face_up", m.FaceUp)
+		return json.Marshal(struct {
+			Type   string `json:"type"`
+			Card   int    `json:"card"`
+			FaceUp bool   `json:"face_up"`
+			Label  string `json:"label"`
+		}{m.Type, m.Card, m.FaceUp, label})
 	case MovePower:
-		flag("use", m.Use)
+		return json.Marshal(struct {
+			Type  string `json:"type"`
+			Use   bool   `json:"use"`
+			Label string `json:"label"`
+		}{m.Type, m.Use, label})
 	case MoveTarget, MoveCopy:
-		if m.Card != 0 {
-			num("card", m.Card)
-		} else {
-			num("seat", m.Seat)
-			num("index", m.Index)
+		if m.Card == 0 {
+			return json.Marshal(struct {
+				Type  string `json:"type"`
+				Seat  int    `json:"seat"`
+				Index int    `json:"index"`
+				Label string `json:"label"`
+			}{m.Type, m.Seat, m.Index, label})
 		}
+		return json.Marshal(cardMove{m.Type, m.Card, label})
 	case MoveClaim:
-		num("card", m.Card)
+		return json.Marshal(cardMove{m.Type, m.Card, label})
 	}
-	b = append(b, `,"label":`...)
-	b = appendJSONString(b, m.Label())
-	return append(b, '}')
+	return json.Marshal(struct {
+		Type  string `json:"type"`
+		Label string `json:"label"`
+	}{m.Type, label})
 }
 
-// appendJSONString appends s as json.Marshal writes a string: directly
-// when nothing in it needs escaping (valid UTF-8 without control
-// characters, quotes, backslashes, <, >, &, U+2028 or U+2029), else
-// through json.Marshal.
-func appendJSONString(b []byte, s string) []byte {
-	if plainJSON(s) {
-		return append(append(append(b, '"'), s...), '"')
-	}
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
+// cardMove is the JSON of a move that names one card.
+type cardMove struct {
+	Type  string `json:"type"`
+	Card  int    `json:"card"`
+	Label string `json:"label"`
 }
-
-// plainJSON reports whether json.Marshal writes s as it is between quotes.
-func plainJSON(s string) bool {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 0x80:
-			ascii = false
-		case !plainASCII[c]:
-			return false
-		}
-	}
-	return ascii || utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
-}
-
-// plainASCII tells the ASCII bytes that json.Marshal writes as they are:
-// not control characters, quotes, backslashes or the HTML-escaped <, > and &.
-var plainASCII = func() (t [0x80]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
 
 type moveJSON struct {
 	Type   *string `json:"type"`
