@@ -36,8 +36,11 @@ type Config struct {
 	// Health reports whether the server can serve (GET /healthz); nil means
 	// always healthy.
 	Health func(ctx context.Context) error
-	// Routes are extra routes, registered after the table's.
-	Routes []Route
+	// Pages, when set, serves the HTML pages (lobby, play, admin...).
+	Pages *PageConfig
+	// Mail, when set, serves the mail routes (unsubscribe, failed emails,
+	// the dev mailbox).
+	Mail *MailConfig
 }
 
 // Route is one entry of the route table.
@@ -49,10 +52,12 @@ type Route struct {
 
 // Server is the HTTP handler.
 type Server struct {
-	cfg  Config
-	svc  *projections.Service
-	log  *slog.Logger
-	echo *echo.Echo
+	cfg   Config
+	svc   *projections.Service
+	log   *slog.Logger
+	echo  *echo.Echo
+	pages *pages      // nil without Config.Pages
+	mail  *mailRoutes // nil without Config.Mail
 }
 
 // New returns a Server with every route registered.
@@ -65,7 +70,13 @@ func New(cfg Config) *Server {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.recover, withRequestID)
-	for _, r := range append(s.routes(), cfg.Routes...) {
+	if cfg.Pages != nil {
+		s.pages = newPages(*cfg.Pages)
+	}
+	if cfg.Mail != nil {
+		s.mail = newMailRoutes(*cfg.Mail)
+	}
+	for _, r := range s.routes() {
 		e.Add(r.Method, r.Path, r.Handler)
 	}
 	s.echo = e

@@ -10,8 +10,7 @@ import (
 	"pbem/projections"
 )
 
-// MailConfig is what the mail routes need. Pass MailRoutes(cfg) in
-// Config.Routes.
+// MailConfig is what the mail routes need (Config.Mail).
 type MailConfig struct {
 	// Secret is PBEM_SECRET (unsubscribe tokens are signed with it).
 	Secret []byte
@@ -31,24 +30,10 @@ type mailRoutes struct {
 	pages *mailPages
 }
 
-// MailRoutes returns the mail routes:
-//
-//	GET  /mail/unsubscribe?token=T[&lang=L]  the preference page (a form; changes nothing)
-//	POST /mail/unsubscribe?token=T           RFC 8058 one-click (List-Unsubscribe=One-Click: off),
-//	                                         or the form's mode=every|digest|off
-//	GET  /api/v1/games/:id/admin/failed-emails  the game's failed emails (admin token)
-//	GET  /dev/mail                           the dev mailbox (only with cfg.Mailbox)
-func MailRoutes(cfg MailConfig) []Route {
-	m := &mailRoutes{cfg: cfg, pages: newMailPages()}
-	rs := []Route{
-		{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},
-		{http.MethodPost, "/mail/unsubscribe", m.unsubscribe},
-		{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},
-	}
-	if cfg.Mailbox != nil {
-		rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail})
-	}
-	return rs
+// newMailRoutes returns the mail handlers of cfg (their routes are in
+// routes.go).
+func newMailRoutes(cfg MailConfig) *mailRoutes {
+	return &mailRoutes{cfg: cfg, pages: newMailPages()}
 }
 
 // pageHeaders keeps the signed link out of caches and Referer headers.

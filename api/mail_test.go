@@ -41,7 +41,7 @@ func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
 	if devMailbox {
 		mc.Mailbox = notifypg.NewMailbox(pool)
 	}
-	hs := httptest.NewServer(api.New(api.Config{Service: svc, Routes: api.MailRoutes(mc)}))
+	hs := httptest.NewServer(api.New(api.Config{Service: svc, Mail: &mc}))
 	t.Cleanup(hs.Close)
 	return &mailEnv{t: t, url: hs.URL, pool: pool, svc: svc}
 }

@@ -15,7 +15,7 @@ import (
 // operation exists.
 func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 	e := newEnv(t)
-	e.srv = api.New(api.Config{Service: e.svc, Routes: api.MailRoutes(api.MailConfig{Service: e.svc})})
+	e.srv = api.New(api.Config{Service: e.svc, Mail: &api.MailConfig{Service: e.svc}})
 	var doc struct {
 		OpenAPI string                    `json:"openapi"`
 		Paths   map[string]map[string]any `json:"paths"`

@@ -66,21 +66,9 @@ type pages struct {
 	tmpl *templates
 }
 
-// PageRoutes returns the HTML page routes:
-//
-//	GET  /                       the lobby: a form to create a game
-//	POST /games                  create a game; shows the admin link once
-//	GET  /play/:game             a seat's page (?token= is swapped for a cookie)
-//	POST /play/:game             play a move (form: version, csrf, move)
-//	GET  /play/:game/history     the seat's redacted history
-//	GET  /play/:game/events      server-sent events: the game's version
-//	GET  /games/:id/audit        an ended game's audit, with the score chart
-//	GET  /admin/:game            the admin page (?token= is swapped for a cookie)
-//	POST /admin/:game            an admin action (form: csrf, action, seat, by)
-//	GET  /static/*               the pages' CSS and JavaScript
-//
+// newPages returns the HTML pages of cfg (their routes are in routes.go).
 // It panics if the embedded templates do not parse (a build defect).
-func PageRoutes(cfg PageConfig) []Route {
+func newPages(cfg PageConfig) *pages {
 	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates()}
 	if p.log == nil {
 		p.log = slog.Default()
@@ -91,18 +79,7 @@ func PageRoutes(cfg PageConfig) []Route {
 	if p.cfg.StreamFor <= 0 {
 		p.cfg.StreamFor = 10 * time.Minute
 	}
-	return []Route{
-		{http.MethodGet, "/", p.wrap(p.lobby)},
-		{http.MethodPost, "/games", p.wrap(p.create)},
-		{http.MethodGet, "/play/:game", p.wrap(p.play)},
-		{http.MethodPost, "/play/:game", p.wrap(p.move)},
-		{http.MethodGet, "/play/:game/history", p.wrap(p.history)},
-		{http.MethodGet, "/play/:game/events", p.wrap(p.events)},
-		{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},
-		{http.MethodGet, "/admin/:game", p.wrap(p.admin)},
-		{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},
-		{http.MethodGet, "/static/*", staticHandler()},
-	}
+	return p
 }
 
 // contentSecurityPolicy allows scripts, styles and fetches from this origin

@@ -60,7 +60,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	if config != nil {
 		config(&pc)
 	}
-	e.srv = api.New(api.Config{Service: svc, Routes: api.PageRoutes(pc)})
+	e.srv = api.New(api.Config{Service: svc, Pages: &pc})
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
 	e.url = hs.URL

@@ -2,10 +2,12 @@ package api
 
 import "net/http"
 
-// routes is the route table: every route of the server, in one place.
-// Files that add routes (mail, pages) add their lines here.
+// routes is the route table: every route of the server, in one place. The
+// pages' and the mail routes are served when Config.Pages and Config.Mail
+// are set; the OpenAPI document (openapi.json) is checked against the /api/v1
+// routes by a test.
 func (s *Server) routes() []Route {
-	return []Route{
+	rs := []Route{
 		{http.MethodGet, "/healthz", s.healthz},
 		{http.MethodGet, "/api/v1/openapi.json", s.openAPI},
 		{http.MethodPost, "/api/v1/games", s.createGame},
@@ -20,4 +22,29 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/games/:id/admin/resume", s.adminResume},
 		{http.MethodPost, "/api/v1/games/:id/admin/extend", s.adminExtend},
 	}
+	if p := s.pages; p != nil {
+		rs = append(rs, []Route{
+			{http.MethodGet, "/", p.wrap(p.lobby)},                     // the lobby: a form to create a game
+			{http.MethodPost, "/games", p.wrap(p.create)},              // create a game; shows the admin link once
+			{http.MethodGet, "/play/:game", p.wrap(p.play)},            // a seat's page (?token= is swapped for a cookie)
+			{http.MethodPost, "/play/:game", p.wrap(p.move)},           // play a move (form: version, csrf, move)
+			{http.MethodGet, "/play/:game/history", p.wrap(p.history)}, // the seat's redacted history
+			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},   // server-sent events: the game's version
+			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},      // an ended game's audit, with the score chart
+			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
+			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
+			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
+		}...)
+	}
+	if m := s.mail; m != nil {
+		rs = append(rs, []Route{
+			{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},                  // the preference page (?token=T[&lang=L]; changes nothing)
+			{http.MethodPost, "/mail/unsubscribe", m.unsubscribe},                     // RFC 8058 one-click, or the form's mode=every|digest|off
+			{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails}, // the game's failed emails (admin token)
+		}...)
+		if m.cfg.Mailbox != nil {
+			rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail}) // the dev mailbox
+		}
+	}
+	return rs
 }

@@ -83,7 +83,7 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	gen := st.TokenGen + 1
-	g = g.clone() // the row before the change stays as read
+	g = g.clone() // the loaded row is shared (cached)
 	for i := range g.Seats {
 		if g.Seats[i].Seat == seat {
 			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, gen))

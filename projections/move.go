@@ -31,17 +31,25 @@ type MoveRequest struct {
 // the engine's rule errors: engine.CodeBadMove (not a move of this game),
 // engine.CodeNotYourTurn, engine.CodeIllegalMove, engine.CodeGameOver.
 //
-// The game row is read first; the append checks the version again in the
-// database, so a move that raced another loses with EConflict.
+// The game is taken as this process last saw it (see knownGame): a move
+// reads nothing from the database before its append, which checks the
+// version there. A token the cached row does not know is checked again
+// against the database's row (another process may have resent the link).
 func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
 	if token == "" {
 		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
-	g, err := s.game(ctx, id)
+	g, cached, err := s.knownGame(ctx, id, req.Version)
 	if err != nil {
 		return nil, err
 	}
 	seat := g.seatFor(token)
+	if seat < 0 && cached {
+		if g, err = s.load(ctx, id); err != nil {
+			return nil, err
+		}
+		seat = g.seatFor(token)
+	}
 	if seat < 0 {
 		return nil, errBadSeatToken(id)
 	}

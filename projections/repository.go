@@ -15,6 +15,9 @@ import (
 type Repository interface {
 	// Game loads a game's row with its seats and admin token hash.
 	Game(ctx context.Context, id string) (*Game, error)
+	// Versions returns the versions of the games ids (cheaper than Game: it
+	// tells whether cached rows are current); unknown games are left out.
+	Versions(ctx context.Context, ids []string) (map[string]int64, error)
 	// History returns the game's events as seat sees them, in version order.
 	History(ctx context.Context, id string, seat int) ([]HistoryRow, error)
 	// Request returns the remembered answer of a keyed move, or ENotFound.

@@ -24,6 +24,9 @@ type Config struct {
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
 	Now func() time.Time
+	// GameCache is how many games (rows and decoded states) to keep in
+	// memory (see gameCache): 0 means DefaultGameCache, a negative number none.
+	GameCache int
 	// Writers is how many batches of appends may be written at once (see
 	// writer): 0 means DefaultWriters.
 	Writers int
@@ -32,12 +35,14 @@ type Config struct {
 // Service is the game service used by the API, the email replies and the
 // deadline scheduler. It is safe for concurrent use.
 type Service struct {
-	games  engine.Registry
-	store  events.Store
-	repo   Repository
-	secret []byte
-	now    func() time.Time
-	writer *writer
+	games    engine.Registry
+	store    events.Store
+	repo     Repository
+	secret   []byte
+	now      func() time.Time
+	cache    *gameCache
+	writer   *writer
+	versions *versionReader
 }
 
 // New returns a Service.
@@ -46,8 +51,13 @@ func New(c Config) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now}
+	n := c.GameCache
+	if n == 0 {
+		n = DefaultGameCache
+	}
+	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n)}
 	s.writer = newWriter(s, c.Writers)
+	s.versions = &versionReader{repo: c.Repo}
 	return s
 }
 
@@ -72,21 +82,61 @@ func (s *Service) engineOf(g *Game) (engine.Game, error) {
 	return eng, nil
 }
 
-// game reads game id's row. Errors: ENotFound.
+// game returns game id's row as the database has it now: the cached row
+// when the database's version of the game is the cached one (a read of one
+// column, shared with concurrent reads: see versionReader), else the row
+// read whole. The row is shared: callers must not
+// modify it. Errors: ENotFound.
 func (s *Service) game(ctx context.Context, id string) (*Game, error) {
-	return s.repo.Game(ctx, id)
+	if e, ok := s.cache.get(id); ok {
+		v, err := s.versions.version(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if v == e.g.Version {
+			return e.g, nil
+		}
+	}
+	return s.load(ctx, id)
 }
 
-// state decodes g's engine state.
+// knownGame returns game id's row as this process last saw it, read from
+// the database only when the cache has none or an older version than
+// atLeast. Another serve process may have moved the game on since: only a
+// move may use it, because its append checks the version in the database.
+func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *Game, cached bool, err error) {
+	if e, ok := s.cache.get(id); ok && e.g.Version >= atLeast {
+		return e.g, true, nil
+	}
+	g, err = s.load(ctx, id)
+	return g, false, err
+}
+
+// load reads game id's row and caches it.
+func (s *Service) load(ctx context.Context, id string) (*Game, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.put(g, nil)
+	return g, nil
+}
+
+// state returns g's engine state, decoded or from the cache. The state is
+// shared: callers must not modify it (Clone it first).
 func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
 		return nil, nil, err
 	}
+	if st := s.cache.state(g); st != nil {
+		return eng, st, nil
+	}
 	st, err := eng.DecodeState(g.State)
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections: decode state of %s: %w", g.ID, err)
 	}
+	s.cache.put(g, st)
 	return eng, st, nil
 }
 
@@ -95,16 +145,20 @@ func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 // appends). decoded holds the engine events of evs (nil for service
 // events). extra, if set, adds to the Change inside the transaction (the
 // remembered answer of a keyed move). It returns the new game row and
-// state, or ran=false when the store answered from an
+// state (cached: read-only), or ran=false when the store answered from an
 // earlier append with the same idempotency key (nothing written).
 func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
 	extra func(*Change, engine.State) error) (ng *Game, nst engine.State, ran bool, err error) {
 	p := &pending{g: g, st: st, evs: evs, decoded: decoded, extra: extra}
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
+			s.cache.drop(g.ID)
 			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
+	}
+	if p.ran {
+		s.cache.put(p.ng, p.nst)
 	}
 	return p.ng, p.nst, p.ran, nil
 }

@@ -58,7 +58,7 @@ func lordsViews(t testing.TB, moves int) [][]byte {
 		legal := st.Legal(seat)
 		v := &projections.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
 			ToMove: st.ToMove(), LegalMoves: legal, State: st.View(seat)}
-		b, err := v.MarshalJSON()
+		b, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}

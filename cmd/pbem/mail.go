@@ -17,7 +17,7 @@ import (
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
-func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) ([]api.Route, func(), error) {
+func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) (*api.MailConfig, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
@@ -31,11 +31,11 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if mail.Mailbox != nil {
 		e.log.Info("no PBEM_SMTP_URL: emails go to the dev mailbox", "url", cfg.PublicURL+"/dev/mail")
 	}
-	routes := api.MailRoutes(api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
-		Service: svc, Mailbox: mail.Mailbox})
+	mc := &api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
+		Service: svc, Mailbox: mail.Mailbox}
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); mail.Run(mctx) }()
-	return routes, func() { cancel(); wg.Wait() }, nil
+	return mc, func() { cancel(); wg.Wait() }, nil
 }

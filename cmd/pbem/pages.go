@@ -11,17 +11,17 @@ import (
 	"pbem/projections"
 )
 
-// pageRoutes wires the HTML pages (lobby, play, history, audit, admin, live
+// pageConfig configures the HTML pages (lobby, play, history, audit, admin, live
 // updates): CSRF tokens derive from secret, cookies are Secure when the
 // public URL is https, live pages wake on the store's notifications, and the
 // admin page lists the game's failed emails from the outbox.
-func pageRoutes(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) []api.Route {
-	return api.PageRoutes(api.PageConfig{
+func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) *api.PageConfig {
+	return &api.PageConfig{
 		Service: svc,
 		Secret:  secret,
 		Secure:  strings.HasPrefix(cfg.PublicURL, "https://"),
 		Notify:  store.Notify,
 		Failed:  notifypg.NewOutbox(pool),
 		Logger:  e.log,
-	})
+	}
 }

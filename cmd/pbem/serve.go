@@ -79,14 +79,14 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	mailRoutes, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc)
+	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc)
 	if err != nil {
 		return err
 	}
 	defer stopMail()
-	routes := append(mailRoutes, pageRoutes(cfg, e, secret, pool, store, svc)...)
+	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		routes: routes})
+		pages: pagesCfg, mail: mailCfg})
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -123,14 +123,16 @@ type handlerDeps struct {
 	svc    *projections.Service
 	log    *slog.Logger
 	health func(context.Context) error
-	// routes are extra routes (mail, pages) registered after the API's.
-	routes []api.Route
+	// pages and mail configure the HTML pages and the mail routes.
+	pages *api.PageConfig
+	mail  *api.MailConfig
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
-	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Routes: deps.routes})
+	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
+		Mail: deps.mail})
 }
 
 // healthCheck returns the health check: the database answers and its

@@ -33,6 +33,28 @@ func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
 	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+gameFrom+` WHERE g.id = $1`, id), id)
 }
 
+// Versions implements projections.Repository.
+func (r *Repo) Versions(ctx context.Context, ids []string) (map[string]int64, error) {
+	rows, err := r.pool.Query(ctx, `SELECT id, version FROM games WHERE id = ANY ($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: versions: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]int64, len(ids))
+	for rows.Next() {
+		var id string
+		var v int64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("projections/postgres: versions: %w", err)
+		}
+		out[id] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("projections/postgres: versions: %w", err)
+	}
+	return out, nil
+}
+
 func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var g projections.Game
 	// Scanned as []byte: a json.RawMessage target would be re-validated.
