@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/projections"
 )
 
@@ -29,7 +30,7 @@ func (s *Server) adminResend(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.Errorf(projections.EInvalid, "seat: give the seat whose link to resend")
 	}
-	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+	return s.admin(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
 	})
 }
@@ -47,7 +48,7 @@ func (s *Server) adminExtend(c echo.Context) error {
 	if by == 0 {
 		return projections.Errorf(projections.EInvalid, "by: give a duration like \"24h\"")
 	}
-	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+	return s.admin(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.Extend(c.Request().Context(), id, tok, by)
 	})
 }
@@ -67,19 +68,19 @@ func (s *Server) adminResume(c echo.Context) error {
 	return s.adminPlain(c, s.svc.Resume)
 }
 
-type adminAction func(ctx context.Context, id, token string) (*projections.Summary, error)
+type adminAction func(ctx context.Context, id, token string) (*game.Summary, error)
 
 func (s *Server) adminPlain(c echo.Context, f adminAction) error {
 	var b emptyBody
 	if err := decode(c, &b, true); err != nil {
 		return err
 	}
-	return s.admin(c, func(id, tok string) (*projections.Summary, error) {
+	return s.admin(c, func(id, tok string) (*game.Summary, error) {
 		return f(c.Request().Context(), id, tok)
 	})
 }
 
-func (s *Server) admin(c echo.Context, f func(id, token string) (*projections.Summary, error)) error {
+func (s *Server) admin(c echo.Context, f func(id, token string) (*game.Summary, error)) error {
 	tok := bearer(c)
 	if tok == "" {
 		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")

@@ -24,13 +24,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 // Config is what a Server needs.
 type Config struct {
 	// Service is the game service.
-	Service *projections.Service
+	Service *game.Service
 	// Logger logs requests' errors; nil means slog.Default().
 	Logger *slog.Logger
 	// Health reports whether the server can serve (GET /healthz); nil means
@@ -53,7 +53,7 @@ type Route struct {
 // Server is the HTTP handler.
 type Server struct {
 	cfg   Config
-	svc   *projections.Service
+	svc   *game.Service
 	log   *slog.Logger
 	echo  *echo.Echo
 	pages *pages      // nil without Config.Pages

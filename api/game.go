@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/projections"
 )
 
@@ -26,9 +27,9 @@ type createBody struct {
 }
 
 type createdBody struct {
-	ID         string                 `json:"id"`
-	AdminToken string                 `json:"admin_token"`
-	Seats      []projections.SeatName `json:"seats"`
+	ID         string          `json:"id"`
+	AdminToken string          `json:"admin_token"`
+	Seats      []game.SeatName `json:"seats"`
 }
 
 // createGame: POST /api/v1/games.
@@ -48,18 +49,18 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	req := projections.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
+	req := game.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c)}
 	for _, p := range b.Players {
-		req.Players = append(req.Players, projections.NewPlayer{Name: p.Name, Email: p.Email})
+		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email})
 	}
 	cg, err := s.svc.Create(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
-	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []projections.SeatName{}}
+	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []game.SeatName{}}
 	for i, n := range cg.Game.Players {
-		out.Seats = append(out.Seats, projections.SeatName{Seat: i, Name: n})
+		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
 	}
 	return c.JSON(http.StatusCreated, out)
 }
@@ -84,7 +85,7 @@ func (s *Server) getView(c echo.Context) error {
 
 // jsonView writes v as c.JSON does (indented under ?pretty or debug),
 // with its Content-Length.
-func (s *Server) jsonView(c echo.Context, v *projections.View) error {
+func (s *Server) jsonView(c echo.Context, v *game.View) error {
 	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
 		return c.JSON(http.StatusOK, v)
 	}
@@ -126,7 +127,7 @@ func (s *Server) postMove(c echo.Context) error {
 	if len(b.Move) == 0 || b.Move[0] != '{' {
 		return projections.Errorf(projections.EInvalid, "move: give one of your legal moves, as a JSON object")
 	}
-	out, err := s.svc.Move(ctx, id, token, projections.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
+	out, err := s.svc.Move(ctx, id, token, game.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
 		RequestID: requestID(c)})
 	if err != nil {
 		return err

@@ -11,9 +11,9 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
-	"pbem/projections"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
@@ -24,7 +24,7 @@ var secret = []byte("api test secret")
 type env struct {
 	t    *testing.T
 	url  string
-	svc  *projections.Service
+	svc  *game.Service
 	repo *postgres.Repo
 	srv  *api.Server
 	now  *time.Time
@@ -41,7 +41,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, now: &now}
-	e.svc = projections.New(projections.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
+	e.svc = game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc})
 	hs := httptest.NewServer(e.srv)
@@ -117,7 +117,7 @@ func (e *env) create(game string, n int, options string) created {
 }
 
 // seatToken is the token the invitation email of seat carries.
-func seatToken(id string, seat int) string { return projections.SeatToken(secret, id, seat, 0) }
+func seatToken(id string, seat int) string { return game.SeatToken(secret, id, seat, 0) }
 
 type viewBody struct {
 	GameID     string            `json:"game_id"`

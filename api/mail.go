@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -19,7 +20,7 @@ type MailConfig struct {
 	// Outbox lists a game's failed emails for its admin.
 	Outbox notify.OutboxStore
 	// Service authenticates the admin token.
-	Service *projections.Service
+	Service *game.Service
 	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
 	// configured, and then GET /dev/mail lists it.
 	Mailbox notify.MailboxStore

@@ -9,8 +9,8 @@ import (
 	"regexp"
 	"testing"
 
+	"pbem/events/game"
 	"pbem/notify/smtpsink"
-	"pbem/projections"
 	"pbem/projections/testgame"
 )
 
@@ -22,8 +22,8 @@ var playLinkRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`
 func TestEmailedLinkOpensThePlayersView(t *testing.T) {
 	e := newMailEnv(t, false)
 	ctx := context.Background()
-	g, err := e.svc.Create(ctx, projections.CreateGame{Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
-		Players: []projections.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	g, err := e.svc.Create(ctx, game.CreateGame{Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
+		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

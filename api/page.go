@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -33,7 +34,7 @@ import (
 // Config.Routes.
 type PageConfig struct {
 	// Service is the game service.
-	Service *projections.Service
+	Service *game.Service
 	// Secret is PBEM_SECRET: CSRF tokens are derived from it.
 	Secret []byte
 	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
@@ -61,7 +62,7 @@ type FailedEmails interface {
 // pages serves the HTML pages.
 type pages struct {
 	cfg  PageConfig
-	svc  *projections.Service
+	svc  *game.Service
 	log  *slog.Logger
 	tmpl *templates
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -20,7 +21,7 @@ type adminPage struct {
 	Status    string
 	StatusKey string
 	Version   int64
-	Seats     []projections.SeatName
+	Seats     []game.SeatName
 	Deadline  *when
 	Active    bool
 	Paused    bool

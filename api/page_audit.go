@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 // auditPage is the data of an ended game's audit page.
@@ -113,7 +113,7 @@ type roundScores struct {
 func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
 	var out []roundScores
 	var bad bool
-	err := p.svc.PublicReplay(c.Request().Context(), id, func(st projections.PublicStep) {
+	err := p.svc.PublicReplay(c.Request().Context(), id, func(st game.PublicStep) {
 		b, err := json.Marshal(st.View)
 		if err != nil {
 			bad = true

@@ -20,9 +20,9 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
-	"pbem/projections"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
@@ -32,7 +32,7 @@ import (
 type pageEnv struct {
 	t     testing.TB
 	url   string
-	svc   *projections.Service
+	svc   *game.Service
 	pool  *pgxpool.Pool
 	store *evpg.Store
 	srv   *api.Server
@@ -53,7 +53,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := projections.New(projections.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
+	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
 		Store: store, Repo: postgres.New(pool), Secret: secret})
 	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
 	pc := api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second}
@@ -68,12 +68,12 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 }
 
 // createGame starts a game of n players (Ann, Bob, ...) in lang.
-func (e *pageEnv) createGame(game string, n int, lang, options string) string {
+func (e *pageEnv) createGame(name string, n int, lang, options string) string {
 	e.t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := projections.CreateGame{Game: game, Language: lang, Options: json.RawMessage(options)}
+	req := game.CreateGame{Game: name, Language: lang, Options: json.RawMessage(options)}
 	for i := range n {
-		req.Players = append(req.Players, projections.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
+		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
 	}
 	cg, err := e.svc.Create(context.Background(), req)
 	if err != nil {
@@ -139,7 +139,7 @@ func read(t testing.TB, resp *http.Response) page {
 // page is fetched.
 func (b *browser) open(id string, seat int) page {
 	b.t.Helper()
-	p := b.get("/play/" + id + "?token=" + projections.SeatToken(secret, id, seat, 0))
+	p := b.get("/play/" + id + "?token=" + game.SeatToken(secret, id, seat, 0))
 	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id {
 		b.t.Fatalf("open: %d to %q", p.Status, p.Header.Get("Location"))
 	}
@@ -221,7 +221,7 @@ func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			e.t.Fatalf("move %d: %v", n, err)
 		}
 	}

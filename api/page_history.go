@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 // historyPage is the data of a seat's history page.
@@ -61,7 +61,7 @@ func (p *pages) history(c echo.Context) error {
 // summaryPage loads game id's public summary, with the page language
 // (the game's, unless the visitor chose another), its catalog and the
 // page's base. Errors: those of Service.Summary.
-func (p *pages) summaryPage(c echo.Context, id string) (*projections.Summary, catalog, base, error) {
+func (p *pages) summaryPage(c echo.Context, id string) (*game.Summary, catalog, base, error) {
 	sm, err := p.svc.Summary(c.Request().Context(), id)
 	if err != nil {
 		return nil, nil, base{}, err
@@ -79,7 +79,7 @@ func gameName(cat catalog, game string) string {
 }
 
 // seatNames lists a game's players by seat.
-func seatNames(sm *projections.Summary) []string {
+func seatNames(sm *game.Summary) []string {
 	names := make([]string, len(sm.Seats))
 	for _, s := range sm.Seats {
 		if s.Seat >= 0 && s.Seat < len(names) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/game"
 	"pbem/projections"
 )
 
@@ -143,7 +144,7 @@ func (p *pages) create(c echo.Context) error {
 		return err
 	}
 	lang := pickLang(c, c.FormValue("language"))
-	req := projections.CreateGame{Game: c.FormValue("game"), Language: c.FormValue("language"),
+	req := game.CreateGame{Game: c.FormValue("game"), Language: c.FormValue("language"),
 		TimeoutPolicy: c.FormValue("policy"), RequestID: requestID(c)}
 	for i := range lobbySeats {
 		n := strconv.Itoa(i + 1)
@@ -151,7 +152,7 @@ func (p *pages) create(c echo.Context) error {
 		if name == "" && email == "" {
 			continue
 		}
-		req.Players = append(req.Players, projections.NewPlayer{Name: name, Email: email})
+		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: email})
 	}
 	if o := strings.TrimSpace(c.FormValue("options")); o != "" {
 		if !json.Valid([]byte(o)) {

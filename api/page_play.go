@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/events/game"
 	"pbem/projections"
 )
 
@@ -123,7 +124,7 @@ func (p *pages) move(c echo.Context) error {
 	// play once; another move from a stale page is a conflict.
 	sum := sha256.Sum256([]byte(mv))
 	key := "page:v" + strconv.FormatInt(ver, 10) + ":" + hex.EncodeToString(sum[:8])
-	_, err = p.svc.Move(ctx, id, tok, projections.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
+	_, err = p.svc.Move(ctx, id, tok, game.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
 		RequestID: requestID(c)})
 	notice := noticePlayed
 	switch code := projections.ErrorCode(err); code {
@@ -146,7 +147,7 @@ func (p *pages) move(c echo.Context) error {
 }
 
 // playData builds the play page of a seat.
-func (p *pages) playData(c echo.Context, sp *projections.SeatPage, tok string) (*playPage, error) {
+func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPage, error) {
 	v, sm := sp.View, sp.Summary
 	lang := pickLang(c, sm.Language)
 	cat := p.cat(lang)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/projections"
+	"pbem/events/game"
 	"pbem/projections/testgame"
 )
 
@@ -22,7 +22,7 @@ func TestPageTokenIsSwappedForAScopedCookie(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
-	p := b.get("/play/" + id + "?token=" + projections.SeatToken(secret, id, 0, 0) + "&x=1")
+	p := b.get("/play/" + id + "?token=" + game.SeatToken(secret, id, 0, 0) + "&x=1")
 	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id+"?x=1" {
 		t.Fatalf("token URL: %d to %q", p.Status, p.Header.Get("Location"))
 	}

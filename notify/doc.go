@@ -42,7 +42,7 @@
 // # Secrets
 //
 // A play link's token is derived from PBEM_SECRET when the email is
-// rendered (projections.SeatToken); it is never stored and never logged.
+// rendered (game.SeatToken); it is never stored and never logged.
 // Emails carry only what the payload holds (written by the game service
 // from the recipient's view): no other seat's cards, no seed.
 package notify

@@ -11,7 +11,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 //go:embed templates/*.tmpl
@@ -214,7 +214,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 
 // PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.
 func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
-	return r.link("play", gameID) + "?token=" + url.QueryEscape(projections.SeatToken(r.secret, gameID, seat, gen))
+	return r.link("play", gameID) + "?token=" + url.QueryEscape(game.SeatToken(r.secret, gameID, seat, gen))
 }
 
 // UnsubscribeLink is the signed link to an address's mail preference; lang

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 func testRenderer(t testing.TB) *Renderer {
@@ -61,7 +61,7 @@ func TestCatalogsHaveTheSameKeys(t *testing.T) {
 
 func TestRenderEveryKindAndLanguage(t *testing.T) {
 	r := testRenderer(t)
-	token := projections.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
+	token := game.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
 	for _, lang := range []string{"en", "fr", "it"} {
 		for _, k := range Kinds() {
 			t.Run(lang+"/"+string(k), func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if k == RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 					t.Errorf("round end email lacks the lines:\n%s", m.Text)
 				}
-				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+projections.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
+				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+game.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
 					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
 				}
 			})

@@ -170,7 +170,7 @@ func (w *Worker) failure(r Row, err error) Outcome {
 // modes loads the preferences of the rows' recipients.
 func (w *Worker) modes(ctx context.Context, rows []Row) (map[string]Mode, error) {
 	if w.c.Prefs == nil {
-		return nil, nil
+		return map[string]Mode{}, nil
 	}
 	var emails []string
 	for _, r := range rows {
@@ -182,7 +182,7 @@ func (w *Worker) modes(ctx context.Context, rows []Row) (map[string]Mode, error)
 		}
 	}
 	if len(emails) == 0 {
-		return nil, nil
+		return map[string]Mode{}, nil
 	}
 	return w.c.Prefs.Modes(ctx, emails)
 }

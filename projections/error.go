@@ -45,7 +45,7 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	if re := ruleError(err); re != nil {
+	if re := AsRuleError(err); re != nil {
 		return re.Code
 	}
 	return EInternal
@@ -58,7 +58,7 @@ func ErrorMessage(err error) string {
 	if errors.As(err, &e) {
 		return e.Message
 	}
-	if re := ruleError(err); re != nil {
+	if re := AsRuleError(err); re != nil {
 		return re.Message
 	}
 	return "internal error"

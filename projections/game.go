@@ -75,27 +75,15 @@ type Seat struct {
 }
 
 // Ended reports whether the game is over (finished or aborted).
-func (g *Game) Ended() bool { return ended(g.Status) }
+func (g *Game) Ended() bool { return StatusEnded(g.Status) }
 
-// ended reports whether status is one a game never leaves.
-func ended(status string) bool { return status == StatusFinished || status == StatusAborted }
+// StatusEnded reports whether status is one a game never leaves.
+func StatusEnded(status string) bool { return status == StatusFinished || status == StatusAborted }
 
 // Paused reports whether the game is paused.
 func (g *Game) Paused() bool { return g.Status == StatusPaused }
 
-// seatFor returns the seat whose current token is token, or -1.
-func (g *Game) seatFor(token string) int {
-	found := -1
-	for _, s := range g.Seats {
-		// Compare with every seat (constant time each) to not leak which matched.
-		if TokenMatches(token, s.TokenHash) {
-			found = s.Seat
-		}
-	}
-	return found
-}
-
-func (g *Game) clone() *Game {
+func (g *Game) Clone() *Game {
 	c := *g
 	c.Players = slices.Clone(g.Players)
 	c.ToMove = slices.Clone(g.ToMove)
@@ -161,10 +149,20 @@ type Request struct {
 	Response json.RawMessage
 }
 
-func ruleError(err error) *engine.RuleError {
+func AsRuleError(err error) *engine.RuleError {
 	var re *engine.RuleError
 	if errors.As(err, &re) {
 		return re
 	}
 	return nil
+}
+
+// InboxItem is a game waiting for a player's decision.
+type InboxItem struct {
+	GameID   string     `json:"game_id"`
+	Game     string     `json:"game"`
+	Seat     int        `json:"seat"`
+	Name     string     `json:"name"`
+	Since    int64      `json:"since_version"`
+	Deadline *time.Time `json:"deadline"`
 }

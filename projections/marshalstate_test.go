@@ -28,7 +28,7 @@ func TestMarshalStateSameBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := marshalState(st)
+			got, err := MarshalState(st)
 			if err != nil {
 				t.Fatal(err)
 			}

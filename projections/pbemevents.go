@@ -21,7 +21,7 @@ const (
 	TypeLinkResent = "pbem.link_resent"
 )
 
-func isServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
+func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
 
 // Created is the data of pbem.created: everything needed to deal the game
 // again. Seed is the secret hex seed; every redacted copy has it emptied,
@@ -70,9 +70,9 @@ type LinkResent struct {
 	TokenGen int `json:"token_gen"`
 }
 
-// redactService returns the public form of a service event's data: the seed
+// RedactService returns the public form of a service event's data: the seed
 // of pbem.created is removed.
-func redactService(typ string, data json.RawMessage) json.RawMessage {
+func RedactService(typ string, data json.RawMessage) json.RawMessage {
 	if typ != TypeCreated {
 		return data
 	}
@@ -81,7 +81,10 @@ func redactService(typ string, data json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	c.Seed = ""
-	b, _ := json.Marshal(c)
+	b, err := json.Marshal(c)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
 	return b
 }
 
@@ -115,8 +118,8 @@ var serviceText = map[string]map[string]string{
 	},
 }
 
-// describeService is the one-line summary of a service event in lang.
-func describeService(typ string, data json.RawMessage, names []string, lang string) string {
+// DescribeService is the one-line summary of a service event in lang.
+func DescribeService(typ string, data json.RawMessage, names []string, lang string) string {
 	texts, ok := serviceText[lang]
 	if !ok {
 		texts = serviceText["en"]
@@ -163,9 +166,9 @@ var resultText = map[string][2]string{
 	"it": {"%s vince con %d punti.", "%s condividono la vittoria con %d punti."},
 }
 
-// resultSummary is the one-line result of a finished game in lang, with the
+// ResultSummary is the one-line result of a finished game in lang, with the
 // players' names (the engine's own Summary knows only seat numbers).
-func resultSummary(r *engine.Result, names []string, lang string) string {
+func ResultSummary(r *engine.Result, names []string, lang string) string {
 	texts, ok := resultText[lang]
 	if !ok {
 		texts = resultText["en"]

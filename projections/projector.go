@@ -14,33 +14,34 @@ import (
 	"pbem/events"
 )
 
-// projector folds a game's events into its projection rows. The live path
-// (an append hook) and rebuild use the same code, so a rebuild equals the
-// live tables.
-type projector struct {
-	games engine.Registry
-	eng   engine.Game
-	g     *Game
-	st    engine.State
-	// now is the clock for deadlines: the service clock live, each event's
+// Projector folds a game's events into its projection rows. The live path
+// (the game service's append hook) and rebuild use the same code, so a
+// rebuild equals the live tables. Set Games, Game and Now; Engine and State
+// are those of the game before the events (nil before its creation).
+type Projector struct {
+	Games  engine.Registry
+	Engine engine.Game
+	Game   *Game
+	State  engine.State
+	// Now is the clock for deadlines: the service clock live, each event's
 	// RecordedAt in a rebuild.
-	now func(e events.Event) time.Time
-	// outbox enables email rows (live only).
-	outbox bool
+	Now func(e events.Event) time.Time
+	// Outbox enables email rows (live only).
+	Outbox bool
 }
 
-// batch is what one append changed, beyond the game row.
-type batch struct {
-	history []HistoryRow
-	outbox  []OutboxRow
-	tokens  []Seat
+// Batch is what one append changed, beyond the game row.
+type Batch struct {
+	History []HistoryRow
+	Outbox  []OutboxRow
+	Tokens  []Seat
 }
 
-// apply folds one append's events. decoded may hold the engine events the
+// Apply folds one append's events. decoded may hold the engine events the
 // service just decided (nil entries are decoded from the stored data).
-func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*batch, error) {
-	b := &batch{}
-	g := p.g
+func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Batch, error) {
+	b := &Batch{}
+	g := p.Game
 	before := slices.Clone(g.ToMove)
 	beforeStatus := g.Status
 	created, freshDeadline, resumed, roundEnd := false, false, false, false
@@ -51,7 +52,7 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 	for i, e := range appended {
 		last = e
 		var ev engine.Event
-		if isServiceEvent(e.Type) {
+		if IsServiceEvent(e.Type) {
 			switch e.Type {
 			case TypeCreated:
 				if err := p.create(e); err != nil {
@@ -94,30 +95,32 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 				for j := range g.Seats {
 					if g.Seats[j].Seat == l.Seat {
 						g.Seats[j].TokenGen = l.TokenGen
-						b.tokens = append(b.tokens, g.Seats[j])
+						b.Tokens = append(b.Tokens, g.Seats[j])
 					}
 				}
-				if p.outbox {
-					if s := g.seat(l.Seat); s != nil {
-						b.outbox = append(b.outbox, p.mail(KindLink, s, e.Version, nil))
+				if p.Outbox {
+					if s := g.SeatAt(l.Seat); s != nil {
+						if err := p.addMail(b, KindLink, s, e.Version, nil); err != nil {
+							return nil, err
+						}
 					}
 				}
 			}
 		} else {
-			if p.st == nil {
+			if p.State == nil {
 				return nil, fmt.Errorf("projections: %s v%d: engine event before pbem.created", e.Stream, e.Version)
 			}
 			if i < len(decoded) && decoded[i] != nil {
 				ev = decoded[i]
 			} else {
 				var err error
-				ev, err = p.eng.DecodeEvent(e.Type, e.Data)
+				ev, err = p.Engine.DecodeEvent(e.Type, e.Data)
 				if err != nil {
 					return nil, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
 				}
 			}
-			p.st.Apply(ev)
-			if p.eng.RoundEnd(ev) {
+			p.State.Apply(ev)
+			if p.Engine.RoundEnd(ev) {
 				roundEnd = true
 			}
 		}
@@ -127,20 +130,20 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 		if err != nil {
 			return nil, err
 		}
-		b.history = append(b.history, rows...)
+		b.History = append(b.History, rows...)
 		lines = append(lines, line)
 	}
-	if p.st == nil {
+	if p.State == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
 	}
-	state, err := marshalState(p.st)
+	state, err := MarshalState(p.State)
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
 	}
 	g.State = state
-	g.ToMove = nonNil(p.st.ToMove())
+	g.ToMove = NonNil(p.State.ToMove())
 	if g.Status != StatusAborted {
-		if r := p.st.Result(); r != nil {
+		if r := p.State.Result(); r != nil {
 			g.Status = StatusFinished
 			g.Result = r
 		}
@@ -159,27 +162,29 @@ func (p *projector) apply(appended []events.Event, decoded []engine.Event) (*bat
 		r := explicit.Add(-g.ReminderBefore)
 		g.DeadlineAt, g.ReminderAt = explicit, &r
 	case freshDeadline || entered(before, g.ToMove) != nil || g.DeadlineAt == nil:
-		d := p.now(last).UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)
+		d := p.Now(last).UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)
 		r := d.Add(-g.ReminderBefore)
 		g.DeadlineAt, g.ReminderAt = &d, &r
 	}
-	if p.outbox {
-		p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines)
+	if p.Outbox {
+		if err := p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
 
 // create handles pbem.created: the game row and its first state.
-func (p *projector) create(e events.Event) error {
+func (p *Projector) create(e events.Event) error {
 	var c Created
 	if err := json.Unmarshal(e.Data, &c); err != nil {
 		return fmt.Errorf("projections: pbem.created of %s: %w", e.Stream, err)
 	}
-	eng, ok := p.games[c.Game]
+	eng, ok := p.Games[c.Game]
 	if !ok {
 		return fmt.Errorf("projections: game %s: unknown engine %q", e.Stream, c.Game)
 	}
-	seed, err := decodeSeed(c.Seed)
+	seed, err := DecodeSeed(c.Seed)
 	if err != nil {
 		return fmt.Errorf("projections: game %s: %w", e.Stream, err)
 	}
@@ -193,7 +198,7 @@ func (p *projector) create(e events.Event) error {
 		return fmt.Errorf("projections: game %s: bad deadline settings %q/%q", e.Stream, c.TurnDeadline, c.ReminderBefore)
 	}
 	sh, _ := hex.DecodeString(c.SeedHash)
-	g := p.g
+	g := p.Game
 	g.ID = e.Stream
 	g.Game = c.Game
 	g.RulesVersion = c.RulesVersion
@@ -206,37 +211,37 @@ func (p *projector) create(e events.Event) error {
 	g.TurnDeadline = turn
 	g.ReminderBefore = rem
 	g.TimeoutPolicy = c.TimeoutPolicy
-	p.eng, p.st = eng, st
+	p.Engine, p.State = eng, st
 	return nil
 }
 
 // history computes the rows of one event: the public row, plus a row for
 // each seat that sees it differently. It also returns the public line.
-func (p *projector) history(e events.Event, ev engine.Event) ([]HistoryRow, string, error) {
-	g := p.g
+func (p *Projector) history(e events.Event, ev engine.Event) ([]HistoryRow, string, error) {
+	g := p.Game
 	row := func(seat int, data json.RawMessage, summary string) HistoryRow {
 		return HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor,
 			Data: data, Summary: summary, Hash: e.Hash, PrevHash: e.PrevHash, RecordedAt: e.RecordedAt.UTC()}
 	}
 	if ev == nil {
-		data := redactService(e.Type, e.Data)
-		line := describeService(e.Type, data, g.Players, g.Language)
+		data := RedactService(e.Type, e.Data)
+		line := DescribeService(e.Type, data, g.Players, g.Language)
 		return []HistoryRow{row(engine.Spectator, data, line)}, line, nil
 	}
-	pub := p.eng.Redact(ev, engine.Spectator)
+	pub := p.Engine.Redact(ev, engine.Spectator)
 	pubData, err := json.Marshal(pub)
 	if err != nil {
 		return nil, "", fmt.Errorf("projections: marshal redacted %s: %w", e.Type, err)
 	}
-	pubLine := p.eng.Describe(pub, g.Players, g.Language)
+	pubLine := p.Engine.Describe(pub, g.Players, g.Language)
 	rows := []HistoryRow{row(engine.Spectator, pubData, pubLine)}
 	for seat := range g.Players {
-		r := p.eng.Redact(ev, seat)
+		r := p.Engine.Redact(ev, seat)
 		data, err := json.Marshal(r)
 		if err != nil {
 			return nil, "", fmt.Errorf("projections: marshal redacted %s: %w", e.Type, err)
 		}
-		line := p.eng.Describe(r, g.Players, g.Language)
+		line := p.Engine.Describe(r, g.Players, g.Language)
 		if !bytes.Equal(data, pubData) || line != pubLine {
 			rows = append(rows, row(seat, data, line))
 		}
@@ -247,27 +252,35 @@ func (p *projector) history(e events.Event, ev engine.Event) ([]HistoryRow, stri
 // mails adds the outbox rows of an append. A timeout notice goes to each
 // seat that timed out, in the same transaction as the timeout itself, so a
 // crash cannot lose it.
-func (p *projector) mails(b *batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines []string) {
-	g := p.g
+func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines []string) error {
+	g := p.Game
 	v := g.Version
 	for _, seat := range timedOut {
-		if s := g.seat(seat); s != nil {
-			b.outbox = append(b.outbox, p.mail(KindTimeout, s, v, lines))
+		if s := g.SeatAt(seat); s != nil {
+			if err := p.addMail(b, KindTimeout, s, v, lines); err != nil {
+				return err
+			}
 		}
 	}
 	switch {
 	case created:
 		for i := range g.Seats {
-			b.outbox = append(b.outbox, p.mail(KindInvitation, &g.Seats[i], v, lines))
+			if err := p.addMail(b, KindInvitation, &g.Seats[i], v, lines); err != nil {
+				return err
+			}
 		}
 	case g.Ended() && beforeStatus != g.Status:
 		for i := range g.Seats {
-			b.outbox = append(b.outbox, p.mail(KindGameOver, &g.Seats[i], v, lines))
+			if err := p.addMail(b, KindGameOver, &g.Seats[i], v, lines); err != nil {
+				return err
+			}
 		}
 	case g.Status == StatusActive:
 		if roundEnd {
 			for i := range g.Seats {
-				b.outbox = append(b.outbox, p.mail(KindRoundEnd, &g.Seats[i], v, lines))
+				if err := p.addMail(b, KindRoundEnd, &g.Seats[i], v, lines); err != nil {
+					return err
+				}
 			}
 		}
 		awaited := entered(before, g.ToMove)
@@ -275,11 +288,14 @@ func (p *projector) mails(b *batch, beforeStatus string, before, timedOut []int,
 			awaited = g.ToMove
 		}
 		for _, seat := range awaited {
-			if s := g.seat(seat); s != nil {
-				b.outbox = append(b.outbox, p.mail(KindYourTurn, s, v, lines))
+			if s := g.SeatAt(seat); s != nil {
+				if err := p.addMail(b, KindYourTurn, s, v, lines); err != nil {
+					return err
+				}
 			}
 		}
 	}
+	return nil
 }
 
 // Mail is the payload of an outbox row: everything the email renderer needs
@@ -310,33 +326,38 @@ type MailGame struct {
 	Players []string `json:"players"`
 }
 
-func (p *projector) mail(kind string, s *Seat, version int64, lines []string) OutboxRow {
-	g := p.g
+// addMail adds to b the email of kind to seat s about version.
+func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines []string) error {
+	g := p.Game
 	m := Mail{
 		To:       MailTo{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: g.Language,
 		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players},
 		TokenGen: s.TokenGen,
 		Version:  version,
-		Lines:    nonNil(lines),
+		Lines:    NonNil(lines),
 	}
 	if g.DeadlineAt != nil {
 		d := g.DeadlineAt.UTC().Format(time.RFC3339)
 		m.Deadline = &d
 	}
 	if g.Result != nil {
-		m.Ranking = ranking(g.Result, g.Players)
-		m.Summary = resultSummary(g.Result, g.Players, g.Language)
+		m.Ranking = Rankings(g.Result, g.Players)
+		m.Summary = ResultSummary(g.Result, g.Players, g.Language)
 	}
 	if g.Status == StatusAborted {
-		m.Summary = describeService(TypeAborted, nil, g.Players, g.Language)
+		m.Summary = DescribeService(TypeAborted, nil, g.Players, g.Language)
 	}
-	payload, _ := json.Marshal(m)
+	payload, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("projections: %s email of game %s: %w", kind, g.ID, err)
+	}
 	seat := s.Seat
-	return OutboxRow{GameID: g.ID, Seat: &seat, Kind: kind, Payload: payload, EventVersion: version}
+	b.Outbox = append(b.Outbox, OutboxRow{GameID: g.ID, Seat: &seat, Kind: kind, Payload: payload, EventVersion: version})
+	return nil
 }
 
-func (g *Game) seat(n int) *Seat {
+func (g *Game) SeatAt(n int) *Seat {
 	for i := range g.Seats {
 		if g.Seats[i].Seat == n {
 			return &g.Seats[i]
@@ -356,14 +377,14 @@ func entered(before, after []int) []int {
 	return out
 }
 
-func nonNil[T any](s []T) []T {
+func NonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}
 	return s
 }
 
-func decodeSeed(s string) (engine.Seed, error) {
+func DecodeSeed(s string) (engine.Seed, error) {
 	var seed engine.Seed
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != len(seed) {
@@ -373,16 +394,16 @@ func decodeSeed(s string) (engine.Seed, error) {
 	return seed, nil
 }
 
-func seedHash(seed engine.Seed) string {
+func SeedHash(seed engine.Seed) string {
 	h := sha256.Sum256(seed[:])
 	return hex.EncodeToString(h[:])
 }
 
-// marshalState is json.Marshal(st) without its second pass over a state
+// MarshalState is json.Marshal(st) without its second pass over a state
 // that marshals itself: encoding/json validates and compacts a
 // MarshalJSON's output, which the engines' states (written with
 // json.Marshal) already are; the bytes are the same.
-func marshalState(st engine.State) ([]byte, error) {
+func MarshalState(st engine.State) ([]byte, error) {
 	if m, ok := st.(json.Marshaler); ok {
 		return m.MarshalJSON()
 	}

@@ -22,8 +22,8 @@ func TestResultSummaryNamesTheWinners(t *testing.T) {
 		{shared, "en", "Cid, Ann share the win with 40 points."},
 		{&engine.Result{Summary: "nobody"}, "en", "nobody"},
 	} {
-		if got := resultSummary(tc.r, names, tc.lang); got != tc.want {
-			t.Errorf("resultSummary(%s) = %q, want %q", tc.lang, got, tc.want)
+		if got := ResultSummary(tc.r, names, tc.lang); got != tc.want {
+			t.Errorf("ResultSummary(%s) = %q, want %q", tc.lang, got, tc.want)
 		}
 	}
 }

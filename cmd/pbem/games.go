@@ -16,8 +16,8 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
-	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
 
@@ -31,7 +31,7 @@ func gameRegistry() (engine.Registry, error) {
 }
 
 // newService builds the game service on pool and store.
-func newService(e *env, pool *pgxpool.Pool, store events.Store) (*projections.Service, error) {
+func newService(e *env, pool *pgxpool.Pool, store events.Store) (*game.Service, error) {
 	games, err := gameRegistry()
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store) (*projections.Se
 	if err != nil {
 		return nil, err
 	}
-	return projections.New(projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}), nil
+	return game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}), nil
 }
 
 // loadSecret returns PBEM_SECRET, or else the secret kept in the data
@@ -76,7 +76,7 @@ func loadSecret(e *env) ([]byte, error) {
 
 // openService opens the database (migrated), the event store and the game
 // service, for the maintenance commands. close releases them.
-func openService(ctx context.Context, e *env) (svc *projections.Service, pool *pgxpool.Pool, close func(), err error) {
+func openService(ctx context.Context, e *env) (svc *game.Service, pool *pgxpool.Pool, close func(), err error) {
 	db, err := openDatabase(ctx, e)
 	if err != nil {
 		return nil, nil, nil, err

@@ -15,7 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 // loadClient plays games over HTTP.
@@ -201,7 +201,7 @@ func (lt *loadClient) readAll(ctx context.Context, pool *pgxpool.Pool, n int) er
 		if st, _, err := c.do("GET", "/api/v1/games/"+id, "", nil); err != nil || st != http.StatusOK {
 			return fmt.Errorf("loadtest: summary of %s: %d %v", id, st, err)
 		}
-		if st, _, err := c.do("GET", "/api/v1/games/"+id+"/view", projections.SeatToken(lt.secret, id, 0, 0), nil); err != nil || st != http.StatusOK {
+		if st, _, err := c.do("GET", "/api/v1/games/"+id+"/view", game.SeatToken(lt.secret, id, 0, 0), nil); err != nil || st != http.StatusOK {
 			return fmt.Errorf("loadtest: view of %s: %d %v", id, st, err)
 		}
 		return nil
@@ -236,11 +236,11 @@ func (p *loadPlayer) start(id string) {
 func (p *loadPlayer) token(seat int) string {
 	if seat >= 0 && seat < len(p.tokens) {
 		if p.tokens[seat] == "" {
-			p.tokens[seat] = projections.SeatToken(p.lt.secret, p.id, seat, 0)
+			p.tokens[seat] = game.SeatToken(p.lt.secret, p.id, seat, 0)
 		}
 		return p.tokens[seat]
 	}
-	return projections.SeatToken(p.lt.secret, p.id, seat, 0)
+	return game.SeatToken(p.lt.secret, p.id, seat, 0)
 }
 
 // step plays one random legal move of the player's game, as a client that

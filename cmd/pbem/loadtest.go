@@ -21,9 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
-	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
 
@@ -51,7 +51,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	duration := fs.Duration("duration", 20*time.Second, "how long to play")
 	baseline := fs.Duration("baseline", 5*time.Second, "how long to run the plain INSERT baseline")
 	total := fs.Int("games", 10000, "active games to create before the play, then read for the memory figure (0: none)")
-	game := fs.String("game", "lords-of-scotland", "the game to play")
+	gameName := fs.String("game", "lords-of-scotland", "the game to play")
 	seats := fs.Int("seats", 4, "players per game")
 	genericPlans := fs.Bool("generic-plans", false, "plan_cache_mode=force_generic_plan on the server's connections")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the play phase to this file")
@@ -62,8 +62,8 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := games[*game]; !ok {
-		return fmt.Errorf("loadtest: unknown game %q", *game)
+	if _, ok := games[*gameName]; !ok {
+		return fmt.Errorf("loadtest: unknown game %q", *gameName)
 	}
 	if *players < 1 || *seats < 1 {
 		return errors.New("loadtest: -players and -seats must be positive")
@@ -96,7 +96,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 	defer store.Close()
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	svc := projections.New(projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func loadtest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	lt, err := newLoadClient(ln.Addr().String(), secret, *game, *seats)
+	lt, err := newLoadClient(ln.Addr().String(), secret, *gameName, *seats)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/projections"
+	"pbem/events/game"
 )
 
 // TestLoadViewDecode reads the fields a load client needs from a view (up
@@ -56,7 +56,7 @@ func lordsViews(t testing.TB, moves int) [][]byte {
 	for version := int64(1); version <= int64(moves) && len(st.ToMove()) > 0; version++ {
 		seat := st.ToMove()[rng.IntN(len(st.ToMove()))]
 		legal := st.Legal(seat)
-		v := &projections.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
+		v := &game.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
 			ToMove: st.ToMove(), LegalMoves: legal, State: st.View(seat)}
 		b, err := json.Marshal(v)
 		if err != nil {

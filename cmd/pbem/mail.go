@@ -8,8 +8,8 @@ import (
 
 	"pbem/api"
 	"pbem/events"
+	"pbem/events/game"
 	notifypg "pbem/notify/postgres"
-	"pbem/projections"
 )
 
 // startMail wires the email side of serve: the outbox worker (woken by
@@ -17,7 +17,7 @@ import (
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
-func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) (*api.MailConfig, func(), error) {
+func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service) (*api.MailConfig, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)

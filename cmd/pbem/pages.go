@@ -7,15 +7,15 @@ import (
 
 	"pbem/api"
 	"pbem/events"
+	"pbem/events/game"
 	notifypg "pbem/notify/postgres"
-	"pbem/projections"
 )
 
 // pageConfig configures the HTML pages (lobby, play, history, audit, admin, live
 // updates): CSRF tokens derive from secret, cookies are Secure when the
 // public URL is https, live pages wake on the store's notifications, and the
 // admin page lists the game's failed emails from the outbox.
-func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *projections.Service) *api.PageConfig {
+func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service) *api.PageConfig {
 	return &api.PageConfig{
 		Service: svc,
 		Secret:  secret,

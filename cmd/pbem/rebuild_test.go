@@ -10,9 +10,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
-	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
 
@@ -34,13 +34,13 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := []byte("a secret of at least thirty-two bytes")
-	svc := projections.New(projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 1))
 	var ids []string
 	for n := 2; n <= 4; n++ {
-		req := projections.CreateGame{Game: "lords-of-scotland"}
+		req := game.CreateGame{Game: "lords-of-scotland"}
 		for i := range n {
-			req.Players = append(req.Players, projections.NewPlayer{Name: string(rune('A' + i)), Email: "p@example.org"})
+			req.Players = append(req.Players, game.NewPlayer{Name: string(rune('A' + i)), Email: "p@example.org"})
 		}
 		c, err := svc.Create(ctx, req)
 		if err != nil {
@@ -53,13 +53,13 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			seat := sm.ToMove[0]
-			tok := projections.SeatToken(secret, c.ID, seat, 0)
+			tok := game.SeatToken(secret, c.ID, seat, 0)
 			v, err := svc.View(ctx, c.ID, tok)
 			if err != nil {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,9 +14,9 @@ import (
 
 	"pbem/api"
 	"pbem/events"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
-	"pbem/projections"
 )
 
 // serve runs the HTTP server until ctx ends (SIGINT or SIGTERM):
@@ -120,7 +120,7 @@ type handlerDeps struct {
 	cfg    config
 	pool   *pgxpool.Pool
 	store  events.Store
-	svc    *projections.Service
+	svc    *game.Service
 	log    *slog.Logger
 	health func(context.Context) error
 	// pages and mail configure the HTML pages and the mail routes.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"pbem/events/game"
 	"pbem/notify"
 	"pbem/notify/postgres"
-	"pbem/projections"
 )
 
 // syncBuffer is a bytes.Buffer safe for the worker's goroutine.
@@ -60,7 +60,7 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	}
 	// One log line per message, without the link's token.
 	l := logs.String()
-	if strings.Count(l, "dev mail") != 2 || strings.Contains(l, "token") || strings.Contains(l, projections.SeatToken([]byte("s"), "g1", 0, 0)) {
+	if strings.Count(l, "dev mail") != 2 || strings.Contains(l, "token") || strings.Contains(l, game.SeatToken([]byte("s"), "g1", 0, 0)) {
 		t.Errorf("logs:\n%s", l)
 	}
 }

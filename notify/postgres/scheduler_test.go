@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/notify/postgres"
@@ -27,7 +28,7 @@ type asyncRig struct {
 	t     *testing.T
 	pool  *pgxpool.Pool
 	clock *clock
-	svc   *projections.Service
+	svc   *game.Service
 	sink  *smtpsink.Sink
 	work  *notify.Worker
 	sched *notify.Scheduler
@@ -40,7 +41,7 @@ func newRig(t *testing.T) *asyncRig {
 	c.Add(time.Second) // rows the service writes are due at the database's now()
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: projpg.New(pool), Secret: []byte("secret"), Now: c.Now})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool), Timeouter: svc, Now: c.Now})
@@ -51,11 +52,11 @@ func newRig(t *testing.T) *asyncRig {
 		work: newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: postgres.NewPrefs(pool)})}
 }
 
-func (r *asyncRig) create(policy string) *projections.CreatedGame {
+func (r *asyncRig) create(policy string) *game.CreatedGame {
 	r.t.Helper()
-	g, err := r.svc.Create(context.Background(), projections.CreateGame{
+	g, err := r.svc.Create(context.Background(), game.CreateGame{
 		Game: testgame.Name, Language: "fr", Options: json.RawMessage(`{"target":25}`),
-		Players:      []projections.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Players:      []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		TurnDeadline: time.Hour, ReminderBefore: 10 * time.Minute, TimeoutPolicy: policy,
 	})
 	if err != nil {
@@ -108,7 +109,7 @@ func (r *asyncRig) game(id string) *projections.Game {
 
 // view opens the game with the token of an email, as the play page does
 // (the REST API's view is tested with emailed links in package api).
-func (r *asyncRig) view(id, token string) *projections.View {
+func (r *asyncRig) view(id, token string) *game.View {
 	r.t.Helper()
 	v, err := r.svc.View(context.Background(), id, token)
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
-	"pbem/projections"
 	projpg "pbem/projections/postgres"
 )
 
@@ -118,16 +118,16 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	repo := projpg.New(pool)
-	svc := projections.New(projections.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: []byte("secret")})
+	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: []byte("secret")})
 	sender := &memSender{}
 	w := newWorker(t, pool, workerOpts{sender: sender, batch: 100})
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
 	emails, checked := 0, 0
 	for gi, players := range []int{2, 4} {
-		req := projections.CreateGame{Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
+		req := game.CreateGame{Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
 		for i := range players {
-			req.Players = append(req.Players, projections.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+			req.Players = append(req.Players, game.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 		}
 		c, err := svc.Create(ctx, req)
 		if err != nil {
@@ -156,7 +156,7 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 				t.Fatal(err)
 			}
 			row, _ := repo.Game(ctx, c.ID)
-			if _, err := svc.MoveAs(ctx, c.ID, seat, projections.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+			if _, err := svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
 				t.Fatalf("move %s: %v", mv, err)
 			}
 			after := state()

@@ -14,6 +14,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
@@ -41,7 +42,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := projections.New(projections.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret})
+	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret})
 	if _, err := pool.Exec(ctx, `CREATE TABLE plain (id bigserial PRIMARY KEY, game text NOT NULL, data jsonb NOT NULL)`); err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	moves := rate(workers, d, func(w int, rng *rand.Rand) error {
 		for {
 			if games[w] == "" {
-				c, err := svc.Create(ctx, projections.CreateGame{Game: lords.Name, Players: []projections.NewPlayer{
+				c, err := svc.Create(ctx, game.CreateGame{Game: lords.Name, Players: []game.NewPlayer{
 					{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"},
 					{Name: "C", Email: "c@example.org"}, {Name: "D", Email: "d@example.org"}}})
 				if err != nil {
@@ -80,7 +81,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 				return err
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			_, err = svc.MoveAs(ctx, games[w], v.Seat, projections.MoveRequest{Version: v.Version, Move: mv})
+			_, err = svc.MoveAs(ctx, games[w], v.Seat, game.MoveRequest{Version: v.Version, Move: mv})
 			return err
 		}
 	})

@@ -11,6 +11,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/game"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -21,34 +22,34 @@ var secret = []byte("test secret")
 
 // newService returns a service on a fresh database, with the event store
 // given by store (nil: the memory store).
-func newService(t *testing.T, now func() time.Time) (*projections.Service, *postgres.Repo, events.Store) {
+func newService(t *testing.T, now func() time.Time) (*game.Service, *postgres.Repo, events.Store) {
 	t.Helper()
 	svc, repo, store, _ := newServiceNow(t, now)
 	return svc, repo, store
 }
 
 // newServiceClock returns a service whose clock reads *clock.
-func newServiceClock(t *testing.T, clock *time.Time) (*projections.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func newServiceClock(t *testing.T, clock *time.Time) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	return newServiceNow(t, func() time.Time { return *clock })
 }
 
-func newServiceNow(t *testing.T, now func() time.Time) (*projections.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func newServiceNow(t *testing.T, now func() time.Time) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
-	svc := projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
+	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
 		Secret: secret, Now: now})
 	return svc, repo, store, pool
 }
 
-func create(t *testing.T, svc *projections.Service, n int) *projections.CreatedGame {
+func create(t *testing.T, svc *game.Service, n int) *game.CreatedGame {
 	t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := projections.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
+	req := game.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
 	for i := range n {
-		req.Players = append(req.Players, projections.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
+		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
 	}
 	c, err := svc.Create(context.Background(), req)
 	if err != nil {
@@ -58,7 +59,7 @@ func create(t *testing.T, svc *projections.Service, n int) *projections.CreatedG
 }
 
 // moveOf returns a legal move of view v as JSON.
-func moveOf(t testing.TB, v *projections.View, rng *rand.Rand) json.RawMessage {
+func moveOf(t testing.TB, v *game.View, rng *rand.Rand) json.RawMessage {
 	t.Helper()
 	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
 	if err != nil {
@@ -69,9 +70,9 @@ func moveOf(t testing.TB, v *projections.View, rng *rand.Rand) json.RawMessage {
 
 // otherService returns a second service (another process, as it were) on
 // the database of pool, with its own event store and game cache.
-func otherService(t *testing.T, pool *pgxpool.Pool) *projections.Service {
+func otherService(t *testing.T, pool *pgxpool.Pool) *game.Service {
 	t.Helper()
-	return projections.New(projections.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
+	return game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
 		Repo: postgres.New(pool), Secret: secret})
 }
 
@@ -89,12 +90,12 @@ func TestServicePlaysAGameToTheEnd(t *testing.T) {
 			break
 		}
 		seat := g.ToMove[0]
-		tok := projections.SeatToken(secret, c.ID, seat, 0)
+		tok := game.SeatToken(secret, c.ID, seat, 0)
 		v, err := svc.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, projections.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 	}
@@ -129,13 +130,13 @@ func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
 	if items, _ := svc.Inbox(ctx, "Bob@example.org"); len(items) != 0 {
 		t.Fatalf("Bob's inbox before any move: %+v", items)
 	}
-	tok := projections.SeatToken(secret, a.ID, 0, 0)
+	tok := game.SeatToken(secret, a.ID, 0, 0)
 	v, err := svc.View(ctx, a.ID, tok)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mv, _ := json.Marshal(v.LegalMoves[0])
-	if _, err := svc.Move(ctx, a.ID, tok, projections.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, a.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 		t.Fatal(err)
 	}
 	items, _ = svc.Inbox(ctx, "ann@example.org")

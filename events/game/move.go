@@ -1,9 +1,10 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/projections"
 	"strconv"
 	"unicode/utf8"
 
@@ -37,18 +38,18 @@ type MoveRequest struct {
 // against the database's row (another process may have resent the link).
 func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
 	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, cached, err := s.knownGame(ctx, id, req.Version)
 	if err != nil {
 		return nil, err
 	}
-	seat := g.seatFor(token)
+	seat := seatFor(g, token)
 	if seat < 0 && cached {
 		if g, err = s.load(ctx, id); err != nil {
 			return nil, err
 		}
-		seat = g.seatFor(token)
+		seat = seatFor(g, token)
 	}
 	if seat < 0 {
 		return nil, errBadSeatToken(id)
@@ -64,32 +65,32 @@ func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveReque
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
 	}
 	return s.move(ctx, g, seat, req)
 }
 
-func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) (json.RawMessage, error) {
+func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req MoveRequest) (json.RawMessage, error) {
 	if len(req.Key) > 200 || !utf8.ValidString(req.Key) {
-		return nil, Errorf(EInvalid, "id: give an idempotency key of at most 200 characters")
+		return nil, projections.Errorf(projections.EInvalid, "id: give an idempotency key of at most 200 characters")
 	}
 	if req.Key != "" {
 		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
-		} else if ErrorCode(err) != ENotFound {
+		} else if projections.ErrorCode(err) != projections.ENotFound {
 			return nil, err
 		}
 	}
 	switch g.Status {
-	case StatusPaused:
-		return nil, Errorf(EConflict, "the game is paused")
-	case StatusAborted:
-		return nil, Errorf(EConflict, "the game was aborted")
-	case StatusFinished:
+	case projections.StatusPaused:
+		return nil, projections.Errorf(projections.EConflict, "the game is paused")
+	case projections.StatusAborted:
+		return nil, projections.Errorf(projections.EConflict, "the game was aborted")
+	case projections.StatusFinished:
 		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
 	}
 	if req.Version != g.Version {
-		return nil, Errorf(EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
+		return nil, projections.Errorf(projections.EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
 	}
 	eng, st, err := s.state(g)
 	if err != nil {
@@ -100,14 +101,14 @@ func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) 
 	}
 	mv, err := eng.DecodeMove(req.Move)
 	if err != nil {
-		if re := ruleError(err); re != nil {
+		if re := projections.AsRuleError(err); re != nil {
 			return nil, re
 		}
 		return nil, engine.Errorf(engine.CodeBadMove, "%v", err)
 	}
 	decided, err := st.Decide(seat, mv)
 	if err != nil {
-		if re := ruleError(err); re != nil {
+		if re := projections.AsRuleError(err); re != nil {
 			return nil, re
 		}
 		return nil, fmt.Errorf("projections: decide: %w", err)
@@ -124,20 +125,20 @@ func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) 
 		return nil, err
 	}
 	var answer json.RawMessage
-	extra := func(c *Change, nst engine.State) error {
+	extra := func(c *projections.Change, nst engine.State) error {
 		b, err := marshalView(view(c.Game, nst, seat))
 		if err != nil {
 			return err
 		}
 		answer = b
 		if req.Key != "" {
-			c.Request = &Request{GameID: g.ID, Seat: seat, Key: req.Key, Version: c.Game.Version, Response: b}
+			c.Request = &projections.Request{GameID: g.ID, Seat: seat, Key: req.Key, Version: c.Game.Version, Response: b}
 		}
 		return nil
 	}
 	_, _, ran, err := s.append(ctx, g, st, evs, decided, extra)
 	if err != nil {
-		if ErrorCode(err) == EConflict && req.Key != "" {
+		if projections.ErrorCode(err) == projections.EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
 			if r, rerr := s.repo.Request(ctx, g.ID, seat, req.Key); rerr == nil {
 				return r.Response, nil
@@ -150,7 +151,7 @@ func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) 
 		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
 		}
-		return nil, Errorf(EConflict, "id %q was already used for another request", req.Key)
+		return nil, projections.Errorf(projections.EConflict, "id %q was already used for another request", req.Key)
 	}
 	return answer, nil
 }

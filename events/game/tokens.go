@@ -1,10 +1,11 @@
-package projections
+package game
 
 import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"pbem/projections"
 	"strconv"
 )
 
@@ -45,4 +46,16 @@ func derive(secret []byte, parts ...string) string {
 		m.Write([]byte{0})
 	}
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// seatFor returns the seat of g whose current token is token, or -1.
+func seatFor(g *projections.Game, token string) int {
+	found := -1
+	for _, s := range g.Seats {
+		// Compare with every seat (constant time each) to not leak which matched.
+		if TokenMatches(token, s.TokenHash) {
+			found = s.Seat
+		}
+	}
+	return found
 }

@@ -1,7 +1,8 @@
-package projections
+package game
 
 import (
 	"hash/maphash"
+	"pbem/projections"
 	"sync"
 
 	"pbem/engine"
@@ -36,7 +37,7 @@ type gameCache struct {
 
 // cachedGame is one game's row and, once decoded, its state.
 type cachedGame struct {
-	g   *Game
+	g   *projections.Game
 	sum uint64       // hash of g.State
 	st  engine.State // nil until decoded
 }
@@ -65,7 +66,7 @@ func (c *gameCache) get(id string) (cachedGame, bool) {
 
 // state returns the decoded state of g when the cache has one for g's
 // version and bytes, else nil.
-func (c *gameCache) state(g *Game) engine.State {
+func (c *gameCache) state(g *projections.Game) engine.State {
 	e, ok := c.get(g.ID)
 	if !ok || e.st == nil || e.g.Version != g.Version {
 		return nil
@@ -79,7 +80,7 @@ func (c *gameCache) state(g *Game) engine.State {
 // put remembers g and its state st (nil: not decoded yet) as the game's
 // newest row, unless the cache holds a newer version already. The caller
 // hands both over: nobody may modify them afterwards.
-func (c *gameCache) put(g *Game, st engine.State) {
+func (c *gameCache) put(g *projections.Game, st engine.State) {
 	if c == nil || g == nil {
 		return
 	}
@@ -114,7 +115,7 @@ func (c *gameCache) drop(id string) {
 	defer c.mu.Unlock()
 	if e, ok := c.m[id]; ok {
 		// Keep the map entry's slot: a version no row has makes it a miss.
-		e.g = &Game{ID: id, Version: -1}
+		e.g = &projections.Game{ID: id, Version: -1}
 		e.st = nil
 		c.m[id] = e
 	}

@@ -1,7 +1,8 @@
-package projections
+package game
 
 import (
 	"context"
+	"pbem/projections"
 	"slices"
 	"strings"
 	"sync"
@@ -30,14 +31,14 @@ const (
 // pending is one append waiting for the writer, and its outcome.
 type pending struct {
 	ctx     context.Context
-	g       *Game
+	g       *projections.Game
 	st      engine.State // nil for a game's creation
 	evs     []events.NewEvent
 	decoded []engine.Event
-	extra   func(*Change, engine.State) error
+	extra   func(*projections.Change, engine.State) error
 
 	// Set by the writer: the new row and state when ran.
-	ng   *Game
+	ng   *projections.Game
 	nst  engine.State
 	ran  bool
 	err  error
@@ -172,7 +173,7 @@ func (s *Service) writeBatchBy(batch []*pending, deadline time.Time) {
 		appends[i] = events.Append{Stream: p.g.ID, Expected: p.g.Version, Events: p.evs}
 	}
 	hook := func(ctx context.Context, tx events.Tx, out []events.Appended) error {
-		changes := make([]*Change, 0, len(out))
+		changes := make([]*projections.Change, 0, len(out))
 		for i, o := range out {
 			if !o.Wrote() {
 				continue

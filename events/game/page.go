@@ -1,10 +1,11 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"pbem/projections"
 
 	"pbem/engine"
 )
@@ -63,12 +64,12 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	if !ok {
 		return fmt.Errorf("projections: game %s uses unknown engine %q", id, a.Game)
 	}
-	if len(a.Events) == 0 || a.Events[0].Type != TypeCreated {
-		return fmt.Errorf("projections: game %s does not start with %s", id, TypeCreated)
+	if len(a.Events) == 0 || a.Events[0].Type != projections.TypeCreated {
+		return fmt.Errorf("projections: game %s does not start with %s", id, projections.TypeCreated)
 	}
-	var c Created
+	var c projections.Created
 	if err := json.Unmarshal(a.Events[0].Data, &c); err != nil {
-		return fmt.Errorf("projections: read %s of %s: %w", TypeCreated, id, err)
+		return fmt.Errorf("projections: read %s of %s: %w", projections.TypeCreated, id, err)
 	}
 	var seed engine.Seed
 	if b, err := hex.DecodeString(a.Seed); err != nil || len(b) != len(seed) {
@@ -80,9 +81,9 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	if err != nil {
 		return fmt.Errorf("projections: re-deal %s: %w", id, err)
 	}
-	visit(PublicStep{Version: a.Events[0].Version, Type: TypeCreated, View: st.View(engine.Spectator)})
+	visit(PublicStep{Version: a.Events[0].Version, Type: projections.TypeCreated, View: st.View(engine.Spectator)})
 	for _, e := range a.Events[1:] {
-		if isServiceEvent(e.Type) {
+		if projections.IsServiceEvent(e.Type) {
 			continue
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)

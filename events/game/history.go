@@ -1,9 +1,10 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"pbem/projections"
 	"time"
 
 	"pbem/events"
@@ -11,9 +12,9 @@ import (
 
 // History is one seat's redacted history of a game.
 type History struct {
-	GameID string       `json:"game_id"`
-	Seat   int          `json:"seat"`
-	Events []HistoryRow `json:"events"`
+	GameID string                   `json:"game_id"`
+	Seat   int                      `json:"seat"`
+	Events []projections.HistoryRow `json:"events"`
 }
 
 // History returns the history of the seat that token opens: every event as
@@ -29,7 +30,7 @@ func (s *Service) History(ctx context.Context, id, token string) (*History, erro
 	if err != nil {
 		return nil, err
 	}
-	return &History{GameID: g.ID, Seat: seat, Events: nonNil(rows)}, nil
+	return &History{GameID: g.ID, Seat: seat, Events: projections.NonNil(rows)}, nil
 }
 
 // Audit is a finished game's full record: every event with its hash, and the
@@ -60,7 +61,7 @@ func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 		return nil, err
 	}
 	if !g.Ended() {
-		return nil, Errorf(EForbidden, "the audit opens when the game has ended")
+		return nil, projections.Errorf(projections.EForbidden, "the audit opens when the game has ended")
 	}
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
@@ -68,8 +69,8 @@ func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 	}
 	a := &Audit{GameID: id, Game: g.Game, Rules: g.RulesVersion, Status: g.Status,
 		SeedHash: hex.EncodeToString(g.SeedHash), Events: evs, HowToCheck: howToCheck}
-	if len(evs) > 0 && evs[0].Type == TypeCreated {
-		var c Created
+	if len(evs) > 0 && evs[0].Type == projections.TypeCreated {
+		var c projections.Created
 		if err := json.Unmarshal(evs[0].Data, &c); err == nil {
 			a.Seed = c.Seed
 		}

@@ -1,9 +1,10 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/projections"
 	"time"
 
 	"pbem/engine"
@@ -17,10 +18,10 @@ func (s *Service) Pause(ctx context.Context, id, adminToken string) (*Summary, e
 	if err != nil {
 		return nil, err
 	}
-	if g.Status != StatusActive {
-		return nil, Errorf(EConflict, "only an active game can be paused (this one is %s)", g.Status)
+	if g.Status != projections.StatusActive {
+		return nil, projections.Errorf(projections.EConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
-	return s.serviceEvent(ctx, g, "admin", TypePaused, Paused{By: "admin"})
+	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, projections.Paused{By: "admin"})
 }
 
 // Resume resumes a paused game with a fresh deadline and tells the awaited
@@ -30,10 +31,10 @@ func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, 
 	if err != nil {
 		return nil, err
 	}
-	if g.Status != StatusPaused {
-		return nil, Errorf(EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
+	if g.Status != projections.StatusPaused {
+		return nil, projections.Errorf(projections.EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
 	}
-	return s.serviceEvent(ctx, g, "admin", TypeResumed, Resumed{DeadlineAt: s.now().UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)})
+	return s.serviceEvent(ctx, g, "admin", projections.TypeResumed, projections.Resumed{DeadlineAt: s.now().UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)})
 }
 
 // Extend moves an active game's deadline later by by (1 minute to
@@ -45,17 +46,17 @@ func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Dur
 	if err != nil {
 		return nil, err
 	}
-	if by < time.Minute || by > MaxExtension {
-		return nil, Errorf(EInvalid, "by: give a duration from 1m to %s", MaxExtension)
+	if by < time.Minute || by > projections.MaxExtension {
+		return nil, projections.Errorf(projections.EInvalid, "by: give a duration from 1m to %s", projections.MaxExtension)
 	}
-	if g.Status != StatusActive || g.DeadlineAt == nil {
-		return nil, Errorf(EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
+	if g.Status != projections.StatusActive || g.DeadlineAt == nil {
+		return nil, projections.Errorf(projections.EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
 	}
-	if g.Extensions >= MaxExtensions {
-		return nil, Errorf(EConflict, "this game has had its %d extensions", MaxExtensions)
+	if g.Extensions >= projections.MaxExtensions {
+		return nil, projections.Errorf(projections.EConflict, "this game has had its %d extensions", projections.MaxExtensions)
 	}
 	d := g.DeadlineAt.UTC().Add(by).Truncate(time.Microsecond)
-	return s.serviceEvent(ctx, g, "admin", TypeExtended, Extended{By: by.String(), DeadlineAt: d})
+	return s.serviceEvent(ctx, g, "admin", projections.TypeExtended, projections.Extended{By: by.String(), DeadlineAt: d})
 }
 
 // Abort ends a game without a result and tells every player. Errors:
@@ -66,9 +67,9 @@ func (s *Service) Abort(ctx context.Context, id, adminToken string) (*Summary, e
 		return nil, err
 	}
 	if g.Ended() {
-		return nil, Errorf(EConflict, "the game has already ended")
+		return nil, projections.Errorf(projections.EConflict, "the game has already ended")
 	}
-	return s.serviceEvent(ctx, g, "admin", TypeAborted, Aborted{})
+	return s.serviceEvent(ctx, g, "admin", projections.TypeAborted, projections.Aborted{})
 }
 
 // ResendLink gives seat a new play link (the old one stops working) and
@@ -78,22 +79,22 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 	if err != nil {
 		return nil, err
 	}
-	st := g.seat(seat)
+	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
 	}
 	gen := st.TokenGen + 1
-	g = g.clone() // the loaded row is shared (cached)
+	g = g.Clone() // the loaded row is shared (cached)
 	for i := range g.Seats {
 		if g.Seats[i].Seat == seat {
 			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, gen))
 		}
 	}
-	return s.serviceEvent(ctx, g, "admin", TypeLinkResent, LinkResent{Seat: seat, TokenGen: gen})
+	return s.serviceEvent(ctx, g, "admin", projections.TypeLinkResent, projections.LinkResent{Seat: seat, TokenGen: gen})
 }
 
 // serviceEvent appends one pbem.* event at g's version.
-func (s *Service) serviceEvent(ctx context.Context, g *Game, actor, typ string, data any) (*Summary, error) {
+func (s *Service) serviceEvent(ctx context.Context, g *projections.Game, actor, typ string, data any) (*Summary, error) {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal %s: %w", typ, err)

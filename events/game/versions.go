@@ -1,7 +1,8 @@
-package projections
+package game
 
 import (
 	"context"
+	"pbem/projections"
 	"sync"
 	"time"
 )
@@ -12,7 +13,7 @@ import (
 // once: under load, many views share one query instead of sending one
 // each. There is no goroutine while nobody waits.
 type versionReader struct {
-	repo Repository
+	repo projections.Repository
 
 	mu      sync.Mutex
 	waiting map[string][]chan versionResult
@@ -75,7 +76,7 @@ func (r *versionReader) run() {
 				v, ok := vs[id]
 				res.v = v
 				if !ok {
-					res.err = Errorf(ENotFound, "no game %q", id)
+					res.err = projections.Errorf(projections.ENotFound, "no game %q", id)
 				}
 			}
 			for _, ch := range chs {

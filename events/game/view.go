@@ -1,9 +1,10 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"pbem/projections"
 	"time"
 
 	"pbem/engine"
@@ -41,7 +42,7 @@ type Summary struct {
 }
 
 // Ended reports whether the game is over (finished or aborted).
-func (sm *Summary) Ended() bool { return ended(sm.Status) }
+func (sm *Summary) Ended() bool { return projections.StatusEnded(sm.Status) }
 
 // SeatName is a seat number and its player's name.
 type SeatName struct {
@@ -51,28 +52,8 @@ type SeatName struct {
 
 // Outcome is a finished game's result with the players' names.
 type Outcome struct {
-	Ranking []Ranking `json:"ranking"`
-	Summary string    `json:"summary,omitempty"`
-}
-
-// Ranking is one seat's place in an Outcome.
-type Ranking struct {
-	Seat   int            `json:"seat"`
-	Name   string         `json:"name"`
-	Place  int            `json:"place"`
-	Score  int            `json:"score"`
-	Detail map[string]int `json:"detail,omitempty"`
-}
-
-func ranking(r *engine.Result, names []string) []Ranking {
-	out := make([]Ranking, len(r.Ranking))
-	for i, s := range r.Ranking {
-		out[i] = Ranking{Seat: s.Seat, Place: s.Place, Score: s.Score, Detail: s.Detail}
-		if s.Seat >= 0 && s.Seat < len(names) {
-			out[i].Name = names[s.Seat]
-		}
-	}
-	return out
+	Ranking []projections.Ranking `json:"ranking"`
+	Summary string                `json:"summary,omitempty"`
 }
 
 // Summary returns the public summary of a game. Errors: ENotFound.
@@ -84,17 +65,17 @@ func (s *Service) Summary(ctx context.Context, id string) (*Summary, error) {
 	return summarize(g), nil
 }
 
-func summarize(g *Game) *Summary {
+func summarize(g *projections.Game) *Summary {
 	sm := &Summary{
 		ID: g.ID, Game: g.Game, RulesVersion: g.RulesVersion, Language: g.Language, Status: g.Status,
-		Version: g.Version, ToMove: nonNil(g.ToMove), Deadline: g.DeadlineAt, SeedHash: hex.EncodeToString(g.SeedHash),
+		Version: g.Version, ToMove: projections.NonNil(g.ToMove), Deadline: g.DeadlineAt, SeedHash: hex.EncodeToString(g.SeedHash),
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, FinishedAt: g.FinishedAt,
 	}
 	for i, n := range g.Players {
 		sm.Seats = append(sm.Seats, SeatName{Seat: i, Name: n})
 	}
 	if g.Result != nil {
-		sm.Result = &Outcome{Ranking: ranking(g.Result, g.Players), Summary: resultSummary(g.Result, g.Players, g.Language)}
+		sm.Result = &Outcome{Ranking: projections.Rankings(g.Result, g.Players), Summary: projections.ResultSummary(g.Result, g.Players, g.Language)}
 	}
 	return sm
 }
@@ -107,15 +88,15 @@ type Auth struct {
 
 // authSeat loads a game and the seat its token opens. Errors: ENotFound,
 // EUnauthorized.
-func (s *Service) authSeat(ctx context.Context, id, token string) (*Game, int, error) {
+func (s *Service) authSeat(ctx context.Context, id, token string) (*projections.Game, int, error) {
 	if token == "" {
-		return nil, 0, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, 0, projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
-	seat := g.seatFor(token)
+	seat := seatFor(g, token)
 	if seat < 0 {
 		return nil, 0, errBadSeatToken(id)
 	}
@@ -124,21 +105,21 @@ func (s *Service) authSeat(ctx context.Context, id, token string) (*Game, int, e
 
 // errBadSeatToken is the error for a token that opens no seat of game id.
 func errBadSeatToken(id string) error {
-	return Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
+	return projections.Errorf(projections.EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
 }
 
 // authAdmin loads a game and checks its admin token. Errors: ENotFound,
 // EUnauthorized.
-func (s *Service) authAdmin(ctx context.Context, id, token string) (*Game, error) {
+func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections.Game, error) {
 	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return nil, projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !TokenMatches(token, g.AdminHash) {
-		return nil, Errorf(EUnauthorized, "this is not the admin token of game %s", id)
+		return nil, projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	return g, nil
 }
@@ -147,19 +128,19 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*Game, error
 // Errors: ENotFound, EUnauthorized.
 func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, error) {
 	if token == "" {
-		return Auth{}, Errorf(EUnauthorized, "no token")
+		return Auth{}, projections.Errorf(projections.EUnauthorized, "no token")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return Auth{}, err
 	}
-	if seat := g.seatFor(token); seat >= 0 {
+	if seat := seatFor(g, token); seat >= 0 {
 		return Auth{Seat: seat}, nil
 	}
 	if TokenMatches(token, g.AdminHash) {
 		return Auth{Seat: engine.Spectator, Admin: true}, nil
 	}
-	return Auth{}, Errorf(EUnauthorized, "this token does not open game %s", id)
+	return Auth{}, projections.Errorf(projections.EUnauthorized, "this token does not open game %s", id)
 }
 
 // View returns the view of the seat that token opens. Errors: ENotFound,
@@ -170,7 +151,7 @@ func (s *Service) View(ctx context.Context, id, token string) (*View, error) {
 }
 
 // tokenView reads game id and the view of the seat that token opens.
-func (s *Service) tokenView(ctx context.Context, id, token string) (*Game, *View, error) {
+func (s *Service) tokenView(ctx context.Context, id, token string) (*projections.Game, *View, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +171,7 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
 	}
 	_, st, err := s.state(g)
 	if err != nil {
@@ -199,11 +180,11 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 	return view(g, st, seat), nil
 }
 
-func view(g *Game, st engine.State, seat int) *View {
-	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: nonNil(g.ToMove),
+func view(g *projections.Game, st engine.State, seat int) *View {
+	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: projections.NonNil(g.ToMove),
 		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt}
-	if g.Status == StatusActive {
-		v.LegalMoves = nonNil(st.Legal(seat))
+	if g.Status == projections.StatusActive {
+		v.LegalMoves = projections.NonNil(st.Legal(seat))
 	}
 	return v
 }

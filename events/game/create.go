@@ -1,4 +1,4 @@
-package projections
+package game
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
+	"pbem/projections"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ type NewPlayer struct {
 type CreatedGame struct {
 	ID         string
 	AdminToken string
-	Game       *Game
+	Game       *projections.Game
 }
 
 // Create starts a game: it deals it with a fresh random seed, records
@@ -55,7 +56,7 @@ type CreatedGame struct {
 func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, error) {
 	eng, ok := s.games[req.Game]
 	if !ok {
-		return nil, Errorf(EInvalid, "unknown game %q", req.Game)
+		return nil, projections.Errorf(projections.EInvalid, "unknown game %q", req.Game)
 	}
 	if err := req.check(); err != nil {
 		return nil, err
@@ -70,28 +71,28 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
-		return nil, Errorf(EInvalid, "options: give a JSON object")
+		return nil, projections.Errorf(projections.EInvalid, "options: give a JSON object")
 	}
 	opts = json.RawMessage(compact.Bytes())
 	if _, err := eng.New(engine.Setup{Players: len(req.Players), Options: opts, Seed: seed}); err != nil {
-		if re := ruleError(err); re != nil {
+		if re := projections.AsRuleError(err); re != nil {
 			return nil, re
 		}
-		return nil, Errorf(engine.CodeBadOptions, "%v", err)
+		return nil, projections.Errorf(engine.CodeBadOptions, "%v", err)
 	}
 	id, err := newID()
 	if err != nil {
 		return nil, err
 	}
 	names := make([]string, len(req.Players))
-	seats := make([]Seat, len(req.Players))
+	seats := make([]projections.Seat, len(req.Players))
 	for i, p := range req.Players {
 		names[i] = p.Name
-		seats[i] = Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0))}
+		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0))}
 	}
-	c := Created{
+	c := projections.Created{
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
-		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: seedHash(seed),
+		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: projections.SeedHash(seed),
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
 		TimeoutPolicy: req.TimeoutPolicy,
 	}
@@ -100,8 +101,8 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 		return nil, fmt.Errorf("projections: marshal pbem.created: %w", err)
 	}
 	admin := AdminToken(s.secret, id, 0)
-	shell := &Game{ID: id, Seats: seats, AdminHash: TokenHash(admin)}
-	ev := events.NewEvent{Type: TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
+	shell := &projections.Game{ID: id, Seats: seats, AdminHash: TokenHash(admin)}
+	ev := events.NewEvent{Type: projections.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
 	g, _, _, err := s.append(ctx, shell, nil, []events.NewEvent{ev}, []engine.Event{nil}, nil)
 	if err != nil {
 		return nil, err
@@ -119,45 +120,45 @@ func (req *CreateGame) check() error {
 		ok = ok || l == req.Language
 	}
 	if !ok {
-		return Errorf(EInvalid, "language must be one of %s", strings.Join(languages, ", "))
+		return projections.Errorf(projections.EInvalid, "language must be one of %s", strings.Join(languages, ", "))
 	}
 	if len(req.Players) == 0 || len(req.Players) > 16 {
-		return Errorf(EInvalid, "players: give 1 to 16 players")
+		return projections.Errorf(projections.EInvalid, "players: give 1 to 16 players")
 	}
 	seen := map[string]bool{}
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if name == "" || utf8.RuneCountInString(name) > 40 || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
-			return Errorf(EInvalid, "players[%d].name: give a name of 1 to 40 characters on one line", i)
+			return projections.Errorf(projections.EInvalid, "players[%d].name: give a name of 1 to 40 characters on one line", i)
 		}
 		if seen[strings.ToLower(name)] {
-			return Errorf(EInvalid, "players[%d].name: %q is already taken", i, name)
+			return projections.Errorf(projections.EInvalid, "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
 		a, err := mail.ParseAddress(p.Email)
 		if err != nil || a.Address != p.Email || len(p.Email) > 254 {
-			return Errorf(EInvalid, "players[%d].email: give a plain address like ann@example.org", i)
+			return projections.Errorf(projections.EInvalid, "players[%d].email: give a plain address like ann@example.org", i)
 		}
 		req.Players[i].Name = name
 	}
 	if req.TurnDeadline == 0 {
-		req.TurnDeadline = DefaultTurnDeadline
+		req.TurnDeadline = projections.DefaultTurnDeadline
 	}
 	if req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour {
-		return Errorf(EInvalid, "turn_deadline: give a duration from 1m to 1440h")
+		return projections.Errorf(projections.EInvalid, "turn_deadline: give a duration from 1m to 1440h")
 	}
 	if req.ReminderBefore == 0 {
-		req.ReminderBefore = min(DefaultReminderBefore, req.TurnDeadline/3)
+		req.ReminderBefore = min(projections.DefaultReminderBefore, req.TurnDeadline/3)
 	}
 	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
-		return Errorf(EInvalid, "reminder_before: give a duration shorter than turn_deadline")
+		return projections.Errorf(projections.EInvalid, "reminder_before: give a duration shorter than turn_deadline")
 	}
 	switch req.TimeoutPolicy {
 	case "":
-		req.TimeoutPolicy = PolicyDefaultMove
-	case PolicyDefaultMove, PolicySkip, PolicyPause:
+		req.TimeoutPolicy = projections.PolicyDefaultMove
+	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause:
 	default:
-		return Errorf(EInvalid, "timeout_policy: give default_move, skip or pause")
+		return projections.Errorf(projections.EInvalid, "timeout_policy: give default_move, skip or pause")
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
-package projections
+package game
 
 import (
 	"fmt"
+	"pbem/projections"
 	"testing"
 
 	"pbem/engine"
@@ -13,8 +14,8 @@ type fakeState struct {
 	name string
 }
 
-func row(id string, version int64, state string) *Game {
-	return &Game{ID: id, Version: version, State: []byte(state)}
+func row(id string, version int64, state string) *projections.Game {
+	return &projections.Game{ID: id, Version: version, State: []byte(state)}
 }
 
 func TestGameCacheKeyedByVersionAndBytes(t *testing.T) {

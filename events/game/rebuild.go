@@ -1,4 +1,4 @@
-package projections
+package game
 
 import (
 	"context"
@@ -6,52 +6,35 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"pbem/projections"
 	"reflect"
-	"slices"
 	"time"
 
 	"pbem/events"
 )
 
-// ECorrupt is the code of a projection that does not match its events.
-const ECorrupt = "corrupt"
-
-// replay folds a game's whole stream into a Change, as a rebuild writes it.
-// live gives the primary data (seats, admin token hash).
-func (s *Service) replay(ctx context.Context, live *Game) (*Change, []events.Event, error) {
-	evs, err := s.store.ReadStream(ctx, live.ID, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(evs) == 0 {
-		return nil, nil, Errorf(ECorrupt, "game %s has no events", live.ID)
-	}
-	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash}
-	p := &projector{games: s.games, g: shell, now: func(e events.Event) time.Time { return e.RecordedAt }}
-	b, err := p.apply(evs, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &Change{Game: p.g, History: b.history}, evs, nil
+// replay folds a game's whole stream into a Change (projections.Replay).
+func (s *Service) replay(ctx context.Context, live *projections.Game) (*projections.Change, []events.Event, error) {
+	return projections.Replay(ctx, s.games, s.store, live)
 }
 
 // Rebuild recomputes game id's projections from its events alone and
 // writes them. It is safe while the game is played: if a move commits
 // between the read of the events and the write, it starts again.
-// Errors: ENotFound, ECorrupt for a game without events, EConflict if the
+// Errors: ENotFound, projections.ECorrupt for a game without events, EConflict if the
 // game kept moving through several attempts.
 func (s *Service) Rebuild(ctx context.Context, id string) error {
 	var err error
 	for range 5 {
-		var live *Game
+		var live *projections.Game
 		if live, err = s.repo.Game(ctx, id); err != nil {
 			return err
 		}
-		var c *Change
+		var c *projections.Change
 		if c, _, err = s.replay(ctx, live); err != nil {
 			return err
 		}
-		if err = s.repo.Replace(ctx, c); ErrorCode(err) != EConflict {
+		if err = s.repo.Replace(ctx, c); projections.ErrorCode(err) != projections.EConflict {
 			return err
 		}
 	}
@@ -82,7 +65,7 @@ func (s *Service) GameIDs(ctx context.Context) ([]string, error) { return s.repo
 // Verify replays game id from its events, checks their hash chain and the
 // seed's hash, and compares the result with the stored projections. It
 // returns nil, a *events.ChainError for a broken chain, or an *Error with
-// code ECorrupt naming the first difference. Errors: ENotFound.
+// code projections.ECorrupt naming the first difference. Errors: ENotFound.
 func (s *Service) Verify(ctx context.Context, id string) error {
 	live, err := s.repo.Game(ctx, id)
 	if err != nil {
@@ -93,35 +76,35 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 	}
 	c, evs, err := s.replay(ctx, live)
 	if err != nil {
-		var e *Error
+		var e *projections.Error
 		if errors.As(err, &e) {
 			return err
 		}
-		return Errorf(ECorrupt, "game %s does not replay: %v", id, err)
+		return projections.Errorf(projections.ECorrupt, "game %s does not replay: %v", id, err)
 	}
-	var created Created
-	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != TypeCreated {
-		return Errorf(ECorrupt, "game %s: first event is not a valid pbem.created", id)
+	var created projections.Created
+	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != projections.TypeCreated {
+		return projections.Errorf(projections.ECorrupt, "game %s: first event is not a valid pbem.created", id)
 	}
-	seed, err := decodeSeed(created.Seed)
-	if err != nil || seedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
-		return Errorf(ECorrupt, "game %s: the seed does not match its published hash", id)
+	seed, err := projections.DecodeSeed(created.Seed)
+	if err != nil || projections.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
+		return projections.Errorf(projections.ECorrupt, "game %s: the seed does not match its published hash", id)
 	}
 	if diff := diffGames(c.Game, live); diff != "" {
-		return Errorf(ECorrupt, "game %s: projection differs from the events: %s", id, diff)
+		return projections.Errorf(projections.ECorrupt, "game %s: projection differs from the events: %s", id, diff)
 	}
 	hist, err := s.repo.AllHistory(ctx, id)
 	if err != nil {
 		return err
 	}
 	if diff := diffHistory(c.History, hist); diff != "" {
-		return Errorf(ECorrupt, "game %s: history differs from the events: %s", id, diff)
+		return projections.Errorf(projections.ECorrupt, "game %s: history differs from the events: %s", id, diff)
 	}
 	return nil
 }
 
 // diffGames names the first projected field where a and b differ ("" if none).
-func diffGames(a, b *Game) string {
+func diffGames(a, b *projections.Game) string {
 	type field struct {
 		name string
 		x, y any
@@ -130,7 +113,7 @@ func diffGames(a, b *Game) string {
 		{"game", a.Game, b.Game}, {"rules_version", a.RulesVersion, b.RulesVersion},
 		{"language", a.Language, b.Language}, {"players", a.Players, b.Players},
 		{"status", a.Status, b.Status}, {"version", a.Version, b.Version},
-		{"to_move", nonNil(a.ToMove), nonNil(b.ToMove)}, {"seed_hash", a.SeedHash, b.SeedHash},
+		{"to_move", projections.NonNil(a.ToMove), projections.NonNil(b.ToMove)}, {"seed_hash", a.SeedHash, b.SeedHash},
 		{"result", a.Result, b.Result}, {"extensions", a.Extensions, b.Extensions},
 		{"turn_deadline", a.TurnDeadline, b.TurnDeadline}, {"reminder_before", a.ReminderBefore, b.ReminderBefore},
 		{"timeout_policy", a.TimeoutPolicy, b.TimeoutPolicy},
@@ -152,7 +135,7 @@ func diffGames(a, b *Game) string {
 	return ""
 }
 
-func diffHistory(want, got []HistoryRow) string {
+func diffHistory(want, got []projections.HistoryRow) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d rows from the events, %d stored", len(want), len(got))
 	}

@@ -1,10 +1,11 @@
-package projections
+package game
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
 	"fmt"
+	"pbem/projections"
 	"strings"
 	"time"
 
@@ -19,7 +20,7 @@ type Config struct {
 	// Store is the event log.
 	Store events.Store
 	// Repo stores the projections; its Save must accept the Store's Tx.
-	Repo Repository
+	Repo projections.Repository
 	// Secret derives the seat and admin tokens (PBEM_SECRET).
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
@@ -37,7 +38,7 @@ type Config struct {
 type Service struct {
 	games    engine.Registry
 	store    events.Store
-	repo     Repository
+	repo     projections.Repository
 	secret   []byte
 	now      func() time.Time
 	cache    *gameCache
@@ -74,7 +75,7 @@ func (s *Service) Games() []string {
 }
 
 // engineOf returns the engine of g.
-func (s *Service) engineOf(g *Game) (engine.Game, error) {
+func (s *Service) engineOf(g *projections.Game) (engine.Game, error) {
 	eng, ok := s.games[g.Game]
 	if !ok {
 		return nil, fmt.Errorf("projections: game %s uses unknown engine %q", g.ID, g.Game)
@@ -87,7 +88,7 @@ func (s *Service) engineOf(g *Game) (engine.Game, error) {
 // column, shared with concurrent reads: see versionReader), else the row
 // read whole. The row is shared: callers must not
 // modify it. Errors: ENotFound.
-func (s *Service) game(ctx context.Context, id string) (*Game, error) {
+func (s *Service) game(ctx context.Context, id string) (*projections.Game, error) {
 	if e, ok := s.cache.get(id); ok {
 		v, err := s.versions.version(ctx, id)
 		if err != nil {
@@ -104,7 +105,7 @@ func (s *Service) game(ctx context.Context, id string) (*Game, error) {
 // the database only when the cache has none or an older version than
 // atLeast. Another serve process may have moved the game on since: only a
 // move may use it, because its append checks the version in the database.
-func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *Game, cached bool, err error) {
+func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *projections.Game, cached bool, err error) {
 	if e, ok := s.cache.get(id); ok && e.g.Version >= atLeast {
 		return e.g, true, nil
 	}
@@ -113,7 +114,7 @@ func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *G
 }
 
 // load reads game id's row and caches it.
-func (s *Service) load(ctx context.Context, id string) (*Game, error) {
+func (s *Service) load(ctx context.Context, id string) (*projections.Game, error) {
 	g, err := s.repo.Game(ctx, id)
 	if err != nil {
 		return nil, err
@@ -124,7 +125,7 @@ func (s *Service) load(ctx context.Context, id string) (*Game, error) {
 
 // state returns g's engine state, decoded or from the cache. The state is
 // shared: callers must not modify it (Clone it first).
-func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
+func (s *Service) state(g *projections.Game) (engine.Game, engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
 		return nil, nil, err
@@ -147,13 +148,13 @@ func (s *Service) state(g *Game) (engine.Game, engine.State, error) {
 // remembered answer of a keyed move). It returns the new game row and
 // state (cached: read-only), or ran=false when the store answered from an
 // earlier append with the same idempotency key (nothing written).
-func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
-	extra func(*Change, engine.State) error) (ng *Game, nst engine.State, ran bool, err error) {
+func (s *Service) append(ctx context.Context, g *projections.Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
+	extra func(*projections.Change, engine.State) error) (ng *projections.Game, nst engine.State, ran bool, err error) {
 	p := &pending{g: g, st: st, evs: evs, decoded: decoded, extra: extra}
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
 			s.cache.drop(g.ID)
-			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
+			return nil, nil, false, projections.Errorf(projections.EConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
 	}
@@ -165,28 +166,28 @@ func (s *Service) append(ctx context.Context, g *Game, st engine.State, evs []ev
 
 // project computes the Change of p's appended events (inside the append's
 // transaction) and keeps the new row and state in p.
-func (s *Service) project(p *pending, appended []events.Event) (*Change, error) {
+func (s *Service) project(p *pending, appended []events.Event) (*projections.Change, error) {
 	g, st := p.g, p.st
-	pr := &projector{games: s.games, g: g.clone(), outbox: true,
-		now: func(events.Event) time.Time { return s.now() }}
+	pr := &projections.Projector{Games: s.games, Game: g.Clone(), Outbox: true,
+		Now: func(events.Event) time.Time { return s.now() }}
 	if st != nil {
 		eng, err := s.engineOf(g)
 		if err != nil {
 			return nil, err
 		}
-		pr.eng, pr.st = eng, st.Clone()
+		pr.Engine, pr.State = eng, st.Clone()
 	}
-	b, err := pr.apply(appended, p.decoded)
+	b, err := pr.Apply(appended, p.decoded)
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Game: pr.g, Create: st == nil, SeatTokens: b.tokens, History: b.history, Outbox: b.outbox}
+	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, History: b.History, Outbox: b.Outbox}
 	if p.extra != nil {
-		if err := p.extra(c, pr.st); err != nil {
+		if err := p.extra(c, pr.State); err != nil {
 			return nil, err
 		}
 	}
-	p.ng, p.nst, p.ran = pr.g, pr.st, true
+	p.ng, p.nst, p.ran = pr.Game, pr.State, true
 	return c, nil
 }
 

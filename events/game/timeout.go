@@ -1,9 +1,10 @@
-package projections
+package game
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/projections"
 	"slices"
 	"time"
 
@@ -27,7 +28,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	if err != nil {
 		return false, err
 	}
-	if g.Status != StatusActive || g.DeadlineAt == nil || g.DeadlineAt.After(now) {
+	if g.Status != projections.StatusActive || g.DeadlineAt == nil || g.DeadlineAt.After(now) {
 		return false, nil
 	}
 	eng, st, err := s.state(g)
@@ -36,12 +37,18 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	}
 	awaited := slices.Clone(g.ToMove)
 	meta := events.Metadata{Actor: "system"}
-	tdata, _ := json.Marshal(Timeout{Seats: nonNil(awaited), Policy: g.TimeoutPolicy})
-	evs := []events.NewEvent{{Type: TypeTimeout, Data: tdata, Meta: meta}}
+	tdata, err := json.Marshal(projections.Timeout{Seats: projections.NonNil(awaited), Policy: g.TimeoutPolicy})
+	if err != nil {
+		return false, err
+	}
+	evs := []events.NewEvent{{Type: projections.TypeTimeout, Data: tdata, Meta: meta}}
 	decoded := []engine.Event{nil}
-	if g.TimeoutPolicy == PolicyPause {
-		pdata, _ := json.Marshal(Paused{By: "timeout"})
-		evs = append(evs, events.NewEvent{Type: TypePaused, Data: pdata, Meta: meta})
+	if g.TimeoutPolicy == projections.PolicyPause {
+		pdata, err := json.Marshal(projections.Paused{By: "timeout"})
+		if err != nil {
+			return false, err
+		}
+		evs = append(evs, events.NewEvent{Type: projections.TypePaused, Data: pdata, Meta: meta})
 		decoded = append(decoded, nil)
 	} else {
 		work := st.Clone()
@@ -71,7 +78,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		}
 	}
 	if _, _, _, err := s.append(ctx, g, st, evs, decoded, nil); err != nil {
-		if ErrorCode(err) == EConflict {
+		if projections.ErrorCode(err) == projections.EConflict {
 			return false, nil
 		}
 		return false, err

@@ -1,0 +1,71 @@
+// Package game is pbem's game service, the write side: it turns every
+// command (create a game, play a move, the admin actions, a deadline's
+// timeout; later a take-back, an email reply's move and a bot's move) into
+// events appended to the game's stream, and answers the queries the ways in
+// need (a seat's view, its history, the audit, a player's inbox) from the
+// read models.
+//
+// Why here, under events/: a command is decided against the engine and
+// becomes events; the service and the store that keeps those events are the
+// write side together. The read models (rows computed from the events) stay
+// in package projections, and the service writes them through
+// projections.Projector and projections.Repository inside the append's
+// transaction (events.BatchHook), so a read never sees a move without its
+// rows. The service is game-agnostic: it only uses the engine interfaces.
+//
+// It imports engine, events and projections; it must not import api,
+// notify, pgx or echo. Its callers (api, the deadline scheduler in notify,
+// cmd/pbem) use *Service.
+//
+// # The cost of a move
+//
+// Two things keep a move cheap, and each stays because a load test shows it
+// pays (`pbem loadtest`, 32 players, 2 cores, two interleaved rounds each,
+// 2026-11-25):
+//   - Group commit (writer.go): appends of different games that arrive
+//     while a batch is being written wait and go together as the next
+//     batch, one events.Store.AppendBatch (one transaction, one commit, the
+//     projections of all its moves in one statement over arrays). Alone, an
+//     append is a batch of one. Without it (batches of one, up to 64 at a
+//     time) PostgreSQL spent 1.04 ms of CPU per move instead of 0.23 ms,
+//     and the moves/s halved.
+//   - A game cache (gamecache.go): rows and decoded states of recent games.
+//     A move reads nothing before its append (the append checks the version
+//     in the database, so a row another process moved on only makes the
+//     move lose with a conflict); a view reads only the game's version
+//     (versions.go, one query shared by the views waiting at that moment)
+//     and uses the cached row when it is current. Without both, CPU per
+//     move doubled, in the server (0.23 to 0.42–0.50 ms) and in PostgreSQL
+//     (0.19–0.22 to 0.41–0.49 ms). A row rewritten at the same version (pbem
+//     rebuild) reaches a running server's views when the game next moves or
+//     the server restarts.
+//
+// Views and moves are encoded by encoding/json from their structs (the
+// hand-written encoders were about 6% of the server's CPU in a profile of
+// the same load, and are gone).
+//
+// Errors are *projections.Error values with a machine code; the HTTP layer
+// maps codes to statuses in one table.
+//
+// Choices the design left open, written down here:
+//   - Statuses: active, paused, finished, aborted. Only active games have a
+//     deadline and take moves.
+//   - The seed is in the pbem.created event; every view, history entry and
+//     summary shows only its SHA-256 until the game has finished or been
+//     aborted, when Audit reveals it with every event in full.
+//   - Players' emails are personal data: they live in the seats table, never in
+//     events. Seats (emails, token generations, token hashes) and the admin
+//     token hash are primary data: rebuild recomputes everything else.
+//   - Deadlines: when a seat starts being awaited (or after a timeout or a
+//     resume) the deadline becomes now + turn_deadline and the reminder time
+//     deadline - reminder_before. Moves that keep the same seats awaited keep the
+//     deadline. The deadline times of moves come from the service clock, so
+//     rebuild keeps the live deadline_at, reminder_at and reminded_version of a
+//     game whose version it reaches unchanged (they are scheduler state).
+//   - Timeout policies: default_move plays State.DefaultMove for every awaited
+//     seat (as actor "system"), repeatedly while that seat stays awaited;
+//     skip has no generic meaning in the engine contract, so it falls back to
+//     default_move; pause pauses the game.
+//   - Extensions: each Extend adds 1 minute to 7 days; at most MaxExtensions
+//     per game.
+package game
