@@ -205,7 +205,7 @@
 //
 //	Section                             Scenarios
 //	Mise en place                       setup-four-players, bad-players, unknown-option
-//	1. Phase invasion                   invasion, stay-home-gold-at-reveal-kept
+//	1. Phase invasion                   invasion, invasion-england-units, invasion-scotland-units, stay-home-gold-at-reveal-kept
 //	2. Actions, réapprovisionnement     replenish-taxes, replenish-militia, replenish-troops, replenish-mercenaries
 //	2. Actions, délocalisation          actions-turn, card-symbols
 //	2. Actions, cartes cornemuse        actions-turn, card-symbols
@@ -220,6 +220,7 @@
 //	6. Cartes des récompenses           awards-window
 //	7. Phase de fin                     end-phase
 //	Cartes cornemuse, symboles          card-symbols, actions-turn, awards-window
+//	Cartes cornemuse, leurs effets      card-effects-before-reveal, card-effects-awards, card-symbols, stay-home-cards-pass-by
 //	Cartes cornemuse, ordre (litige)    before-reveal-window, awards-window
 //	Cartes cornemuse, x2                x2-second-play
 //	Cartes dague                        dagger-cards-secret, battle-england-wins
