@@ -9,8 +9,12 @@ import (
 // Name is the game's identifier in the API.
 const Name = "swords-and-bagpipes"
 
-// RulesVersion names this implementation of the rules.
-const RulesVersion = "bagpipes-1"
+// RulesVersion names this implementation of the rules. bagpipes-2 (issue
+// #16) filters the King Edward cards like the other English army cards
+// and refuses side conditions on cards played before the reveal; both
+// change only games with a custom card set, the default set deals and
+// plays as under bagpipes-1.
+const RulesVersion = "bagpipes-2"
 
 // Game is Swords and Bagpipes, for 2 to 6 players.
 type Game struct{}
