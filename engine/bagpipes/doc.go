@@ -207,10 +207,10 @@
 //	Mise en place                       setup-four-players, bad-players, unknown-option
 //	1. Phase invasion                   invasion, invasion-england-units, invasion-scotland-units, stay-home-gold-at-reveal-kept
 //	2. Actions, réapprovisionnement     replenish-taxes, replenish-militia, replenish-troops, replenish-mercenaries
-//	2. Actions, délocalisation          actions-turn, card-symbols
+//	2. Actions, délocalisation          actions-turn, relocate-limits, card-symbols
 //	2. Actions, cartes cornemuse        actions-turn, card-symbols
 //	3. Médaille d'honneur               badge-pass, three-player-base
-//	4. Phase des choix                  choice-secret, before-reveal-window
+//	4. Phase des choix                  choice-secret, before-reveal-window, switch-bound-badge
 //	5. Phase des combats                battle-england-wins, battle-tie
 //	6. Récompenses, déserteurs          crown-split-deserter, crown-all-deserted
 //	6. Victoire de l'Écosse             battle-tie, crown-all-deserted
