@@ -1,14 +1,11 @@
 package bagpipes
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
-
-	"pbem/engine"
 )
 
 //go:embed cards.json
@@ -176,19 +173,22 @@ func DefaultCards() *CardSet {
 func DefaultCardsJSON() []byte { return append([]byte(nil), defaultCardsJSON...) }
 
 // ParseCards reads and validates a card set. Errors are *engine.RuleError
-// with code bad_options naming the card and the field.
-func ParseCards(data []byte) (*CardSet, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var cs CardSet
-	if err := dec.Decode(&cs); err != nil {
-		return nil, engine.Errorf(engine.CodeBadOptions, "cards: %v", err)
+// with code bad_options naming the card (list, index and name) and the
+// field, in English.
+func ParseCards(data []byte) (*CardSet, error) { return ParseCardsIn(data, "en") }
+
+// ParseCardsIn is ParseCards with its errors in lang ("en", "fr", "it";
+// English otherwise).
+func ParseCardsIn(data []byte, lang string) (*CardSet, error) {
+	cs, e := decodeCardSet(data)
+	if e == nil {
+		e = cs.validate()
 	}
-	if err := cs.validate(); err != nil {
-		return nil, err
+	if e != nil {
+		return nil, e.ruleError(langIndex(lang))
 	}
 	cs.index()
-	return &cs, nil
+	return cs, nil
 }
 
 func (cs *CardSet) index() {
@@ -217,24 +217,30 @@ func (cs *CardSet) index() {
 	}
 }
 
-func badCard(id, field, format string, args ...any) error {
-	return engine.Errorf(engine.CodeBadOptions, "cards: card %q: %s: %s", id, field, fmt.Sprintf(format, args...))
+// nameOr is a card's name, else its id.
+func nameOr(name, id string) string {
+	if name != "" {
+		return name
+	}
+	return id
 }
 
-func (cs *CardSet) validate() error {
+// validate checks the rules' limits on every card; the first fault is
+// returned.
+func (cs *CardSet) validate() *setupError {
 	if len(cs.KingEdward) == 0 {
-		return engine.Errorf(engine.CodeBadOptions, "cards: king_edward: at least one King Edward card is needed")
+		return cardError("king_edward", -1, "", "", "need_king")
 	}
 	if len(cs.Daggers) == 0 {
-		return engine.Errorf(engine.CodeBadOptions, "cards: daggers: at least one dagger card is needed")
+		return cardError("daggers", -1, "", "", "need_dag")
 	}
 	ids := map[string]bool{}
-	checkID := func(kind string, i int, id string) error {
+	checkID := func(list string, i int, name, id string) *setupError {
 		if id == "" {
-			return engine.Errorf(engine.CodeBadOptions, "cards: %s[%d]: id: missing", kind, i)
+			return cardError(list, i, name, "id", "missing")
 		}
 		if ids[id] {
-			return badCard(id, "id", "used twice")
+			return cardError(list, i, nameOr(name, id), "id", "twice", id)
 		}
 		ids[id] = true
 		return nil
@@ -244,66 +250,81 @@ func (cs *CardSet) validate() error {
 		cards []ArmyCard
 	}{{"king_edward", cs.KingEdward}, {"english_army", cs.EnglishArmy}} {
 		for i, c := range list.cards {
-			if err := checkID(list.kind, i, c.ID); err != nil {
+			bad := func(field, key string, args ...any) *setupError {
+				return cardError(list.kind, i, nameOr(c.Name, c.ID), field, key, args...)
+			}
+			if err := checkID(list.kind, i, c.Name, c.ID); err != nil {
 				return err
 			}
 			if c.Name == "" {
-				return badCard(c.ID, "name", "missing")
+				return bad("name", "missing")
 			}
-			for f, v := range map[string]int{"shield": c.Shield, "scotland_won": c.ScotlandWon, "england_won": c.EnglandWon, "crown": c.Crown} {
-				if v < 0 || v > 99 {
-					return badCard(c.ID, f, "%d is not in 0..99", v)
+			for _, f := range []struct {
+				name string
+				v    int
+			}{{"shield", c.Shield}, {"scotland_won", c.ScotlandWon}, {"england_won", c.EnglandWon}, {"crown", c.Crown}} {
+				if f.v < 0 || f.v > 99 {
+					return bad(f.name, "range", f.v, 0, 99)
 				}
 			}
-			for k, v := range c.ShieldByChoosers {
+			keys := make([]string, 0, len(c.ShieldByChoosers))
+			for k := range c.ShieldByChoosers {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				v := c.ShieldByChoosers[k]
 				if f, err := strconv.Atoi(k); err != nil || f < 2 || f > 4 || strconv.Itoa(f) != k {
-					return badCard(c.ID, "shield_by_choosers", "key %q is not a number of choosing players, 2 to 4", k)
+					return bad("shield_by_choosers", "chooser_key", k)
 				}
 				if v < 0 || v > 99 {
-					return badCard(c.ID, "shield_by_choosers", "%q: %d is not in 0..99", k, v)
+					return bad("shield_by_choosers."+k, "range", v, 0, 99)
 				}
 			}
 			for j, e := range c.Effects {
-				if err := validateEffect(c.ID, j, e, ""); err != nil {
-					return err
+				if field, key, args := validateEffect(j, e, ""); key != "" {
+					return bad(field, key, args...)
 				}
 			}
 		}
 	}
 	for i, c := range cs.Daggers {
-		if err := checkID("daggers", i, c.ID); err != nil {
+		if err := checkID("daggers", i, "", c.ID); err != nil {
 			return err
 		}
 		if c.Daggers < 1 || c.Daggers > 3 {
-			return badCard(c.ID, "daggers", "%d is not 1, 2 or 3", c.Daggers)
+			return cardError("daggers", i, c.ID, "daggers", "daggers", c.Daggers)
 		}
 	}
 	for i, c := range cs.Bagpipes {
-		if err := checkID("bagpipes", i, c.ID); err != nil {
+		bad := func(field, key string, args ...any) *setupError {
+			return cardError("bagpipes", i, nameOr(c.Name, c.ID), field, key, args...)
+		}
+		if err := checkID("bagpipes", i, c.Name, c.ID); err != nil {
 			return err
 		}
 		if c.Name == "" {
-			return badCard(c.ID, "name", "missing")
+			return bad("name", "missing")
 		}
 		switch c.Phase {
 		case PhaseActions, PhaseBeforeReveal, PhaseAwards:
 		default:
-			return badCard(c.ID, "phase", "%q is not actions, before_reveal or awards", c.Phase)
+			return bad("phase", "phase", c.Phase)
 		}
 		if len(c.Effects) == 0 {
-			return badCard(c.ID, "effects", "a bagpipe card needs at least one effect")
+			return bad("effects", "no_effect")
 		}
 		variable := 0
 		for j, e := range c.Effects {
-			if err := validateEffect(c.ID, j, e, c.Phase); err != nil {
-				return err
+			if field, key, args := validateEffect(j, e, c.Phase); key != "" {
+				return bad(field, key, args...)
 			}
 			if isVariable(e) {
 				variable++
 			}
 		}
 		if variable > 1 {
-			return badCard(c.ID, "effects", "at most one \"up to\" unit effect of your own per card")
+			return bad("effects", "one_variable")
 		}
 	}
 	return nil
@@ -321,63 +342,68 @@ func isVariable(e Effect) bool {
 	return false
 }
 
-// validateEffect checks one effect; phase is "" for an army card.
-func validateEffect(id string, j int, e Effect, phase string) error {
-	field := fmt.Sprintf("effects[%d]", j)
+// validateEffect checks effect j of a card; phase is "" for an army card.
+// It returns the faulty field, the message key and its arguments (key ""
+// when the effect is sound).
+func validateEffect(j int, e Effect, phase string) (field, key string, args []any) {
+	at := func(f string) string { return fmt.Sprintf("effects[%d].%s", j, f) }
 	army := phase == ""
 	switch e.Kind {
 	case KindGold, KindLoseGold, KindCastleUnits, KindCampUnits, KindLoseUnits, KindMilitia, KindScotlandUnits, KindEnglandUnits:
 	case KindRelocate, KindWithdraw, KindBagpipe, KindDagger, KindDiscardDagger:
 		if army {
-			return badCard(id, field+".kind", "%q is not allowed on an army card", e.Kind)
+			return at("kind"), "kind_army", []any{e.Kind}
 		}
 	case KindSwitch:
 		if phase != PhaseBeforeReveal {
-			return badCard(id, field+".kind", "switch only on a before_reveal card")
+			return at("kind"), "switch_phase", nil
 		}
 		if e.Who != "" && e.Who != WhoSelf {
-			return badCard(id, field+".who", "switch applies to the player only")
+			return at("who"), "switch_who", nil
 		}
-		return nil
+		return "", "", nil
 	default:
-		return badCard(id, field+".kind", "unknown kind %q", e.Kind)
+		return at("kind"), "unknown_val", []any{e.Kind}
 	}
 	if e.Amount < 1 || e.Amount > 20 {
-		return badCard(id, field+".amount", "%d is not in 1..20", e.Amount)
+		return at("amount"), "range", []any{e.Amount, 1, 20}
 	}
 	switch e.Who {
 	case "", WhoSelf, WhoTarget, WhoOthers, WhoAll, WhoBadge:
 		if army && (e.Who == "" || e.Who == WhoSelf || e.Who == WhoTarget || e.Who == WhoOthers) &&
 			e.Kind != KindMilitia && e.Kind != KindScotlandUnits && e.Kind != KindEnglandUnits {
-			return badCard(id, field+".who", "an army card's effect applies to \"all\" or \"badge\"")
+			return at("who"), "army_who", nil
 		}
 	case WhoScots, WhoEnglish:
 		if phase != PhaseAwards {
-			return badCard(id, field+".who", "%q only on an awards card", e.Who)
+			return at("who"), "awards_only", []any{e.Who}
 		}
 	default:
-		return badCard(id, field+".who", "unknown %q", e.Who)
+		return at("who"), "unknown_val", []any{e.Who}
 	}
 	if (e.Kind == KindMilitia || e.Kind == KindScotlandUnits || e.Kind == KindEnglandUnits) && e.Who != "" && e.Who != WhoSelf {
-		return badCard(id, field+".who", "%s affects the whole table, not a player", e.Kind)
+		return at("who"), "table_who", []any{e.Kind}
 	}
 	switch e.If {
 	case "", IfBadge:
 	case IfScotlandWon, IfEnglandWon:
 		if phase != PhaseAwards {
-			return badCard(id, field+".if", "%q only on an awards card", e.If)
+			return at("if"), "awards_only", []any{e.If}
 		}
 	case IfSupportedScotland, IfSupportedEngland:
-		if phase != PhaseAwards && phase != PhaseBeforeReveal {
-			return badCard(id, field+".if", "%q only on a before_reveal or awards card", e.If)
+		// Before the reveal the sides are secret: an effect that happens
+		// or not according to the player's side would show it (finding 3
+		// of issue #16, see doc.go, Rulings).
+		if phase != PhaseAwards {
+			return at("if"), "secret_side", []any{e.If}
 		}
 	default:
-		return badCard(id, field+".if", "unknown %q", e.If)
+		return at("if"), "unknown_val", []any{e.If}
 	}
 	if army && e.If != "" {
-		return badCard(id, field+".if", "no condition on an army card")
+		return at("if"), "army_if", nil
 	}
-	return nil
+	return "", "", nil
 }
 
 // MentionsBadge tells whether an effect list refers to the badge of honour

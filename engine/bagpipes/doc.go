@@ -59,18 +59,34 @@
 // no_two_player (the two cards the 2-player game leaves out) and
 // shield_by_choosers (the shield by number of choosing players, see
 // Balance). A creator may pass their own set as options
-// {"cards": {...}}; ParseCards validates it and names the card and the
-// field in its errors.
+// {"cards": {...}}; ParseCards (ParseCardsIn for French or Italian)
+// validates it card by card, so that every refusal, a value of the wrong
+// JSON type or an unknown field as well as a value out of the rules'
+// limits, names the card by its list, index and name, and the field, in
+// the game's language: `cards: english_army[3] "Battle of Falkirk", field
+// effects[0].who: ...`, `cards : king_edward[0] « K », champ shield : doit
+// être un nombre entier` (setuperror.go holds the messages in en, fr, it).
 //
 // Options (JSON object, unknown keys refused with bad_options):
 // stay_home (5 players; always on with 6), three_player (the 3-player
 // variant), together (Together for Scotland), long_game (9 rounds, five
-// defeats), precise_daggers, cards.
+// defeats), precise_daggers, cards. Variants(players, lang) lists the
+// ones a lobby may offer for a player count, named as the rulebook names
+// them in that language; with three players the 3-player variant comes
+// first. Every refused option or combination is a bad_options error whose
+// message starts with the option's key ("three_player: the 3-player
+// variant needs 3 players, not 4"), in the game's language.
 //
-// # Rule interpretations (product decisions; the French text leaves a choice)
+// # Rulings
+//
+// Where the French text leaves a choice, the engine reads it as follows.
+// Each ruling quotes the sentence it rests on where there is one, and the
+// golden scenarios of testdata/golden named after it pin it.
 //
 //  1. Card windows: before-reveal and awards cards are always played in
-//     the rulebook's dispute order: from the badge holder clockwise, each
+//     the rulebook's dispute order (« le détenteur de la médaille
+//     d'honneur doit jouer en premier, ensuite les autres joueurs jouent
+//     dans le sens horaire »): from the badge holder clockwise, each
 //     player plays any number of cards, then passes and may not play again
 //     in that phase. A seat is skipped when everyone can see it cannot
 //     play (staying home, deserter in the awards, no card that is not
@@ -81,29 +97,51 @@
 //     several times. Hiring mercenaries needs 1 gold.
 //  3. The badge holder (3+ players, not in the 3-player variant) places no
 //     choice token: they support Scotland automatically and the others see
-//     it.
+//     it (« Le détenteur de la médaille d'honneur est le seul joueur qui ne
+//     doit pas choisir un camp à soutenir »).
 //  4. "Up to N units": when a card's own unit effect is variable, the move
 //     carries units (0..N; relocate and withdraw are capped by what the
 //     castle or camp holds). Losing gold as the card's own cost must be
 //     payable; gold or units taken from others are taken up to what they
 //     have.
-//  5. Deserters are the fighting players with an empty camp when the
-//     battle starts (after the before-reveal cards and the 2-player badge
-//     transfer). They receive nothing at all (no gold, bagpipe card, unit
-//     or dagger card) and do not share the crown. The crown is split by
-//     integer division among the English supporters who fought; the rest
-//     is discarded.
+//  5. Deserters and the crown. Two sentences meet here: « Si au début des
+//     combats, un joueur n'a pas une seule unité dans son camp, il ne peut
+//     pas recevoir de récompenses » and « L'or doit être partagé, de
+//     manière égale, entre tous les supporters de l'Angleterre. L'or qui
+//     n'est pas attribué est défaussé. » Deserters are the fighting
+//     players with an empty camp when the battle starts (after the
+//     before-reveal cards and the 2-player badge transfer). They receive
+//     nothing at all (no gold, bagpipe card, unit or dagger card), so they
+//     take no share of the crown: it is split by integer division among
+//     the supporters of England who fought, and what is left over
+//     (remainder, or the whole crown when all of them deserted) is the
+//     gold « qui n'est pas attribué », discarded. A generous crown gives
+//     each supporter of England who fought the whole amount.
 //  6. Rewards are handed out from the badge holder clockwise (this fixes
 //     who draws which card). Cards received in the awards phase, as
 //     rewards or through a card, may not be played in that phase.
 //  7. An "x2" card stays face up (public) after its first play and may be
 //     played again in any later round, in the phase of its symbol.
-//  8. Army card effects apply when the card is revealed, before the Stay
-//     Home! token moves; "not affected by the army card" is implemented as
-//     no choice, no battle and no reward for the seat staying home.
-//     Militia raised once the token is given (by its receiver's three
-//     replenishments or by a card) skips the seat staying home, whose camp
-//     is emptied anyway.
+//  8. Stay Home! and the English army card. The rule says of the player
+//     who received the token: « Enfin, ce joueur n'est pas affecté par les
+//     cartes de l'armée anglaise et ainsi de suite. » The round's order
+//     settles when: the army card is revealed, and its special effect
+//     applied, in phase 1 (« la carte peut avoir une description d'un effet
+//     spécial »), while the token is given in phase 3, after the badge
+//     (« Ensuite le détenteur du jeton … doit maintenant le donner »). So
+//     at the reveal nobody stays home yet: an effect aimed at players
+//     ("all", "badge") takes its targets then, the badge holder of phase
+//     1 included, and what it gave (gold, castle units) is kept. From the
+//     token on, the army card has nothing more for its receiver: its camp,
+//     army units included, is discarded (step 2 of the rule); it chooses
+//     no side, adds nothing to either army, takes no beret or crown reward
+//     and no dagger card; effects that last into the battle or the awards
+//     (England's extra units, the rewards) do not reach it; cards aimed at
+//     a player cannot target it, and effects on "all", "others", "scots",
+//     "english" or "badge" skip it. Militia raised once the token is given
+//     (by its receiver's three replenishments or by a card) skips the seat
+//     staying home. Scenarios: stay-home-army-effect-at-reveal,
+//     stay-home-gold-at-reveal-kept, stay-home-cards-pass-by.
 //  9. Seat 0 is the first player (the oldest) and holds the badge first.
 //     Stay Home!: the first holder is the youngest, taken to be the last
 //     seat (on the first player's right). The token affects its receiver
@@ -121,25 +159,88 @@
 //     the box), so a card that makes a player draw a dagger card gives a
 //     virtual 2-dagger card. The 2-player game refuses long_game (only six army cards
 //     remain) and precise_daggers (its dagger cards are dealt by value).
-//  11. 3-player variant: the badge passes to the next seat by itself; the
-//     bagpipe cards that mention the badge are removed at setup, which is
-//     the same as discarding and redrawing them; Together for Scotland
-//     still deals three cards.
-//  12. End: after the last round, or after the end phase of the round of
+//  11. 3-player variant: an option (three_player), never imposed, since the
+//     rulebook prints it under « VARIANTES GAME — PARTIES À 3 JOUEURS »;
+//     three players without it play the standard rules. With it, the badge
+//     passes to the next seat by itself; the bagpipe cards that mention
+//     the badge are removed at setup, which is the same as discarding and
+//     redrawing them; Together for Scotland still deals three cards.
+//  12. The English army deck's filters (the 3-player variant leaves out
+//     the cards that mention the badge, the 2-player game the cards marked
+//     no_two_player) apply to the King Edward cards too: the King Edward
+//     card is dealt into that deck and the rulebook counts it among its
+//     cards (« la dernière carte de l'armée anglaise est jouée (cela sera
+//     une des cartes du roi Edouard) »). A card set with no King Edward
+//     card left for the options is refused (bad_options naming
+//     king_edward and the options).
+//  13. A secret choice stays secret until the reveal. A card played before
+//     the reveal may not depend on its player's side: the conditions
+//     supported_scotland and supported_england are allowed on awards cards
+//     only, and a card set that puts one on a before-reveal (or actions)
+//     card is refused when loaded, naming the card and the field, because
+//     the card's public effect (gold, units) would show the side. The
+//     switch effect stays allowed: it changes the side in secret.
+//  14. End: after the last round, or after the end phase of the round of
 //     the fourth (fifth) defeat. The five-dagger traitor (at least five
 //     daggers more than every other player) cannot win: they are ranked
 //     last (Detail "traitor" 1). It applies only when Scotland stands;
 //     when it falls, fewest daggers win, then most gold. Seats tied on
 //     both figures share a place. Score is gold; Detail "daggers" counts a
 //     virtual card as 2.
-//  13. Component limits: an empty deck is refilled by shuffling its
+//  15. Component limits: an empty deck is refilled by shuffling its
 //     discards; with no dagger card left anywhere, a virtual 2-dagger card
 //     is taken; with no bagpipe card left, none is drawn. discard_dagger
 //     removes the card with most daggers first (a virtual one counts 2).
-//  14. Default moves (timeouts): collect taxes, end the turn, support
+//  16. Default moves (timeouts): collect taxes, end the turn, support
 //     Scotland (offering the smallest dagger card), give the badge or the
 //     token to the next eligible seat clockwise, keep the badge (2
 //     players), pass in card windows.
+//
+// # Coverage
+//
+// Every section of the rulebook and the golden scenarios
+// (testdata/golden/NAME.json) that play it. TestCoverageTable checks that
+// every row names a scenario, that each one exists, and that every
+// scenario is listed.
+//
+//	Section                             Scenarios
+//	Mise en place                       setup-four-players, bad-players, unknown-option
+//	1. Phase invasion                   invasion, invasion-england-units, invasion-scotland-units, stay-home-gold-at-reveal-kept
+//	2. Actions, réapprovisionnement     replenish-taxes, replenish-militia, replenish-troops, replenish-mercenaries
+//	2. Actions, délocalisation          actions-turn, relocate-limits, card-symbols
+//	2. Actions, cartes cornemuse        actions-turn, card-symbols
+//	3. Médaille d'honneur               badge-pass, three-player-base
+//	4. Phase des choix                  choice-secret, before-reveal-window, switch-bound-badge
+//	5. Phase des combats                battle-england-wins, battle-tie
+//	6. Récompenses, déserteurs          crown-split-deserter, crown-all-deserted
+//	6. Victoire de l'Écosse             battle-tie, crown-all-deserted
+//	6. Victoire de l'Angleterre         battle-england-wins, crown-remainder-discarded
+//	6. La couronne, partage             crown-split-deserter, crown-remainder-discarded, crown-all-deserted
+//	6. Généreuses récompenses           crown-generous
+//	6. Cartes des récompenses           awards-window
+//	7. Phase de fin                     end-phase
+//	Cartes cornemuse, symboles          card-symbols, actions-turn, awards-window
+//	Cartes cornemuse, leurs effets      card-effects-before-reveal, card-effects-awards, card-symbols, stay-home-cards-pass-by
+//	Cartes cornemuse, ordre (litige)    before-reveal-window, awards-window
+//	Cartes cornemuse, x2                x2-second-play
+//	Cartes dague                        dagger-cards-secret, battle-england-wins
+//	Fin de la partie                    victory-tie, scotland-defeated
+//	Victoire et défaite                 victory-tie, scotland-defeated
+//	Règle des cinq dagues               five-daggers-example-1, five-daggers-example-2, scotland-defeated-five-daggers
+//	2 joueurs, mise en place            two-player-setup, king-edward-two-player, long-game-two-players, precise-two-players
+//	2 joueurs, invasion et actions      two-player-setup, two-player-choice
+//	2 joueurs, choix et dague offerte   two-player-choice
+//	2 joueurs, médaille d'honneur       two-player-badge-transfer, two-player-badge-kept
+//	2 joueurs, révélation des dagues    two-player-badge-transfer
+//	2 joueurs, cinq dagues              two-player-five-daggers, two-player-four-daggers
+//	Restez chez vous ! (5-6 joueurs)    stay-home-5p-option, stay-home-6p-required, stay-home-4p-refused, stay-home-6p
+//	Restez chez vous !, armée anglaise  stay-home-army-effect-at-reveal, stay-home-gold-at-reveal-kept, stay-home-cards-pass-by
+//	Variante : parties à 3 joueurs      three-player-variant, three-player-deal, three-player-variant-needs-three, three-player-variant-fr, three-player-variant-with-long-game, king-edward-three-player, king-edward-none-usable
+//	Variante : Ensemble pour l'Écosse   together-for-scotland
+//	Variante : Durée de la partie       long-game, long-game-fourth-defeat
+//	Variante : calculs précis           precise-daggers
+//	Limites des composants              bagpipe-reshuffle, empty-bagpipe-deck, virtual-dagger
+//	Jeu de cartes (ruling 13, errors)   bad-card-file, bad-card-type-fr, bad-card-unknown-field, bad-card-unknown-field-it, before-reveal-side-condition-refused
 //
 // # Balance of the default set
 //

@@ -9,8 +9,12 @@ import (
 // Name is the game's identifier in the API.
 const Name = "swords-and-bagpipes"
 
-// RulesVersion names this implementation of the rules.
-const RulesVersion = "bagpipes-1"
+// RulesVersion names this implementation of the rules. bagpipes-2 (issue
+// #16) filters the King Edward cards like the other English army cards
+// and refuses side conditions on cards played before the reveal; both
+// change only games with a custom card set, the default set deals and
+// plays as under bagpipes-1.
+const RulesVersion = "bagpipes-2"
 
 // Game is Swords and Bagpipes, for 2 to 6 players.
 type Game struct{}
@@ -27,7 +31,7 @@ func (Game) RulesVersion() string { return RulesVersion }
 // decks, one bagpipe card each (more in some variants), and reveals the
 // first army card. Errors: bad_options.
 func (Game) New(su engine.Setup) (engine.State, error) {
-	opt, cs, err := parseOptions(su.Options, su.Players)
+	opt, cs, err := parseOptions(su.Options, su.Players, langIndex(su.Language))
 	if err != nil {
 		return nil, err
 	}
@@ -55,16 +59,21 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 		s.P[i] = player{Gold: 3, Castle: 3, Hand: []int{}, Table: []int{}, TableRound: []int{},
 			Daggers: []int{}, DagHand: []int{}, Spent: []int{}, Prepared: -1}
 	}
-	// English army deck: one King Edward under the drawn army cards.
-	var army []int
-	for i, c := range cs.EnglishArmy {
-		if n == 2 && c.NoTwoPlayer || opt.ThreePlayer && MentionsBadge(c.Effects) {
-			continue
+	// English army deck: one King Edward under the drawn army cards; the
+	// same filters leave cards out of both (usableArmy).
+	var kings, army []int
+	for i := range cs.KingEdward {
+		if usableArmy(&cs.KingEdward[i], n, opt) {
+			kings = append(kings, i)
 		}
-		army = append(army, len(cs.KingEdward)+i)
+	}
+	for i := range cs.EnglishArmy {
+		if usableArmy(&cs.EnglishArmy[i], n, opt) {
+			army = append(army, len(cs.KingEdward)+i)
+		}
 	}
 	r.Shuffle(len(army), func(i, j int) { army[i], army[j] = army[j], army[i] })
-	s.ArmyDeck = append([]int{r.IntN(len(cs.KingEdward))}, army[:opt.rounds()-1]...)
+	s.ArmyDeck = append([]int{kings[r.IntN(len(kings))]}, army[:opt.rounds()-1]...)
 	// Bagpipe deck (the 3-player variant leaves out the cards that mention
 	// the badge: drawing one means discarding it and drawing again).
 	s.Bag = []int{}

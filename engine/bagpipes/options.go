@@ -3,8 +3,7 @@ package bagpipes
 import (
 	"bytes"
 	"encoding/json"
-
-	"pbem/engine"
+	"strings"
 )
 
 // Options are a game's variants, given as a JSON object at setup. Unknown
@@ -26,21 +25,56 @@ type Options struct {
 	Cards json.RawMessage `json:"cards,omitempty"`
 }
 
+// usableArmy tells whether an English army deck card, King Edward
+// included, is dealt in a game of n players with these options: the
+// 2-player game leaves out the cards marked no_two_player, the 3-player
+// variant those that mention the badge of honour.
+func usableArmy(c *ArmyCard, n int, o Options) bool {
+	return !(n == 2 && c.NoTwoPlayer) && !(o.ThreePlayer && MentionsBadge(c.Effects))
+}
+
+// armyFilters names what leaves English army cards out of this game, for
+// an error.
+func armyFilters(n int, o Options) string {
+	var f []string
+	if n == 2 {
+		f = append(f, "no_two_player")
+	}
+	if o.ThreePlayer {
+		f = append(f, "three_player")
+	}
+	if o.LongGame {
+		f = append(f, "long_game")
+	}
+	if len(f) == 0 {
+		return "-"
+	}
+	return strings.Join(f, ", ")
+}
+
 // parseOptions reads and checks the options for n players and returns
-// them with the card set to use.
-func parseOptions(raw json.RawMessage, n int) (Options, *CardSet, error) {
+// them with the card set to use; its errors are in language li.
+func parseOptions(raw json.RawMessage, n, li int) (Options, *CardSet, error) {
+	o, cs, e := checkOptions(raw, n, li)
+	if e != nil {
+		return o, nil, e.ruleError(li)
+	}
+	return o, cs, nil
+}
+
+func checkOptions(raw json.RawMessage, n, li int) (Options, *CardSet, *setupError) {
 	var o Options
 	if n < 2 || n > 6 {
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "swords-and-bagpipes is for 2 to 6 players, not %d", n)
+		return o, nil, optionError("players", "players", n)
 	}
 	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&o); err != nil {
-			return o, nil, engine.Errorf(engine.CodeBadOptions, "options: %v", err)
+			return o, nil, optionError("options", "options", err.Error())
 		}
 		if dec.More() {
-			return o, nil, engine.Errorf(engine.CodeBadOptions, "options: trailing data")
+			return o, nil, optionError("options", "options", "trailing data")
 		}
 	}
 	var explicitStay *bool
@@ -53,37 +87,48 @@ func parseOptions(raw json.RawMessage, n int) (Options, *CardSet, error) {
 	}
 	switch {
 	case n == 6 && explicitStay != nil && !*explicitStay:
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "stay_home: the 6-player game always plays with the Stay Home! token")
+		return o, nil, optionError("stay_home", "stay_6")
 	case n == 6:
 		o.StayHome = true
 	case o.StayHome && n != 5:
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "stay_home: the Stay Home! token is for 5 or 6 players")
+		return o, nil, optionError("stay_home", "stay_5", n)
 	}
 	if o.ThreePlayer && n != 3 {
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "three_player: the 3-player variant needs 3 players")
+		return o, nil, optionError("three_player", "three", n)
 	}
 	if o.LongGame && n == 2 {
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "long_game: the 2-player game has only six English Army cards")
+		return o, nil, optionError("long_game", "long_2")
 	}
 	if o.PreciseDaggers && n == 2 {
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "precise_daggers: the 2-player game deals the dagger cards by value")
+		return o, nil, optionError("precise_daggers", "precise_2")
 	}
 	cs := DefaultCards()
 	if len(o.Cards) > 0 {
-		var err error
-		if cs, err = ParseCards(o.Cards); err != nil {
-			return o, nil, err
+		var e *setupError
+		if cs, e = decodeCardSet(o.Cards); e == nil {
+			e = cs.validate()
+		}
+		if e != nil {
+			return o, nil, e
+		}
+		cs.index()
+	}
+	kings, army := 0, 0
+	for i := range cs.KingEdward {
+		if usableArmy(&cs.KingEdward[i], n, o) {
+			kings++
 		}
 	}
-	army := 0
-	for _, c := range cs.EnglishArmy {
-		if n == 2 && c.NoTwoPlayer || o.ThreePlayer && MentionsBadge(c.Effects) {
-			continue
+	for i := range cs.EnglishArmy {
+		if usableArmy(&cs.EnglishArmy[i], n, o) {
+			army++
 		}
-		army++
+	}
+	if kings == 0 {
+		return o, nil, cardError("king_edward", -1, "", "", "king_count", armyFilters(n, o))
 	}
 	if need := o.rounds() - 1; army < need {
-		return o, nil, engine.Errorf(engine.CodeBadOptions, "cards: english_army: %d usable cards for these options, %d needed", army, need)
+		return o, nil, cardError("english_army", -1, "", "", "army_count", army, armyFilters(n, o), need)
 	}
 	if n == 2 {
 		count := map[int]int{}
@@ -91,7 +136,7 @@ func parseOptions(raw json.RawMessage, n int) (Options, *CardSet, error) {
 			count[d.Daggers]++
 		}
 		if count[1] < 4 || count[2] < 6 || count[3] < 4 {
-			return o, nil, engine.Errorf(engine.CodeBadOptions, "cards: daggers: the 2-player game needs at least 4 one-dagger, 6 two-dagger and 4 three-dagger cards")
+			return o, nil, cardError("daggers", -1, "", "", "daggers_2")
 		}
 	}
 	if o.PreciseDaggers {
@@ -100,7 +145,7 @@ func parseOptions(raw json.RawMessage, n int) (Options, *CardSet, error) {
 			count[d.Daggers]++
 		}
 		if count[1] < 2 || count[2] < 4 || count[3] < 4 {
-			return o, nil, engine.Errorf(engine.CodeBadOptions, "cards: daggers: precise_daggers needs at least 2 one-dagger, 4 two-dagger and 4 three-dagger cards")
+			return o, nil, cardError("daggers", -1, "", "", "daggers_p")
 		}
 	}
 	return o, cs, nil
@@ -118,4 +163,75 @@ func (o Options) defeatLimit() int {
 		return 5
 	}
 	return 4
+}
+
+// Variant is an option a game's creator may choose, as a lobby offers it.
+type Variant struct {
+	// Key is the option's key in the options object ("three_player").
+	Key string `json:"key"`
+	// Name is the variant's name in the requested language, as the
+	// rulebook calls it.
+	Name string `json:"name"`
+	// About says what it changes, in the same language.
+	About string `json:"about"`
+	// Always is true when the player count imposes it (Stay Home! with 6
+	// players): the lobby shows it on and fixed.
+	Always bool `json:"always,omitempty"`
+}
+
+// variantTexts holds each option's name and summary in en, fr and it.
+var variantTexts = map[string][3][2]string{
+	"three_player": {
+		{"3-player variant", "Two bagpipe cards each, the badge passes clockwise and does not bind to Scotland, Scotland's camp gets a unit each round, the cards that mention the badge are left out."},
+		{"Variante pour 3 joueurs", "Deux cartes cornemuse chacun, la médaille d'honneur passe dans le sens horaire sans obliger à soutenir l'Écosse, le camp de l'Écosse reçoit une unité par manche, les cartes qui mentionnent la médaille sont retirées."},
+		{"Variante per 3 giocatori", "Due carte cornamusa a testa, la medaglia d'onore passa in senso orario senza obbligare a sostenere la Scozia, il campo della Scozia riceve un'unità a round, le carte che citano la medaglia sono tolte."},
+	},
+	"stay_home": {
+		{"Stay Home!", "Each round the token's holder sends a player home: three replenishments, no battle, no reward."},
+		{"Restez chez vous !", "À chaque manche, le détenteur du jeton renvoie un joueur chez lui : trois réapprovisionnements, ni combat ni récompense."},
+		{"Stay Home! (Restate a casa!)", "A ogni round chi ha il segnalino manda a casa un giocatore: tre rifornimenti, niente battaglia né ricompense."},
+	},
+	"together": {
+		{"Together for Scotland", "Three bagpipe cards each at the start instead of one."},
+		{"Ensemble pour l'Écosse", "Trois cartes cornemuse chacun au début au lieu d'une."},
+		{"Insieme per la Scozia", "Tre carte cornamusa a testa all'inizio invece di una."},
+	},
+	"long_game": {
+		{"Long game", "Nine rounds instead of seven; Scotland falls after five defeats."},
+		{"Durée de la partie", "Neuf manches au lieu de sept ; l'Écosse perd après cinq défaites."},
+		{"Partita lunga", "Nove round invece di sette; la Scozia cade dopo cinque sconfitte."},
+	},
+	"precise_daggers": {
+		{"For fans of precise calculations", "The top ten dagger cards are stacked in two known groups of five."},
+		{"Variante pour les fans de calculs précis", "Les dix premières cartes dague forment deux groupes connus de cinq."},
+		{"Per gli amanti dei calcoli precisi", "Le prime dieci carte pugnale formano due gruppi noti di cinque."},
+	},
+}
+
+// Variants lists the options a game of players may choose, in the order
+// a lobby should offer them, named in lang ("en", "fr", "it"; English
+// otherwise). With three players the 3-player variant comes first: the
+// rulebook prints it as a variant, so it is offered by name, not imposed.
+// The list is empty for a player count the game does not support. Options
+// that some card sets cannot play together (three_player with long_game
+// on the default set) are still listed; New refuses them by name.
+func Variants(players int, lang string) []Variant {
+	var keys []string
+	switch players {
+	case 2:
+		keys = []string{"together"}
+	case 3:
+		keys = []string{"three_player", "together", "long_game", "precise_daggers"}
+	case 4:
+		keys = []string{"together", "long_game", "precise_daggers"}
+	case 5, 6:
+		keys = []string{"stay_home", "together", "long_game", "precise_daggers"}
+	}
+	li := langIndex(lang)
+	out := make([]Variant, 0, len(keys))
+	for _, k := range keys {
+		t := variantTexts[k][li]
+		out = append(out, Variant{Key: k, Name: t[0], About: t[1], Always: k == "stay_home" && players == 6})
+	}
+	return out
 }

@@ -10,8 +10,17 @@ import (
 	"pbem/engine"
 )
 
+// newState deals a game; "@NAME" in opts stands for the card set
+// testdata/cards-NAME.json.
 func newState(t *testing.T, players int, opts string, seed byte) *state {
 	t.Helper()
+	if m := cardFileRef.FindStringSubmatch(opts); m != nil {
+		cards, err := os.ReadFile("testdata/cards-" + m[1] + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = strings.Replace(opts, m[0], string(cards), 1)
+	}
 	st, err := Game{}.New(engine.Setup{Players: players, Options: json.RawMessage(opts), Seed: engine.Seed{seed}})
 	if err != nil {
 		t.Fatal(err)
@@ -141,31 +150,52 @@ func TestDefaultCardSet(t *testing.T) {
 	}
 }
 
+// TestCustomCardErrorsNameCardAndField checks that every refusal of a card
+// set, at the JSON level (a wrong type, an unknown field) as well as by
+// the rules' limits, names the card by list, index and name, and the
+// field, in the game's language.
 func TestCustomCardErrorsNameCardAndField(t *testing.T) {
 	base, err := os.ReadFile("testdata/cards-test.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ from, to, want string }{
-		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": -1, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"k1": shield`},
-		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"6": 9}}`, `"k1": shield_by_choosers: key "6"`},
-		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"02": 9}}`, `"k1": shield_by_choosers: key "02"`},
-		{`"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"3": 100}}`, `"k1": shield_by_choosers: "3": 100`},
-		{`{"id": "d2a", "daggers": 2}`, `{"id": "d2a", "daggers": 4}`, `"d2a": daggers`},
-		{`"phase": "awards", "effects": [{"kind": "bagpipe"`, `"phase": "dinner", "effects": [{"kind": "bagpipe"`, `"piper": phase`},
-		{`{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 0}`, `"pope": effects[0].amount`},
-		{`{"kind": "lose_gold", "amount": 2, "who": "target"}`, `{"kind": "lose_gold", "amount": 2, "who": "scots"}`, `"ransom": effects[0].who`},
-		{`{"kind": "switch"}`, `{"kind": "teleport"}`, `"trick": effects[0].kind`},
-		{`{"id": "tax6"`, `{"id": "tax5"`, `"tax5": id`},
-		{`"name": "Tax", "phase": "actions", "effects": [{"kind": "gold", "amount": 1}]}
+	const k1 = `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6}`
+	for _, tc := range []struct{ lang, from, to, want string }{
+		{"", k1, `"shield": -1, "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards: king_edward[0] "King One", field shield: -1 is not in 0..99`},
+		{"", k1, `"shield": "ten", "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards: king_edward[0] "King One", field shield: must be a whole number`},
+		{"", k1, `"shield": 10.5, "scotland_won": 3, "england_won": 1, "crown": 6}`, `king_edward[0] "King One", field shield: must be a whole number`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"6": 9}}`, `king_edward[0] "King One", field shield_by_choosers: key "6"`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"02": 9}}`, `king_edward[0] "King One", field shield_by_choosers: key "02"`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"3": 100}}`, `king_edward[0] "King One", field shield_by_choosers.3: 100 is not in 0..99`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shield_by_choosers": {"3": "x"}}`, `king_edward[0] "King One", field shield_by_choosers: must be an object of whole numbers`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "generous": "yes"}`, `king_edward[0] "King One", field generous: must be true or false`},
+		{"", k1, `"shield": 10, "scotland_won": 3, "england_won": 1, "crown": 6, "shields": 3}`, `king_edward[0] "King One", field shields: unknown field`},
+		{"", `{"id": "d2a", "daggers": 2}`, `{"id": "d2a", "daggers": 4}`, `cards: daggers[4] "d2a", field daggers: 4 is not 1, 2 or 3`},
+		{"", `{"id": "d2a", "daggers": 2}`, `{"id": "d2a", "daggers": [2]}`, `cards: daggers[4] "d2a", field daggers: must be a whole number`},
+		{"", `"phase": "awards", "effects": [{"kind": "bagpipe"`, `"phase": "dinner", "effects": [{"kind": "bagpipe"`, `bagpipes[3] "Piper", field phase: "dinner" is not`},
+		{"", `"phase": "awards", "effects": [{"kind": "bagpipe"`, `"phase": 3, "effects": [{"kind": "bagpipe"`, `bagpipes[3] "Piper", field phase: must be a string`},
+		{"", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 0}`, `bagpipes[6] "Pope", field effects[0].amount: 0 is not in 1..20`},
+		{"", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": "1"}`, `bagpipes[6] "Pope", field effects[0].amount: must be a whole number`},
+		{"", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] "Pope", field effects[0].when: unknown field`},
+		{"", `{"kind": "discard_dagger", "amount": 1}`, `7`, `bagpipes[6] "Pope", field effects[0]: must be an object`},
+		{"", `{"kind": "lose_gold", "amount": 2, "who": "target"}`, `{"kind": "lose_gold", "amount": 2, "who": "scots"}`, `bagpipes[7] "Ransom", field effects[0].who: "scots" only on an awards card`},
+		{"", `{"kind": "switch"}`, `{"kind": "teleport"}`, `bagpipes[5] "Trick", field effects[0].kind: unknown value "teleport"`},
+		{"", `{"id": "tax6"`, `{"id": "tax5"`, `field id: "tax5" is the id of another card too`},
+		{"", `"name": "Tax", "phase": "actions", "effects": [{"kind": "gold", "amount": 1}]}
   ]`, `"name": "Tax", "phase": "actions", "effects": [{"kind": "gold", "amount": 1}], "color": "red"}
-  ]`, `unknown field "color"`},
+  ]`, `field color: unknown field`},
+		{"", `"bagpipes": [`, `"bagpipe": [], "bagpipes": [`, `cards: field bagpipe: unknown field`},
+		{"", `"daggers": [`, `"daggers": 16, "x": [`, `cards: daggers: must be a list of cards`},
+		{"fr", k1, `"shield": "ten", "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards : king_edward[0] « King One », champ shield : doit être un nombre entier`},
+		{"fr", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] « Pope », champ effects[0].when : champ inconnu`},
+		{"it", k1, `"shield": 100, "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards: king_edward[0] «King One», campo shield: 100 non è tra 0 e 99`},
+		{"it", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] «Pope», campo effects[0].when: campo sconosciuto`},
 	} {
 		bad := strings.Replace(string(base), tc.from, tc.to, 1)
 		if bad == string(base) {
 			t.Fatalf("test case %q does not apply", tc.from)
 		}
-		_, err := Game{}.New(engine.Setup{Players: 4, Options: json.RawMessage(`{"cards":` + bad + `}`)})
+		_, err := Game{}.New(engine.Setup{Players: 4, Language: tc.lang, Options: json.RawMessage(`{"cards":` + bad + `}`)})
 		re, ok := err.(*engine.RuleError)
 		if !ok || re.Code != engine.CodeBadOptions || !strings.Contains(re.Message, tc.want) {
 			t.Errorf("%s: got %v, want bad_options naming %s", tc.to, err, tc.want)

@@ -252,8 +252,8 @@ func decodeState(data []byte) (*state, error) {
 	}
 	s.Set = DefaultCards()
 	if s.Custom != nil {
-		if err := s.Custom.validate(); err != nil {
-			return nil, err
+		if e := s.Custom.validate(); e != nil {
+			return nil, e.ruleError(0)
 		}
 		s.Custom.index()
 		s.Set = s.Custom

@@ -99,4 +99,169 @@
 // DefaultMove recruits the strongest face-up recruit (else a face-down
 // one), else musters the weakest card face-down; declines powers (a copied
 // power takes its first target); claims the strongest supporter.
+//
+// # Rulings
+//
+// The engine follows the English rulebook (002_…, "the reference text")
+// and the seventeen rulings of shared/rules/README.md where it leaves a
+// choice. Each ruling, the English sentence it rests on, and the
+// scenarios of testdata/ that pin it (named rulingNN_…):
+//
+//  1. Turn order; the initiative holder turns the leftmost face-down
+//     recruit at the start of each of their turns: "at the beginning of
+//     each of your turns and before taking your action, you must turn
+//     face-up one face-down Recruit" (the French 2015 text says which:
+//     « la première recrue face cachée, en partant de la gauche »).
+//  2. Recruit any one recruit, replaced with the same facing; not with ten
+//     cards ("You may not recruit if you have ten cards in your hands");
+//     Forsyth's draw ignores the limit; a seat that can do neither passes
+//     (the text is silent: a player with an empty hand and no recruit
+//     left has no legal action).
+//  3. Activation, 2–3 players: "if, and only if, there are no other
+//     face-up Followers in the skirmish with a LOWER strength at that
+//     time". Face-down followers are ignored; equal does not block.
+//  4. Activation, 4–5 players: "as long as there is no other Follower of
+//     the same Clan in the skirmish with a strength equal to or less";
+//     face-down followers are ignored here too (see Rulebooks compared).
+//  5. "you may activate" is a choice; "A Clan's power only activates on the
+//     turn it is played": not after a swap, a Cockburn or a carry-over.
+//  6. Cockburn: "you put it as a Supporter and then take a different
+//     Supporter card"; the card taken does not activate.
+//  7. Fergusson: "If you take a face-down card it remains face-down".
+//  8. Wemyss: "Discard a Follower from any army", face-down ones included,
+//     one's own army included.
+//  9. Scott: "Copy the face-up power of any Follower"; not another Scott
+//     (a copy of a copy has no printed power to copy).
+//  10. End-of-round powers: "If … your Follower belongs to another
+//     player's army at the end of the round, then its effect will occur
+//     for that player instead."
+//  11. Bruce: "considered to be part of any Clan you wish at the end of
+//     the round" once activated; the two Bruces are one clan.
+//  12. Cochrane: "take two instead of one"; two Cochranes still claim two.
+//  13. MacDonnell: "remains in play for the next round. Its power,
+//     however, cannot be activated again."
+//  14. Scoring and claims: "Double the total of any army if it contains
+//     more than one card and ALL cards in this army are from the same
+//     Clan"; "the player who controls the highest ranking Clan … wins the
+//     tie"; "A player without any Follower does not get to claim".
+//  15. "If the draw pile runs out of cards, reshuffle the discard pile";
+//     "If all the Supporters you draw … have the same strength, discard
+//     them immediately and replace them".
+//  16. "Once 40 strength worth of Supporters is reached at the end of a
+//     round, the player with the highest strength … wins"; "If two or more
+//     players are tied, then the player who placed higher in the final
+//     round wins."
+//  17. "Set aside the two Clan Bruce cards. Once you have played the game
+//     a couple of times, you may add them back": the option bruce.
+//
+// # Rulebooks compared
+//
+// Four texts describe the game: English (002_…, the reference), French
+// 2015 (000_…, a faithful translation), an older French edition (001_…)
+// and an Italian summary (004_…). Where they differ, the reading chosen
+// and why:
+//
+//   - Activation with 4–5 players. English: "no other Follower of the
+//     same Clan in the skirmish with a strength equal to or less"; French
+//     2015 and old French say the same, without "face-up"; Italian:
+//     « nessuna carta di valore inferiore giocata scoperta dello stesso
+//     clan », face-up and strictly lower. Chosen: face-up followers of the
+//     same clan, equal or lower (ruling 4). "Face-up" because the general
+//     rule of CLAN POWERS counts only face-up followers and the 4–5 player
+//     paragraph only narrows it ("ignore the strength of any Follower from
+//     a different Clan"), and because a face-down card's strength is
+//     secret, so no player could check the condition. "Equal or lower"
+//     because three texts of four say so (Italian is a summary).
+//   - Activation with 2–3 players. English ON YOUR TURN: "no other card in
+//     the skirmish with a LOWER strength"; English CLAN POWERS: "no other
+//     face-up Followers"; French 2015 and old French likewise differ
+//     between their two paragraphs; Italian: face-up. Chosen: face-up only
+//     (ruling 3), the detailed paragraph.
+//   - Which recruit the initiative holder turns. English: "one face-down
+//     Recruit"; old French and Italian: any one; French 2015: the leftmost.
+//     Chosen: the leftmost (ruling 1): the most precise text; the choice
+//     changes nothing but which card is shown.
+//   - Cochrane twice. English and French 2015 are silent; old French: « Ce
+//     pouvoir ne peut être cumulé »; Italian: « non è cumulabile (non si
+//     possono rivendicare 4 supporter) ». Chosen: two Cochranes claim two
+//     (ruling 12), the only reading the two explicit texts allow.
+//   - Wemyss's target. English: "Discard a Follower from any army";
+//     French 2015: « de n'importe quelle armée »; old French: « un autre
+//     clan de cette escarmouche »; Italian: a card « negli eserciti di uno
+//     a scelta degli altri giocatori », the others' armies only. Chosen:
+//     any army, one's own included (ruling 8), as the reference says.
+//   - Face-down targets of Wemyss and Fergusson. English: Fergusson keeps
+//     a face-down card face-down (so face-down cards may be taken), Wemyss
+//     is silent; Italian: both « coperta o scoperta ». Chosen: face-up or
+//     face-down for both (rulings 7 and 8).
+//   - An activated end-of-round power after a swap. English and French
+//     2015: "an activated end-of-round power remains active if swapped";
+//     old French omits the sentence; Italian: the power serves whoever
+//     holds the card « anche se attivata da altri giocatori ». Chosen: it
+//     stays active and serves the card's controller (ruling 10).
+//   - MacDonnell. English: stays "for the next round", power spent; old
+//     French: « Ne défaussez pas ce Clan à la fin de l'escarmouche »,
+//     without a limit; Italian: one more skirmish, then discarded. Chosen:
+//     one more round (ruling 13).
+//   - Bruce. English: "When activated, Clan Bruce cards are considered to
+//     be part of any Clan"; old French: « Ce clan compte comme même lignée
+//     que tous les autres clans », without "activated"; Italian: like a
+//     joker. Chosen: only an activated Bruce is any clan (ruling 11), as
+//     for every other power.
+//   - Game end. English: checked "at the end of a round", highest total
+//     wins; old French (« Etre le premier à acquérir … quarante ») and
+//     Italian (« Quando un giocatore raggiunge o supera i 40 punti … viene
+//     dichiarato vincitore ») name the first to reach 40. Chosen: checked
+//     at the end of the round, highest total, ties to the better place in
+//     that round (ruling 16): the claims of one round happen together.
+//   - Words. The old French text calls a card « clan », a clan « lignée »
+//     and a turn « manche » (a round is « escarmouche »); French 2015 calls
+//     a round « manche », a follower « allié ». Only the words differ.
+//
+// # Coverage
+//
+// Every section of the English rulebook and the scenarios
+// (testdata/NAME.txt) that play it. TestCoverageTable checks that every
+// row names a scenario, that each one exists, and that every scenario is
+// listed.
+//
+//	Section                                    Scenarios
+//	Reading the cards: clan, rank, strength    rulebook_example_rank_tie, setup_deal
+//	Setting up the game                        setup_deal, ruling17_bruce_set_aside, ruling17_bruce_option
+//	The goal of the game                       ruling16_game_end, ruling16_below_40_goes_on
+//	How to play: five turns a round            ruling01_turn_order, ruling04_five_players
+//	On your turn: the initiative's recruit     ruling01_turn_order
+//	A. Recruit, same facing                    ruling02_recruit
+//	A. Recruit, the ten-card limit             ruling02_recruit
+//	B. Muster face-up or face-down             rule_face_down_never_activates, clarification_own_face_down
+//	Neither possible: pass                     ruling02_pass
+//	End of round: reveal, total, double        rulebook_example_judy_sean_roger, ruling11_bruce_any_clan
+//	End of round: claims in order              ruling14_no_follower_no_claim, ruling14_tie_three_ways
+//	End of round: ties by rank                 rulebook_example_rank_tie, ruling14_tie_three_ways
+//	End of round: discard, initiative          ruling14_no_follower_no_claim, ruling14_nobody_has_followers
+//	The end of the game and its tie            ruling16_game_end, ruling16_tie_break, ruling16_below_40_goes_on
+//	Clan powers: activation, 2-3 players       ruling03_activation_2_3_players
+//	Clan powers: activation is a choice        ruling05_activation_is_a_choice
+//	Clan powers: end of round, stays active    rule_end_power_stays_active
+//	Clan powers: end of round, controller      ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
+//	Clan powers: face-down never activates     rule_face_down_never_activates
+//	Cockburn                                   ruling06_cockburn, ruling09_scott_copies_cockburn
+//	Fergusson                                  ruling07_fergusson_face_down, ruling09_scott_copies_fergusson
+//	Forsyth                                    power_forsyth, power_forsyth_nothing_to_draw
+//	Makgill                                    power_makgill_chain, power_makgill_last_card, ruling05_activation_is_a_choice
+//	Scott                                      ruling09_scott_cannot_copy_scott, ruling09_scott_copies_cochrane, ruling09_scott_copies_cockburn, ruling09_scott_copies_fergusson, power_scott_copies_makgill
+//	Wemyss                                     ruling08_wemyss_face_down
+//	Bruce                                      ruling11_bruce_any_clan, ruling11_two_bruce_one_clan, ruling17_bruce_option
+//	Cochrane                                   ruling12_cochrane_two_cochranes, power_cochrane_one_supporter_left
+//	MacDonnell                                 ruling13_macdonnell, power_macdonnell_kept_swapped, power_macdonnell_swapped_away
+//	Clarification: reshuffle the discards      ruling15_reshuffle, power_forsyth
+//	Clarification: own face-down cards         clarification_own_face_down, ruling07_fergusson_face_down
+//	Clarification: a follower to claim         ruling14_no_follower_no_claim, ruling14_nobody_has_followers
+//	Clarification: no supporter left           power_cochrane_one_supporter_left, ruling12_cochrane_two_cochranes
+//	Clarification: unclaimed discarded         ruling14_no_follower_no_claim
+//	Clarification: same-strength supporters    ruling15_supporters_redrawn
+//	Clarification: power only on its turn      ruling05_activation_is_a_choice, ruling06_cockburn, power_macdonnell_kept_swapped
+//	Clarification: active power swapped        ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
+//	Clarification: copying does not negate     clarification_copy_keeps_power
+//	Alternative rules with 4 or 5 players      ruling04_activation_4_5_players, ruling04_five_players
 package lords
