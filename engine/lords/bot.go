@@ -162,4 +162,3 @@ func (s *State) botEval(out []float64) {
 		out[q] = 1 / (1 + math.Exp(-(val[q]-best)/6))
 	}
 }
-
