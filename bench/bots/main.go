@@ -107,10 +107,18 @@ func run(games int, name string, players int, aName, bName string, seed uint64, 
 		for l, ts := range o.times {
 			times[l] = append(times[l], ts...)
 		}
-		if done%100 == 0 {
-			fmt.Fprintf(os.Stderr, "%d games, %s wins %.1f%% (%s)\n", done, la, 100*share/float64(done), time.Since(start).Round(time.Second))
+		if done%100 == 0 && done < games {
+			report(name, players, done, la, lb, share, bySeat, gamesBySeat, times, start, workers)
 		}
 	}
+	report(name, players, done, la, lb, share, bySeat, gamesBySeat, times, start, workers)
+	return nil
+}
+
+// report prints the figures so far (every 100 games, so that a run cut
+// short still tells its counts).
+func report(name string, players, done int, la, lb bot.Level, share float64, bySeat []float64, gamesBySeat []int,
+	times map[bot.Level][]time.Duration, start time.Time, workers int) {
 	fair := 1 / float64(players)
 	rate := share / float64(done)
 	se := math.Sqrt(rate * (1 - rate) / float64(done))
@@ -126,11 +134,11 @@ func run(games int, name string, players int, aName, bName string, seed uint64, 
 		if len(ts) == 0 {
 			continue
 		}
+		ts = slices.Clone(ts)
 		slices.Sort(ts)
 		fmt.Printf("  %s decisions: %d, p50 %s, p99 %s, max %s\n", l, len(ts), pct(ts, 0.50), pct(ts, 0.99), ts[len(ts)-1].Round(time.Microsecond))
 	}
 	fmt.Printf("  wall time %s with %d workers\n", time.Since(start).Round(time.Second), workers)
-	return nil
 }
 
 func pct(ts []time.Duration, p float64) time.Duration {
