@@ -15,7 +15,7 @@ import (
 )
 
 func games(tb testing.TB) []struct {
-	g            engine.Game
+	g          engine.Game
 	minP, maxP int
 } {
 	tb.Helper()
