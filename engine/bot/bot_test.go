@@ -48,7 +48,7 @@ func TestPlayEveryLevelAndPlayerCount(t *testing.T) {
 				levels[n-1] = bot.Strong
 				t.Run(fmt.Sprintf("%s/%d/%v", gm.g.Name(), n, levels), func(t *testing.T) {
 					decisions := 0
-					st, err := bot.Play(gm.g, engine.Setup{Players: n, Seed: seedOf(100*n + mix)}, levels, func(bot.Decision) { decisions++ })
+					st, err := bot.Play(gm.g, engine.Setup{Players: n, Seed: seedOf(100*n + mix)}, levels, nil, func(bot.Decision) { decisions++ })
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -69,7 +69,7 @@ func TestReplayGivesTheSameMoves(t *testing.T) {
 		su := engine.Setup{Players: 3, Seed: seedOf(7)}
 		var finals [2][]byte
 		for k := range finals {
-			st, err := bot.Play(gm.g, su, levels, nil)
+			st, err := bot.Play(gm.g, su, levels, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,17 +12,22 @@ type Decision struct {
 	Seat    int
 	Level   Level
 	Legal   int           // how many moves were legal
-	Elapsed time.Duration // the bot's time
+	Elapsed time.Duration // the bot's time by Play's clock (0 without one)
 }
 
 // Play plays a whole game between bots without a server, as the service
 // would: each seat's bot gets its View and its redacted history, and its
 // move goes through Decide and Apply. levels gives each seat's level.
-// observe, if not nil, is called after each decision. The versions passed
-// to the bots count the events so far, plus one for the game's creation.
+// observe, if not nil, is called after each decision, timed by clock if
+// not nil (the engine has no clock of its own: the caller brings one, such
+// as the thread's CPU time). The versions passed to the bots count the
+// events so far, plus one for the game's creation.
 // It returns the final state, or an error if a bot fails or picks a move
 // that is not legal.
-func Play(g engine.Game, su engine.Setup, levels []Level, observe func(Decision)) (engine.State, error) {
+func Play(g engine.Game, su engine.Setup, levels []Level, clock func() time.Duration, observe func(Decision)) (engine.State, error) {
+	if clock == nil {
+		clock = func() time.Duration { return 0 }
+	}
 	if len(levels) != su.Players {
 		return nil, fmt.Errorf("bot: %d levels for %d players", len(levels), su.Players)
 	}
@@ -42,9 +47,9 @@ func Play(g engine.Game, su engine.Setup, levels []Level, observe func(Decision)
 		}
 		seat := tm[0]
 		legal := st.Legal(seat)
-		start := time.Now()
+		start := clock()
 		m, err := Choose(g, levels[seat], st.View(seat), hist[seat], su.Seed, version)
-		elapsed := time.Since(start)
+		elapsed := clock() - start
 		if err != nil {
 			return nil, fmt.Errorf("bot: seat %d (%s): %w", seat, levels[seat], err)
 		}
