@@ -16,7 +16,7 @@ type balance struct {
 }
 
 // simulate plays games of n players, every seat played by b.
-func simulate(t testing.TB, n, games int, opts string, newBot func() bot) balance {
+func simulate(t testing.TB, n, games int, opts string, newBot func() testBot) balance {
 	r := rand.New(rand.NewPCG(uint64(n), 99))
 	out := balance{wins: make([]float64, n)}
 	for i := range games {
@@ -102,7 +102,7 @@ func TestBalance(t *testing.T) {
 	for _, row := range balanceRows {
 		name := fmt.Sprintf("%d players %s", row.n, row.opts)
 		if testing.Verbose() {
-			t.Logf("%-26s random bots: %v", name, simulate(t, row.n, games/2, row.opts, func() bot { return randomBot }))
+			t.Logf("%-26s random bots: %v", name, simulate(t, row.n, games/2, row.opts, func() testBot { return randomBot }))
 		}
 		gb := simulate(t, row.n, games, row.opts, newGreedyBot)
 		t.Logf("%-26s greedy bots: %v", name, gb)

@@ -273,4 +273,15 @@
 // choosers, which brings the 3-player game down without touching the
 // 2-player one. The first player wins less than its share at 4 or more
 // players: it holds the badge, so supports Scotland, in round 1.
+//
+// # Bots
+//
+// Game.Bot (bot.go) is the move of a bot of a level (package bot) from a
+// View and the seat's redacted history, never the state. The normal bot is
+// the greedy player above (botgreedy.go); the strong bot searches worlds
+// sampled from what the seat has seen (botworld.go: unseen hands, decks
+// and choices dealt at random, the 2-player offer hands from what each
+// seat has shown) with greedy playouts to the end of the round. The bots
+// know the default card set only; with a custom set the normal and strong
+// bots play as the easy one.
 package bagpipes

@@ -1,0 +1,125 @@
+// Package bot holds what the game bots share: their levels, the seeding of
+// their randomness, and the search of the strong level (a determinized
+// Monte Carlo tree search with voting, see Search).
+//
+// A bot decides from what its seat may know: the seat's view and the
+// events of the game as that seat sees them (Game.Redact). Each engine
+// package gives its bot a typed entry that takes the engine's View type,
+// never the engine state, so a bot cannot read what its seat may not see;
+// Choose is the one generic entry that the service calls.
+//
+// A bot is deterministic: given the same view, history, game seed and
+// version it makes the same choice, so the audit can re-run a bot's moves.
+// Its randomness comes from a ChaCha8 PRNG keyed by a hash of the game's
+// seed, the version and the seat (NewRand); the seed itself never reaches
+// the game code (it would tell the hidden cards), only the hash does.
+package bot
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"pbem/engine"
+)
+
+// Level is how well a bot plays.
+type Level int
+
+// The levels. The zero Level is not a level.
+const (
+	// Easy plays a uniformly random legal move.
+	Easy Level = iota + 1
+	// Normal plays the best move by a one-step heuristic of its game.
+	Normal
+	// Strong searches: Search over hidden cards sampled from what the seat
+	// has seen, with a fixed iteration budget.
+	Strong
+)
+
+var levelNames = [...]string{Easy: "easy", Normal: "normal", Strong: "strong"}
+
+// String is the level's name: "easy", "normal" or "strong".
+func (l Level) String() string {
+	if l < Easy || l > Strong {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// Valid reports whether l is one of the levels.
+func (l Level) Valid() bool { return l >= Easy && l <= Strong }
+
+// ParseLevel reads a level's name ("easy", "normal", "strong"; case and
+// surrounding spaces ignored). An unknown name is an *engine.RuleError with
+// code engine.CodeBadOptions.
+func ParseLevel(s string) (Level, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for l := Easy; l <= Strong; l++ {
+		if levelNames[l] == name {
+			return l, nil
+		}
+	}
+	return 0, engine.Errorf(engine.CodeBadOptions, "unknown bot level %q (want easy, normal or strong)", s)
+}
+
+// NewRand returns the PRNG of one bot decision: ChaCha8 keyed by
+// SHA-256("pbem bot", seed, version, seat, salt...). version is the number
+// of events of the game when the bot decides, so each decision draws
+// afresh and replaying the game draws the same.
+func NewRand(seed engine.Seed, version, seat int, salt ...uint64) *rand.Rand {
+	h := sha256.New()
+	h.Write([]byte("pbem bot\x00"))
+	h.Write(seed[:])
+	var b [8]byte
+	for _, x := range append([]uint64{uint64(int64(version)), uint64(int64(seat))}, salt...) {
+		binary.LittleEndian.PutUint64(b[:], x)
+		h.Write(b[:])
+	}
+	var key [32]byte
+	copy(key[:], h.Sum(nil))
+	return rand.New(rand.NewChaCha8(key))
+}
+
+// Player is implemented by a game whose bots can play: the engine's Game
+// type, whose method converts the view to its own View type and calls its
+// typed entry. view must be what State.View(seat) returned for the bot's
+// seat; history the game's events as Game.Redact gives them to that seat.
+type Player interface {
+	ChooseBot(level Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error)
+}
+
+// Choose is the bot's decision for the seat whose view is given: a move
+// taken verbatim from the view's legal moves (that is, State.Legal(seat)),
+// to be posted through the ordinary decide path.
+//
+//   - g is the game (it must implement Player: lords-of-scotland and
+//     swords-and-bagpipes do);
+//   - view is State.View(seat) for the bot's seat, as returned (the
+//     engine's View value or a pointer to it);
+//   - history is every event of the game so far, each passed through
+//     g.Redact(e, seat);
+//   - seed is the game's seed and version the stream's version (its number
+//     of events) when the bot decides: together with the seat they key the
+//     bot's PRNG, so that replaying the game gives the same bot moves.
+//
+// Errors: an *engine.RuleError with code engine.CodeBadOptions for an
+// unknown level, a game without bots or a view of the wrong type or seat;
+// engine.CodeNotYourTurn when the view lists no legal move.
+func Choose(g engine.Game, level Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
+	if !level.Valid() {
+		return nil, engine.Errorf(engine.CodeBadOptions, "unknown bot level %d", int(level))
+	}
+	p, ok := g.(Player)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeBadOptions, "%s has no bots", g.Name())
+	}
+	return p.ChooseBot(level, view, history, seed, version)
+}
+
+// ErrWrongView is the error of a typed entry given a view of another game.
+func ErrWrongView(game string, view any) error {
+	return engine.Errorf(engine.CodeBadOptions, "%s bot: a view of type %T is not this game's view", game, view)
+}
