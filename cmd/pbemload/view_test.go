@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	mrand "math/rand/v2"
+	"testing"
+
+	"pbem/engine"
+	"pbem/engine/lords"
+	"pbem/projections"
+)
+
+// lordsViews plays a Lords of Scotland game of random moves and returns
+// the JSON of every view the API would send along the way (each seat to
+// move, before its move), as the server writes it.
+func lordsViews(t testing.TB, moves int) []*projections.View {
+	t.Helper()
+	g, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := g.New(engine.Setup{Players: 4, Seed: engine.Seed{7}, Names: []string{"Ann", "Bob", "Cid", "Dee"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := mrand.New(mrand.NewPCG(3, 4))
+	var out []*projections.View
+	for version := int64(1); version <= int64(moves) && len(st.ToMove()) > 0; version++ {
+		seat := st.ToMove()[rng.IntN(len(st.ToMove()))]
+		legal := st.Legal(seat)
+		out = append(out, &projections.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
+			ToMove: st.ToMove(), LegalMoves: legal, State: st.View(seat)})
+		evs, err := st.Decide(seat, legal[rng.IntN(len(legal))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			st.Apply(e)
+		}
+	}
+	return out
+}
+
+// TestViewDecodeRealViews reads real Lords of Scotland views into one
+// reused view: each gets the seat, version, status, seats to move and the
+// legal moves, byte for byte as the server wrote them, owned by the view.
+func TestViewDecodeRealViews(t *testing.T) {
+	views := lordsViews(t, 60)
+	if len(views) < 20 {
+		t.Fatalf("only %d views", len(views))
+	}
+	var v view
+	for i, want := range views {
+		data, err := want.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.decode(data); err != nil {
+			t.Fatalf("view %d: %v", i, err)
+		}
+		if v.Seat != want.Seat || v.Version != want.Version || v.Status != want.Status ||
+			len(v.ToMove) != len(want.ToMove) || len(v.LegalMoves) != len(want.LegalMoves) || len(v.LegalMoves) == 0 {
+			t.Fatalf("view %d decoded as %+v, want %+v", i, v, want)
+		}
+		for j, m := range want.LegalMoves {
+			b, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(v.LegalMoves[j], b) {
+				t.Fatalf("view %d: legal move %d is %s, want %s", i, j, v.LegalMoves[j], b)
+			}
+		}
+		first := string(v.LegalMoves[0])
+		clear(data)
+		if string(v.LegalMoves[0]) != first {
+			t.Fatal("the legal moves alias the decoded data")
+		}
+	}
+}
+
+// TestViewDecodeSummary reads a game's summary after a view: the view's
+// seat and legal moves do not linger.
+func TestViewDecodeSummary(t *testing.T) {
+	v := view{Seat: 2, LegalMoves: []json.RawMessage{json.RawMessage(`{}`)}}
+	summary := `{"id":"g","game":"lords","status":"finished","version":9,"to_move":[],"seats":[{"seat":0,"name":"Ann"}],"deadline":null}`
+	if err := v.decode([]byte(summary)); err != nil {
+		t.Fatal(err)
+	}
+	if v.Seat != -1 || v.Version != 9 || v.Status != "finished" || len(v.ToMove) != 0 || len(v.LegalMoves) != 0 {
+		t.Fatalf("summary decoded as %+v", v)
+	}
+}
+
+// TestViewDecodeRefuses gives an error for answers that are not a view:
+// not JSON, not an object (null included, which encoding/json reads as
+// nothing), or a field of the wrong type.
+func TestViewDecodeRefuses(t *testing.T) {
+	for _, data := range []string{``, `null`, ` null`, `[1]`, `{`, `{"seat":"1"}`, `{"to_move":{}}`, `{"legal_moves":"x"}`, `{"seat":1}x`} {
+		var v view
+		if err := v.decode([]byte(data)); err == nil {
+			t.Errorf("%s: decoded as %+v, want an error", data, v)
+		}
+	}
+}
