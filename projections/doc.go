@@ -29,7 +29,7 @@
 //   - The event store remembers the heads it wrote (events/postgres), so
 //     a batch's events are one INSERT without lookups.
 //
-// `pbem loadtest` measures the whole path over HTTP (see README).
+// The load tool (cmd/pbemload) measures the whole path over HTTP (see README).
 //
 // Errors are *Error values with a machine code (error.go); the HTTP layer maps
 // codes to statuses in one table.

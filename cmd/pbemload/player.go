@@ -21,8 +21,9 @@ type player struct {
 	summary, viewPath, movePath string   // its URL paths
 	tokens                      []string // its seat tokens, by seat ("": not derived yet)
 	view                        view     // the last view or summary read
-	has                         bool     // view holds the game's current view (else: read the summary)
-	body                        []byte   // the move being posted
+	dec                         viewDecoder
+	has                         bool   // view holds the game's current view (else: read the summary)
+	body                        []byte // the move being posted
 
 	ids              []string        // the games it created
 	moves, conflicts int             // accepted moves, and moves refused as stale
@@ -92,7 +93,7 @@ func (p *player) step() (done, conflict bool, took time.Duration, err error) {
 		if st != http.StatusOK {
 			return false, false, 0, fmt.Errorf("GET %s: status %d", p.summary, st)
 		}
-		if err := cur.decode(body); err != nil {
+		if err := p.dec.decode(cur, body); err != nil {
 			return false, false, 0, fmt.Errorf("GET %s: %w", p.summary, err)
 		}
 		cur.Seat = -1 // a summary is no seat's view
@@ -106,7 +107,7 @@ func (p *player) step() (done, conflict bool, took time.Duration, err error) {
 	if seat != cur.Seat {
 		st, body, err := p.s.do("GET", p.viewPath, tok, nil)
 		if err == nil && st == http.StatusOK {
-			if err = cur.decode(body); err != nil {
+			if err = p.dec.decode(cur, body); err != nil {
 				err = fmt.Errorf("GET %s: %w", p.viewPath, err)
 			}
 		}
@@ -131,7 +132,7 @@ func (p *player) step() (done, conflict bool, took time.Duration, err error) {
 	}
 	switch st {
 	case http.StatusOK:
-		if err := cur.decode(body); err != nil {
+		if err := p.dec.decode(cur, body); err != nil {
 			return false, false, 0, fmt.Errorf("POST %s: %w", p.movePath, err)
 		}
 		p.has = true

@@ -51,12 +51,13 @@ func TestViewDecodeRealViews(t *testing.T) {
 		t.Fatalf("only %d views", len(views))
 	}
 	var v view
+	var d viewDecoder
 	for i, want := range views {
 		data, err := want.MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := v.decode(data); err != nil {
+		if err := d.decode(&v, data); err != nil {
 			t.Fatalf("view %d: %v", i, err)
 		}
 		if v.Seat != want.Seat || v.Version != want.Version || v.Status != want.Status ||
@@ -85,7 +86,8 @@ func TestViewDecodeRealViews(t *testing.T) {
 func TestViewDecodeSummary(t *testing.T) {
 	v := view{Seat: 2, LegalMoves: []json.RawMessage{json.RawMessage(`{}`)}}
 	summary := `{"id":"g","game":"lords","status":"finished","version":9,"to_move":[],"seats":[{"seat":0,"name":"Ann"}],"deadline":null}`
-	if err := v.decode([]byte(summary)); err != nil {
+	var d viewDecoder
+	if err := d.decode(&v, []byte(summary)); err != nil {
 		t.Fatal(err)
 	}
 	if v.Seat != -1 || v.Version != 9 || v.Status != "finished" || len(v.ToMove) != 0 || len(v.LegalMoves) != 0 {
@@ -93,14 +95,46 @@ func TestViewDecodeSummary(t *testing.T) {
 	}
 }
 
+// TestViewDecodeForms reads the fields in any order, among members it
+// skips, and stops once it has them: what follows is not read.
+func TestViewDecodeForms(t *testing.T) {
+	var d viewDecoder
+	for _, data := range []string{
+		`{"state":{"a":[1,{"b":"}"}]},"legal_moves":[{"x":[true,null,1.5e3,"\u00e9"]},{}],"to_move":[1,0],"status":"active","version":-2,"seat":1}`,
+		` { "seat" : 1 , "version":-2,"status":"active","to_move":[ 1 , 0 ],"legal_moves":[{"x":[true,null,1.5e3,"\u00e9"]},{}],"state":{"not json`,
+	} {
+		var v view
+		if err := d.decode(&v, []byte(data)); err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if v.Seat != 1 || v.Version != -2 || v.Status != "active" || len(v.ToMove) != 2 || v.ToMove[1] != 0 ||
+			len(v.LegalMoves) != 2 || string(v.LegalMoves[0]) != `{"x":[true,null,1.5e3,"\u00e9"]}` {
+			t.Fatalf("%s decoded as %+v", data, v)
+		}
+	}
+}
+
 // TestViewDecodeRefuses gives an error for answers that are not a view:
 // not JSON, not an object (null included, which encoding/json reads as
-// nothing), or a field of the wrong type.
+// nothing), a field of the wrong type, or a view cut short before its
+// fields are all read.
 func TestViewDecodeRefuses(t *testing.T) {
-	for _, data := range []string{``, `null`, ` null`, `[1]`, `{`, `{"seat":"1"}`, `{"to_move":{}}`, `{"legal_moves":"x"}`, `{"seat":1}x`} {
+	cases := []string{``, `null`, ` null`, `[1]`, `{`, `{"seat"`, `{"seat":}`, `{"seat":1,}`, `{"seat":1 "version":2}`,
+		`{"seat":"1"}`, `{"seat":1.5}`, `{"to_move":{}}`, `{"legal_moves":"x"}`, `{"legal_moves":[{]}`, `{"deadline":nul,"seat":1}`}
+	views := lordsViews(t, 1)
+	data, err := views[0].MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := bytes.Index(data, []byte(`,"state":`))
+	for n := 0; n < end; n += 7 {
+		cases = append(cases, string(data[:n]))
+	}
+	var d viewDecoder
+	for _, c := range cases {
 		var v view
-		if err := v.decode([]byte(data)); err == nil {
-			t.Errorf("%s: decoded as %+v, want an error", data, v)
+		if err := d.decode(&v, []byte(c)); err == nil {
+			t.Errorf("%.60s: decoded as %+v, want an error", c, v)
 		}
 	}
 }
