@@ -8,16 +8,19 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
-// TestClientKeepsAConnectionPerPlayer sends many requests from 16
-// goroutines, and expects at most 16 connections: the transport keeps one
-// per player between requests (its default would keep two and dial again
-// for the others).
+// TestClientKeepsAConnectionPerPlayer plays 10 rounds in which 16
+// players each send a request at once, and expects about 16 connections in all:
+// the transport keeps one per player while they are idle between
+// requests. (Its default keeps two, and dials again for the others at
+// every round.)
 func TestClientKeepsAConnectionPerPlayer(t *testing.T) {
 	const players = 16
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(5 * time.Millisecond) // so that the round's requests overlap
 		_, _ = io.WriteString(w, `{"ok":true}`)
 	}))
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -32,14 +35,18 @@ func TestClientKeepsAConnectionPerPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lc.close()
-	err = lc.parallel(context.Background(), players, 100*players, func(s *session, _ int) error {
-		_, _, err := s.do("GET", "/", "", nil)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for range 10 {
+		err := lc.parallel(context.Background(), players, players, func(s *session, _ int) error {
+			_, _, err := s.do("GET", "/", "", nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	if n := conns.Load(); n < 1 || n > players {
+	// A few more are allowed: a request may dial while another's
+	// connection comes back, when the machine is busy.
+	if n := conns.Load(); n < 1 || n > players+players/4 {
 		t.Fatalf("%d connections for %d players", n, players)
 	}
 }
