@@ -9,6 +9,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 GO        ?= go
 BIN       := bin/pbem
+LOAD_BIN  := bin/pbemload
 PBEM_DATA ?= ./data
 export PBEM_DATA
 
@@ -22,9 +23,10 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build run test test-go bench vet
 
-## build: compile bin/pbem
+## build: compile bin/pbem and the load tool bin/pbemload
 build:
 	$(GO) build -o $(BIN) ./cmd/pbem
+	$(GO) build -o $(LOAD_BIN) ./cmd/pbemload
 
 ## run: run the server on :8080 (PBEM_LISTEN); Ctrl-C stops it and its private PostgreSQL
 run: build

@@ -12,27 +12,16 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/engine"
-	"pbem/engine/bagpipes"
-	"pbem/engine/lords"
+	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	ppg "pbem/projections/postgres"
 )
 
-// gameRegistry lists the games this binary plays.
-func gameRegistry() (engine.Registry, error) {
-	l, err := lords.New()
-	if err != nil {
-		return nil, fmt.Errorf("lords: %w", err)
-	}
-	return engine.NewRegistry(l, bagpipes.Game{}), nil
-}
-
 // newService builds the game service on pool and store.
 func newService(e *env, pool *pgxpool.Pool, store events.Store) (*game.Service, error) {
-	games, err := gameRegistry()
+	games, err := wiring.Games()
 	if err != nil {
 		return nil, err
 	}

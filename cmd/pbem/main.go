@@ -6,7 +6,6 @@
 //	pbem db ensure|stop|exec     find or start PostgreSQL (for make run / make test)
 //	pbem rebuild [GAME...]       rebuild the projections from the events
 //	pbem verify GAME...|--all    replay games and compare with the projections
-//	pbem loadtest [flags]        measure moves/s, latency and memory on loopback
 //
 // Configuration comes from the environment (see config); flags override
 // it where a subcommand has one. This package only wires: flags, env, and
@@ -100,7 +99,6 @@ func commands() []command {
 		{"db", "ensure|stop|exec: find or start PostgreSQL (used by make)", dbCmd},
 		{"rebuild", "[GAME...]: rebuild the projections from the events", rebuild},
 		{"verify", "GAME...|--all: replay games, check hash chains, compare with projections", verify},
-		{"loadtest", "play many games over HTTP on loopback; report moves/s, latency, memory", loadtest},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/cmd/internal/wiring"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -29,7 +30,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 	defer pool.Close()
 	store := evpg.New(pool)
 	defer store.Close()
-	games, err := gameRegistry()
+	games, err := wiring.Games()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api"
+	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
@@ -39,7 +40,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	tuneGC(e.getenv)
+	wiring.TuneGC(e.getenv)
 
 	db, err := openDatabase(ctx, e)
 	if err != nil {

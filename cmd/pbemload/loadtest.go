@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/api"
+	"pbem/cmd/internal/wiring"
+	pbgame "pbem/events/game"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/cluster"
+	ppg "pbem/projections/postgres"
+)
+
+// loadtest measures the server on loopback: it creates a scratch database
+// on the PostgreSQL server that pbem would use (dropped at the end), starts
+// the API in this process, and
+//
+//  1. runs a plain single-row INSERT from o.players goroutines for
+//     o.baseline, the reference rate, then drops its table (so that its
+//     autovacuum does not run during the play);
+//  2. creates o.games active games over HTTP and analyzes the tables, so
+//     that the play meets a database in service: planner statistics, and
+//     tables large enough that their first cached plans use the indexes;
+//  3. plays games over HTTP with o.players concurrent clients for
+//     o.duration, each posting random legal moves of its own games: moves/s
+//     and the p50/p99 latency of POST /moves;
+//  4. reads every game once and reports the process's heap and RSS
+//     (clients included: they share the process).
+//
+// The collector is set as pbem serve sets it (wiring.TuneGC).
+func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
+	games, err := wiring.Games()
+	if err != nil {
+		return err
+	}
+	if _, ok := games[o.game]; !ok {
+		return fmt.Errorf("unknown game %q", o.game)
+	}
+	if o.players < 1 || o.seats < 1 {
+		return errors.New("-players and -seats must be positive")
+	}
+	wiring.TuneGC(o.getenv) // as pbem serve does
+	srv, err := cluster.Open(ctx, cluster.Options{DatabaseURL: o.databaseURL, DataDir: o.dataDir, Install: true, Log: stderr})
+	if err != nil {
+		return err
+	}
+	defer srv.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
+	dbURL, drop, err := scratchDB(ctx, srv.AdminURL)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return err
+	}
+	cfg.MaxConns = int32(o.players + 8)
+	if o.genericPlans {
+		cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	store := evpg.New(pool)
+	defer store.Close()
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	svc := pbgame.New(pbgame.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	server := &http.Server{Handler: api.New(api.Config{Service: svc}), ReadHeaderTimeout: 10 * time.Second}
+	go server.Serve(ln) //nolint:errcheck // closed below
+	defer server.Close()
+	fmt.Fprintf(stdout, "loadtest: %d players, %d CPUs, PostgreSQL %s\n", o.players, runtime.NumCPU(), redactURL(dbURL))
+
+	clock := cpuClock{pool: pool}
+	c0 := clock.read(ctx)
+	plain, inserts, err := plainInserts(ctx, pool, o.players, o.baseline)
+	if err != nil {
+		return err
+	}
+	c1 := clock.read(ctx)
+	fmt.Fprintf(stdout, "plain INSERT:   %8.0f rows/s\n", plain)
+	if _, err := pool.Exec(ctx, `DROP TABLE plain_insert`); err != nil {
+		return err
+	}
+
+	lc, err := newLoadClient("http://"+ln.Addr().String(), secret, o.game, o.seats, o.players)
+	if err != nil {
+		return err
+	}
+	defer lc.close()
+	start := time.Now()
+	if err := lc.createMany(ctx, o.players, o.games); err != nil {
+		return err
+	}
+	created := time.Since(start)
+	if _, err := pool.Exec(ctx, `ANALYZE`); err != nil {
+		return err
+	}
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	c2 := clock.read(ctx)
+	res, err := lc.play(ctx, o.players, o.duration)
+	if o.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
+		return err
+	}
+	c3 := clock.read(ctx)
+	rate := float64(res.moves) / res.elapsed.Seconds()
+	fmt.Fprintf(stdout, "moves:          %8.0f moves/s (%d moves, %d games, %d conflicts) = %.0f%% of plain INSERT\n",
+		rate, res.moves, res.games, res.conflicts, 100*rate/plain)
+	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(res.pct(0.50)), ms(res.pct(0.99)), ms(res.pct(1)))
+	fmt.Fprintf(stdout, "CPU per INSERT: %s\n", perOp(c0, c1, inserts))
+	fmt.Fprintf(stdout, "CPU per move:   %s (views, creations and clients included)\n", perOp(c2, c3, res.moves))
+
+	if o.games > 0 {
+		// Read every game once, so that a server keeping per-game memory would show it.
+		active, err := lc.readAll(ctx, o.players)
+		if err != nil {
+			return err
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Fprintf(stdout, "memory:         %d active games (%d created in %s before the play, all then read): heap in use %.1f MB, RSS %s (server and clients)\n",
+			active, o.games, created.Round(time.Millisecond), float64(m.HeapInuse)/(1<<20), rss())
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// rss reads the process's resident set size from /proc (Linux).
+func rss() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
