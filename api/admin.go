@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-
 	"net/http"
 
 	"github.com/labstack/echo/v4"

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-
 	"time"
 
 	"pbem/engine"

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"pbem/projections"
 	"time"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // Pause pauses an active game: no deadline runs and no move is taken until

@@ -8,13 +8,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
-	"pbem/projections"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // Languages the service speaks.

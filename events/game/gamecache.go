@@ -2,10 +2,10 @@ package game
 
 import (
 	"hash/maphash"
-	"pbem/projections"
 	"sync"
 
 	"pbem/engine"
+	"pbem/projections"
 )
 
 // DefaultGameCache is how many games a Service keeps in memory when

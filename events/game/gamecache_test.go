@@ -2,10 +2,10 @@ package game
 
 import (
 	"fmt"
-	"pbem/projections"
 	"testing"
 
 	"pbem/engine"
+	"pbem/projections"
 )
 
 // fakeState is a stand-in engine.State for the cache tests.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"pbem/projections"
 	"time"
 
 	"pbem/events"
+	"pbem/projections"
 )
 
 // History is one seat's redacted history of a game.

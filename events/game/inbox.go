@@ -2,8 +2,9 @@ package game
 
 import (
 	"context"
-	"pbem/projections"
 	"strings"
+
+	"pbem/projections"
 )
 
 // Inbox lists the active games awaiting a decision of any seat played from

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"pbem/projections"
 	"strconv"
 	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // MoveRequest is a seat's move.

@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"pbem/projections"
 
 	"pbem/engine"
+	"pbem/projections"
 )
 
 // This file holds what the HTML play pages need beyond the JSON API: one

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"pbem/projections"
 	"reflect"
 	"time"
 
 	"pbem/events"
+	"pbem/projections"
 )
 
 // replay folds a game's whole stream into a Change (projections.Replay).

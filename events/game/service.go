@@ -5,12 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"fmt"
-	"pbem/projections"
 	"strings"
 	"time"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // Config is what a Service needs.

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"pbem/projections"
 	"slices"
 	"time"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // maxDefaultMoves bounds the default moves played for one seat in one

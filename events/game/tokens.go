@@ -5,8 +5,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"pbem/projections"
 	"strconv"
+
+	"pbem/projections"
 )
 
 // Play-link tokens.

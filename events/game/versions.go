@@ -2,9 +2,10 @@ package game
 
 import (
 	"context"
-	"pbem/projections"
 	"sync"
 	"time"
+
+	"pbem/projections"
 )
 
 // versionReader reads the current versions of games for views, which check

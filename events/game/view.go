@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"pbem/projections"
 	"time"
 
 	"pbem/engine"
+	"pbem/projections"
 )
 
 // View is what one seat sees of a game: the engine's view of that seat and

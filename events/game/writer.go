@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"pbem/projections"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections"
 )
 
 // DefaultWriters is how many batches a Service writes at once when
