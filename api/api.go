@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/projections"
 )
@@ -39,6 +40,9 @@ type Config struct {
 	Health func(ctx context.Context) error
 	// Routes are extra routes, registered after the table's.
 	Routes []Route
+	// Metrics, if set, receives the request metrics (see httpMetrics) and
+	// is served at GET /metrics; nil: no metrics and no /metrics route.
+	Metrics *prometheus.Registry
 }
 
 // Route is one entry of the route table.
@@ -54,6 +58,8 @@ type Server struct {
 	svc  *projections.Service
 	log  *slog.Logger
 	echo *echo.Echo
+	// metrics is nil when Config.Metrics is.
+	metrics *httpMetrics
 	// viewBufs recycles the buffers views are written into: a view is
 	// several kilobytes, written once per read and then sent.
 	viewBufs sync.Pool
@@ -66,11 +72,17 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.log = withRequestIDs(s.log)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.recover, withRequestID)
-	for _, r := range append(s.routes(), cfg.Routes...) {
+	e.Use(withRequestID, s.observe, s.recover)
+	routes := append(s.routes(), cfg.Routes...)
+	if cfg.Metrics != nil {
+		s.metrics = newHTTPMetrics(cfg.Metrics)
+		routes = append(routes, Route{http.MethodGet, "/metrics", s.metricsHandler()})
+	}
+	for _, r := range routes {
 		e.Add(r.Method, r.Path, r.Handler)
 	}
 	s.echo = e
@@ -88,7 +100,8 @@ func requestID(c echo.Context) string {
 }
 
 // withRequestID gives every request an id (the client's X-Request-ID if it
-// is sane, else a random one), echoed in the response.
+// is sane, else a random one), echoed in the response and put in the
+// request's context (WithRequestID) for the log lines of the request.
 func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
@@ -98,6 +111,7 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 			id = hex.EncodeToString(b)
 		}
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.SetRequest(c.Request().WithContext(WithRequestID(c.Request().Context(), id)))
 		return next(c)
 	}
 }

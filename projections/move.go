@@ -145,6 +145,9 @@ func (s *Service) move(ctx context.Context, g *Game, seat int, req MoveRequest) 
 		}
 		return nil, err
 	}
+	if ran && s.moved != nil {
+		s.moved(g.Game)
+	}
 	if !ran {
 		// The store saw this key already: answer as the first time.
 		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {

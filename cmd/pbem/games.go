@@ -30,8 +30,9 @@ func gameRegistry() (engine.Registry, error) {
 	return engine.NewRegistry(l, bagpipes.Game{}), nil
 }
 
-// newService builds the game service on pool and store.
-func newService(e *env, pool *pgxpool.Pool, store events.Store) (*projections.Service, error) {
+// newService builds the game service on pool and store; opts adjust its
+// configuration (serve adds the moves metric).
+func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*projections.Config)) (*projections.Service, error) {
 	games, err := gameRegistry()
 	if err != nil {
 		return nil, err
@@ -40,7 +41,11 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store) (*projections.Se
 	if err != nil {
 		return nil, err
 	}
-	return projections.New(projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}), nil
+	c := projections.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}
+	for _, o := range opts {
+		o(&c)
+	}
+	return projections.New(c), nil
 }
 
 // loadSecret returns PBEM_SECRET, or else the secret kept in the data

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api"
 	"pbem/events"
@@ -59,8 +60,10 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer pool.Close()
-	store := evpg.New(pool)
-	defer store.Close()
+	pgStore := evpg.New(pool)
+	defer pgStore.Close()
+	metrics := newServeMetrics(pool)
+	store := metrics.store(pgStore)
 
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -71,7 +74,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
 	}
 
-	svc, err := newService(e, pool, store)
+	svc, err := newService(e, pool, store, func(c *projections.Config) { c.Moved = metrics.moved })
 	if err != nil {
 		return err
 	}
@@ -79,14 +82,14 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	mailRoutes, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc)
+	mailRoutes, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics.mail)
 	if err != nil {
 		return err
 	}
 	defer stopMail()
 	routes := append(mailRoutes, pageRoutes(cfg, e, secret, pool, store, svc)...)
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		routes: routes})
+		routes: routes, metrics: metrics.reg})
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -125,12 +128,15 @@ type handlerDeps struct {
 	health func(context.Context) error
 	// routes are extra routes (mail, pages) registered after the API's.
 	routes []api.Route
+	// metrics, if set, is served at GET /metrics with the request metrics.
+	metrics *prometheus.Registry
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
-	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Routes: deps.routes})
+	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Routes: deps.routes,
+		Metrics: deps.metrics})
 }
 
 // healthCheck returns the health check: the database answers and its
