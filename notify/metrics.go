@@ -33,8 +33,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Turn deadlines that passed and made the scheduler apply the game's timeout policy.",
 		}),
 	}
+	// Every series exists from the start, at 0, so that rate() and
+	// increase() see the first email.
 	for _, k := range Kinds() {
 		m.sent.WithLabelValues(string(k))
+		m.failed.WithLabelValues(string(k), "true")
+		m.failed.WithLabelValues(string(k), "false")
 	}
 	reg.MustRegister(m.sent, m.failed, m.timeouts)
 	return m

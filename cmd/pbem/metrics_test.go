@@ -123,6 +123,7 @@ func TestMetricsCountAMoveAndAnEmail(t *testing.T) {
 			t.Errorf("/metrics has no %s", name)
 		}
 	}
+	checkAlertMetrics(t, fams)
 	if f := fams["pbem_http_requests_total"]; f != nil {
 		for _, m := range f.GetMetric() {
 			if r := labelOf(m, "route"); strings.Contains(r, created.ID) {
