@@ -88,7 +88,7 @@ func InstrumentStore(s events.Store, reg prometheus.Registerer) events.Store {
 	m := &meteredStore{Store: s,
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "pbem_store_append_seconds",
-			Help:    "Time to append a batch of events with its projections, commit included, by result (ok, error).",
+			Help:    "Time to append a batch of events with its projections, commit included, by result (ok, conflict, error).",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"result"}),
 		batch: prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -149,9 +149,14 @@ func (m *meteredStore) AppendBatch(ctx context.Context, appends []events.Append,
 	return out, err
 }
 
+// observe times one call: "conflict" is an Append that lost (a batch's
+// lost appends are in the conflicts counter), "error" a failure.
 func (m *meteredStore) observe(start time.Time, err error) {
 	result := "ok"
-	if err != nil && !events.IsConflict(err) {
+	switch {
+	case events.IsConflict(err):
+		result = "conflict"
+	case err != nil:
 		result = "error"
 	}
 	m.latency.WithLabelValues(result).Observe(time.Since(start).Seconds())
