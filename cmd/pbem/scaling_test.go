@@ -207,7 +207,7 @@ func checkNamesGame(t *testing.T, id string, stmts []tracedSQL, seen map[string]
 				continue // a CTE or a function's alias
 			}
 			seen[table] = true
-			if !regexp.MustCompile(`\b` + col + `\b`).MatchString(s.sql) && m[2] == "" {
+			if !regexp.MustCompile(`\b`+col+`\b`).MatchString(s.sql) && m[2] == "" {
 				t.Errorf("statement on %s does not name its column %s: %s", table, col, oneLine(s.sql))
 			}
 			if !hasArg(s.args, id) {
