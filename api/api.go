@@ -10,6 +10,10 @@
 // Errors are JSON: {"error":{"code":"...","message":"..."}}; codes map to
 // statuses in one table (error.go), and anything unexpected is logged and
 // shown as "internal error".
+//
+// Every request gets an id (X-Request-ID), carried in its context so that
+// each line logged for it says request_id (logging.go), and is measured by
+// route and status for GET /metrics when Config.Metrics is set (metrics.go).
 package api
 
 import (
