@@ -10,6 +10,10 @@
 // Errors are JSON: {"error":{"code":"...","message":"..."}}; codes map to
 // statuses in one table (error.go), and anything unexpected is logged and
 // shown as "internal error".
+//
+// Every request gets an id (X-Request-ID), carried in its context so that
+// each line logged for it says request_id (logging.go), and is measured by
+// route and status for GET /metrics when Config.Metrics is set (metrics.go).
 package api
 
 import (
@@ -23,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/events/game"
 )
@@ -41,6 +46,9 @@ type Config struct {
 	// Mail, when set, serves the mail routes (unsubscribe, failed emails,
 	// the dev mailbox).
 	Mail *MailConfig
+	// Metrics, if set, receives the request metrics (see httpMetrics) and
+	// is served at GET /metrics; nil: no metrics and no /metrics route.
+	Metrics *prometheus.Registry
 }
 
 // Route is one entry of the route table.
@@ -58,6 +66,8 @@ type Server struct {
 	echo  *echo.Echo
 	pages *pages      // nil without Config.Pages
 	mail  *mailRoutes // nil without Config.Mail
+	// metrics is nil when Config.Metrics is.
+	metrics *httpMetrics
 }
 
 // New returns a Server with every route registered.
@@ -66,15 +76,19 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.log = withRequestIDs(s.log)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.recover, withRequestID)
+	e.Use(withRequestID, s.observe, s.recover)
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
 	}
 	if cfg.Mail != nil {
 		s.mail = newMailRoutes(*cfg.Mail)
+	}
+	if cfg.Metrics != nil {
+		s.metrics = newHTTPMetrics(cfg.Metrics)
 	}
 	for _, r := range s.routes() {
 		e.Add(r.Method, r.Path, r.Handler)
@@ -94,7 +108,8 @@ func requestID(c echo.Context) string {
 }
 
 // withRequestID gives every request an id (the client's X-Request-ID if it
-// is sane, else a random one), echoed in the response.
+// is sane, else a random one), echoed in the response and put in the
+// request's context (WithRequestID) for the log lines of the request.
 func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
@@ -104,6 +119,7 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 			id = hex.EncodeToString(b)
 		}
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.SetRequest(c.Request().WithContext(WithRequestID(c.Request().Context(), id)))
 		return next(c)
 	}
 }

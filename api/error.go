@@ -79,8 +79,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status := statusFor(code, err)
 	if status >= 500 && status != http.StatusServiceUnavailable {
-		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(),
-			"request_id", requestID(c), "err", err)
+		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 		code, msg = projections.EInternal, "internal error"
 	}
 	var werr error
@@ -90,6 +89,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
 	}
 	if werr != nil {
-		s.log.Warn("write error response", "err", werr)
+		s.log.WarnContext(c.Request().Context(), "write error response", "err", werr)
 	}
 }

@@ -11,7 +11,7 @@ import (
 func (s *Server) healthz(c echo.Context) error {
 	if s.cfg.Health != nil {
 		if err := s.cfg.Health(c.Request().Context()); err != nil {
-			s.log.Warn("health check failed", "err", err)
+			s.log.WarnContext(c.Request().Context(), "health check failed", "err", err)
 			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		}
 	}

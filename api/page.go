@@ -74,6 +74,7 @@ func newPages(cfg PageConfig) *pages {
 	if p.log == nil {
 		p.log = slog.Default()
 	}
+	p.log = withRequestIDs(p.log)
 	if p.cfg.Poll <= 0 {
 		p.cfg.Poll = 20 * time.Second
 	}
@@ -163,7 +164,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.forbidden"
 	case status >= 500:
 		d.Msg = "err.internal"
-		p.log.Error("page failed", "method", c.Request().Method, "path", c.Path(), "request_id", requestID(c), "err", err)
+		p.log.ErrorContext(c.Request().Context(), "page failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	default:
 		d.Msg = "err.invalid"
 	}

@@ -36,6 +36,9 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
 		}...)
 	}
+	if s.metrics != nil {
+		rs = append(rs, Route{http.MethodGet, "/metrics", s.metricsHandler()}) // Prometheus metrics
+	}
 	if m := s.mail; m != nil {
 		rs = append(rs, []Route{
 			{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},                  // the preference page (?token=T[&lang=L]; changes nothing)

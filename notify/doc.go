@@ -2,7 +2,9 @@
 // multipart messages (plain text and HTML, in the game's language), sends
 // them through an SMTP server or the dev mailbox, retries with exponential
 // backoff, honours each player's mail preference, signs unsubscribe links,
-// and runs the turn-deadline scheduler (reminders and timeouts).
+// DKIM-signs what it sends to a relay when a key is configured (DKIM), counts
+// what it sends (Metrics), and runs the turn-deadline scheduler (reminders
+// and timeouts).
 //
 // # Delivery: at least once after a crash, exactly once otherwise
 //

@@ -78,6 +78,9 @@ func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
 	built := make([]*mail.Msg, len(msgs))
 	for i, m := range msgs {
 		gm, err := buildMsg(m)
+		if err == nil && s.cfg.DKIM != nil {
+			err = s.cfg.DKIM.signMsg(gm)
+		}
 		if err != nil {
 			errs[i] = &PermanentError{Err: err}
 			continue

@@ -40,6 +40,9 @@ type SMTPConfig struct {
 	// TLSConfig, if set, is used for STARTTLS and implicit TLS instead of
 	// the system's roots (tests use it to trust a self-signed certificate).
 	TLSConfig *tls.Config
+	// DKIM, if set, signs every message sent (PBEM_DKIM_KEY; not part of
+	// the URL).
+	DKIM *DKIM
 }
 
 // ParseSMTPURL parses an SMTP URL:

@@ -19,8 +19,9 @@ import (
 	ppg "pbem/projections/postgres"
 )
 
-// newService builds the game service on pool and store.
-func newService(e *env, pool *pgxpool.Pool, store events.Store) (*game.Service, error) {
+// newService builds the game service on pool and store; opts adjust its
+// configuration (serve adds the moves metric).
+func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*game.Config)) (*game.Service, error) {
 	games, err := wiring.Games()
 	if err != nil {
 		return nil, err
@@ -29,7 +30,11 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store) (*game.Service, 
 	if err != nil {
 		return nil, err
 	}
-	return game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}), nil
+	c := game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}
+	for _, o := range opts {
+		o(&c)
+	}
+	return game.New(c), nil
 }
 
 // loadSecret returns PBEM_SECRET, or else the secret kept in the data

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/url"
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -9,6 +10,7 @@ import (
 	"pbem/api"
 	"pbem/events"
 	"pbem/events/game"
+	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
 
@@ -17,14 +19,21 @@ import (
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
-func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service) (*api.MailConfig, func(), error) {
+func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service,
+	metrics *notify.Metrics) (*api.MailConfig, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
+	var dk *notify.DKIM
+	if cfg.SMTPURL != "" {
+		if dk, err = loadDKIM(e, mailFrom(cfg)); err != nil {
+			return nil, nil, err
+		}
+	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log})
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log, DKIM: dk, Metrics: metrics})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -38,4 +47,16 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	wg.Add(1)
 	go func() { defer wg.Done(); mail.Run(mctx) }()
 	return mc, func() { cancel(); wg.Wait() }, nil
+}
+
+// mailFrom is the From address of emails: PBEM_MAIL_FROM, else pbem@ the
+// public URL's host (as the renderer chooses it).
+func mailFrom(cfg config) string {
+	if cfg.MailFrom != "" {
+		return cfg.MailFrom
+	}
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Hostname() != "" {
+		return "pbem@" + u.Hostname()
+	}
+	return ""
 }

@@ -53,6 +53,11 @@ type config struct {
 	// DataDir (PBEM_DATA, default "data") is the data folder: the private
 	// PostgreSQL cluster and other local state.
 	DataDir string
+	// DKIMKey (PBEM_DKIM_KEY) is the path of a PEM private key (RSA or
+	// Ed25519) that signs outgoing email, with DKIMSelector
+	// (PBEM_DKIM_SELECTOR) and DKIMDomain (PBEM_DKIM_DOMAIN): all three or
+	// none (see loadDKIM).
+	DKIMKey, DKIMSelector, DKIMDomain string
 }
 
 // loadConfig reads the configuration from getenv, with defaults.
@@ -71,6 +76,10 @@ func loadConfig(getenv func(string) string) config {
 		MailFrom:    def("PBEM_MAIL_FROM", ""),
 		Secret:      def("PBEM_SECRET", ""),
 		DataDir:     def("PBEM_DATA", "data"),
+
+		DKIMKey:      def("PBEM_DKIM_KEY", ""),
+		DKIMSelector: def("PBEM_DKIM_SELECTOR", ""),
+		DKIMDomain:   def("PBEM_DKIM_DOMAIN", ""),
 	}
 }
 
@@ -114,7 +123,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		getenv: getenv,
 		stdout: stdout,
 		stderr: stderr,
-		log:    slog.New(slog.NewTextHandler(stderr, nil)),
+		log:    newLogger(stderr, getenv),
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
@@ -151,7 +160,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_MAIL_FROM, PBEM_SECRET, PBEM_DATA (see README.md)")
+	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_MAIL_FROM, PBEM_SECRET, PBEM_DATA,\n  PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR, PBEM_DKIM_DOMAIN, PBEM_LOG_LEVEL (see README.md)")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

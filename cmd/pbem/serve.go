@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api"
 	"pbem/cmd/internal/wiring"
@@ -60,8 +61,10 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer pool.Close()
-	store := evpg.New(pool)
-	defer store.Close()
+	pgStore := evpg.New(pool)
+	defer pgStore.Close()
+	metrics := newServeMetrics(pool)
+	store := metrics.store(pgStore)
 
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -72,7 +75,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
 	}
 
-	svc, err := newService(e, pool, store)
+	svc, err := newService(e, pool, store, func(c *game.Config) { c.Moved = metrics.moved })
 	if err != nil {
 		return err
 	}
@@ -80,14 +83,14 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc)
+	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics.mail)
 	if err != nil {
 		return err
 	}
 	defer stopMail()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		pages: pagesCfg, mail: mailCfg})
+		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg})
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -127,13 +130,15 @@ type handlerDeps struct {
 	// pages and mail configure the HTML pages and the mail routes.
 	pages *api.PageConfig
 	mail  *api.MailConfig
+	// metrics, if set, is served at GET /metrics with the request metrics.
+	metrics *prometheus.Registry
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
 	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
-		Mail: deps.mail})
+		Mail: deps.mail, Metrics: deps.metrics})
 }
 
 // healthCheck returns the health check: the database answers and its

@@ -146,6 +146,9 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		}
 		return nil, err
 	}
+	if ran && s.moved != nil {
+		s.moved(g.Game)
+	}
 	if !ran {
 		// The store saw this key already: answer as the first time.
 		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {

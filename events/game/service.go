@@ -31,6 +31,10 @@ type Config struct {
 	// Writers is how many batches of appends may be written at once (see
 	// writer): 0 means DefaultWriters.
 	Writers int
+	// Moved, if set, is called after each player's move commits (a person's
+	// or a bot's, by the API or by email), with the game's name
+	// ("lords-of-scotland"): the moves metric.
+	Moved func(game string)
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -44,6 +48,7 @@ type Service struct {
 	cache    *gameCache
 	writer   *writer
 	versions *versionReader
+	moved    func(game string)
 }
 
 // New returns a Service.
@@ -56,7 +61,8 @@ func New(c Config) *Service {
 	if n == 0 {
 		n = DefaultGameCache
 	}
-	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n)}
+	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
+		moved: c.Moved}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	return s

@@ -28,6 +28,12 @@ type MailConfig struct {
 	Wake <-chan struct{}
 	// Logger; nil: slog.Default().
 	Logger *slog.Logger
+	// DKIM, if set, signs every email sent through the SMTP relay
+	// (PBEM_DKIM_KEY); the dev mailbox keeps messages unsigned.
+	DKIM *notify.DKIM
+	// Metrics, if set, counts the emails sent and failed and the deadlines
+	// fired.
+	Metrics *notify.Metrics
 }
 
 // Mail is the wired email side: outbox worker, scheduler, and the stores
@@ -68,16 +74,21 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		if err != nil {
 			return nil, err
 		}
+		cfg.DKIM = c.DKIM
 		if sender, err = notify.NewSMTPSender(cfg, 30*time.Second); err != nil {
 			return nil, err
 		}
+	}
+	timeouter := c.Timeouter
+	if c.Metrics != nil {
+		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
 		Prefs: m.Prefs, Wake: c.Wake, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),
-		Timeouter: c.Timeouter, Logger: log}); err != nil {
+		Timeouter: timeouter, Logger: log}); err != nil {
 		return nil, err
 	}
 	return m, nil

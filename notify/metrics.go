@@ -1,0 +1,89 @@
+package notify
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics counts what the mail side does: emails handed to the next hop or
+// refused, by kind, and deadlines that fired. The outbox's depth and the
+// age of its oldest due row are read from the database at each scrape
+// (notify/postgres.OutboxCollector).
+type Metrics struct {
+	sent     *prometheus.CounterVec
+	failed   *prometheus.CounterVec
+	timeouts prometheus.Counter
+}
+
+// NewMetrics registers the mail metrics on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pbem_emails_sent_total",
+			Help: "Emails accepted by the SMTP relay (or the dev mailbox), by kind.",
+		}, []string{"kind"}),
+		failed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pbem_emails_failed_total",
+			Help: "Email sends that failed, by kind and whether the failure is permanent (the row is marked failed) or retried.",
+		}, []string{"kind", "permanent"}),
+		timeouts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "pbem_deadlines_fired_total",
+			Help: "Turn deadlines that passed and made the scheduler apply the game's timeout policy.",
+		}),
+	}
+	// Every series exists from the start, at 0, so that rate() and
+	// increase() see the first email.
+	for _, k := range Kinds() {
+		m.sent.WithLabelValues(string(k))
+		m.failed.WithLabelValues(string(k), "true")
+		m.failed.WithLabelValues(string(k), "false")
+	}
+	reg.MustRegister(m.sent, m.failed, m.timeouts)
+	return m
+}
+
+// Sender returns s counting every message's outcome.
+func (m *Metrics) Sender(s Sender) Sender { return countingSender{next: s, m: m} }
+
+// Timeouter returns t counting the timeouts it applies.
+func (m *Metrics) Timeouter(t Timeouter) Timeouter { return countingTimeouter{next: t, m: m} }
+
+// countingSender counts the outcomes of its messages' sends.
+type countingSender struct {
+	next Sender
+	m    *Metrics
+}
+
+// Send implements Sender.
+func (c countingSender) Send(ctx context.Context, msgs []*Message) []error {
+	errs := c.next.Send(ctx, msgs)
+	for i, err := range errs {
+		kind := string(msgs[i].Kind)
+		switch {
+		case err == nil:
+			c.m.sent.WithLabelValues(kind).Inc()
+		case IsPermanent(err):
+			c.m.failed.WithLabelValues(kind, "true").Inc()
+		default:
+			c.m.failed.WithLabelValues(kind, "false").Inc()
+		}
+	}
+	return errs
+}
+
+// countingTimeouter counts the timeouts its Timeouter applied.
+type countingTimeouter struct {
+	next Timeouter
+	m    *Metrics
+}
+
+// Timeout implements Timeouter.
+func (c countingTimeouter) Timeout(ctx context.Context, gameID string, now time.Time) (bool, error) {
+	acted, err := c.next.Timeout(ctx, gameID, now)
+	if acted {
+		c.m.timeouts.Inc()
+	}
+	return acted, err
+}
