@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -23,8 +26,12 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
+	lease, err := mailLease(e.getenv("PBEM_MAIL_LEASE"))
+	if err != nil {
+		return nil, nil, err
+	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log})
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -38,4 +45,18 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	wg.Add(1)
 	go func() { defer wg.Done(); mail.Run(mctx) }()
 	return routes, func() { cancel(); wg.Wait() }, nil
+}
+
+// mailLease reads PBEM_MAIL_LEASE: how long the outbox worker holds the
+// rows it claimed, hence how soon after a crash the emails it was sending
+// go out (again). Empty: the worker's default (2 minutes).
+func mailLease(v string) (time.Duration, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d < time.Second {
+		return 0, fmt.Errorf("PBEM_MAIL_LEASE: give a duration of at least 1s, like 2m")
+	}
+	return d, nil
 }
