@@ -16,13 +16,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// pgBin is the directory of the PostgreSQL server binaries: that of initdb
-// on PATH, else the newest /usr/lib/postgresql/*/bin.
+// pgBin is the directory of the PostgreSQL binaries (initdb, pg_ctl,
+// pg_dump, pg_restore): the newest /usr/lib/postgresql/*/bin, else that of
+// initdb on PATH when pg_dump is beside it.
 func pgBin(t testing.TB) string {
 	t.Helper()
-	if p, err := exec.LookPath("initdb"); err == nil {
-		return filepath.Dir(p)
-	}
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	best, bestV := "", 0
 	for _, d := range dirs {
@@ -31,10 +29,16 @@ func pgBin(t testing.TB) string {
 			best, bestV = filepath.Dir(d), v
 		}
 	}
-	if best == "" {
-		t.Skip("systest: no PostgreSQL server binaries (initdb) on this machine")
+	if best != "" {
+		return best
 	}
-	return best
+	if p, err := exec.LookPath("initdb"); err == nil {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "pg_dump")); err == nil {
+			return filepath.Dir(p)
+		}
+	}
+	t.Skip("systest: no PostgreSQL binaries (initdb, pg_dump) on this machine")
+	return ""
 }
 
 // asServerUser returns a command running name as the user PostgreSQL runs

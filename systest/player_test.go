@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -27,6 +28,7 @@ type ackedMove struct {
 // every 200 to a move is remembered.
 type players struct {
 	t    testing.TB
+	tag  string // makes the players' addresses unique among players objects
 	base string
 	in   *inbox
 	http *http.Client
@@ -47,8 +49,11 @@ type event struct {
 	write  bool
 }
 
+// playersMade numbers the players objects, for their addresses.
+var playersMade atomic.Int64
+
 func newPlayers(t testing.TB, base string, in *inbox) *players {
-	return &players{t: t, base: base, in: in, status: map[int]int{},
+	return &players{t: t, tag: fmt.Sprintf("p%d", playersMade.Add(1)), base: base, in: in, status: map[int]int{},
 		http: &http.Client{Timeout: 10 * time.Second}}
 }
 
@@ -70,7 +75,8 @@ func (p *players) run(ctx context.Context, n int) (wait func()) {
 func (p *players) player(ctx context.Context, w int) {
 	rng := rand.New(rand.NewPCG(uint64(w), 7))
 	for attempt := 0; ctx.Err() == nil; attempt++ {
-		emails := []string{fmt.Sprintf("w%d-g%d-a@example.org", w, attempt), fmt.Sprintf("w%d-g%d-b@example.org", w, attempt)}
+		emails := []string{fmt.Sprintf("%s-w%d-g%d-a@example.org", p.tag, w, attempt),
+			fmt.Sprintf("%s-w%d-g%d-b@example.org", p.tag, w, attempt)}
 		body, _ := json.Marshal(map[string]any{"game": "lords-of-scotland", "language": "en",
 			"players": []map[string]string{{"name": "Ann", "email": emails[0]}, {"name": "Bob", "email": emails[1]}}})
 		st, resp := p.do(ctx, "POST", "/api/v1/games", "", body, true, false)
