@@ -18,7 +18,8 @@ import (
 type ackedMove struct {
 	game string
 	seat int
-	key  string // the move's idempotency key ("id" in the request)
+	key  string    // the move's idempotency key ("id" in the request)
+	at   time.Time // when the answer came
 }
 
 // players play Lords of Scotland games over the HTTP API, several at once,
@@ -42,11 +43,12 @@ type players struct {
 	log       []event // answers with a time, for the failover report
 }
 
-// event is one answer (status, or 0 for none) at a time.
+// event is one request: when it was sent, when its answer (status, or 0
+// for none) came, and whether it was a write.
 type event struct {
-	at     time.Time
-	status int
-	write  bool
+	sent, at time.Time
+	status   int
+	write    bool
 }
 
 // playersMade numbers the players objects, for their addresses.
@@ -155,7 +157,7 @@ func (p *players) play(ctx context.Context, w int, id string, tokens []string, r
 			switch st {
 			case http.StatusOK:
 				p.mu.Lock()
-				p.acked = append(p.acked, ackedMove{game: id, seat: seat, key: key})
+				p.acked = append(p.acked, ackedMove{game: id, seat: seat, key: key, at: time.Now()})
 				p.mu.Unlock()
 				moved = true
 			case http.StatusConflict:
@@ -189,6 +191,7 @@ func (p *players) do(ctx context.Context, method, path, token string, body []byt
 		if body != nil {
 			req.Header.Set("Content-Type", "application/json")
 		}
+		sent := time.Now()
 		resp, err := p.http.Do(req)
 		var b []byte
 		st := 0
@@ -208,7 +211,7 @@ func (p *players) do(ctx context.Context, method, path, token string, body []byt
 		} else {
 			p.status[st]++
 		}
-		p.log = append(p.log, event{at: time.Now(), status: st, write: write})
+		p.log = append(p.log, event{sent: sent, at: time.Now(), status: st, write: write})
 		p.mu.Unlock()
 		if st != 0 && st < 500 {
 			return st, b
@@ -226,4 +229,11 @@ func (p *players) ackedMoves() []ackedMove {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]ackedMove(nil), p.acked...)
+}
+
+// events returns a copy of the request log.
+func (p *players) events() []event {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]event(nil), p.log...)
 }
