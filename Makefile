@@ -20,7 +20,7 @@ BENCH_PKGS ?= ./...
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go bench vet
+.PHONY: build run test test-go test-ha bench vet
 
 ## build: compile bin/pbem
 build:
@@ -39,6 +39,11 @@ test-go:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
 
+## test-ha: the failover test: a pg_auto_failover formation (monitor, primary, synchronous
+## standby) of its own, the primary killed under load (needs pg_autoctl: see README)
+test-ha: build
+	$(GO) test -tags ha -count=1 -run TestFailover -timeout 10m -v ./systest/
+
 ## bench: the benchmarks (event store: append vs plain INSERT, reads; BENCH_PKGS to narrow)
 bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench . -benchtime 2s $(BENCH_PKGS)
@@ -46,6 +51,7 @@ bench: build
 ## vet: go vet, staticcheck and gofmt
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags ha ./systest/
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

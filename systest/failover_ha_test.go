@@ -170,3 +170,10 @@ func reminderSent(ctx context.Context, t *testing.T, dbURL, id string, in *inbox
 	}
 	return false
 }
+
+// events returns a copy of the request log.
+func (p *players) events() []event {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]event(nil), p.log...)
+}

@@ -230,10 +230,3 @@ func (p *players) ackedMoves() []ackedMove {
 	defer p.mu.Unlock()
 	return append([]ackedMove(nil), p.acked...)
 }
-
-// events returns a copy of the request log.
-func (p *players) events() []event {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]event(nil), p.log...)
-}
