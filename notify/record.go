@@ -37,35 +37,3 @@ func (w *Worker) record(ctx context.Context, outcomes []Outcome) error {
 		pause = min(2*pause, 2*time.Second)
 	}
 }
-
-// EachSender is a Sender that reports each message the server accepted as
-// soon as it did (failures may come at the end): the worker then records a
-// sent row before sending the next one, so that a crash sends at most the
-// one message in flight again, rather than its whole batch.
-type EachSender interface {
-	Sender
-	SendEach(ctx context.Context, msgs []*Message, done func(i int, err error))
-}
-
-// send sends msgs (msgs[j] is rows[idx[j]]) on sctx and returns their
-// errors. With an EachSender, each accepted message's row is recorded as
-// sent at once, on ctx (the batch's outcomes are recorded again at the
-// end, which changes nothing for a sent row).
-func (w *Worker) send(sctx, ctx context.Context, rows []Row, idx []int, msgs []*Message) []error {
-	es, ok := w.c.Sender.(EachSender)
-	if !ok {
-		return w.c.Sender.Send(sctx, msgs)
-	}
-	errs := make([]error, len(msgs))
-	es.SendEach(sctx, msgs, func(j int, err error) {
-		errs[j] = err
-		if err != nil {
-			return
-		}
-		o := Outcome{ID: rows[idx[j]].ID, Status: Sent, MessageID: msgs[j].MessageID}
-		if rerr := w.record(ctx, []Outcome{o}); rerr != nil {
-			w.c.Logger.Warn("notify: record a sent email", "outbox_id", o.ID, "err", rerr)
-		}
-	})
-	return errs
-}

@@ -72,26 +72,9 @@ func NewSMTPSender(cfg SMTPConfig, timeout time.Duration) (*SMTPSender, error) {
 // error of every message.
 func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
 	errs := make([]error, len(msgs))
-	s.SendEach(ctx, msgs, func(i int, err error) { errs[i] = err })
-	return errs
-}
-
-var _ EachSender = (*SMTPSender)(nil)
-
-// SendEach implements EachSender: Send, calling done for each message the
-// server accepted as soon as it did, and for each failed one at the end.
-func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, done func(i int, err error)) {
-	errs := make([]error, len(msgs))
 	if len(msgs) == 0 {
-		return
+		return errs
 	}
-	defer func() {
-		for i, err := range errs {
-			if err != nil {
-				done(i, err)
-			}
-		}
-	}()
 	built := make([]*mail.Msg, len(msgs))
 	for i, m := range msgs {
 		gm, err := buildMsg(m)
@@ -109,7 +92,7 @@ func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, done func(i 
 				errs[i] = err
 			}
 		}
-		return
+		return errs
 	}
 	defer func() { _ = s.client.CloseWithSMTPClient(conn) }()
 	for i, gm := range built {
@@ -122,10 +105,9 @@ func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, done func(i 
 		}
 		if err := s.client.SendWithSMTPClient(conn, gm); err != nil {
 			errs[i] = classify(err)
-			continue
 		}
-		done(i, nil)
 	}
+	return errs
 }
 
 // classify wraps a 5xx SMTP reply as permanent.

@@ -138,7 +138,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	// takes these rows while this one still sends them; rows left unsent
 	// are retried.
 	sctx, cancel := context.WithTimeout(ctx, w.c.Lease*3/4)
-	errs := w.send(sctx, ctx, rows, idx, msgs)
+	errs := w.c.Sender.Send(sctx, msgs)
 	cancel()
 	for j, m := range msgs {
 		i := idx[j]
