@@ -189,3 +189,12 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// TestMain removes the binary built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pbemBinary.path != "" {
+		_ = os.RemoveAll(filepath.Dir(pbemBinary.path))
+	}
+	os.Exit(code)
+}
