@@ -15,13 +15,13 @@ export PBEM_DATA
 
 # Packages tested with the race detector: everything with goroutines,
 # locks or concurrent database work (the engines are pure and single-threaded).
-RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/...
+RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/pbem ./cmd/pbemload
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go bench vet
+.PHONY: build run test test-go test-ha bench vet
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -41,6 +41,11 @@ test-go:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
 
+## test-ha: the failover test: a pg_auto_failover formation (monitor, primary, synchronous
+## standby) of its own, the primary killed under load (needs pg_autoctl: see README)
+test-ha: build
+	$(GO) test -tags ha -count=1 -run TestFailover -timeout 10m -v ./cmd/pbem/systest/
+
 ## bench: the benchmarks (event store: append vs plain INSERT, reads; BENCH_PKGS to narrow)
 bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench . -benchtime 2s $(BENCH_PKGS)
@@ -48,6 +53,7 @@ bench: build
 ## vet: go vet, staticcheck and gofmt
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags ha ./cmd/pbem/systest/
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -28,7 +28,7 @@ var statusOf = map[string]int{
 	projections.EInternal:     http.StatusInternalServerError,
 	"method_not_allowed":      http.StatusMethodNotAllowed,
 	"too_large":               http.StatusRequestEntityTooLarge,
-	"unavailable":             http.StatusServiceUnavailable,
+	codeUnavailable:           http.StatusServiceUnavailable,
 }
 
 // ErrorBody is the JSON of every error response.
@@ -76,6 +76,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		default:
 			code, msg = projections.EInternal, "internal error"
 		}
+	}
+	if code == projections.EInternal && unavailable(err) {
+		code, msg = codeUnavailable, "the database is unavailable: retry in a few seconds"
+		c.Response().Header().Set("Retry-After", "2")
 	}
 	status := statusFor(code, err)
 	if status >= 500 && status != http.StatusServiceUnavailable {

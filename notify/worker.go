@@ -26,6 +26,11 @@ type WorkerConfig struct {
 	// (default 2 minutes). It must exceed the time a batch takes to send,
 	// or another worker may send the same rows again.
 	Lease time.Duration
+	// RecordFor is how long the worker keeps trying to record the outcomes
+	// of a batch it sent while the store fails (a database restart or
+	// failover), rather than leave the rows to be sent again after their
+	// lease (default 1 minute; negative: one attempt).
+	RecordFor time.Duration
 	// MaxAttempts is how many sends a row gets before it is marked failed
 	// (default 8).
 	MaxAttempts int
@@ -56,6 +61,9 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	}
 	if c.Lease <= 0 {
 		c.Lease = 2 * time.Minute
+	}
+	if c.RecordFor == 0 {
+		c.RecordFor = time.Minute
 	}
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = 8
@@ -140,10 +148,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		}
 		outcomes[i].Status, outcomes[i].MessageID = Sent, m.MessageID
 	}
-	// A cancelled ctx must not lose what was sent: record with a fresh one.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if err := w.c.Store.Finish(fctx, w.c.Now(), outcomes); err != nil {
+	if err := w.record(ctx, outcomes); err != nil {
 		return len(rows), fmt.Errorf("notify: record outcomes: %w", err)
 	}
 	for i, o := range outcomes {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/url"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -32,8 +35,13 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 			return nil, nil, err
 		}
 	}
+	lease, err := mailLease(e.getenv("PBEM_MAIL_LEASE"))
+	if err != nil {
+		return nil, nil, err
+	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log, DKIM: dk, Metrics: metrics})
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log, DKIM: dk,
+		Metrics: metrics})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,4 +67,18 @@ func mailFrom(cfg config) string {
 		return "pbem@" + u.Hostname()
 	}
 	return ""
+}
+
+// mailLease reads PBEM_MAIL_LEASE: how long the outbox worker holds the
+// rows it claimed, hence how soon after a crash the emails it was sending
+// go out (again). Empty: the worker's default (2 minutes).
+func mailLease(v string) (time.Duration, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d < time.Second {
+		return 0, fmt.Errorf("PBEM_MAIL_LEASE: give a duration of at least 1s, like 2m")
+	}
+	return d, nil
 }

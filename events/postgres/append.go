@@ -26,7 +26,7 @@ const appendKnownSQL = `WITH u AS (
 ), first AS (
 	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
 		recorded_at, prev_hash, hash)
-	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.version, u.type, u.data::json,
+	SELECT (SELECT events_position_base()) + u.off, u.stream, u.version, u.type, u.data::json,
 		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
 	FROM u WHERE u.first
 	ON CONFLICT DO NOTHING
@@ -34,7 +34,7 @@ const appendKnownSQL = `WITH u AS (
 ), rest AS (
 	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
 		recorded_at, prev_hash, hash)
-	SELECT pg_current_xact_id()::text::bigint * 10000 + u.off, u.stream, u.version, u.type, u.data::json,
+	SELECT (SELECT events_position_base()) + u.off, u.stream, u.version, u.type, u.data::json,
 		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
 	FROM u WHERE NOT u.first AND u.stream IN (SELECT stream FROM first)
 	ON CONFLICT DO NOTHING

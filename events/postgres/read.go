@@ -24,7 +24,8 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 }
 
 // readAllSQL returns the events after $1 of transactions that ended before
-// the statement's snapshot (see the package doc).
+// the statement's snapshot (see the package doc), positions being shifted
+// by the database's xid shift (migration 0005).
 //
 // The watermark is the oldest transaction still running at the snapshot
 // (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
@@ -37,11 +38,11 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 const readAllSQL = `
 WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
 mark AS MATERIALIZED (
-	SELECT LEAST(pg_snapshot_xmax(s), (
+	SELECT (LEAST(pg_snapshot_xmax(s), (
 		SELECT min(x) FROM pg_snapshot_xip(s) AS x
 		WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity
 		                     WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database())
-	))::text::bigint * 10000 AS below FROM snap
+	))::text::bigint + (SELECT shift FROM events_xid_shift)) * 10000 AS below FROM snap
 )
 ` + selectEvents + `
 	WHERE position > $1 AND position < (SELECT below FROM mark)

@@ -11,7 +11,8 @@
 //
 //	position = xid8 * 10000 + index of the event in its append
 //
-// and ReadAll returns only positions below W * 10000, where W is the oldest
+// (plus a constant shift after a restore: see "Moving a database"), and
+// ReadAll returns only positions below W * 10000, where W is the oldest
 // transaction id still running at the statement's snapshot (its xmin, or its
 // xmax when none runs). A transaction that commits later has an id >= W,
 // hence positions above everything returned so far: nothing is ever skipped.
@@ -37,14 +38,21 @@
 //
 // # Moving a database
 //
-// Positions come from transaction ids, so they are only ordered within one
-// server's history. pg_upgrade keeps the transaction ids; a pg_dump restored
-// into another server does not, and new events would get positions below
-// the restored ones. The store checks it before its first append or read of
-// the log (a stored position at or above the snapshot's xmax is impossible
-// on the server that wrote it) and refuses with ErrPositionsAhead. The fix,
-// on the new server, stopped: pg_resetwal -e N, with N greater than the old
-// server's epoch (SELECT pg_current_xact_id()::text::bigint >> 32 there).
+// Transaction ids belong to one server's history: pg_upgrade and physical
+// replicas (a standby) keep them, but a pg_dump restored into another server
+// starts from that server's ids, usually far lower. So a position is
+//
+//	position = (xid8 + shift) * 10000 + index
+//
+// where shift is a per-database constant (table events_xid_shift, migration
+// 0005), 0 on the server that created the database. Before its first append
+// or read of the log, the store checks that no stored position is at or above
+// what this server's transaction ids can produce ((xmax + shift) * 10000,
+// impossible on the server that wrote it), and when there is one (a restored
+// dump) it raises the shift, once, under a lock of that table so that
+// several processes agree: new positions then start above every restored
+// one, and the watermark, computed with the same shift, keeps its meaning.
+// A restore needs no step beyond pg_restore (or psql).
 //
 // # Appends
 //
@@ -66,7 +74,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -78,7 +85,7 @@ import (
 )
 
 // positionsPerTx is how many positions one transaction owns: an event's
-// position is xid8*positionsPerTx + its index in the append. The SQL in
+// position is (xid8+shift)*positionsPerTx + its index in the append. The SQL in
 // append.go and read.go spells it out as 10000.
 const positionsPerTx = 10000
 
@@ -202,12 +209,6 @@ func (w *waiters) wake() {
 	}
 }
 
-// ErrPositionsAhead means the events table holds positions from transaction
-// ids this server has not reached: it was restored from another server's
-// dump. See "Moving a database" in the package doc.
-var ErrPositionsAhead = errors.New("events/postgres: stored positions are ahead of this server's transaction ids " +
-	"(restored from a dump?): advance the epoch with pg_resetwal -e, see the events/postgres package doc")
-
 // clockCheck remembers that the positions passed the check once: they
 // cannot go wrong while the server runs.
 type clockCheck struct {
@@ -215,8 +216,22 @@ type clockCheck struct {
 	ok atomic.Bool
 }
 
-// checkClock returns ErrPositionsAhead when a stored position is at or above
-// the snapshot's xmax, which only events written by another server can be.
+// aheadSQL reports whether a stored position is at or above what this
+// server's transaction ids produce, which only events written by another
+// server can be.
+const aheadSQL = `SELECT coalesce(max(position), -1) >=
+	(pg_snapshot_xmax(pg_current_snapshot())::text::bigint + (SELECT shift FROM events_xid_shift)) * 10000
+	FROM events`
+
+// shiftSQL raises the shift so that every transaction of this server not
+// older than the statement's snapshot (xmin) gets positions above every
+// stored one. It runs after aheadSQL, in the transaction holding the lock.
+const shiftSQL = `UPDATE events_xid_shift SET shift =
+	(SELECT max(position) FROM events) / 10000 + 1 - pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
+
+// checkClock makes sure new positions come after the stored ones: when the
+// events come from another server (a restored dump), it raises the
+// database's xid shift (see "Moving a database" in the package doc).
 func (s *Store) checkClock(ctx context.Context) error {
 	if s.clock.ok.Load() {
 		return nil
@@ -227,13 +242,37 @@ func (s *Store) checkClock(ctx context.Context) error {
 		return nil
 	}
 	var ahead bool
-	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events
-		WHERE position >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint * 10000)`).Scan(&ahead); err != nil {
+	if err := s.pool.QueryRow(ctx, aheadSQL).Scan(&ahead); err != nil {
 		return fmt.Errorf("events/postgres: check positions: %w", err)
 	}
 	if ahead {
-		return ErrPositionsAhead
+		if err := s.shiftClock(ctx); err != nil {
+			return err
+		}
 	}
 	s.clock.ok.Store(true)
+	return nil
+}
+
+// shiftClock raises the xid shift if the positions are still ahead once it
+// holds the shift's lock: another process may have raised it meanwhile, and
+// raising it twice could put this process's positions below the other's.
+// Each statement after the LOCK takes a snapshot that sees the shift
+// committed by whoever held the lock before.
+func (s *Store) shiftClock(ctx context.Context) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `LOCK TABLE events_xid_shift IN EXCLUSIVE MODE`); err != nil {
+			return err
+		}
+		var ahead bool
+		if err := tx.QueryRow(ctx, aheadSQL).Scan(&ahead); err != nil || !ahead {
+			return err
+		}
+		_, err := tx.Exec(ctx, shiftSQL)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("events/postgres: shift positions past a restored log: %w", err)
+	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,11 +90,13 @@ func smtpSender(t testing.TB, sink *smtpsink.Sink) *notify.SMTPSender {
 }
 
 type workerOpts struct {
-	clock  *clock
-	sender notify.Sender
-	store  notify.OutboxStore
-	prefs  notify.PrefStore
-	batch  int
+	// recordFor is WorkerConfig.RecordFor; 0: one attempt.
+	recordFor time.Duration
+	clock     *clock
+	sender    notify.Sender
+	store     notify.OutboxStore
+	prefs     notify.PrefStore
+	batch     int
 }
 
 func newWorker(t testing.TB, pool *pgxpool.Pool, o workerOpts) *notify.Worker {
@@ -108,7 +111,8 @@ func newWorker(t testing.TB, pool *pgxpool.Pool, o workerOpts) *notify.Worker {
 	w, err := notify.NewWorker(notify.WorkerConfig{
 		Store: o.store, Sender: o.sender, Renderer: testRenderer(t), Prefs: o.prefs,
 		Now: now, Batch: o.batch, Lease: time.Minute, MaxAttempts: 5,
-		Backoff: func(int) time.Duration { return 10 * time.Second },
+		Backoff:   func(int) time.Duration { return 10 * time.Second },
+		RecordFor: cmp.Or(o.recordFor, -1),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,9 @@ type MailConfig struct {
 	Timeouter notify.Timeouter
 	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
 	Wake <-chan struct{}
+	// Lease is how long the outbox worker holds the rows it claimed
+	// (PBEM_MAIL_LEASE); 0: the worker's default (notify.WorkerConfig).
+	Lease time.Duration
 	// Logger; nil: slog.Default().
 	Logger *slog.Logger
 	// DKIM, if set, signs every email sent through the SMTP relay
@@ -84,7 +87,7 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Wake: c.Wake, Logger: log}); err != nil {
+		Prefs: m.Prefs, Wake: c.Wake, Lease: c.Lease, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),

@@ -1,0 +1,122 @@
+package systest
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// countAcked returns how many of the acknowledged moves the database at
+// dbURL holds: an event of the game's stream with the move's idempotency
+// key (the game service stores it as seat:N:KEY).
+func countAcked(t testing.TB, dbURL string, acked []ackedMove) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	streams := make([]string, len(acked))
+	keys := make([]string, len(acked))
+	for i, a := range acked {
+		streams[i], keys[i] = a.game, "seat:"+strconv.Itoa(a.seat)+":"+a.key
+	}
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM unnest($1::text[], $2::text[]) AS a(stream, key)
+		WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream = a.stream AND e.idempotency_key = a.key)`,
+		streams, keys).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// mailReport is what checkMail found.
+type mailReport struct {
+	rows       int // outbox rows, all sent or skipped
+	received   int // messages the sink received
+	duplicates int // copies beyond the first, over all rows
+	most       int // the most copies of one row
+}
+
+// checkMail waits up to d until the outbox has no pending row, then checks
+// that every row was sent (or skipped by a preference), that each sent row
+// reached the sink, nothing else did, and returns the duplicates: a crash
+// may send the rows of the batch in flight once more (notify's lease), so
+// the callers allow one more copy of each email per crash.
+func checkMail(t testing.TB, dbURL string, in *inbox, d time.Duration) mailReport {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d+30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	deadline := time.Now().Add(d)
+	for {
+		var pending int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		if pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d outbox rows still pending after %v", pending, d)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// The last rows are marked sent just after their delivery: let the sink's
+	// list catch up with the table.
+	time.Sleep(200 * time.Millisecond)
+	rows, err := conn.Query(ctx, `SELECT id, status FROM outbox`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct {
+		id     int64
+		status string
+	}, error) {
+		var v struct {
+			id     int64
+			status string
+		}
+		err := r.Scan(&v.id, &v.status)
+		return v, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := in.copies(t)
+	var rep mailReport
+	known := map[int64]bool{}
+	for _, r := range status {
+		known[r.id] = true
+		rep.rows++
+		switch r.status {
+		case "sent":
+			if copies[r.id] == 0 {
+				t.Errorf("outbox row %d is marked sent but never arrived", r.id)
+			}
+		case "skipped":
+		default:
+			t.Errorf("outbox row %d is %s", r.id, r.status)
+		}
+	}
+	for id, n := range copies {
+		rep.received += n
+		if !known[id] {
+			t.Errorf("an email of outbox row %d, which does not exist", id)
+		}
+		if n > 1 {
+			rep.duplicates += n - 1
+		}
+		rep.most = max(rep.most, n)
+	}
+	return rep
+}
