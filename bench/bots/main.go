@@ -4,7 +4,8 @@
 //
 // One seat plays A, the others B; A's seat rotates with each game (game i:
 // seat i mod players), and game i is dealt from a seed derived from -seed
-// and i, so a run is reproducible. A game won jointly counts 1/k for each
+// and i, so a run is reproducible, and can be split between runs with
+// -from (games -from to -from + -games - 1). A game won jointly counts 1/k for each
 // of its k winners. A decision's time is the CPU time of its thread (on
 // Linux; the wall clock elsewhere), so that a busy machine does not
 // inflate it; decisions with a single legal move are not counted.
@@ -37,9 +38,10 @@ func main() {
 	a := flag.String("a", "strong", "level of the rotating seat")
 	b := flag.String("b", "normal", "level of the other seats")
 	seed := flag.Uint64("seed", 1, "tournament seed")
+	from := flag.Int("from", 0, "index of the first game (to split a tournament between runs)")
 	workers := flag.Int("j", 1, "games played at once")
 	flag.Parse()
-	if err := run(*games, *game, *players, *a, *b, *seed, *workers); err != nil {
+	if err := run(*games, *from, *game, *players, *a, *b, *seed, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "bots:", err)
 		os.Exit(1)
 	}
@@ -54,7 +56,7 @@ type outcome struct {
 	players int
 }
 
-func run(games int, name string, players int, aName, bName string, seed uint64, workers int) error {
+func run(games, from int, name string, players int, aName, bName string, seed uint64, workers int) error {
 	lg, err := lords.New()
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func run(games int, name string, players int, aName, bName string, seed uint64, 
 	}
 	go func() {
 		for i := range games {
-			jobs <- i
+			jobs <- from + i
 		}
 		close(jobs)
 		wg.Wait()

@@ -101,7 +101,8 @@ func knowledgeOf(v *View, history []engine.Event) *knowledge {
 // deck and the discard; the unseen dagger cards likewise (2 players: the
 // opponent's offer hand is what it was dealt less what it showed); the
 // army cards not yet revealed make the army deck, King Edward at the
-// bottom; a choice not yet revealed is England with probability greedyQ.
+// bottom; a choice not yet revealed, or not yet made, is the greedy
+// player's.
 func (k *knowledge) sample(v *View, r *rand.Rand) (*state, error) {
 	set := DefaultCards()
 	n, me := len(v.Players), v.Seat
@@ -224,13 +225,25 @@ func (k *knowledge) sample(v *View, r *rand.Rand) (*state, error) {
 	if err := k.sampleDaggers(s, v, r); err != nil {
 		return nil, err
 	}
-	// Sides chosen but not shown.
+	// Sides chosen but not shown, and (choices being simultaneous) the
+	// sides of the others still to choose: the greedy player's choice,
+	// which sees only what they may see, with a draw of its own. An
+	// opponent thus never answers the bot's choice in the search.
+	var guess []int
 	for q, pv := range v.Players {
-		if pv.Chosen && pv.Side == "" {
-			s.P[q].Side = sideScotland
-			if r.Float64() < greedyQ {
-				s.P[q].Side = sideEngland
-			}
+		if q != me && pv.Side == "" && (pv.Chosen || s.Phase == phChoice && s.fights(q)) {
+			guess = append(guess, q)
+		}
+	}
+	for _, q := range guess {
+		england := s.greedyEngland(q, r.Float64())
+		s.P[q].Side = sideScotland
+		if england {
+			s.P[q].Side = sideEngland
+		}
+		if p := &s.P[q]; n == 2 && !v.Players[q].Chosen && len(p.DagHand) > 0 {
+			p.Prepared = p.DagHand[len(p.DagHand)-1] // the greedy player offers its biggest
+			p.DagHand = p.DagHand[:len(p.DagHand)-1]
 		}
 	}
 	// The army deck: the cards not revealed yet, King Edward last.
