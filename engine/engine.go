@@ -59,6 +59,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 )
 
 // Seed is the 32-byte secret from which a game's randomness is derived.
@@ -112,7 +113,44 @@ type Game interface {
 	// RoundEnd reports whether e closes a round (the service sends the
 	// round's result email after it). A game without rounds answers false.
 	RoundEnd(e Event) bool
+	// ChooseBot is a bot's decision for the seat whose view is given: one
+	// of that view's legal moves, verbatim, to be played through Decide like
+	// a person's. view is what State.View(seat) returned and history every
+	// event so far as Redact(e, seat) gives it: a bot never sees the State,
+	// and each engine's typed entry takes its own View type. seed and
+	// version key the bot's randomness, so replaying a game gives the same
+	// bot moves (package engine/bot has the shared parts). Errors are
+	// *RuleError: CodeBadOptions for an unknown level or a foreign view,
+	// CodeNotYourTurn when the view lists no move.
+	ChooseBot(level BotLevel, view any, history []Event, seed Seed, version int) (Move, error)
 }
+
+// BotLevel is how well a bot plays.
+type BotLevel int
+
+// The bot levels. The zero BotLevel is not a level.
+const (
+	// BotEasy plays a uniformly random legal move.
+	BotEasy BotLevel = iota + 1
+	// BotNormal plays the best move by a one-step heuristic of its game.
+	BotNormal
+	// BotStrong searches over hidden cards sampled from what its seat has
+	// seen, with a fixed budget.
+	BotStrong
+)
+
+var botLevelNames = [...]string{BotEasy: "easy", BotNormal: "normal", BotStrong: "strong"}
+
+// String is the level's name: "easy", "normal" or "strong".
+func (l BotLevel) String() string {
+	if !l.Valid() {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return botLevelNames[l]
+}
+
+// Valid reports whether l is one of the levels.
+func (l BotLevel) Valid() bool { return l >= BotEasy && l <= BotStrong }
 
 // State is one game's current state. Its JSON form (json.Marshal) round-trips
 // exactly through Game.DecodeState, PRNG included.

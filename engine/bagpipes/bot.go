@@ -14,8 +14,6 @@ import (
 // View and the seat's redacted history only; the worlds of the normal and
 // strong bots are sampled from them (botworld.go).
 
-var _ bot.Player = Game{}
-
 // strongBudget is the strong bot's search per decision: a fixed number of
 // descents, so that a decision does not depend on the machine.
 var strongBudget = bot.Budget{Worlds: 8, Iterations: 480}

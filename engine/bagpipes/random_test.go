@@ -219,7 +219,7 @@ func TestRandomGames(t *testing.T) {
 		return su
 	}
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
-		Games: games, Setup: setup, Seed: 7, DeepEvery: 200,
+		Games: games, Setup: setup, Seed: 7, DeepEvery: 200, Bots: true,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves",

@@ -18,39 +18,22 @@ package bot
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 
 	"pbem/engine"
 )
 
-// Level is how well a bot plays.
-type Level int
+// Level is how well a bot plays (engine.BotLevel, named here for the
+// bots' callers).
+type Level = engine.BotLevel
 
-// The levels. The zero Level is not a level.
+// The levels.
 const (
-	// Easy plays a uniformly random legal move.
-	Easy Level = iota + 1
-	// Normal plays the best move by a one-step heuristic of its game.
-	Normal
-	// Strong searches: Search over hidden cards sampled from what the seat
-	// has seen, with a fixed iteration budget.
-	Strong
+	Easy   = engine.BotEasy
+	Normal = engine.BotNormal
+	Strong = engine.BotStrong
 )
-
-var levelNames = [...]string{Easy: "easy", Normal: "normal", Strong: "strong"}
-
-// String is the level's name: "easy", "normal" or "strong".
-func (l Level) String() string {
-	if l < Easy || l > Strong {
-		return fmt.Sprintf("level(%d)", int(l))
-	}
-	return levelNames[l]
-}
-
-// Valid reports whether l is one of the levels.
-func (l Level) Valid() bool { return l >= Easy && l <= Strong }
 
 // ParseLevel reads a level's name ("easy", "normal", "strong"; case and
 // surrounding spaces ignored). An unknown name is an *engine.RuleError with
@@ -58,7 +41,7 @@ func (l Level) Valid() bool { return l >= Easy && l <= Strong }
 func ParseLevel(s string) (Level, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for l := Easy; l <= Strong; l++ {
-		if levelNames[l] == name {
+		if l.String() == name {
 			return l, nil
 		}
 	}
@@ -83,20 +66,11 @@ func NewRand(seed engine.Seed, version, seat int, salt ...uint64) *rand.Rand {
 	return rand.New(rand.NewChaCha8(key))
 }
 
-// Player is implemented by a game whose bots can play: the engine's Game
-// type, whose method converts the view to its own View type and calls its
-// typed entry. view must be what State.View(seat) returned for the bot's
-// seat; history the game's events as Game.Redact gives them to that seat.
-type Player interface {
-	ChooseBot(level Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error)
-}
-
 // Choose is the bot's decision for the seat whose view is given: a move
 // taken verbatim from the view's legal moves (that is, State.Legal(seat)),
 // to be posted through the ordinary decide path.
 //
-//   - g is the game (it must implement Player: lords-of-scotland and
-//     swords-and-bagpipes do);
+//   - g is the game (its ChooseBot does the work);
 //   - view is State.View(seat) for the bot's seat, as returned (the
 //     engine's View value or a pointer to it);
 //   - history is every event of the game so far, each passed through
@@ -106,17 +80,13 @@ type Player interface {
 //     bot's PRNG, so that replaying the game gives the same bot moves.
 //
 // Errors: an *engine.RuleError with code engine.CodeBadOptions for an
-// unknown level, a game without bots or a view of the wrong type or seat;
+// unknown level or a view of the wrong type or seat;
 // engine.CodeNotYourTurn when the view lists no legal move.
 func Choose(g engine.Game, level Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
 	if !level.Valid() {
 		return nil, engine.Errorf(engine.CodeBadOptions, "unknown bot level %d", int(level))
 	}
-	p, ok := g.(Player)
-	if !ok {
-		return nil, engine.Errorf(engine.CodeBadOptions, "%s has no bots", g.Name())
-	}
-	return p.ChooseBot(level, view, history, seed, version)
+	return g.ChooseBot(level, view, history, seed, version)
 }
 
 // ErrWrongView is the error of a typed entry given a view of another game.

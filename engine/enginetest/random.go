@@ -39,6 +39,11 @@ type Options struct {
 	// and the callbacks must then be safe for concurrent use on distinct
 	// states.
 	Workers int
+	// Bots checks, in deep games at every step, that the easy and normal
+	// bots (Game.ChooseBot) pick one of the listed moves from the seat's
+	// view and redacted history. (The strong bot is slower: its game's own
+	// tests play it.)
+	Bots bool
 	// Unlisted returns candidate moves (JSON) that may or may not be legal;
 	// those not listed by Legal must be rejected. The default mutates the
 	// fields of listed moves.
@@ -143,6 +148,11 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 		if deep {
 			if err := deepStep(g, s, seat, legal, r, o, stats); err != nil {
 				return fmt.Errorf("move %d: %w", moves, err)
+			}
+			if o.Bots {
+				if err := checkBots(g, s, seat, legal, log, setup.Seed); err != nil {
+					return fmt.Errorf("move %d: %w", moves, err)
+				}
 			}
 		}
 		mv := legal[r.IntN(len(legal))]

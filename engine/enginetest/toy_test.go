@@ -72,6 +72,9 @@ func (g *toy) DecodeEvent(typ string, data []byte) (engine.Event, error) {
 }
 func (g *toy) Redact(e engine.Event, seat int) engine.Event { return e }
 func (g *toy) RoundEnd(e engine.Event) bool                 { return false }
+func (g *toy) ChooseBot(engine.BotLevel, any, []engine.Event, engine.Seed, int) (engine.Move, error) {
+	return nil, engine.Errorf(engine.CodeBadOptions, "the toy game has no bots")
+}
 func (g *toy) Describe(e engine.Event, names []string, lang string) string {
 	return fmt.Sprintf("seat %d took %d", e.(took).Seat, e.(took).N)
 }

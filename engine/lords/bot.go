@@ -13,8 +13,6 @@ import (
 // and the seat's redacted history only; the strong bot's worlds are built
 // from them by sample (botworld.go).
 
-var _ bot.Player = (*Game)(nil)
-
 // strongBudget is the strong bot's search per decision: a fixed number of
 // descents, so that a decision does not depend on the machine.
 var strongBudget = bot.Budget{Worlds: 8, Iterations: 640}

@@ -47,6 +47,7 @@ func TestRandomGames(t *testing.T) {
 	g := newGame(t)
 	stats := enginetest.RandomGames(t, g, enginetest.Options{
 		Games:         randomGames,
+		Bots:          true,
 		Setup:         randomSetup,
 		DeepEvery:     400,
 		Workers:       runtime.GOMAXPROCS(0),

@@ -125,7 +125,7 @@ func (s *State) View(seat int) any {
 		sizes[i] = len(h)
 	}
 	v := map[string]any{"round": s.Round, "turn": s.Turn, "totals": s.Totals, "hand_sizes": sizes,
-		"deck_size": len(s.Deck), "target": s.Target}
+		"deck_size": len(s.Deck), "target": s.Target, "seat": seat, "over": s.Over}
 	if seat >= 0 && seat < len(s.Hands) {
 		v["hand"] = s.Hands[seat]
 	}

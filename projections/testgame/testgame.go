@@ -211,3 +211,23 @@ func strict(data []byte, v any) error {
 	}
 	return nil
 }
+
+// ChooseBot implements engine.Game with one way to play at every level:
+// the first card of the hand, else a draw. It reads only the seat's view.
+func (Game) ChooseBot(level engine.BotLevel, view any, _ []engine.Event, _ engine.Seed, _ int) (engine.Move, error) {
+	if !level.Valid() {
+		return nil, engine.Errorf(engine.CodeBadOptions, "unknown bot level %d", int(level))
+	}
+	v, ok := view.(map[string]any)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeBadOptions, "testgame bot: a view of type %T is not this game's view", view)
+	}
+	seat, _ := v["seat"].(int)
+	if over, _ := v["over"].(bool); over || v["turn"] != seat {
+		return nil, engine.Errorf(engine.CodeNotYourTurn, "seat %d has no decision to make", seat)
+	}
+	if hand, _ := v["hand"].([]string); len(hand) > 0 {
+		return Move{Kind: "play", Card: hand[0], Text: "Play " + hand[0]}, nil
+	}
+	return Move{Kind: "draw", Text: "Draw a card"}, nil
+}
