@@ -14,13 +14,8 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
-	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -69,7 +64,7 @@ func New(cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.recover, withRequestID)
+	e.Use(s.middleware()...)
 	for _, r := range append(s.routes(), cfg.Routes...) {
 		e.Add(r.Method, r.Path, r.Handler)
 	}
@@ -85,34 +80,4 @@ func (s *Server) Echo() *echo.Echo { return s.echo }
 
 func requestID(c echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
-}
-
-// withRequestID gives every request an id (the client's X-Request-ID if it
-// is sane, else a random one), echoed in the response.
-func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if len(id) == 0 || len(id) > 64 || strings.ContainsFunc(id, func(r rune) bool { return r < '!' || r > '~' }) {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			id = hex.EncodeToString(b)
-		}
-		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		return next(c)
-	}
-}
-
-// recover turns a handler's panic into an internal error, logged.
-func (s *Server) recover(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
-					panic(r)
-				}
-				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
-			}
-		}()
-		return next(c)
-	}
 }

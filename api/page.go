@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"pbem/notify"
 	"pbem/projections"
@@ -38,6 +39,11 @@ type PageConfig struct {
 	Secret []byte
 	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
 	Secure bool
+	// PublicURL is PBEM_PUBLIC_URL: the admin link shown after the lobby
+	// creates a game is built on it, never on the request's Host (empty:
+	// the link is a path on this server). Its origin is also trusted by
+	// the cross-origin check.
+	PublicURL string
 	// Notify wakes the live-update streams after an append (the event
 	// store's Notify). Nil: the streams poll.
 	Notify func(ctx context.Context) (<-chan struct{}, error)
@@ -64,6 +70,7 @@ type pages struct {
 	svc  *projections.Service
 	log  *slog.Logger
 	tmpl *templates
+	cop  *http.CrossOriginProtection
 }
 
 // PageRoutes returns the HTML page routes:
@@ -81,7 +88,7 @@ type pages struct {
 //
 // It panics if the embedded templates do not parse (a build defect).
 func PageRoutes(cfg PageConfig) []Route {
-	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates()}
+	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates(), cop: newCrossOrigin(cfg.PublicURL)}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -133,15 +140,16 @@ type pageError struct {
 	Back string
 }
 
-// wrap renders a handler's error as a friendly HTML page.
+// wrap renders a handler's error as a friendly HTML page. Inside it, the
+// handler runs under echo's Recover (a panic is an internal error page),
+// BodyLimit (forms are small: a larger body is a 413 page) and, for every
+// request, the text check of its parameters and form fields, and for a
+// POST the cross-origin check (pageGuard).
 func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
+	inner := recoverer()(middleware.BodyLimit(bodyLimit)(p.guard(h)))
 	return func(c echo.Context) error {
 		securityHeaders(c)
-		if c.Request().Method == http.MethodPost {
-			// Forms are small; a larger body parses as empty (and is refused).
-			c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, maxBody)
-		}
-		err := h(c)
+		err := inner(c)
 		if err == nil || c.Response().Committed {
 			return err
 		}
@@ -175,7 +183,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		}
 	}
 	switch {
-	case errors.Is(err, errCSRF):
+	case errors.Is(err, errCSRF), errors.Is(err, errCrossOrigin):
 		d.Msg = "err.csrf"
 	case status == http.StatusUnauthorized:
 		d.Msg = "err.unauthorized"
