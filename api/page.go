@@ -159,7 +159,7 @@ func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 
 // renderError shows err as an HTML page with the status of its code.
 func (p *pages) renderError(c echo.Context, err error) error {
-	code := projections.ErrorCode(err)
+	code, _ := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		code = projections.EInternal
@@ -175,6 +175,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		}
 	}
 	status := statusFor(code, err)
+	setRetryAfter(c, code)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
@@ -191,6 +192,10 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.not_found"
 	case status == http.StatusForbidden:
 		d.Msg = "err.forbidden"
+	case code == codeUnavailable:
+		// "Try again in a moment" says it; Retry-After says when.
+		d.Msg = "err.internal"
+		p.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Path(), "request_id", requestID(c), "err", err)
 	case status >= 500:
 		d.Msg = "err.internal"
 		p.log.Error("page failed", "method", c.Request().Method, "path", c.Path(), "request_id", requestID(c), "err", err)
