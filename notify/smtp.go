@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 	"strings"
 	"time"
 
@@ -119,6 +120,20 @@ func classify(err error) error {
 	return err
 }
 
+// recipient is the To address of m: its bare address (checked) and display
+// name, which net/mail's Address encodes for the header (quoted with
+// escapes, or as an RFC 2047 encoded word for other scripts, emoji and
+// characters such as quotes and angle brackets), never concatenated into
+// the header by hand.
+func recipient(m *Message) (*netmail.Address, error) {
+	a, err := netmail.ParseAddress(m.To)
+	if err != nil || a.Address != m.To || a.Name != "" {
+		return nil, fmt.Errorf("notify: to %q: not a plain address", m.To)
+	}
+	a.Name = m.ToName
+	return a, nil
+}
+
 // buildMsg turns a Message into a go-mail message: multipart/alternative
 // with the text part first and the HTML part second.
 func buildMsg(m *Message) (*mail.Msg, error) {
@@ -126,15 +141,11 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	if err := gm.From(m.From); err != nil {
 		return nil, fmt.Errorf("notify: from %q: %w", m.From, err)
 	}
-	var err error
-	if m.ToName != "" {
-		err = gm.AddToFormat(m.ToName, m.To)
-	} else {
-		err = gm.To(m.To)
-	}
+	to, err := recipient(m)
 	if err != nil {
-		return nil, fmt.Errorf("notify: to %q: %w", m.To, err)
+		return nil, err
 	}
+	gm.ToMailAddress(to)
 	gm.Subject(m.Subject)
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()
