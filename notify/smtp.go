@@ -68,47 +68,65 @@ func NewSMTPSender(cfg SMTPConfig, timeout time.Duration) (*SMTPSender, error) {
 	return &SMTPSender{cfg: cfg, client: c}, nil
 }
 
+var _ StreamSender = (*SMTPSender)(nil)
+
 // Send delivers msgs on one connection. A message the server refuses with
 // a 5xx reply gets a *PermanentError; a dial, TLS or login failure is the
 // error of every message.
 func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
 	errs := make([]error, len(msgs))
+	s.SendEach(ctx, msgs, func(i int, err error) bool { errs[i] = err; return true })
+	return errs
+}
+
+// SendEach delivers msgs on one connection, reporting each outcome as soon
+// as the server answered it (errors as Send's); it stops when report
+// returns false. Once ctx ends, the messages not yet sent get ctx's error.
+func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool) {
 	if len(msgs) == 0 {
-		return errs
+		return
 	}
 	built := make([]*mail.Msg, len(msgs))
+	var buildErrs []error
 	for i, m := range msgs {
 		gm, err := buildMsg(m)
 		if err != nil {
-			errs[i] = &PermanentError{Err: err}
+			buildErrs = append(buildErrs, &PermanentError{Err: err})
 			continue
 		}
+		buildErrs = append(buildErrs, nil)
 		built[i] = gm
 	}
 	conn, err := s.client.DialToSMTPClientWithContext(ctx)
 	if err != nil {
 		err = fmt.Errorf("notify: smtp %s: %w", s.cfg.Addr(), err)
-		for i := range errs {
-			if errs[i] == nil {
-				errs[i] = err
+		for i := range msgs {
+			e := buildErrs[i]
+			if e == nil {
+				e = err
+			}
+			if !report(i, e) {
+				return
 			}
 		}
-		return errs
+		return
 	}
 	defer func() { _ = s.client.CloseWithSMTPClient(conn) }()
 	for i, gm := range built {
-		if gm == nil {
-			continue
+		err := buildErrs[i]
+		switch {
+		case err != nil:
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		default:
+			if serr := s.client.SendWithSMTPClient(conn, gm); serr != nil {
+				err = classify(serr)
+			}
 		}
-		if err := ctx.Err(); err != nil {
-			errs[i] = err
-			continue
-		}
-		if err := s.client.SendWithSMTPClient(conn, gm); err != nil {
-			errs[i] = classify(err)
+		if !report(i, err) {
+			return
 		}
 	}
-	return errs
 }
 
 // classify wraps a 5xx SMTP reply as permanent.
