@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"pbem/notify"
 	"pbem/projections"
@@ -29,6 +30,7 @@ type MailConfig struct {
 type mailRoutes struct {
 	cfg   MailConfig
 	pages *mailPages
+	cop   *http.CrossOriginProtection
 }
 
 // MailRoutes returns the mail routes:
@@ -39,10 +41,10 @@ type mailRoutes struct {
 //	GET  /api/v1/games/:id/admin/failed-emails  the game's failed emails (admin token)
 //	GET  /dev/mail                           the dev mailbox (only with cfg.Mailbox)
 func MailRoutes(cfg MailConfig) []Route {
-	m := &mailRoutes{cfg: cfg, pages: newMailPages()}
+	m := &mailRoutes{cfg: cfg, pages: newMailPages(), cop: http.NewCrossOriginProtection()}
 	rs := []Route{
 		{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},
-		{http.MethodPost, "/mail/unsubscribe", m.unsubscribe},
+		{http.MethodPost, "/mail/unsubscribe", middleware.BodyLimit(bodyLimit)(m.unsubscribe)},
 		{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},
 	}
 	if cfg.Mailbox != nil {
@@ -80,9 +82,15 @@ func (m *mailRoutes) unsubscribePage(c echo.Context) error {
 	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: cur})
 }
 
-// unsubscribe: POST /mail/unsubscribe.
+// unsubscribe: POST /mail/unsubscribe. A browser's form sent from another
+// site is refused (403, the cross-origin check of page_guard.go); the
+// one-click POST of a mail provider carries no Origin and passes, the
+// token being its authority.
 func (m *mailRoutes) unsubscribe(c echo.Context) error {
 	pageHeaders(c)
+	if err := m.cop.Check(c.Request()); err != nil {
+		return errCrossOrigin
+	}
 	lang := m.pages.lang(c.QueryParam("lang"))
 	token := c.QueryParam("token")
 	if token == "" {
