@@ -25,7 +25,9 @@ import (
 // Security model: a link's ?token= is swapped for an HttpOnly cookie scoped
 // to the game's path and the page answers 303 to the same URL without the
 // token. Every POST carries a CSRF token (HMAC of the cookie's value with
-// PBEM_SECRET, double-submit) and, for moves, the version the player saw.
+// PBEM_SECRET, double-submit) and, for moves, the version the player saw,
+// and is refused when the browser says it comes from another origin
+// (page_guard.go).
 // GETs never change state. Every page is sent with a strict
 // Content-Security-Policy (scripts and styles only from /static/) and
 // Referrer-Policy: no-referrer.
