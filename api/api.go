@@ -8,8 +8,10 @@
 // passed in Config.Routes.
 //
 // Errors are JSON: {"error":{"code":"...","message":"..."}}; codes map to
-// statuses in one table (error.go), and anything unexpected is logged and
-// shown as "internal error".
+// statuses in one table (error.go), a database outage is a 503 with
+// Retry-After (unavailable.go), and anything else unexpected is logged and
+// shown as "internal error". The middleware is echo's (middleware.go); the
+// HTTP server's timeouts are in timeouts.go.
 package api
 
 import (
