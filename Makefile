@@ -18,10 +18,14 @@ export PBEM_DATA
 RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/pbem ./cmd/pbemload
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
+# Fuzz targets run by make test (each for FUZZ_TIME; their seed corpora
+# also run as ordinary tests), as package:target.
+FUZZ_TARGETS ?= ./api/:FuzzAPIJSON ./api/:FuzzPageForms
+FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-ha bench vet
+.PHONY: build run test test-go test-ha fuzz bench vet
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -40,6 +44,14 @@ test: vet build
 test-go:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
+	$(MAKE) --no-print-directory fuzz
+
+## fuzz: fuzz each of FUZZ_TARGETS for FUZZ_TIME (needs PBEM_TEST_DATABASE_URL or a server on 127.0.0.1:5432)
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} ($(FUZZ_TIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) "$${t%%:*}"; \
+	done
 
 ## test-ha: the failover test: a pg_auto_failover formation (monitor, primary, synchronous
 ## standby) of its own, the primary killed under load (needs pg_autoctl: see README)

@@ -8,8 +8,10 @@
 // passed in Config.Routes.
 //
 // Errors are JSON: {"error":{"code":"...","message":"..."}}; codes map to
-// statuses in one table (error.go), and anything unexpected is logged and
-// shown as "internal error".
+// statuses in one table (error.go), a database outage is a 503 with
+// Retry-After (unavailable.go), and anything else unexpected is logged and
+// shown as "internal error". The middleware is echo's (middleware.go); the
+// HTTP server's timeouts are in timeouts.go.
 //
 // Every request gets an id (X-Request-ID), carried in its context so that
 // each line logged for it says request_id (logging.go), and is measured by
@@ -18,13 +20,8 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"runtime/debug"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -80,7 +77,7 @@ func New(cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(withRequestID, s.observe, s.recover)
+	e.Use(s.middleware()...)
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
 	}
@@ -105,36 +102,4 @@ func (s *Server) Echo() *echo.Echo { return s.echo }
 
 func requestID(c echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
-}
-
-// withRequestID gives every request an id (the client's X-Request-ID if it
-// is sane, else a random one), echoed in the response and put in the
-// request's context (WithRequestID) for the log lines of the request.
-func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if len(id) == 0 || len(id) > 64 || strings.ContainsFunc(id, func(r rune) bool { return r < '!' || r > '~' }) {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			id = hex.EncodeToString(b)
-		}
-		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		c.SetRequest(c.Request().WithContext(WithRequestID(c.Request().Context(), id)))
-		return next(c)
-	}
-}
-
-// recover turns a handler's panic into an internal error, logged.
-func (s *Server) recover(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
-					panic(r)
-				}
-				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
-			}
-		}()
-		return next(c)
-	}
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,25 +11,32 @@ import (
 	"pbem/projections"
 )
 
-// statusOf maps error codes to HTTP statuses: the one table. Choices beyond
-// the contract: a move the engine cannot read (bad_move) is a 400 like any
+// codeUnavailable is the code of an error that says the database cannot
+// serve now (package doc of unavailable.go): retry later.
+const codeUnavailable = "unavailable"
+
+// errorTable maps error codes to HTTP statuses, and to a Retry-After (in
+// seconds) for errors that pass: the one table. Choices beyond the
+// contract: a move the engine cannot read (bad_move) is a 400 like any
 // malformed field; a move on a finished game (game_over) is a 409, like a
-// paused or aborted one (conflict); an engine's own rule code is a 422.
-var statusOf = map[string]int{
-	projections.EInvalid:      http.StatusBadRequest,
-	engine.CodeBadMove:        http.StatusBadRequest,
-	engine.CodeBadOptions:     http.StatusBadRequest,
-	projections.EUnauthorized: http.StatusUnauthorized,
-	projections.EForbidden:    http.StatusForbidden,
-	engine.CodeNotYourTurn:    http.StatusForbidden,
-	projections.ENotFound:     http.StatusNotFound,
-	projections.EConflict:     http.StatusConflict,
-	engine.CodeGameOver:       http.StatusConflict,
-	engine.CodeIllegalMove:    http.StatusUnprocessableEntity,
-	projections.EInternal:     http.StatusInternalServerError,
-	"method_not_allowed":      http.StatusMethodNotAllowed,
-	"too_large":               http.StatusRequestEntityTooLarge,
-	codeUnavailable:           http.StatusServiceUnavailable,
+// paused or aborted one (conflict); an engine's own rule code is a 422; a
+// database outage is a 503 to retry after 5 seconds (a failover takes
+// that long or more; clients back off further by themselves).
+var errorTable = map[string]struct{ status, retryAfter int }{
+	projections.EInvalid:      {http.StatusBadRequest, 0},
+	engine.CodeBadMove:        {http.StatusBadRequest, 0},
+	engine.CodeBadOptions:     {http.StatusBadRequest, 0},
+	projections.EUnauthorized: {http.StatusUnauthorized, 0},
+	projections.EForbidden:    {http.StatusForbidden, 0},
+	engine.CodeNotYourTurn:    {http.StatusForbidden, 0},
+	projections.ENotFound:     {http.StatusNotFound, 0},
+	projections.EConflict:     {http.StatusConflict, 0},
+	engine.CodeGameOver:       {http.StatusConflict, 0},
+	engine.CodeIllegalMove:    {http.StatusUnprocessableEntity, 0},
+	projections.EInternal:     {http.StatusInternalServerError, 0},
+	"method_not_allowed":      {http.StatusMethodNotAllowed, 0},
+	"too_large":               {http.StatusRequestEntityTooLarge, 0},
+	codeUnavailable:           {http.StatusServiceUnavailable, 5},
 }
 
 // ErrorBody is the JSON of every error response.
@@ -46,8 +54,8 @@ type ErrorDetail struct {
 // for an engine's own rule error (an illegal move with a code of its own),
 // else 500.
 func statusFor(code string, err error) int {
-	if status, ok := statusOf[code]; ok {
-		return status
+	if e, ok := errorTable[code]; ok {
+		return e.status
 	}
 	var re *engine.RuleError
 	if errors.As(err, &re) {
@@ -61,7 +69,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	code, msg := projections.ErrorCode(err), projections.ErrorMessage(err)
+	code, msg := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		switch he.Code {
@@ -77,15 +85,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 			code, msg = projections.EInternal, "internal error"
 		}
 	}
-	if code == projections.EInternal && unavailable(err) {
-		code, msg = codeUnavailable, "the database is unavailable: retry in a few seconds"
-		c.Response().Header().Set("Retry-After", "2")
-	}
 	status := statusFor(code, err)
-	if status >= 500 && status != http.StatusServiceUnavailable {
-		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
+	switch {
+	case code == codeUnavailable:
+		s.log.WarnContext(c.Request().Context(), "database unavailable", "method", c.Request().Method, "path", c.Path(),
+			"err", err)
+	case status >= 500 && status != http.StatusServiceUnavailable:
+		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Path(),
+			"err", err)
 		code, msg = projections.EInternal, "internal error"
 	}
+	setRetryAfter(c, code)
 	var werr error
 	if c.Request().Method == http.MethodHead {
 		werr = c.NoContent(status)
@@ -94,5 +104,23 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if werr != nil {
 		s.log.WarnContext(c.Request().Context(), "write error response", "err", werr)
+	}
+}
+
+// codeOf is the code and client-safe message of err: the service's, except
+// that an unexpected error saying the database cannot serve now is
+// codeUnavailable.
+func codeOf(err error) (code, msg string) {
+	code, msg = projections.ErrorCode(err), projections.ErrorMessage(err)
+	if code == projections.EInternal && unavailable(err) {
+		return codeUnavailable, "the database is unavailable; try again in a moment"
+	}
+	return code, msg
+}
+
+// setRetryAfter sets Retry-After for a code whose table entry has one.
+func setRetryAfter(c echo.Context, code string) {
+	if e := errorTable[code]; e.retryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(e.retryAfter))
 	}
 }

@@ -29,12 +29,13 @@ type MailConfig struct {
 type mailRoutes struct {
 	cfg   MailConfig
 	pages *mailPages
+	cop   *http.CrossOriginProtection
 }
 
 // newMailRoutes returns the mail handlers of cfg (their routes are in
 // routes.go).
 func newMailRoutes(cfg MailConfig) *mailRoutes {
-	return &mailRoutes{cfg: cfg, pages: newMailPages()}
+	return &mailRoutes{cfg: cfg, pages: newMailPages(), cop: http.NewCrossOriginProtection()}
 }
 
 // pageHeaders keeps the signed link out of caches and Referer headers.
@@ -66,9 +67,15 @@ func (m *mailRoutes) unsubscribePage(c echo.Context) error {
 	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: cur})
 }
 
-// unsubscribe: POST /mail/unsubscribe.
+// unsubscribe: POST /mail/unsubscribe. A browser's form sent from another
+// site is refused (403, the cross-origin check of page_guard.go); the
+// one-click POST of a mail provider carries no Origin and passes, the
+// token being its authority.
 func (m *mailRoutes) unsubscribe(c echo.Context) error {
 	pageHeaders(c)
+	if err := m.cop.Check(c.Request()); err != nil {
+		return errCrossOrigin
+	}
 	lang := m.pages.lang(c.QueryParam("lang"))
 	token := c.QueryParam("token")
 	if token == "" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"pbem/events/game"
 	"pbem/notify"
@@ -25,7 +26,9 @@ import (
 // Security model: a link's ?token= is swapped for an HttpOnly cookie scoped
 // to the game's path and the page answers 303 to the same URL without the
 // token. Every POST carries a CSRF token (HMAC of the cookie's value with
-// PBEM_SECRET, double-submit) and, for moves, the version the player saw.
+// PBEM_SECRET, double-submit) and, for moves, the version the player saw,
+// and is refused when the browser says it comes from another origin
+// (page_guard.go).
 // GETs never change state. Every page is sent with a strict
 // Content-Security-Policy (scripts and styles only from /static/) and
 // Referrer-Policy: no-referrer.
@@ -39,6 +42,11 @@ type PageConfig struct {
 	Secret []byte
 	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
 	Secure bool
+	// PublicURL is PBEM_PUBLIC_URL: the admin link shown after the lobby
+	// creates a game is built on it, never on the request's Host (empty:
+	// the link is a path on this server). Its origin is also trusted by
+	// the cross-origin check.
+	PublicURL string
 	// Notify wakes the live-update streams after an append (the event
 	// store's Notify). Nil: the streams poll.
 	Notify func(ctx context.Context) (<-chan struct{}, error)
@@ -65,12 +73,13 @@ type pages struct {
 	svc  *game.Service
 	log  *slog.Logger
 	tmpl *templates
+	cop  *http.CrossOriginProtection
 }
 
 // newPages returns the HTML pages of cfg (their routes are in routes.go).
 // It panics if the embedded templates do not parse (a build defect).
 func newPages(cfg PageConfig) *pages {
-	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates()}
+	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates(), cop: newCrossOrigin(cfg.PublicURL)}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -112,15 +121,16 @@ type pageError struct {
 	Back string
 }
 
-// wrap renders a handler's error as a friendly HTML page.
+// wrap renders a handler's error as a friendly HTML page. Inside it, the
+// handler runs under echo's Recover (a panic is an internal error page),
+// BodyLimit (forms are small: a larger body is a 413 page) and, for every
+// request, the text check of its parameters and form fields, and for a
+// POST the cross-origin check (pageGuard).
 func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
+	inner := recoverer()(middleware.BodyLimit(bodyLimit)(p.guard(h)))
 	return func(c echo.Context) error {
 		securityHeaders(c)
-		if c.Request().Method == http.MethodPost {
-			// Forms are small; a larger body parses as empty (and is refused).
-			c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, maxBody)
-		}
-		err := h(c)
+		err := inner(c)
 		if err == nil || c.Response().Committed {
 			return err
 		}
@@ -130,7 +140,7 @@ func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 
 // renderError shows err as an HTML page with the status of its code.
 func (p *pages) renderError(c echo.Context, err error) error {
-	code := projections.ErrorCode(err)
+	code, _ := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		code = projections.EInternal
@@ -146,6 +156,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		}
 	}
 	status := statusFor(code, err)
+	setRetryAfter(c, code)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
@@ -154,7 +165,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		}
 	}
 	switch {
-	case errors.Is(err, errCSRF):
+	case errors.Is(err, errCSRF), errors.Is(err, errCrossOrigin):
 		d.Msg = "err.csrf"
 	case status == http.StatusUnauthorized:
 		d.Msg = "err.unauthorized"
@@ -162,6 +173,10 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.not_found"
 	case status == http.StatusForbidden:
 		d.Msg = "err.forbidden"
+	case code == codeUnavailable:
+		// "Try again in a moment" says it; Retry-After says when.
+		d.Msg = "err.internal"
+		p.log.WarnContext(c.Request().Context(), "database unavailable", "method", c.Request().Method, "path", c.Path(), "err", err)
 	case status >= 500:
 		d.Msg = "err.internal"
 		p.log.ErrorContext(c.Request().Context(), "page failed", "method", c.Request().Method, "path", c.Path(), "err", err)

@@ -9,6 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// streamWrite bounds one write of a live-update stream.
+const streamWrite = 30 * time.Second
+
 // events: GET /play/:game/events, a server-sent event stream of the game's
 // version for the seat whose cookie comes with it. It sends the version at
 // once and again whenever it changes (woken by the store's Notify, checked
@@ -36,18 +39,26 @@ func (p *pages) events(c echo.Context) error {
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	// The server's read and write timeouts (Timeouts) would cut the
+	// stream: lift them for its life, and bound each write instead, so
+	// that a client that stops reading is still let go. A writer that
+	// cannot set deadlines (a test recorder) keeps its own.
+	rc := http.NewResponseController(c.Response().Writer)
+	_ = rc.SetReadDeadline(time.Now().Add(p.cfg.StreamFor + time.Minute))
+	_ = rc.SetWriteDeadline(time.Now().Add(streamWrite))
 	c.Response().WriteHeader(http.StatusOK)
 	// Flush through the underlying writer: a writer that cannot flush
 	// (a buffering middleware) delays the events instead of failing.
-	rc := http.NewResponseController(c.Response().Writer)
 	flush := func() { _ = rc.Flush() }
-	send := func(v int64) error {
-		if _, err := fmt.Fprintf(c.Response(), "event: version\ndata: %d\n\n", v); err != nil {
+	write := func(format string, args ...any) error {
+		_ = rc.SetWriteDeadline(time.Now().Add(streamWrite))
+		if _, err := fmt.Fprintf(c.Response(), format, args...); err != nil {
 			return err
 		}
 		flush()
 		return nil
 	}
+	send := func(v int64) error { return write("event: version\ndata: %d\n\n", v) }
 	if err := send(ver); err != nil {
 		return nil
 	}
@@ -62,10 +73,9 @@ func (p *pages) events(c echo.Context) error {
 				wake = nil // the store closed: keep polling
 			}
 		case <-tick.C:
-			if _, err := fmt.Fprint(c.Response(), ": keep-alive\n\n"); err != nil {
+			if err := write(": keep-alive\n\n"); err != nil {
 				return nil
 			}
-			flush()
 		}
 		cur, err := p.svc.SeatVersion(ctx, id, tok)
 		if err != nil {

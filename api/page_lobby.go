@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,8 +173,7 @@ func (p *pages) create(c echo.Context) error {
 		}
 		return p.lobbyError(c, lang, ck.Value, err)
 	}
-	d := createdPage{base: p.base(c, lang), GameID: cg.ID,
-		AdminLink: c.Scheme() + "://" + c.Request().Host + "/admin/" + cg.ID + "?token=" + cg.AdminToken}
+	d := createdPage{base: p.base(c, lang), GameID: cg.ID, AdminLink: p.adminLink(cg.ID, cg.AdminToken)}
 	d.Title = p.cat(lang).t("created.title")
 	return p.render(c, http.StatusCreated, "created", d)
 }
@@ -183,4 +183,13 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 	d := p.lobbyData(c, lang, sess)
 	d.Error = p.cat(lang).t("lobby.error", projections.ErrorMessage(err))
 	return p.render(c, http.StatusBadRequest, "lobby", d)
+}
+
+// adminLink is a game's admin link, on PBEM_PUBLIC_URL (PageConfig.PublicURL):
+// never on the request's Host header, which the client chooses, so that a
+// forged Host cannot make the page show a link to another site. Without a
+// public URL it is a path on this server.
+func (p *pages) adminLink(id, token string) string {
+	path := "/admin/" + url.PathEscape(id) + "?token=" + url.QueryEscape(token)
+	return strings.TrimRight(p.cfg.PublicURL, "/") + path
 }

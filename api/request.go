@@ -15,19 +15,21 @@ import (
 	"pbem/projections"
 )
 
-// maxBody is the largest request body accepted.
-const maxBody = 64 << 10
-
 // decode reads a strict JSON body into v: one JSON object, no unknown
-// fields, nothing after it. An empty body is allowed when emptyOK.
+// fields, nothing after it, no NUL character or invalid UTF-8 in any
+// string. An empty body is allowed when emptyOK. The body's size is
+// bounded by the BodyLimit middleware (413).
 func decode(c echo.Context, v any, emptyOK bool) error {
-	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, maxBody))
+	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		var he *echo.HTTPError
+		if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+			return he
 		}
 		return projections.Errorf(projections.EInvalid, "could not read the request body")
+	}
+	if err := checkJSONText(body); err != nil {
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		if emptyOK {

@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4/middleware"
+)
 
 // routes is the route table: every route of the server, in one place. The
 // pages' and the mail routes are served when Config.Pages and Config.Mail
@@ -41,9 +45,9 @@ func (s *Server) routes() []Route {
 	}
 	if m := s.mail; m != nil {
 		rs = append(rs, []Route{
-			{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},                  // the preference page (?token=T[&lang=L]; changes nothing)
-			{http.MethodPost, "/mail/unsubscribe", m.unsubscribe},                     // RFC 8058 one-click, or the form's mode=every|digest|off
-			{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails}, // the game's failed emails (admin token)
+			{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},                               // the preference page (?token=T[&lang=L]; changes nothing)
+			{http.MethodPost, "/mail/unsubscribe", middleware.BodyLimit(bodyLimit)(m.unsubscribe)}, // RFC 8058 one-click, or the form's mode=every|digest|off
+			{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},              // the game's failed emails (admin token)
 		}...)
 		if m.cfg.Mailbox != nil {
 			rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail}) // the dev mailbox

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -8,33 +9,68 @@ import (
 	"syscall"
 )
 
-// codeUnavailable is the error code of a request that failed because the
-// database could not be reached (a restart, a failover to the standby):
-// 503 with Retry-After, so that clients retry rather than give up. A move
-// retried with the same idempotency key is applied once.
-const codeUnavailable = "unavailable"
+// unavailable reports whether err says that the database cannot serve
+// now, rather than that a request or the code is wrong: such errors are
+// answered 503 with Retry-After (errorTable), not 500.
+//
+// The api package does not import the database driver (pgx stays in the
+// Postgres packages), so errors are recognised by what the driver's error
+// types show through the standard library: the SQLSTATE of a server error
+// (a method SQLState() string), the network error underneath a failed dial
+// or a dropped connection, and the driver's "safe to retry" mark on an
+// error that happened before anything was sent. They are:
+//
+//   - the server refuses or drops connections: SQLSTATE class 08
+//     (connection exception), 57P01 admin_shutdown, 57P02 crash_shutdown,
+//     57P03 cannot_connect_now (starting up or shutting down);
+//   - a read-only server (a standby, or a primary during a failover):
+//     25006 read_only_sql_transaction;
+//   - the server is out of resources: class 53 (too many connections,
+//     disk full, out of memory);
+//   - the network: connection refused or reset, a dial or read timeout,
+//     the connection closed in the middle of a reply (EOF);
+//   - the pool: no connection within the deadline, or a connection found
+//     closed before the query was sent.
+func unavailable(err error) bool { return outage(err) != "" }
 
-// unavailable reports whether err comes from losing the database rather
-// than from a bug: a network error or a cut connection, PostgreSQL's
-// connection (08) and shutdown (57P01-57P03) errors, a write sent to a
-// server that became read-only (25006, a demoted primary), or a failed
-// connection attempt. The api package does not import pgx, so it
-// recognises pgx's errors by behaviour (SQLState) and, for a connection
-// attempt that every host refused for being read-only, by pgconn's message.
-func unavailable(err error) bool {
+// outage names the kind of database outage err shows (see unavailable), or
+// is "" when err shows none. The names are what /healthz reports.
+func outage(err error) string {
+	if err == nil {
+		return ""
+	}
 	var st interface{ SQLState() string }
 	if errors.As(err, &st) {
-		s := st.SQLState()
-		return strings.HasPrefix(s, "08") || s == "57P01" || s == "57P02" || s == "57P03" || s == "25006"
-	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
-	}
-	for _, e := range []error{io.EOF, io.ErrUnexpectedEOF, syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE} {
-		if errors.Is(err, e) {
-			return true
+		switch code := st.SQLState(); {
+		case strings.HasPrefix(code, "08"):
+			return "connection failure"
+		case strings.HasPrefix(code, "53"):
+			return "out of resources"
+		case code == "57P01", code == "57P02", code == "57P03":
+			return "shutting down or starting up"
+		case code == "25006":
+			return "read-only (standby or failover)"
 		}
+		return ""
 	}
-	return strings.Contains(err.Error(), "failed to connect to `")
+	var op *net.OpError
+	var retry interface{ SafeToRetry() bool }
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection lost"
+	case errors.As(err, &op):
+		return "network error"
+	case errors.As(err, &retry) && retry.SafeToRetry():
+		return "connection lost"
+	case strings.Contains(err.Error(), "failed to connect to `"):
+		// pgconn's error when every host of a multi-host URL refused the
+		// connection or was read-only (target_session_attrs=read-write).
+		return "connection failure"
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"log/slog"
+	"net/mail"
 	"time"
 )
 
@@ -70,7 +71,7 @@ func (d *DevMailbox) Send(ctx context.Context, msgs []*Message) []error {
 func (m *Message) headers() Headers {
 	h := Headers{"Message-ID": "<" + m.MessageID + ">", "Content-Language": m.Language}
 	if m.ToName != "" {
-		h["To"] = m.ToName + " <" + m.To + ">"
+		h["To"] = (&mail.Address{Name: m.ToName, Address: m.To}).String()
 	}
 	if m.Unsubscribe != "" {
 		h["List-Unsubscribe"] = "<" + m.Unsubscribe + ">"

@@ -34,6 +34,15 @@ type Sender interface {
 	Send(ctx context.Context, msgs []*Message) []error
 }
 
+// StreamSender is a Sender that reports each message's outcome as soon as
+// it is known, so that the worker records it before sending the next one.
+// SendEach calls report(i, err) once per message, in order (err nil: the
+// next hop accepted it), and stops sending when report returns false.
+type StreamSender interface {
+	Sender
+	SendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool)
+}
+
 // PermanentError marks a delivery error that retrying will not cure (an
 // SMTP 5xx reply, a malformed payload): the row fails at once.
 type PermanentError struct{ Err error }

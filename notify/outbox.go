@@ -74,6 +74,11 @@ type OutboxStore interface {
 	Claim(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Row, error)
 	// Finish records the outcomes of claimed rows at now.
 	Finish(ctx context.Context, now time.Time, outcomes []Outcome) error
+	// Release gives back claimed rows that were not sent: each is due at
+	// now again and its claim is not counted as an attempt, unless another
+	// worker has claimed it since (its lease ran out) or it is no longer
+	// pending.
+	Release(ctx context.Context, now time.Time, rows []Row) error
 	// Failed lists the failed emails of a game, newest first.
 	Failed(ctx context.Context, gameID string) ([]FailedEmail, error)
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 	"strings"
 	"time"
 
@@ -67,50 +68,68 @@ func NewSMTPSender(cfg SMTPConfig, timeout time.Duration) (*SMTPSender, error) {
 	return &SMTPSender{cfg: cfg, client: c}, nil
 }
 
+var _ StreamSender = (*SMTPSender)(nil)
+
 // Send delivers msgs on one connection. A message the server refuses with
 // a 5xx reply gets a *PermanentError; a dial, TLS or login failure is the
 // error of every message.
 func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
 	errs := make([]error, len(msgs))
+	s.SendEach(ctx, msgs, func(i int, err error) bool { errs[i] = err; return true })
+	return errs
+}
+
+// SendEach delivers msgs on one connection, reporting each outcome as soon
+// as the server answered it (errors as Send's); it stops when report
+// returns false. Once ctx ends, the messages not yet sent get ctx's error.
+func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool) {
 	if len(msgs) == 0 {
-		return errs
+		return
 	}
 	built := make([]*mail.Msg, len(msgs))
+	var buildErrs []error
 	for i, m := range msgs {
 		gm, err := buildMsg(m)
 		if err == nil && s.cfg.DKIM != nil {
 			err = s.cfg.DKIM.signMsg(gm)
 		}
 		if err != nil {
-			errs[i] = &PermanentError{Err: err}
+			buildErrs = append(buildErrs, &PermanentError{Err: err})
 			continue
 		}
+		buildErrs = append(buildErrs, nil)
 		built[i] = gm
 	}
 	conn, err := s.client.DialToSMTPClientWithContext(ctx)
 	if err != nil {
 		err = fmt.Errorf("notify: smtp %s: %w", s.cfg.Addr(), err)
-		for i := range errs {
-			if errs[i] == nil {
-				errs[i] = err
+		for i := range msgs {
+			e := buildErrs[i]
+			if e == nil {
+				e = err
+			}
+			if !report(i, e) {
+				return
 			}
 		}
-		return errs
+		return
 	}
 	defer func() { _ = s.client.CloseWithSMTPClient(conn) }()
 	for i, gm := range built {
-		if gm == nil {
-			continue
+		err := buildErrs[i]
+		switch {
+		case err != nil:
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		default:
+			if serr := s.client.SendWithSMTPClient(conn, gm); serr != nil {
+				err = classify(serr)
+			}
 		}
-		if err := ctx.Err(); err != nil {
-			errs[i] = err
-			continue
-		}
-		if err := s.client.SendWithSMTPClient(conn, gm); err != nil {
-			errs[i] = classify(err)
+		if !report(i, err) {
+			return
 		}
 	}
-	return errs
 }
 
 // classify wraps a 5xx SMTP reply as permanent.
@@ -122,6 +141,20 @@ func classify(err error) error {
 	return err
 }
 
+// recipient is the To address of m: its bare address (checked) and display
+// name, which net/mail's Address encodes for the header (quoted with
+// escapes, or as an RFC 2047 encoded word for other scripts, emoji and
+// characters such as quotes and angle brackets), never concatenated into
+// the header by hand.
+func recipient(m *Message) (*netmail.Address, error) {
+	a, err := netmail.ParseAddress(m.To)
+	if err != nil || a.Address != m.To || a.Name != "" {
+		return nil, fmt.Errorf("notify: to %q: not a plain address", m.To)
+	}
+	a.Name = m.ToName
+	return a, nil
+}
+
 // buildMsg turns a Message into a go-mail message: multipart/alternative
 // with the text part first and the HTML part second.
 func buildMsg(m *Message) (*mail.Msg, error) {
@@ -129,15 +162,11 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	if err := gm.From(m.From); err != nil {
 		return nil, fmt.Errorf("notify: from %q: %w", m.From, err)
 	}
-	var err error
-	if m.ToName != "" {
-		err = gm.AddToFormat(m.ToName, m.To)
-	} else {
-		err = gm.To(m.To)
-	}
+	to, err := recipient(m)
 	if err != nil {
-		return nil, fmt.Errorf("notify: to %q: %w", m.To, err)
+		return nil, err
 	}
+	gm.ToMailAddress(to)
 	gm.Subject(m.Subject)
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()

@@ -46,6 +46,7 @@ type WorkerConfig struct {
 
 // Worker sends outbox rows. Several workers (in one or several processes)
 // may run over the same outbox: claims never overlap while leases last.
+// A worker whose ctx ends releases the rows it claimed and did not send.
 type Worker struct{ c WorkerConfig }
 
 // NewWorker checks c and fills in defaults.
@@ -103,61 +104,128 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
-// RunOnce claims one batch of due rows, sends it and records the outcomes.
-// It returns how many rows it claimed.
+// RunOnce claims one batch of due rows, sends them and records each
+// outcome as soon as it is known: a row is marked sent right after the
+// relay accepted its message, so a worker that crashes in the middle of a
+// batch makes at most the one message it was sending go out twice (after
+// the lease, with the same Message-ID). Rows it did not get to (its ctx
+// ended, the lease is nearly over, or recording failed) are released:
+// due again at once, without counting the attempt. It returns how many
+// rows it claimed.
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	rows, err := w.c.Store.Claim(ctx, w.c.Now(), w.c.Batch, w.c.Lease)
 	if err != nil || len(rows) == 0 {
 		return 0, err
 	}
-	outcomes := make([]Outcome, len(rows))
-	msgs := make([]*Message, 0, len(rows))
-	idx := make([]int, 0, len(rows)) // msgs[j] is rows[idx[j]]
+	// A cancelled ctx must not lose what was sent: record with a fresh one.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
 	modes, err := w.modes(ctx, rows)
 	if err != nil {
-		// Leave the rows to the lease: they come back when it ends.
+		w.release(fctx, rows)
 		return len(rows), err
 	}
-	for i, r := range rows {
-		outcomes[i].ID = r.ID
+	// Rows not to send (unrenderable, or the recipient's preference) are
+	// recorded together first.
+	var early []Outcome
+	var msgs []*Message
+	var sending []Row // sending[j] is the row of msgs[j]
+	for _, r := range rows {
 		m, err := w.c.Renderer.Render(r)
 		if err != nil {
-			outcomes[i] = w.failure(r, err)
+			early = append(early, w.failure(r, err))
 			continue
 		}
 		if !r.Kind.AlwaysSent() {
 			if mode := modes[strings.ToLower(m.To)]; mode == Off || (mode == DailyDigest && r.Kind != Digest) {
-				outcomes[i].Status, outcomes[i].Error = Skipped, "preference: "+string(mode)
+				early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: "preference: " + string(mode)})
 				continue
 			}
 		}
 		msgs = append(msgs, m)
-		idx = append(idx, i)
+		sending = append(sending, r)
+	}
+	if err := w.finish(fctx, early, rows); err != nil {
+		w.release(fctx, sending)
+		return len(rows), err
 	}
 	// Stop sending well before the lease ends, so that no other worker
-	// takes these rows while this one still sends them; rows left unsent
-	// are retried.
-	sctx, cancel := context.WithTimeout(ctx, w.c.Lease*3/4)
-	errs := w.c.Sender.Send(sctx, msgs)
-	cancel()
-	for j, m := range msgs {
-		i := idx[j]
-		if errs[j] != nil {
-			outcomes[i] = w.failure(rows[i], errs[j])
-			continue
+	// takes these rows while this one still sends them.
+	sctx, scancel := context.WithTimeout(ctx, w.c.Lease*3/4)
+	defer scancel()
+	done := make([]bool, len(msgs))
+	var recErr error
+	w.sendEach(sctx, msgs, func(j int, err error) bool {
+		if err != nil && sctx.Err() != nil && errors.Is(err, sctx.Err()) {
+			return false // stopping: released below
 		}
-		outcomes[i].Status, outcomes[i].MessageID = Sent, m.MessageID
+		o := Outcome{ID: sending[j].ID, Status: Sent, MessageID: msgs[j].MessageID}
+		if err != nil {
+			o = w.failure(sending[j], err)
+		}
+		if recErr = w.finish(fctx, []Outcome{o}, sending[j:j+1]); recErr != nil {
+			return false
+		}
+		done[j] = true
+		return true
+	})
+	var left []Row
+	for j, ok := range done {
+		if !ok {
+			left = append(left, sending[j])
+		}
+	}
+	w.release(fctx, left)
+	return len(rows), recErr
+}
+
+// sendEach sends msgs one after the other, calling report with each
+// message's outcome as soon as it is known, and stops when report returns
+// false. A StreamSender does it on one connection; any other Sender is
+// given one message at a time.
+func (w *Worker) sendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool) {
+	if s, ok := w.c.Sender.(StreamSender); ok {
+		s.SendEach(ctx, msgs, report)
+		return
+	}
+	for i, m := range msgs {
+		if !report(i, w.c.Sender.Send(ctx, []*Message{m})[0]) {
+			return
+		}
+	}
+}
+
+// finish records outcomes (of rows, for the log).
+func (w *Worker) finish(ctx context.Context, outcomes []Outcome, rows []Row) error {
+	if len(outcomes) == 0 {
+		return nil
 	}
 	if err := w.record(ctx, outcomes); err != nil {
-		return len(rows), fmt.Errorf("notify: record outcomes: %w", err)
+		return fmt.Errorf("notify: record outcomes: %w", err)
 	}
-	for i, o := range outcomes {
+	byID := make(map[int64]Row, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	for _, o := range outcomes {
 		if o.Status == Failed {
-			w.c.Logger.Warn("notify: email failed", "outbox_id", o.ID, "game", rows[i].GameID,
-				"kind", rows[i].Kind, "attempts", rows[i].Attempts, "err", o.Error)
+			r := byID[o.ID]
+			w.c.Logger.Warn("notify: email failed", "outbox_id", o.ID, "game", r.GameID,
+				"kind", r.Kind, "attempts", r.Attempts, "err", o.Error)
 		}
 	}
-	return len(rows), nil
+	return nil
+}
+
+// release gives claimed rows back (logged on failure: the lease brings
+// them back anyway).
+func (w *Worker) release(ctx context.Context, rows []Row) {
+	if len(rows) == 0 {
+		return
+	}
+	if err := w.c.Store.Release(ctx, w.c.Now(), rows); err != nil {
+		w.c.Logger.Warn("notify: release claimed rows", "rows", len(rows), "err", err)
+	}
 }
 
 // failure is the outcome of a row whose send failed.

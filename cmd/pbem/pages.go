@@ -14,14 +14,16 @@ import (
 // pageConfig configures the HTML pages (lobby, play, history, audit, admin, live
 // updates): CSRF tokens derive from secret, cookies are Secure when the
 // public URL is https, live pages wake on the store's notifications, and the
-// admin page lists the game's failed emails from the outbox.
+// admin page lists the game's failed emails from the outbox; the admin link
+// shown after creating a game is built on the public URL.
 func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service) *api.PageConfig {
 	return &api.PageConfig{
-		Service: svc,
-		Secret:  secret,
-		Secure:  strings.HasPrefix(cfg.PublicURL, "https://"),
-		Notify:  store.Notify,
-		Failed:  notifypg.NewOutbox(pool),
-		Logger:  e.log,
+		Service:   svc,
+		Secret:    secret,
+		Secure:    strings.HasPrefix(cfg.PublicURL, "https://"),
+		PublicURL: cfg.PublicURL,
+		Notify:    store.Notify,
+		Failed:    notifypg.NewOutbox(pool),
+		Logger:    e.log,
 	}
 }

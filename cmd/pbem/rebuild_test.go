@@ -41,7 +41,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 	for n := 2; n <= 4; n++ {
 		req := game.CreateGame{Game: "lords-of-scotland"}
 		for i := range n {
-			req.Players = append(req.Players, game.NewPlayer{Name: string(rune('A' + i)), Email: "p@example.org"})
+			req.Players = append(req.Players, game.NewPlayer{Name: string(rune('A' + i)), Email: string(rune('a'+i)) + "@example.org"})
 		}
 		c, err := svc.Create(ctx, req)
 		if err != nil {

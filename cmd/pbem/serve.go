@@ -26,7 +26,7 @@ import (
 //  1. find or start PostgreSQL and apply the migrations (openDatabase);
 //  2. open the pool and the event store;
 //  3. build the HTTP handler (newHandler: the wiring point for the API);
-//  4. listen, and print "pbem: listening on http://ADDR" on stdout;
+//  4. listen (with the timeouts of PBEM_*_TIMEOUT), and print "pbem: listening on http://ADDR" on stdout;
 //  5. on a signal: stop accepting, let requests finish (10 s), close the
 //     store and the pool, and stop the private cluster if serve started it.
 //
@@ -42,6 +42,10 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 	wiring.TuneGC(e.getenv)
+	timeouts, err := httpTimeouts(e.getenv)
+	if err != nil {
+		return err
+	}
 
 	db, err := openDatabase(ctx, e)
 	if err != nil {
@@ -92,11 +96,8 @@ func serve(ctx context.Context, e *env, args []string) error {
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
 		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg})
 
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
+	srv := api.NewHTTPServer(handler, timeouts)
+	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "pbem: listening on http://%s\n", ln.Addr())

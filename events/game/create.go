@@ -126,6 +126,7 @@ func (req *CreateGame) check() error {
 		return projections.Errorf(projections.EInvalid, "players: give 1 to 16 players")
 	}
 	seen := map[string]bool{}
+	emails := map[string]int{}
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if name == "" || utf8.RuneCountInString(name) > 40 || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
@@ -135,11 +136,18 @@ func (req *CreateGame) check() error {
 			return projections.Errorf(projections.EInvalid, "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
-		a, err := mail.ParseAddress(p.Email)
-		if err != nil || a.Address != p.Email || len(p.Email) > 254 {
+		email := strings.TrimSpace(p.Email)
+		a, err := mail.ParseAddress(email)
+		if err != nil || a.Address != email || len(email) > 254 {
 			return projections.Errorf(projections.EInvalid, "players[%d].email: give a plain address like ann@example.org", i)
 		}
-		req.Players[i].Name = name
+		// Addresses are compared without regard to case: one mailbox
+		// with other capitals is still one player.
+		if j, dup := emails[strings.ToLower(email)]; dup {
+			return projections.Errorf(projections.EInvalid, "players[%d].email: %s is already the address of players[%d]", i, email, j)
+		}
+		emails[strings.ToLower(email)] = i
+		req.Players[i].Name, req.Players[i].Email = name, email
 	}
 	if req.TurnDeadline == 0 {
 		req.TurnDeadline = projections.DefaultTurnDeadline

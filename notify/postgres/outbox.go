@@ -94,6 +94,29 @@ func (o *Outbox) Finish(ctx context.Context, now time.Time, outcomes []notify.Ou
 	return nil
 }
 
+// releaseSQL gives claimed rows back: due at $1, the claim not counted.
+// The attempts column identifies the claim: a row another worker claimed
+// since (after the lease ran out) has more attempts and is left alone.
+const releaseSQL = `
+UPDATE outbox o SET next_attempt_at = $1, attempts = o.attempts - 1
+FROM unnest($2::bigint[], $3::int[]) AS x(id, attempts)
+WHERE o.id = x.id AND o.attempts = x.attempts AND o.status = 'pending'`
+
+// Release implements notify.OutboxStore.
+func (o *Outbox) Release(ctx context.Context, now time.Time, rows []notify.Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids, attempts := make([]int64, len(rows)), make([]int32, len(rows))
+	for i, r := range rows {
+		ids[i], attempts[i] = r.ID, int32(r.Attempts)
+	}
+	if _, err := o.pool.Exec(ctx, releaseSQL, now, ids, attempts); err != nil {
+		return fmt.Errorf("notify/postgres: release: %w", err)
+	}
+	return nil
+}
+
 // Failed implements notify.OutboxStore.
 func (o *Outbox) Failed(ctx context.Context, gameID string) ([]notify.FailedEmail, error) {
 	rows, err := o.pool.Query(ctx, `

@@ -33,6 +33,10 @@ type Options struct {
 	Username, Password string
 	// RejectRcpt, if set, is an address refused with 550 (no such user).
 	RejectRcpt string
+	// OnData, if set, is called when a message's data has been read and
+	// before it is accepted, with the number of messages accepted so far
+	// (tests look at the sender's state, or kill it, at that moment).
+	OnData func(accepted int)
 }
 
 // Received is one message the sink accepted.
@@ -175,6 +179,9 @@ func (x *session) Data(r io.Reader) error {
 		return err
 	}
 	_, isTLS := x.c.TLSConnectionState()
+	if x.s.opts.OnData != nil {
+		x.s.opts.OnData(len(x.s.Messages()))
+	}
 	x.s.mu.Lock()
 	x.s.msgs = append(x.s.msgs, Received{From: x.from, To: x.to, Data: b, TLS: isTLS})
 	x.s.cond.Broadcast()

@@ -1,0 +1,94 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// bodyLimit is the largest request body accepted (JSON or form), in
+// echo's BodyLimit notation; maxBody is the same in bytes.
+const (
+	bodyLimit = "64K"
+	maxBody   = 64 << 10
+)
+
+// middleware is the chain every request goes through, outermost first:
+//
+//   - echo's RequestID: the client's X-Request-ID if it is sane (1 to 64
+//     printable ASCII characters), else a random one, echoed in the
+//     response, put in the request's context (WithRequestID) so that every
+//     line logged for the request says it, and written in events;
+//   - the request metrics (observe, metrics.go), when Config.Metrics is set;
+//   - echo's Recover: a handler's panic becomes an internal error, which
+//     the error handler logs (with the stack) and answers as JSON 500;
+//   - for the JSON API (paths under /api/): echo's BodyLimit (413 above
+//     64 KiB) and the text check of path and query parameters (400 for a
+//     NUL byte or invalid UTF-8, naming the parameter).
+//
+// The HTML pages apply Recover, BodyLimit and the text check themselves
+// (pages.wrap), so that their refusals are HTML pages, not JSON.
+func (s *Server) middleware() []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{
+		middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID, RequestIDHandler: saneRequestID}),
+		s.observe,
+		recoverer(),
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Skipper: notAPI, Limit: bodyLimit}),
+		textGuard(notAPI),
+	}
+}
+
+// recoverer is echo's Recover middleware handing the panic, with the
+// panicking goroutine's stack, to the caller as an error (which the error
+// handler logs and answers as an internal error).
+func recoverer() echo.MiddlewareFunc {
+	return middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableStackAll:     true,
+		DisableErrorHandler: true,
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			return fmt.Errorf("panic: %w\n%s", err, stack)
+		},
+	})
+}
+
+// notAPI skips a middleware outside the JSON API.
+func notAPI(c echo.Context) bool { return !strings.HasPrefix(c.Request().URL.Path, "/api/") }
+
+// newRequestID is a random request id: 16 hexadecimal digits.
+func newRequestID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// saneRequestID replaces a client's X-Request-ID that is too long or holds
+// anything but printable ASCII (it goes into logs and event metadata), and
+// puts the request's id in its context for the log lines.
+func saneRequestID(c echo.Context, id string) {
+	if len(id) == 0 || len(id) > 64 || strings.ContainsFunc(id, func(r rune) bool { return r < '!' || r > '~' }) {
+		id = newRequestID()
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+	}
+	c.SetRequest(c.Request().WithContext(WithRequestID(c.Request().Context(), id)))
+}
+
+// textGuard refuses a request whose path or query parameters hold a NUL
+// byte or invalid UTF-8 (PostgreSQL refuses both in text), with an
+// EInvalid error naming the parameter. skip, if set, skips requests.
+func textGuard(skip middleware.Skipper) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if skip != nil && skip(c) {
+				return next(c)
+			}
+			if err := checkParams(c); err != nil {
+				return err
+			}
+			return next(c)
+		}
+	}
+}
