@@ -18,9 +18,9 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
-	"pbem/events/game"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
