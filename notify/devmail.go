@@ -72,6 +72,12 @@ func (m *Message) headers() Headers {
 	if m.ToName != "" {
 		h["To"] = m.ToName + " <" + m.To + ">"
 	}
+	if m.ReplyTo != "" {
+		h["Reply-To"] = m.ReplyTo
+	}
+	if m.InReplyTo != "" {
+		h["In-Reply-To"] = m.InReplyTo
+	}
 	if m.Unsubscribe != "" {
 		h["List-Unsubscribe"] = "<" + m.Unsubscribe + ">"
 		h["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -27,6 +27,13 @@ type Payload struct {
 	Summary string   `json:"summary"`
 	// Games lists the games waiting for the recipient (digest only).
 	Games []WaitingGame `json:"games,omitempty"`
+	// Moves are the labels of the recipient's legal moves, numbered from 1
+	// in the email; Choice is their tag (projections.ChoiceTag), carried
+	// by the reply address. Empty Choice: the email numbers no moves.
+	Moves  []string `json:"moves,omitempty"`
+	Choice string   `json:"choice,omitempty"`
+	// Answer is the listener's answer to a reply (Reply only).
+	Answer *Answer `json:"answer,omitempty"`
 }
 
 // Recipient is the player an email goes to.

@@ -135,6 +135,17 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notify: to %q: %w", m.To, err)
 	}
+	if m.ReplyTo != "" {
+		if err := gm.ReplyTo(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("notify: reply-to %q: %w", m.ReplyTo, err)
+		}
+		if err := gm.EnvelopeFrom(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("notify: envelope sender %q: %w", m.ReplyTo, err)
+		}
+	}
+	if m.InReplyTo != "" {
+		gm.SetGenHeader(mail.HeaderInReplyTo, m.InReplyTo)
+	}
 	gm.Subject(m.Subject)
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()
