@@ -3,6 +3,8 @@ package inbound_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net"
 	"net/mail"
 	"strconv"
@@ -47,6 +49,8 @@ type env struct {
 	proc   *inbound.Processor
 	addr   string // the listener
 	seen   int    // sink messages already taken by inbox
+	// known holds, by seat, every move label the seat was offered.
+	known map[int]map[string]bool
 }
 
 func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
@@ -78,7 +82,8 @@ func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ic := inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: replyDomain, AnswersPerHour: 10000}
+	ic := inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: replyDomain, AnswersPerHour: 10000,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, o := range opts {
 		o(&ic)
 	}
@@ -90,7 +95,7 @@ func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 1 << 20})
+	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 1 << 20, Logger: ic.Logger})
 	go func() { _ = lis.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -167,19 +172,41 @@ func (e *env) inbox() []email {
 	return out
 }
 
-// numberedLines pulls the "N. label" lines out of an email's text.
+// numberedLines pulls the numbered list of moves out of an email's text:
+// the "N. label" lines just above the line that explains "chat:".
 func numberedLines(text string) []string {
-	var out []string
-	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		n, rest, ok := strings.Cut(l, ". ")
-		if !ok || rest == "" {
-			continue
-		}
-		if i, err := strconv.Atoi(n); err == nil && i == len(out)+1 {
-			out = append(out, l)
+	ls := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	help := -1
+	for i, l := range ls {
+		if strings.Contains(l, "chat:") {
+			help = i
+			break
 		}
 	}
+	end := help - 1
+	for end >= 0 && strings.TrimSpace(ls[end]) == "" {
+		end--
+	}
+	start := end
+	for start >= 0 && strings.HasPrefix(ls[start], strconv.Itoa(start-end+countFrom(ls, start, end))+". ") {
+		start--
+	}
+	var out []string
+	for i := start + 1; i <= end; i++ {
+		out = append(out, ls[i])
+	}
 	return out
+}
+
+// countFrom is the number the line at i must carry if the list ends at end:
+// lists are read backwards, so it is found from the last line's number.
+func countFrom(ls []string, i, end int) int {
+	n, _, _ := strings.Cut(ls[end], ". ")
+	last, err := strconv.Atoi(n)
+	if err != nil {
+		return -1 << 20
+	}
+	return last
 }
 
 // send writes a message to the listener with the test's own SMTP client:

@@ -120,7 +120,16 @@ func (e *env) checkEmail(id string, em email) {
 			}
 		}
 	}
-	own := map[string]bool{}
+	// What the seat was ever offered is its own knowledge (its answers
+	// name the move it played).
+	if e.known == nil {
+		e.known = map[int]map[string]bool{}
+	}
+	own := e.known[em.seat]
+	if own == nil {
+		own = map[string]bool{}
+		e.known[em.seat] = own
+	}
 	for _, m := range mine.LegalMoves {
 		own[m.Label()] = true
 	}
