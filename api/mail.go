@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"pbem/api/inbound"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +25,10 @@ type MailConfig struct {
 	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
 	// configured, and then GET /dev/mail lists it.
 	Mailbox notify.MailboxStore
+	// Replies reads replies to emails (the mail listener's processor):
+	// with the dev mailbox, each email there can be answered from the page
+	// as its recipient would, through the same code path.
+	Replies *inbound.Processor
 }
 
 type mailRoutes struct {
