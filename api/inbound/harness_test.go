@@ -51,6 +51,8 @@ type env struct {
 	seen   int    // sink messages already taken by inbox
 	// known holds, by seat, every move label the seat was offered.
 	known map[int]map[string]bool
+	// admin holds the admin token of each game created.
+	admin map[string]string
 }
 
 func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
@@ -114,6 +116,10 @@ func (e *env) create(name, lang string) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	if e.admin == nil {
+		e.admin = map[string]string{}
+	}
+	e.admin[g.ID] = g.AdminToken
 	return g.ID
 }
 
@@ -180,7 +186,6 @@ func numberedLines(text string) []string {
 	for i, l := range ls {
 		if strings.Contains(l, "chat:") {
 			help = i
-			break
 		}
 	}
 	end := help - 1
@@ -213,6 +218,12 @@ func countFrom(ls []string, i, end int) int {
 // a real SMTP conversation. It returns the listener's refusal, if any.
 func (e *env) send(from, to string, data string) error {
 	e.t.Helper()
+	return e.sendSized(from, to, data, 0)
+}
+
+// sendSized is send with a SIZE declared in MAIL FROM (0: none).
+func (e *env) sendSized(from, to string, data string, size int64) error {
+	e.t.Helper()
 	c, err := smtp.Dial(e.addr)
 	if err != nil {
 		e.t.Fatal(err)
@@ -221,7 +232,11 @@ func (e *env) send(from, to string, data string) error {
 	if err := c.Hello("client.example.org"); err != nil {
 		return err
 	}
-	if err := c.Mail(from, nil); err != nil {
+	var mo *smtp.MailOptions
+	if size > 0 {
+		mo = &smtp.MailOptions{Size: size}
+	}
+	if err := c.Mail(from, mo); err != nil {
 		return err
 	}
 	if err := c.Rcpt(to, nil); err != nil {
