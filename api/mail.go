@@ -134,7 +134,11 @@ func (m *mailRoutes) devMail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return m.pages.renderMailbox(c, msgs)
+	r := c.QueryParam("r")
+	if len(r) > 300 {
+		r = r[:300]
+	}
+	return m.pages.renderMailbox(c, mailboxPage{Msgs: msgs, Replies: m.cfg.Replies != nil, Result: r})
 }
 
 // segment is a piece of a text body: plain text, or a link.
