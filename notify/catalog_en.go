@@ -38,6 +38,7 @@ func catalogEN() catalog {
 		"reply.intro":        "Your reply about {{.Game}} with {{.Players}}:",
 		"moves.intro":        "Your moves. Answer this email with the number of one of them, or with the move in words:",
 		"chat.help":          "To write to the table, answer with a line that starts with \"chat:\", for example \"chat: well played!\". Only a line that starts with \"chat:\" is table talk, and such a line is never read as a move. One answer may hold one move and several chat lines.",
+		"digest.chat":        "Table talk of the last day:",
 		"answer.played":      "Your move was played: {{.Move}}.",
 		"answer.posted":      "Your message was sent to the table.",
 		"answer.moved_on":    "The game has moved on since the email you answered, so your move was not played. Here are your moves now.",

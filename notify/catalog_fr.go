@@ -38,6 +38,7 @@ func catalogFR() catalog {
 		"reply.intro":        "Votre réponse à propos de {{.Game}} avec {{.Players}} :",
 		"moves.intro":        "Vos coups. Répondez à cet e-mail avec le numéro de l'un d'eux, ou avec le coup en toutes lettres :",
 		"chat.help":          "Pour écrire à la table, répondez avec une ligne qui commence par « chat: », par exemple « chat: bien joué ! ». Seule une ligne qui commence par « chat: » est un message à la table, et une telle ligne n'est jamais lue comme un coup. Une réponse peut contenir un coup et plusieurs lignes « chat: ».",
+		"digest.chat":        "Messages à la table du dernier jour :",
 		"answer.played":      "Votre coup a été joué : {{.Move}}.",
 		"answer.posted":      "Votre message a été envoyé à la table.",
 		"answer.moved_on":    "La partie a avancé depuis l'e-mail auquel vous avez répondu : votre coup n'a pas été joué. Voici vos coups maintenant.",

@@ -38,6 +38,7 @@ func catalogIT() catalog {
 		"reply.intro":        "La tua risposta su {{.Game}} con {{.Players}}:",
 		"moves.intro":        "Le tue mosse. Rispondi a questa email con il numero di una di esse, o con la mossa a parole:",
 		"chat.help":          "Per scrivere al tavolo, rispondi con una riga che comincia con «chat:», per esempio «chat: ben giocato!». Solo una riga che comincia con «chat:» è un messaggio al tavolo, e una tale riga non è mai letta come una mossa. Una risposta può contenere una mossa e più righe «chat:».",
+		"digest.chat":        "Messaggi al tavolo dell'ultimo giorno:",
 		"answer.played":      "La tua mossa è stata giocata: {{.Move}}.",
 		"answer.posted":      "Il tuo messaggio è stato inviato al tavolo.",
 		"answer.moved_on":    "La partita è andata avanti dall'email a cui hai risposto: la tua mossa non è stata giocata. Ecco le tue mosse ora.",

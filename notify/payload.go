@@ -64,6 +64,8 @@ type WaitingGame struct {
 	Seat     int        `json:"seat"`
 	TokenGen int        `json:"token_gen"`
 	Deadline *time.Time `json:"deadline"`
+	// Chat is the game's table talk of the last day (public lines).
+	Chat []string `json:"chat,omitempty"`
 }
 
 // DecodePayload parses and checks an outbox payload.

@@ -151,6 +151,7 @@ type digestItem struct {
 	Players  string
 	Deadline string
 	PlayLink string
+	Chat     []string
 }
 
 // Render builds the message of an outbox row. Errors (bad payload, unknown
@@ -215,6 +216,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 			Players:  strings.Join(g.Game.Players, ", "),
 			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
+			Chat:     g.Chat,
 		})
 	}
 	subj, err := l.snippets["subject."+string(row.Kind)].Clone()

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-smtp"
 
 	"pbem/engine/lords"
 	"pbem/api/inbound"
 	"pbem/notify"
+	notifypg "pbem/notify/postgres"
 )
 
 type inboundConfig = inbound.Config
@@ -290,5 +292,41 @@ func TestOversizedMessageIsRefused(t *testing.T) {
 	}
 	if e.version(id) != v {
 		t.Error("an oversized message changed the game")
+	}
+}
+
+// TestChatReachesTheDigest: a player on the daily digest gets no chat
+// email, and finds the table talk in the digest instead.
+func TestChatReachesTheDigest(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	e.create(lords.Name, "en")
+	var reader, writer email
+	for _, m := range e.inbox() {
+		if len(m.moves) > 0 {
+			reader = m // the seat to move: its game waits for it
+		} else {
+			writer = m
+		}
+	}
+	if err := notifypg.NewPrefs(e.pool).SetMode(ctx, reader.to, notify.DailyDigest); err != nil {
+		t.Fatal(err)
+	}
+	e.reply(writer, "dg@client.example.org", "chat: <i>see you</i> at the digest")
+	for _, m := range e.inbox() {
+		if m.to == reader.to {
+			t.Errorf("the digest reader got %q", m.subject)
+		}
+	}
+	if n, err := notifypg.NewDeadlines(e.pool).Digests(ctx, time.Now(), 0); err != nil || n != 1 {
+		t.Fatalf("%d digests, %v", n, err)
+	}
+	got := e.inbox()
+	if len(got) != 1 || got[0].to != reader.to {
+		t.Fatalf("digest emails: %+v", got)
+	}
+	if d := got[0]; !strings.Contains(d.text, "Table talk of the last day") || !strings.Contains(d.text, "<i>see you</i> at the digest") ||
+		strings.Contains(d.html, "<i>see you</i>") {
+		t.Errorf("digest:\n%s\n%s", d.text, d.html)
 	}
 }
