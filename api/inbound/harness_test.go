@@ -39,7 +39,7 @@ var secret = []byte("inbound test secret")
 // database, the outbox worker sending to a test SMTP server (the players'
 // mailboxes), and the inbound listener the test's own SMTP client writes to.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	pool   *pgxpool.Pool
 	store  events.Store
 	games  engine.Registry
@@ -56,6 +56,12 @@ type env struct {
 }
 
 func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
+	t.Helper()
+	return newBenchEnv(t, opts...)
+}
+
+// newBenchEnv is newEnv for a benchmark (no *testing.T helpers after it).
+func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
@@ -98,6 +104,9 @@ func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
 		t.Fatal(err)
 	}
 	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 1 << 20, Logger: ic.Logger})
+	if _, ok := t.(*testing.B); ok {
+		lis = inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 2 << 20, Logger: ic.Logger})
+	}
 	go func() { _ = lis.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

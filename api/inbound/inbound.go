@@ -27,17 +27,21 @@ type Service interface {
 }
 
 // Ledger remembers the replies read, so that a message delivered twice is
-// handled once, and counts the answers per seat. notify/postgres.Inbound
+// answered once, and bounds the answers per seat. notify/postgres.Inbound
 // implements it.
+//
+// A message's move and chat carry its key (idempotency keys of the game
+// service), so acting on a message twice plays and posts once; the ledger
+// records the message after acting, with its answer, in one transaction,
+// and a second delivery (or a concurrent one) finds it recorded and writes
+// no second answer. A crash before the record loses nothing: the sender,
+// which got no 250, delivers again.
 type Ledger interface {
-	// Begin claims message key of a game's seat. It returns false when the
-	// message was handled already (or is being handled right now).
-	Begin(ctx context.Context, gameID, key string, seat int, now time.Time) (bool, error)
-	// Answers counts the answers written to a game's seat since a time.
-	Answers(ctx context.Context, gameID string, seat int, since time.Time) (int, error)
-	// Finish records what became of message key and, in the same
-	// transaction, writes its answer (nil: none) to the outbox.
-	Finish(ctx context.Context, gameID, key, outcome string, answer *notify.NewRow, now time.Time) error
+	// Finish records message key of a seat with its outcome and writes its
+	// answer (nil: none) to the outbox, unless the seat got perHour
+	// answers in the last hour. duplicate: the key was recorded already,
+	// and nothing was written.
+	Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *notify.NewRow, perHour int, now time.Time) (answered, duplicate bool, err error)
 	// Bounce records a hard bounce of a seat's address: the organiser sees
 	// the seat's latest email as failed, with the reason.
 	Bounce(ctx context.Context, gameID string, seat int, email, reason string, now time.Time) error
@@ -154,10 +158,6 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 	}
 	msgID, _ := l.header.MessageID()
 	key := messageKey(a, msgID, raw)
-	fresh, err := p.c.Ledger.Begin(ctx, a.GameID, key, a.Seat, p.c.Now())
-	if err != nil || !fresh {
-		return OutcomeDuplicate, err
-	}
 	var read []string
 	if rerr == nil || l.text != "" {
 		read = replyLines(l.text)
@@ -170,23 +170,19 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 		return "", err
 	}
 	outcome := Outcome(strings.Join(ans.Says, "+"))
-	var row *notify.NewRow
-	n, err := p.c.Ledger.Answers(ctx, a.GameID, a.Seat, p.c.Now().Add(-time.Hour))
-	if err != nil {
-		return "", err
-	}
-	if n < p.c.AnswersPerHour {
-		row = answerRow(rs, ans)
-	} else {
-		p.c.Logger.Warn("inbound: answers per hour reached, not answering", "game", a.GameID, "seat", a.Seat)
-	}
 	if mailFrom != "" && !strings.EqualFold(strings.Trim(mailFrom, "<> "), rs.Email) {
 		// The reply address is the credential; the answer goes to the
 		// seat's own address whoever wrote.
 		p.c.Logger.Info("inbound: reply from another address than the seat's", "game", a.GameID, "seat", a.Seat)
 	}
-	if err := p.c.Ledger.Finish(ctx, a.GameID, key, string(outcome), row, p.c.Now()); err != nil {
+	answered, dup, err := p.c.Ledger.Finish(ctx, a.GameID, key, a.Seat, string(outcome), answerRow(rs, ans), p.c.AnswersPerHour, p.c.Now())
+	switch {
+	case err != nil:
 		return "", err
+	case dup:
+		return OutcomeDuplicate, nil
+	case !answered:
+		p.c.Logger.Warn("inbound: answers per hour reached, not answering", "game", a.GameID, "seat", a.Seat)
 	}
 	return outcome, nil
 }
@@ -212,11 +208,15 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 	if pr.move == "" {
 		return p.fresh(ctx, a, rs)
 	}
+	stale := len(pr.chat) > 0 // the chat moved the game's version on
 	for try := 0; ; try++ {
-		var err error
-		if rs, err = p.fresh(ctx, a, rs); err != nil {
-			return nil, err
+		if stale {
+			var err error
+			if rs, err = p.fresh(ctx, a, rs); err != nil {
+				return nil, err
+			}
 		}
+		stale = true
 		switch {
 		case rs.Status != projections.StatusActive:
 			ans.Says = append(ans.Says, notify.AnswerEnded)
@@ -237,12 +237,15 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		if err != nil {
 			return nil, fmt.Errorf("inbound: marshal move: %w", err)
 		}
-		_, err = p.c.Service.MoveAs(ctx, a.GameID, a.Seat, game.MoveRequest{Version: rs.Version, Move: mv,
+		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, game.MoveRequest{Version: rs.Version, Move: mv,
 			Key: "mail:" + key, RequestID: events.EmailRequestID(key)})
 		code := projections.ErrorCode(err)
 		switch {
 		case err == nil:
 			ans.Says, ans.Move = append(ans.Says, notify.AnswerPlayed), rs.Legal[i].Label()
+			if next, ok := afterMove(rs, view); ok {
+				return next, nil
+			}
 			return p.fresh(ctx, a, rs)
 		case code == projections.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
@@ -254,6 +257,45 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		}
 	}
 }
+
+// afterMove is the seat's context after its move, from the view MoveAs
+// answered (the seat's new version, status and legal moves), without
+// reading the game again. ok is false if the view does not decode.
+func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool) {
+	var v struct {
+		Version    int64             `json:"version"`
+		Status     string            `json:"status"`
+		Deadline   *time.Time        `json:"deadline"`
+		LegalMoves []json.RawMessage `json:"legal_moves"`
+	}
+	if err := json.Unmarshal(view, &v); err != nil || v.Version == 0 {
+		return nil, false
+	}
+	next := *rs
+	next.Version, next.Status, next.Deadline = v.Version, v.Status, v.Deadline
+	next.Legal = make([]engine.Move, len(v.LegalMoves))
+	for i, m := range v.LegalMoves {
+		next.Legal[i] = rawMove(m)
+	}
+	next.Choice = projections.ChoiceTag(next.Legal)
+	return &next, true
+}
+
+// rawMove is a legal move as the view listed it: its JSON, and its label.
+type rawMove json.RawMessage
+
+// Label implements engine.Move.
+func (m rawMove) Label() string {
+	var l struct {
+		Label string `json:"label"`
+	}
+	_ = json.Unmarshal(m, &l)
+	return l.Label
+}
+
+// MarshalJSON gives the move's JSON as listed, so that its ChoiceTag is
+// the engine move's.
+func (m rawMove) MarshalJSON() ([]byte, error) { return m, nil }
 
 // fresh reads the seat's context again.
 func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat) (*game.ReplySeat, error) {

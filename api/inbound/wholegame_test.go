@@ -67,6 +67,9 @@ func TestWholeGamesByEmailReplies(t *testing.T) {
 				em := latest[seat]
 				delete(latest, seat)
 				e.reply(em, fmt.Sprintf("r%d.%s@client.example.org", step, id), strconv.Itoa(1+rng.IntN(len(em.moves))))
+				if after, err := e.svc.Summary(context.Background(), id); err != nil || after.Version <= sm.Version {
+					t.Fatalf("reply %d to %q played nothing (%v)", replies, em.subject, err)
+				}
 				replies++
 				waitingAnswer = em.to
 			}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -20,47 +21,37 @@ type Inbound struct{ pool *pgxpool.Pool }
 // NewInbound returns an Inbound on pool.
 func NewInbound(pool *pgxpool.Pool) *Inbound { return &Inbound{pool: pool} }
 
-// inboundLease is how long a claimed message is left to the process that
-// claimed it before a new delivery may handle it again.
-const inboundLease = 2 * time.Minute
-
-// Begin claims a message: a new key, or one whose handling was claimed
-// more than inboundLease ago and never finished.
-func (in *Inbound) Begin(ctx context.Context, gameID, key string, seat int, now time.Time) (bool, error) {
-	tag, err := in.pool.Exec(ctx, `INSERT INTO inbound_mail (game_id, key, seat, received_at, claimed_at)
-VALUES ($1, $2, $3, $4, $4)
-ON CONFLICT (game_id, key) DO UPDATE SET claimed_at = excluded.claimed_at
-WHERE NOT inbound_mail.done AND inbound_mail.claimed_at < excluded.claimed_at - $5 * interval '1 second'`,
-		gameID, key, seat, now, int(inboundLease/time.Second))
-	if err != nil {
-		return false, fmt.Errorf("notify/postgres: inbound begin: %w", err)
-	}
-	return tag.RowsAffected() == 1, nil
-}
-
-// Answers counts the answers written to a seat since a time.
-func (in *Inbound) Answers(ctx context.Context, gameID string, seat int, since time.Time) (int, error) {
-	var n int
-	err := in.pool.QueryRow(ctx, `SELECT count(*) FROM inbound_mail
-WHERE game_id = $1 AND seat = $2 AND answered AND received_at >= $3`, gameID, seat, since).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("notify/postgres: inbound answers: %w", err)
-	}
-	return n, nil
-}
-
-// Finish marks a message done and writes its answer, in one transaction.
-func (in *Inbound) Finish(ctx context.Context, gameID, key, outcome string, answer *notify.NewRow, now time.Time) error {
-	return pgx.BeginFunc(ctx, in.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE inbound_mail SET done = true, outcome = $3, answered = $4
-WHERE game_id = $1 AND key = $2`, gameID, key, outcome, answer != nil); err != nil {
-			return fmt.Errorf("notify/postgres: inbound finish: %w", err)
+// Finish records message key of a game's seat with its outcome and writes
+// its answer to the outbox unless the seat got perHour answers in the hour
+// before now: one statement, so one round trip and one commit. It returns
+// duplicate=true, and writes nothing, when the key was recorded already.
+func (in *Inbound) Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *notify.NewRow, perHour int, now time.Time) (answered, duplicate bool, err error) {
+	var payload []byte
+	kind, version := "", int64(0)
+	if answer != nil {
+		if payload, err = json.Marshal(answer.Payload); err != nil {
+			return false, false, fmt.Errorf("notify/postgres: inbound answer: %w", err)
 		}
-		if answer == nil {
-			return nil
-		}
-		return insertRows(ctx, tx, now, []notify.NewRow{*answer})
-	})
+		kind, version = string(answer.Kind), answer.EventVersion
+	}
+	var recorded bool
+	err = in.pool.QueryRow(ctx, `WITH ins AS (
+    INSERT INTO inbound_mail (game_id, key, seat, received_at, claimed_at, done, outcome, answered)
+    SELECT $1, $2, $3, $4, $4, true, $5, $6::bool AND (SELECT count(*) FROM inbound_mail
+        WHERE game_id = $1 AND seat = $3 AND answered AND received_at > $7) < $8
+    ON CONFLICT (game_id, key) DO NOTHING
+    RETURNING answered
+), answer AS (
+    INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at)
+    SELECT $1, $3, $9, $10, nullif($11::bigint, 0), $4, $4 FROM ins WHERE ins.answered
+    RETURNING id
+)
+SELECT coalesce((SELECT answered FROM ins), false), EXISTS (SELECT 1 FROM ins), (SELECT count(*) FROM answer)`,
+		gameID, key, seat, now, outcome, answer != nil, now.Add(-time.Hour), perHour, kind, payload, version).Scan(&answered, &recorded, new(int))
+	if err != nil {
+		return false, false, fmt.Errorf("notify/postgres: inbound finish: %w", err)
+	}
+	return answered, !recorded, nil
 }
 
 // Bounce records a hard bounce of a seat's address, and marks the seat's
