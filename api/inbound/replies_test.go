@@ -9,8 +9,8 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"pbem/engine/lords"
 	"pbem/api/inbound"
+	"pbem/engine/lords"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
