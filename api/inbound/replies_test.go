@@ -256,6 +256,10 @@ func TestChatAndMoveInOneReply(t *testing.T) {
 	if chats != 2 {
 		t.Errorf("%d chat emails, want one to each other seat", chats)
 	}
+	// The chat is an event of the stream: the rebuilt projections agree.
+	if err := e.svc.Verify(context.Background(), id); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestTooManyAnswersStopALoop(t *testing.T) {
