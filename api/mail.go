@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"pbem/api/inbound"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +25,10 @@ type MailConfig struct {
 	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
 	// configured, and then GET /dev/mail lists it.
 	Mailbox notify.MailboxStore
+	// Replies reads replies to emails (the mail listener's processor):
+	// with the dev mailbox, each email there can be answered from the page
+	// as its recipient would, through the same code path.
+	Replies *inbound.Processor
 }
 
 type mailRoutes struct {
@@ -136,7 +141,11 @@ func (m *mailRoutes) devMail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return m.pages.renderMailbox(c, msgs)
+	r := c.QueryParam("r")
+	if len(r) > 300 {
+		r = r[:300]
+	}
+	return m.pages.renderMailbox(c, mailboxPage{Msgs: msgs, Replies: m.cfg.Replies != nil, Result: r})
 }
 
 // segment is a piece of a text body: plain text, or a link.

@@ -94,12 +94,21 @@ const mailboxHTML = `<!DOCTYPE html>
 <title>pbem dev mailbox</title></head>
 <body style="font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 1em">
 <h1>Dev mailbox</h1>
-<p>No PBEM_SMTP_URL is set, so emails land here instead of being sent. Newest first (at most 100).</p>
-{{range .}}<article style="border-top:1px solid #ccc;padding:.5em 0">
+<p>No PBEM_SMTP_URL is set, so emails land here instead of being sent. Newest first (at most 100).
+An email with a Reply-To can be answered below as its recipient would: a number from its list, the move in words,
+or a line that starts with "chat:". The answer goes through the same code as a reply by email.</p>
+{{with .Result}}<p role="status"><strong>Your reply: {{.}}</strong></p>{{end}}
+{{range .Msgs}}{{$m := .}}<article style="border-top:1px solid #ccc;padding:.5em 0">
 <h2 style="font-size:1.1em;margin:.3em 0">{{.Subject}}</h2>
 <p style="color:#555;margin:0">To: {{.To}} · From: {{.From}} · {{.CreatedAt.UTC.Format "2006-01-02 15:04:05 UTC"}}<br>
 Message-ID: {{index .Headers "Message-ID"}}{{with index .Headers "List-Unsubscribe"}} · List-Unsubscribe: {{.}}{{end}}</p>
 <pre style="white-space:pre-wrap;background:#f6f6f6;padding:.7em">{{range linkify .Text}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</pre>
+{{with index .Headers "Reply-To"}}{{if $.Replies}}<form method="post" action="/dev/mail/reply">
+<input type="hidden" name="from" value="{{$m.To}}"><input type="hidden" name="to" value="{{.}}">
+<input type="hidden" name="subject" value="{{$m.Subject}}"><input type="hidden" name="in_reply_to" value="{{index $m.Headers "Message-ID"}}">
+<label>Reply as {{$m.To}}: <textarea name="text" rows="2" cols="50" required></textarea></label>
+<button type="submit">Send the reply</button>
+</form>{{end}}{{end}}
 </article>
 {{else}}<p>No messages yet.</p>{{end}}
 </body></html>
@@ -133,9 +142,18 @@ func (p *mailPages) render(c echo.Context, status int, d prefsPage) error {
 	return c.HTMLBlob(status, b.Bytes())
 }
 
-func (p *mailPages) renderMailbox(c echo.Context, msgs []notify.StoredMail) error {
+// mailboxPage is the data of the dev mailbox page.
+type mailboxPage struct {
+	Msgs []notify.StoredMail
+	// Replies is set when emails can be answered from the page.
+	Replies bool
+	// Result says what became of the last reply sent from the page.
+	Result string
+}
+
+func (p *mailPages) renderMailbox(c echo.Context, d mailboxPage) error {
 	var b bytes.Buffer
-	if err := p.mailbox.Execute(&b, msgs); err != nil {
+	if err := p.mailbox.Execute(&b, d); err != nil {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, b.Bytes())

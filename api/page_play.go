@@ -38,6 +38,9 @@ type playPage struct {
 	Generic  []field
 	Ended    bool
 	Result   []projections.Ranking
+	// Chat holds the latest table-talk lines; ChatMax is their length limit.
+	Chat    []string
+	ChatMax int
 }
 
 // playerRow is one player in the page's list of players.
@@ -88,6 +91,10 @@ func (p *pages) play(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
+		return err
+	}
+	d.ChatMax = game.MaxChatRunes
 	return p.render(c, http.StatusOK, "play", d)
 }
 
@@ -213,6 +220,10 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 		d.Notices = append(d.Notices, cat.t("play.notyours"))
 	case noticeConflict:
 		d.Notices = append(d.Notices, cat.t("play.conflict", cat.t("status."+sm.Status)))
+	default:
+		if n := chatNotice(cat, c.QueryParam("n")); n != "" {
+			d.Notices = append(d.Notices, n)
+		}
 	}
 	raw, err := json.Marshal(v.State)
 	if err != nil {

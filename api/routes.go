@@ -32,6 +32,7 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/games", p.wrap(p.create)},              // create a game; shows the admin link once
 			{http.MethodGet, "/play/:game", p.wrap(p.play)},            // a seat's page (?token= is swapped for a cookie)
 			{http.MethodPost, "/play/:game", p.wrap(p.move)},           // play a move (form: version, csrf, move)
+			{http.MethodPost, "/play/:game/chat", p.wrap(p.chat)},      // write to the table (form: csrf, text)
 			{http.MethodGet, "/play/:game/history", p.wrap(p.history)}, // the seat's redacted history
 			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},   // server-sent events: the game's version
 			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},      // an ended game's audit, with the score chart
@@ -51,6 +52,9 @@ func (s *Server) routes() []Route {
 		}...)
 		if m.cfg.Mailbox != nil {
 			rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail}) // the dev mailbox
+			if m.cfg.Replies != nil {
+				rs = append(rs, Route{http.MethodPost, "/dev/mail/reply", m.devReply}) // answer an email as its recipient (form: from, to, text)
+			}
 		}
 	}
 	return rs

@@ -73,6 +73,12 @@ func (m *Message) headers() Headers {
 	if m.ToName != "" {
 		h["To"] = (&mail.Address{Name: m.ToName, Address: m.To}).String()
 	}
+	if m.ReplyTo != "" {
+		h["Reply-To"] = m.ReplyTo
+	}
+	if m.InReplyTo != "" {
+		h["In-Reply-To"] = m.InReplyTo
+	}
 	if m.Unsubscribe != "" {
 		h["List-Unsubscribe"] = "<" + m.Unsubscribe + ">"
 		h["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

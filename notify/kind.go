@@ -15,11 +15,15 @@ const (
 	GameOver   Kind = "game_over"
 	Link       Kind = "link"
 	Digest     Kind = "digest"
+	// Chat carries a table-talk message to the other seats (the game
+	// service); Reply is the mail listener's answer to a reply.
+	Chat  Kind = "chat"
+	Reply Kind = "reply"
 )
 
 // Kinds lists every kind, in a stable order.
 func Kinds() []Kind {
-	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest}
+	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply}
 }
 
 // Valid reports whether k is a known kind.
@@ -33,5 +37,6 @@ func (k Kind) Valid() bool {
 }
 
 // AlwaysSent reports whether an email of kind k ignores the recipient's
-// preference: an invitation or a link resend is what lets a player in.
-func (k Kind) AlwaysSent() bool { return k == Invitation || k == Link }
+// preference: an invitation or a link resend is what lets a player in, and
+// the answer to a reply is what the player just asked for.
+func (k Kind) AlwaysSent() bool { return k == Invitation || k == Link || k == Reply }

@@ -25,6 +25,11 @@ type Message struct {
 	GameID string
 	// OutboxID is the outbox row the message was rendered from (0: none).
 	OutboxID int64
+	// ReplyTo is the seat's reply address (empty: no reply domain). It is
+	// also the envelope sender, so that bounces reach the mail listener.
+	ReplyTo string
+	// InReplyTo is the Message-ID (with brackets) this message answers.
+	InReplyTo string
 }
 
 // Sender delivers messages. Send returns one error per message, in order

@@ -27,6 +27,13 @@ type Payload struct {
 	Summary string   `json:"summary"`
 	// Games lists the games waiting for the recipient (digest only).
 	Games []WaitingGame `json:"games,omitempty"`
+	// Moves are the labels of the recipient's legal moves, numbered from 1
+	// in the email; Choice is their tag (projections.ChoiceTag), carried
+	// by the reply address. Empty Choice: the email numbers no moves.
+	Moves  []string `json:"moves,omitempty"`
+	Choice string   `json:"choice,omitempty"`
+	// Answer is the listener's answer to a reply (Reply only).
+	Answer *Answer `json:"answer,omitempty"`
 }
 
 // Recipient is the player an email goes to.
@@ -57,6 +64,8 @@ type WaitingGame struct {
 	Seat     int        `json:"seat"`
 	TokenGen int        `json:"token_gen"`
 	Deadline *time.Time `json:"deadline"`
+	// Chat is the game's table talk of the last day (public lines).
+	Chat []string `json:"chat,omitempty"`
 }
 
 // DecodePayload parses and checks an outbox payload.

@@ -27,6 +27,10 @@ type RenderConfig struct {
 	PublicURL string
 	// From is PBEM_MAIL_FROM; empty: pbem@ the public URL's host.
 	From string
+	// ReplyDomain is the domain of reply addresses (PBEM_REPLY_DOMAIN):
+	// when set, every email to a seat carries its reply address (see
+	// ReplyAddress) and says how to answer it. Empty: no reply address.
+	ReplyDomain string
 }
 
 // Renderer turns outbox rows into messages: one template set per kind,
@@ -36,6 +40,7 @@ type Renderer struct {
 	public *url.URL
 	host   string
 	from   string
+	reply  string
 	langs  map[string]*language
 }
 
@@ -56,7 +61,8 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
 		return nil, fmt.Errorf("notify: renderer: PBEM_PUBLIC_URL %q is not an http(s) URL", cfg.PublicURL)
 	}
-	r := &Renderer{secret: cfg.Secret, public: pu, host: pu.Hostname(), from: cfg.From, langs: map[string]*language{}}
+	r := &Renderer{secret: cfg.Secret, public: pu, host: pu.Hostname(), from: cfg.From, reply: strings.ToLower(cfg.ReplyDomain),
+		langs: map[string]*language{}}
 	if r.from == "" {
 		r.from = "pbem@" + r.host
 	}
@@ -123,6 +129,21 @@ type emailData struct {
 	Lines           []string
 	Ranking         []Rank
 	Games           []digestItem
+	// ReplyTo is the reply address (empty: the email says nothing about
+	// replying); Moves are the numbered legal moves.
+	ReplyTo string
+	Moves   []numberedMove
+	// Says, Move, Quote and Detail are an Answer's (Reply emails).
+	Says   []string
+	Move   string
+	Quote  []string
+	Detail string
+}
+
+// numberedMove is one line of an email's list of moves.
+type numberedMove struct {
+	N     int
+	Label string
 }
 
 type digestItem struct {
@@ -130,6 +151,7 @@ type digestItem struct {
 	Players  string
 	Deadline string
 	PlayLink string
+	Chat     []string
 }
 
 // Render builds the message of an outbox row. Errors (bad payload, unknown
@@ -172,12 +194,29 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if d.Name == "" {
 		d.Name = p.To.Email
 	}
+	if r.reply != "" && row.Kind != Digest && seat >= 0 {
+		choice := p.Choice
+		if choice == "" {
+			choice = NoChoice
+		}
+		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice,
+			Tag: game.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
+		for i, m := range p.Moves {
+			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})
+		}
+	}
+	inReplyTo := ""
+	if a := p.Answer; a != nil {
+		d.Says, d.Move, d.Quote, d.Detail = a.Says, a.Move, a.Quote, a.Detail
+		inReplyTo = a.InReplyTo
+	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
 			Players:  strings.Join(g.Game.Players, ", "),
 			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
+			Chat:     g.Chat,
 		})
 	}
 	subj, err := l.snippets["subject."+string(row.Kind)].Clone()
@@ -209,6 +248,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Kind:        row.Kind,
 		GameID:      row.GameID,
 		OutboxID:    row.ID,
+		ReplyTo:     d.ReplyTo,
+		InReplyTo:   inReplyTo,
 	}, nil
 }
 

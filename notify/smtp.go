@@ -167,6 +167,17 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 		return nil, err
 	}
 	gm.ToMailAddress(to)
+	if m.ReplyTo != "" {
+		if err := gm.ReplyTo(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("notify: reply-to %q: %w", m.ReplyTo, err)
+		}
+		if err := gm.EnvelopeFrom(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("notify: envelope sender %q: %w", m.ReplyTo, err)
+		}
+	}
+	if m.InReplyTo != "" {
+		gm.SetGenHeader(mail.HeaderInReplyTo, m.InReplyTo)
+	}
 	gm.Subject(m.Subject)
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()

@@ -124,6 +124,7 @@ const (
 	KindGameOver   = "game_over"
 	KindLink       = "link"
 	KindTimeout    = "timeout"
+	KindChat       = "chat"
 )
 
 // Change is everything one append does to the projections.

@@ -97,6 +97,7 @@ var serviceText = map[string]map[string]string{
 		TypeExtended:   "The deadline is extended by %s.",
 		TypeAborted:    "The game is aborted.",
 		TypeLinkResent: "A new play link was sent to %s.",
+		TypeChat:       "%s says: “%s”",
 	},
 	"fr": {
 		TypeCreated:    "La partie commence pour %s.",
@@ -106,6 +107,7 @@ var serviceText = map[string]map[string]string{
 		TypeExtended:   "Le délai est prolongé de %s.",
 		TypeAborted:    "La partie est abandonnée.",
 		TypeLinkResent: "Un nouveau lien de jeu a été envoyé à %s.",
+		TypeChat:       "%s dit : « %s »",
 	},
 	"it": {
 		TypeCreated:    "La partita comincia per %s.",
@@ -115,6 +117,7 @@ var serviceText = map[string]map[string]string{
 		TypeExtended:   "La scadenza è prorogata di %s.",
 		TypeAborted:    "La partita è annullata.",
 		TypeLinkResent: "Un nuovo link di gioco è stato inviato a %s.",
+		TypeChat:       "%s dice: «%s»",
 	},
 }
 
@@ -155,6 +158,10 @@ func DescribeService(typ string, data json.RawMessage, names []string, lang stri
 		var l LinkResent
 		_ = json.Unmarshal(data, &l)
 		return fmt.Sprintf(f, name(l.Seat))
+	case TypeChat:
+		var c Chat
+		_ = json.Unmarshal(data, &c)
+		return fmt.Sprintf(f, name(c.Seat), c.Text)
 	}
 	return f
 }

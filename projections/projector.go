@@ -86,6 +86,12 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				explicit = &d
 			case TypeAborted:
 				g.Status = StatusAborted
+			case TypeChat:
+				if p.Outbox {
+					if err := p.chatMails(b, e); err != nil {
+						return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+					}
+				}
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -309,6 +315,11 @@ type Mail struct {
 	Lines    []string  `json:"lines"`
 	Ranking  []Ranking `json:"ranking,omitempty"`
 	Summary  string    `json:"summary,omitempty"`
+	// Moves are the labels of the recipient's own legal moves, numbered
+	// from 1 in the email; Choice is their ChoiceTag, carried by the
+	// email's reply address. Only the recipient's email holds them.
+	Moves  []string `json:"moves,omitempty"`
+	Choice string   `json:"choice,omitempty"`
 }
 
 // MailTo is the recipient of a Mail.
@@ -346,6 +357,10 @@ func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines
 	}
 	if g.Status == StatusAborted {
 		m.Summary = DescribeService(TypeAborted, nil, g.Players, g.Language)
+	}
+	if g.Status == StatusActive && p.State != nil {
+		legal := p.State.Legal(s.Seat)
+		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
 	}
 	payload, err := json.Marshal(m)
 	if err != nil {

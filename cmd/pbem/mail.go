@@ -29,6 +29,10 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
+	ic, err := loadInbound(e, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
 	var dk *notify.DKIM
 	if cfg.SMTPURL != "" {
 		if dk, err = loadDKIM(e, mailFrom(cfg)); err != nil {
@@ -41,20 +45,24 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log, DKIM: dk,
-		Metrics: metrics})
+		Metrics: metrics, ReplyDomain: ic.Domain})
 	if err != nil {
 		return nil, nil, err
 	}
 	if mail.Mailbox != nil {
 		e.log.Info("no PBEM_SMTP_URL: emails go to the dev mailbox", "url", cfg.PublicURL+"/dev/mail")
 	}
+	proc, stopInbound, err := startInbound(ctx, e, ic, pool, svc)
+	if err != nil {
+		return nil, nil, err
+	}
 	mc := &api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
-		Service: svc, Mailbox: mail.Mailbox}
+		Service: svc, Mailbox: mail.Mailbox, Replies: proc}
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); mail.Run(mctx) }()
-	return mc, func() { cancel(); wg.Wait() }, nil
+	return mc, func() { stopInbound(); cancel(); wg.Wait() }, nil
 }
 
 // mailFrom is the From address of emails: PBEM_MAIL_FROM, else pbem@ the

@@ -187,7 +187,7 @@ RETURNING email`, day, now)
 			return err
 		}
 		for _, e := range emails {
-			p, err := waitingFor(ctx, tx, e)
+			p, err := waitingFor(ctx, tx, e, now)
 			if err != nil {
 				return err
 			}
@@ -214,8 +214,9 @@ VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&
 }
 
 // waitingFor builds the digest payload of an address: the active games
-// awaiting one of its seats, soonest deadline first.
-func waitingFor(ctx context.Context, tx pgx.Tx, email string) (notify.Payload, error) {
+// awaiting one of its seats, soonest deadline first, each with its table
+// talk of the last day.
+func waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
 	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
 	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen
 FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
@@ -240,5 +241,29 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 		}
 		p.Games = append(p.Games, w)
 	}
-	return p, rows.Err()
+	if err := rows.Err(); err != nil {
+		return p, err
+	}
+	rows.Close()
+	for i := range p.Games {
+		chat, err := digestChat(ctx, tx, p.Games[i].Game.ID, now)
+		if err != nil {
+			return p, err
+		}
+		p.Games[i].Chat = chat
+	}
+	return p, nil
+}
+
+// digestChat returns a game's table talk of the day before now (at most
+// the last 10 lines), as the public history describes it.
+func digestChat(ctx context.Context, tx pgx.Tx, gameID string, now time.Time) ([]string, error) {
+	rows, err := tx.Query(ctx, `SELECT summary FROM (
+    SELECT version, summary FROM history
+    WHERE game_id = $1 AND seat = -1 AND type = 'pbem.chat' AND recorded_at > $2
+    ORDER BY version DESC LIMIT 10) c ORDER BY version`, gameID, now.Add(-24*time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }

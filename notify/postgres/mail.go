@@ -37,6 +37,9 @@ type MailConfig struct {
 	// Metrics, if set, counts the emails sent and failed and the deadlines
 	// fired.
 	Metrics *notify.Metrics
+	// ReplyDomain is the domain of reply addresses (PBEM_REPLY_DOMAIN);
+	// empty: emails carry no reply address.
+	ReplyDomain string
 }
 
 // Mail is the wired email side: outbox worker, scheduler, and the stores
@@ -62,7 +65,8 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	r, err := notify.NewRenderer(notify.RenderConfig{Secret: c.Secret, PublicURL: c.PublicURL, From: c.From})
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: c.Secret, PublicURL: c.PublicURL, From: c.From,
+		ReplyDomain: c.ReplyDomain})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,143 @@
+package inbound
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// The grammar of a reply, after replyLines has removed what mail clients
+// add:
+//
+//   - a line that starts with "chat:" (any case, a blank allowed before the
+//     colon) is table talk: the rest of the line goes to the table. Nothing
+//     else is table talk, and such a line is never read as a move.
+//   - a line that is a number ("2", "2.", or "2. " followed by that move's
+//     label as the email listed it) is the move of that number;
+//   - a line that is a move's label, or the start of exactly one label, in
+//     any case and with or without accents, is that move;
+//   - after a move or a chat line, a last paragraph of one or two short
+//     lines (a sign-off such as "Thanks, Ann") is ignored;
+//   - anything else makes the reply unreadable: nothing is played or sent,
+//     and the answer quotes what was read. So does a second move.
+//
+// A reply may hold one move and several chat lines; the chat goes to the
+// table first, then the move is played (or the answer says why not).
+
+// parsed is a reply read with the grammar.
+type parsed struct {
+	chat []string
+	// move is the one move line, "" for none.
+	move string
+	// bad lists the lines that are neither a move nor chat (or a second
+	// move); any makes the reply unreadable.
+	bad []string
+}
+
+var chatPrefix = regexp.MustCompile(`(?i)^chat\s*:\s*`)
+
+// parse applies the grammar to a reply's lines.
+func parse(ls []string) parsed {
+	var p parsed
+	body := withoutSignOff(ls)
+	for _, l := range body {
+		switch {
+		case l == "":
+		case chatPrefix.MatchString(l):
+			if t := strings.TrimSpace(chatPrefix.ReplaceAllString(l, "")); t != "" {
+				p.chat = append(p.chat, t)
+			}
+		case p.move == "":
+			p.move = l
+		default:
+			p.bad = append(p.bad, l)
+		}
+	}
+	return p
+}
+
+// withoutSignOff drops a last paragraph of at most two short lines when an
+// earlier paragraph exists.
+func withoutSignOff(ls []string) []string {
+	last := -1
+	for i := len(ls) - 1; i >= 0; i-- {
+		if ls[i] == "" {
+			last = i
+			break
+		}
+	}
+	if last <= 0 {
+		return ls
+	}
+	tail := ls[last+1:]
+	if len(tail) == 0 || len(tail) > 2 {
+		return ls
+	}
+	for _, l := range tail {
+		if len([]rune(l)) > 40 || chatPrefix.MatchString(l) || isNumber(l) {
+			return ls
+		}
+	}
+	return trimBlank(ls[:last])
+}
+
+var numbered = regexp.MustCompile(`^(\d{1,4})\s*[.)]?\s*(.*)$`)
+
+func isNumber(l string) bool {
+	m := numbered.FindStringSubmatch(strings.TrimSpace(l))
+	return m != nil && m[2] == ""
+}
+
+// pick finds the move a line names among labels: its index, or -1.
+func pick(line string, labels []string) int {
+	line = strings.TrimSpace(line)
+	if m := numbered.FindStringSubmatch(line); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n < 1 || n > len(labels) {
+			return -1
+		}
+		if m[2] == "" || fold(m[2]) == fold(labels[n-1]) {
+			return n - 1
+		}
+		// "2 something": not a number line; read it as words below.
+	}
+	f := fold(line)
+	if f == "" {
+		return -1
+	}
+	for i, l := range labels {
+		if fold(l) == f {
+			return i
+		}
+	}
+	if len([]rune(f)) < 3 {
+		return -1
+	}
+	found := -1
+	for i, l := range labels {
+		if strings.HasPrefix(fold(l), f) {
+			if found >= 0 {
+				return -1 // ambiguous
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// fold lowercases s, removes accents and punctuation at the ends, and
+// collapses blanks, so that "Recruit  Ross." matches "recruit ross".
+func fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	r, _, err := transform.String(t, s)
+	if err != nil {
+		r = s
+	}
+	r = strings.ToLower(strings.Join(strings.Fields(r), " "))
+	return strings.TrimFunc(r, func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) })
+}

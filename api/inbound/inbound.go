@@ -1,0 +1,352 @@
+package inbound
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/events/game"
+	"pbem/notify"
+	"pbem/projections"
+)
+
+// Service is the game service as the listener uses it.
+type Service interface {
+	Reply(ctx context.Context, id string, seat int, tag string) (*game.ReplySeat, error)
+	MoveAs(ctx context.Context, id string, seat int, req game.MoveRequest) (json.RawMessage, error)
+	ChatAs(ctx context.Context, id string, seat int, text, key string) error
+}
+
+// Ledger remembers the replies read, so that a message delivered twice is
+// answered once, and bounds the answers per seat. notify/postgres.Inbound
+// implements it.
+//
+// A message's move and chat carry its key (idempotency keys of the game
+// service), so acting on a message twice plays and posts once; the ledger
+// records the message after acting, with its answer, in one transaction,
+// and a second delivery (or a concurrent one) finds it recorded and writes
+// no second answer. A crash before the record loses nothing: the sender,
+// which got no 250, delivers again.
+type Ledger interface {
+	// Finish records message key of a seat with its outcome and writes its
+	// answer (nil: none) to the outbox, unless the seat got perHour
+	// answers in the last hour. duplicate: the key was recorded already,
+	// and nothing was written.
+	Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *notify.NewRow, perHour int, now time.Time) (answered, duplicate bool, err error)
+	// Bounce records a hard bounce of a seat's address: the organiser sees
+	// the seat's latest email as failed, with the reason.
+	Bounce(ctx context.Context, gameID string, seat int, email, reason string, now time.Time) error
+}
+
+// Config configures a Processor. Service, Ledger and Domain are required.
+type Config struct {
+	Service Service
+	Ledger  Ledger
+	// Domain is PBEM_REPLY_DOMAIN: the domain of reply addresses.
+	Domain string
+	// AnswersPerHour bounds the answers written to one seat in any hour
+	// (default DefaultAnswersPerHour), so that two robots cannot loop.
+	// Moves and chat beyond it are still read; they are not answered.
+	AnswersPerHour int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultAnswersPerHour is Config.AnswersPerHour's default.
+const DefaultAnswersPerHour = 30
+
+// Processor reads replies and plays them: the code path shared by the SMTP
+// listener and the dev mailbox's reply form.
+type Processor struct{ c Config }
+
+// New checks c and fills in defaults.
+func New(c Config) (*Processor, error) {
+	if c.Service == nil || c.Ledger == nil || c.Domain == "" {
+		return nil, errors.New("inbound: a processor needs the game service, a ledger and a reply domain")
+	}
+	if c.AnswersPerHour <= 0 {
+		c.AnswersPerHour = DefaultAnswersPerHour
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	c.Domain = strings.ToLower(c.Domain)
+	return &Processor{c: c}, nil
+}
+
+// Domain is the reply domain.
+func (p *Processor) Domain() string { return p.c.Domain }
+
+// RefusedError is a recipient the listener refuses (SMTP 550): not a reply
+// address, a forged one, or one a resent link revoked.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// Check reads a recipient address and checks its secret against the
+// seat's current token generation. Errors: *RefusedError, or a temporary
+// failure (the database).
+func (p *Processor) Check(ctx context.Context, rcpt string) (notify.ReplyAddress, error) {
+	a, err := notify.ParseReplyAddress(rcpt, p.c.Domain)
+	if err != nil {
+		return a, &RefusedError{Reason: "no such address here"}
+	}
+	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag); err != nil {
+		switch projections.ErrorCode(err) {
+		case projections.EUnauthorized, projections.ENotFound:
+			return a, &RefusedError{Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
+		}
+		return a, err
+	}
+	return a, nil
+}
+
+// Outcome says what became of a message, for logs and tests.
+type Outcome string
+
+// Outcomes of Handle, besides the Answer.Says values joined by "+".
+const (
+	OutcomeIgnored   Outcome = "ignored"   // automatic message: not answered, not played
+	OutcomeBounce    Outcome = "bounce"    // a hard bounce, recorded
+	OutcomeDuplicate Outcome = "duplicate" // a message handled already
+)
+
+// Handle reads one message to one checked reply address and acts on it:
+// plays the move, posts the chat, and writes the answer to the outbox.
+// mailFrom is the envelope sender ("" for a bounce). An error is a
+// temporary failure (the sender should try again); whatever the message
+// holds, Handle answers it rather than failing.
+func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyAddress, raw []byte) (Outcome, error) {
+	rs, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
+	if err != nil {
+		return "", err
+	}
+	l, rerr := readLetter(raw)
+	if l == nil {
+		// Not even a header: answer it as unreadable, unless it was a bounce.
+		if strings.Trim(mailFrom, "<> ") == "" {
+			return OutcomeIgnored, nil
+		}
+		l = &letter{}
+	}
+	if why := automatic(mailFrom, l.header); why != "" {
+		if l.dsn != "" {
+			if hard, reason := hardBounce(l.dsn); hard {
+				if err := p.c.Ledger.Bounce(ctx, a.GameID, a.Seat, rs.Email, reason, p.c.Now()); err != nil {
+					return "", err
+				}
+				p.c.Logger.Info("inbound: hard bounce", "game", a.GameID, "seat", a.Seat, "reason", reason)
+				return OutcomeBounce, nil
+			}
+		}
+		p.c.Logger.Info("inbound: automatic message ignored", "game", a.GameID, "seat", a.Seat, "why", why)
+		return OutcomeIgnored, nil
+	}
+	msgID, _ := l.header.MessageID()
+	key := messageKey(a, msgID, raw)
+	var read []string
+	if rerr == nil || l.text != "" {
+		read = replyLines(l.text)
+	}
+	ans := &notify.Answer{}
+	if msgID != "" && len(msgID) < 250 && !strings.ContainsAny(msgID, "<>\r\n \t") {
+		ans.InReplyTo = "<" + msgID + ">"
+	}
+	if rs, err = p.act(ctx, a, rs, key, parse(read), read, ans); err != nil {
+		return "", err
+	}
+	outcome := Outcome(strings.Join(ans.Says, "+"))
+	if mailFrom != "" && !strings.EqualFold(strings.Trim(mailFrom, "<> "), rs.Email) {
+		// The reply address is the credential; the answer goes to the
+		// seat's own address whoever wrote.
+		p.c.Logger.Info("inbound: reply from another address than the seat's", "game", a.GameID, "seat", a.Seat)
+	}
+	answered, dup, err := p.c.Ledger.Finish(ctx, a.GameID, key, a.Seat, string(outcome), answerRow(rs, ans), p.c.AnswersPerHour, p.c.Now())
+	switch {
+	case err != nil:
+		return "", err
+	case dup:
+		return OutcomeDuplicate, nil
+	case !answered:
+		p.c.Logger.Warn("inbound: answers per hour reached, not answering", "game", a.GameID, "seat", a.Seat)
+	}
+	return outcome, nil
+}
+
+// act posts the chat and plays the move of a parsed reply, filling in the
+// answer, and returns the seat's context afterwards (its fresh list).
+func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat, key string, pr parsed, read []string, ans *notify.Answer) (*game.ReplySeat, error) {
+	if len(pr.bad) > 0 || (pr.move == "" && len(pr.chat) == 0) {
+		ans.Says, ans.Quote = []string{notify.AnswerUnreadable}, quote(read)
+		return rs, nil
+	}
+	if len(pr.chat) > 0 {
+		err := p.c.Service.ChatAs(ctx, a.GameID, a.Seat, strings.Join(pr.chat, "\n"), key)
+		switch code := projections.ErrorCode(err); code {
+		case "":
+			ans.Says = append(ans.Says, notify.AnswerPosted)
+		case projections.EInvalid, projections.EConflict:
+			ans.Says, ans.Detail = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err)
+		default:
+			return nil, err
+		}
+	}
+	if pr.move == "" {
+		return p.fresh(ctx, a, rs)
+	}
+	stale := len(pr.chat) > 0 // the chat moved the game's version on
+	for try := 0; ; try++ {
+		if stale {
+			var err error
+			if rs, err = p.fresh(ctx, a, rs); err != nil {
+				return nil, err
+			}
+		}
+		stale = true
+		switch {
+		case rs.Status != projections.StatusActive:
+			ans.Says = append(ans.Says, notify.AnswerEnded)
+			return rs, nil
+		case a.Choice != rs.Choice:
+			ans.Says = append(ans.Says, notify.AnswerMovedOn)
+			return rs, nil
+		case len(rs.Legal) == 0:
+			ans.Says = append(ans.Says, notify.AnswerNotAwaited)
+			return rs, nil
+		}
+		i := pick(pr.move, projections.Labels(rs.Legal))
+		if i < 0 {
+			ans.Says, ans.Quote = append(ans.Says, notify.AnswerUnreadable), quote(read)
+			return rs, nil
+		}
+		mv, err := json.Marshal(rs.Legal[i])
+		if err != nil {
+			return nil, fmt.Errorf("inbound: marshal move: %w", err)
+		}
+		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, game.MoveRequest{Version: rs.Version, Move: mv,
+			Key: "mail:" + key, RequestID: events.EmailRequestID(key)})
+		code := projections.ErrorCode(err)
+		switch {
+		case err == nil:
+			ans.Says, ans.Move = append(ans.Says, notify.AnswerPlayed), rs.Legal[i].Label()
+			if next, ok := afterMove(rs, view); ok {
+				return next, nil
+			}
+			return p.fresh(ctx, a, rs)
+		case code == projections.EConflict && try < 3:
+			continue // another seat moved meanwhile: look again
+		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
+			ans.Says, ans.Detail = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err)
+			return p.fresh(ctx, a, rs)
+		default:
+			return nil, err
+		}
+	}
+}
+
+// afterMove is the seat's context after its move, from the view MoveAs
+// answered (the seat's new version, status and legal moves), without
+// reading the game again. ok is false if the view does not decode.
+func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool) {
+	var v struct {
+		Version    int64             `json:"version"`
+		Status     string            `json:"status"`
+		Deadline   *time.Time        `json:"deadline"`
+		LegalMoves []json.RawMessage `json:"legal_moves"`
+	}
+	if err := json.Unmarshal(view, &v); err != nil || v.Version == 0 {
+		return nil, false
+	}
+	next := *rs
+	next.Version, next.Status, next.Deadline = v.Version, v.Status, v.Deadline
+	next.Legal = make([]engine.Move, len(v.LegalMoves))
+	for i, m := range v.LegalMoves {
+		next.Legal[i] = rawMove(m)
+	}
+	next.Choice = projections.ChoiceTag(next.Legal)
+	return &next, true
+}
+
+// rawMove is a legal move as the view listed it: its JSON, and its label.
+type rawMove json.RawMessage
+
+// Label implements engine.Move.
+func (m rawMove) Label() string {
+	var l struct {
+		Label string `json:"label"`
+	}
+	_ = json.Unmarshal(m, &l)
+	return l.Label
+}
+
+// MarshalJSON gives the move's JSON as listed, so that its ChoiceTag is
+// the engine move's.
+func (m rawMove) MarshalJSON() ([]byte, error) { return m, nil }
+
+// fresh reads the seat's context again.
+func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat) (*game.ReplySeat, error) {
+	return p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
+}
+
+func isRule(err error) bool { return projections.AsRuleError(err) != nil }
+
+// quote bounds what an answer quotes of a reply: 20 lines of 200 characters.
+func quote(read []string) []string {
+	var out []string
+	for i, l := range read {
+		if i == 20 {
+			out = append(out, "[…]")
+			break
+		}
+		if utf8.RuneCountInString(l) > 200 {
+			l = string([]rune(l)[:200]) + "…"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// messageKey identifies a message to a seat: its Message-ID, or the digest
+// of its bytes when it has none.
+func messageKey(a notify.ReplyAddress, msgID string, raw []byte) string {
+	h := sha256.New()
+	h.Write([]byte(a.GameID + "\x00" + fmt.Sprint(a.Seat) + "\x00"))
+	if msgID != "" {
+		h.Write([]byte("id\x00" + msgID))
+	} else {
+		h.Write([]byte("raw\x00"))
+		h.Write(raw)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// answerRow is the outbox row of an answer to the seat's own address.
+func answerRow(rs *game.ReplySeat, ans *notify.Answer) *notify.NewRow {
+	p := notify.Payload{
+		To:       notify.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
+		Language: rs.Language,
+		Game:     notify.GameInfo{ID: rs.GameID, Name: rs.Game, Players: rs.Players},
+		TokenGen: rs.TokenGen,
+		Version:  rs.Version,
+		Deadline: rs.Deadline,
+		Lines:    []string{},
+		Moves:    projections.Labels(rs.Legal),
+		Choice:   rs.Choice,
+		Answer:   ans,
+	}
+	return &notify.NewRow{GameID: rs.GameID, Seat: rs.Seat, Kind: notify.Reply, Payload: p, EventVersion: rs.Version}
+}

@@ -1,0 +1,100 @@
+package inbound
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // charsets beyond UTF-8 (ISO-8859-1, Windows-1252...)
+	"github.com/emersion/go-message/mail"
+)
+
+// maxParts bounds the MIME parts looked at in one message.
+const maxParts = 50
+
+// maxPartBytes bounds the text read from one part (the listener's size
+// limit bounds the whole message before that).
+const maxPartBytes = 256 << 10
+
+// letter is what the listener reads from a message.
+type letter struct {
+	header mail.Header
+	// text is the first text/plain part, or the first text/html part
+	// turned into text when there is none (phone clients send HTML only).
+	text string
+	// dsn holds the fields of a message/delivery-status part, if any.
+	dsn string
+}
+
+// errNoText is returned for a message with no readable text part.
+var errNoText = errors.New("inbound: no text in the message")
+
+// readLetter parses a raw message: headers, the text of the reply, and a
+// delivery status report if it is one. A charset it does not know is read
+// as is rather than refused.
+func readLetter(raw []byte) (*letter, error) {
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil && !message.IsUnknownCharset(err) {
+		return nil, err
+	}
+	defer r.Close()
+	l := &letter{header: r.Header}
+	var plain, html string
+	havePlain, haveHTML := false, false
+	for i := 0; i < maxParts; i++ {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil && !message.IsUnknownCharset(err) {
+			if havePlain || haveHTML {
+				break // keep what was read before a broken part
+			}
+			return nil, err
+		}
+		var ct string
+		switch h := p.Header.(type) {
+		case *mail.InlineHeader:
+			ct, _, _ = h.ContentType()
+		case *mail.AttachmentHeader:
+			ct, _, _ = h.ContentType()
+		}
+		body, rerr := io.ReadAll(io.LimitReader(p.Body, maxPartBytes))
+		if rerr != nil && !message.IsUnknownCharset(rerr) {
+			continue
+		}
+		switch {
+		case ct == "text/plain" && !havePlain:
+			if _, inline := p.Header.(*mail.InlineHeader); inline {
+				plain, havePlain = string(body), true
+			}
+		case ct == "text/html" && !haveHTML:
+			html, haveHTML = string(body), true
+		case ct == "message/delivery-status" && l.dsn == "":
+			l.dsn = string(body)
+		}
+	}
+	switch {
+	case havePlain:
+		l.text = plain
+	case haveHTML:
+		l.text = htmlText(html)
+	case l.dsn == "":
+		return l, errNoText
+	}
+	return l, nil
+}
+
+// lines splits text into lines without their line ends and trailing blanks.
+func lines(text string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 0, 4096), maxPartBytes+1)
+	for sc.Scan() {
+		out = append(out, strings.TrimRight(sc.Text(), " \t\r\u00a0"))
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"regexp"
+	"testing"
+
+	"github.com/emersion/go-smtp"
+
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+)
+
+func TestLoadInboundDefaults(t *testing.T) {
+	cfg := config{PublicURL: "https://games.example.org"}
+	vars := map[string]string{}
+	e := &env{getenv: func(k string) string { return vars[k] }}
+	ic, err := loadInbound(e, cfg)
+	if err != nil || ic.Domain != "games.example.org" || ic.Listen != "" {
+		t.Errorf("dev mailbox: %+v, %v", ic, err)
+	}
+	cfg.SMTPURL = "smtp://relay.example.org:25"
+	if ic, err = loadInbound(e, cfg); err != nil || ic.Domain != "" {
+		t.Errorf("a relay without listener or domain: %+v, %v", ic, err)
+	}
+	vars["PBEM_INBOUND_LISTEN"], vars["PBEM_REPLY_DOMAIN"], vars["PBEM_INBOUND_MAX_BYTES"] = ":2525", "reply.example.org", "65536"
+	if ic, err = loadInbound(e, cfg); err != nil || ic.Domain != "reply.example.org" || ic.MaxBytes != 65536 {
+		t.Errorf("configured: %+v, %v", ic, err)
+	}
+	vars["PBEM_INBOUND_MAX_BYTES"] = "lots"
+	if _, err = loadInbound(e, cfg); err == nil {
+		t.Error("a bad PBEM_INBOUND_MAX_BYTES was accepted")
+	}
+}
+
+// TestServeStartsTheReplyListener starts the listener as serve does and
+// speaks SMTP to it: an unknown recipient is refused with 550.
+func TestServeStartsTheReplyListener(t *testing.T) {
+	pool := pgtest.NewPool(t)
+	store := evpg.New(pool)
+	t.Cleanup(store.Close)
+	var out bytes.Buffer
+	vars := map[string]string{"PBEM_SECRET": "s3cret", "PBEM_INBOUND_LISTEN": "127.0.0.1:0", "PBEM_REPLY_DOMAIN": "reply.example.org"}
+	e := &env{getenv: func(k string) string { return vars[k] }, stdout: &out, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		cfg: config{Secret: "s3cret", DataDir: t.TempDir()}}
+	svc, err := newService(e, pool, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ic, err := loadInbound(e, e.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc, stop, err := startInbound(context.Background(), e, ic, pool, svc)
+	if err != nil || proc == nil {
+		t.Fatal(proc, err)
+	}
+	defer stop()
+	m := regexp.MustCompile(`smtp://(\S+) for @reply\.example\.org`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("serve printed %q", out.String())
+	}
+	c, err := smtp.Dial(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Mail("someone@example.org", nil); err != nil {
+		t.Fatal(err)
+	}
+	var se *smtp.SMTPError
+	if err := c.Rcpt("abc-0-x-forged@reply.example.org", nil); !errors.As(err, &se) || se.Code != 550 {
+		t.Errorf("RCPT to a forged address: %v", err)
+	}
+}

@@ -1,0 +1,135 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/projections"
+)
+
+// Table talk limits.
+const (
+	// MaxChatRunes is the longest table-talk message, in characters.
+	MaxChatRunes = 500
+	// ChatPerHour is how many messages a seat may write to the table in
+	// any hour, by page and email together.
+	ChatPerHour = 20
+)
+
+// Chat writes a table-talk message of the seat that token opens (the play
+// page). Errors: as ChatAs, and EUnauthorized.
+func (s *Service) Chat(ctx context.Context, id, token, text, requestID string) error {
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return err
+	}
+	return s.chat(ctx, g, seat, text, events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID})
+}
+
+// ChatAs writes a table-talk message of seat read from an email, for
+// callers that authenticated the player otherwise. key is the message's
+// key (see events.EmailRequestID): the same key appends once. The message
+// becomes a pbem.chat event of the game's stream. Errors: ENotFound,
+// EInvalid (empty, or longer than MaxChatRunes), EConflict (aborted game,
+// or the seat wrote ChatPerHour messages in the last hour).
+func (s *Service) ChatAs(ctx context.Context, id string, seat int, text, key string) error {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return err
+	}
+	if g.SeatAt(seat) == nil {
+		return projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+	}
+	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: events.EmailRequestID(key)}
+	if key != "" {
+		meta.IdempotencyKey = "chat:" + key
+	}
+	return s.chat(ctx, g, seat, text, meta)
+}
+
+func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text string, meta events.Metadata) error {
+	clean, err := CleanChat(text)
+	if err != nil {
+		return err
+	}
+	if g.Status == projections.StatusAborted {
+		return projections.Errorf(projections.EConflict, "the game was aborted")
+	}
+	if err := s.chatQuota(ctx, g.ID, seat); err != nil {
+		return err
+	}
+	data, err := json.Marshal(projections.Chat{Seat: seat, Text: clean})
+	if err != nil {
+		return fmt.Errorf("game: marshal chat: %w", err)
+	}
+	ev := events.NewEvent{Type: projections.TypeChat, Data: data, Meta: meta}
+	// A chat line does not depend on the game's state: when a move wins
+	// the race for the version, append again at the new one.
+	for try := 0; ; try++ {
+		_, st, err := s.state(g)
+		if err != nil {
+			return err
+		}
+		_, _, _, err = s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+		if err == nil || projections.ErrorCode(err) != projections.EConflict || try == 4 {
+			return err
+		}
+		if g, err = s.load(ctx, g.ID); err != nil {
+			return err
+		}
+	}
+}
+
+// chatQuota refuses a message beyond ChatPerHour in the last hour.
+func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
+	rows, err := s.repo.History(ctx, id, seat)
+	if err != nil {
+		return err
+	}
+	actor, since, n := "seat:"+strconv.Itoa(seat), s.now().Add(-time.Hour), 0
+	for _, r := range rows {
+		if r.Type == projections.TypeChat && r.Actor == actor && r.RecordedAt.After(since) {
+			n++
+		}
+	}
+	if n >= ChatPerHour {
+		return projections.Errorf(projections.EConflict, "you wrote %d messages to the table in the last hour: wait a little", n)
+	}
+	return nil
+}
+
+// CleanChat returns a table-talk message as it is stored: control
+// characters dropped, blanks collapsed, lines kept (at most 10), trimmed.
+// Errors: EInvalid for an empty message, invalid UTF-8, or more than
+// MaxChatRunes characters.
+func CleanChat(text string) (string, error) {
+	if !utf8.ValidString(text) {
+		return "", projections.Errorf(projections.EInvalid, "the message is not valid text")
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		l = strings.Join(strings.FieldsFunc(l, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }), " ")
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "", projections.Errorf(projections.EInvalid, "the message is empty")
+	}
+	if len(lines) > 10 {
+		return "", projections.Errorf(projections.EInvalid, "a message has at most 10 lines")
+	}
+	out := strings.Join(lines, "\n")
+	if n := utf8.RuneCountInString(out); n > MaxChatRunes {
+		return "", projections.Errorf(projections.EInvalid, "the message has %d characters; at most %d", n, MaxChatRunes)
+	}
+	return out, nil
+}

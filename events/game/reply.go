@@ -1,0 +1,89 @@
+package game
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"strconv"
+	"strings"
+	"time"
+
+	"pbem/engine"
+	"pbem/projections"
+)
+
+// Reply addresses.
+//
+// Every email to a seat carries a Reply-To address that names the game and
+// the seat and holds a per-seat secret, the reply tag: 80 bits of
+// HMAC-SHA256 over the game id, the seat and the seat's token generation,
+// derived from PBEM_SECRET like the play-link token (and independent of
+// it: neither can be computed from the other). Holding a reply address is
+// the same trust as holding the play link, and resending the link (a new
+// generation) revokes both. The tag is lowercase base32 because mail
+// systems may fold the case of an address's local part.
+
+var replyEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// ReplyTag returns the reply-address secret of seat at token generation gen.
+func ReplyTag(secret []byte, gameID string, seat, gen int) string {
+	m := hmac.New(sha256.New, secret)
+	for _, p := range []string{"reply", gameID, strconv.Itoa(seat), strconv.Itoa(gen)} {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return replyEncoding.EncodeToString(m.Sum(nil)[:10])
+}
+
+// ReplySeat is what the mail listener needs to read and answer a reply
+// from a seat: the seat's own legal moves and its email address, never
+// anything of another seat.
+type ReplySeat struct {
+	GameID   string
+	Game     string
+	Language string
+	Players  []string
+	Status   string
+	Version  int64
+	Deadline *time.Time
+	Seat     int
+	Name     string
+	Email    string
+	TokenGen int
+	// Legal lists the seat's legal moves now (empty unless the game is
+	// active and awaits the seat); Choice is their projections.ChoiceTag.
+	Legal  []engine.Move
+	Choice string
+}
+
+// Reply checks a reply address's tag for seat of game id against the
+// seat's current token generation and returns the seat's context. Errors:
+// ENotFound (no such game or seat), EUnauthorized (a forged tag, or one a
+// resent link revoked).
+func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*ReplySeat, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st := g.SeatAt(seat)
+	if st == nil {
+		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+	}
+	want := ReplyTag(s.secret, id, seat, st.TokenGen)
+	if !hmac.Equal([]byte(strings.ToLower(tag)), []byte(want)) {
+		return nil, projections.Errorf(projections.EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
+	}
+	_, state, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.Language, Players: g.Players, Status: g.Status,
+		Version: g.Version, Deadline: g.DeadlineAt, Seat: seat, Name: st.Name, Email: st.Email, TokenGen: st.TokenGen,
+		Legal: []engine.Move{}}
+	if g.Status == projections.StatusActive {
+		r.Legal = projections.NonNil(state.Legal(seat))
+	}
+	r.Choice = projections.ChoiceTag(r.Legal)
+	return r, nil
+}

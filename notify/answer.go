@@ -1,0 +1,38 @@
+package notify
+
+// Answer is what the mail listener says back to a reply (the payload of a
+// Reply email). Every reply it reads gets one, unless the seat's hourly
+// bound of answers is reached (see the inbound package).
+type Answer struct {
+	// Says lists what happened, in order: AnswerPlayed, AnswerPosted... The
+	// email says each in the game's language.
+	Says []string `json:"says"`
+	// Move is the label of the move played (AnswerPlayed).
+	Move string `json:"move,omitempty"`
+	// Quote is the text read from the reply (AnswerUnreadable), as lines.
+	Quote []string `json:"quote,omitempty"`
+	// Detail is the reason a move or a message was refused, in English
+	// (the service's message).
+	Detail string `json:"detail,omitempty"`
+	// InReplyTo is the Message-ID of the reply, with its brackets, so that
+	// mail clients thread the answer.
+	InReplyTo string `json:"in_reply_to,omitempty"`
+}
+
+// What an Answer says.
+const (
+	AnswerPlayed     = "played"      // the move was played
+	AnswerPosted     = "posted"      // the chat message went to the table
+	AnswerMovedOn    = "moved_on"    // the email answered listed other moves than now
+	AnswerUnreadable = "unreadable"  // neither a move nor chat: nothing done
+	AnswerNotAwaited = "not_awaited" // a move, but none is awaited from the seat
+	AnswerRefused    = "refused"     // the service refused the move
+	AnswerChatFailed = "chat_failed" // the service refused the message
+	AnswerEnded      = "ended"       // the game is over, aborted or paused
+)
+
+// AnswerSays lists every value of Answer.Says.
+func AnswerSays() []string {
+	return []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerUnreadable, AnswerNotAwaited,
+		AnswerRefused, AnswerChatFailed, AnswerEnded}
+}

@@ -1,0 +1,68 @@
+package notify
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ReplyAddress is the Reply-To of an email to a seat:
+//
+//	GAME-SEAT-CHOICE-TAG@PBEM_REPLY_DOMAIN
+//
+// GAME is the game id, SEAT the seat number, CHOICE the projections.ChoiceTag
+// of the moves the email numbered ("x" when it numbered none: a reminder),
+// and TAG the seat's reply secret (game.ReplyTag). Only TAG is a secret;
+// changing CHOICE only gets the sender the fresh list. Outgoing emails use
+// the same address as their envelope sender, so that bounces come back to
+// the listener and name the seat they are about.
+type ReplyAddress struct {
+	GameID string
+	Seat   int
+	Choice string
+	Tag    string
+}
+
+// NoChoice is the CHOICE of an email that numbered no moves.
+const NoChoice = "x"
+
+// String returns the address at domain.
+func (a ReplyAddress) String(domain string) string {
+	return a.GameID + "-" + strconv.Itoa(a.Seat) + "-" + a.Choice + "-" + a.Tag + "@" + domain
+}
+
+// ErrNotReplyAddress is returned by ParseReplyAddress for an address that
+// is not one of ours.
+var ErrNotReplyAddress = errors.New("notify: not a reply address")
+
+// ParseReplyAddress reads a reply address at domain (case-insensitive). It
+// checks the shape only: the tag is checked by the game service.
+func ParseReplyAddress(addr, domain string) (ReplyAddress, error) {
+	addr = strings.ToLower(strings.Trim(strings.TrimSpace(addr), "<>"))
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 || domain == "" || addr[at+1:] != strings.ToLower(domain) || at > 64 {
+		return ReplyAddress{}, ErrNotReplyAddress
+	}
+	parts := strings.Split(addr[:at], "-")
+	if len(parts) != 4 || !isToken(parts[0], 64) || !isToken(parts[2], 16) || !isToken(parts[3], 32) {
+		return ReplyAddress{}, ErrNotReplyAddress
+	}
+	seat, err := strconv.Atoi(parts[1])
+	if err != nil || seat < 0 || seat > 99 || strconv.Itoa(seat) != parts[1] {
+		return ReplyAddress{}, ErrNotReplyAddress
+	}
+	return ReplyAddress{GameID: parts[0], Seat: seat, Choice: parts[2], Tag: parts[3]}, nil
+}
+
+// isToken reports whether s is 1..max lowercase letters and digits.
+func isToken(s string, max int) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
