@@ -32,6 +32,7 @@ var gameKeyed = map[string]string{
 	"history":       "game_id",
 	"move_requests": "game_id",
 	"outbox":        "game_id",
+	"inbound_mail":  "game_id",
 }
 
 // globalTables are the tables not keyed by game, and why (docs/SCALING.md
@@ -41,6 +42,8 @@ var globalTables = map[string]string{
 	"mail_digests":      "keyed by email address and day: one digest across games",
 	"mailbox":           "the dev mailbox, used only without PBEM_SMTP_URL",
 	"schema_migrations": "golang-migrate's schema version",
+	"events_xid_shift":  "one row per database: the shift of log positions after a restore",
+	"mail_bounces":      "keyed by email address: an address that bounced, across games",
 }
 
 // uniqueWithoutKey lists the unique indexes of game-keyed tables that do
