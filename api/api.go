@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -41,6 +42,12 @@ type Config struct {
 	// Mail, when set, serves the mail routes (unsubscribe, failed emails,
 	// the dev mailbox).
 	Mail *MailConfig
+	// Limits bound what one IP and one organiser may have emailed
+	// (zero: the defaults).
+	Limits Limits
+	// TrustProxy takes the client IP of the rate limits from
+	// X-Forwarded-For (set it behind a reverse proxy); else the peer's.
+	TrustProxy bool
 }
 
 // Route is one entry of the route table.
@@ -58,6 +65,7 @@ type Server struct {
 	echo  *echo.Echo
 	pages *pages      // nil without Config.Pages
 	mail  *mailRoutes // nil without Config.Mail
+	limit *limiter
 }
 
 // New returns a Server with every route registered.
@@ -66,12 +74,18 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.limit = newLimiter(cfg.Limits, time.Now)
 	e := echo.New()
+	e.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.recover, withRequestID)
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
+		s.pages.limit = s.limit
 	}
 	if cfg.Mail != nil {
 		s.mail = newMailRoutes(*cfg.Mail)

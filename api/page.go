@@ -61,10 +61,11 @@ type FailedEmails interface {
 
 // pages serves the HTML pages.
 type pages struct {
-	cfg  PageConfig
-	svc  *game.Service
-	log  *slog.Logger
-	tmpl *templates
+	cfg   PageConfig
+	svc   *game.Service
+	log   *slog.Logger
+	tmpl  *templates
+	limit *limiter // the server's rate limits
 }
 
 // newPages returns the HTML pages of cfg (their routes are in routes.go).
@@ -129,6 +130,12 @@ func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 
 // renderError shows err as an HTML page with the status of its code.
 func (p *pages) renderError(c echo.Context, err error) error {
+	var lim *errLimited
+	if errors.As(err, &lim) {
+		c.Response().Header().Set("Retry-After", lim.retryAfter())
+		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		return p.render(c, http.StatusTooManyRequests, "error", d)
+	}
 	code := projections.ErrorCode(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {

@@ -112,6 +112,12 @@ type Game interface {
 	// RoundEnd reports whether e closes a round (the service sends the
 	// round's result email after it). A game without rounds answers false.
 	RoundEnd(e Event) bool
+	// Settings describes the player range and the options a creator may
+	// choose, labelled in lang ("en", "fr", "it"; English otherwise). The
+	// service checks a request against it (CheckOptions) before New, and
+	// the lobby builds its form from it; New still refuses combinations
+	// (with a *RuleError whose Field names an option).
+	Settings(lang string) Settings
 }
 
 // State is one game's current state. Its JSON form (json.Marshal) round-trips

@@ -119,10 +119,16 @@ type emailData struct {
 	PlayLink        string
 	AuditLink       string
 	UnsubscribeLink string
-	Summary         string
-	Lines           []string
-	Ranking         []Rank
-	Games           []digestItem
+	// Link is the organiser's or sign-in email's link (confirm,
+	// admin_link, signin); BlockLink refuses every invitation (in
+	// invitations); MyGamesLink is the "My games" page.
+	Link        string
+	BlockLink   string
+	MyGamesLink string
+	Summary     string
+	Lines       []string
+	Ranking     []Rank
+	Games       []digestItem
 }
 
 type digestItem struct {
@@ -171,6 +177,17 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	if d.Name == "" {
 		d.Name = p.To.Email
+	}
+	d.MyGamesLink = r.link("me")
+	switch row.Kind {
+	case Invitation:
+		d.BlockLink = r.BlockLink(p.To.Email, lang)
+	case Confirm:
+		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID))
+	case AdminLink:
+		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(game.AdminToken(r.secret, gameID, 0))
+	case Signin:
+		d.Link = r.link("signin", game.SigninToken(r.secret, gameID))
 	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
@@ -221,6 +238,12 @@ func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
 // picks the language of the page it opens.
 func (r *Renderer) UnsubscribeLink(email, lang string) string {
 	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
+}
+
+// BlockLink is the signed link by which an address refuses every
+// invitation; lang picks the language of the page it opens.
+func (r *Renderer) BlockLink(email, lang string) string {
+	return r.link("mail", "block") + "?token=" + url.QueryEscape(BlockToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
 }
 
 // MessageID is the fixed Message-ID of an outbox row (without brackets).

@@ -36,7 +36,8 @@ func newLoadClient(addr string, secret []byte, game string, seats int) (*loadCli
 	for i := range seats {
 		players = append(players, map[string]string{"name": loadNames[i%len(loadNames)] + fmt.Sprint(i), "email": fmt.Sprintf("p%d@example.org", i)})
 	}
-	body, err := json.Marshal(map[string]any{"game": game, "players": players})
+	body, err := json.Marshal(map[string]any{"game": game, "players": players,
+		"organiser": map[string]string{"name": "Load", "email": "load@example.org"}})
 	if err != nil {
 		return nil, err
 	}
@@ -116,18 +117,26 @@ func (lt *loadClient) play(ctx context.Context, n int, d time.Duration) (*playRe
 	return res, firstErr
 }
 
-// newGame creates a game over c and returns its id.
+// newGame proposes a game over c, confirms it as its organiser would
+// (the client knows the secret the emailed link derives from), and
+// returns its id.
 func (lt *loadClient) newGame(c *loadConn) (string, error) {
 	st, body, err := c.do("POST", "/api/v1/games", "", lt.createBody)
 	if err != nil {
 		return "", err
 	}
-	if st != http.StatusCreated {
+	if st != http.StatusAccepted {
 		return "", fmt.Errorf("loadtest: create: status %d", st)
 	}
 	id, err := jsonStringField(body, "id")
 	if err != nil {
 		return "", fmt.Errorf("loadtest: create: %w", err)
+	}
+	if st, _, err = c.do("POST", "/api/v1/confirm/"+game.ConfirmToken(lt.secret, id), "", nil); err != nil {
+		return "", err
+	}
+	if st != http.StatusCreated {
+		return "", fmt.Errorf("loadtest: confirm: status %d", st)
 	}
 	return id, nil
 }
