@@ -17,7 +17,7 @@ import (
 	"pbem/projections"
 )
 
-var reConfirm = regexp.MustCompile(`<form method="post" action="/confirm/([^"]+)">`)
+var reConfirm = regexp.MustCompile(`<form method="post" action="/confirm/([^"?]+)`)
 
 // confirmLast confirms the newest proposal as its organiser would: the
 // link's page shows one button, whose POST creates the game. It returns

@@ -31,7 +31,7 @@ func (p *pages) confirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	lang := pickLang(c, cf.Game.Language)
+	lang := pickLang(c, "")
 	d := confirmPage{base: p.base(c, lang), Token: c.Param("token"), Done: true, Again: cf.Again}
 	d.Title = p.cat(lang).t("confirm.title")
 	return p.render(c, http.StatusOK, "confirm", d)

@@ -183,11 +183,11 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	case Invitation:
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
 	case Confirm:
-		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID))
+		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case AdminLink:
 		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(game.AdminToken(r.secret, gameID, 0))
 	case Signin:
-		d.Link = r.link("signin", game.SigninToken(r.secret, gameID))
+		d.Link = r.link("signin", game.SigninToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
