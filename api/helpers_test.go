@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/game"
@@ -26,6 +28,7 @@ type env struct {
 	url  string
 	svc  *game.Service
 	repo *postgres.Repo
+	pool *pgxpool.Pool
 	srv  *api.Server
 	now  *time.Time
 }
@@ -40,7 +43,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	t.Cleanup(store.Close)
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
-	e := &env{t: t, repo: repo, now: &now}
+	e := &env{t: t, repo: repo, pool: pool, now: &now}
 	e.svc = game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc})
