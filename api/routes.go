@@ -26,6 +26,10 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/games/:id/admin/pause", s.adminPause},
 		{http.MethodPost, "/api/v1/games/:id/admin/resume", s.adminResume},
 		{http.MethodPost, "/api/v1/games/:id/admin/extend", s.adminExtend},
+		{http.MethodPost, "/api/v1/games/:id/admin/email", s.adminEmail},
+		{http.MethodPost, "/api/v1/games/:id/admin/replace", s.adminReplace},
+		{http.MethodPost, "/api/v1/games/:id/admin/rematch", s.adminRematch},
+		{http.MethodGet, "/api/v1/games/:id/admin/waiting", s.adminWaiting},
 	}
 	if p := s.pages; p != nil {
 		rs = append(rs, []Route{

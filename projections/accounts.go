@@ -84,4 +84,7 @@ type Accounts interface {
 	MyGames(ctx context.Context, email string) ([]MyGame, error)
 	// HasGames reports whether email has a seat or organises a game.
 	HasGames(ctx context.Context, email string) (bool, error)
+	// WaitingSince maps each seat game id awaits to the time of the
+	// event since which it waits.
+	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)
 }

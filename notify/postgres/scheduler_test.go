@@ -217,7 +217,7 @@ func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
 	c := r.create(projections.PolicyDefaultMove)
 	r.mail(0)
 
-	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken); err != nil {
+	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken, ""); err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(2 * time.Hour)

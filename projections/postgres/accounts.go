@@ -213,3 +213,21 @@ func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 	}
 	return ok, nil
 }
+
+// WaitingSince implements projections.Accounts: the inbox's version of
+// each awaited seat, dated by its public history row.
+func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
+	rows, err := r.pool.Query(ctx, `SELECT i.seat, h.recorded_at FROM inbox i
+		JOIN history h ON h.game_id = i.game_id AND h.version = i.version AND h.seat = -1
+		WHERE i.game_id = $1`, id)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	out := map[int]time.Time{}
+	var seat int
+	var at time.Time
+	if _, err := pgx.ForEachRow(rows, []any{&seat, &at}, func() error { out[seat] = at; return nil }); err != nil {
+		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	return out, nil
+}
