@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -101,6 +100,3 @@ func setSession(c echo.Context, sess string, secure bool) {
 func clearSession(c echo.Context) {
 	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
-
-// normalEmail lower-cases and trims an address.
-func normalEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
