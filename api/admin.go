@@ -57,9 +57,20 @@ func (s *Server) adminAbort(c echo.Context) error {
 	return s.adminPlain(c, s.svc.Abort)
 }
 
-// adminPause: POST /api/v1/games/:id/admin/pause.
+// pauseBody is the optional body of a pause: the reason shown to the players.
+type pauseBody struct {
+	Reason string `json:"reason"`
+}
+
+// adminPause: POST /api/v1/games/:id/admin/pause [{"reason":"..."}].
 func (s *Server) adminPause(c echo.Context) error {
-	return s.adminPlain(c, s.svc.Pause)
+	var b pauseBody
+	if err := decode(c, &b, true); err != nil {
+		return err
+	}
+	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+		return s.svc.Pause(c.Request().Context(), id, tok, b.Reason)
+	})
 }
 
 // adminResume: POST /api/v1/games/:id/admin/resume.

@@ -22,6 +22,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,6 +47,12 @@ type Config struct {
 	// Metrics, if set, receives the request metrics (see httpMetrics) and
 	// is served at GET /metrics; nil: no metrics and no /metrics route.
 	Metrics *prometheus.Registry
+	// Limits bound what one IP and one organiser may have emailed
+	// (zero: the defaults).
+	Limits Limits
+	// TrustProxy takes the client IP of the rate limits from
+	// X-Forwarded-For (set it behind a reverse proxy); else the peer's.
+	TrustProxy bool
 }
 
 // Route is one entry of the route table.
@@ -65,6 +72,7 @@ type Server struct {
 	mail  *mailRoutes // nil without Config.Mail
 	// metrics is nil when Config.Metrics is.
 	metrics *httpMetrics
+	limit   *limiter
 }
 
 // New returns a Server with every route registered.
@@ -74,12 +82,18 @@ func New(cfg Config) *Server {
 		s.log = slog.Default()
 	}
 	s.log = withRequestIDs(s.log)
+	s.limit = newLimiter(cfg.Limits, time.Now)
 	e := echo.New()
+	e.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Use(s.middleware()...)
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
+		s.pages.limit = s.limit
 	}
 	if cfg.Mail != nil {
 		s.mail = newMailRoutes(*cfg.Mail)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/api"
+	pbgame "pbem/events/game"
 	"pbem/engine/lords"
 	"pbem/notify"
 	"pbem/notify/smtpsink"
@@ -227,17 +229,14 @@ func TestCrossOriginFormsAreRefused(t *testing.T) {
 		t.Fatalf("%d games created cross-site (%v)", games, err)
 	}
 	p := postFrom(t, b, "/games", form, sameOrigin)
-	if p.Status != http.StatusCreated {
+	if p.Status != http.StatusAccepted {
 		t.Fatalf("lobby form from the same origin: %d\n%s", p.Status, p.Body)
 	}
-	link, err := url.Parse(htmlUnescape(reAdminLink.FindStringSubmatch(p.Body)[1]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := strings.TrimPrefix(link.Path, "/admin/")
+	// The admin link goes to the organiser by email: take a confirmed game.
+	id := e.createGame("lords-of-scotland", 2, "en", "")
 
 	adm := e.browser()
-	adm.get(link.RequestURI())
+	adm.get("/admin/" + id + "?token=" + url.QueryEscape(pbgame.AdminToken(secret, id, 0)))
 	csrf := moveForm(t, adm.get("/admin/"+id).Body).csrf
 	pause := url.Values{"csrf": {csrf}, "action": {"pause"}}
 	for _, h := range crossSite {
@@ -270,26 +269,59 @@ func TestCrossOriginFormsAreRefused(t *testing.T) {
 	}
 }
 
-// TestAdminLinkIgnoresForgedHost creates a game from the lobby with a
-// forged Host header: the admin link is on PBEM_PUBLIC_URL (defect 9).
+// TestAdminLinkIgnoresForgedHost proposes and confirms a game with a
+// forged Host header: no answer names the forged host (defect 9). The
+// admin link itself is emailed, built on PBEM_PUBLIC_URL by the renderer.
 func TestAdminLinkIgnoresForgedHost(t *testing.T) {
 	for _, public := range []string{"https://pbem.example.org", ""} {
 		e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.PublicURL = public })
+		forged := map[string]string{"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
 		b := e.browser()
 		form, _ := lobbyForm(t, b, "en")
-		p := postFrom(t, b, "/games", form, map[string]string{"Host": "evil.example", "X-Forwarded-Host": "evil.example"})
-		if p.Status != http.StatusCreated {
-			t.Fatalf("create: %d\n%s", p.Status, p.Body)
+		p := postFrom(t, b, "/games", form, forged)
+		if p.Status != http.StatusAccepted || strings.Contains(p.Body, "evil") {
+			t.Fatalf("propose from the lobby: %d\n%s", p.Status, p.Body)
 		}
-		m := reAdminLink.FindStringSubmatch(p.Body)
-		if m == nil {
-			t.Fatalf("no admin link:\n%s", p.Body)
+		body := `{"game":"lords-of-scotland","organiser":{"name":"Org","email":"org@example.org"},` +
+			`"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`
+		st, out := forgedPost(t, e.url+"/api/v1/games", body)
+		if st != http.StatusAccepted || strings.Contains(out, "evil") {
+			t.Fatalf("propose: %d %s", st, out)
 		}
-		link := htmlUnescape(m[1])
-		if strings.Contains(link, "evil") || !strings.HasPrefix(link, public+"/admin/") {
-			t.Errorf("public URL %q: admin link %q", public, link)
+		var proposed struct{ ID string }
+		if err := json.Unmarshal([]byte(out), &proposed); err != nil || proposed.ID == "" {
+			t.Fatalf("propose: %s (%v)", out, err)
+		}
+		st, out = forgedPost(t, e.url+"/api/v1/confirm/"+pbgame.ConfirmToken(secret, proposed.ID), "")
+		if st != http.StatusCreated || strings.Contains(out, "evil") {
+			t.Fatalf("public URL %q: confirm: %d %s", public, st, out)
 		}
 	}
+}
+
+// forgedPost posts body (JSON, or nothing) to u with a forged Host header and
+// returns the status and the answer.
+func forgedPost(t *testing.T, u, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "evil.example"
+	req.Header.Set("X-Forwarded-Host", "evil.example")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
 }
 
 // oldUnsubscribeToken is the first kind of unsubscribe token: the address

@@ -48,6 +48,9 @@ type ErrorBody struct {
 type ErrorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Field names the request field at fault, when one is ("options.long_game"
+	// is written "long_game", a player's "players[1].email").
+	Field string `json:"field,omitempty"`
 }
 
 // statusFor is the HTTP status of an error with code: the table's, else 422
@@ -67,6 +70,13 @@ func statusFor(code string, err error) int {
 // handleError is echo's error handler: every error becomes an ErrorBody.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	var lim *errLimited
+	if errors.As(err, &lim) {
+		if werr := writeLimited(c, lim); werr != nil {
+			s.log.WarnContext(c.Request().Context(), "write error response", "err", werr)
+		}
 		return
 	}
 	code, msg := codeOf(err)
@@ -100,7 +110,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Request().Method == http.MethodHead {
 		werr = c.NoContent(status)
 	} else {
-		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
+		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, Field: projections.ErrorField(err)}})
 	}
 	if werr != nil {
 		s.log.WarnContext(c.Request().Context(), "write error response", "err", werr)

@@ -24,6 +24,7 @@ type createBody struct {
 	TurnDeadline   string          `json:"turn_deadline"`
 	ReminderBefore string          `json:"reminder_before"`
 	TimeoutPolicy  string          `json:"timeout_policy"`
+	Organiser      *createPlayer   `json:"organiser"`
 }
 
 type createdBody struct {
@@ -32,37 +33,55 @@ type createdBody struct {
 	Seats      []game.SeatName `json:"seats"`
 }
 
-// createGame: POST /api/v1/games.
+// createGame: POST /api/v1/games. The game is proposed: only its
+// organiser is emailed, a confirmation link (see confirmGame); the answer
+// is 202 with the proposal's id (the future game's). Limits: 429.
 func (s *Server) createGame(c echo.Context) error {
 	var b createBody
 	if err := decode(c, &b, false); err != nil {
 		return err
 	}
+	req, err := b.request(c)
+	if err != nil {
+		return err
+	}
+	ch, err := s.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players))
+	if err != nil {
+		return err
+	}
+	pr, err := s.svc.Propose(c.Request().Context(), req)
+	if err != nil {
+		ch.undo()
+		return err
+	}
+	return c.JSON(http.StatusAccepted, proposedBody{ID: pr.ID, Status: "awaiting_confirmation", ExpiresAt: pr.ExpiresAt,
+		Message: "a confirmation link was emailed to the organiser; nothing is sent to the players before it is used"})
+}
+
+// request is the service's request of a create body.
+func (b *createBody) request(c echo.Context) (game.CreateGame, error) {
 	if b.Game == "" {
-		return projections.Errorf(projections.EInvalid, "game: give the game's name")
+		return game.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "game", "game: give the game's name")
+	}
+	if b.Organiser == nil {
+		return game.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "organiser",
+			`organiser: give {"name": ..., "email": ...}: the organiser confirms the game by email`)
 	}
 	turn, err := parseDuration("turn_deadline", b.TurnDeadline)
 	if err != nil {
-		return err
+		return game.CreateGame{}, err
 	}
 	rem, err := parseDuration("reminder_before", b.ReminderBefore)
 	if err != nil {
-		return err
+		return game.CreateGame{}, err
 	}
 	req := game.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
-		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c)}
+		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c),
+		Organiser: game.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
 		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email})
 	}
-	cg, err := s.svc.Create(c.Request().Context(), req)
-	if err != nil {
-		return err
-	}
-	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []game.SeatName{}}
-	for i, n := range cg.Game.Players {
-		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
-	}
-	return c.JSON(http.StatusCreated, out)
+	return req, nil
 }
 
 // getGame: GET /api/v1/games/:id.

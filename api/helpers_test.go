@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/game"
@@ -26,6 +28,7 @@ type env struct {
 	url  string
 	svc  *game.Service
 	repo *postgres.Repo
+	pool *pgxpool.Pool
 	srv  *api.Server
 	now  *time.Time
 }
@@ -40,7 +43,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	t.Cleanup(store.Close)
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
-	e := &env{t: t, repo: repo, now: &now}
+	e := &env{t: t, repo: repo, pool: pool, now: &now}
 	e.svc = game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc})
@@ -108,10 +111,24 @@ func (e *env) create(game string, n int, options string) created {
 	for i := range n {
 		players = append(players, map[string]string{"name": names[i], "email": names[i] + "@example.org"})
 	}
-	body := map[string]any{"game": game, "players": players, "options": json.RawMessage(options)}
+	body := map[string]any{"game": game, "players": players, "options": json.RawMessage(options),
+		"organiser": map[string]string{"name": "Org", "email": "org@example.org"}}
+	return e.createConfirmed(body)
+}
+
+// createConfirmed proposes a game (POST /api/v1/games) and confirms it as
+// its organiser would with the emailed link.
+func (e *env) createConfirmed(body any) created {
+	e.t.Helper()
+	var p struct {
+		ID string `json:"id"`
+	}
+	if st := e.do("POST", "/api/v1/games", "", body, &p); st != http.StatusAccepted || p.ID == "" {
+		e.t.Fatalf("propose: status %d, id %q", st, p.ID)
+	}
 	var c created
-	if st := e.do("POST", "/api/v1/games", "", body, &c); st != http.StatusCreated {
-		e.t.Fatalf("create: status %d", st)
+	if st := e.do("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "", nil, &c); st != http.StatusCreated {
+		e.t.Fatalf("confirm: status %d", st)
 	}
 	return c
 }

@@ -22,11 +22,9 @@ func TestViewLabelsSpeakTheGamesLanguage(t *testing.T) {
 	for _, n := range []string{"Ann", "Bob"} {
 		players = append(players, map[string]string{"name": n, "email": n + "@example.org"})
 	}
-	var c created
-	body := map[string]any{"game": lords.Name, "players": players, "language": "it"}
-	if st := e.do("POST", "/api/v1/games", "", body, &c); st != http.StatusCreated {
-		t.Fatalf("create: status %d", st)
-	}
+	body := map[string]any{"game": lords.Name, "players": players, "language": "it",
+		"organiser": map[string]string{"name": "Ann", "email": "Ann@example.org"}}
+	c := e.createConfirmed(body)
 	var v viewBody
 	if st := e.do("GET", "/api/v1/games/"+c.ID+"/view", seatToken(c.ID, 0), nil, &v); st != http.StatusOK {
 		t.Fatalf("view: %d", st)

@@ -2,11 +2,11 @@ package api
 
 import (
 	"net/http"
-	"pbem/api/inbound"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/api/inbound"
 	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"

@@ -22,7 +22,7 @@ var playLinkRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`
 func TestEmailedLinkOpensThePlayersView(t *testing.T) {
 	e := newMailEnv(t, false)
 	ctx := context.Background()
-	g, err := e.svc.Create(ctx, game.CreateGame{Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
+	g, err := e.svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
 		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)

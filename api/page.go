@@ -69,11 +69,12 @@ type FailedEmails interface {
 
 // pages serves the HTML pages.
 type pages struct {
-	cfg  PageConfig
-	svc  *game.Service
-	log  *slog.Logger
-	tmpl *templates
-	cop  *http.CrossOriginProtection
+	cfg   PageConfig
+	svc   *game.Service
+	log   *slog.Logger
+	tmpl  *templates
+	cop   *http.CrossOriginProtection
+	limit *limiter // the server's rate limits
 }
 
 // newPages returns the HTML pages of cfg (their routes are in routes.go).
@@ -140,6 +141,12 @@ func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 
 // renderError shows err as an HTML page with the status of its code.
 func (p *pages) renderError(c echo.Context, err error) error {
+	var lim *errLimited
+	if errors.As(err, &lim) {
+		c.Response().Header().Set("Retry-After", lim.retryAfter())
+		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		return p.render(c, http.StatusTooManyRequests, "error", d)
+	}
 	code, _ := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {

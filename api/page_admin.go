@@ -30,6 +30,14 @@ type adminPage struct {
 	Done      bool
 	Failed    []notify.FailedEmail
 	ShowFail  bool
+	// Waiting lists whom the game waits for, and since when.
+	Waiting []waitingRow
+}
+
+// waitingRow is one awaited seat on the admin page.
+type waitingRow struct {
+	Name  string
+	Since when
 }
 
 // adminAuth checks that tok is game id's admin token.
@@ -81,6 +89,13 @@ func (p *pages) admin(c echo.Context) error {
 		}
 		d.Extends = append(d.Extends, option{Value: strconv.Itoa(h) + "h", Label: lbl, Selected: h == 24})
 	}
+	ws, err := p.svc.WaitingFor(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		d.Waiting = append(d.Waiting, waitingRow{Name: w.Name, Since: tellTime(cat, w.Since, p.svc.Now(), location(c))})
+	}
 	if p.cfg.Failed != nil {
 		d.ShowFail = true
 		if d.Failed, err = p.cfg.Failed.Failed(ctx, id); err != nil {
@@ -110,7 +125,19 @@ func (p *pages) adminAction(c echo.Context) error {
 		}
 		_, err = p.svc.ResendLink(ctx, id, tok, seat)
 	case "pause":
-		_, err = p.svc.Pause(ctx, id, tok)
+		_, err = p.svc.Pause(ctx, id, tok, c.FormValue("reason"))
+	case "email", "replace":
+		seat, perr := strconv.Atoi(c.FormValue("seat"))
+		if perr != nil {
+			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+		}
+		if c.FormValue("action") == "email" {
+			_, err = p.svc.ChangeEmail(ctx, id, tok, seat, c.FormValue("email"))
+		} else {
+			_, err = p.svc.ReplacePlayer(ctx, id, tok, seat, c.FormValue("name"), c.FormValue("email"))
+		}
+	case "rematch":
+		return p.rematch(c, id, tok)
 	case "resume":
 		_, err = p.svc.Resume(ctx, id, tok)
 	case "extend":

@@ -121,36 +121,41 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The lobby: create a game of Lords of Scotland.
+	// The lobby: create a game of Lords of Scotland; Ann organises it.
 	admin := tab(t, root, 1280, 900, false)
 	within(t, admin, 20*time.Second, "lobby",
 		chromedp.Navigate(e.url+"/"),
 		chromedp.WaitVisible(chromedp.CSS("form.lobby")),
-		chromedp.SetValue(chromedp.CSS("#game"), "lords-of-scotland"),
 		chromedp.SetValue(chromedp.CSS("#language"), "en"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="name1"]`), "Ann"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="email1"]`), "ann@example.org"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="name2"]`), "Bob"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="email2"]`), "bob@example.org"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="organiser_email"]`), "ann@example.org"),
 		chromedp.Click(chromedp.CSS("button.primary")),
-		chromedp.WaitVisible(chromedp.CSS("#admin-link")),
+		chromedp.WaitVisible(chromedp.CSS("#proposed")),
 	)
-	adminLink := eval[string](t, admin, `document.getElementById("admin-link").textContent`)
-	if strings.HasPrefix(adminLink, "/") { // no PBEM_PUBLIC_URL: a path on this server
-		adminLink = e.url + adminLink
+	if unlabelled := eval[int](t, admin, a11yProblems); unlabelled != 0 {
+		t.Errorf("the proposed page has %d controls without a label or buttons outside forms", unlabelled)
 	}
+	confirm := organiserLink(t, e, "/confirm/")
+	within(t, admin, 20*time.Second, "confirm",
+		chromedp.Navigate(confirm),
+		chromedp.Click(chromedp.CSS("#confirm")),
+		chromedp.WaitVisible(chromedp.CSS("#confirmed")),
+	)
 	within(t, admin, 20*time.Second, "lobby again", chromedp.Navigate(e.url+"/"), chromedp.WaitVisible(chromedp.CSS("form.lobby")))
 	if unlabelled := eval[int](t, admin, a11yProblems); unlabelled != 0 {
 		t.Errorf("the lobby has %d controls without a label or buttons outside forms", unlabelled)
 	}
+
+	// The invitations, through the real worker and an SMTP server.
+	links, adminLink := sendInvitations(t, e, 2)
 	u, err := url.Parse(adminLink)
 	if err != nil || !strings.HasPrefix(u.Path, "/admin/") || u.Query().Get("token") == "" {
 		t.Fatalf("admin link %q", adminLink)
 	}
 	id := strings.TrimPrefix(u.Path, "/admin/")
-
-	// The invitations, through the real worker and an SMTP server.
-	links := sendInvitations(t, e, 2)
 	mover := e.toMove(id)
 	if mover < 0 {
 		t.Fatal("nobody to move")
@@ -294,12 +299,30 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	}
 }
 
-// sendInvitations runs the notify worker over an SMTP sink and returns each
-// invited address's play link.
-func sendInvitations(t *testing.T, e *pageEnv, n int) map[string]string {
+// organiserLink sends the one pending email (the organiser's) through the
+// notify worker and an SMTP sink, and returns its link starting with path.
+func organiserLink(t *testing.T, e *pageEnv, path string) string {
+	t.Helper()
+	got := deliverOutbox(t, e.pool, e.url, 1)
+	p, err := smtpsink.Parse(got[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(p.Text, e.url+path)
+	if i < 0 {
+		t.Fatalf("no %s link in:\n%s", path, p.Text)
+	}
+	return strings.Fields(p.Text[i:])[0]
+}
+
+// sendInvitations runs the notify worker over an SMTP sink (n invitations
+// and the organiser's admin link) and returns each invited address's play
+// link, and the admin link.
+func sendInvitations(t *testing.T, e *pageEnv, n int) (map[string]string, string) {
 	t.Helper()
 	links := map[string]string{}
-	for _, m := range deliverOutbox(t, e.pool, e.url, n) {
+	adminLink := ""
+	for _, m := range deliverOutbox(t, e.pool, e.url, n+1) {
 		p, err := smtpsink.Parse(m.Data)
 		if err != nil {
 			t.Fatal(err)
@@ -308,6 +331,10 @@ func sendInvitations(t *testing.T, e *pageEnv, n int) map[string]string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if i := strings.Index(p.Text, e.url+"/admin/"); i >= 0 {
+			adminLink = strings.Fields(p.Text[i:])[0]
+			continue
+		}
 		i := strings.Index(p.Text, e.url+"/play/")
 		if i < 0 {
 			t.Fatalf("no play link in:\n%s", p.Text)
@@ -315,8 +342,8 @@ func sendInvitations(t *testing.T, e *pageEnv, n int) map[string]string {
 		link := strings.Fields(p.Text[i:])[0]
 		links[to.Address] = link
 	}
-	if len(links) != n {
-		t.Fatalf("links for %d addresses, want %d", len(links), n)
+	if len(links) != n || adminLink == "" {
+		t.Fatalf("links for %d addresses, want %d; admin link %q", len(links), n, adminLink)
 	}
-	return links
+	return links, adminLink
 }

@@ -71,7 +71,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 func (e *pageEnv) createGame(name string, n int, lang, options string) string {
 	e.t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := game.CreateGame{Game: name, Language: lang, Options: json.RawMessage(options)}
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang, Options: json.RawMessage(options)}
 	for i := range n {
 		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine"
 	"pbem/events/game"
 	"pbem/projections"
 )
@@ -19,19 +21,27 @@ import (
 // lobbyCookie is a random session id for the lobby form's CSRF token.
 const lobbyCookie = "pbem_lobby"
 
-// lobbySeats is how many player rows the lobby form offers.
-const lobbySeats = 6
-
-// lobbyPage is the data of the lobby.
+// lobbyPage is the data of the lobby. The form is built from the chosen
+// game's Settings: the player counts it allows and the options that count
+// allows (checkboxes, lists, numbers, a file for a document). Changing the
+// game or the number of players posts the form with "refresh" (the
+// pages' script does it at once; without script, the Update button), which
+// shows it again with the values kept and the options of the new choice.
 type lobbyPage struct {
 	base
+	PageLang  string
 	Games     []option
 	Languages []option
 	Deadlines []option
 	Policies  []option
+	Counts    []option
 	Seats     []lobbySeat
-	Options   string
-	Error     string
+	Options   []optionField
+	Organiser lobbySeat
+	// Error is a refusal that no single field explains; FieldErrors holds
+	// the others by the form field's name.
+	Error       string
+	FieldErrors map[string]string
 }
 
 // option is one choice of a <select>.
@@ -42,15 +52,26 @@ type option struct {
 
 // lobbySeat is one player row of the lobby form.
 type lobbySeat struct {
-	N           int
-	Name, Email string
+	N                     int
+	Name, Email           string
+	NameError, EmailError string
 }
 
-// createdPage shows a new game's admin link, once.
-type createdPage struct {
+// optionField is one game option in the form.
+type optionField struct {
+	engine.OptionSpec
+	Name    string // the form field: "opt_" + key
+	Checked bool   // a bool that is on
+	Fixed   bool   // imposed by the player count: shown on, not sent
+	Value   string // a choice's or a number's value
+	Choices []option
+	Error   string
+}
+
+// proposedPage tells the organiser to look for the confirmation email.
+type proposedPage struct {
 	base
-	GameID    string
-	AdminLink string
+	Email string
 }
 
 // lobby: GET /, the form to create a game.
@@ -59,8 +80,8 @@ func (p *pages) lobby(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := p.lobbyData(c, pickLang(c, ""), sess)
-	return p.render(c, http.StatusOK, "lobby", d)
+	lang := pickLang(c, "")
+	return p.render(c, http.StatusOK, "lobby", p.lobbyData(c, lang, sess))
 }
 
 // lobbySession returns the lobby's session id, setting its cookie if
@@ -79,13 +100,9 @@ func (p *pages) lobbySession(c echo.Context) (string, error) {
 	return v, nil
 }
 
-func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
-	cat := p.cat(lang)
-	d := &lobbyPage{base: p.base(c, lang)}
-	d.Title = cat.t("lobby.title")
-	d.CSRF = p.csrfFor(sess)
+// lobbyGames lists the games, those with a page of their own first.
+func (p *pages) lobbyGames(cat catalog) []string {
 	games := p.svc.Games()
-	// The games with a page of their own first, then the others by name.
 	rank := func(g string) int {
 		if _, ok := cat["game."+g]; ok {
 			return 0
@@ -98,9 +115,37 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 		}
 		return strings.Compare(a, b)
 	})
-	pick := c.FormValue("game")
+	return games
+}
+
+// lobbyChoice is the game and player count the form shows: the posted
+// ones when valid, else the first game and its smallest count (two when
+// it allows two).
+func (p *pages) lobbyChoice(c echo.Context, games []string, lang string) (string, engine.Settings, int) {
+	g := c.FormValue("game")
+	if !slices.Contains(games, g) && len(games) > 0 {
+		g = games[0]
+	}
+	st, _ := p.svc.Settings(g, lang)
+	n, err := strconv.Atoi(c.FormValue("players"))
+	if err != nil || n < st.MinPlayers || n > st.MaxPlayers {
+		n = max(st.MinPlayers, min(2, st.MaxPlayers))
+	}
+	return g, st, n
+}
+
+func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
+	cat := p.cat(lang)
+	d := &lobbyPage{base: p.base(c, lang), PageLang: lang, FieldErrors: map[string]string{}}
+	d.Title = cat.t("lobby.title")
+	d.CSRF = p.csrfFor(sess)
+	games := p.lobbyGames(cat)
+	pick, st, n := p.lobbyChoice(c, games, lang)
 	for _, g := range games {
 		d.Games = append(d.Games, option{Value: g, Label: gameName(cat, g), Selected: g == pick})
+	}
+	for k := st.MinPlayers; k <= st.MaxPlayers; k++ {
+		d.Counts = append(d.Counts, option{Value: strconv.Itoa(k), Label: cat.t("lobby.count", k), Selected: k == n})
 	}
 	gl := c.FormValue("language")
 	if !supported(gl) {
@@ -125,17 +170,47 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause} {
 		d.Policies = append(d.Policies, option{Value: po, Label: cat.t("lobby.policy." + po), Selected: po == pol})
 	}
-	for i := range lobbySeats {
-		n := i + 1
-		d.Seats = append(d.Seats, lobbySeat{N: n, Name: c.FormValue("name" + strconv.Itoa(n)), Email: c.FormValue("email" + strconv.Itoa(n))})
+	for i := range n {
+		k := strconv.Itoa(i + 1)
+		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k)})
 	}
-	d.Options = c.FormValue("options")
+	d.Organiser = lobbySeat{Name: c.FormValue("organiser_name"), Email: c.FormValue("organiser_email")}
+	for _, o := range st.For(n) {
+		f := optionField{OptionSpec: o, Name: "opt_" + o.Key, Fixed: o.IsForced(n)}
+		v, posted := c.Request().Form[f.Name]
+		switch o.Type {
+		case engine.OptionBool:
+			f.Checked = f.Fixed || (posted && len(v) > 0 && v[0] == "on")
+		case engine.OptionChoice, engine.OptionNumber:
+			f.Value = defaultText(o.Default)
+			if posted && len(v) > 0 {
+				f.Value = v[0]
+			}
+			for _, x := range o.Values {
+				f.Choices = append(f.Choices, option{Value: x.Value, Label: x.Label, Selected: x.Value == f.Value})
+			}
+		}
+		d.Options = append(d.Options, f)
+	}
 	return d
 }
 
-// create: POST /games, the lobby form. It creates the game (the service
-// queues the invitations) and shows the admin link once; a refused request
-// shows the form again with the reason.
+// defaultText writes an option's default as a form value.
+func defaultText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	}
+	return ""
+}
+
+// create: POST /games, the lobby form. With "refresh" it only shows the
+// form again for the chosen game and count. Otherwise it proposes the
+// game: the organiser gets a confirmation link, and the page says so; a
+// refused request shows the form again with each reason beside its field,
+// in the page's language.
 func (p *pages) create(c echo.Context) error {
 	ck, err := c.Cookie(lobbyCookie)
 	if err != nil {
@@ -144,52 +219,164 @@ func (p *pages) create(c echo.Context) error {
 	if err := p.checkCSRF(c, ck.Value); err != nil {
 		return err
 	}
-	lang := pickLang(c, c.FormValue("language"))
-	req := game.CreateGame{Game: c.FormValue("game"), Language: c.FormValue("language"),
-		TimeoutPolicy: c.FormValue("policy"), RequestID: requestID(c)}
-	for i := range lobbySeats {
-		n := strconv.Itoa(i + 1)
-		name, email := strings.TrimSpace(c.FormValue("name"+n)), strings.TrimSpace(c.FormValue("email"+n))
-		if name == "" && email == "" {
-			continue
-		}
-		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: email})
+	lang := c.FormValue("page_lang")
+	if !supported(lang) {
+		lang = pickLang(c, "")
 	}
-	if o := strings.TrimSpace(c.FormValue("options")); o != "" {
-		if !json.Valid([]byte(o)) {
-			return p.lobbyError(c, lang, ck.Value, projections.Errorf(projections.EInvalid, "options: give a JSON object"))
-		}
-		req.Options = json.RawMessage(o)
+	if c.FormValue("refresh") != "" {
+		return p.render(c, http.StatusOK, "lobby", p.lobbyData(c, lang, ck.Value))
 	}
-	turn, err := parseDuration("deadline", c.FormValue("deadline"))
+	req, err := p.lobbyRequest(c, lang)
 	if err != nil {
 		return p.lobbyError(c, lang, ck.Value, err)
 	}
-	req.TurnDeadline = turn
-	cg, err := p.svc.Create(c.Request().Context(), req)
+	ch, err := p.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players))
 	if err != nil {
+		return err
+	}
+	if _, err := p.svc.Propose(c.Request().Context(), req); err != nil {
+		ch.undo()
 		if projections.ErrorCode(err) == projections.EInternal {
 			return err
 		}
 		return p.lobbyError(c, lang, ck.Value, err)
 	}
-	d := createdPage{base: p.base(c, lang), GameID: cg.ID, AdminLink: p.adminLink(cg.ID, cg.AdminToken)}
-	d.Title = p.cat(lang).t("created.title")
-	return p.render(c, http.StatusCreated, "created", d)
+	d := proposedPage{base: p.base(c, lang), Email: req.Organiser.Email}
+	d.Title = p.cat(lang).t("proposed.title")
+	return p.render(c, http.StatusAccepted, "proposed", d)
 }
 
-// lobbyError shows the lobby form again, filled in, with err's message.
+// lobbyRequest reads the form into a create request; its errors name the
+// form field.
+func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, error) {
+	cat := p.cat(lang)
+	games := p.lobbyGames(cat)
+	g, st, n := p.lobbyChoice(c, games, lang)
+	req := game.CreateGame{Game: g, Language: c.FormValue("language"), TimeoutPolicy: c.FormValue("policy"),
+		RequestID: requestID(c), MessageLanguage: lang,
+		Organiser: game.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
+	for i := range n {
+		k := strconv.Itoa(i + 1)
+		req.Players = append(req.Players, game.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))})
+	}
+	// The organiser is usually a player: their name may be left out.
+	if req.Organiser.Name == "" {
+		for _, pl := range req.Players {
+			if strings.EqualFold(pl.Email, req.Organiser.Email) {
+				req.Organiser.Name = pl.Name
+			}
+		}
+	}
+	opts := map[string]any{}
+	for _, o := range st.For(n) {
+		name := "opt_" + o.Key
+		switch o.Type {
+		case engine.OptionBool:
+			if c.FormValue(name) == "on" && !o.IsForced(n) {
+				opts[o.Key] = true
+			}
+		case engine.OptionChoice:
+			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
+				opts[o.Key] = v
+			}
+		case engine.OptionNumber:
+			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
+				x, err := strconv.Atoi(v)
+				if err != nil {
+					return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.t("lobby.err.number"))
+				}
+				opts[o.Key] = x
+			}
+		case engine.OptionDocument:
+			doc, err := formDocument(c, name)
+			if err != nil {
+				return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.t("lobby.err.document"))
+			}
+			if doc != nil {
+				opts[o.Key] = doc
+			}
+		}
+	}
+	raw, err := json.Marshal(opts)
+	if err != nil {
+		return req, err
+	}
+	req.Options = raw
+	turn, err := parseDuration("deadline", c.FormValue("deadline"))
+	if err != nil {
+		return req, err
+	}
+	req.TurnDeadline = turn
+	return req, nil
+}
+
+// formDocument reads an uploaded JSON document (nil when no file was
+// chosen); an error for a file that is not a JSON object.
+func formDocument(c echo.Context, name string) (json.RawMessage, error) {
+	fh, err := c.FormFile(name)
+	if err != nil {
+		return nil, nil // no file
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxBody))
+	if err != nil {
+		return nil, err
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
+		return nil, projections.Errorf(projections.EInvalid, "not a JSON object")
+	}
+	return json.RawMessage(b), nil
+}
+
+// lobbyError shows the lobby form again, filled in, with err beside its
+// field (in the page's language) or, when no field explains it, above.
 func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 	d := p.lobbyData(c, lang, sess)
-	d.Error = p.cat(lang).t("lobby.error", projections.ErrorMessage(err))
+	cat := p.cat(lang)
+	field := projections.ErrorField(err)
+	msg := projections.ErrorMessage(err)
+	placed := false
+	for i := range d.Options {
+		if d.Options[i].Key == field {
+			// The engine's message starts with the option's key: beside
+			// the field, the label says which it is.
+			d.Options[i].Error = strings.TrimPrefix(strings.TrimPrefix(msg, field+" : "), field+": ")
+			placed = true
+		}
+	}
+	for i := range d.Seats {
+		k := strconv.Itoa(i)
+		switch field {
+		case "players[" + k + "].name":
+			d.Seats[i].NameError, placed = cat.t("lobby.err.name"), true
+		case "players[" + k + "].email":
+			d.Seats[i].EmailError, placed = cat.t("lobby.err.email"), true
+			if strings.Contains(msg, "does not accept invitations") {
+				d.Seats[i].EmailError = cat.t("lobby.err.blocked")
+			}
+		}
+	}
+	switch field {
+	case "organiser.name":
+		d.Organiser.NameError, placed = cat.t("lobby.err.organiser_name"), true
+	case "organiser.email":
+		d.Organiser.EmailError, placed = cat.t("lobby.err.email"), true
+		if strings.Contains(msg, "does not accept invitations") {
+			d.Organiser.EmailError = cat.t("lobby.err.blocked")
+		}
+	}
+	if !placed {
+		d.Error = cat.t("lobby.error", msg)
+	} else {
+		d.Error = cat.t("lobby.error_below")
+	}
 	return p.render(c, http.StatusBadRequest, "lobby", d)
-}
-
-// adminLink is a game's admin link, on PBEM_PUBLIC_URL (PageConfig.PublicURL):
-// never on the request's Host header, which the client chooses, so that a
-// forged Host cannot make the page show a link to another site. Without a
-// public URL it is a path on this server.
-func (p *pages) adminLink(id, token string) string {
-	path := "/admin/" + url.PathEscape(id) + "?token=" + url.QueryEscape(token)
-	return strings.TrimRight(p.cfg.PublicURL, "/") + path
 }

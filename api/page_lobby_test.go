@@ -17,7 +17,28 @@ import (
 	"pbem/projections"
 )
 
-var reAdminLink = regexp.MustCompile(`id="admin-link">([^<]+)<`)
+var reConfirm = regexp.MustCompile(`<form method="post" action="/confirm/([^"?]+)`)
+
+// confirmLast confirms the newest proposal as its organiser would: the
+// link's page shows one button, whose POST creates the game. It returns
+// the game's id.
+func (e *pageEnv) confirmLast(t *testing.T) string {
+	t.Helper()
+	var id string
+	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals ORDER BY created_at DESC LIMIT 1`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	b := e.browser()
+	p := b.get("/confirm/" + game.ConfirmToken(secret, id))
+	m := reConfirm.FindStringSubmatch(p.Body)
+	if p.Status != http.StatusOK || m == nil {
+		t.Fatalf("confirm page: %d\n%s", p.Status, p.Body)
+	}
+	if p := b.post("/confirm/"+m[1], url.Values{}); p.Status != http.StatusOK || !strings.Contains(p.Body, `id="confirmed"`) {
+		t.Fatalf("confirm: %d\n%s", p.Status, p.Body)
+	}
+	return id
+}
 
 func lobbyForm(t *testing.T, b *browser, lang string) (url.Values, string) {
 	t.Helper()
@@ -28,7 +49,7 @@ func lobbyForm(t *testing.T, b *browser, lang string) (url.Values, string) {
 	f := moveForm(t, p.Body)
 	return url.Values{"csrf": {f.csrf}, "game": {lords.Name}, "language": {"fr"}, "deadline": {"48h"},
 		"policy": {"skip"}, "name1": {"Ann"}, "email1": {"ann@example.org"}, "name2": {"Bob"}, "email2": {"bob@example.org"},
-		"name3": {""}, "email3": {""}, "options": {`{"bruce": true}`}}, p.Body
+		"players": {"2"}, "opt_bruce": {"on"}, "organiser_email": {"ann@example.org"}}, p.Body
 }
 
 func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
@@ -57,18 +78,15 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 		t.Fatalf("bad create: %d\n%s", p.Status, p.Body)
 	}
 	p := b.post("/games", form)
-	if p.Status != http.StatusCreated {
+	if p.Status != http.StatusAccepted || !strings.Contains(p.Body, "ann@example.org") {
 		t.Fatalf("create: %d\n%s", p.Status, p.Body)
 	}
-	m := reAdminLink.FindStringSubmatch(p.Body)
-	if m == nil {
-		t.Fatalf("no admin link:\n%s", p.Body)
-	}
-	link, err := url.Parse(htmlUnescape(m[1]))
+	// The organiser (Ann, a player) confirms by the emailed link.
+	id := e.confirmLast(t)
+	link, err := url.Parse("/admin/" + id + "?token=" + game.AdminToken(secret, id, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := strings.TrimPrefix(link.Path, "/admin/")
 	sm, err := e.svc.Summary(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)

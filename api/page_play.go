@@ -187,6 +187,9 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	switch {
 	case sm.Status == projections.StatusPaused:
 		d.Turn = cat.t("play.paused")
+		if reason, err := p.svc.PauseReason(c.Request().Context(), sm.ID); err == nil && reason != "" {
+			d.Turn += " " + cat.t("play.pause_reason", reason)
+		}
 	case sm.Status == projections.StatusAborted:
 		d.Turn = cat.t("play.aborted")
 	case sm.Status == projections.StatusFinished:

@@ -15,6 +15,11 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/healthz", s.healthz},
 		{http.MethodGet, "/api/v1/openapi.json", s.openAPI},
 		{http.MethodPost, "/api/v1/games", s.createGame},
+		{http.MethodPost, "/api/v1/confirm/:token", s.confirmGame},
+		{http.MethodGet, "/api/v1/settings/:game", s.getSettings},
+		{http.MethodPost, "/api/v1/signin", s.requestSignin},
+		{http.MethodPost, "/api/v1/signin/:token", s.signIn},
+		{http.MethodGet, "/api/v1/me/games", s.myGames},
 		{http.MethodGet, "/api/v1/games/:id", s.getGame},
 		{http.MethodGet, "/api/v1/games/:id/view", s.getView},
 		{http.MethodPost, "/api/v1/games/:id/moves", s.postMove},
@@ -25,11 +30,26 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/games/:id/admin/pause", s.adminPause},
 		{http.MethodPost, "/api/v1/games/:id/admin/resume", s.adminResume},
 		{http.MethodPost, "/api/v1/games/:id/admin/extend", s.adminExtend},
+		{http.MethodPost, "/api/v1/games/:id/admin/email", s.adminEmail},
+		{http.MethodPost, "/api/v1/games/:id/admin/replace", s.adminReplace},
+		{http.MethodPost, "/api/v1/games/:id/admin/rematch", s.adminRematch},
+		{http.MethodGet, "/api/v1/games/:id/admin/waiting", s.adminWaiting},
 	}
 	if p := s.pages; p != nil {
 		rs = append(rs, []Route{
 			{http.MethodGet, "/", p.wrap(p.lobby)},                     // the lobby: a form to create a game
-			{http.MethodPost, "/games", p.wrap(p.create)},              // create a game; shows the admin link once
+			{http.MethodPost, "/games", p.wrap(p.create)},              // propose a game (the organiser confirms by email), or refresh the form
+			{http.MethodGet, "/confirm/:token", p.wrap(p.confirmForm)}, // the organiser's confirmation: one button
+			{http.MethodPost, "/confirm/:token", p.wrap(p.confirm)},    // create the game (or email the admin link again)
+			{http.MethodGet, "/signin", p.wrap(p.signinForm)},          // ask for a sign-in link to My games
+			{http.MethodPost, "/signin", p.wrap(p.signinRequest)},      // (form: csrf, email) same answer for every address
+			{http.MethodGet, "/signin/:token", p.wrap(p.signinUse)},    // a sign-in link: one button
+			{http.MethodPost, "/signin/:token", p.wrap(p.signinDo)},    // use it once: session cookie, then /me
+			{http.MethodGet, "/me", p.wrap(p.myGames)},                 // My games (the session's address)
+			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},        // end the session (form: csrf)
+			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},     // open my seat of a game (sets its cookie)
+			{http.MethodGet, "/mail/block", p.wrap(p.blockForm)},       // refuse every invitation (?token=): one button
+			{http.MethodPost, "/mail/block", p.wrap(p.block)},          // (form: token, action=block|unblock)
 			{http.MethodGet, "/play/:game", p.wrap(p.play)},            // a seat's page (?token= is swapped for a cookie)
 			{http.MethodPost, "/play/:game", p.wrap(p.move)},           // play a move (form: version, csrf, move)
 			{http.MethodPost, "/play/:game/chat", p.wrap(p.chat)},      // write to the table (form: csrf, text)

@@ -123,6 +123,12 @@ type Game interface {
 	// *RuleError: CodeBadOptions for an unknown level or a foreign view,
 	// CodeNotYourTurn when the view lists no move.
 	ChooseBot(level BotLevel, view any, history []Event, seed Seed, version int) (Move, error)
+	// Settings describes the player range and the options a creator may
+	// choose, labelled in lang ("en", "fr", "it"; English otherwise). The
+	// service checks a request against it (CheckOptions) before New, and
+	// the lobby builds its form from it; New still refuses combinations
+	// (with a *RuleError whose Field names an option).
+	Settings(lang string) Settings
 }
 
 // BotLevel is how well a bot plays.

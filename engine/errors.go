@@ -21,6 +21,10 @@ const (
 type RuleError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Field names the option a bad_options error is about ("long_game",
+	// "cards", "players"), for a form to show the message beside it; empty
+	// when no single field is at fault.
+	Field string `json:"field,omitempty"`
 }
 
 func (e *RuleError) Error() string { return e.Code + ": " + e.Message }

@@ -47,5 +47,17 @@ func catalogEN() catalog {
 		"answer.refused":     "Your move was refused: {{.Detail}}",
 		"answer.chat_failed": "Your message was not sent: {{.Detail}}",
 		"answer.ended":       "The game is not going on (over, aborted or paused), so nothing was played.",
+		"subject.confirm":    "Confirm your game of {{.Game}} with {{.Players}}",
+		"subject.admin_link": "{{.Game}} with {{.Players}}: your admin link",
+		"subject.signin":     "Your sign-in link to My games on pbem",
+		"confirm.intro":      "You asked to set up a game of {{.Game}} with {{.Players}}. Nothing is sent to the players until you confirm it: open this link and press the button. It works until {{.Deadline}}. If you did not ask for this game, ignore this email.",
+		"confirm.action":     "Confirm the game",
+		"admin_link.intro":   "Your game of {{.Game}} with {{.Players}} is set up and the invitations are on their way. This link opens the game's admin page (keep it to yourself): see whom the game waits for, resend or correct a player's link, replace a player, pause, start a rematch.",
+		"admin_link.action":  "Open the admin page",
+		"signin.intro":       "Here is your link to My games on pbem. It works once, until {{.Deadline}}. If you did not ask for it, ignore this email.",
+		"signin.action":      "Sign in to My games",
+		"link.text":          "The link:",
+		"block":              "Do not want invitations from pbem at this address? Refuse them all with one click:",
+		"mygames":            "All your games, in one place:",
 	}}
 }

@@ -47,5 +47,17 @@ func catalogFR() catalog {
 		"answer.refused":     "Votre coup a été refusé : {{.Detail}}",
 		"answer.chat_failed": "Votre message n'a pas été envoyé : {{.Detail}}",
 		"answer.ended":       "La partie n'est pas en cours (terminée, abandonnée ou en pause) : rien n'a été joué.",
+		"subject.confirm":    "Confirmez votre partie de {{.Game}} avec {{.Players}}",
+		"subject.admin_link": "{{.Game}} avec {{.Players}} : votre lien d'administration",
+		"subject.signin":     "Votre lien de connexion à Mes parties sur pbem",
+		"confirm.intro":      "Vous avez demandé à organiser une partie de {{.Game}} avec {{.Players}}. Rien n'est envoyé aux joueurs avant votre confirmation : ouvrez ce lien et appuyez sur le bouton. Il est valable jusqu'au {{.Deadline}}. Si vous n'avez rien demandé, ignorez cet e-mail.",
+		"confirm.action":     "Confirmer la partie",
+		"admin_link.intro":   "Votre partie de {{.Game}} avec {{.Players}} est prête et les invitations sont parties. Ce lien ouvre la page d'administration de la partie (gardez-le pour vous) : voir qui la partie attend, renvoyer ou corriger le lien d'un joueur, remplacer un joueur, mettre en pause, lancer une revanche.",
+		"admin_link.action":  "Ouvrir la page d'administration",
+		"signin.intro":       "Voici votre lien vers Mes parties sur pbem. Il ne sert qu'une fois, jusqu'au {{.Deadline}}. Si vous ne l'avez pas demandé, ignorez cet e-mail.",
+		"signin.action":      "Se connecter à Mes parties",
+		"link.text":          "Le lien :",
+		"block":              "Vous ne voulez pas d'invitations de pbem à cette adresse ? Refusez-les toutes en un clic :",
+		"mygames":            "Toutes vos parties, au même endroit :",
 	}}
 }

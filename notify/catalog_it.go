@@ -47,5 +47,17 @@ func catalogIT() catalog {
 		"answer.refused":     "La tua mossa è stata rifiutata: {{.Detail}}",
 		"answer.chat_failed": "Il tuo messaggio non è stato inviato: {{.Detail}}",
 		"answer.ended":       "La partita non è in corso (finita, annullata o in pausa): niente è stato giocato.",
+		"subject.confirm":    "Conferma la tua partita di {{.Game}} con {{.Players}}",
+		"subject.admin_link": "{{.Game}} con {{.Players}}: il tuo link di amministrazione",
+		"subject.signin":     "Il tuo link di accesso a Le mie partite su pbem",
+		"confirm.intro":      "Hai chiesto di organizzare una partita di {{.Game}} con {{.Players}}. Nulla viene inviato ai giocatori finché non confermi: apri questo link e premi il pulsante. Vale fino al {{.Deadline}}. Se non l'hai chiesto tu, ignora questa e-mail.",
+		"confirm.action":     "Conferma la partita",
+		"admin_link.intro":   "La tua partita di {{.Game}} con {{.Players}} è pronta e gli inviti sono partiti. Questo link apre la pagina di amministrazione (tienilo per te): chi la partita aspetta, reinviare o correggere il link di un giocatore, sostituire un giocatore, mettere in pausa, avviare una rivincita.",
+		"admin_link.action":  "Apri la pagina di amministrazione",
+		"signin.intro":       "Ecco il tuo link a Le mie partite su pbem. Vale una sola volta, fino al {{.Deadline}}. Se non l'hai chiesto tu, ignora questa e-mail.",
+		"signin.action":      "Accedi a Le mie partite",
+		"link.text":          "Il link:",
+		"block":              "Non vuoi inviti da pbem a questo indirizzo? Rifiutali tutti con un clic:",
+		"mygames":            "Tutte le tue partite, in un solo posto:",
 	}}
 }

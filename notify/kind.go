@@ -19,11 +19,19 @@ const (
 	// service); Reply is the mail listener's answer to a reply.
 	Chat  Kind = "chat"
 	Reply Kind = "reply"
+	// Confirm, AdminLink and Signin are written by the organiser and
+	// sign-in flows (issue #15): a proposal's confirmation link and a
+	// game's admin link to its organiser, a sign-in link to "My games".
+	// Their rows have no seat; the payload's game id is the proposal's
+	// (or game's) id, or the sign-in link's id.
+	Confirm   Kind = "confirm"
+	AdminLink Kind = "admin_link"
+	Signin    Kind = "signin"
 )
 
 // Kinds lists every kind, in a stable order.
 func Kinds() []Kind {
-	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply}
+	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply, Confirm, AdminLink, Signin}
 }
 
 // Valid reports whether k is a known kind.
@@ -37,6 +45,9 @@ func (k Kind) Valid() bool {
 }
 
 // AlwaysSent reports whether an email of kind k ignores the recipient's
-// preference: an invitation or a link resend is what lets a player in, and
-// the answer to a reply is what the player just asked for.
-func (k Kind) AlwaysSent() bool { return k == Invitation || k == Link || k == Reply }
+// preference: an invitation or a link resend is what lets a player in,
+// the organiser's and sign-in links were asked for, and the answer to a
+// reply is what the player just asked for.
+func (k Kind) AlwaysSent() bool {
+	return k == Invitation || k == Link || k == Reply || k == Confirm || k == AdminLink || k == Signin
+}

@@ -125,10 +125,16 @@ type emailData struct {
 	PlayLink        string
 	AuditLink       string
 	UnsubscribeLink string
-	Summary         string
-	Lines           []string
-	Ranking         []Rank
-	Games           []digestItem
+	// Link is the organiser's or sign-in email's link (confirm,
+	// admin_link, signin); BlockLink refuses every invitation (in
+	// invitations); MyGamesLink is the "My games" page.
+	Link        string
+	BlockLink   string
+	MyGamesLink string
+	Summary     string
+	Lines       []string
+	Ranking     []Rank
+	Games       []digestItem
 	// ReplyTo is the reply address (empty: the email says nothing about
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
@@ -210,6 +216,17 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.Says, d.Move, d.Quote, d.Detail = a.Says, a.Move, a.Quote, a.Detail
 		inReplyTo = a.InReplyTo
 	}
+	d.MyGamesLink = r.link("me")
+	switch row.Kind {
+	case Invitation:
+		d.BlockLink = r.BlockLink(p.To.Email, lang)
+	case Confirm:
+		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+	case AdminLink:
+		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(game.AdminToken(r.secret, gameID, 0))
+	case Signin:
+		d.Link = r.link("signin", game.SigninToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
@@ -262,6 +279,12 @@ func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
 // picks the language of the page it opens.
 func (r *Renderer) UnsubscribeLink(email, lang string) string {
 	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
+}
+
+// BlockLink is the signed link by which an address refuses every
+// invitation; lang picks the language of the page it opens.
+func (r *Renderer) BlockLink(email, lang string) string {
+	return r.link("mail", "block") + "?token=" + url.QueryEscape(BlockToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
 }
 
 // MessageID is the fixed Message-ID of an outbox row (without brackets).

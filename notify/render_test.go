@@ -59,6 +59,14 @@ func TestCatalogsHaveTheSameKeys(t *testing.T) {
 	}
 }
 
+// organiserLinks are the links the organiser's and sign-in emails of the
+// sample row must carry.
+var organiserLinks = map[Kind]string{
+	Confirm:   "https://pbem.example.org/confirm/" + game.ConfirmToken([]byte("test-secret"), "g1abc"),
+	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + game.AdminToken([]byte("test-secret"), "g1abc", 0),
+	Signin:    "https://pbem.example.org/signin/" + game.SigninToken([]byte("test-secret"), "g1abc"),
+}
+
 func TestRenderEveryKindAndLanguage(t *testing.T) {
 	r := testRenderer(t)
 	token := game.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
@@ -72,7 +80,8 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if m.Language != lang || m.To != "bob@example.org" || m.MessageID != "outbox-7.g1abc@pbem.example.org" {
 					t.Errorf("message = %+v", m)
 				}
-				if k != Digest && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
+				seatless := k == Confirm || k == AdminLink || k == Signin
+				if k != Digest && k != Signin && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
 					t.Errorf("subject %q does not name the game and the players", m.Subject)
 				}
 				for _, body := range []string{m.Text, m.HTML} {
@@ -82,8 +91,20 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					if !strings.Contains(body, "/mail/unsubscribe?token=") {
 						t.Errorf("body has no unsubscribe link:\n%s", body)
 					}
-					if k != Digest && !strings.Contains(body, "https://pbem.example.org/play/g1abc?token="+token) {
+					if k != Digest && !seatless && !strings.Contains(body, "https://pbem.example.org/play/g1abc?token="+token) {
 						t.Errorf("body has no play link:\n%s", body)
+					}
+					if seatless && strings.Contains(body, "/play/") {
+						t.Errorf("an organiser's or sign-in email has a play link:\n%s", body)
+					}
+					if want := organiserLinks[k]; want != "" && !strings.Contains(body, want) {
+						t.Errorf("%s email lacks its link %s:\n%s", k, want, body)
+					}
+					if k == Invitation && !strings.Contains(body, "https://pbem.example.org/mail/block?token=") {
+						t.Errorf("invitation has no block link:\n%s", body)
+					}
+					if k == Digest && !strings.Contains(body, "https://pbem.example.org/me") {
+						t.Errorf("digest has no link to My games:\n%s", body)
 					}
 				}
 				if strings.Contains(m.HTML, "Bob <b>") {

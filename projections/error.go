@@ -26,6 +26,9 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// Field names the request field at fault ("players[1].email",
+	// "organiser.email"), for a form to show the message beside it.
+	Field string
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -33,6 +36,24 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldErrorf returns an *Error about field.
+func FieldErrorf(code, field, format string, args ...any) *Error {
+	return &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorField returns the field an error is about (an *Error's or a
+// *engine.RuleError's Field), "" if none.
+func ErrorField(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	if re := AsRuleError(err); re != nil {
+		return re.Field
+	}
+	return ""
 }
 
 // ErrorCode returns the code of err: its *Error or *engine.RuleError code,

@@ -19,6 +19,11 @@ const (
 	TypeExtended   = "pbem.extended"
 	TypeAborted    = "pbem.aborted"
 	TypeLinkResent = "pbem.link_resent"
+	// TypeEmailChanged, TypePlayerReplaced and TypeRematch are the
+	// organiser's corrections and rematches (issue #15).
+	TypeEmailChanged   = "pbem.email_changed"
+	TypePlayerReplaced = "pbem.player_replaced"
+	TypeRematch        = "pbem.rematch"
 )
 
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
@@ -48,6 +53,30 @@ type Timeout struct {
 // Paused is the data of pbem.paused.
 type Paused struct {
 	By string `json:"by"` // "admin" or "timeout"
+	// Reason is the organiser's word to the players (optional).
+	Reason string `json:"reason,omitempty"`
+}
+
+// EmailChanged is the data of pbem.email_changed: a seat's address was
+// corrected (the address itself is personal data, kept in seats only) and
+// the seat got a new token generation.
+type EmailChanged struct {
+	Seat     int `json:"seat"`
+	TokenGen int `json:"token_gen"`
+}
+
+// PlayerReplaced is the data of pbem.player_replaced: a new person takes
+// the seat, under Name, with a new token generation.
+type PlayerReplaced struct {
+	Seat     int    `json:"seat"`
+	Name     string `json:"name"`
+	Previous string `json:"previous"`
+	TokenGen int    `json:"token_gen"`
+}
+
+// Rematch is the data of pbem.rematch: the new game of the same players.
+type Rematch struct {
+	Game string `json:"game"`
 }
 
 // Resumed is the data of pbem.resumed, with the new deadline.
@@ -90,34 +119,46 @@ func RedactService(typ string, data json.RawMessage) json.RawMessage {
 
 var serviceText = map[string]map[string]string{
 	"en": {
-		TypeCreated:    "The game begins for %s.",
-		TypeTimeout:    "Time ran out for %s (%s).",
-		TypePaused:     "The game is paused.",
-		TypeResumed:    "The game resumes.",
-		TypeExtended:   "The deadline is extended by %s.",
-		TypeAborted:    "The game is aborted.",
-		TypeLinkResent: "A new play link was sent to %s.",
-		TypeChat:       "%s says: “%s”",
+		TypeCreated:        "The game begins for %s.",
+		TypeTimeout:        "Time ran out for %s (%s).",
+		TypePaused:         "The game is paused.",
+		TypeEmailChanged:   "The email address of %s was corrected; a new play link was sent.",
+		TypePlayerReplaced: "%s takes the seat of %s.",
+		TypeRematch:        "A rematch begins: game %s.",
+		"paused_reason":    "The game is paused: %s",
+		TypeResumed:        "The game resumes.",
+		TypeExtended:       "The deadline is extended by %s.",
+		TypeAborted:        "The game is aborted.",
+		TypeLinkResent:     "A new play link was sent to %s.",
+		TypeChat:           "%s says: “%s”",
 	},
 	"fr": {
-		TypeCreated:    "La partie commence pour %s.",
-		TypeTimeout:    "Le temps est écoulé pour %s (%s).",
-		TypePaused:     "La partie est en pause.",
-		TypeResumed:    "La partie reprend.",
-		TypeExtended:   "Le délai est prolongé de %s.",
-		TypeAborted:    "La partie est abandonnée.",
-		TypeLinkResent: "Un nouveau lien de jeu a été envoyé à %s.",
-		TypeChat:       "%s dit : « %s »",
+		TypeCreated:        "La partie commence pour %s.",
+		TypeTimeout:        "Le temps est écoulé pour %s (%s).",
+		TypePaused:         "La partie est en pause.",
+		TypeEmailChanged:   "L'adresse e-mail de %s a été corrigée ; un nouveau lien de jeu a été envoyé.",
+		TypePlayerReplaced: "%s prend la place de %s.",
+		TypeRematch:        "Une revanche commence : partie %s.",
+		"paused_reason":    "La partie est en pause : %s",
+		TypeResumed:        "La partie reprend.",
+		TypeExtended:       "Le délai est prolongé de %s.",
+		TypeAborted:        "La partie est abandonnée.",
+		TypeLinkResent:     "Un nouveau lien de jeu a été envoyé à %s.",
+		TypeChat:           "%s dit : « %s »",
 	},
 	"it": {
-		TypeCreated:    "La partita comincia per %s.",
-		TypeTimeout:    "Il tempo è scaduto per %s (%s).",
-		TypePaused:     "La partita è in pausa.",
-		TypeResumed:    "La partita riprende.",
-		TypeExtended:   "La scadenza è prorogata di %s.",
-		TypeAborted:    "La partita è annullata.",
-		TypeLinkResent: "Un nuovo link di gioco è stato inviato a %s.",
-		TypeChat:       "%s dice: «%s»",
+		TypeCreated:        "La partita comincia per %s.",
+		TypeTimeout:        "Il tempo è scaduto per %s (%s).",
+		TypePaused:         "La partita è in pausa.",
+		TypeEmailChanged:   "L'indirizzo e-mail di %s è stato corretto; è stato inviato un nuovo link di gioco.",
+		TypePlayerReplaced: "%s prende il posto di %s.",
+		TypeRematch:        "Comincia una rivincita: partita %s.",
+		"paused_reason":    "La partita è in pausa: %s",
+		TypeResumed:        "La partita riprende.",
+		TypeExtended:       "La scadenza è prorogata di %s.",
+		TypeAborted:        "La partita è annullata.",
+		TypeLinkResent:     "Un nuovo link di gioco è stato inviato a %s.",
+		TypeChat:           "%s dice: «%s»",
 	},
 }
 
@@ -162,6 +203,24 @@ func DescribeService(typ string, data json.RawMessage, names []string, lang stri
 		var c Chat
 		_ = json.Unmarshal(data, &c)
 		return fmt.Sprintf(f, name(c.Seat), c.Text)
+	case TypeEmailChanged:
+		var x EmailChanged
+		_ = json.Unmarshal(data, &x)
+		return fmt.Sprintf(f, name(x.Seat))
+	case TypePlayerReplaced:
+		var x PlayerReplaced
+		_ = json.Unmarshal(data, &x)
+		return fmt.Sprintf(f, x.Name, x.Previous)
+	case TypeRematch:
+		var x Rematch
+		_ = json.Unmarshal(data, &x)
+		return fmt.Sprintf(f, x.Game)
+	case TypePaused:
+		var x Paused
+		_ = json.Unmarshal(data, &x)
+		if x.Reason != "" {
+			return fmt.Sprintf(texts["paused_reason"], x.Reason)
+		}
 	}
 	return f
 }

@@ -92,6 +92,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 						return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 					}
 				}
+			case TypeEmailChanged, TypePlayerReplaced:
+				if err := p.reseat(b, e); err != nil {
+					return nil, err
+				}
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -217,6 +221,35 @@ func (p *Projector) create(e events.Event) error {
 	g.ReminderBefore = rem
 	g.TimeoutPolicy = c.TimeoutPolicy
 	p.Engine, p.State = eng, st
+	return nil
+}
+
+// reseat handles pbem.email_changed and pbem.player_replaced: the seat's
+// new token generation (and name), and the email that lets its holder in
+// (a new link, or an invitation for a new player). The seat's address is
+// primary data: the service sets it on the row before the append.
+func (p *Projector) reseat(b *Batch, e events.Event) error {
+	var x PlayerReplaced // EmailChanged's fields are a subset
+	if err := json.Unmarshal(e.Data, &x); err != nil {
+		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+	}
+	g := p.Game
+	s := g.SeatAt(x.Seat)
+	if s == nil {
+		return fmt.Errorf("projections: %s v%d: no seat %d", e.Stream, e.Version, x.Seat)
+	}
+	s.TokenGen = x.TokenGen
+	kind := KindLink
+	if e.Type == TypePlayerReplaced {
+		g.Players = slices.Clone(g.Players)
+		g.Players[x.Seat] = x.Name
+		s.Name = x.Name
+		kind = KindInvitation
+	}
+	b.Tokens = append(b.Tokens, *s)
+	if p.Outbox {
+		return p.addMail(b, kind, s, e.Version, nil)
+	}
 	return nil
 }
 

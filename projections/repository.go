@@ -39,4 +39,7 @@ type Repository interface {
 	// its primary data, and its scheduler columns if its version is
 	// unchanged), its inbox and its history, in one transaction.
 	Replace(ctx context.Context, c *Change) error
+	// Accounts: the organisers' proposals, blocked addresses, sign-in
+	// links and sessions (issue #15).
+	Accounts
 }

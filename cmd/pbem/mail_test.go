@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/events/game"
 	"pbem/events/postgres/pgtest"
 )
 
@@ -20,7 +21,7 @@ func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
 	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=", "PBEM_SECRET=mail test"})
 	base := srv.base
 
-	body := `{"game":"lords-of-scotland","language":"fr","players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`
+	body := `{"game":"lords-of-scotland","language":"fr","players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}],"organiser":{"name":"Ann","email":"ann@example.org"}}`
 	resp, err := http.Post(base+"/api/v1/games", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -30,8 +31,17 @@ func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&created)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("create: %s", resp.Status)
+	}
+	// The organiser confirms with the token of the emailed link.
+	resp, err = http.Post(base+"/api/v1/confirm/"+game.ConfirmToken([]byte("mail test"), created.ID), "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("confirm: %s", resp.Status)
 	}
 
 	link := regexp.MustCompile(`<a href="(http://[^"]*/play/` + created.ID + `\?token=[^"]+)">`)

@@ -39,7 +39,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	var ids []string
 	for n := 2; n <= 4; n++ {
-		req := game.CreateGame{Game: "lords-of-scotland"}
+		req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland"}
 		for i := range n {
 			req.Players = append(req.Players, game.NewPlayer{Name: string(rune('A' + i)), Email: string(rune('a'+i)) + "@example.org"})
 		}

@@ -93,8 +93,12 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	defer stopMail()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
+	limits, trustProxy, err := limitsFromEnv(e.getenv)
+	if err != nil {
+		return err
+	}
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg})
+		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, limits: limits, trustProxy: trustProxy})
 
 	srv := api.NewHTTPServer(handler, timeouts)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
@@ -133,13 +137,16 @@ type handlerDeps struct {
 	mail  *api.MailConfig
 	// metrics, if set, is served at GET /metrics with the request metrics.
 	metrics *prometheus.Registry
+	// limits and trustProxy configure the rate limits (limitsFromEnv).
+	limits     api.Limits
+	trustProxy bool
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
 	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
-		Mail: deps.mail, Metrics: deps.metrics})
+		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy})
 }
 
 // healthCheck returns the health check: the database answers and its

@@ -70,10 +70,10 @@
 // Options (JSON object, unknown keys refused with bad_options):
 // stay_home (5 players; always on with 6), three_player (the 3-player
 // variant), together (Together for Scotland), long_game (9 rounds, five
-// defeats), precise_daggers, cards. Variants(players, lang) lists the
-// ones a lobby may offer for a player count, named as the rulebook names
-// them in that language; with three players the 3-player variant comes
-// first. Every refused option or combination is a bad_options error whose
+// defeats), precise_daggers, cards. Game.Settings(lang) describes them
+// for a lobby (which player counts allow each, labels and help lines named
+// as the rulebook names them in that language); with three players the
+// 3-player variant comes first. Every refused option or combination is a bad_options error whose
 // message starts with the option's key ("three_player: the 3-player
 // variant needs 3 players, not 4"), in the game's language.
 //

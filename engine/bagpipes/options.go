@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"pbem/engine"
 )
 
 // Options are a game's variants, given as a JSON object at setup. Unknown
@@ -128,7 +130,13 @@ func checkOptions(raw json.RawMessage, n, li int) (Options, *CardSet, *setupErro
 		return o, nil, cardError("king_edward", -1, "", "", "king_count", armyFilters(n, o))
 	}
 	if need := o.rounds() - 1; army < need {
-		return o, nil, cardError("english_army", -1, "", "", "army_count", army, armyFilters(n, o), need)
+		e := cardError("english_army", -1, "", "", "army_count", army, armyFilters(n, o), need)
+		if len(o.Cards) == 0 {
+			// The default set: the options ask too much of it; the
+			// long game is the one that asks for more cards.
+			e.Option = "long_game"
+		}
+		return o, nil, e
 	}
 	if n == 2 {
 		count := map[int]int{}
@@ -165,20 +173,6 @@ func (o Options) defeatLimit() int {
 	return 4
 }
 
-// Variant is an option a game's creator may choose, as a lobby offers it.
-type Variant struct {
-	// Key is the option's key in the options object ("three_player").
-	Key string `json:"key"`
-	// Name is the variant's name in the requested language, as the
-	// rulebook calls it.
-	Name string `json:"name"`
-	// About says what it changes, in the same language.
-	About string `json:"about"`
-	// Always is true when the player count imposes it (Stay Home! with 6
-	// players): the lobby shows it on and fixed.
-	Always bool `json:"always,omitempty"`
-}
-
 // variantTexts holds each option's name and summary in en, fr and it.
 var variantTexts = map[string][3][2]string{
 	"three_player": {
@@ -206,32 +200,39 @@ var variantTexts = map[string][3][2]string{
 		{"Variante pour les fans de calculs précis", "Les dix premières cartes dague forment deux groupes connus de cinq."},
 		{"Per gli amanti dei calcoli precisi", "Le prime dieci carte pugnale formano due gruppi noti di cinque."},
 	},
+	"cards": {
+		{"Custom card set", "A JSON file in the format of cards.json that replaces the default cards; each card is checked and any fault is named."},
+		{"Jeu de cartes personnalisé", "Un fichier JSON au format de cards.json qui remplace les cartes par défaut ; chaque carte est vérifiée et toute erreur la nomme."},
+		{"Mazzo personalizzato", "Un file JSON nel formato di cards.json che sostituisce le carte predefinite; ogni carta è controllata e ogni errore la nomina."},
+	},
 }
 
-// Variants lists the options a game of players may choose, in the order
-// a lobby should offer them, named in lang ("en", "fr", "it"; English
-// otherwise). With three players the 3-player variant comes first: the
-// rulebook prints it as a variant, so it is offered by name, not imposed.
-// The list is empty for a player count the game does not support. Options
-// that some card sets cannot play together (three_player with long_game
-// on the default set) are still listed; New refuses them by name.
-func Variants(players int, lang string) []Variant {
-	var keys []string
-	switch players {
-	case 2:
-		keys = []string{"together"}
-	case 3:
-		keys = []string{"three_player", "together", "long_game", "precise_daggers"}
-	case 4:
-		keys = []string{"together", "long_game", "precise_daggers"}
-	case 5, 6:
-		keys = []string{"stay_home", "together", "long_game", "precise_daggers"}
-	}
+// Settings describes the game for a lobby: 2 to 6 players and the
+// variants each player count allows, in the order a lobby should offer
+// them, named in lang as the rulebook calls them ("en", "fr", "it";
+// English otherwise). The 3-player variant is offered by name to three
+// players, not imposed; Stay Home! is optional with 5 and imposed with 6.
+// Options that some card sets cannot play together (three_player with
+// long_game on the default set) are both offered; New refuses the pair
+// naming long_game.
+func (Game) Settings(lang string) engine.Settings {
 	li := langIndex(lang)
-	out := make([]Variant, 0, len(keys))
-	for _, k := range keys {
-		t := variantTexts[k][li]
-		out = append(out, Variant{Key: k, Name: t[0], About: t[1], Always: k == "stay_home" && players == 6})
+	spec := func(key string, typ engine.OptionType, players ...int) engine.OptionSpec {
+		t := variantTexts[key][li]
+		o := engine.OptionSpec{Key: key, Type: typ, Players: players, Label: t[0], Help: t[1]}
+		if typ == engine.OptionBool {
+			o.Default = false
+		}
+		return o
 	}
-	return out
+	stay := spec("stay_home", engine.OptionBool, 5, 6)
+	stay.Forced = []int{6}
+	return engine.Settings{MinPlayers: 2, MaxPlayers: 6, Options: []engine.OptionSpec{
+		spec("three_player", engine.OptionBool, 3),
+		stay,
+		spec("together", engine.OptionBool),
+		spec("long_game", engine.OptionBool, 3, 4, 5, 6),
+		spec("precise_daggers", engine.OptionBool, 3, 4, 5, 6),
+		spec("cards", engine.OptionDocument),
+	}}
 }

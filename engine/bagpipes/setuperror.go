@@ -117,7 +117,11 @@ func (e *setupError) message(li int) string {
 
 // ruleError is the bad_options RuleError of e in language li.
 func (e *setupError) ruleError(li int) *engine.RuleError {
-	return &engine.RuleError{Code: engine.CodeBadOptions, Message: e.message(li)}
+	field := e.Option
+	if field == "" {
+		field = "cards"
+	}
+	return &engine.RuleError{Code: engine.CodeBadOptions, Message: e.message(li), Field: field}
 }
 
 func (e *setupError) Error() string { return e.message(0) }

@@ -9,20 +9,22 @@ import (
 	"pbem/engine"
 )
 
-// TestVariantsAreOffered checks that every variant Variants offers is
+// TestVariantsAreOffered checks that every variant Settings offers is
 // accepted by New alone at that player count, that the 3-player variant
 // is offered by name to three players only, and that every other option
 // key is refused there by name.
 func TestVariantsAreOffered(t *testing.T) {
 	all := []string{"three_player", "stay_home", "together", "long_game", "precise_daggers"}
 	for n := 2; n <= 6; n++ {
-		vs := Variants(n, "fr")
+		vs := Game{}.Settings("fr").For(n)
 		var keys []string
 		for _, v := range vs {
-			if v.Name == "" || v.About == "" {
+			if v.Label == "" || v.Help == "" {
 				t.Errorf("%d players: %s has no French name or summary", n, v.Key)
 			}
-			keys = append(keys, v.Key)
+			if v.Type == engine.OptionBool {
+				keys = append(keys, v.Key)
+			}
 		}
 		if (n == 3) != (len(keys) > 0 && keys[0] == "three_player") {
 			t.Errorf("%d players: variants %v", n, keys)
@@ -40,11 +42,11 @@ func TestVariantsAreOffered(t *testing.T) {
 			}
 		}
 	}
-	if v := Variants(6, "en"); !v[0].Always || v[0].Key != "stay_home" {
+	if v := (Game{}).Settings("en").For(6); !v[0].IsForced(6) || v[0].Key != "stay_home" {
 		t.Errorf("6 players: %+v, want Stay Home! always on", v[0])
 	}
-	if len(Variants(7, "en")) != 0 {
-		t.Error("variants offered to 7 players")
+	if s := (Game{}).Settings("en"); s.MinPlayers != 2 || s.MaxPlayers != 6 {
+		t.Errorf("player range %d..%d, want 2..6", s.MinPlayers, s.MaxPlayers)
 	}
 }
 

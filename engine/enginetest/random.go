@@ -73,6 +73,9 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 	if o.Unlisted == nil {
 		o.Unlisted = MutateMoves
 	}
+	if err := CheckSettings(g); err != nil {
+		t.Fatal(err)
+	}
 	workers := max(1, min(o.Workers, o.Games))
 	parts := make([]Stats, workers)
 	errs := make([]error, workers)

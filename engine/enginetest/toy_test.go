@@ -44,9 +44,15 @@ type took struct {
 
 func (took) EventType() string { return "took" }
 
-func (g *toy) Name() string         { return "toy" }
+func (g *toy) Name() string { return "toy" }
+func (g *toy) Settings(string) engine.Settings {
+	return engine.Settings{MinPlayers: 2, MaxPlayers: 4}
+}
 func (g *toy) RulesVersion() string { return "1" }
 func (g *toy) New(s engine.Setup) (engine.State, error) {
+	if s.Players < 2 || s.Players > 4 {
+		return nil, engine.Errorf(engine.CodeBadOptions, "toy is for 2 to 4 players")
+	}
 	return &toyState{g: g, N: s.Players, Pile: 7, Winner: -1}, nil
 }
 func (g *toy) DecodeState(data []byte) (engine.State, error) {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/events"
@@ -12,8 +14,14 @@ import (
 )
 
 // Pause pauses an active game: no deadline runs and no move is taken until
-// Resume. Errors: ENotFound, EUnauthorized, EConflict if not active.
-func (s *Service) Pause(ctx context.Context, id, adminToken string) (*Summary, error) {
+// Resume. reason (optional, one line of at most 200 characters) is shown
+// to the players. Errors: ENotFound, EUnauthorized, EInvalid for a bad
+// reason, EConflict if not active.
+func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Summary, error) {
+	reason = strings.TrimSpace(reason)
+	if utf8.RuneCountInString(reason) > 200 || !utf8.ValidString(reason) || strings.ContainsAny(reason, "\r\n\t") {
+		return nil, projections.FieldErrorf(projections.EInvalid, "reason", "reason: give one line of at most 200 characters")
+	}
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
 		return nil, err
@@ -21,7 +29,7 @@ func (s *Service) Pause(ctx context.Context, id, adminToken string) (*Summary, e
 	if g.Status != projections.StatusActive {
 		return nil, projections.Errorf(projections.EConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, projections.Paused{By: "admin"})
+	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, projections.Paused{By: "admin", Reason: reason})
 }
 
 // Resume resumes a paused game with a fresh deadline and tells the awaited

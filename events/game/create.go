@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,6 +34,12 @@ type CreateGame struct {
 	TimeoutPolicy string
 	// RequestID ties the creation to a request's log lines.
 	RequestID string
+	// Organiser runs the game: they confirm it, and get its admin link by
+	// email. Required.
+	Organiser Organiser
+	// MessageLanguage is the language of option errors ("" means "en"):
+	// the page's, which may differ from the game's.
+	MessageLanguage string
 }
 
 // NewPlayer is a player of a CreateGame.
@@ -49,21 +56,48 @@ type CreatedGame struct {
 	Game       *projections.Game
 }
 
-// Create starts a game: it deals it with a fresh random seed, records
-// pbem.created, and queues one invitation per seat. Errors: EInvalid for a
-// bad request (unknown game, bad names, emails, language or deadlines), the
-// engine's CodeBadOptions for a player count or options it refuses.
+// Create starts a game at once, without the organiser's confirmation (a
+// rematch, tools and tests; the ways in use Propose and Confirm): it deals
+// it with a fresh random seed, records pbem.created, queues one invitation
+// per seat, and stores the organiser. Errors: EInvalid for a bad request
+// (unknown game, bad names, emails, organiser, language or deadlines, an
+// address that refuses invitations), the engine's CodeBadOptions for a
+// player count or options it refuses.
 func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, error) {
+	if err := s.validate(ctx, &req); err != nil {
+		return nil, err
+	}
+	id, err := newID()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
+		OrganiserEmail: req.Organiser.Email, CreatedAt: now, ExpiresAt: now, ConfirmedAt: &now}
+	if p.Request, err = json.Marshal(req); err != nil {
+		return nil, fmt.Errorf("game: marshal request: %w", err)
+	}
+	if err := s.repo.Propose(ctx, p, nil); err != nil {
+		return nil, err
+	}
+	return s.create(ctx, req, id, nil)
+}
+
+// validate checks and completes req: everything Create and Propose refuse.
+func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	eng, ok := s.games[req.Game]
 	if !ok {
-		return nil, projections.Errorf(projections.EInvalid, "unknown game %q", req.Game)
+		return projections.FieldErrorf(projections.EInvalid, "game", "unknown game %q", req.Game)
 	}
 	if err := req.check(); err != nil {
-		return nil, err
+		return err
+	}
+	if err := req.Organiser.check(); err != nil {
+		return err
 	}
 	var seed engine.Seed
 	if _, err := rand.Read(seed[:]); err != nil {
-		return nil, fmt.Errorf("projections: random seed: %w", err)
+		return fmt.Errorf("projections: random seed: %w", err)
 	}
 	opts := req.Options
 	if len(opts) == 0 || string(opts) == "null" {
@@ -71,19 +105,44 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
-		return nil, projections.Errorf(projections.EInvalid, "options: give a JSON object")
+		return projections.FieldErrorf(projections.EInvalid, "options", "options: give a JSON object")
 	}
-	opts = json.RawMessage(compact.Bytes())
-	if _, err := eng.New(engine.Setup{Players: len(req.Players), Options: opts, Seed: seed}); err != nil {
-		if re := projections.AsRuleError(err); re != nil {
-			return nil, re
+	req.Options = json.RawMessage(compact.Bytes())
+	if err := checkSetup(eng, len(req.Players), req.Options, req.MessageLanguage, seed); err != nil {
+		return err
+	}
+	return s.checkBlocked(ctx, req)
+}
+
+// checkBlocked refuses a request that would email an address that
+// refuses invitations.
+func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
+	emails := []string{req.Organiser.Email}
+	for _, p := range req.Players {
+		emails = append(emails, p.Email)
+	}
+	blocked, err := s.repo.Blocked(ctx, emails)
+	if err != nil || len(blocked) == 0 {
+		return err
+	}
+	for i, p := range req.Players {
+		if slices.Contains(blocked, strings.ToLower(p.Email)) {
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i),
+				"players[%d].email: %s does not accept invitations", i, p.Email)
 		}
-		return nil, projections.Errorf(engine.CodeBadOptions, "%v", err)
 	}
-	id, err := newID()
-	if err != nil {
-		return nil, err
+	return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
+}
+
+// create deals a checked request as game id and appends pbem.created;
+// mail adds outbox rows to the same transaction (the admin link).
+func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []projections.OutboxRow) (*CreatedGame, error) {
+	eng := s.games[req.Game]
+	var seed engine.Seed
+	if _, err := rand.Read(seed[:]); err != nil {
+		return nil, fmt.Errorf("projections: random seed: %w", err)
 	}
+	opts := req.Options
 	names := make([]string, len(req.Players))
 	seats := make([]projections.Seat, len(req.Players))
 	for i, p := range req.Players {
@@ -103,11 +162,34 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 	admin := AdminToken(s.secret, id, 0)
 	shell := &projections.Game{ID: id, Seats: seats, AdminHash: TokenHash(admin)}
 	ev := events.NewEvent{Type: projections.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
-	g, _, _, err := s.append(ctx, shell, nil, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+	var extra func(*projections.Change, engine.State) error
+	if len(mail) > 0 {
+		extra = func(ch *projections.Change, _ engine.State) error {
+			ch.Outbox = append(ch.Outbox, mail...)
+			return nil
+		}
+	}
+	g, _, _, err := s.append(ctx, shell, nil, []events.NewEvent{ev}, []engine.Event{nil}, extra)
 	if err != nil {
 		return nil, err
 	}
 	return &CreatedGame{ID: id, AdminToken: admin, Game: g}, nil
+}
+
+// checkSetup checks a setup as the lobby offers it (engine.CheckOptions
+// against the game's Settings) and then deals it (combinations); errors
+// are bad_options *RuleErrors naming the option, in lang.
+func checkSetup(eng engine.Game, players int, opts json.RawMessage, lang string, seed engine.Seed) error {
+	if err := engine.CheckOptions(eng.Settings(lang), opts, players, lang); err != nil {
+		return err
+	}
+	if _, err := eng.New(engine.Setup{Players: players, Options: opts, Seed: seed, Language: lang}); err != nil {
+		if re := projections.AsRuleError(err); re != nil {
+			return re
+		}
+		return projections.Errorf(engine.CodeBadOptions, "%v", err)
+	}
+	return nil
 }
 
 // check validates and completes req (defaults).
@@ -123,28 +205,28 @@ func (req *CreateGame) check() error {
 		return projections.Errorf(projections.EInvalid, "language must be one of %s", strings.Join(languages, ", "))
 	}
 	if len(req.Players) == 0 || len(req.Players) > 16 {
-		return projections.Errorf(projections.EInvalid, "players: give 1 to 16 players")
+		return projections.FieldErrorf(projections.EInvalid, "players", "players: give 1 to 16 players")
 	}
 	seen := map[string]bool{}
 	emails := map[string]int{}
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if name == "" || utf8.RuneCountInString(name) > 40 || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
-			return projections.Errorf(projections.EInvalid, "players[%d].name: give a name of 1 to 40 characters on one line", i)
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line", i)
 		}
 		if seen[strings.ToLower(name)] {
-			return projections.Errorf(projections.EInvalid, "players[%d].name: %q is already taken", i, name)
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
 		email := strings.TrimSpace(p.Email)
 		a, err := mail.ParseAddress(email)
 		if err != nil || a.Address != email || len(email) > 254 {
-			return projections.Errorf(projections.EInvalid, "players[%d].email: give a plain address like ann@example.org", i)
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: give a plain address like ann@example.org", i)
 		}
 		// Addresses are compared without regard to case: one mailbox
 		// with other capitals is still one player.
 		if j, dup := emails[strings.ToLower(email)]; dup {
-			return projections.Errorf(projections.EInvalid, "players[%d].email: %s is already the address of players[%d]", i, email, j)
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
 		}
 		emails[strings.ToLower(email)] = i
 		req.Players[i].Name, req.Players[i].Email = name, email

@@ -54,7 +54,7 @@ func newRig(t *testing.T) *asyncRig {
 
 func (r *asyncRig) create(policy string) *game.CreatedGame {
 	r.t.Helper()
-	g, err := r.svc.Create(context.Background(), game.CreateGame{
+	g, err := r.svc.Create(context.Background(), game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"},
 		Game: testgame.Name, Language: "fr", Options: json.RawMessage(`{"target":25}`),
 		Players:      []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		TurnDeadline: time.Hour, ReminderBefore: 10 * time.Minute, TimeoutPolicy: policy,
@@ -217,7 +217,7 @@ func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
 	c := r.create(projections.PolicyDefaultMove)
 	r.mail(0)
 
-	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken); err != nil {
+	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken, ""); err != nil {
 		t.Fatal(err)
 	}
 	r.clock.Add(2 * time.Hour)

@@ -125,7 +125,7 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	emails, checked := 0, 0
 	for gi, players := range []int{2, 4} {
-		req := game.CreateGame{Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
+		req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
 		for i := range players {
 			req.Players = append(req.Players, game.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 		}

@@ -60,7 +60,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	moves := rate(workers, d, func(w int, rng *rand.Rand) error {
 		for {
 			if games[w] == "" {
-				c, err := svc.Create(ctx, game.CreateGame{Game: lords.Name, Players: []game.NewPlayer{
+				c, err := svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Players: []game.NewPlayer{
 					{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"},
 					{Name: "C", Email: "c@example.org"}, {Name: "D", Email: "d@example.org"}}})
 				if err != nil {

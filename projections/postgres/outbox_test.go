@@ -154,7 +154,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	}
 
 	// Pause policy.
-	req := game.CreateGame{Game: testgame.Name, TimeoutPolicy: projections.PolicyPause, TurnDeadline: time.Hour,
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, TimeoutPolicy: projections.PolicyPause, TurnDeadline: time.Hour,
 		Players: []game.NewPlayer{{Name: "Ann", Email: "a@example.org"}, {Name: "Bob", Email: "b@example.org"}}}
 	p, err := svc.Create(ctx, req)
 	if err != nil {

@@ -86,7 +86,7 @@ func someGames(t *testing.T, svc *game.Service, repo projections.Repository, clo
 			playSome(t, svc, repo, c.ID, 1000, rng) // to the end
 		case 3:
 			mustOK(svc.ResendLink(ctx, c.ID, c.AdminToken, 1))
-			mustOK(svc.Pause(ctx, c.ID, c.AdminToken))
+			mustOK(svc.Pause(ctx, c.ID, c.AdminToken, "back on Monday"))
 			mustOK(svc.Resume(ctx, c.ID, c.AdminToken))
 			mustOK(svc.Extend(ctx, c.ID, c.AdminToken, time.Hour))
 			playSome(t, svc, repo, c.ID, 5, rng)

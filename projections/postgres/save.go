@@ -63,8 +63,18 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 		}
 	}
 	for _, s := range c.SeatTokens {
-		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4 WHERE game_id = $1 AND seat = $2`,
-			g.ID, s.Seat, s.TokenGen, s.TokenHash)
+		// A corrected address or a replaced player comes with its token.
+		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6 WHERE game_id = $1 AND seat = $2`,
+			g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email)
+	}
+	if len(c.SeatTokens) > 0 && !c.Create {
+		// A replaced player renames the seat in the game row too (rare:
+		// changesSQL leaves players alone).
+		players, err := json.Marshal(g.Players)
+		if err != nil {
+			return fmt.Errorf("projections/postgres: marshal players: %w", err)
+		}
+		b.Queue(`UPDATE games SET players = $2 WHERE id = $1`, g.ID, players)
 	}
 	return nil
 }

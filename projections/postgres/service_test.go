@@ -47,7 +47,7 @@ func newServiceNow(t *testing.T, now func() time.Time) (*game.Service, *postgres
 func create(t *testing.T, svc *game.Service, n int) *game.CreatedGame {
 	t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := game.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
 	for i := range n {
 		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
 	}

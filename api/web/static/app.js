@@ -18,7 +18,16 @@
       }
     }
   }
-  var game = document.getElementById("game");
+  // The lobby: a new game or number of players shows the form again with
+  // that choice's options (the Update button does it without script).
+  var refresh = document.getElementById("refresh");
+  if (refresh) {
+    document.documentElement.classList.add("js");
+    Array.prototype.forEach.call(document.querySelectorAll("[data-refresh]"), function (el) {
+      el.addEventListener("change", function () { refresh.click(); });
+    });
+  }
+  var game = document.querySelector("#game[data-version]");
   if (!game || !window.EventSource) { return; }
   var version = game.getAttribute("data-version");
   var es = new EventSource(game.getAttribute("data-events"));

@@ -1,0 +1,201 @@
+package api
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+)
+
+// Limits bound what one client IP and one organiser address may ask the
+// server to email (issue #15): games proposed per hour, invitations per
+// day (a proposed game counts its players), and sign-in links per hour.
+// A zero field takes its default; a negative one switches that limit off
+// (the load test). Refusals answer 429 with Retry-After. The budgets are
+// token buckets of golang.org/x/time/rate held in memory: each serve
+// process counts for itself.
+type Limits struct {
+	GamesPerHourAddress      int
+	GamesPerHourIP           int
+	InvitationsPerDayAddress int
+	InvitationsPerDayIP      int
+	SigninsPerHour           int
+}
+
+// The defaults of Limits: a club's evening, not a spammer's.
+const (
+	DefaultGamesPerHourAddress      = 5
+	DefaultGamesPerHourIP           = 20
+	DefaultInvitationsPerDayAddress = 40
+	DefaultInvitationsPerDayIP      = 150
+	DefaultSigninsPerHour           = 5
+)
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&l.GamesPerHourAddress, DefaultGamesPerHourAddress)
+	def(&l.GamesPerHourIP, DefaultGamesPerHourIP)
+	def(&l.InvitationsPerDayAddress, DefaultInvitationsPerDayAddress)
+	def(&l.InvitationsPerDayIP, DefaultInvitationsPerDayIP)
+	def(&l.SigninsPerHour, DefaultSigninsPerHour)
+	return l
+}
+
+// errLimited is the error of a refused request: 429, and the wait.
+type errLimited struct{ wait time.Duration }
+
+func (e *errLimited) Error() string { return "rate limited" }
+
+// retryAfter is the Retry-After value of e, in whole seconds (at least 1).
+func (e *errLimited) retryAfter() string {
+	return strconv.Itoa(max(1, int(math.Ceil(e.wait.Seconds()))))
+}
+
+// bucket is one budget: a rate.Limiter per key (an IP, an address),
+// forgotten once full again.
+type bucket struct {
+	per   time.Duration // the period the budget is counted over
+	n     int           // events per period (the burst too); <0: no limit
+	mu    sync.Mutex
+	keys  map[string]*rate.Limiter
+	swept time.Time
+}
+
+func newBucket(n int, per time.Duration) *bucket {
+	return &bucket{per: per, n: n, keys: map[string]*rate.Limiter{}}
+}
+
+// reserve takes cost from key's budget at now, or returns how long to wait
+// (the reservation is then given back). A cost above the whole budget
+// waits a whole period: it can never pass.
+func (b *bucket) reserve(key string, cost int, now time.Time) (*rate.Reservation, time.Duration) {
+	if b.n < 0 || cost <= 0 {
+		return nil, 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now.Sub(b.swept) > b.per {
+		// Forget the keys whose budget is full again: they would allow a
+		// whole burst anyway.
+		for k, l := range b.keys {
+			if l.TokensAt(now) >= float64(b.n) {
+				delete(b.keys, k)
+			}
+		}
+		b.swept = now
+	}
+	l, ok := b.keys[key]
+	if !ok {
+		l = rate.NewLimiter(rate.Every(b.per/time.Duration(b.n)), b.n)
+		b.keys[key] = l
+	}
+	r := l.ReserveN(now, cost)
+	if !r.OK() {
+		return nil, b.per
+	}
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return nil, d
+	}
+	return r, 0
+}
+
+// limiter holds the server's budgets.
+type limiter struct {
+	gamesAddr, gamesIP, invAddr, invIP, signin, resend *bucket
+	now                                                func() time.Time
+}
+
+func newLimiter(l Limits, now func() time.Time) *limiter {
+	l = l.withDefaults()
+	return &limiter{
+		gamesAddr: newBucket(l.GamesPerHourAddress, time.Hour),
+		gamesIP:   newBucket(l.GamesPerHourIP, time.Hour),
+		invAddr:   newBucket(l.InvitationsPerDayAddress, 24*time.Hour),
+		invIP:     newBucket(l.InvitationsPerDayIP, 24*time.Hour),
+		signin:    newBucket(l.SigninsPerHour, time.Hour),
+		resend:    newBucket(l.GamesPerHourAddress, time.Hour),
+		now:       now,
+	}
+}
+
+// charge is one request's use of several budgets, taken all or none.
+type charge struct {
+	rs []*rate.Reservation
+	at time.Time // when they were taken
+}
+
+// undo gives the budgets back (the request was refused for another
+// reason). rate.Reservation gives tokens back only to a cancellation
+// dated no later than the reservation, hence the time of take.
+func (c *charge) undo() {
+	for _, r := range c.rs {
+		r.CancelAt(c.at)
+	}
+}
+
+// take reserves each (bucket, key, cost) or none; the error says how long
+// to wait for the scarcest.
+func (lm *limiter) take(items ...limitItem) (*charge, error) {
+	now := lm.now()
+	c := &charge{at: now}
+	for _, it := range items {
+		r, wait := it.b.reserve(it.key, it.cost, now)
+		if wait > 0 {
+			c.undo()
+			return nil, &errLimited{wait: wait}
+		}
+		if r != nil {
+			c.rs = append(c.rs, r)
+		}
+	}
+	return c, nil
+}
+
+type limitItem struct {
+	b    *bucket
+	key  string
+	cost int
+}
+
+// proposal charges a proposed game of players to ip and the organiser's
+// address.
+func (lm *limiter) proposal(ip, organiser string, players int) (*charge, error) {
+	addr := strings.ToLower(strings.TrimSpace(organiser))
+	return lm.take(limitItem{lm.gamesIP, ip, 1}, limitItem{lm.gamesAddr, addr, 1},
+		limitItem{lm.invIP, ip, players}, limitItem{lm.invAddr, addr, players})
+}
+
+// signinRequest charges a sign-in link to ip and the address.
+func (lm *limiter) signinRequest(ip, email string) error {
+	addr := strings.ToLower(strings.TrimSpace(email))
+	_, err := lm.take(limitItem{lm.signin, "ip:" + ip, 1}, limitItem{lm.signin, "addr:" + addr, 1})
+	return err
+}
+
+// adminResend charges a resent admin link to its game.
+func (lm *limiter) adminResend(gameID string) error {
+	_, err := lm.take(limitItem{lm.resend, gameID, 1})
+	return err
+}
+
+// clientIP is the request's client address as echo's IP extractor sees it
+// (the peer address unless the server is configured to trust a proxy).
+func clientIP(c echo.Context) string { return c.RealIP() }
+
+// writeLimited answers a refused request: 429, Retry-After, and a JSON
+// error naming the wait.
+func writeLimited(c echo.Context, e *errLimited) error {
+	c.Response().Header().Set("Retry-After", e.retryAfter())
+	return c.JSON(http.StatusTooManyRequests, ErrorBody{Error: ErrorDetail{Code: "rate_limited",
+		Message: "too many requests from this address or for this organiser: try again in " + e.retryAfter() + " seconds"}})
+}

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/engine"
+	"pbem/events/game"
+	"pbem/projections"
+)
+
+// proposedBody is the answer to a proposed game.
+type proposedBody struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	ExpiresAt time.Time `json:"expires_at"`
+	Message   string    `json:"message"`
+}
+
+// confirmedBody is the answer to a confirmation.
+type confirmedBody struct {
+	createdBody
+	// Again is true when the game had been confirmed before: only the
+	// admin link was emailed again.
+	Again bool `json:"again"`
+}
+
+// confirmGame: POST /api/v1/confirm/:token. The organiser's confirmation
+// creates the game and sends the invitations and the admin link (201);
+// once confirmed, the same link sends the admin link again (200), within
+// the limits (429).
+func (s *Server) confirmGame(c echo.Context) error {
+	cf, err := s.confirm(c)
+	if err != nil {
+		return err
+	}
+	out := confirmedBody{createdBody: createdBody{ID: cf.ID, AdminToken: cf.AdminToken, Seats: []game.SeatName{}}, Again: cf.Again}
+	for i, n := range cf.Game.Players {
+		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
+	}
+	status := http.StatusCreated
+	if cf.Again {
+		status = http.StatusOK
+	}
+	return c.JSON(status, out)
+}
+
+// confirm runs a confirmation, charging a repeat (an admin link sent
+// again) to the game's budget.
+func (s *Server) confirm(c echo.Context) (*game.Confirmed, error) {
+	cf, err := s.svc.Confirm(c.Request().Context(), c.Param("token"), func(id string) error { return s.limit.adminResend(id) })
+	if err != nil {
+		return nil, err
+	}
+	return cf, nil
+}
+
+// getSettings: GET /api/v1/settings/:game?lang=L, what a game lets its
+// creator choose (player range, options with their labels in L).
+func (s *Server) getSettings(c echo.Context) error {
+	st, ok := s.svc.Settings(c.Param("game"), c.QueryParam("lang"))
+	if !ok {
+		return projections.Errorf(projections.ENotFound, "unknown game %q", c.Param("game"))
+	}
+	if st.Options == nil {
+		st.Options = []engine.OptionSpec{}
+	}
+	return c.JSON(http.StatusOK, st)
+}

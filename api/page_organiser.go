@@ -1,0 +1,81 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/notify"
+)
+
+// confirmPage is the organiser's confirmation page.
+type confirmPage struct {
+	base
+	Token       string
+	Done, Again bool
+}
+
+// confirmForm: GET /confirm/:token shows one button (a GET changes
+// nothing: mail scanners follow links).
+func (p *pages) confirmForm(c echo.Context) error {
+	lang := pickLang(c, "")
+	d := confirmPage{base: p.base(c, lang), Token: c.Param("token")}
+	d.Title = p.cat(lang).t("confirm.title")
+	return p.render(c, http.StatusOK, "confirm", d)
+}
+
+// confirm: POST /confirm/:token creates the game (invitations and the
+// admin link go out), or sends the admin link again once it exists.
+func (p *pages) confirm(c echo.Context) error {
+	cf, err := p.svc.Confirm(c.Request().Context(), c.Param("token"), p.limit.adminResend)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, "")
+	d := confirmPage{base: p.base(c, lang), Token: c.Param("token"), Done: true, Again: cf.Again}
+	d.Title = p.cat(lang).t("confirm.title")
+	return p.render(c, http.StatusOK, "confirm", d)
+}
+
+// blockPage is the page that refuses (or accepts again) invitations.
+type blockPage struct {
+	base
+	Token, Email string
+	Blocked      bool
+}
+
+// blockForm: GET /mail/block?token=T[&lang=L] shows the address's choice
+// with one button.
+func (p *pages) blockForm(c echo.Context) error {
+	tok := c.QueryParam("token")
+	email, err := notify.VerifyBlockToken(p.cfg.Secret, tok)
+	if err != nil {
+		return errBadLink
+	}
+	blocked, err := p.svc.IsBlocked(c.Request().Context(), email)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, "")
+	d := blockPage{base: p.base(c, lang), Token: tok, Email: email, Blocked: blocked}
+	d.Title = p.cat(lang).t("block.title")
+	return p.render(c, http.StatusOK, "block", d)
+}
+
+// block: POST /mail/block (form: token, action=block|unblock). The signed
+// token is the proof of the address.
+func (p *pages) block(c echo.Context) error {
+	tok := c.FormValue("token")
+	email, err := notify.VerifyBlockToken(p.cfg.Secret, tok)
+	if err != nil {
+		return errBadLink
+	}
+	on := c.FormValue("action") != "unblock"
+	if err := p.svc.SetBlocked(c.Request().Context(), email, on); err != nil {
+		return err
+	}
+	lang := pickLang(c, "")
+	d := blockPage{base: p.base(c, lang), Token: tok, Email: email, Blocked: on}
+	d.Title = p.cat(lang).t("block.title")
+	return p.render(c, http.StatusOK, "block", d)
+}

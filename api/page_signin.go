@@ -1,0 +1,190 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+// errBadLink is the error of a signed link that does not verify.
+var errBadLink = projections.Errorf(projections.EUnauthorized, "this link is not valid")
+
+// signinPage is the sign-in form (and its answer).
+type signinPage struct {
+	base
+	Sent  bool
+	Error string
+}
+
+// signinUsePage is the one-button page of a sign-in link.
+type signinUsePage struct {
+	base
+	Token string
+}
+
+// myGamesPage lists the games of the signed-in address.
+type myGamesPage struct {
+	base
+	Email                            string
+	Games                            []myGameRow
+	DeadlineWord, LastWord, OpenWord string
+}
+
+// myGameRow is one game of "My games", ready to show.
+type myGameRow struct {
+	ID, Game, Players string
+	Turn, Deadline    string
+	Status, Result    string
+	LastMove          string
+}
+
+// signinForm: GET /signin.
+func (p *pages) signinForm(c echo.Context) error {
+	sess, err := p.lobbySession(c)
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, "")
+	d := signinPage{base: p.base(c, lang)}
+	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(sess)
+	return p.render(c, http.StatusOK, "signin", d)
+}
+
+// signinRequest: POST /signin (form: csrf, email). The answer is the same
+// whether the address has games or not.
+func (p *pages) signinRequest(c echo.Context) error {
+	ck, err := c.Cookie(lobbyCookie)
+	if err != nil {
+		return errCSRF
+	}
+	if err := p.checkCSRF(c, ck.Value); err != nil {
+		return err
+	}
+	lang := c.FormValue("page_lang")
+	if !supported(lang) {
+		lang = pickLang(c, "")
+	}
+	d := signinPage{base: p.base(c, lang), Sent: true}
+	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(ck.Value)
+	email := c.FormValue("email")
+	if err := p.limit.signinRequest(clientIP(c), email); err != nil {
+		return err
+	}
+	if err := p.svc.RequestSignin(c.Request().Context(), email, lang); err != nil {
+		if projections.ErrorCode(err) != projections.EInvalid {
+			return err
+		}
+		d.Sent, d.Error = false, p.cat(lang).t("lobby.err.email")
+		return p.render(c, http.StatusBadRequest, "signin", d)
+	}
+	return p.render(c, http.StatusOK, "signin", d)
+}
+
+// signinUse: GET /signin/:token shows one button: the link is single-use,
+// and mail scanners must not spend it.
+func (p *pages) signinUse(c echo.Context) error {
+	lang := pickLang(c, "")
+	d := signinUsePage{base: p.base(c, lang), Token: c.Param("token")}
+	d.Title = p.cat(lang).t("signin.title")
+	return p.render(c, http.StatusOK, "signin_use", d)
+}
+
+// signinDo: POST /signin/:token uses the link, sets the session cookie
+// and goes to My games.
+func (p *pages) signinDo(c echo.Context) error {
+	sess, err := p.svc.SignIn(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	setSession(c, sess, p.cfg.Secure)
+	return c.Redirect(http.StatusSeeOther, "/me")
+}
+
+// myGames: GET /me, the signed-in address's games (the sign-in form
+// without a session).
+func (p *pages) myGames(c echo.Context) error {
+	email, gs, err := p.svc.MyGames(c.Request().Context(), sessionOf(c))
+	if projections.ErrorCode(err) == projections.EUnauthorized {
+		return c.Redirect(http.StatusSeeOther, "/signin")
+	}
+	if err != nil {
+		return err
+	}
+	lang := pickLang(c, "")
+	cat := p.cat(lang)
+	sess, err := p.lobbySession(c)
+	if err != nil {
+		return err
+	}
+	d := myGamesPage{base: p.base(c, lang), Email: email,
+		DeadlineWord: cat.t("me.deadline"), LastWord: cat.t("me.last"), OpenWord: cat.t("me.open")}
+	d.Title, d.CSRF = cat.t("me.title"), p.csrfFor(sess)
+	loc := location(c)
+	for _, g := range gs {
+		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(g.Players, ", "), LastMove: g.LastMove}
+		switch g.Status {
+		case projections.StatusFinished:
+			if g.Result != nil {
+				r.Result = projections.ResultSummary(g.Result, g.Players, lang)
+			}
+		case projections.StatusAborted:
+			r.Status = cat.t("me.aborted")
+		case projections.StatusPaused:
+			r.Status = cat.t("me.paused")
+		default:
+			var who []string
+			mine := false
+			for _, s := range g.ToMove {
+				mine = mine || s == g.Seat
+				if s >= 0 && s < len(g.Players) {
+					who = append(who, g.Players[s])
+				}
+			}
+			r.Turn = cat.t("me.waiting", strings.Join(who, ", "))
+			if mine {
+				r.Turn = cat.t("me.yourturn")
+			}
+			if g.DeadlineAt != nil {
+				r.Deadline = g.DeadlineAt.In(loc).Format(time.DateTime)
+			}
+		}
+		d.Games = append(d.Games, r)
+	}
+	return p.render(c, http.StatusOK, "mygames", d)
+}
+
+// signOut: POST /me/signout.
+func (p *pages) signOut(c echo.Context) error {
+	ck, err := c.Cookie(lobbyCookie)
+	if err != nil {
+		return errCSRF
+	}
+	if err := p.checkCSRF(c, ck.Value); err != nil {
+		return err
+	}
+	if s := sessionOf(c); s != "" {
+		if err := p.svc.SignOut(c.Request().Context(), s); err != nil {
+			return err
+		}
+	}
+	clearSession(c)
+	return c.Redirect(http.StatusSeeOther, "/signin")
+}
+
+// openSeat: GET /me/play/:game puts the session address's play token of
+// that game in the seat's cookie and goes to its page (as a play link
+// would, without a token in any URL).
+func (p *pages) openSeat(c echo.Context) error {
+	id := c.Param("game")
+	tok, err := p.svc.SeatTokenFor(c.Request().Context(), sessionOf(c), id)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: seatCookie, Value: tok, Path: "/play/" + id, MaxAge: cookieAge, HttpOnly: true,
+		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
+	return c.Redirect(http.StatusSeeOther, "/play/"+id)
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/projections"
+)
+
+// sessionCookie holds a "My games" session token (HttpOnly, path /).
+const sessionCookie = "pbem_session"
+
+// signinAnswer is the one answer to a sign-in request, whether the
+// address has games or not.
+const signinAnswer = "if this address has games on this server, a sign-in link is on its way to it"
+
+type signinBody struct {
+	Email    string `json:"email"`
+	Language string `json:"language"`
+}
+
+type sessionBody struct {
+	Session string `json:"session"`
+}
+
+type myGamesBody struct {
+	Email string               `json:"email"`
+	Games []projections.MyGame `json:"games"`
+}
+
+// requestSignin: POST /api/v1/signin {"email", "language"}. It answers
+// 202 and the same body for every well-formed address (429 over the
+// limits, per IP and per address alike).
+func (s *Server) requestSignin(c echo.Context) error {
+	var b signinBody
+	if err := decode(c, &b, false); err != nil {
+		return err
+	}
+	if err := s.signinRequest(c, b.Email, b.Language); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, map[string]string{"status": "accepted", "message": signinAnswer})
+}
+
+// signinRequest charges the limits and asks the service for a link.
+func (s *Server) signinRequest(c echo.Context, email, lang string) error {
+	if !supported(lang) {
+		lang = "en"
+	}
+	if err := s.limit.signinRequest(clientIP(c), email); err != nil {
+		return err
+	}
+	return s.svc.RequestSignin(c.Request().Context(), email, lang)
+}
+
+// signIn: POST /api/v1/signin/:token uses a sign-in link once and answers
+// the session's token (also set as the session cookie); 401 for an
+// unknown, used or expired link.
+func (s *Server) signIn(c echo.Context) error {
+	sess, err := s.svc.SignIn(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	setSession(c, sess, s.pages != nil && s.pages.cfg.Secure)
+	return c.JSON(http.StatusOK, sessionBody{Session: sess})
+}
+
+// myGames: GET /api/v1/me/games, with the session as the cookie or as
+// Authorization: Bearer.
+func (s *Server) myGames(c echo.Context) error {
+	email, gs, err := s.svc.MyGames(c.Request().Context(), sessionOf(c))
+	if err != nil {
+		return err
+	}
+	if gs == nil {
+		gs = []projections.MyGame{}
+	}
+	return c.JSON(http.StatusOK, myGamesBody{Email: email, Games: gs})
+}
+
+// sessionOf is the request's session token: the bearer token, else the cookie.
+func sessionOf(c echo.Context) string {
+	if t := bearer(c); t != "" {
+		return t
+	}
+	if ck, err := c.Cookie(sessionCookie); err == nil {
+		return ck.Value
+	}
+	return ""
+}
+
+// setSession stores the session token in its cookie.
+func setSession(c echo.Context, sess string, secure bool) {
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: sess, Path: "/", MaxAge: 30 * 24 * 3600, HttpOnly: true,
+		Secure: secure || c.Scheme() == "https", SameSite: http.SameSiteLaxMode})
+}
+
+// clearSession removes the session cookie.
+func clearSession(c echo.Context) {
+	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"pbem/api"
+)
+
+// limitsFromEnv reads the rate limits of the organiser and sign-in flows
+// (issue #15): each variable is a whole number, 0 or unset for the
+// default, "off" (or a negative number) for no limit.
+//
+//	PBEM_LIMIT_GAMES_ADDRESS        games one organiser address may propose per hour (5)
+//	PBEM_LIMIT_GAMES_IP             games one client IP may propose per hour (20)
+//	PBEM_LIMIT_INVITATIONS_ADDRESS  invitations one organiser address may cause per day (40)
+//	PBEM_LIMIT_INVITATIONS_IP       invitations one client IP may cause per day (150)
+//	PBEM_LIMIT_SIGNINS              sign-in links per hour, per address and per IP (5)
+//	PBEM_TRUST_PROXY                1: the client IP is X-Forwarded-For's (behind a proxy)
+func limitsFromEnv(getenv func(string) string) (api.Limits, bool, error) {
+	var l api.Limits
+	for _, v := range []struct {
+		key string
+		dst *int
+	}{
+		{"PBEM_LIMIT_GAMES_ADDRESS", &l.GamesPerHourAddress},
+		{"PBEM_LIMIT_GAMES_IP", &l.GamesPerHourIP},
+		{"PBEM_LIMIT_INVITATIONS_ADDRESS", &l.InvitationsPerDayAddress},
+		{"PBEM_LIMIT_INVITATIONS_IP", &l.InvitationsPerDayIP},
+		{"PBEM_LIMIT_SIGNINS", &l.SigninsPerHour},
+	} {
+		s := strings.TrimSpace(getenv(v.key))
+		switch s {
+		case "":
+			continue
+		case "off":
+			*v.dst = -1
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return l, false, fmt.Errorf("%s=%q: give a whole number or off", v.key, s)
+		}
+		*v.dst = n
+		if n < 0 {
+			*v.dst = -1
+		}
+	}
+	trust := strings.TrimSpace(getenv("PBEM_TRUST_PROXY"))
+	return l, trust == "1" || strings.EqualFold(trust, "true"), nil
+}

@@ -1,0 +1,226 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pbem/engine"
+	"pbem/projections"
+)
+
+// The organiser (issue #15).
+//
+// A game asked for by a way in (the lobby, POST /api/v1/games) is first a
+// proposal: nothing but a confirmation link is sent, and only to the
+// organiser. Confirming it (Confirm, with the token of that link) creates
+// the game under the proposal's id: the invitations and the organiser's
+// admin link are queued in the game's first append. A proposal confirmed
+// once stays confirmed: confirming it again only queues the admin link
+// again. A proposal not confirmed within ProposalLifetime is refused.
+//
+// The confirmation token is derived like the play links (HMAC of the
+// server secret over the proposal id) so that the email worker can write
+// it without storing it; the database keeps its hash.
+
+// ProposalLifetime is how long a confirmation link works.
+const ProposalLifetime = 48 * time.Hour
+
+// Organiser is who runs a game: they confirm it and get its admin link.
+type Organiser struct {
+	Name  string
+	Email string
+}
+
+// check validates and tidies the organiser.
+func (o *Organiser) check() error {
+	o.Name = strings.TrimSpace(o.Name)
+	o.Email = strings.TrimSpace(o.Email)
+	a, err := mail.ParseAddress(o.Email)
+	if err != nil || a.Address != o.Email || len(o.Email) > 254 {
+		return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: give a plain address like ann@example.org")
+	}
+	if o.Name == "" || utf8.RuneCountInString(o.Name) > 40 || strings.ContainsAny(o.Name, "\r\n\t") {
+		return projections.FieldErrorf(projections.EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line")
+	}
+	return nil
+}
+
+// ConfirmToken is the token of proposal id's confirmation link.
+func ConfirmToken(secret []byte, id string) string { return derive(secret, "confirm", id, "", "0") }
+
+// Proposed is the answer to Propose: the proposal's id (the future
+// game's) and when its confirmation link expires.
+type Proposed struct {
+	ID        string    `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// Propose checks req as Create does and keeps it until the organiser
+// confirms it, queueing only the confirmation email to the organiser (in
+// req.MessageLanguage, else the game's language). Errors: as Create.
+func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error) {
+	if err := s.validate(ctx, &req); err != nil {
+		return nil, err
+	}
+	id, err := newID()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
+		OrganiserEmail: req.Organiser.Email, CreatedAt: now, ExpiresAt: now.Add(ProposalLifetime)}
+	if p.Request, err = json.Marshal(req); err != nil {
+		return nil, fmt.Errorf("game: marshal request: %w", err)
+	}
+	lang := req.MessageLanguage
+	if lang == "" {
+		lang = req.Language
+	}
+	names := make([]string, len(req.Players))
+	for i, pl := range req.Players {
+		names[i] = pl.Name
+	}
+	row, err := organiserMail(projections.KindConfirm, id, p, lang, req.Game, names)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.repo.Propose(ctx, p, &row); err != nil {
+		return nil, err
+	}
+	return &Proposed{ID: id, ExpiresAt: p.ExpiresAt}, nil
+}
+
+// Confirmed is the answer to Confirm.
+type Confirmed struct {
+	*CreatedGame
+	// Again is true when the game had been confirmed before: only the
+	// admin link was sent again.
+	Again bool
+}
+
+// Confirm creates the game a confirmation link's token stands for, and
+// queues the invitations and the organiser's admin link; a game confirmed
+// before gets its admin link queued again, if again (when set) allows it
+// (a rate limit: its error is returned). Errors: EUnauthorized for an
+// unknown or expired token; EInvalid if an address has refused
+// invitations since the proposal.
+func (s *Service) Confirm(ctx context.Context, token string, again func(id string) error) (*Confirmed, error) {
+	if token == "" {
+		return nil, projections.Errorf(projections.EUnauthorized, "give the token of the confirmation link")
+	}
+	p, err := s.repo.ClaimProposal(ctx, TokenHash(token), s.now().UTC())
+	if err != nil {
+		if projections.ErrorCode(err) == projections.ENotFound {
+			return nil, projections.Errorf(projections.EUnauthorized, "this confirmation link is unknown or has expired")
+		}
+		return nil, err
+	}
+	if g, err := s.game(ctx, p.ID); err == nil {
+		if again != nil {
+			if err := again(p.ID); err != nil {
+				return nil, err
+			}
+		}
+		return s.confirmedAgain(ctx, p, g)
+	} else if projections.ErrorCode(err) != projections.ENotFound {
+		return nil, err
+	}
+	var req CreateGame
+	if err := json.Unmarshal(p.Request, &req); err != nil {
+		return nil, fmt.Errorf("game: proposal %s: %w", p.ID, err)
+	}
+	if err := s.checkBlocked(ctx, &req); err != nil {
+		return nil, err
+	}
+	row, err := organiserMail(projections.KindAdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
+	if err != nil {
+		return nil, err
+	}
+	cg, err := s.create(ctx, req, p.ID, []projections.OutboxRow{row})
+	if projections.ErrorCode(err) == projections.EConflict {
+		// A concurrent Confirm of the same link created it first.
+		if g, gerr := s.game(ctx, p.ID); gerr == nil {
+			return &Confirmed{CreatedGame: &CreatedGame{ID: p.ID, AdminToken: AdminToken(s.secret, p.ID, 0), Game: g}, Again: true}, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Confirmed{CreatedGame: cg}, nil
+}
+
+// confirmedAgain queues the admin link of a confirmed game again.
+func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g *projections.Game) (*Confirmed, error) {
+	row, err := organiserMail(projections.KindAdminLink, g.ID, p, g.Language, g.Game, g.Players)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.repo.QueueMail(ctx, row); err != nil {
+		return nil, err
+	}
+	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: AdminToken(s.secret, g.ID, 0), Game: g}, Again: true}, nil
+}
+
+// Settings describes what game name lets its creator choose, labelled in
+// lang; false for an unknown game.
+func (s *Service) Settings(name, lang string) (engine.Settings, bool) {
+	eng, ok := s.games[name]
+	if !ok {
+		return engine.Settings{}, false
+	}
+	return eng.Settings(lang), true
+}
+
+// Organiser returns the organiser of game id. Errors: ENotFound.
+func (s *Service) Organiser(ctx context.Context, id string) (Organiser, error) {
+	p, err := s.repo.Proposal(ctx, id)
+	if err != nil {
+		return Organiser{}, err
+	}
+	return Organiser{Name: p.OrganiserName, Email: p.OrganiserEmail}, nil
+}
+
+// SetBlocked blocks (or unblocks) every invitation to email; the caller
+// has checked that the request comes from that address (a signed link).
+func (s *Service) SetBlocked(ctx context.Context, email string, blocked bool) error {
+	return s.repo.SetBlocked(ctx, email, blocked, s.now().UTC())
+}
+
+// IsBlocked reports whether email refuses invitations.
+func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
+	b, err := s.repo.Blocked(ctx, []string{email})
+	return len(b) > 0, err
+}
+
+// organiserMail is an outbox row of kind to the organiser of p about game
+// id (a proposal's confirmation link, or a game's admin link).
+func organiserMail(kind, id string, p *projections.Proposal, lang, gameName string, players []string) (projections.OutboxRow, error) {
+	m := projections.Mail{
+		To:       projections.MailTo{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
+		Language: lang,
+		Game:     projections.MailGame{ID: id, Name: gameName, Players: players},
+		Lines:    []string{},
+	}
+	if kind == projections.KindConfirm {
+		d := p.ExpiresAt.UTC().Format(time.RFC3339)
+		m.Deadline = &d
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return projections.OutboxRow{}, fmt.Errorf("game: %s email: %w", kind, err)
+	}
+	return projections.OutboxRow{GameID: id, Kind: kind, Payload: b}, nil
+}
+
+func playerNames(req CreateGame) []string {
+	out := make([]string, len(req.Players))
+	for i, p := range req.Players {
+		out[i] = p.Name
+	}
+	return out
+}

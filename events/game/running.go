@@ -1,0 +1,224 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pbem/projections"
+)
+
+// Running a game (issue #15): the organiser corrects a player's address,
+// replaces a player who left, starts a rematch, and sees whom the game
+// waits for. A correction or a replacement gives the seat a new token
+// generation in the same append as its event: the old link stops working
+// at once, and the new holder is emailed the new one (a link, or an
+// invitation for a new player). Addresses are never in events.
+
+// Waiting is a seat the game waits for, since the event that made it so.
+type Waiting struct {
+	Seat  int       `json:"seat"`
+	Name  string    `json:"name"`
+	Since time.Time `json:"since"`
+}
+
+// WaitingFor lists the seats game id awaits and since when. Errors:
+// ENotFound.
+func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	since, err := s.repo.WaitingSince(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := []Waiting{}
+	for _, seat := range g.ToMove {
+		w := Waiting{Seat: seat, Since: g.UpdatedAt}
+		if t, ok := since[seat]; ok {
+			w.Since = t
+		}
+		if seat >= 0 && seat < len(g.Players) {
+			w.Name = g.Players[seat]
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// checkAddress validates a player's address.
+func checkAddress(field, email string) error {
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || len(email) > 254 {
+		return projections.FieldErrorf(projections.EInvalid, field, "%s: give a plain address like ann@example.org", field)
+	}
+	return nil
+}
+
+// ChangeEmail corrects the address of seat: the seat gets a new link (the
+// old one stops working), emailed to the new address. Errors: ENotFound,
+// EUnauthorized, EInvalid (bad or refused address), EConflict if the game
+// has ended.
+func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	email = strings.TrimSpace(email)
+	if err := checkAddress("email", email); err != nil {
+		return nil, err
+	}
+	if err := s.refused(ctx, email); err != nil {
+		return nil, err
+	}
+	g, gen, err := s.reseatRow(g, seat, "", email)
+	if err != nil {
+		return nil, err
+	}
+	return s.serviceEvent(ctx, g, "admin", projections.TypeEmailChanged, projections.EmailChanged{Seat: seat, TokenGen: gen})
+}
+
+// ReplacePlayer gives seat to a new person (name, email): the seat gets a
+// new link (the old one stops working), sent with an invitation. Errors:
+// ENotFound, EUnauthorized, EInvalid (bad name, name taken, bad or refused
+// address), EConflict if the game has ended.
+func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
+	if name == "" || utf8.RuneCountInString(name) > 40 || strings.ContainsAny(name, "\r\n\t") {
+		return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: give a name of 1 to 40 characters on one line")
+	}
+	for i, n := range g.Players {
+		if i != seat && strings.EqualFold(n, name) {
+			return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: %q is already taken", name)
+		}
+	}
+	if err := checkAddress("email", email); err != nil {
+		return nil, err
+	}
+	if err := s.refused(ctx, email); err != nil {
+		return nil, err
+	}
+	prev := ""
+	if seat >= 0 && seat < len(g.Players) {
+		prev = g.Players[seat]
+	}
+	g, gen, err := s.reseatRow(g, seat, name, email)
+	if err != nil {
+		return nil, err
+	}
+	return s.serviceEvent(ctx, g, "admin", projections.TypePlayerReplaced,
+		projections.PlayerReplaced{Seat: seat, Name: name, Previous: prev, TokenGen: gen})
+}
+
+// refused is EInvalid when email refuses invitations.
+func (s *Service) refused(ctx context.Context, email string) error {
+	b, err := s.IsBlocked(ctx, email)
+	if err != nil {
+		return err
+	}
+	if b {
+		return projections.FieldErrorf(projections.EInvalid, "email", "email: %s does not accept invitations", email)
+	}
+	return nil
+}
+
+// reseatRow is a copy of g whose seat has the new address (and name, if
+// set) and the next token generation's hash, with that generation.
+func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (*projections.Game, int, error) {
+	if g.Ended() {
+		return nil, 0, projections.Errorf(projections.EConflict, "the game has ended")
+	}
+	st := g.SeatAt(seat)
+	if st == nil {
+		return nil, 0, projections.Errorf(projections.ENotFound, "game %s has no seat %d", g.ID, seat)
+	}
+	gen := st.TokenGen + 1
+	g = g.Clone() // the loaded row is shared (cached)
+	for i := range g.Seats {
+		if g.Seats[i].Seat == seat {
+			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, g.ID, seat, gen))
+			g.Seats[i].Email = email
+			if name != "" {
+				g.Seats[i].Name = name
+			}
+		}
+	}
+	return g, gen, nil
+}
+
+// Rematch starts a new game of the same players, options and settings
+// with a new seed (invitations sent), records pbem.rematch in the old
+// game, and emails the new game's admin link to the organiser. Errors:
+// ENotFound, EUnauthorized, EInvalid if an address now refuses
+// invitations.
+func (s *Service) Rematch(ctx context.Context, id, adminToken string) (*CreatedGame, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	org, err := s.Organiser(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	req := CreateGame{Game: g.Game, Language: g.Language, Options: g.Options, TurnDeadline: g.TurnDeadline,
+		ReminderBefore: g.ReminderBefore, TimeoutPolicy: g.TimeoutPolicy, Organiser: org}
+	for _, st := range g.Seats {
+		req.Players = append(req.Players, NewPlayer{Name: st.Name, Email: st.Email})
+	}
+	cg, err := s.Create(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.repo.Proposal(ctx, cg.ID)
+	if err != nil {
+		return nil, err
+	}
+	row, err := organiserMail(projections.KindAdminLink, cg.ID, p, g.Language, g.Game, cg.Game.Players)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.repo.QueueMail(ctx, row); err != nil {
+		return nil, err
+	}
+	if _, err := s.serviceEvent(ctx, g, "admin", projections.TypeRematch, projections.Rematch{Game: cg.ID}); err != nil {
+		return nil, fmt.Errorf("game: rematch %s of %s: %w", cg.ID, id, err)
+	}
+	return cg, nil
+}
+
+// PauseReason is the reason the organiser gave for the pause of a paused
+// game ("" for none). Errors: ENotFound.
+func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
+	g, err := s.game(ctx, id)
+	if err != nil || !g.Paused() {
+		return "", err
+	}
+	rows, err := s.repo.History(ctx, id, -1)
+	if err != nil {
+		return "", err
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Type == projections.TypePaused {
+			return pauseReason(rows[i].Data), nil
+		}
+	}
+	return "", nil
+}
+
+// pauseReason reads the reason of a pbem.paused event's data.
+func pauseReason(data []byte) string {
+	var p projections.Paused
+	if err := json.Unmarshal(data, &p); err != nil {
+		return ""
+	}
+	return p.Reason
+}

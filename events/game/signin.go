@@ -1,0 +1,138 @@
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"pbem/projections"
+)
+
+// Sign-in links and "My games" (issue #15).
+//
+// An address asks for a link (RequestSignin); the link's token is derived
+// from the server secret and the link's random id, so that the email
+// worker writes it without storing it, and only its hash is kept. The link
+// works once (SignIn marks it used) and for SigninLifetime; it opens a
+// session of SessionLifetime whose random token the browser keeps in a
+// cookie (hash only in the database). A request answers the same whether
+// the address has games or not: the link is emailed only when it has some.
+
+// SigninLifetime is how long a sign-in link works.
+const SigninLifetime = 30 * time.Minute
+
+// SessionLifetime is how long a session of "My games" lasts.
+const SessionLifetime = 30 * 24 * time.Hour
+
+// SigninToken is the token of sign-in link id.
+func SigninToken(secret []byte, id string) string { return derive(secret, "signin", id, "", "0") }
+
+// RequestSignin emails a sign-in link to email, in lang, if the address
+// has games and accepts mail from us. It answers the same either way.
+// Errors: EInvalid for a malformed address.
+func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
+		return projections.FieldErrorf(projections.EInvalid, "email", "email: give a plain address like ann@example.org")
+	}
+	has, err := s.repo.HasGames(ctx, email)
+	if err != nil {
+		return err
+	}
+	blocked, err := s.IsBlocked(ctx, email)
+	if err != nil || !has || blocked {
+		return err
+	}
+	id, err := newID()
+	if err != nil {
+		return err
+	}
+	now := s.now().UTC()
+	m := projections.Mail{To: projections.MailTo{Seat: -1, Email: email}, Language: lang,
+		Game: projections.MailGame{ID: id, Players: []string{}}, Lines: []string{}}
+	exp := now.Add(SigninLifetime).Format(time.RFC3339)
+	m.Deadline = &exp
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("game: sign-in email: %w", err)
+	}
+	row := projections.OutboxRow{Kind: projections.KindSignin, Payload: b}
+	return s.repo.CreateSignin(ctx, id, TokenHash(SigninToken(s.secret, id)), email, now, now.Add(SigninLifetime), row)
+}
+
+// SignIn uses a sign-in link's token and returns a new session's token.
+// Errors: EUnauthorized for an unknown, used or expired link.
+func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
+	if token == "" || len(token) > 200 {
+		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired")
+	}
+	now := s.now().UTC()
+	email, err := s.repo.UseSignin(ctx, TokenHash(token), now)
+	if projections.ErrorCode(err) == projections.ENotFound {
+		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
+	}
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("game: session token: %w", err)
+	}
+	sess := base64.RawURLEncoding.EncodeToString(b)
+	if err := s.repo.CreateSession(ctx, TokenHash(sess), email, now, now.Add(SessionLifetime)); err != nil {
+		return "", err
+	}
+	return sess, nil
+}
+
+// SessionEmail returns the address of a live session. Errors: EUnauthorized.
+func (s *Service) SessionEmail(ctx context.Context, session string) (string, error) {
+	if session == "" || len(session) > 200 {
+		return "", projections.Errorf(projections.EUnauthorized, "sign in first")
+	}
+	email, err := s.repo.Session(ctx, TokenHash(session), s.now().UTC())
+	if projections.ErrorCode(err) == projections.ENotFound {
+		return "", projections.Errorf(projections.EUnauthorized, "sign in first: the session is unknown or has expired")
+	}
+	return email, err
+}
+
+// SignOut ends a session.
+func (s *Service) SignOut(ctx context.Context, session string) error {
+	return s.repo.DeleteSession(ctx, TokenHash(session))
+}
+
+// MyGames lists every seat of the session's address. Errors: EUnauthorized.
+func (s *Service) MyGames(ctx context.Context, session string) (string, []projections.MyGame, error) {
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return "", nil, err
+	}
+	gs, err := s.repo.MyGames(ctx, email)
+	return email, gs, err
+}
+
+// SeatTokenFor returns the play-link token of the seat of game id that
+// the session's address holds. Errors: EUnauthorized (no session),
+// ENotFound (no such game, or no seat of this address in it).
+func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string, error) {
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return "", err
+	}
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	for _, st := range g.Seats {
+		if strings.EqualFold(st.Email, email) {
+			return SeatToken(s.secret, id, st.Seat, st.TokenGen), nil
+		}
+	}
+	return "", projections.Errorf(projections.ENotFound, "you have no seat in game %s", id)
+}

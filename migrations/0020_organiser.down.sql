@@ -1,0 +1,4 @@
+DROP TABLE IF EXISTS sessions;
+DROP TABLE IF EXISTS signin_links;
+DROP TABLE IF EXISTS mail_blocks;
+DROP TABLE IF EXISTS proposals;

@@ -1,0 +1,90 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"pbem/engine"
+)
+
+// Outbox kinds of the organiser and sign-in flows: emails that are not
+// about a seat. Their rows have no seat; game_id is the proposal's (the
+// future game's) id, or "" for a sign-in link.
+const (
+	KindConfirm   = "confirm"    // the organiser's confirmation link
+	KindAdminLink = "admin_link" // the organiser's admin link
+	KindSignin    = "signin"     // a sign-in link to "My games"
+)
+
+// Proposal is a game as its organiser asked for it, kept until they
+// confirm it by the emailed link; ID becomes the game's id. It is primary
+// data (it holds emails), not rebuilt from events.
+type Proposal struct {
+	ID             string
+	TokenHash      []byte
+	OrganiserName  string
+	OrganiserEmail string
+	// Request is the create request, as the service wrote it.
+	Request     json.RawMessage
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	ConfirmedAt *time.Time
+}
+
+// MyGame is one seat of an address in "My games".
+type MyGame struct {
+	GameID     string         `json:"game_id"`
+	Game       string         `json:"game"`
+	Language   string         `json:"language"`
+	Status     string         `json:"status"`
+	Players    []string       `json:"players"`
+	Seat       int            `json:"seat"`
+	ToMove     []int          `json:"to_move"`
+	DeadlineAt *time.Time     `json:"deadline_at"`
+	LastMove   string         `json:"last_move"`
+	LastMoveAt *time.Time     `json:"last_move_at"`
+	Result     *engine.Result `json:"result,omitempty"`
+	UpdatedAt  time.Time      `json:"updated_at"`
+}
+
+// Accounts stores what the organiser and sign-in flows need beside the
+// games: proposals, blocked addresses, sign-in links and sessions.
+// Addresses are compared lower-cased. Errors: *Error with ENotFound for
+// an unknown (or expired, or used) key.
+type Accounts interface {
+	// Propose stores p and queues its confirmation email, in one
+	// transaction (a p.ConfirmedAt already set stores a confirmed game:
+	// a rematch, and mail may be nil).
+	Propose(ctx context.Context, p *Proposal, mail *OutboxRow) error
+	// ClaimProposal marks the proposal whose token hashes to tokenHash
+	// confirmed at now, if it is not yet and has not expired, and returns
+	// it. A proposal confirmed before is returned as it is.
+	ClaimProposal(ctx context.Context, tokenHash []byte, now time.Time) (*Proposal, error)
+	// Proposal returns the proposal (the organiser) of game id.
+	Proposal(ctx context.Context, id string) (*Proposal, error)
+	// QueueMail writes outbox rows on their own.
+	QueueMail(ctx context.Context, rows ...OutboxRow) error
+	// Blocked returns those of emails that refuse invitations.
+	Blocked(ctx context.Context, emails []string) ([]string, error)
+	// SetBlocked blocks or unblocks invitations to email.
+	SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error
+	// CreateSignin stores a sign-in link and queues its email.
+	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail OutboxRow) error
+	// UseSignin marks the link used at now and returns its address:
+	// ENotFound for an unknown, used or expired link.
+	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
+	// CreateSession stores a session of email.
+	CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error
+	// Session returns a live session's address, or ENotFound.
+	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
+	// DeleteSession ends a session.
+	DeleteSession(ctx context.Context, tokenHash []byte) error
+	// MyGames lists every seat of email, the active games first.
+	MyGames(ctx context.Context, email string) ([]MyGame, error)
+	// HasGames reports whether email has a seat or organises a game.
+	HasGames(ctx context.Context, email string) (bool, error)
+	// WaitingSince maps each seat game id awaits to the time of the
+	// event since which it waits.
+	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)
+}

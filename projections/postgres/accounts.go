@@ -1,0 +1,233 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"pbem/projections"
+)
+
+// The SQL of projections.Accounts (tables of migration 0020).
+
+// Propose implements projections.Accounts.
+func (r *Repo) Propose(ctx context.Context, p *projections.Proposal, mail *projections.OutboxRow) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO proposals (id, token_hash, organiser_name, organiser_email, request,
+			created_at, expires_at, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			p.ID, p.TokenHash, p.OrganiserName, p.OrganiserEmail, p.Request, p.CreatedAt, p.ExpiresAt, p.ConfirmedAt); err != nil {
+			return fmt.Errorf("projections/postgres: propose: %w", err)
+		}
+		if mail != nil {
+			return insertMail(ctx, tx, *mail)
+		}
+		return nil
+	})
+}
+
+const proposalCols = `id, token_hash, organiser_name, organiser_email, request, created_at, expires_at, confirmed_at`
+
+func scanProposal(row pgx.Row) (*projections.Proposal, error) {
+	var p projections.Proposal
+	err := row.Scan(&p.ID, &p.TokenHash, &p.OrganiserName, &p.OrganiserEmail, &p.Request, &p.CreatedAt, &p.ExpiresAt, &p.ConfirmedAt)
+	return &p, err
+}
+
+// ClaimProposal implements projections.Accounts.
+func (r *Repo) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Time) (*projections.Proposal, error) {
+	p, err := scanProposal(r.pool.QueryRow(ctx, `UPDATE proposals SET confirmed_at = COALESCE(confirmed_at, $2)
+		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2) RETURNING `+proposalCols, tokenHash, now))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, projections.Errorf(projections.ENotFound, "this confirmation link is unknown or has expired")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: claim proposal: %w", err)
+	}
+	return p, nil
+}
+
+// Proposal implements projections.Accounts.
+func (r *Repo) Proposal(ctx context.Context, id string) (*projections.Proposal, error) {
+	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, projections.Errorf(projections.ENotFound, "no organiser for game %s", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: proposal: %w", err)
+	}
+	return p, nil
+}
+
+// QueueMail implements projections.Accounts.
+func (r *Repo) QueueMail(ctx context.Context, rows ...projections.OutboxRow) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		for _, m := range rows {
+			if err := insertMail(ctx, tx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func insertMail(ctx context.Context, q querier, m projections.OutboxRow) error {
+	if _, err := q.Exec(ctx, `INSERT INTO outbox (game_id, seat, kind, payload, event_version) VALUES ($1, $2, $3, $4, $5)`,
+		m.GameID, m.Seat, m.Kind, m.Payload, m.EventVersion); err != nil {
+		return fmt.Errorf("projections/postgres: queue %s email: %w", m.Kind, err)
+	}
+	return nil
+}
+
+// Blocked implements projections.Accounts.
+func (r *Repo) Blocked(ctx context.Context, emails []string) ([]string, error) {
+	lower := make([]string, len(emails))
+	for i, e := range emails {
+		lower[i] = strings.ToLower(e)
+	}
+	rows, err := r.pool.Query(ctx, `SELECT email FROM mail_blocks WHERE email = ANY ($1)`, lower)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: blocked: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: blocked: %w", err)
+	}
+	return out, nil
+}
+
+// SetBlocked implements projections.Accounts.
+func (r *Repo) SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error {
+	var err error
+	if blocked {
+		_, err = r.pool.Exec(ctx, `INSERT INTO mail_blocks (email, blocked_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+			strings.ToLower(email), now)
+	} else {
+		_, err = r.pool.Exec(ctx, `DELETE FROM mail_blocks WHERE email = $1`, strings.ToLower(email))
+	}
+	if err != nil {
+		return fmt.Errorf("projections/postgres: block: %w", err)
+	}
+	return nil
+}
+
+// CreateSignin implements projections.Accounts.
+func (r *Repo) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail projections.OutboxRow) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO signin_links (id, token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+			id, tokenHash, strings.ToLower(email), now, expires); err != nil {
+			return fmt.Errorf("projections/postgres: sign-in link: %w", err)
+		}
+		return insertMail(ctx, tx, mail)
+	})
+}
+
+// UseSignin implements projections.Accounts.
+func (r *Repo) UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
+	var email string
+	err := r.pool.QueryRow(ctx, `UPDATE signin_links SET used_at = $2
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING email`, tokenHash, now).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", projections.Errorf(projections.ENotFound, "this sign-in link is unknown, used or expired")
+	}
+	if err != nil {
+		return "", fmt.Errorf("projections/postgres: use sign-in link: %w", err)
+	}
+	return email, nil
+}
+
+// CreateSession implements projections.Accounts.
+func (r *Repo) CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error {
+	if _, err := r.pool.Exec(ctx, `INSERT INTO sessions (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		tokenHash, strings.ToLower(email), now, expires); err != nil {
+		return fmt.Errorf("projections/postgres: session: %w", err)
+	}
+	return nil
+}
+
+// Session implements projections.Accounts.
+func (r *Repo) Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
+	var email string
+	err := r.pool.QueryRow(ctx, `SELECT email FROM sessions WHERE token_hash = $1 AND expires_at > $2`, tokenHash, now).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", projections.Errorf(projections.ENotFound, "no such session")
+	}
+	if err != nil {
+		return "", fmt.Errorf("projections/postgres: session: %w", err)
+	}
+	return email, nil
+}
+
+// DeleteSession implements projections.Accounts.
+func (r *Repo) DeleteSession(ctx context.Context, tokenHash []byte) error {
+	if _, err := r.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash); err != nil {
+		return fmt.Errorf("projections/postgres: end session: %w", err)
+	}
+	return nil
+}
+
+// MyGames implements projections.Accounts: the address's seats with each
+// game's last public history line.
+func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame, error) {
+	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.language, g.status, g.players, s.seat, g.to_move, g.deadline_at,
+			h.summary, h.recorded_at, g.result, g.updated_at
+		FROM seats s JOIN games g ON g.id = s.game_id
+		LEFT JOIN LATERAL (SELECT summary, recorded_at FROM history
+			WHERE game_id = g.id AND seat = -1 ORDER BY version DESC LIMIT 1) h ON true
+		WHERE lower(s.email) = lower($1)
+		ORDER BY g.status IN ('finished', 'aborted'), g.deadline_at NULLS LAST, g.updated_at DESC, g.id, s.seat`, email)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: my games: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.MyGame, error) {
+		var m projections.MyGame
+		var toMove []int32
+		var last *string
+		err := row.Scan(&m.GameID, &m.Game, &m.Language, &m.Status, &m.Players, &m.Seat, &toMove, &m.DeadlineAt,
+			&last, &m.LastMoveAt, &m.Result, &m.UpdatedAt)
+		m.ToMove = []int{}
+		for _, s := range toMove {
+			m.ToMove = append(m.ToMove, int(s))
+		}
+		if last != nil {
+			m.LastMove = *last
+		}
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: my games: %w", err)
+	}
+	return out, nil
+}
+
+// HasGames implements projections.Accounts.
+func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
+	var ok bool
+	err := r.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM seats WHERE lower(email) = lower($1))
+		OR EXISTS (SELECT 1 FROM proposals WHERE lower(organiser_email) = lower($1) AND confirmed_at IS NOT NULL)`, email).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("projections/postgres: has games: %w", err)
+	}
+	return ok, nil
+}
+
+// WaitingSince implements projections.Accounts: the inbox's version of
+// each awaited seat, dated by its public history row.
+func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
+	rows, err := r.pool.Query(ctx, `SELECT i.seat, h.recorded_at FROM inbox i
+		JOIN history h ON h.game_id = i.game_id AND h.version = i.version AND h.seat = -1
+		WHERE i.game_id = $1`, id)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	out := map[int]time.Time{}
+	var seat int
+	var at time.Time
+	if _, err := pgx.ForEachRow(rows, []any{&seat, &at}, func() error { out[seat] = at; return nil }); err != nil {
+		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	return out, nil
+}
