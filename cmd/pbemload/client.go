@@ -42,7 +42,8 @@ func newLoadClient(base string, secret []byte, game string, seats, players int) 
 	for i := range seats {
 		names = append(names, map[string]string{"name": loadNames[i%len(loadNames)] + fmt.Sprint(i), "email": fmt.Sprintf("p%d@example.org", i)})
 	}
-	body, err := json.Marshal(map[string]any{"game": game, "players": names})
+	body, err := json.Marshal(map[string]any{"game": game, "players": names,
+		"organiser": map[string]string{"name": "Load", "email": "load@example.org"}})
 	if err != nil {
 		return nil, err
 	}
@@ -110,13 +111,14 @@ func (s *session) do(method, path, token string, body []byte) (int, []byte, erro
 	return resp.StatusCode, s.body.Bytes(), nil
 }
 
-// newGame creates a game and returns its id.
+// newGame proposes a game, confirms it as its organiser would (the client
+// knows the secret the emailed link derives from), and returns its id.
 func (s *session) newGame() (string, error) {
 	st, body, err := s.do("POST", "/api/v1/games", "", s.lc.createBody)
 	if err != nil {
 		return "", err
 	}
-	if st != http.StatusCreated {
+	if st != http.StatusAccepted {
 		return "", fmt.Errorf("create: status %d: %.200s", st, body)
 	}
 	var created struct {
@@ -127,6 +129,13 @@ func (s *session) newGame() (string, error) {
 	}
 	if created.ID == "" {
 		return "", fmt.Errorf("create: no id in %.200s", body)
+	}
+	st, body, err = s.do("POST", "/api/v1/confirm/"+pbgame.ConfirmToken(s.lc.secret, created.ID), "", nil)
+	if err != nil {
+		return "", err
+	}
+	if st != http.StatusCreated {
+		return "", fmt.Errorf("confirm: status %d: %.200s", st, body)
 	}
 	return created.ID, nil
 }

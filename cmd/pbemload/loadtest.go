@@ -85,7 +85,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	server := &http.Server{Handler: api.New(api.Config{Service: svc}), ReadHeaderTimeout: 10 * time.Second}
+	server := &http.Server{Handler: api.New(api.Config{Service: svc, Limits: noLimits}), ReadHeaderTimeout: 10 * time.Second}
 	go server.Serve(ln) //nolint:errcheck // closed below
 	defer server.Close()
 	fmt.Fprintf(stdout, "loadtest: %d players, %d CPUs, PostgreSQL %s\n", o.players, runtime.NumCPU(), redactURL(dbURL))
@@ -171,3 +171,8 @@ func rss() string {
 	}
 	return "unknown"
 }
+
+// noLimits switches the rate limits off: the load test creates thousands
+// of games from one address and one IP.
+var noLimits = api.Limits{GamesPerHourAddress: -1, GamesPerHourIP: -1, InvitationsPerDayAddress: -1,
+	InvitationsPerDayIP: -1, SigninsPerHour: -1}
