@@ -19,8 +19,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/api"
-	pbgame "pbem/events/game"
 	"pbem/engine/lords"
+	pbgame "pbem/events/game"
 	"pbem/notify"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
@@ -37,18 +37,14 @@ import (
 // invitation failed).
 func TestQuotedNameInvitationIsSent(t *testing.T) {
 	e := newMailEnv(t, false)
-	body := `{"game":"count","players":[{"name":"Ann \"Ace\" Smith","email":"ann@example.org"},` +
-		`{"name":"Smith, Bob <b>","email":"bob@example.org"}]}`
-	resp, err := http.Post(e.url+"/api/v1/games", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create: %d", resp.StatusCode)
+	body := `{"game":"count","organiser":{"name":"Ann \"Ace\" Smith","email":"ann@example.org"},` +
+		`"players":[{"name":"Ann \"Ace\" Smith","email":"ann@example.org"},{"name":"Smith, Bob <b>","email":"bob@example.org"}]}`
+	if st, out := proposeAndConfirm(t, e.url, body); st != http.StatusCreated {
+		t.Fatalf("create: %d %s", st, out)
 	}
 	names := map[string]string{"ann@example.org": `Ann "Ace" Smith`, "bob@example.org": "Smith, Bob <b>"}
-	for _, m := range deliverOutbox(t, e.pool, e.url, 2) {
+	// The organiser's confirmation, the two invitations and the admin link.
+	for _, m := range deliverOutbox(t, e.pool, e.url, 4) {
 		p, err := smtpsink.Parse(m.Data)
 		if err != nil {
 			t.Fatal(err)
@@ -121,7 +117,7 @@ func TestPageFormsRefuseNULAndInvalidUTF8(t *testing.T) {
 	e := newPageEnv(t)
 	b := e.browser()
 	form, _ := lobbyForm(t, b, "en")
-	for field, value := range map[string]string{"name1": "A\x00nn", "email2": "bob\xff@example.org", "options": `{"x":"\u0000"}`} {
+	for field, value := range map[string]string{"name1": "A\x00nn", "email2": "bob\xff@example.org", "organiser_name": "O\x00rg"} {
 		f := url.Values{}
 		for k, v := range form {
 			f[k] = v
@@ -157,16 +153,13 @@ func TestPageFormsRefuseNULAndInvalidUTF8(t *testing.T) {
 func TestAddressesAreComparedWithoutCase(t *testing.T) {
 	e := newEnv(t)
 	var eb errBody
-	st := e.do("POST", "/api/v1/games", "", `{"game":"count","players":[{"name":"Ann","email":"ann@example.org"},`+
-		`{"name":"Bob","email":" ANN@Example.ORG "}]}`, &eb)
+	st := e.do("POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"Ann","email":"ann@example.org"},`+
+		`"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":" ANN@Example.ORG "}]}`, &eb)
 	if st != http.StatusBadRequest || !strings.Contains(eb.Error.Message, "players[1].email") || !strings.Contains(eb.Error.Message, "players[0]") {
 		t.Fatalf("same address twice: %d %+v", st, eb.Error)
 	}
-	var c created
-	if st := e.do("POST", "/api/v1/games", "", `{"game":"count","players":[{"name":"Ann","email":" ann@example.org"},`+
-		`{"name":"Bob","email":"bob@example.org "}]}`, &c); st != http.StatusCreated {
-		t.Fatalf("addresses with spaces around: %d", st)
-	}
+	e.createConfirmed(json.RawMessage(`{"game":"count","organiser":{"name":"Ann","email":"ann@example.org"},` +
+		`"players":[{"name":"Ann","email":" ann@example.org"},{"name":"Bob","email":"bob@example.org "}]}`))
 
 	pe := newPageEnv(t)
 	b := pe.browser()
@@ -406,4 +399,32 @@ func TestPanicIsAnInternalErrorAndRequestIDs(t *testing.T) {
 			t.Errorf("client id %q answered with %q", bad, resp.Header.Get("X-Request-ID"))
 		}
 	}
+}
+
+// proposeAndConfirm posts body to POST /api/v1/games and confirms the
+// proposal as its organiser would with the emailed link; it returns the
+// status and body of the last answer.
+func proposeAndConfirm(t *testing.T, base, body string) (int, string) {
+	t.Helper()
+	post := func(u, body string) (int, string) {
+		resp, err := http.Post(u, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	st, out := post(base+"/api/v1/games", body)
+	if st != http.StatusAccepted {
+		return st, out
+	}
+	var p struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	return post(base+"/api/v1/confirm/"+pbgame.ConfirmToken(secret, p.ID), "")
 }

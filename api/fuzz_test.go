@@ -84,7 +84,8 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 // and reads the CSRF tokens of its forms.
 func (s *fuzzServer) newGame() error {
 	cg, err := s.svc.Create(s.ctx, pbgame.CreateGame{Game: lords.Name, Language: "en",
-		Players: []pbgame.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+		Organiser: pbgame.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players:   []pbgame.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,8 @@ func TestDevMailboxReplyPlaysTheMove(t *testing.T) {
 	}
 	ctx := context.Background()
 	g, err := svc.Create(ctx, game.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+		Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players:   []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

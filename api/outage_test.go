@@ -150,7 +150,24 @@ func (e *outageEnv) request(method, path, token, body string) (int, string, stri
 	return b.Status, b.Header.Get("Retry-After"), b.Body
 }
 
-const twoPlayers = `{"game":"count","players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`
+const twoPlayers = `{"game":"count","organiser":{"name":"Ann","email":"ann@example.org"},` +
+	`"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`
+
+// create proposes and confirms a game of body, as its organiser would
+// with the emailed link, and returns the confirmation's status and body.
+func (e *outageEnv) create(body string) (int, string) {
+	e.t.Helper()
+	st, _, out := e.request("POST", "/api/v1/games", "", body)
+	if st != http.StatusAccepted {
+		return st, out
+	}
+	var p struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		e.t.Fatal(err)
+	}
+	st, _, out = e.request("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "", "")
+	return st, out
+}
 
 // TestDatabaseDownAnswers503 cuts the database away under a running
 // server: requests answer 503 with Retry-After and the JSON error
@@ -158,7 +175,7 @@ const twoPlayers = `{"game":"count","players":[{"name":"Ann","email":"ann@exampl
 // database is back everything works again.
 func TestDatabaseDownAnswers503(t *testing.T) {
 	e := newOutageEnv(t)
-	st, _, body := e.request("POST", "/api/v1/games", "", twoPlayers)
+	st, body := e.create(twoPlayers)
 	if st != http.StatusCreated {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -215,7 +232,7 @@ func TestDatabaseDownAnswers503(t *testing.T) {
 // with Retry-After, reads still work.
 func TestReadOnlyDatabaseAnswers503(t *testing.T) {
 	e := newOutageEnv(t)
-	st, _, body := e.request("POST", "/api/v1/games", "", twoPlayers)
+	st, body := e.create(twoPlayers)
 	if st != http.StatusCreated {
 		t.Fatalf("create: %d %s", st, body)
 	}
