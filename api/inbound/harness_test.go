@@ -119,7 +119,7 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 // create starts a 3-player game of name in lang.
 func (e *env) create(name, lang string) string {
 	e.t.Helper()
-	g, err := e.svc.Create(context.Background(), game.CreateGame{Game: name, Language: lang,
+	g, err := e.svc.Create(context.Background(), game.CreateGame{Game: name, Language: lang, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
 		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}}})
 	if err != nil {

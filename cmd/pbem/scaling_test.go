@@ -44,6 +44,10 @@ var globalTables = map[string]string{
 	"schema_migrations": "golang-migrate's schema version",
 	"events_xid_shift":  "one row per database: the shift of log positions after a restore",
 	"mail_bounces":      "keyed by email address: an address that bounced, across games",
+	"proposals":         "a game before it exists, found by its confirmation token: read once, at creation",
+	"mail_blocks":       "keyed by email address: an address that refuses every invitation",
+	"signin_links":      "keyed by email address: a player's sign-in links, across games",
+	"sessions":          "keyed by session token: a player's sessions of My games, across games",
 }
 
 // uniqueWithoutKey lists the unique indexes of game-keyed tables that do
@@ -137,7 +141,7 @@ func TestMovePathNamesTheGame(t *testing.T) {
 	}
 	var ids []string
 	for range 2 {
-		g, err := svc.Create(ctx, game.CreateGame{Game: "lords-of-scotland", Language: "en",
+		g, err := svc.Create(ctx, game.CreateGame{Game: "lords-of-scotland", Language: "en", Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
 			Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 		if err != nil {
 			t.Fatal(err)
