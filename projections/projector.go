@@ -92,6 +92,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 						return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 					}
 				}
+			case TypeSeatBot:
+				if err := p.seatBot(b, e); err != nil {
+					return nil, err
+				}
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -216,6 +220,7 @@ func (p *Projector) create(e events.Event) error {
 	g.TurnDeadline = turn
 	g.ReminderBefore = rem
 	g.TimeoutPolicy = c.TimeoutPolicy
+	g.createdBots(&c)
 	p.Engine, p.State = eng, st
 	return nil
 }
@@ -339,6 +344,9 @@ type MailGame struct {
 // addMail adds to b the email of kind to seat s about version.
 func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines []string) error {
 	g := p.Game
+	if s.Bot != "" {
+		return nil // a bot reads no email
+	}
 	m := Mail{
 		To:       MailTo{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: g.Language,

@@ -58,13 +58,13 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 			return err
 		}
 		for _, s := range g.Seats {
-			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
-				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash)
+			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash, bot) VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''))`,
+				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash, s.Bot)
 		}
 	}
 	for _, s := range c.SeatTokens {
-		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4 WHERE game_id = $1 AND seat = $2`,
-			g.ID, s.Seat, s.TokenGen, s.TokenHash)
+		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, bot = nullif($5, '') WHERE game_id = $1 AND seat = $2`,
+			g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Bot)
 	}
 	return nil
 }
