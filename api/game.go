@@ -11,9 +11,12 @@ import (
 	"pbem/projections"
 )
 
+// createPlayer is a player of POST /api/v1/games: a person (name, email)
+// or a bot (bot: "easy", "normal" or "strong"; name optional, no email).
 type createPlayer struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
+	Bot   string `json:"bot"`
 }
 
 type createBody struct {
@@ -52,7 +55,7 @@ func (s *Server) createGame(c echo.Context) error {
 	req := game.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c)}
 	for _, p := range b.Players {
-		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email})
+		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot})
 	}
 	cg, err := s.svc.Create(c.Request().Context(), req)
 	if err != nil {
@@ -60,7 +63,11 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []game.SeatName{}}
 	for i, n := range cg.Game.Players {
-		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
+		sn := game.SeatName{Seat: i, Name: n}
+		if st := cg.Game.SeatAt(i); st != nil {
+			sn.Bot = st.Bot
+		}
+		out.Seats = append(out.Seats, sn)
 	}
 	return c.JSON(http.StatusCreated, out)
 }

@@ -81,31 +81,48 @@ func (e *botEnv) create(t *testing.T, name string, policy string, levels ...stri
 // plays the bots), failing after limit.
 func (e *botEnv) playPerson(t *testing.T, id string, rng *rand.Rand, limit time.Duration) *game.Summary {
 	t.Helper()
+	return e.playPeople(t, id, map[int]string{0: game.SeatToken(botSecret, id, 0, 0)}, rng, limit, nil)
+}
+
+// playPeople plays random moves for the seats of tokens until the game
+// ends or stop (if set) says so, failing after limit.
+func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng *rand.Rand, limit time.Duration, stop func() bool) *game.Summary {
+	t.Helper()
 	ctx := context.Background()
-	tok := game.SeatToken(botSecret, id, 0, 0)
 	end := time.Now().Add(limit)
 	for time.Now().Before(end) {
-		v, err := e.svc.View(ctx, id, tok)
+		sm, err := e.svc.Summary(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Status != projections.StatusActive {
-			sm, err := e.svc.Summary(ctx, id)
+		if sm.Status != projections.StatusActive || (stop != nil && stop()) {
+			return sm
+		}
+		played := false
+		for _, seat := range sm.ToMove {
+			tok, ok := tokens[seat]
+			if !ok {
+				continue
+			}
+			v, err := e.svc.View(ctx, id, tok)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return sm
+			if len(v.LegalMoves) == 0 {
+				continue
+			}
+			mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil && projections.ErrorCode(err) != projections.EConflict {
+				t.Fatalf("seat %d's move: %v", seat, err)
+			}
+			played = true
+			break
 		}
-		if len(v.LegalMoves) == 0 {
+		if !played {
 			time.Sleep(2 * time.Millisecond)
-			continue
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil && projections.ErrorCode(err) != projections.EConflict {
-			t.Fatalf("Ann's move: %v", err)
 		}
 	}
 	t.Fatalf("game %s did not end within %s", id, limit)
@@ -176,7 +193,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 					t.Fatalf("v%d: replayed bot decision gives %s, stored %s", ev.Version+int64(j), b, evs[i+j].Data)
 				}
 			}
-		} else if ev.Meta.Actor != "seat:0" && !strings.HasPrefix(ev.Meta.Actor, "bot:") {
+		} else if !strings.HasPrefix(ev.Meta.Actor, "seat:") && !strings.HasPrefix(ev.Meta.Actor, "bot:") {
 			t.Fatalf("v%d: engine event by %q", ev.Version, ev.Meta.Actor)
 		}
 		d, err := eng.DecodeEvent(ev.Type, ev.Data)
