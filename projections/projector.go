@@ -339,6 +339,9 @@ type MailGame struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person); absent without bots. Emails show bots as bots.
+	Bots []string `json:"bots,omitempty"`
 }
 
 // addMail adds to b the email of kind to seat s about version.
@@ -350,7 +353,7 @@ func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines
 	m := Mail{
 		To:       MailTo{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: g.Language,
-		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players},
+		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
 		TokenGen: s.TokenGen,
 		Version:  version,
 		Lines:    NonNil(lines),

@@ -3,12 +3,15 @@ package postgres_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"pbem/engine/lords"
 	"pbem/events/game"
+	"pbem/notify"
+	"pbem/notify/postgres"
 	"pbem/projections"
 )
 
@@ -148,5 +151,48 @@ func TestBotTimeoutPolicyBotPlaysTheMove(t *testing.T) {
 	}
 	if err := e.svc.Verify(ctx, c.ID); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
+	now := time.Now().UTC()
+	e := newBotEnv(t, func() time.Time { return now })
+	ctx := context.Background()
+	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Language: "fr", Players: []game.NewPlayer{
+		{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy", Name: "Hal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ann plays until the bot (not played: no worker) is awaited.
+	tok := game.SeatToken(botSecret, c.ID, 0, 0)
+	rng := rand.New(rand.NewPCG(8, 9))
+	e.playPeople(t, c.ID, map[int]string{0: tok}, rng, time.Minute, func() bool {
+		sm, err := e.svc.Summary(ctx, c.ID)
+		return err == nil && slices.Contains(sm.ToMove, 1)
+	})
+	if n, err := postgres.NewDeadlines(e.pool).Remind(ctx, now.Add(projections.DefaultTurnDeadline), 10); err != nil || n != 1 {
+		t.Fatalf("Remind = %d, %v", n, err)
+	}
+	var toBot int
+	var payload []byte
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE seat = 1) FROM outbox WHERE game_id = $1`, c.ID).Scan(&toBot); err != nil {
+		t.Fatal(err)
+	}
+	if toBot != 0 {
+		t.Fatalf("%d emails to the bot's seat", toBot)
+	}
+	if err := e.pool.QueryRow(ctx, `SELECT payload FROM outbox WHERE game_id = $1 AND seat = 0 AND kind = 'invitation'`, c.ID).Scan(&payload); err != nil {
+		t.Fatal(err)
+	}
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: botSecret, PublicURL: "http://pbem.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Render(notify.Row{GameID: c.ID, Seat: 0, Kind: notify.Invitation, Payload: payload, EventVersion: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Subject, "Ann, Hal (robot)") || !strings.Contains(m.Text, "Ann, Hal (robot)") {
+		t.Fatalf("invitation does not mark the bot: %q\n%s", m.Subject, m.Text)
 	}
 }
