@@ -218,6 +218,14 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 func TestBotWorkerPlaysWholeGames(t *testing.T) {
 	e := newBotEnv(t, nil)
 	e.runWorker(t)
+	// A second server (its own service, store and game cache) runs its
+	// worker on the same database: each decision is still played once
+	// (checkBotGame replays every bot event).
+	store2 := evpg.New(e.pool)
+	t.Cleanup(store2.Close)
+	other := &botEnv{pool: e.pool, games: e.games, store: store2}
+	other.svc = game.New(game.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Secret: botSecret})
+	other.runWorker(t)
 	for i, tc := range []struct {
 		game   string
 		levels []string
@@ -287,4 +295,41 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
+	e := newBotEnv(t, nil)
+	ctx := context.Background()
+	id := e.create(t, bagpipes.Name, "", "normal")
+	tok := game.SeatToken(botSecret, id, 0, 0)
+	rng := rand.New(rand.NewPCG(1, 1))
+	e.playPeople(t, id, map[int]string{0: tok}, rng, time.Minute, func() bool {
+		sm, err := e.svc.Summary(ctx, id)
+		return err == nil && slices.Contains(sm.ToMove, 1)
+	})
+	before, err := e.svc.Summary(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played, err := e.svc.PlayBot(ctx, id, 1); err != nil || !played {
+		t.Fatalf("PlayBot = %v, %v", played, err)
+	}
+	after, err := e.svc.Summary(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version <= before.Version {
+		t.Fatalf("version %d after the bot's move at %d", after.Version, before.Version)
+	}
+	if !slices.Contains(after.ToMove, 1) {
+		if played, err := e.svc.PlayBot(ctx, id, 1); err != nil || played {
+			t.Fatalf("PlayBot of a seat not awaited = %v, %v", played, err)
+		}
+	}
+	if played, err := e.svc.PlayBot(ctx, id, 0); err != nil || played {
+		t.Fatalf("PlayBot of a person's seat = %v, %v", played, err)
+	}
+	if _, err := e.svc.PlayBot(ctx, id, 7); projections.ErrorCode(err) != projections.ENotFound {
+		t.Fatalf("PlayBot of no seat: %v", err)
+	}
 }
