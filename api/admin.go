@@ -14,6 +14,13 @@ type resendBody struct {
 	Seat *int `json:"seat"`
 }
 
+// seatBotBody is the body of admin/seat: the seat and the level of the bot
+// that takes it, "" to hand it back to its person.
+type seatBotBody struct {
+	Seat *int    `json:"seat"`
+	Bot  *string `json:"bot"`
+}
+
 type extendBody struct {
 	By string `json:"by"`
 }
@@ -31,6 +38,24 @@ func (s *Server) adminResend(c echo.Context) error {
 	}
 	return s.admin(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
+	})
+}
+
+// adminSeat: POST /api/v1/games/:id/admin/seat {"seat":N,"bot":"normal"}
+// hands seat N to a bot; {"seat":N,"bot":""} hands it back to its person.
+func (s *Server) adminSeat(c echo.Context) error {
+	var b seatBotBody
+	if err := decode(c, &b, false); err != nil {
+		return err
+	}
+	if b.Seat == nil {
+		return projections.Errorf(projections.EInvalid, "seat: give the seat to hand to a bot or back")
+	}
+	if b.Bot == nil {
+		return projections.Errorf(projections.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
+	}
+	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+		return s.svc.SeatBot(c.Request().Context(), id, tok, *b.Seat, *b.Bot)
 	})
 }
 

@@ -11,9 +11,12 @@ import (
 	"pbem/projections"
 )
 
+// createPlayer is a player of POST /api/v1/games: a person (name, email)
+// or a bot (bot: "easy", "normal" or "strong"; name optional, no email).
 type createPlayer struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
+	Bot   string `json:"bot"`
 }
 
 type createBody struct {
@@ -79,7 +82,7 @@ func (b *createBody) request(c echo.Context) (game.CreateGame, error) {
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c),
 		Organiser: game.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
-		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email})
+		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot})
 	}
 	return req, nil
 }

@@ -38,7 +38,11 @@ func (s *Server) confirmGame(c echo.Context) error {
 	}
 	out := confirmedBody{createdBody: createdBody{ID: cf.ID, AdminToken: cf.AdminToken, Seats: []game.SeatName{}}, Again: cf.Again}
 	for i, n := range cf.Game.Players {
-		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
+		sn := game.SeatName{Seat: i, Name: n}
+		if st := cf.Game.SeatAt(i); st != nil {
+			sn.Bot = st.Bot
+		}
+		out.Seats = append(out.Seats, sn)
 	}
 	status := http.StatusCreated
 	if cf.Again {

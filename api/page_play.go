@@ -165,6 +165,9 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	for _, s := range sm.Seats {
 		if s.Seat >= 0 && s.Seat < len(names) {
 			names[s.Seat] = s.Name
+			if s.Bot != "" { // bots are shown as bots
+				names[s.Seat] += " " + cat.t("play.bot")
+			}
 		}
 	}
 	if v.Seat >= 0 && v.Seat < len(names) {

@@ -26,6 +26,7 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/api/v1/games/:id/history", s.getHistory},
 		{http.MethodGet, "/api/v1/games/:id/audit", s.getAudit},
 		{http.MethodPost, "/api/v1/games/:id/admin/resend", s.adminResend},
+		{http.MethodPost, "/api/v1/games/:id/admin/seat", s.adminSeat},
 		{http.MethodPost, "/api/v1/games/:id/admin/abort", s.adminAbort},
 		{http.MethodPost, "/api/v1/games/:id/admin/pause", s.adminPause},
 		{http.MethodPost, "/api/v1/games/:id/admin/resume", s.adminResume},

@@ -7,7 +7,9 @@ package notify
 type catalog struct {
 	// deadline is the time.Format layout of a deadline (always in UTC).
 	deadline string
-	msgs     map[string]string
+	// bot marks a bot's name in a player list: "Robot 1 (bot)".
+	bot  string
+	msgs map[string]string
 }
 
 // catalogs returns the message catalogs by language. Every catalog has

@@ -1,7 +1,7 @@
 package notify
 
 func catalogEN() catalog {
-	return catalog{deadline: "Mon 2 Jan 2006, 15:04 UTC", msgs: map[string]string{
+	return catalog{deadline: "Mon 2 Jan 2006, 15:04 UTC", bot: "(bot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} with {{.Players}}: you are invited",
 		"subject.your_turn":  "{{.Game}} with {{.Players}}: your turn",
 		"subject.reminder":   "Reminder: {{.Game}} with {{.Players}}, your turn ends {{.Deadline}}",

@@ -1,7 +1,7 @@
 package notify
 
 func catalogFR() catalog {
-	return catalog{deadline: "02/01/2006 à 15:04 UTC", msgs: map[string]string{
+	return catalog{deadline: "02/01/2006 à 15:04 UTC", bot: "(robot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} avec {{.Players}} : vous êtes invité·e",
 		"subject.your_turn":  "{{.Game}} avec {{.Players}} : à vous de jouer",
 		"subject.reminder":   "Rappel : {{.Game}} avec {{.Players}}, votre tour se termine le {{.Deadline}}",

@@ -1,7 +1,7 @@
 package notify
 
 func catalogIT() catalog {
-	return catalog{deadline: "02/01/2006 alle 15:04 UTC", msgs: map[string]string{
+	return catalog{deadline: "02/01/2006 alle 15:04 UTC", bot: "(bot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} con {{.Players}}: sei invitato",
 		"subject.your_turn":  "{{.Game}} con {{.Players}}: tocca a te",
 		"subject.reminder":   "Promemoria: {{.Game}} con {{.Players}}, il tuo turno scade il {{.Deadline}}",

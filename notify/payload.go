@@ -48,6 +48,9 @@ type GameInfo struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person); the player list marks bots (catalog.bot).
+	Bots []string `json:"bots,omitempty"`
 }
 
 // Rank is one line of a game's final ranking.

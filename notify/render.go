@@ -188,7 +188,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Name:            p.To.Name,
 		Game:            GameTitle(p.Game.Name),
 		GameID:          gameID,
-		Players:         strings.Join(p.Game.Players, ", "),
+		Players:         playerList(p.Game, l.cat.bot),
 		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
 		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
@@ -230,7 +230,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
-			Players:  strings.Join(g.Game.Players, ", "),
+			Players:  playerList(g.Game, l.cat.bot),
 			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
@@ -342,4 +342,17 @@ func formatDeadline(t *time.Time, layout string) string {
 		return ""
 	}
 	return t.UTC().Format(layout)
+}
+
+// playerList is a game's players for an email, a bot's name marked with
+// mark: "Ann, Robot 1 (bot)".
+func playerList(g GameInfo, mark string) string {
+	names := make([]string, len(g.Players))
+	for i, n := range g.Players {
+		names[i] = n
+		if i < len(g.Bots) && g.Bots[i] != "" {
+			names[i] += " " + mark
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -22,6 +22,8 @@ const (
 	PolicyDefaultMove = "default_move"
 	PolicySkip        = "skip"
 	PolicyPause       = "pause"
+	// PolicyBot: the normal bot plays each awaited seat's move.
+	PolicyBot = "bot"
 )
 
 // Defaults and limits of the deadline settings.
@@ -72,6 +74,9 @@ type Seat struct {
 	Email     string `json:"email"`
 	TokenGen  int    `json:"token_gen"`
 	TokenHash []byte `json:"token_hash"`
+	// Bot is the level of the bot that plays this seat ("easy", "normal",
+	// "strong"), "" for a person. A bot's seat gets no email.
+	Bot string `json:"bot,omitempty"`
 }
 
 // Ended reports whether the game is over (finished or aborted).

@@ -24,6 +24,7 @@ const (
 	TypeEmailChanged   = "pbem.email_changed"
 	TypePlayerReplaced = "pbem.player_replaced"
 	TypeRematch        = "pbem.rematch"
+	TypeSeatBot        = "pbem.seat_bot"
 )
 
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
@@ -42,6 +43,10 @@ type Created struct {
 	TurnDeadline   string          `json:"turn_deadline"`
 	ReminderBefore string          `json:"reminder_before"`
 	TimeoutPolicy  string          `json:"timeout_policy"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person); absent when every seat is a person's. Public: everyone may
+	// know who is a bot.
+	Bots []string `json:"bots,omitempty"`
 }
 
 // Timeout is the data of pbem.timeout: the awaited seats whose deadline passed.
@@ -119,46 +124,52 @@ func RedactService(typ string, data json.RawMessage) json.RawMessage {
 
 var serviceText = map[string]map[string]string{
 	"en": {
-		TypeCreated:        "The game begins for %s.",
-		TypeTimeout:        "Time ran out for %s (%s).",
-		TypePaused:         "The game is paused.",
-		TypeEmailChanged:   "The email address of %s was corrected; a new play link was sent.",
-		TypePlayerReplaced: "%s takes the seat of %s.",
-		TypeRematch:        "A rematch begins: game %s.",
-		"paused_reason":    "The game is paused: %s",
-		TypeResumed:        "The game resumes.",
-		TypeExtended:       "The deadline is extended by %s.",
-		TypeAborted:        "The game is aborted.",
-		TypeLinkResent:     "A new play link was sent to %s.",
-		TypeChat:           "%s says: “%s”",
+		TypeCreated:           "The game begins for %s.",
+		TypeTimeout:           "Time ran out for %s (%s).",
+		TypePaused:            "The game is paused.",
+		TypeEmailChanged:      "The email address of %s was corrected; a new play link was sent.",
+		TypePlayerReplaced:    "%s takes the seat of %s.",
+		TypeRematch:           "A rematch begins: game %s.",
+		"paused_reason":       "The game is paused: %s",
+		TypeResumed:           "The game resumes.",
+		TypeExtended:          "The deadline is extended by %s.",
+		TypeAborted:           "The game is aborted.",
+		TypeLinkResent:        "A new play link was sent to %s.",
+		TypeChat:              "%s says: “%s”",
+		TypeSeatBot:           "%s is now played by a bot (%s).",
+		TypeSeatBot + ":back": "%s plays again.",
 	},
 	"fr": {
-		TypeCreated:        "La partie commence pour %s.",
-		TypeTimeout:        "Le temps est écoulé pour %s (%s).",
-		TypePaused:         "La partie est en pause.",
-		TypeEmailChanged:   "L'adresse e-mail de %s a été corrigée ; un nouveau lien de jeu a été envoyé.",
-		TypePlayerReplaced: "%s prend la place de %s.",
-		TypeRematch:        "Une revanche commence : partie %s.",
-		"paused_reason":    "La partie est en pause : %s",
-		TypeResumed:        "La partie reprend.",
-		TypeExtended:       "Le délai est prolongé de %s.",
-		TypeAborted:        "La partie est abandonnée.",
-		TypeLinkResent:     "Un nouveau lien de jeu a été envoyé à %s.",
-		TypeChat:           "%s dit : « %s »",
+		TypeCreated:           "La partie commence pour %s.",
+		TypeTimeout:           "Le temps est écoulé pour %s (%s).",
+		TypePaused:            "La partie est en pause.",
+		TypeEmailChanged:      "L'adresse e-mail de %s a été corrigée ; un nouveau lien de jeu a été envoyé.",
+		TypePlayerReplaced:    "%s prend la place de %s.",
+		TypeRematch:           "Une revanche commence : partie %s.",
+		"paused_reason":       "La partie est en pause : %s",
+		TypeResumed:           "La partie reprend.",
+		TypeExtended:          "Le délai est prolongé de %s.",
+		TypeAborted:           "La partie est abandonnée.",
+		TypeLinkResent:        "Un nouveau lien de jeu a été envoyé à %s.",
+		TypeChat:              "%s dit : « %s »",
+		TypeSeatBot:           "%s est désormais joué par un robot (%s).",
+		TypeSeatBot + ":back": "%s joue de nouveau.",
 	},
 	"it": {
-		TypeCreated:        "La partita comincia per %s.",
-		TypeTimeout:        "Il tempo è scaduto per %s (%s).",
-		TypePaused:         "La partita è in pausa.",
-		TypeEmailChanged:   "L'indirizzo e-mail di %s è stato corretto; è stato inviato un nuovo link di gioco.",
-		TypePlayerReplaced: "%s prende il posto di %s.",
-		TypeRematch:        "Comincia una rivincita: partita %s.",
-		"paused_reason":    "La partita è in pausa: %s",
-		TypeResumed:        "La partita riprende.",
-		TypeExtended:       "La scadenza è prorogata di %s.",
-		TypeAborted:        "La partita è annullata.",
-		TypeLinkResent:     "Un nuovo link di gioco è stato inviato a %s.",
-		TypeChat:           "%s dice: «%s»",
+		TypeCreated:           "La partita comincia per %s.",
+		TypeTimeout:           "Il tempo è scaduto per %s (%s).",
+		TypePaused:            "La partita è in pausa.",
+		TypeEmailChanged:      "L'indirizzo e-mail di %s è stato corretto; è stato inviato un nuovo link di gioco.",
+		TypePlayerReplaced:    "%s prende il posto di %s.",
+		TypeRematch:           "Comincia una rivincita: partita %s.",
+		"paused_reason":       "La partita è in pausa: %s",
+		TypeResumed:           "La partita riprende.",
+		TypeExtended:          "La scadenza è prorogata di %s.",
+		TypeAborted:           "La partita è annullata.",
+		TypeLinkResent:        "Un nuovo link di gioco è stato inviato a %s.",
+		TypeChat:              "%s dice: «%s»",
+		TypeSeatBot:           "%s ora è giocato da un robot (%s).",
+		TypeSeatBot + ":back": "%s gioca di nuovo.",
 	},
 }
 
@@ -199,6 +210,13 @@ func DescribeService(typ string, data json.RawMessage, names []string, lang stri
 		var l LinkResent
 		_ = json.Unmarshal(data, &l)
 		return fmt.Sprintf(f, name(l.Seat))
+	case TypeSeatBot:
+		var sb SeatBot
+		_ = json.Unmarshal(data, &sb)
+		if sb.Bot == "" {
+			return fmt.Sprintf(texts[TypeSeatBot+":back"], name(sb.Seat))
+		}
+		return fmt.Sprintf(f, name(sb.Seat), sb.Bot)
 	case TypeChat:
 		var c Chat
 		_ = json.Unmarshal(data, &c)

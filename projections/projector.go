@@ -96,6 +96,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				if err := p.reseat(b, e); err != nil {
 					return nil, err
 				}
+			case TypeSeatBot:
+				if err := p.seatBot(b, e); err != nil {
+					return nil, err
+				}
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -220,6 +224,7 @@ func (p *Projector) create(e events.Event) error {
 	g.TurnDeadline = turn
 	g.ReminderBefore = rem
 	g.TimeoutPolicy = c.TimeoutPolicy
+	g.createdBots(&c)
 	p.Engine, p.State = eng, st
 	return nil
 }
@@ -367,15 +372,21 @@ type MailGame struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person); absent without bots. Emails show bots as bots.
+	Bots []string `json:"bots,omitempty"`
 }
 
 // addMail adds to b the email of kind to seat s about version.
 func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines []string) error {
 	g := p.Game
+	if s.Bot != "" {
+		return nil // a bot reads no email
+	}
 	m := Mail{
 		To:       MailTo{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: g.Language,
-		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players},
+		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
 		TokenGen: s.TokenGen,
 		Version:  version,
 		Lines:    NonNil(lines),

@@ -92,6 +92,11 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer stopMail()
+	stopBots, err := startBots(ctx, e, pool, store, svc)
+	if err != nil {
+		return err
+	}
+	defer stopBots()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	limits, trustProxy, err := limitsFromEnv(e.getenv)
 	if err != nil {

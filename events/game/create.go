@@ -46,6 +46,10 @@ type CreateGame struct {
 type NewPlayer struct {
 	Name  string
 	Email string
+	// Bot, if set, is the level of the bot that plays this seat ("easy",
+	// "normal" or "strong"): it has no email, and its name defaults to
+	// "Robot N".
+	Bot string
 }
 
 // CreatedGame is the answer to CreateGame. The seat tokens are never returned:
@@ -147,13 +151,13 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	seats := make([]projections.Seat, len(req.Players))
 	for i, p := range req.Players {
 		names[i] = p.Name
-		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0))}
+		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0)), Bot: p.Bot}
 	}
 	c := projections.Created{
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
 		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: projections.SeedHash(seed),
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
-		TimeoutPolicy: req.TimeoutPolicy,
+		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(),
 	}
 	data, err := json.Marshal(c)
 	if err != nil {
@@ -207,6 +211,9 @@ func (req *CreateGame) check() error {
 	if len(req.Players) == 0 || len(req.Players) > 16 {
 		return projections.FieldErrorf(projections.EInvalid, "players", "players: give 1 to 16 players")
 	}
+	if err := req.checkBots(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	emails := map[string]int{}
 	for i, p := range req.Players {
@@ -218,6 +225,10 @@ func (req *CreateGame) check() error {
 			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
+		if p.Bot != "" {
+			req.Players[i].Name = name
+			continue
+		}
 		email := strings.TrimSpace(p.Email)
 		a, err := mail.ParseAddress(email)
 		if err != nil || a.Address != email || len(email) > 254 {
@@ -246,9 +257,9 @@ func (req *CreateGame) check() error {
 	switch req.TimeoutPolicy {
 	case "":
 		req.TimeoutPolicy = projections.PolicyDefaultMove
-	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause:
+	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot:
 	default:
-		return projections.Errorf(projections.EInvalid, "timeout_policy: give default_move, skip or pause")
+		return projections.Errorf(projections.EInvalid, "timeout_policy: give default_move, skip, pause or bot")
 	}
 	return nil
 }

@@ -24,6 +24,8 @@ type MoveRequest struct {
 	Key string
 	// RequestID ties the events to a request's log lines.
 	RequestID string
+	// actor, set by PlayBot only, is the bot that plays ("bot:normal").
+	actor string
 }
 
 // Move plays a move of the seat that token opens and returns that seat's new
@@ -89,6 +91,9 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	case projections.StatusFinished:
 		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
 	}
+	if g.IsBot(seat) && req.actor == "" {
+		return nil, projections.Errorf(projections.EConflict, "seat %d is played by a bot: the organiser can hand it back to you", seat)
+	}
 	if req.Version != g.Version {
 		return nil, projections.Errorf(projections.EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
 	}
@@ -117,6 +122,9 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		return nil, fmt.Errorf("projections: engine %s decided no events", g.Game)
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
+	if req.actor != "" {
+		meta.Actor = req.actor
+	}
 	if req.Key != "" {
 		meta.IdempotencyKey = "seat:" + strconv.Itoa(seat) + ":" + req.Key
 	}

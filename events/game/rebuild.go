@@ -116,7 +116,7 @@ func diffGames(a, b *projections.Game) string {
 		{"to_move", projections.NonNil(a.ToMove), projections.NonNil(b.ToMove)}, {"seed_hash", a.SeedHash, b.SeedHash},
 		{"result", a.Result, b.Result}, {"extensions", a.Extensions, b.Extensions},
 		{"turn_deadline", a.TurnDeadline, b.TurnDeadline}, {"reminder_before", a.ReminderBefore, b.ReminderBefore},
-		{"timeout_policy", a.TimeoutPolicy, b.TimeoutPolicy},
+		{"timeout_policy", a.TimeoutPolicy, b.TimeoutPolicy}, {"bots", a.Bots(), b.Bots()},
 		{"created_at", a.CreatedAt.UnixMicro(), b.CreatedAt.UnixMicro()},
 		{"updated_at", a.UpdatedAt.UnixMicro(), b.UpdatedAt.UnixMicro()},
 		{"finished_at", micros(a.FinishedAt), micros(b.FinishedAt)},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/bot"
 	"pbem/events"
 	"pbem/projections"
 )
@@ -21,7 +22,8 @@ const maxDefaultMoves = 50
 // engine contract has no generic notion of and so falls back to
 // default_move) every awaited seat plays State.DefaultMove, as actor
 // "system", until that seat is no longer awaited; under pause the game is
-// paused. A game that is not active, not yet due, or that moved on while the
+// paused; under bot the normal bot plays each awaited seat (its moves'
+// actor is "bot:normal"), from that seat's view and redacted history. A game that is not active, not yet due, or that moved on while the
 // timeout was being decided is left alone (false, nil). Errors: ENotFound.
 func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, error) {
 	g, err := s.game(ctx, id)
@@ -51,13 +53,31 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		evs = append(evs, events.NewEvent{Type: projections.TypePaused, Data: pdata, Meta: meta})
 		decoded = append(decoded, nil)
 	} else {
+		var h *botGame // the bot's knowledge under policy bot
+		moveMeta := meta
+		if g.TimeoutPolicy == projections.PolicyBot {
+			if h, err = s.botHistory(ctx, g, eng); err != nil {
+				if projections.ErrorCode(err) == projections.EConflict {
+					return false, nil
+				}
+				return false, err
+			}
+			moveMeta.Actor = botActor(bot.Normal)
+		}
 		work := st.Clone()
 		for _, seat := range awaited {
 			for range maxDefaultMoves {
 				if !slices.Contains(work.ToMove(), seat) {
 					break
 				}
-				mv := work.DefaultMove(seat)
+				var mv engine.Move
+				if h != nil {
+					if mv, err = h.choose(eng, work, bot.Normal, seat, g.Version+int64(len(evs))); err != nil {
+						return false, err
+					}
+				} else {
+					mv = work.DefaultMove(seat)
+				}
 				if mv == nil {
 					break
 				}
@@ -68,7 +88,10 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 				for _, e := range out {
 					work.Apply(e)
 				}
-				enc, err := newEvents(out, meta)
+				if h != nil {
+					h.events = append(h.events, out...)
+				}
+				enc, err := newEvents(out, moveMeta)
 				if err != nil {
 					return false, err
 				}

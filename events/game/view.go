@@ -44,10 +44,12 @@ type Summary struct {
 // Ended reports whether the game is over (finished or aborted).
 func (sm *Summary) Ended() bool { return projections.StatusEnded(sm.Status) }
 
-// SeatName is a seat number and its player's name.
+// SeatName is a seat number and its player's name; Bot is the level of
+// the bot that plays it ("" for a person): bots are shown as bots.
 type SeatName struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
+	Bot  string `json:"bot,omitempty"`
 }
 
 // Outcome is a finished game's result with the players' names.
@@ -72,7 +74,11 @@ func summarize(g *projections.Game) *Summary {
 		CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, FinishedAt: g.FinishedAt,
 	}
 	for i, n := range g.Players {
-		sm.Seats = append(sm.Seats, SeatName{Seat: i, Name: n})
+		sn := SeatName{Seat: i, Name: n}
+		if st := g.SeatAt(i); st != nil {
+			sn.Bot = st.Bot
+		}
+		sm.Seats = append(sm.Seats, sn)
 	}
 	if g.Result != nil {
 		sm.Result = &Outcome{Ranking: projections.Rankings(g.Result, g.Players), Summary: projections.ResultSummary(g.Result, g.Players, g.Language)}

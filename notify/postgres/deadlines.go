@@ -83,8 +83,10 @@ func scanGame(r pgx.Row) (gameRow, error) {
 
 const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at`
 
+// seatsOf lists the seats of games ids that read email: a bot's seat
+// (seats.bot) gets none.
 func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow, error) {
-	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen FROM seats WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
+	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen FROM seats WHERE game_id = ANY($1) AND bot IS NULL ORDER BY game_id, seat`, ids)
 	if err != nil {
 		return nil, err
 	}

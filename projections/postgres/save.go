@@ -58,14 +58,14 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 			return err
 		}
 		for _, s := range g.Seats {
-			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash) VALUES ($1, $2, $3, $4, $5, $6)`,
-				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash)
+			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash, bot) VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''))`,
+				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash, s.Bot)
 		}
 	}
 	for _, s := range c.SeatTokens {
 		// A corrected address or a replaced player comes with its token.
-		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6 WHERE game_id = $1 AND seat = $2`,
-			g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email)
+		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, '')
+			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot)
 	}
 	if len(c.SeatTokens) > 0 && !c.Create {
 		// A replaced player renames the seat in the game row too (rare:

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/events"
+	"pbem/events/game"
+	notifypg "pbem/notify/postgres"
+)
+
+// defaultBotDelay is the bots' think time when PBEM_BOT_DELAY is unset.
+const defaultBotDelay = 2 * time.Second
+
+// botDelay reads PBEM_BOT_DELAY: how long after a game last changed its
+// bot plays (a Go duration, "0s" to "1h"). Empty: defaultBotDelay.
+func botDelay(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return defaultBotDelay, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > time.Hour {
+		return 0, fmt.Errorf("PBEM_BOT_DELAY=%q: give a duration from 0s to 1h, like 2s", v)
+	}
+	return d, nil
+}
+
+// startBots runs the bot worker of serve (woken by every committed
+// append, else polling every second) until ctx ends; the returned
+// function stops it and waits.
+func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Store, svc *game.Service) (func(), error) {
+	delay, err := botDelay(e.getenv("PBEM_BOT_DELAY"))
+	if err != nil {
+		return nil, err
+	}
+	bctx, cancel := context.WithCancel(ctx)
+	wake, err := store.Notify(bctx)
+	if err != nil {
+		e.log.Warn("bot worker: no append notifications, polling only", "err", err)
+		wake = nil
+	}
+	w := notifypg.NewBotWorker(pool, notifypg.BotConfig{Player: svc, Delay: delay, Wake: wake, Logger: e.log})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); w.Run(bctx) }()
+	return func() { cancel(); wg.Wait() }, nil
+}

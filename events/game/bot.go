@@ -1,0 +1,219 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pbem/engine"
+	"pbem/engine/bot"
+	"pbem/projections"
+)
+
+// Bots (issue #19). A seat may be played by a bot of a level (easy,
+// normal, strong): chosen at creation (NewPlayer.Bot), or handed over by
+// the organiser (SeatBot). A bot decides only from its seat's view and the
+// game's engine events as its seat sees them (Game.Redact), with the
+// game's seed and the stream version (engine/bot), and plays through the
+// same path as a person (Service.move), as actor "bot:LEVEL", with the
+// idempotency key "bot:v<version>": a retry, or a second server, plays the
+// decision once. Given the seed and the version, a bot's move is the same:
+// replaying a game gives the same bot moves.
+
+// botActor is the actor of a bot's events.
+func botActor(level bot.Level) string { return "bot:" + level.String() }
+
+// checkBots validates the bots of a CreateGame and completes them: a
+// normalized level, no email, "Robot N" for a bot without a name. A game
+// needs a person (one person and bots is playing alone).
+func (req *CreateGame) checkBots() error {
+	n, people := 0, 0
+	for i, p := range req.Players {
+		if p.Bot == "" {
+			people++
+			continue
+		}
+		level, err := bot.ParseLevel(p.Bot)
+		if err != nil {
+			return projections.Errorf(projections.EInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
+		}
+		if strings.TrimSpace(p.Email) != "" {
+			return projections.Errorf(projections.EInvalid, "players[%d].email: a bot has no email", i)
+		}
+		n++
+		req.Players[i].Bot, req.Players[i].Email = level.String(), ""
+		if strings.TrimSpace(p.Name) == "" {
+			req.Players[i].Name = "Robot " + strconv.Itoa(n)
+		}
+	}
+	if people == 0 {
+		return projections.Errorf(projections.EInvalid, "players: give at least one person (a game of bots only is not played)")
+	}
+	return nil
+}
+
+// bots lists the seats' bot levels for pbem.created, nil without a bot.
+func (req *CreateGame) bots() []string {
+	var out []string
+	for i, p := range req.Players {
+		if p.Bot == "" {
+			continue
+		}
+		if out == nil {
+			out = make([]string, len(req.Players))
+		}
+		out[i] = p.Bot
+	}
+	return out
+}
+
+// PlayBot plays one decision of the bot that plays seat of game id, if the
+// game is active and awaits that seat, and reports whether a move was
+// played (by this call or, with the same key, by an earlier one). A game
+// that does not await the bot, or that moved on meanwhile, is left alone
+// (false, nil). Errors: ENotFound (game or seat).
+func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	st := g.SeatAt(seat)
+	if st == nil {
+		return false, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+	}
+	if st.Bot == "" || g.Status != projections.StatusActive || !slices.Contains(g.ToMove, seat) {
+		return false, nil
+	}
+	level, err := bot.ParseLevel(st.Bot)
+	if err != nil {
+		return false, fmt.Errorf("projections: seat %d of %s: %w", seat, id, err)
+	}
+	eng, state, err := s.state(g)
+	if err != nil {
+		return false, err
+	}
+	h, err := s.botHistory(ctx, g, eng)
+	if projections.ErrorCode(err) == projections.EConflict {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	mv, err := h.choose(eng, state, level, seat, g.Version)
+	if err != nil {
+		return false, err
+	}
+	data, err := json.Marshal(mv)
+	if err != nil {
+		return false, fmt.Errorf("projections: marshal bot move: %w", err)
+	}
+	req := MoveRequest{Version: g.Version, Move: data, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
+		RequestID: "bot:" + id, actor: botActor(level)}
+	if _, err := s.move(ctx, g, seat, req); err != nil {
+		if projections.ErrorCode(err) == projections.EConflict {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// botGame is what a bot may use of a game's past: its seed and its engine
+// events in order (unredacted: choose redacts them for the bot's seat).
+type botGame struct {
+	seed   engine.Seed
+	events []engine.Event
+}
+
+// botHistory reads game g's stream. Errors: EConflict if the stream is not
+// at g's version (the game moved on).
+func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engine.Game) (*botGame, error) {
+	evs, err := s.store.ReadStream(ctx, g.ID, 1)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != projections.TypeCreated {
+		return nil, projections.Errorf(projections.EConflict, "game %s moved on", g.ID)
+	}
+	var c projections.Created
+	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
+		return nil, fmt.Errorf("projections: pbem.created of %s: %w", g.ID, err)
+	}
+	seed, err := projections.DecodeSeed(c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	h := &botGame{seed: seed}
+	for _, e := range evs[1:] {
+		if projections.IsServiceEvent(e.Type) {
+			continue
+		}
+		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("projections: decode %s v%d: %w", g.ID, e.Version, err)
+		}
+		h.events = append(h.events, ev)
+	}
+	return h, nil
+}
+
+// choose is the bot's decision for seat in state st at version: from the
+// seat's view and the history redacted for the seat, never from st itself.
+func (h *botGame) choose(eng engine.Game, st engine.State, level bot.Level, seat int, version int64) (engine.Move, error) {
+	hist := make([]engine.Event, len(h.events))
+	for i, e := range h.events {
+		hist[i] = eng.Redact(e, seat)
+	}
+	mv, err := bot.Choose(eng, level, st.View(seat), hist, h.seed, int(version))
+	if err != nil {
+		return nil, fmt.Errorf("projections: %s bot of seat %d: %w", level, seat, err)
+	}
+	return mv, nil
+}
+
+// SeatBot hands seat of game id to a bot of level (easy, normal, strong),
+// or back to its person (level ""), who gets a fresh play link by email.
+// It records pbem.seat_bot. Errors: ENotFound (also for a bad seat),
+// EUnauthorized, EInvalid for a bad level, EConflict if the game has ended,
+// the seat is already so played, or a seat that was a bot from the start
+// is handed "back" (it has no person).
+func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*Summary, error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return nil, err
+	}
+	st := g.SeatAt(seat)
+	if st == nil {
+		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+	}
+	ev := projections.SeatBot{Seat: seat}
+	if strings.TrimSpace(level) != "" {
+		l, err := bot.ParseLevel(level)
+		if err != nil {
+			return nil, projections.Errorf(projections.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back (not %q)", level)
+		}
+		ev.Bot = l.String()
+	}
+	if g.Ended() {
+		return nil, projections.Errorf(projections.EConflict, "the game has already ended")
+	}
+	if ev.Bot == st.Bot {
+		return nil, projections.Errorf(projections.EConflict, "seat %d is already played that way", seat)
+	}
+	if ev.Bot == "" {
+		if st.Email == "" {
+			return nil, projections.Errorf(projections.EConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
+		}
+		ev.TokenGen = st.TokenGen + 1
+		g = g.Clone() // the loaded row is shared (cached)
+		for i := range g.Seats {
+			if g.Seats[i].Seat == seat {
+				g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, ev.TokenGen))
+			}
+		}
+	}
+	return s.serviceEvent(ctx, g, "admin", projections.TypeSeatBot, ev)
+}

@@ -1,0 +1,168 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// BotPlayer is what the bot worker needs of the game service: play one
+// decision of the bot of a seat (game.(*Service).PlayBot).
+type BotPlayer interface {
+	PlayBot(ctx context.Context, id string, seat int) (bool, error)
+}
+
+// BotConfig configures a BotWorker.
+type BotConfig struct {
+	// Player plays the moves (the game service).
+	Player BotPlayer
+	// Delay is the bot's think time: how long after a game last changed its
+	// bot plays (PBEM_BOT_DELAY; 0 plays at once).
+	Delay time.Duration
+	// Lease is how long a claimed seat is kept from other workers: after a
+	// crash, the decision is taken again once it ends. 0 means 30s.
+	Lease time.Duration
+	// Wake, if set, wakes the worker (the store's append notifications);
+	// it also polls every Poll.
+	Wake <-chan struct{}
+	// Poll is the polling period; 0 means 1s.
+	Poll time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger logs failed decisions; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// BotWorker plays the bots' moves: it finds active games whose awaited
+// seat is a bot's and whose last change is at least Delay old, claims
+// each such seat (FOR UPDATE SKIP LOCKED, then a short lease in
+// seats.bot_lease, so that no row lock is held while the move is
+// appended), plays it through the service, and releases the lease. Several
+// servers may run it on one database: each decision is claimed by one, and
+// the move's idempotency key makes a replay by another harmless.
+type BotWorker struct {
+	pool *pgxpool.Pool
+	c    BotConfig
+}
+
+// NewBotWorker returns a BotWorker on pool.
+func NewBotWorker(pool *pgxpool.Pool, c BotConfig) *BotWorker {
+	if c.Lease <= 0 {
+		c.Lease = 30 * time.Second
+	}
+	if c.Poll <= 0 {
+		c.Poll = time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return &BotWorker{pool: pool, c: c}
+}
+
+// botClaimSQL leases up to $2 awaited bot seats of games unchanged since
+// $3 ($1 is now, $4 the lease in microseconds). The row locks last only
+// this statement's transaction; the lease keeps other workers off after.
+const botClaimSQL = `
+WITH due AS (
+    SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id
+    WHERE s.bot IS NOT NULL AND g.status = 'active' AND s.seat = ANY (g.to_move)
+      AND g.updated_at <= $3 AND (s.bot_lease IS NULL OR s.bot_lease <= $1)
+    ORDER BY g.updated_at, s.game_id, s.seat
+    LIMIT $2
+    FOR UPDATE OF s SKIP LOCKED
+)
+UPDATE seats s SET bot_lease = $1 + $4 * interval '1 microsecond'
+FROM due WHERE s.game_id = due.game_id AND s.seat = due.seat
+RETURNING s.game_id, s.seat`
+
+// BotSeat is one claimed seat.
+type BotSeat struct {
+	GameID string
+	Seat   int
+}
+
+// Claim leases up to limit awaited bot seats that are due.
+func (w *BotWorker) Claim(ctx context.Context, limit int) ([]BotSeat, error) {
+	now := w.c.Now().UTC()
+	rows, err := w.pool.Query(ctx, botClaimSQL, now, limit, now.Add(-w.c.Delay), w.c.Lease.Microseconds())
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: claim bot seats: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (BotSeat, error) {
+		var b BotSeat
+		err := r.Scan(&b.GameID, &b.Seat)
+		return b, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: claim bot seats: %w", err)
+	}
+	return out, nil
+}
+
+// release ends the lease of a seat whose decision was played.
+func (w *BotWorker) release(ctx context.Context, b BotSeat) error {
+	_, err := w.pool.Exec(ctx, `UPDATE seats SET bot_lease = NULL WHERE game_id = $1 AND seat = $2`, b.GameID, b.Seat)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: release bot seat: %w", err)
+	}
+	return nil
+}
+
+// RunOnce claims the due bot seats (up to 20) and plays one decision of
+// each; it returns how many moves it played. A failed decision keeps its
+// lease, so it is tried again when the lease ends, and is logged.
+func (w *BotWorker) RunOnce(ctx context.Context) (int, error) {
+	seats, err := w.Claim(ctx, 20)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, b := range seats {
+		played, err := w.c.Player.PlayBot(ctx, b.GameID, b.Seat)
+		if err != nil {
+			w.c.Logger.Warn("bot move failed", "game", b.GameID, "seat", b.Seat, "err", err)
+			continue
+		}
+		if played {
+			n++
+		}
+		if err := w.release(ctx, b); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Run plays bots' moves until ctx ends: at once after a move (the next
+// decision may be a bot's again), else on a wake-up or every Poll. With a
+// think delay, a game that just changed is retried at its next poll.
+func (w *BotWorker) Run(ctx context.Context) {
+	t := time.NewTicker(w.c.Poll)
+	defer t.Stop()
+	wake := w.c.Wake
+	for {
+		n, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.c.Logger.Warn("bot worker", "err", err)
+		}
+		if n > 0 && err == nil {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-wake:
+			if !ok {
+				wake = nil // the store closed: poll only
+			}
+		case <-t.C:
+		}
+	}
+}

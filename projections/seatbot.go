@@ -1,0 +1,73 @@
+package projections
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"pbem/events"
+)
+
+// SeatBot is the data of pbem.seat_bot: the organiser handed seat to a bot
+// of level Bot, or back to its person (Bot ""), who then gets a fresh play
+// link of generation TokenGen by email.
+type SeatBot struct {
+	Seat     int    `json:"seat"`
+	Bot      string `json:"bot"`
+	TokenGen int    `json:"token_gen,omitempty"`
+}
+
+// Bots returns, by seat, the level of the bot that plays it ("" for a
+// person), or nil when no seat is a bot's.
+func (g *Game) Bots() []string {
+	var out []string
+	for _, s := range g.Seats {
+		if s.Bot == "" {
+			continue
+		}
+		if out == nil {
+			out = make([]string, len(g.Players))
+		}
+		if s.Seat >= 0 && s.Seat < len(out) {
+			out[s.Seat] = s.Bot
+		}
+	}
+	return out
+}
+
+// IsBot reports whether seat is played by a bot.
+func (g *Game) IsBot(seat int) bool {
+	s := g.SeatAt(seat)
+	return s != nil && s.Bot != ""
+}
+
+// createdBots sets the seats' bots from pbem.created.
+func (g *Game) createdBots(c *Created) {
+	for i := range g.Seats {
+		if n := g.Seats[i].Seat; n >= 0 && n < len(c.Bots) {
+			g.Seats[i].Bot = c.Bots[n]
+		}
+	}
+}
+
+// seatBot applies pbem.seat_bot: the seat's bot column changes (a seat row,
+// saved like a new token), and a seat handed back to its person gets its
+// new play link by email.
+func (p *Projector) seatBot(b *Batch, e events.Event) error {
+	var sb SeatBot
+	if err := json.Unmarshal(e.Data, &sb); err != nil {
+		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+	}
+	s := p.Game.SeatAt(sb.Seat)
+	if s == nil {
+		return nil
+	}
+	s.Bot = sb.Bot
+	if sb.Bot == "" {
+		s.TokenGen = sb.TokenGen
+	}
+	b.Tokens = append(b.Tokens, *s)
+	if p.Outbox && sb.Bot == "" {
+		return p.addMail(b, KindLink, s, e.Version, nil)
+	}
+	return nil
+}
