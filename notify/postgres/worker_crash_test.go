@@ -116,21 +116,24 @@ func TestWorkerCrashDuplicatesAtMostOneEmail(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	var child *exec.Cmd
+	// started hands the worker process to the sink's goroutine.
+	started := make(chan *exec.Cmd, 1)
 	killed := make(chan struct{})
 	sink := smtpsink.Start(t, smtpsink.Options{OnData: func(accepted int) {
 		if accepted == 2 {
-			_ = child.Process.Kill()
-			_ = child.Wait()
+			c := <-started
+			_ = c.Process.Kill()
+			_ = c.Wait()
 			close(killed)
 		}
 	}})
 	insert(t, pool, time.Now().Add(-time.Second), notify.YourTurn, 5, "ann@example.org")
-	child = exec.Command(os.Args[0], "-test.run=^TestWorkerCrashDuplicatesAtMostOneEmail$", "-test.v")
+	child := exec.Command(os.Args[0], "-test.run=^TestWorkerCrashDuplicatesAtMostOneEmail$", "-test.v")
 	child.Env = append(os.Environ(), crashChildEnv+"="+dbURL, "PBEM_TEST_CRASH_WORKER_SMTP="+sink.Addr())
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
+	started <- child
 	select {
 	case <-killed:
 	case <-time.After(30 * time.Second):
