@@ -22,8 +22,7 @@ func TestCrashes(t *testing.T) {
 	pg := newCluster(t)
 	dbURL := pg.createDB(t, "pbem")
 	sink := smtpsink.Start(t, smtpsink.Options{})
-	env := []string{"DATABASE_URL=" + dbURL, "PBEM_SECRET=systest-crash-secret-0123456789abcdef",
-		fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr()), "PBEM_MAIL_FROM=pbem@example.org",
+	env := []string{"DATABASE_URL=" + dbURL, fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr()), "PBEM_MAIL_FROM=pbem@example.org",
 		"PBEM_MAIL_LEASE=3s"}
 	srv := newServer(t, env...)
 	in := newInbox(sink)

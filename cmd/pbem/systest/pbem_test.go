@@ -78,6 +78,9 @@ type server struct {
 // killed when t ends.
 func newServer(t testing.TB, env ...string) *server {
 	t.Helper()
+	// The players propose and confirm many games from one address and IP.
+	env = append([]string{"PBEM_SECRET=" + systestSecret, "PBEM_LIMIT_GAMES_ADDRESS=off", "PBEM_LIMIT_GAMES_IP=off",
+		"PBEM_LIMIT_INVITATIONS_ADDRESS=off", "PBEM_LIMIT_INVITATIONS_IP=off"}, env...)
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", freePort(t)), env: env, log: &lockedBuffer{}}
 	s.start()
 	t.Cleanup(func() {
@@ -198,3 +201,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// systestSecret is the servers' PBEM_SECRET: the players confirm the games
+// they propose with the token the organiser's email would carry.
+const systestSecret = "systest-secret-0123456789abcdef"

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"pbem/events/game"
 )
 
 // ackedMove is a move the API answered 200 to: it must be in the store.
@@ -80,8 +82,12 @@ func (p *players) player(ctx context.Context, w int) {
 		emails := []string{fmt.Sprintf("%s-w%d-g%d-a@example.org", p.tag, w, attempt),
 			fmt.Sprintf("%s-w%d-g%d-b@example.org", p.tag, w, attempt)}
 		body, _ := json.Marshal(map[string]any{"game": "lords-of-scotland", "language": "en",
-			"players": []map[string]string{{"name": "Ann", "email": emails[0]}, {"name": "Bob", "email": emails[1]}}})
+			"organiser": map[string]string{"name": "Ann", "email": emails[0]},
+			"players":   []map[string]string{{"name": "Ann", "email": emails[0]}, {"name": "Bob", "email": emails[1]}}})
 		st, resp := p.do(ctx, "POST", "/api/v1/games", "", body, true, false)
+		if st == http.StatusAccepted {
+			resp, st = p.confirm(ctx, resp)
+		}
 		if st != http.StatusCreated {
 			time.Sleep(100 * time.Millisecond)
 			// No answer (or an error): the game may exist or not; start
@@ -115,6 +121,19 @@ func (p *players) player(ctx context.Context, w int) {
 		}
 		p.play(ctx, w, created.ID, tokens, rng)
 	}
+}
+
+// confirm confirms a proposed game (its 202 answer) as its organiser would
+// with the emailed link, and returns the confirmation's answer and status.
+func (p *players) confirm(ctx context.Context, proposed []byte) ([]byte, int) {
+	var pr struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(proposed, &pr); err != nil || pr.ID == "" {
+		return proposed, 0
+	}
+	st, resp := p.do(ctx, "POST", "/api/v1/confirm/"+game.ConfirmToken([]byte(systestSecret), pr.ID), "", nil, true, false)
+	return resp, st
 }
 
 // view is the part of a seat's view the players read.

@@ -25,7 +25,7 @@ func TestRestoreIntoFreshCluster(t *testing.T) {
 	start := time.Now()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	in := newInbox(sink)
-	common := []string{"PBEM_SECRET=systest-restore-secret-0123456789abcdef", "PBEM_MAIL_FROM=pbem@example.org",
+	common := []string{"PBEM_MAIL_FROM=pbem@example.org",
 		fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr())}
 
 	a := newCluster(t)
