@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -23,8 +25,15 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
+	retention, err := time.ParseDuration(cfg.OutboxRetention)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PBEM_OUTBOX_RETENTION: %w", err)
+	}
+	if retention <= 0 {
+		retention = -1 // kept forever
+	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log})
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Logger: e.log, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -54,6 +54,10 @@ type config struct {
 	// DataDir (PBEM_DATA, default "data") is the data folder: the private
 	// PostgreSQL cluster and other local state.
 	DataDir string
+	// OutboxRetention (PBEM_OUTBOX_RETENTION, a Go duration, default 720h)
+	// is how long sent emails stay in the outbox; "0" or a negative value
+	// keeps them forever.
+	OutboxRetention string
 }
 
 // loadConfig reads the configuration from getenv, with defaults.
@@ -72,6 +76,8 @@ func loadConfig(getenv func(string) string) config {
 		MailFrom:    def("PBEM_MAIL_FROM", ""),
 		Secret:      def("PBEM_SECRET", ""),
 		DataDir:     def("PBEM_DATA", "data"),
+
+		OutboxRetention: def("PBEM_OUTBOX_RETENTION", "720h"),
 	}
 }
 
