@@ -157,7 +157,10 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL), $13..$23 one per
 // history row, $24..$28 one per outbox row, $29..$33 one per remembered
-// answer; then the inbox follows the rows' to_move. The final SELECT fails
+// answer; then the inbox follows the rows' to_move (a seat still awaited
+// keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
+// insertion costs a WAL record per row; the game's events, appended first
+// in the transaction, already keep two writers of one game apart). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT (see
@@ -178,8 +181,9 @@ const changesSQL = `WITH u AS (
 	DELETE FROM inbox i USING u
 	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
 ), waiting AS (
-	INSERT INTO inbox (game_id, seat, version) SELECT u.id, unnest(u.to_move::int[]), u.version FROM u
-	ON CONFLICT DO NOTHING
+	INSERT INTO inbox (game_id, seat, version) SELECT w.id, w.seat, w.version
+	FROM (SELECT u.id, unnest(u.to_move::int[]) AS seat, u.version FROM u) w
+	WHERE NOT EXISTS (SELECT 1 FROM inbox i WHERE i.game_id = w.id AND i.seat = w.seat)
 ), hist AS (
 	INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
 	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::text[], $17::text[], $18::json[], $19::text[],
