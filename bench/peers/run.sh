@@ -22,7 +22,7 @@
 #  5. the table. Everything goes to out/<date>/ as well.
 #
 # Environment (defaults): PBEM_SRC (this repository), ES_PHASE (3s),
-# ES_ROUNDS (3), ES_WRITERS (1,8,32), LOAD_ROUNDS (2), PLAYERS (32), BGIO_WARMUP (10),
+# ES_ROUNDS (3), ES_WRITERS (1,8,32), LOAD_ROUNDS (2), PLAYERS (32), BGIO_WARMUP (20),
 # PEERS_PG_PORT (5545), PEERS_PG_DIR (/tmp/pbem-peers-pg).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +30,7 @@ secs=${1:-20}
 export PATH=/usr/local/go/bin:$PATH
 src=$(cd "${PBEM_SRC:-$here/../..}" && pwd)
 ES_PHASE=${ES_PHASE:-3s} ES_ROUNDS=${ES_ROUNDS:-3} ES_WRITERS=${ES_WRITERS:-1,8,32} LOAD_ROUNDS=${LOAD_ROUNDS:-2}
-PLAYERS=${PLAYERS:-32} BGIO_WARMUP=${BGIO_WARMUP:-10}
+PLAYERS=${PLAYERS:-32} BGIO_WARMUP=${BGIO_WARMUP:-20}
 out=$here/out/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 exec > >(tee "$out/run.log") 2>&1

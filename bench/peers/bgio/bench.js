@@ -41,11 +41,31 @@ function clusterMs(postmaster) { // postmaster, its children, the children it re
   }
   return t * 10;
 }
+// post calls the lobby API, again after a reset connection (its server
+// closes idle keep-alive connections, which a pooled request may hit).
 const post = async (url, body) => {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
-  return r.json();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
+      return await r.json();
+    } catch (e) {
+      if (attempt >= 5 || !String(e.cause && e.cause.code).match(/ECONNRESET|EPIPE|UND_ERR_SOCKET/)) throw e;
+    }
+  }
 };
+
+// after resolves when client c holds a state newer than stateID.
+function after(c, stateID) {
+  return new Promise((ok) => {
+    const un = c.subscribe((s) => {
+      if (s && s._stateID > stateID) {
+        setImmediate(() => un());
+        ok();
+      }
+    });
+  });
+}
 
 async function main() {
   const admin = new PG({ connectionString: adminURL });
@@ -55,6 +75,7 @@ async function main() {
   const u = new URL(adminURL); u.pathname = '/' + db;
   const postmaster = Number(clockTicks((await admin.query('SELECT pg_backend_pid() AS p')).rows[0].p).ppid);
   const server = spawn(process.execPath, [path.join(__dirname, 'server.js'), u.toString(), String(port), String(apiPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.on('exit', () => server.kill());
   await new Promise((ok, fail) => { server.stdout.on('data', (d) => String(d).includes('ready') && ok()); server.on('exit', fail); });
   const api = `http://127.0.0.1:${apiPort}/games/cards`;
   let measuring = false, moves = 0, games = 0;
@@ -72,27 +93,27 @@ async function main() {
           multiplayer: SocketIO({ server: `http://127.0.0.1:${port}` }) }));
       }
       seats.forEach((c) => c.start());
-      await new Promise((ok) => { const t = setInterval(() => { if (seats.every((c) => c.getState())) { clearInterval(t); ok(); } }, 5); });
+      await Promise.all(seats.map((c) => after(c, -1)));
       for (let n = 0; !stop && n < limit; n++) {
         const st = seats[0].getState();
         if (st.ctx.gameover) break;
         const cur = st.ctx.currentPlayer, c = seats[Number(cur)], mine = c.getState();
         const hand = mine.G.players[cur].hand;
         const before = mine._stateID, t0 = performance.now();
-        await new Promise((ok) => {
-          const un = c.subscribe((s) => { if (s && s._stateID > before) { un(); ok(); } });
-          c.moves.play(hand[Math.floor(Math.random() * hand.length)]);
-        });
-        // the next mover's client must have the state too before it moves
-        await new Promise((ok) => { const t = setInterval(() => { if (seats.every((x) => x.getState()._stateID > before)) { clearInterval(t); ok(); } }, 1); });
+        const moved = after(c, before);
+        const all = Promise.all(seats.map((x) => after(x, before))); // the next mover needs it too
+        c.moves.play(hand[Math.floor(Math.random() * hand.length)]);
+        await moved;
         if (measuring) { moves++; lat.push(performance.now() - t0); }
+        await all;
       }
       seats.forEach((c) => c.stop());
       if (measuring) games++;
       limit = Infinity;
     }
   }
-  const running = Array.from({ length: players }, () => player(1 + Math.floor(Math.random() * 144)));
+  let failed = null;
+  const running = Array.from({ length: players }, () => player(1 + Math.floor(Math.random() * 144)).catch((e) => { failed = failed || e; }));
   await new Promise((ok) => setTimeout(ok, warmup * 1000));
   const wal0 = (await admin.query(`SELECT pg_current_wal_lsn() - '0/0' AS w`)).rows[0].w;
   const srv0 = clockTicks(server.pid).ticks * 10, self0 = process.cpuUsage(), pg0 = clusterMs(postmaster), t0 = performance.now();
@@ -103,6 +124,7 @@ async function main() {
   const srv = clockTicks(server.pid).ticks * 10 - srv0, pg = clusterMs(postmaster) - pg0;
   const wal = (await admin.query(`SELECT pg_current_wal_lsn() - '0/0' AS w`)).rows[0].w - wal0;
   stop = true;
+  if (failed) throw failed;
   await Promise.race([Promise.allSettled(running), new Promise((ok) => setTimeout(ok, 5000))]);
   server.kill();
   await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
