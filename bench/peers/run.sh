@@ -4,7 +4,7 @@
 # of each load-test round.
 #
 #  1. the cluster (pg.sh: 127.0.0.1:$PEERS_PG_PORT, initdb's settings, durable
-#     commits), Message DB's npm package (npm ci) when missing;
+#     commits), the npm packages (npm ci in _node/) when missing;
 #  2. a copy of the tree under test (PBEM_SRC, default this repository) in a
 #     private temporary directory, built there: the load client is
 #     cmd/pbemload when the tree has it, else `pbem loadtest`;
@@ -41,11 +41,14 @@ export PEERS_DATABASE_URL=$url
 # pg_waldump needs the WAL of a play: keep it past checkpoints (this cluster only).
 "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql" -X -q -h 127.0.0.1 -p "${PEERS_PG_PORT:-5545}" -U postgres \
   -c "ALTER SYSTEM SET wal_keep_size = '4GB'" -c "SELECT pg_reload_conf()" postgres >/dev/null
-[ -d "$here/node_modules/boardgame.io" ] || (cd "$here" && npm ci --no-audit --no-fund)
+# npm packages live in _node/ (a directory the go command ignores: some
+# packages ship Go files); the scripts find them through NODE_PATH.
+[ -d "$here/_node/node_modules/boardgame.io" ] || (cd "$here/_node" && npm ci --no-audit --no-fund)
+export NODE_PATH=$here/_node/node_modules
 
 work=$(mktemp -d /tmp/pbem-peers.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-tar -C "$src" --exclude=./.git --exclude=./data --exclude=./bin --exclude=./bench/peers/node_modules \
+tar -C "$src" --exclude=./.git --exclude=./data --exclude=./bin --exclude=./bench/peers/_node/node_modules \
   --exclude=./bench/peers/out -cf - . | tar -C "$work" -xf -
 # An older tree without this harness gets ours (its event store's API is the same).
 [ -d "$work/bench/peers/eventstore" ] || { mkdir -p "$work/bench/peers"; cp -r "$here/eventstore" "$work/bench/peers/"; }

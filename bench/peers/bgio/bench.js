@@ -9,7 +9,8 @@
 // (moves are server-only, `client: false`, so nothing is applied before the
 // server answers). After the warm-up it measures for --duration: moves/s,
 // p50/p99, CPU per move of the server, of the clients and of the whole
-// PostgreSQL cluster, and WAL bytes per move.
+// PostgreSQL cluster, and WAL bytes per move. Its packages are in
+// ../_node/node_modules (NODE_PATH, as run.sh sets it).
 const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
