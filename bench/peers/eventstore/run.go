@@ -97,7 +97,7 @@ func run(ctx context.Context, c config) ([]*Result, error) {
 		cmd := exec.Command("bash", c.install, mdbDB)
 		cmd.Env = append(cmd.Environ(), "PGHOST="+u.Hostname(), "PGPORT="+u.Port(), "PGUSER=postgres")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("Message DB install: %v\n%s", err, out)
+			return nil, fmt.Errorf("install Message DB: %v\n%s", err, out)
 		}
 		defer admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+mdbDB+" WITH (FORCE)") //nolint:errcheck
 		mdb, err := newPool(ctx, withDB(c.url, mdbDB, "message_store"), conns)
