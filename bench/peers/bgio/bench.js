@@ -56,16 +56,23 @@ const post = async (url, body) => {
   }
 };
 
+// watch gives client c one subscriber for good (boardgame.io's
+// unsubscribe can drop another subscriber: it numbers them by count), which
+// wakes the waiters of after.
+function watch(c) {
+  c.waiters = [];
+  c.subscribe((s) => {
+    if (!s) return;
+    c.waiters = c.waiters.filter((w) => (s._stateID > w.id ? (w.ok(), false) : true));
+  });
+  return c;
+}
+
 // after resolves when client c holds a state newer than stateID.
 function after(c, stateID) {
-  return new Promise((ok) => {
-    const un = c.subscribe((s) => {
-      if (s && s._stateID > stateID) {
-        setImmediate(() => un());
-        ok();
-      }
-    });
-  });
+  const s = c.getState();
+  if (s && s._stateID > stateID) return Promise.resolve();
+  return new Promise((ok) => c.waiters.push({ id: stateID, ok }));
 }
 
 async function main() {
@@ -90,8 +97,8 @@ async function main() {
       const seats = [];
       for (let s = 0; s < 4; s++) {
         const { playerCredentials } = await post(`${api}/${matchID}/join`, { playerID: String(s), playerName: 'p' + s });
-        seats.push(Client({ game: Cards, numPlayers: 4, matchID, playerID: String(s), credentials: playerCredentials, debug: false,
-          multiplayer: SocketIO({ server: `http://127.0.0.1:${port}` }) }));
+        seats.push(watch(Client({ game: Cards, numPlayers: 4, matchID, playerID: String(s), credentials: playerCredentials, debug: false,
+          multiplayer: SocketIO({ server: `http://127.0.0.1:${port}` }) })));
       }
       seats.forEach((c) => c.start());
       await Promise.all(seats.map((c) => after(c, -1)));
