@@ -29,6 +29,9 @@ func CanonicalJSON(data []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, Errorf(CodeInvalid, "data is empty (want a JSON value)")
 	}
+	if out, ok := canonicalFast(data); ok {
+		return out, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

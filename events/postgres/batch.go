@@ -176,10 +176,17 @@ func (w *batchWrite) queue(b *pgx.Batch) {
 // read reads the rows of appendSQL, the position of every event sent,
 // and fills them in: the insert wrote all of them (or failed).
 func (w *batchWrite) read(br pgx.BatchResults) error {
-	byOffset := make(map[int]*events.Event)
+	// Offsets run from 0 to the batch's event count.
+	byOffset := make([]*events.Event, 0, 8)
+	sent := 0
 	for _, i := range w.send {
 		for k := range w.prepared[i] {
-			byOffset[w.offsets[i]+k] = &w.prepared[i][k]
+			off := w.offsets[i] + k
+			for len(byOffset) <= off {
+				byOffset = append(byOffset, nil)
+			}
+			byOffset[off] = &w.prepared[i][k]
+			sent++
 		}
 	}
 	rows, err := br.Query()
@@ -193,18 +200,19 @@ func (w *batchWrite) read(br pgx.BatchResults) error {
 		if err := rows.Scan(&pos); err != nil {
 			return fmt.Errorf("events/postgres: append: %w", err)
 		}
-		e, ok := byOffset[int(pos%positionsPerTx)]
-		if !ok {
+		off := int(pos % positionsPerTx)
+		if off >= len(byOffset) || byOffset[off] == nil {
 			return fmt.Errorf("events/postgres: append returned an unexpected position %d", pos)
 		}
+		e := byOffset[off]
 		e.Position = pos
 		n++
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("events/postgres: append: %w", err)
 	}
-	if n != len(byOffset) {
-		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, len(byOffset))
+	if n != sent {
+		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, sent)
 	}
 	for _, i := range w.send {
 		w.inserted[i] = true
