@@ -25,7 +25,7 @@ FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-ha fuzz bench vet
+.PHONY: build run test test-go test-ha fuzz bench vet peers
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -61,6 +61,10 @@ test-ha: build
 ## bench: the benchmarks (event store: append vs plain INSERT, reads; BENCH_PKGS to narrow)
 bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench . -benchtime 2s $(BENCH_PKGS)
+
+## peers: pbem beside Message DB (appends) and its own load test on a private PostgreSQL, one run, then the table
+peers:
+	bench/peers/run.sh $(PEERS_SECONDS)
 
 ## vet: go vet, staticcheck and gofmt
 vet:

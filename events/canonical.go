@@ -29,6 +29,9 @@ func CanonicalJSON(data []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, Errorf(CodeInvalid, "data is empty (want a JSON value)")
 	}
+	if out, ok := canonicalFast(data); ok {
+		return out, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -103,7 +106,19 @@ func ChainHash(prev, canonical []byte) []byte {
 }
 
 // appendString appends s as a JSON string, escaped like CanonicalJSON does.
+// Printable ASCII without quote or backslash (stream ids, types, actors)
+// needs no escape and skips the encoder.
 func appendString(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\'
+	}
+	if plain {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -62,6 +62,20 @@ func Up(databaseURL string) error {
 	return closeMigrate(m, err)
 }
 
+// To migrates up or down to version v (golang-migrate's Migrate). Tests use
+// it to write a database as an older schema had it, then migrate it on.
+func To(databaseURL string, v uint) error {
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return err
+	}
+	err = m.Migrate(v)
+	if errors.Is(err, migrate.ErrNoChange) {
+		err = nil
+	}
+	return closeMigrate(m, err)
+}
+
 // Down reverts every migration, leaving an empty schema.
 func Down(databaseURL string) error {
 	m, err := newMigrate(databaseURL)

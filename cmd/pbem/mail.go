@@ -29,6 +29,13 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
+	retention, err := time.ParseDuration(cfg.OutboxRetention)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PBEM_OUTBOX_RETENTION: %w", err)
+	}
+	if retention <= 0 {
+		retention = -1 // kept forever
+	}
 	ic, err := loadInbound(e, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -45,7 +52,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log, DKIM: dk,
-		Metrics: metrics, ReplyDomain: ic.Domain})
+		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err
 	}

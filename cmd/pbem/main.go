@@ -58,6 +58,10 @@ type config struct {
 	// (PBEM_DKIM_SELECTOR) and DKIMDomain (PBEM_DKIM_DOMAIN): all three or
 	// none (see loadDKIM).
 	DKIMKey, DKIMSelector, DKIMDomain string
+	// OutboxRetention (PBEM_OUTBOX_RETENTION, a Go duration, default 720h)
+	// is how long sent emails stay in the outbox; "0" or a negative value
+	// keeps them forever.
+	OutboxRetention string
 }
 
 // loadConfig reads the configuration from getenv, with defaults.
@@ -77,9 +81,10 @@ func loadConfig(getenv func(string) string) config {
 		Secret:      def("PBEM_SECRET", ""),
 		DataDir:     def("PBEM_DATA", "data"),
 
-		DKIMKey:      def("PBEM_DKIM_KEY", ""),
-		DKIMSelector: def("PBEM_DKIM_SELECTOR", ""),
-		DKIMDomain:   def("PBEM_DKIM_DOMAIN", ""),
+		DKIMKey:         def("PBEM_DKIM_KEY", ""),
+		DKIMSelector:    def("PBEM_DKIM_SELECTOR", ""),
+		DKIMDomain:      def("PBEM_DKIM_DOMAIN", ""),
+		OutboxRetention: def("PBEM_OUTBOX_RETENTION", "720h"),
 	}
 }
 

@@ -4,51 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"pbem/events"
 )
 
-// appendKnownSQL writes the events of appends whose heads the Store knows
-// (see heads), hashes chained in Go: $1..$12 hold one array element per
-// event (stream, version, position offset, type, data, actor, request id,
-// idempotency key, append key or NULL, recorded time, previous hash,
-// hash), and $13 whether it is its append's first. First events go in
-// first; the others only if it
-// did, so that an append that loses (its version or append key taken)
-// writes none of its events. It returns the stream, version and position
-// of every event written.
-const appendKnownSQL = `WITH u AS (
-	SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
-		$8::text[], $9::text[], $10::timestamptz[], $11::bytea[], $12::bytea[], $13::bool[])
-		AS u(stream, version, off, type, data, actor, req, key, akey, at, prev, hash, first)
-), first AS (
-	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
-		recorded_at, prev_hash, hash)
+// appendSQL writes the events of a batch, hashes chained in Go: $1..$12
+// hold one array element per event (stream, version, position offset in
+// the transaction, type, data, actor, request id, idempotency key, append
+// key or NULL, recorded time, previous hash, hash). It is a plain INSERT:
+// a version or append key already taken fails the whole statement with a
+// unique violation, and AppendBatch sends the batch again without the
+// appends that lost (see losers). It returns every event's position,
+// whose remainder modulo 10000 is its offset.
+const appendSQL = `INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key,
+		append_key, recorded_at, prev_hash, hash)
 	SELECT (SELECT events_position_base()) + u.off, u.stream, u.version, u.type, u.data::json,
 		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
-	FROM u WHERE u.first
-	ON CONFLICT DO NOTHING
-	RETURNING stream, version, position
-), rest AS (
-	INSERT INTO events (position, stream, version, type, data, actor, request_id, idempotency_key, append_key,
-		recorded_at, prev_hash, hash)
-	SELECT (SELECT events_position_base()) + u.off, u.stream, u.version, u.type, u.data::json,
-		u.actor, u.req, u.key, u.akey, u.at, u.prev, u.hash
-	FROM u WHERE NOT u.first AND u.stream IN (SELECT stream FROM first)
-	ON CONFLICT DO NOTHING
-	RETURNING stream, version, position
-) SELECT * FROM first UNION ALL SELECT * FROM rest`
-
-// appendLookupSQL writes one append to a stream whose head the Store does
-// not remember, with the events_append_at function (migration 0004), which
-// looks the head up and chains the hashes in SQL: $1 stream, $2 expected
-// version, $3 position offset, $4..$9 one array element per event (type,
-// data, actor, request id, idempotency key, canonical bytes), $10 the
-// append key or NULL, $11 recorded time. No row: the append lost.
-const appendLookupSQL = `SELECT o_position, o_prev_hash, o_hash
-	FROM events_append_at($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`
+	FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
+		$8::text[], $9::text[], $10::timestamptz[], $11::bytea[], $12::bytea[])
+		AS u(stream, version, off, type, data, actor, req, key, akey, at, prev, hash)
+	RETURNING position`
 
 // Append implements events.Store.Append, as a batch of one (see
 // AppendBatch). The hooks receive an events.Tx implementing PgxTxer and
@@ -77,11 +57,15 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 	return out[0].Events, out[0].Err
 }
 
-// AppendBatch implements events.Store.AppendBatch. Without a hook the batch
-// is one round trip (its statements share the implicit transaction of one
-// pipeline); with a hook, two: BEGIN with the inserts, then the statements
-// the hook deferred (see Deferrer) with the COMMIT. The hook receives an
-// events.Tx implementing PgxTxer and Deferrer.
+// AppendBatch implements events.Store.AppendBatch: the one way this store
+// appends. Each append is prepared and its hashes chained in Go from its
+// stream's head (remembered, or read when this Store did not write it),
+// then the events of the whole batch are one appendSQL. Without a hook the
+// batch is one round trip (the statement's implicit transaction); with a
+// hook, two: BEGIN with the insert, then the statements the hook deferred
+// (see Deferrer) with the COMMIT. The hook receives an events.Tx
+// implementing PgxTxer and Deferrer. An append that loses a race makes
+// the insert fail; the batch is then written again without it.
 func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook events.BatchHook) ([]events.Appended, error) {
 	if err := events.CheckBatch(appends); err != nil {
 		return nil, err
@@ -90,21 +74,52 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	if err != nil {
 		return nil, err
 	}
-	if w.empty() && hook == nil {
-		// Nothing to write: every append had bad input or expects a version
-		// its stream is known to be past (a replay or a conflict).
-		if _, err := w.settle(ctx, s.pool, out); err != nil {
+	if err := w.lookUp(ctx, s.pool); err != nil {
+		return nil, err
+	}
+	if !w.empty() || hook != nil {
+		if err := s.checkClock(ctx); err != nil {
 			return nil, err
 		}
-		s.heads.note(appends, out)
-		return out, nil
 	}
-	if err := s.checkClock(ctx); err != nil {
-		return nil, err
+	// Each lost race removes at least one append, so this ends.
+	for {
+		err := s.write(ctx, w, out, hook)
+		var lost *lostRace
+		if !errors.As(err, &lost) {
+			if err != nil {
+				return nil, err
+			}
+			break
+		}
+		n, lerr := w.dropLosers(ctx, s.pool)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("events/postgres: append: %w", lost.err)
+		}
+	}
+	s.heads.note(appends, out)
+	if slices.ContainsFunc(out, func(a events.Appended) bool { return a.Wrote() }) {
+		s.lis.waiters.wake()
+		s.notifier.kick()
+	}
+	return out, nil
+}
+
+// write sends the appends of w and runs the hook, in one transaction, and
+// settles out. Nothing is committed when it returns an error.
+func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended, hook events.BatchHook) error {
+	if w.empty() && hook == nil {
+		// Nothing to write: every append had bad input or expects a version
+		// its stream is past (a replay or a conflict).
+		_, err := w.settle(ctx, s.pool, out)
+		return err
 	}
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("events/postgres: append: %w", err)
+		return fmt.Errorf("events/postgres: append: %w", err)
 	}
 	// A connection left inside a transaction is closed by the pool, not reused.
 	defer conn.Release()
@@ -112,7 +127,9 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	if hook != nil {
 		b.BeginTx(pgx.TxOptions{})
 	}
-	w.queue(b)
+	if !w.empty() {
+		w.queue(b)
+	}
 	br := conn.SendBatch(ctx, b)
 	var tx pgx.Tx
 	committed := hook == nil
@@ -125,40 +142,51 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 		}()
 		if _, err := br.Exec(); err != nil {
 			_ = br.Close()
-			return nil, fmt.Errorf("events/postgres: begin: %w", err)
+			return fmt.Errorf("events/postgres: begin: %w", err)
 		}
 	}
-	err = w.read(br)
+	if !w.empty() {
+		err = w.read(br)
+	}
 	if cerr := br.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("events/postgres: append: %w", cerr)
 	}
+	if isUniqueViolation(err) {
+		return &lostRace{err}
+	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var q querier = conn
 	if tx != nil {
 		q = tx
 	}
-	wrote, err := w.settle(ctx, q, out)
-	if err != nil {
-		return nil, err
+	if _, err := w.settle(ctx, q, out); err != nil {
+		return err
 	}
 	if hook != nil {
 		h := &hookTx{tx: tx}
 		if err := hook(ctx, h, events.CopyAppended(out)); err != nil {
-			return nil, err
+			return err
 		}
 		if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
-			return nil, err
+			return err
 		}
 		committed = true
 	}
-	s.heads.note(appends, out)
-	if wrote {
-		s.lis.waiters.wake()
-		s.notifier.kick()
-	}
-	return out, nil
+	return nil
+}
+
+// lostRace is write's error when the insert hit a unique constraint: an
+// append of the batch lost a race (or its idempotency key is taken).
+type lostRace struct{ err error }
+
+func (l *lostRace) Error() string { return l.err.Error() }
+
+// isUniqueViolation reports whether err is PostgreSQL's unique_violation.
+func isUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == pgerrcode.UniqueViolation
 }
 
 // commitDeferred sends the deferred statements and the COMMIT in one round

@@ -12,41 +12,24 @@ import (
 	"pbem/events"
 )
 
-// batchWrite is one AppendBatch: its appends prepared (hashes and positions
-// to come from the database), the statements that write them, and which of
-// them the database took.
+// batchWrite is one AppendBatch: its appends prepared and chained, the
+// statement that writes them, and which of them the database took.
 type batchWrite struct {
 	appends  []events.Append
 	prepared [][]events.Event // by append; nil when its input was bad
 	offsets  []int            // by append: its first position's offset in the transaction
 	inserted []bool           // by append
-	// steps are the statements, in stream order (see stepKind).
-	steps []step
+	// send are the appends to write (indexes into appends), in stream order
+	// once planned; look are those whose heads must be read first.
+	send, look []int
 }
 
-// stepKind says how a step's appends are written.
-type stepKind int
-
-const (
-	// stepKnown: appends whose expected version is the stream's head as
-	// this Store remembers it (or a new stream's): hashes chained in Go,
-	// the events of a run of such appends inserted by one appendKnownSQL.
-	stepKnown stepKind = iota
-	// stepLookup: one append to a stream whose head the Store does not
-	// know, by appendLookupSQL, which looks the head up.
-	stepLookup
-)
-
-// step is one statement of a batch: how it writes and the appends it
-// writes (indexes into batchWrite.appends).
-type step struct {
-	kind    stepKind
-	appends []int
-}
-
-// planBatch prepares every append. An append with bad input gets its error
-// in out and is left out of the batch; a batch with more events than a
-// transaction has positions is refused as a whole.
+// planBatch prepares every append and chains the hashes of those whose
+// stream head the Store remembers (or a new stream's). The others are left
+// in look, for lookUp. An append with bad input gets its error in out and is
+// left out; an append at a version its stream is known to be past is not
+// sent (settle answers it). A batch with more events than a transaction
+// has positions is refused as a whole.
 func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.Appended, error) {
 	n := len(appends)
 	w := &batchWrite{appends: appends, prepared: make([][]events.Event, n), offsets: make([]int, n), inserted: make([]bool, n)}
@@ -62,39 +45,82 @@ func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.App
 		w.prepared[i], w.offsets[i] = p, total
 		total += len(p)
 	}
-	// Every batch writes its streams in one order (the stream ids'), so
-	// two batches that share streams (two serve processes, or retries)
-	// wait for each other instead of deadlocking.
-	order := make([]int, 0, n)
-	for i := range appends {
-		if w.prepared[i] != nil {
-			order = append(order, i)
-		}
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(appends[a].Stream, appends[b].Stream) })
-	for _, i := range order {
-		kind := stepLookup
-		switch hd, ok := known.get(appends[i].Stream, appends[i].Expected); {
-		case ok && hd.version > appends[i].Expected:
-			continue // stale: not sent, settled as a replay or a conflict
-		case ok && hd.version == appends[i].Expected:
-			kind = stepKnown
-			chain(w.prepared[i], hd.hash)
-		}
-		if k := len(w.steps) - 1; kind == stepKnown && k >= 0 && w.steps[k].kind == kind {
-			w.steps[k].appends = append(w.steps[k].appends, i)
-			continue
-		}
-		w.steps = append(w.steps, step{kind: kind, appends: []int{i}})
-	}
 	if total > positionsPerTx {
 		return nil, nil, events.Errorf(events.CodeInvalid, "a batch may write at most %d events, not %d", positionsPerTx, total)
 	}
+	for i := range appends {
+		if w.prepared[i] == nil {
+			continue
+		}
+		switch hd, ok := known.get(appends[i].Stream, appends[i].Expected); {
+		case !ok || hd.version < appends[i].Expected:
+			// Not remembered, or moved on by another process since.
+			w.look = append(w.look, i)
+		case hd.version == appends[i].Expected:
+			chain(w.prepared[i], hd.hash)
+			w.send = append(w.send, i)
+		}
+	}
+	w.sortSend()
 	return w, out, nil
 }
 
+// sortSend puts send in stream order: every batch writes its streams in one
+// order, so two batches that share streams (two serve processes, or
+// retries) wait for each other instead of deadlocking.
+func (w *batchWrite) sortSend() {
+	slices.SortFunc(w.send, func(a, b int) int { return strings.Compare(w.appends[a].Stream, w.appends[b].Stream) })
+}
+
+// lookUpSQL reads the hash of each ($1 stream, $2 version): the heads that
+// the appends in look expect.
+const lookUpSQL = `SELECT e.stream, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
+	JOIN events e ON e.stream = h.stream AND e.version = h.version`
+
+// lookUp reads the heads of the appends in look and chains their hashes.
+// An append whose stream has no event at its expected version is not sent:
+// it cannot be written (settle answers it as a replay or a conflict). The
+// heads read are committed events, which never change, so they need not be
+// read in the append's transaction: a stream that moves on meanwhile makes
+// the append lose on UNIQUE (stream, version), as it would anyway.
+func (w *batchWrite) lookUp(ctx context.Context, q querier) error {
+	if len(w.look) == 0 {
+		return nil
+	}
+	streams, versions := make([]string, len(w.look)), make([]int64, len(w.look))
+	byStream := make(map[string]int, len(w.look))
+	for k, i := range w.look {
+		streams[k], versions[k] = w.appends[i].Stream, w.appends[i].Expected
+		byStream[streams[k]] = i
+	}
+	rows, err := q.Query(ctx, lookUpSQL, streams, versions)
+	if err != nil {
+		return fmt.Errorf("events/postgres: read stream heads: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var stream string
+		var hash []byte
+		if err := rows.Scan(&stream, &hash); err != nil {
+			return fmt.Errorf("events/postgres: read stream heads: %w", err)
+		}
+		i, ok := byStream[stream]
+		if !ok {
+			return fmt.Errorf("events/postgres: read stream heads: unexpected stream %q", stream)
+		}
+		chain(w.prepared[i], hash)
+		w.send = append(w.send, i)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("events/postgres: read stream heads: %w", err)
+	}
+	w.look = nil
+	w.sortSend()
+	return nil
+}
+
 // empty reports whether no append is left to write.
-func (w *batchWrite) empty() bool { return len(w.steps) == 0 }
+func (w *batchWrite) empty() bool { return len(w.send) == 0 }
 
 // appendKey is the append key column of an append's first event: its
 // idempotency key, or NULL.
@@ -105,7 +131,8 @@ func appendKey(e *events.Event) *string {
 	return nil
 }
 
-// chain fills in the hashes of an append's events after prev.
+// chain fills in the hashes of an append's events after prev: the one
+// place where the chain is computed.
 func chain(evs []events.Event, prev []byte) {
 	for k := range evs {
 		e := &evs[k]
@@ -115,152 +142,114 @@ func chain(evs []events.Event, prev []byte) {
 	}
 }
 
-// queue adds the batch's statements to b, one per step.
+// queue adds appendSQL for the events of the appends in send.
 func (w *batchWrite) queue(b *pgx.Batch) {
-	for _, st := range w.steps {
-		if st.kind == stepKnown {
-			w.queueKnown(b, st.appends)
-		} else {
-			w.queueLookup(b, st.appends[0])
-		}
+	n := 0
+	for _, i := range w.send {
+		n += len(w.prepared[i])
 	}
-}
-
-// eventText holds the text columns of events, one element per event.
-type eventText struct {
-	types, data, actors, reqs, keys []string
-}
-
-func (t *eventText) add(e *events.Event) {
-	t.types, t.data, t.actors = append(t.types, e.Type), append(t.data, string(e.Data)), append(t.actors, e.Meta.Actor)
-	t.reqs, t.keys = append(t.reqs, e.Meta.RequestID), append(t.keys, e.Meta.IdempotencyKey)
-}
-
-// queueKnown adds one appendKnownSQL for the events of the appends idx,
-// whose hashes are chained already.
-func (w *batchWrite) queueKnown(b *pgx.Batch, idx []int) {
-	var t eventText
-	var streams []string
-	var versions []int64
-	var offs []int32
-	var akeys []*string
-	var at []time.Time
-	var prev, hash [][]byte
-	var first []bool
-	for _, i := range idx {
+	var (
+		streams, types, data, actors, reqs, keys = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n),
+			make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		versions   = make([]int64, 0, n)
+		offs       = make([]int32, 0, n)
+		akeys      = make([]*string, 0, n)
+		at         = make([]time.Time, 0, n)
+		prev, hash = make([][]byte, 0, n), make([][]byte, 0, n)
+	)
+	for _, i := range w.send {
 		for k := range w.prepared[i] {
 			e := &w.prepared[i][k]
 			var akey *string
 			if k == 0 {
 				akey = appendKey(e)
 			}
-			t.add(e)
 			streams, versions, offs = append(streams, e.Stream), append(versions, e.Version), append(offs, int32(w.offsets[i]+k))
-			akeys, at, first = append(akeys, akey), append(at, e.RecordedAt), append(first, k == 0)
-			prev, hash = append(prev, e.PrevHash), append(hash, e.Hash)
+			types, data, actors = append(types, e.Type), append(data, string(e.Data)), append(actors, e.Meta.Actor)
+			reqs, keys, akeys = append(reqs, e.Meta.RequestID), append(keys, e.Meta.IdempotencyKey), append(akeys, akey)
+			at, prev, hash = append(at, e.RecordedAt), append(prev, e.PrevHash), append(hash, e.Hash)
 		}
 	}
-	b.Queue(appendKnownSQL, streams, versions, offs, t.types, t.data, t.actors, t.reqs, t.keys, akeys, at, prev, hash, first)
+	b.Queue(appendSQL, streams, versions, offs, types, data, actors, reqs, keys, akeys, at, prev, hash)
 }
 
-// queueLookup adds one appendLookupSQL for append i.
-func (w *batchWrite) queueLookup(b *pgx.Batch, i int) {
-	p := w.prepared[i]
-	var t eventText
-	canon := make([][]byte, len(p))
-	for k := range p {
-		t.add(&p[k])
-		canon[k] = events.CanonicalPrepared(&p[k])
-	}
-	b.Queue(appendLookupSQL, p[0].Stream, w.appends[i].Expected, int32(w.offsets[i]), t.types, t.data, t.actors, t.reqs,
-		t.keys, canon, appendKey(&p[0]), p[0].RecordedAt)
-}
-
-// read reads the results of the statements queue added, in order, filling
-// in the positions (and, for looked-up heads, the hashes) of the events
-// the database took.
+// read reads the rows of appendSQL, the position of every event sent,
+// and fills them in: the insert wrote all of them (or failed).
 func (w *batchWrite) read(br pgx.BatchResults) error {
-	for _, st := range w.steps {
-		var err error
-		if st.kind == stepKnown {
-			err = w.readKnown(br, st.appends)
-		} else {
-			err = w.readLookup(br, st.appends[0])
-		}
-		if err != nil {
-			return err
+	// Offsets run from 0 to the batch's event count.
+	byOffset := make([]*events.Event, 0, 8)
+	sent := 0
+	for _, i := range w.send {
+		for k := range w.prepared[i] {
+			off := w.offsets[i] + k
+			for len(byOffset) <= off {
+				byOffset = append(byOffset, nil)
+			}
+			byOffset[off] = &w.prepared[i][k]
+			sent++
 		}
 	}
-	return nil
-}
-
-// readKnown reads the rows of one appendKnownSQL for the appends idx: each
-// append wrote all its events or none.
-func (w *batchWrite) readKnown(br pgx.BatchResults, idx []int) error {
-	byStream := make(map[string]int, len(idx))
-	for _, i := range idx {
-		byStream[w.appends[i].Stream] = i
-	}
-	got := make(map[int]int, len(idx))
 	rows, err := br.Query()
 	if err != nil {
 		return fmt.Errorf("events/postgres: append: %w", err)
 	}
 	defer rows.Close()
+	n := 0
 	for rows.Next() {
-		var stream string
-		var version, pos int64
-		if err := rows.Scan(&stream, &version, &pos); err != nil {
+		var pos int64
+		if err := rows.Scan(&pos); err != nil {
 			return fmt.Errorf("events/postgres: append: %w", err)
 		}
-		i, ok := byStream[stream]
-		k := version - w.appends[i].Expected - 1
-		if !ok || k < 0 || k >= int64(len(w.prepared[i])) {
-			return fmt.Errorf("events/postgres: append returned an unexpected row for stream %q version %d", stream, version)
+		off := int(pos % positionsPerTx)
+		if off >= len(byOffset) || byOffset[off] == nil {
+			return fmt.Errorf("events/postgres: append returned an unexpected position %d", pos)
 		}
-		w.prepared[i][k].Position = pos
-		got[i]++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
-	}
-	for i, n := range got {
-		if n != len(w.prepared[i]) {
-			return fmt.Errorf("events/postgres: append to %q wrote %d of %d events", w.appends[i].Stream, n, len(w.prepared[i]))
-		}
-		w.inserted[i] = true
-	}
-	return nil
-}
-
-// readLookup reads the rows of append i's appendLookupSQL.
-func (w *batchWrite) readLookup(br pgx.BatchResults, i int) error {
-	rows, err := br.Query()
-	if err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
-	}
-	defer rows.Close()
-	p, n := w.prepared[i], 0
-	for rows.Next() {
-		if n >= len(p) {
-			return fmt.Errorf("events/postgres: append returned more than %d rows", len(p))
-		}
-		if err := rows.Scan(&p[n].Position, &p[n].PrevHash, &p[n].Hash); err != nil {
-			return fmt.Errorf("events/postgres: append: %w", err)
-		}
+		e := byOffset[off]
+		e.Position = pos
 		n++
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("events/postgres: append: %w", err)
 	}
-	if n != 0 && n != len(p) {
-		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, len(p))
+	if n != sent {
+		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, sent)
 	}
-	w.inserted[i] = n > 0
+	for _, i := range w.send {
+		w.inserted[i] = true
+	}
 	return nil
 }
 
-// settle fills in out for the appends that were sent: their events when
+// losersSQL returns which of the appends ($1 stream, $2 expected version,
+// $3 append key or NULL) cannot be written: their next version or their
+// append key is taken.
+const losersSQL = `SELECT h.stream FROM unnest($1::text[], $2::bigint[], $3::text[]) AS h(stream, expected, akey)
+	WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream = h.stream AND e.version = h.expected + 1)
+	   OR EXISTS (SELECT 1 FROM events e WHERE e.stream = h.stream AND e.append_key = h.akey)`
+
+// dropLosers takes the appends that lost a race (see losersSQL) out of
+// send, after an insert failed on a unique constraint, and returns how
+// many it took out. Zero means the violation was something else (a stream
+// with a gap after its expected version). Settle answers them.
+func (w *batchWrite) dropLosers(ctx context.Context, q querier) (int, error) {
+	streams, versions, keys := make([]string, len(w.send)), make([]int64, len(w.send)), make([]*string, len(w.send))
+	for k, i := range w.send {
+		streams[k], versions[k], keys[k] = w.appends[i].Stream, w.appends[i].Expected, appendKey(&w.prepared[i][0])
+	}
+	rows, err := q.Query(ctx, losersSQL, streams, versions, keys)
+	if err != nil {
+		return 0, fmt.Errorf("events/postgres: find lost appends: %w", err)
+	}
+	lost, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, fmt.Errorf("events/postgres: find lost appends: %w", err)
+	}
+	n := len(w.send)
+	w.send = slices.DeleteFunc(w.send, func(i int) bool { return slices.Contains(lost, w.appends[i].Stream) })
+	return n - len(w.send), nil
+}
+
+// settle fills in out for the appends with good input: their events when
 // written, the first append's events when their idempotency key was taken
 // (Replayed), else a conflict. It reports whether anything was written.
 func (w *batchWrite) settle(ctx context.Context, q querier, out []events.Appended) (bool, error) {
@@ -270,7 +259,7 @@ func (w *batchWrite) settle(ctx context.Context, q querier, out []events.Appende
 		case w.prepared[i] == nil:
 			continue // bad input: out[i].Err is set
 		case w.inserted[i]:
-			out[i].Events = w.prepared[i]
+			out[i] = events.Appended{Events: w.prepared[i]}
 			wrote = true
 			continue
 		}

@@ -56,20 +56,22 @@
 //
 // # Appends
 //
-// Every append is a batch (Append is AppendBatch of one). When the Store
-// remembers the stream's head at the expected version (it wrote it: see
-// heads), the hashes are chained in Go and the events of all such appends
-// of the batch are one INSERT over arrays (appendKnownSQL): the usual case
-// of a game played through one serve process. Otherwise the append is one
-// call of the events_append_at function (migration 0004), which looks the
-// head up and chains the hashes with sha256() in SQL. The hashes cover
-// canonical bytes computed in Go (events.Canonical). UNIQUE(stream, version) decides
-// races; ON CONFLICT DO NOTHING makes a lost append fail alone, so that the
-// others of its batch still commit. Without a hook, a batch is one round
-// trip; with one, the inserts are sent with BEGIN, the hook runs, and the
-// statements it deferred (see Deferrer) go with the COMMIT: two round trips
-// and one commit for the whole batch, which is what makes group commit pay.
-// Listeners are notified after the commit (see notifier for why).
+// There is one way to append (AppendBatch; Append is a batch of one). Each
+// append is checked and given its canonical bytes by events.Prepare, and its
+// hashes are chained in Go (chain, the only place the chain is computed)
+// from its stream's head: the version and hash this Store remembers from
+// its own appends (see heads), or, when it did not write the head, the hash
+// read from the events table. The events of the whole batch then go in one
+// plain INSERT over arrays (appendSQL), whose position comes from the
+// transaction id. UNIQUE (stream, version) decides races: an append whose
+// version (or idempotency key) is taken makes the INSERT fail, and the batch
+// is sent again without the appends that lost, which are answered as
+// conflicts or replays; a race costs one more round trip, the usual append
+// none. Without a hook, a batch is one round trip; with one, the insert is
+// sent with BEGIN, the hook runs, and the statements it deferred (see
+// Deferrer) go with the COMMIT: two round trips and one commit for the
+// whole batch, which is what makes group commit pay. Listeners are notified
+// after the commit (see notifier for why).
 package postgres
 
 import (

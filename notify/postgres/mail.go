@@ -40,6 +40,10 @@ type MailConfig struct {
 	// ReplyDomain is the domain of reply addresses (PBEM_REPLY_DOMAIN);
 	// empty: emails carry no reply address.
 	ReplyDomain string
+	// OutboxRetention is PBEM_OUTBOX_RETENTION: sent emails older than
+	// this are removed from the outbox (0: DefaultOutboxRetention;
+	// negative: kept forever).
+	OutboxRetention time.Duration
 }
 
 // Mail is the wired email side: outbox worker, scheduler, and the stores
@@ -53,6 +57,9 @@ type Mail struct {
 	// Mailbox is the dev mailbox, nil when an SMTP server is configured
 	// (then /dev/mail is not served).
 	Mailbox notify.MailboxStore
+
+	retention time.Duration
+	log       *slog.Logger
 }
 
 // NewMail wires the email side on pool. Errors: a bad PBEM_SMTP_URL or
@@ -70,7 +77,10 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mail{Renderer: r, Prefs: NewPrefs(pool), Outbox: NewOutbox(pool)}
+	m := &Mail{Renderer: r, Prefs: NewPrefs(pool), Outbox: NewOutbox(pool), retention: c.OutboxRetention, log: log}
+	if m.retention == 0 {
+		m.retention = DefaultOutboxRetention
+	}
 	var sender notify.Sender
 	if c.SMTPURL == "" {
 		mb := NewMailbox(pool)
@@ -101,11 +111,13 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	return m, nil
 }
 
-// Run runs the outbox worker and the scheduler until ctx ends.
+// Run runs the outbox worker, the scheduler and the outbox retention
+// (hourly removal of sent emails older than OutboxRetention) until ctx ends.
 func (m *Mail) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); _ = m.Worker.Run(ctx) }()
 	go func() { defer wg.Done(); _ = m.Scheduler.Run(ctx) }()
+	go func() { defer wg.Done(); m.runRetention(ctx, m.retention) }()
 	wg.Wait()
 }

@@ -13,17 +13,21 @@ import (
 // History implements projections.Repository: per version, the seat's own
 // row if it has one, else the public row.
 func (r *Repo) History(ctx context.Context, id string, seat int) ([]projections.HistoryRow, error) {
-	return r.queryHistory(ctx, id, `SELECT DISTINCT ON (version) `+historyCols+` FROM history
-		WHERE game_id = $1 AND seat IN (-1, $2) ORDER BY version, seat DESC`, id, seat)
+	return r.queryHistory(ctx, id, `SELECT DISTINCT ON (h.version) `+historyCols+historyFrom+`
+		WHERE h.game_id = $1 AND h.seat IN (-1, $2) ORDER BY h.version, h.seat DESC`, id, seat)
 }
 
 // AllHistory implements projections.Repository: every row of the game.
 func (r *Repo) AllHistory(ctx context.Context, id string) ([]projections.HistoryRow, error) {
-	return r.queryHistory(ctx, id, `SELECT `+historyCols+` FROM history WHERE game_id = $1 ORDER BY version, seat`, id)
+	return r.queryHistory(ctx, id, `SELECT `+historyCols+historyFrom+` WHERE h.game_id = $1 ORDER BY h.version, h.seat`, id)
 }
 
-// historyCols are the history columns queryHistory scans, in its order.
-const historyCols = `version, seat, type, actor, data, summary, hash, prev_hash, recorded_at`
+// historyCols are the columns queryHistory scans, in its order: a history
+// row's own (what its seat sees) and its event's (see migration 0006).
+const historyCols = `h.version, h.seat, e.type, e.actor, h.data, h.summary, e.hash, e.prev_hash, e.recorded_at`
+
+// historyFrom joins each history row to its event.
+const historyFrom = ` FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version`
 
 // queryHistory runs a query selecting historyCols from game id's history.
 func (r *Repo) queryHistory(ctx context.Context, id, query string, args ...any) ([]projections.HistoryRow, error) {

@@ -157,17 +157,19 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 		return
 	}
 	h := historyArgs(rows)
-	b.Queue(`INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
-		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::json[], $7::text[],
-			$8::bytea[], $9::bytea[], $10::timestamptz[])`,
-		id, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at)
+	b.Queue(`INSERT INTO history (game_id, version, seat, data, summary)
+		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::json[], $5::text[])`,
+		id, h.version, h.seat, h.data, h.summary)
 }
 
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
-// (to_move as an int[] literal, result as JSON or NULL), $13..$23 one per
-// history row, $24..$28 one per outbox row, $29..$33 one per remembered
-// answer; then the inbox follows the rows' to_move. The final SELECT fails
+// (to_move as an int[] literal, result as JSON or NULL), $13..$17 one per
+// history row, $18..$22 one per outbox row, $23..$27 one per remembered
+// answer; then the inbox follows the rows' to_move (a seat still awaited
+// keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
+// insertion costs a WAL record per row; the game's events, appended first
+// in the transaction, already keep two writers of one game apart). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT (see
@@ -188,18 +190,18 @@ const changesSQL = `WITH u AS (
 	DELETE FROM inbox i USING u
 	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
 ), waiting AS (
-	INSERT INTO inbox (game_id, seat, version) SELECT u.id, unnest(u.to_move::int[]), u.version FROM u
-	ON CONFLICT DO NOTHING
+	INSERT INTO inbox (game_id, seat, version) SELECT w.id, w.seat, w.version
+	FROM (SELECT u.id, unnest(u.to_move::int[]) AS seat, u.version FROM u) w
+	WHERE NOT EXISTS (SELECT 1 FROM inbox i WHERE i.game_id = w.id AND i.seat = w.seat)
 ), hist AS (
-	INSERT INTO history (game_id, version, seat, type, actor, data, summary, hash, prev_hash, recorded_at)
-	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::text[], $17::text[], $18::json[], $19::text[],
-		$20::bytea[], $21::bytea[], $22::timestamptz[])
+	INSERT INTO history (game_id, version, seat, data, summary)
+	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::json[], $17::text[])
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version)
-	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::jsonb[], $27::bigint[])
+	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::jsonb[], $22::bigint[])
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
-	SELECT * FROM unnest($28::text[], $29::int[], $30::text[], $31::bigint[], $32::json[])
+	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::bigint[], $27::json[])
 ) SELECT ('projections/postgres: ' || count(*) || ' of ' || cardinality($1::text[]) || ' game rows updated')::int
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
@@ -250,7 +252,7 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
-		hGame, h.version, h.seat, h.typ, h.actor, h.data, h.summary, h.hash, h.prev, h.at,
+		hGame, h.version, h.seat, h.data, h.summary,
 		oGame, oSeat, oKind, oPayload, oVersion,
 		rGame, rSeat, rKey, rVersion, rResp)
 	return nil
@@ -270,22 +272,19 @@ func intArray(seats []int) string {
 	return string(append(b, '}'))
 }
 
+// histArgs are the stored columns of history rows, one element per row;
+// the rest of a HistoryRow is its event's (see migration 0006).
 type histArgs struct {
-	version                   []int64
-	seat                      []int32
-	typ, actor, summary, data []string
-	hash, prev                [][]byte
-	at                        []time.Time
+	version       []int64
+	seat          []int32
+	summary, data []string
 }
 
 func historyArgs(rows []projections.HistoryRow) histArgs {
 	n := len(rows)
-	h := histArgs{version: make([]int64, n), seat: make([]int32, n), typ: make([]string, n), actor: make([]string, n),
-		summary: make([]string, n), data: make([]string, n), hash: make([][]byte, n), prev: make([][]byte, n),
-		at: make([]time.Time, n)}
+	h := histArgs{version: make([]int64, n), seat: make([]int32, n), summary: make([]string, n), data: make([]string, n)}
 	for i, r := range rows {
-		h.version[i], h.seat[i], h.typ[i], h.actor[i], h.summary[i], h.data[i] = r.Version, int32(r.Seat), r.Type, r.Actor, r.Summary, string(r.Data)
-		h.hash[i], h.prev[i], h.at[i] = r.Hash, r.PrevHash, r.RecordedAt
+		h.version[i], h.seat[i], h.summary[i], h.data[i] = r.Version, int32(r.Seat), r.Summary, string(r.Data)
 	}
 	return h
 }

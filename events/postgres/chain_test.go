@@ -8,11 +8,10 @@ import (
 	"pbem/events/postgres"
 )
 
-// The two ways an append is written chain the same hashes: at a head the
-// store remembers (hashes in Go, appendKnownSQL), and at a head it must
-// look up (another store wrote it) by the events_append_at function, for
-// one event or several.
-func TestAppendPathsChainAlike(t *testing.T) {
+// An append chains the same hashes whether its store remembers the head
+// (it wrote it) or reads it (another store wrote it), for one event or
+// several.
+func TestAppendChainsFromRememberedAndReadHeads(t *testing.T) {
 	ctx := ctxT(t)
 	s := newStore(t)
 	other := postgres.New(s.Pool())

@@ -1,0 +1,131 @@
+// Command storage measures what finished games cost on disk: on a fresh
+// database of the server at -url it plays -games four-player Lords of
+// Scotland games to their end through the game service (random legal
+// moves, as players would), marks their emails sent as the outbox worker
+// would, removes sent emails past their retention when -retention is set
+// (notify.PurgeSent, as the worker does once they are older), runs VACUUM
+// FULL and prints every table's size (heap, TOAST and indexes) per game.
+// With -keep it leaves the database for inspection (pg_dump, pbem verify).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/engine"
+	"pbem/engine/lords"
+	evpg "pbem/events/postgres"
+	"pbem/migrations"
+	"pbem/events/game"
+	"pbem/projections"
+	ppg "pbem/projections/postgres"
+)
+
+var secret = []byte("storage benchmark")
+
+func main() {
+	admin := flag.String("url", os.Getenv("PEERS_DATABASE_URL"), "admin URL of the PostgreSQL server")
+	games := flag.Int("games", 20, "games to play to the end")
+	keep := flag.Bool("keep", false, "keep the database (its name is printed)")
+	retention := flag.Bool("retention", true, "remove sent emails as if past their retention")
+	flag.Parse()
+	if err := run(context.Background(), *admin, *games, *keep, *retention); err != nil {
+		fmt.Fprintln(os.Stderr, "storage:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, admin string, n int, keep, retention bool) error {
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	db := fmt.Sprintf("peers_storage_%d", time.Now().UnixNano()%1e9)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		return err
+	}
+	if !keep {
+		defer conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)") //nolint:errcheck
+	}
+	u, _ := url.Parse(admin)
+	u.Path = "/" + db
+	if err := migrations.Up(u.String()); err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, u.String())
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	l, err := lords.New()
+	if err != nil {
+		return err
+	}
+	store := evpg.New(pool)
+	defer store.Close()
+	svc := game.New(game.Config{Games: engine.NewRegistry(l), Store: store, Repo: ppg.New(pool), Secret: secret})
+	rng := rand.New(rand.NewPCG(7, 11))
+	moves := 0
+	for range n {
+		m, err := play(ctx, svc, rng)
+		if err != nil {
+			return err
+		}
+		moves += m
+	}
+	if err := finishMail(ctx, pool, retention); err != nil {
+		return err
+	}
+	if _, err := pool.Exec(ctx, "VACUUM FULL ANALYZE"); err != nil {
+		return err
+	}
+	fmt.Printf("%d finished four-player Lords of Scotland games, %.1f moves a game; database %s\n", n, float64(moves)/float64(n), db)
+	return report(ctx, pool, n)
+}
+
+// play creates a four-player game and plays random legal moves to its end.
+func play(ctx context.Context, svc *game.Service, rng *rand.Rand) (int, error) {
+	req := game.CreateGame{Game: "lords-of-scotland", Options: json.RawMessage(`{}`),
+		Organiser: game.Organiser{Name: "Ann", Email: "Ann@example.org"}}
+	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
+		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: name + "@example.org"})
+	}
+	c, err := svc.Create(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	for moves := 0; ; moves++ {
+		if moves > 2000 {
+			return 0, fmt.Errorf("game %s does not end", c.ID)
+		}
+		sm, err := svc.Summary(ctx, c.ID)
+		if err != nil {
+			return 0, err
+		}
+		if sm.Status != projections.StatusActive {
+			return moves, nil
+		}
+		tok := game.SeatToken(secret, c.ID, sm.ToMove[0], 0)
+		v, err := svc.View(ctx, c.ID, tok)
+		if err != nil {
+			return 0, err
+		}
+		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+		if err != nil {
+			return 0, err
+		}
+		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			return 0, err
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultOutboxRetention is how long sent emails stay in the outbox
+// (PBEM_OUTBOX_RETENTION): long enough to answer "did my invitation go
+// out?", short enough that a finished game stops costing their rows.
+const DefaultOutboxRetention = 30 * 24 * time.Hour
+
+// purgeEvery is how often Mail.Run removes sent emails past retention.
+const purgeEvery = time.Hour
+
+// purgeSQL removes up to $2 outbox rows sent (or skipped by the
+// recipient's preference) before $1. Pending and failed rows stay: the
+// admin lists failed ones.
+const purgeSQL = `DELETE FROM outbox WHERE id IN (
+	SELECT id FROM outbox WHERE status IN ('sent', 'skipped') AND sent_at < $1 LIMIT $2)`
+
+// PurgeSent removes the outbox rows sent before before, in chunks of limit
+// rows (one transaction each, so that a purge never holds many locks), and
+// returns how many it removed. limit <= 0 means 1000.
+func (o *Outbox) PurgeSent(ctx context.Context, before time.Time, limit int) (int64, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	var total int64
+	for {
+		tag, err := o.pool.Exec(ctx, purgeSQL, before, limit)
+		if err != nil {
+			return total, fmt.Errorf("notify/postgres: purge sent emails: %w", err)
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < int64(limit) {
+			return total, nil
+		}
+	}
+}
+
+// runRetention removes sent emails older than retention now and then every
+// purgeEvery, until ctx ends. retention <= 0 keeps them forever.
+func (m *Mail) runRetention(ctx context.Context, retention time.Duration) {
+	if retention <= 0 {
+		return
+	}
+	t := time.NewTicker(purgeEvery)
+	defer t.Stop()
+	for {
+		if n, err := m.Outbox.PurgeSent(ctx, time.Now().Add(-retention), 0); err != nil && ctx.Err() == nil {
+			m.log.Error("notify: outbox retention", "err", err)
+		} else if n > 0 {
+			m.log.Info("notify: removed sent emails past retention", "rows", n, "retention", retention)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
