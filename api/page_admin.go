@@ -136,6 +136,13 @@ func (p *pages) adminAction(c echo.Context) error {
 		} else {
 			_, err = p.svc.ReplacePlayer(ctx, id, tok, seat, c.FormValue("name"), c.FormValue("email"))
 		}
+	case "bot":
+		// Hand a seat to a bot (level) or back to its person (level "").
+		seat, perr := strconv.Atoi(c.FormValue("seat"))
+		if perr != nil {
+			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+		}
+		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
 	case "rematch":
 		return p.rematch(c, id, tok)
 	case "resume":

@@ -54,6 +54,9 @@ type lobbySeat struct {
 	N                     int
 	Name, Email           string
 	NameError, EmailError string
+	// Kinds are the choices of who plays the seat: a person, or a bot of a
+	// level.
+	Kinds []option
 }
 
 // optionField is one game option in the form.
@@ -166,12 +169,13 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 		d.Deadlines = append(d.Deadlines, option{Value: v, Label: lbl, Selected: v == dl})
 	}
 	pol := c.FormValue("policy")
-	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause} {
+	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot} {
 		d.Policies = append(d.Policies, option{Value: po, Label: cat.t("lobby.policy." + po), Selected: po == pol})
 	}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
-		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k)})
+		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k),
+			Kinds: seatKinds(cat, c.FormValue("kind"+k))})
 	}
 	d.Organiser = lobbySeat{Name: c.FormValue("organiser_name"), Email: c.FormValue("organiser_email")}
 	for _, o := range st.For(n) {
@@ -256,7 +260,12 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, erro
 		Organiser: game.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
-		req.Players = append(req.Players, game.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))})
+		pl := game.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))}
+		if kind := c.FormValue("kind" + k); kind != "" && kind != "person" {
+			// A bot: its level; the email field, if filled, is ignored.
+			pl.Bot, pl.Email = kind, ""
+		}
+		req.Players = append(req.Players, pl)
 	}
 	// The organiser is usually a player: their name may be left out.
 	if req.Organiser.Name == "" {
@@ -378,4 +387,14 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 		d.Error = cat.t("lobby.error_below")
 	}
 	return p.render(c, http.StatusBadRequest, "lobby", d)
+}
+
+// seatKinds are the choices of who plays a seat (a person, or a bot of each
+// level), with chosen selected.
+func seatKinds(cat catalog, chosen string) []option {
+	out := []option{{Value: "person", Label: cat.t("lobby.kind.person"), Selected: chosen == "" || chosen == "person"}}
+	for _, l := range []string{"easy", "normal", "strong"} {
+		out = append(out, option{Value: l, Label: cat.t("lobby.kind." + l), Selected: chosen == l})
+	}
+	return out
 }

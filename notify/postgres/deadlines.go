@@ -261,9 +261,9 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 // the last 10 lines), as the public history describes it.
 func digestChat(ctx context.Context, tx pgx.Tx, gameID string, now time.Time) ([]string, error) {
 	rows, err := tx.Query(ctx, `SELECT summary FROM (
-    SELECT version, summary FROM history
-    WHERE game_id = $1 AND seat = -1 AND type = 'pbem.chat' AND recorded_at > $2
-    ORDER BY version DESC LIMIT 10) c ORDER BY version`, gameID, now.Add(-24*time.Hour))
+    SELECT h.version, h.summary FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
+    WHERE h.game_id = $1 AND h.seat = -1 AND e.type = 'pbem.chat' AND e.recorded_at > $2
+    ORDER BY h.version DESC LIMIT 10) c ORDER BY version`, gameID, now.Add(-24*time.Hour))
 	if err != nil {
 		return nil, err
 	}

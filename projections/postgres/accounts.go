@@ -175,8 +175,9 @@ func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame,
 	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.language, g.status, g.players, s.seat, g.to_move, g.deadline_at,
 			h.summary, h.recorded_at, g.result, g.updated_at
 		FROM seats s JOIN games g ON g.id = s.game_id
-		LEFT JOIN LATERAL (SELECT summary, recorded_at FROM history
-			WHERE game_id = g.id AND seat = -1 ORDER BY version DESC LIMIT 1) h ON true
+		LEFT JOIN LATERAL (SELECT hh.summary, e.recorded_at FROM history hh
+			JOIN events e ON e.stream = hh.game_id AND e.version = hh.version
+			WHERE hh.game_id = g.id AND hh.seat = -1 ORDER BY hh.version DESC LIMIT 1) h ON true
 		WHERE lower(s.email) = lower($1)
 		ORDER BY g.status IN ('finished', 'aborted'), g.deadline_at NULLS LAST, g.updated_at DESC, g.id, s.seat`, email)
 	if err != nil {
@@ -215,10 +216,10 @@ func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 }
 
 // WaitingSince implements projections.Accounts: the inbox's version of
-// each awaited seat, dated by its public history row.
+// each awaited seat, dated by its event.
 func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
-	rows, err := r.pool.Query(ctx, `SELECT i.seat, h.recorded_at FROM inbox i
-		JOIN history h ON h.game_id = i.game_id AND h.version = i.version AND h.seat = -1
+	rows, err := r.pool.Query(ctx, `SELECT i.seat, e.recorded_at FROM inbox i
+		JOIN events e ON e.stream = i.game_id AND e.version = i.version
 		WHERE i.game_id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
