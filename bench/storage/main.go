@@ -23,9 +23,9 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
+	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
-	"pbem/events/game"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
