@@ -71,5 +71,5 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags ha ./cmd/pbem/systest/
 	$(GO) run $(STATICCHECK) ./...
-	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*')); \
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*' -not -path '*/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
