@@ -16,6 +16,9 @@
 // Every request gets an id (X-Request-ID), carried in its context so that
 // each line logged for it says request_id (logging.go), and is measured by
 // route and status for GET /metrics when Config.Metrics is set (metrics.go).
+//
+// It owns the ways in over HTTP; it must not import pgx, go-mail or the
+// Postgres packages (cmd/pbem/layering_test.go).
 package api
 
 import (

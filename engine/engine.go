@@ -55,6 +55,9 @@
 //     JSON round trips, redaction, views, labels, round ends and results.
 //  5. Register the game in cmd/pbem (engine.NewRegistry) and give it a page
 //     renderer in api/ (the generic one shows the view as it is).
+//
+// It imports nothing of pbem's and does no I/O; the engines under it import
+// only engine and engine/bot (checked by cmd/pbem/layering_test.go).
 package engine
 
 import (

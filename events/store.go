@@ -5,6 +5,9 @@
 // a global position in the log of all streams, and a SHA-256 hash over the
 // previous event's hash and its own canonical bytes, so that any edit of
 // history is detectable (see Verify).
+//
+// It owns the envelope and the Store contract and knows no game: it imports
+// nothing of pbem's (checked by cmd/pbem/layering_test.go).
 package events
 
 import (

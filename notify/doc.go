@@ -47,4 +47,8 @@
 // rendered (game.SeatToken); it is never stored and never logged.
 // Emails carry only what the payload holds (written by the game service
 // from the recipient's view): no other seat's cards, no seed.
+//
+// It owns the emails (rendering, the outbox worker, reminders, the
+// deadline scheduler); its SQL is in notify/postgres. It must not import
+// api, pgx or echo (cmd/pbem/layering_test.go).
 package notify

@@ -44,4 +44,7 @@
 // the organiser. At most Config.AnswersPerHour answers go to one seat in
 // an hour, so that two robots answering each other stop. Messages over
 // ListenerConfig.MaxBytes are refused while they are sent (552).
+//
+// It must not import pgx, echo, go-mail or the Postgres packages
+// (cmd/pbem/layering_test.go).
 package inbound

@@ -72,6 +72,9 @@
 // Deferrer) go with the COMMIT: two round trips and one commit for the
 // whole batch, which is what makes group commit pay. Listeners are notified
 // after the commit (see notifier for why).
+//
+// It is the only place events meet SQL; it must not import the game
+// service, the read models, notify or api (cmd/pbem/layering_test.go).
 package postgres
 
 import (

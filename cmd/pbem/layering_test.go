@@ -1,0 +1,106 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layerRules are the imports each part of the module must not have
+// (docs/ARCHITECTURE.md): dependencies point inward, pgx lives only in the
+// Postgres packages, echo only in api, go-mail only in notify. A package
+// matches the longest prefix; "pbem/" stands for every package of ours.
+var layerRules = []struct {
+	pkg       string   // a package path, or a prefix ending in "/"
+	forbidden []string // import paths or prefixes ending in "/"
+}{
+	{"pbem/engine", []string{"pbem/"}},
+	{"pbem/engine/", []string{"pbem/events", "pbem/projections", "pbem/notify", "pbem/api", "pbem/cmd", "github.com/"}},
+	{"pbem/events", []string{"pbem/"}},
+	{"pbem/events/postgres", []string{"pbem/events/game", "pbem/projections", "pbem/notify", "pbem/api", "pbem/engine"}},
+	{"pbem/events/game", []string{"pbem/api", "pbem/notify", "pbem/events/postgres", "pbem/projections/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
+	{"pbem/projections", []string{"pbem/events/game", "pbem/api", "pbem/notify", "pbem/events/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
+	{"pbem/projections/postgres", []string{"pbem/events/game", "pbem/api", "pbem/notify", "github.com/labstack/"}},
+	{"pbem/notify", []string{"pbem/api", "pbem/events/postgres", "pbem/projections/postgres", "github.com/jackc/", "github.com/labstack/"}},
+	{"pbem/notify/postgres", []string{"pbem/api", "github.com/labstack/"}},
+	{"pbem/api", []string{"pbem/events/postgres", "pbem/projections/postgres", "pbem/notify/postgres", "github.com/jackc/", "github.com/wneessen/"}},
+	{"pbem/api/inbound", []string{"pbem/events/postgres", "pbem/projections/postgres", "pbem/notify/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
+	{"pbem/migrations", []string{"pbem/"}},
+}
+
+// TestLayering reads the imports of every product package (test files
+// aside) and checks them against layerRules.
+func TestLayering(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "data" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := "pbem/" + filepath.ToSlash(rel)
+		forbidden, ok := rulesOf(pkg)
+		if !ok {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			for _, fb := range forbidden {
+				if p == fb || strings.HasPrefix(p, fb) && strings.HasSuffix(fb, "/") || strings.HasPrefix(p, fb+"/") {
+					if !strings.HasPrefix(p, pkg+"/") && p != pkg {
+						t.Errorf("%s imports %s (%s must not import %s)", filepath.ToSlash(rel)+"/"+name, p, pkg, fb)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d files checked: is the module root %s?", checked, root)
+	}
+}
+
+// rulesOf returns the forbidden imports of pkg: those of the longest
+// matching rule.
+func rulesOf(pkg string) ([]string, bool) {
+	best := -1
+	var out []string
+	for _, r := range layerRules {
+		match := pkg == r.pkg || strings.HasSuffix(r.pkg, "/") && strings.HasPrefix(pkg, r.pkg)
+		if match && len(r.pkg) > best {
+			best, out = len(r.pkg), r.forbidden
+		}
+	}
+	return out, best >= 0
+}
