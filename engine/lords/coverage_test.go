@@ -2,13 +2,10 @@ package lords
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/enginetest"
 )
 
 // TestRandomPlayReachesEveryRule checks that random play, as used by
@@ -138,70 +135,8 @@ func TestQuickFollowAgreesWithFollow(t *testing.T) {
 	}
 }
 
-// coverageRows reads the table under "# Coverage" in doc.go: one row per
-// rulebook section, the section and its scenarios separated by two or
-// more spaces, the scenarios by commas.
-func coverageRows(t *testing.T) map[string][]string {
-	t.Helper()
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, ok := strings.Cut(string(doc), "// # Coverage\n")
-	if !ok {
-		t.Fatal("doc.go has no # Coverage section")
-	}
-	if i := strings.Index(table, "\n// # "); i >= 0 {
-		table = table[:i]
-	}
-	gap := regexp.MustCompile(`\s{2,}`)
-	rows := map[string][]string{}
-	header := true
-	for _, line := range strings.Split(table, "\n") {
-		line, ok := strings.CutPrefix(line, "//\t")
-		if !ok {
-			continue
-		}
-		if header {
-			header = false
-			continue
-		}
-		parts := gap.Split(strings.TrimSpace(line), 2)
-		rows[parts[0]] = nil
-		if len(parts) == 2 {
-			for _, sc := range strings.Split(parts[1], ",") {
-				if sc = strings.TrimSpace(sc); sc != "" {
-					rows[parts[0]] = append(rows[parts[0]], sc)
-				}
-			}
-		}
-	}
-	if len(rows) == 0 {
-		t.Fatal("the coverage table is empty")
-	}
-	return rows
-}
-
-// TestCoverageTable checks the table of doc.go against testdata/*.txt:
-// no rulebook section without a scenario, no scenario named that does
-// not exist, no scenario left out of the table.
+// TestCoverageTable checks the coverage table of doc.go against
+// testdata/*.txt.
 func TestCoverageTable(t *testing.T) {
-	listed := map[string]bool{}
-	for section, scs := range coverageRows(t) {
-		if len(scs) == 0 {
-			t.Errorf("section %q has no scenario", section)
-		}
-		for _, sc := range scs {
-			listed[sc] = true
-			if _, err := os.Stat(filepath.Join("testdata", sc+".txt")); err != nil {
-				t.Errorf("section %q names %s, which does not exist", section, sc)
-			}
-		}
-	}
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, f := range files {
-		if sc := strings.TrimSuffix(filepath.Base(f), ".txt"); !listed[sc] {
-			t.Errorf("scenario %s is in no row of the coverage table", sc)
-		}
-	}
+	enginetest.CheckCoverageTable(t, "testdata", ".txt")
 }
