@@ -230,9 +230,15 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 		game   string
 		levels []string
 	}{
+		// One person and bots at every player count of both games.
 		{lords.Name, []string{"easy"}},
+		{lords.Name, []string{"normal", "easy"}},
+		{lords.Name, []string{"easy", "normal", "easy"}},
 		{lords.Name, []string{"normal", "easy", "normal", "easy"}},
 		{bagpipes.Name, []string{"normal"}},
+		{bagpipes.Name, []string{"easy", "normal"}},
+		{bagpipes.Name, []string{"normal", "easy", "normal"}},
+		{bagpipes.Name, []string{"easy", "easy", "normal", "normal"}},
 		{bagpipes.Name, []string{"easy", "normal", "easy", "easy", "normal"}},
 	} {
 		id := e.create(t, tc.game, "", tc.levels...)
