@@ -1,11 +1,11 @@
--- Back to 0005: events_append_at, as 0005 (xid shift) created it.
+-- Back to 0005: events_append_at as 0004 created it (0005 left it alone).
 CREATE FUNCTION events_append_at(
     p_stream text, p_expected bigint, p_offset int, p_types text[], p_data text[], p_actors text[],
     p_request_ids text[], p_keys text[], p_canon bytea[], p_append_key text, p_recorded_at timestamptz)
 RETURNS TABLE (o_position bigint, o_prev_hash bytea, o_hash bytea)
 LANGUAGE plpgsql AS $$
 DECLARE
-    base bigint := events_position_base() + p_offset;
+    base bigint := pg_current_xact_id()::text::bigint * 10000 + p_offset;
     prev bytea;
     h bytea;
 BEGIN

@@ -89,6 +89,21 @@ func Choose(g engine.Game, level Level, view any, history []engine.Event, seed e
 	return g.ChooseBot(level, view, history, seed, version)
 }
 
+// ViewAs reads a view given as any (a V, or a non-nil *V) as the V that
+// game's typed bot entry takes; anything else is ErrWrongView.
+func ViewAs[V any](game string, view any) (V, error) {
+	switch v := view.(type) {
+	case V:
+		return v, nil
+	case *V:
+		if v != nil {
+			return *v, nil
+		}
+	}
+	var zero V
+	return zero, ErrWrongView(game, view)
+}
+
 // ErrWrongView is the error of a typed entry given a view of another game.
 func ErrWrongView(game string, view any) error {
 	return engine.Errorf(engine.CodeBadOptions, "%s bot: a view of type %T is not this game's view", game, view)

@@ -19,15 +19,11 @@ var strongBudget = bot.Budget{Worlds: 8, Iterations: 640}
 
 // ChooseBot is Bot for a view given as any (View or *View); see bot.Choose.
 func (g *Game) ChooseBot(level bot.Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
-	switch v := view.(type) {
-	case View:
-		return g.Bot(level, v, history, seed, version)
-	case *View:
-		if v != nil {
-			return g.Bot(level, *v, history, seed, version)
-		}
+	v, err := bot.ViewAs[View](Name, view)
+	if err != nil {
+		return nil, err
 	}
-	return nil, bot.ErrWrongView(Name, view)
+	return g.Bot(level, v, history, seed, version)
 }
 
 // Bot is the move of a bot of the given level for the seat of v, one of

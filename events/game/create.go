@@ -68,23 +68,33 @@ type CreatedGame struct {
 // address that refuses invitations), the engine's CodeBadOptions for a
 // player count or options it refuses.
 func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, error) {
-	if err := s.validate(ctx, &req); err != nil {
+	p, err := s.proposal(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	p.ExpiresAt, p.ConfirmedAt = p.CreatedAt, &p.CreatedAt
+	if err := s.repo.Propose(ctx, p, nil); err != nil {
+		return nil, err
+	}
+	return s.create(ctx, req, p.ID, nil)
+}
+
+// proposal validates and completes req and returns its proposal row under
+// a fresh id, created now (Create and Propose set when it expires).
+func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.Proposal, error) {
+	if err := s.validate(ctx, req); err != nil {
 		return nil, err
 	}
 	id, err := newID()
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC()
 	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
-		OrganiserEmail: req.Organiser.Email, CreatedAt: now, ExpiresAt: now, ConfirmedAt: &now}
+		OrganiserEmail: req.Organiser.Email, CreatedAt: s.now().UTC()}
 	if p.Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("game: marshal request: %w", err)
 	}
-	if err := s.repo.Propose(ctx, p, nil); err != nil {
-		return nil, err
-	}
-	return s.create(ctx, req, id, nil)
+	return p, nil
 }
 
 // validate checks and completes req: everything Create and Propose refuse.

@@ -64,19 +64,12 @@ type Proposed struct {
 // confirms it, queueing only the confirmation email to the organiser (in
 // req.MessageLanguage, else the game's language). Errors: as Create.
 func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error) {
-	if err := s.validate(ctx, &req); err != nil {
-		return nil, err
-	}
-	id, err := newID()
+	p, err := s.proposal(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UTC()
-	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
-		OrganiserEmail: req.Organiser.Email, CreatedAt: now, ExpiresAt: now.Add(ProposalLifetime)}
-	if p.Request, err = json.Marshal(req); err != nil {
-		return nil, fmt.Errorf("game: marshal request: %w", err)
-	}
+	id := p.ID
+	p.ExpiresAt = p.CreatedAt.Add(ProposalLifetime)
 	lang := req.MessageLanguage
 	if lang == "" {
 		lang = req.Language
