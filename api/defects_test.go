@@ -400,31 +400,3 @@ func TestPanicIsAnInternalErrorAndRequestIDs(t *testing.T) {
 		}
 	}
 }
-
-// proposeAndConfirm posts body to POST /api/v1/games and confirms the
-// proposal as its organiser would with the emailed link; it returns the
-// status and body of the last answer.
-func proposeAndConfirm(t *testing.T, base, body string) (int, string) {
-	t.Helper()
-	post := func(u, body string) (int, string) {
-		resp, err := http.Post(u, "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
-	}
-	st, out := post(base+"/api/v1/games", body)
-	if st != http.StatusAccepted {
-		return st, out
-	}
-	var p struct{ ID string }
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		t.Fatal(err)
-	}
-	return post(base+"/api/v1/confirm/"+pbgame.ConfirmToken(secret, p.ID), "")
-}

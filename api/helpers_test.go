@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,21 +117,48 @@ func (e *env) create(game string, n int, options string) created {
 	return e.createConfirmed(body)
 }
 
-// createConfirmed proposes a game (POST /api/v1/games) and confirms it as
-// its organiser would with the emailed link.
+// createConfirmed proposes a game (POST /api/v1/games, body marshalled as
+// JSON) and confirms it as its organiser would with the emailed link.
 func (e *env) createConfirmed(body any) created {
 	e.t.Helper()
-	var p struct {
-		ID string `json:"id"`
+	b, err := json.Marshal(body)
+	if err != nil {
+		e.t.Fatal(err)
 	}
-	if st := e.do("POST", "/api/v1/games", "", body, &p); st != http.StatusAccepted || p.ID == "" {
-		e.t.Fatalf("propose: status %d, id %q", st, p.ID)
-	}
+	st, out := proposeAndConfirm(e.t, e.url, string(b))
 	var c created
-	if st := e.do("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "", nil, &c); st != http.StatusCreated {
-		e.t.Fatalf("confirm: status %d", st)
+	if st != http.StatusCreated || json.Unmarshal([]byte(out), &c) != nil {
+		e.t.Fatalf("propose and confirm: status %d: %s", st, out)
 	}
 	return c
+}
+
+// proposeAndConfirm posts body to POST /api/v1/games and confirms the
+// proposal as its organiser would with the emailed link; it returns the
+// status and body of the last answer.
+func proposeAndConfirm(t testing.TB, base, body string) (int, string) {
+	t.Helper()
+	post := func(u, body string) (int, string) {
+		resp, err := http.Post(u, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	st, out := post(base+"/api/v1/games", body)
+	if st != http.StatusAccepted {
+		return st, out
+	}
+	var p struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	return post(base+"/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "")
 }
 
 // seatToken is the token the invitation email of seat carries.

@@ -157,16 +157,7 @@ const twoPlayers = `{"game":"count","organiser":{"name":"Ann","email":"ann@examp
 // with the emailed link, and returns the confirmation's status and body.
 func (e *outageEnv) create(body string) (int, string) {
 	e.t.Helper()
-	st, _, out := e.request("POST", "/api/v1/games", "", body)
-	if st != http.StatusAccepted {
-		return st, out
-	}
-	var p struct{ ID string }
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		e.t.Fatal(err)
-	}
-	st, _, out = e.request("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "", "")
-	return st, out
+	return proposeAndConfirm(e.t, e.url, body)
 }
 
 // TestDatabaseDownAnswers503 cuts the database away under a running
