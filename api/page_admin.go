@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine"
 	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
@@ -27,6 +28,8 @@ type adminPage struct {
 	Paused    bool
 	Ended     bool
 	Extends   []option
+	// BotLevels are the levels a seat may be handed to (normal chosen).
+	BotLevels []option
 	Done      bool
 	Failed    []notify.FailedEmail
 	ShowFail  bool
@@ -89,6 +92,7 @@ func (p *pages) admin(c echo.Context) error {
 		}
 		d.Extends = append(d.Extends, option{Value: strconv.Itoa(h) + "h", Label: lbl, Selected: h == 24})
 	}
+	d.BotLevels = botLevels(cat, engine.BotNormal.String())
 	ws, err := p.svc.WaitingFor(ctx, id)
 	if err != nil {
 		return err
@@ -110,11 +114,8 @@ func (p *pages) admin(c echo.Context) error {
 func (p *pages) adminAction(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
-	tok, err := cookieToken(c, adminCookie)
+	tok, err := p.tokenPost(c, adminCookie)
 	if err != nil {
-		return err
-	}
-	if err := p.checkCSRF(c, tok); err != nil {
 		return err
 	}
 	switch c.FormValue("action") {

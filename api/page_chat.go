@@ -28,11 +28,8 @@ const (
 func (p *pages) chat(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
-	tok, err := cookieToken(c, seatCookie)
+	tok, err := p.tokenPost(c, seatCookie)
 	if err != nil {
-		return err
-	}
-	if err := p.checkCSRF(c, tok); err != nil {
 		return err
 	}
 	notice := noticeChatSent

@@ -76,3 +76,34 @@ func (p *pages) checkCSRF(c echo.Context, session string) error {
 	}
 	return nil
 }
+
+// tokenPost checks a form posted from a seat's or the admin's page: it
+// returns the token of cookie (seatCookie, adminCookie) once the form's
+// csrf field matches it.
+func (p *pages) tokenPost(c echo.Context, cookie string) (string, error) {
+	tok, err := cookieToken(c, cookie)
+	if err != nil {
+		return "", err
+	}
+	return tok, p.checkCSRF(c, tok)
+}
+
+// lobbyPost checks a form posted from a page of the lobby's session (the
+// lobby, sign-in, My games): it returns the session once the form's csrf
+// field matches it.
+func (p *pages) lobbyPost(c echo.Context) (string, error) {
+	ck, err := c.Cookie(lobbyCookie)
+	if err != nil {
+		return "", errCSRF
+	}
+	return ck.Value, p.checkCSRF(c, ck.Value)
+}
+
+// formLang is the language of the page a form was posted from (its
+// page_lang field), else as pickLang chooses.
+func formLang(c echo.Context) string {
+	if lang := c.FormValue("page_lang"); supported(lang) {
+		return lang
+	}
+	return pickLang(c, "")
+}

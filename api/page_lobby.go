@@ -215,23 +215,17 @@ func defaultText(v any) string {
 // refused request shows the form again with each reason beside its field,
 // in the page's language.
 func (p *pages) create(c echo.Context) error {
-	ck, err := c.Cookie(lobbyCookie)
+	session, err := p.lobbyPost(c)
 	if err != nil {
-		return errCSRF
-	}
-	if err := p.checkCSRF(c, ck.Value); err != nil {
 		return err
 	}
-	lang := c.FormValue("page_lang")
-	if !supported(lang) {
-		lang = pickLang(c, "")
-	}
+	lang := formLang(c)
 	if c.FormValue("refresh") != "" {
-		return p.render(c, http.StatusOK, "lobby", p.lobbyData(c, lang, ck.Value))
+		return p.render(c, http.StatusOK, "lobby", p.lobbyData(c, lang, session))
 	}
 	req, err := p.lobbyRequest(c, lang)
 	if err != nil {
-		return p.lobbyError(c, lang, ck.Value, err)
+		return p.lobbyError(c, lang, session, err)
 	}
 	ch, err := p.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players))
 	if err != nil {
@@ -242,7 +236,7 @@ func (p *pages) create(c echo.Context) error {
 		if projections.ErrorCode(err) == projections.EInternal {
 			return err
 		}
-		return p.lobbyError(c, lang, ck.Value, err)
+		return p.lobbyError(c, lang, session, err)
 	}
 	d := proposedPage{base: p.base(c, lang), Email: req.Organiser.Email}
 	d.Title = p.cat(lang).t("proposed.title")
@@ -393,8 +387,14 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 // level), with chosen selected.
 func seatKinds(cat catalog, chosen string) []option {
 	out := []option{{Value: "person", Label: cat.t("lobby.kind.person"), Selected: chosen == "" || chosen == "person"}}
-	for _, l := range []string{"easy", "normal", "strong"} {
-		out = append(out, option{Value: l, Label: cat.t("lobby.kind." + l), Selected: chosen == l})
+	return append(out, botLevels(cat, chosen)...)
+}
+
+// botLevels are the bot levels as choices, with chosen selected.
+func botLevels(cat catalog, chosen string) []option {
+	var out []option
+	for l := engine.BotEasy; l <= engine.BotStrong; l++ {
+		out = append(out, option{Value: l.String(), Label: cat.t("lobby.kind." + l.String()), Selected: chosen == l.String()})
 	}
 	return out
 }

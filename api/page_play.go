@@ -112,11 +112,8 @@ const (
 func (p *pages) move(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
-	tok, err := cookieToken(c, seatCookie)
+	tok, err := p.tokenPost(c, seatCookie)
 	if err != nil {
-		return err
-	}
-	if err := p.checkCSRF(c, tok); err != nil {
 		return err
 	}
 	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)

@@ -57,19 +57,13 @@ func (p *pages) signinForm(c echo.Context) error {
 // signinRequest: POST /signin (form: csrf, email). The answer is the same
 // whether the address has games or not.
 func (p *pages) signinRequest(c echo.Context) error {
-	ck, err := c.Cookie(lobbyCookie)
+	session, err := p.lobbyPost(c)
 	if err != nil {
-		return errCSRF
-	}
-	if err := p.checkCSRF(c, ck.Value); err != nil {
 		return err
 	}
-	lang := c.FormValue("page_lang")
-	if !supported(lang) {
-		lang = pickLang(c, "")
-	}
+	lang := formLang(c)
 	d := signinPage{base: p.base(c, lang), Sent: true}
-	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(ck.Value)
+	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(session)
 	email := c.FormValue("email")
 	if err := p.limit.signinRequest(clientIP(c), email); err != nil {
 		return err
@@ -159,11 +153,7 @@ func (p *pages) myGames(c echo.Context) error {
 
 // signOut: POST /me/signout.
 func (p *pages) signOut(c echo.Context) error {
-	ck, err := c.Cookie(lobbyCookie)
-	if err != nil {
-		return errCSRF
-	}
-	if err := p.checkCSRF(c, ck.Value); err != nil {
+	if _, err := p.lobbyPost(c); err != nil {
 		return err
 	}
 	if s := sessionOf(c); s != "" {
