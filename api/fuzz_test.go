@@ -216,6 +216,13 @@ var jsonRoutes = []struct {
 	{"/api/v1/games/:id/admin/pause", func(s *fuzzServer) string { return s.admin }, 0},
 	{"/api/v1/games/:id/admin/resume", func(s *fuzzServer) string { return s.admin }, 0},
 	{"/api/v1/games/:id/admin/abort", func(s *fuzzServer) string { return s.admin }, 0},
+	{"/api/v1/games/:id/admin/seat", func(s *fuzzServer) string { return s.admin }, 0},
+	{"/api/v1/games/:id/admin/email", func(s *fuzzServer) string { return s.admin }, 0},
+	{"/api/v1/games/:id/admin/replace", func(s *fuzzServer) string { return s.admin }, 0},
+	{"/api/v1/games/:id/admin/rematch", func(s *fuzzServer) string { return s.admin }, 0},
+	{"/api/v1/confirm/:id", func(*fuzzServer) string { return "" }, 0},
+	{"/api/v1/signin", func(*fuzzServer) string { return "" }, 0},
+	{"/api/v1/signin/:id", func(*fuzzServer) string { return "" }, 0},
 }
 
 // FuzzAPIJSON posts fuzzed JSON bodies to every JSON route (route picks
@@ -253,6 +260,16 @@ var formRoutes = []struct {
 	{http.MethodGet, "/admin/:id", "admin", 0},
 	{http.MethodGet, "/games/:id/audit", "", 0},
 	{http.MethodGet, "/mail/unsubscribe", "", 0},
+	{http.MethodPost, "/play/:id/chat", "seat0", 0},
+	{http.MethodPost, "/confirm/:id", "", 0},
+	{http.MethodPost, "/signin", "lobby", 0},
+	{http.MethodPost, "/signin/:id", "", 0},
+	{http.MethodPost, "/me/signout", "lobby", 0},
+	{http.MethodPost, "/mail/block", "", 0},
+	{http.MethodGet, "/confirm/:id", "", 0},
+	{http.MethodGet, "/signin", "lobby", 0},
+	{http.MethodGet, "/me", "lobby", 0},
+	{http.MethodGet, "/mail/block", "", 0},
 }
 
 // rawQuery percent-encodes only what cannot travel in a URL's query as
