@@ -6,6 +6,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/bot"
+	"pbem/engine/enginetest"
 )
 
 // A marker card planted in another seat's hand (swapped with a card of
@@ -13,64 +14,13 @@ import (
 // nor any of its choices, over many decisions of the normal and strong
 // bots.
 func TestBotIgnoresMarkerInAnotherHand(t *testing.T) {
-	g := newGame(t)
-	compared := 0
-	for game := range 4 {
-		n := 2 + game%3
-		seed := engine.Seed{byte(game), 0x4d}
-		st, err := g.New(engine.Setup{Players: n, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := st.(*State)
-		var hist []engine.Event
-		for decision := 0; s.Final == nil; decision++ {
-			seat := s.awaited()
-			red := make([]engine.Event, len(hist))
-			for i, e := range hist {
-				red[i] = g.Redact(e, seat)
+	enginetest.CheckBotIgnoresMarker(t, newGame(t), enginetest.MarkerOptions{Games: 4, StrongEvery: 10, MinCompared: 200,
+		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
+			if p, ok := plantMarker(st.(*State), seat, k); ok {
+				return p, true
 			}
-			version := len(hist) + 1
-			if len(s.legal(seat)) > 1 {
-				levels := []bot.Level{bot.Normal}
-				if decision%10 == 0 {
-					levels = append(levels, bot.Strong)
-				}
-				for _, level := range levels {
-					if planted, ok := plantMarker(s, seat, decision); ok {
-						want, err := g.Bot(level, s.View(seat).(View), red, seed, version)
-						if err != nil {
-							t.Fatal(err)
-						}
-						got, err := g.Bot(level, planted.View(seat).(View), red, seed, version)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if jsonOf(t, want) != jsonOf(t, got) {
-							t.Fatalf("game %d decision %d (%s): %s without the marker, %s with it", game, decision, level, jsonOf(t, want), jsonOf(t, got))
-						}
-						compared++
-					}
-				}
-			}
-			m, err := g.Bot(bot.Normal, s.View(seat).(View), red, seed, version)
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs, err := s.Decide(seat, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range evs {
-				s.Apply(e)
-			}
-			hist = append(hist, evs...)
-		}
-	}
-	if compared < 200 {
-		t.Fatalf("only %d decisions compared", compared)
-	}
-	t.Logf("%d decisions compared", compared)
+			return nil, false
+		}})
 }
 
 // plantMarker returns a copy of s where a card of another seat's hand is
