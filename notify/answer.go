@@ -30,9 +30,3 @@ const (
 	AnswerChatFailed = "chat_failed" // the service refused the message
 	AnswerEnded      = "ended"       // the game is over, aborted or paused
 )
-
-// AnswerSays lists every value of Answer.Says.
-func AnswerSays() []string {
-	return []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerUnreadable, AnswerNotAwaited,
-		AnswerRefused, AnswerChatFailed, AnswerEnded}
-}
