@@ -161,7 +161,7 @@ var cardName = regexp.MustCompile(`\b(Scott|Makgill|MacDonnell|Wemyss|Fergusson|
 func checkNamedCards(s *State, seat int, raw []byte) error {
 	seen := map[string]bool{}
 	for c := range visible(s, seat) {
-		seen[s.d.name(c)] = true
+		seen[s.d.cardName(c, "en")] = true
 	}
 	var v struct {
 		LegalMoves []struct {

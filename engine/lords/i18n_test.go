@@ -1,0 +1,146 @@
+package lords
+
+import (
+	"strings"
+	"testing"
+
+	"pbem/engine"
+	"pbem/engine/enginetest"
+)
+
+// The catalog has the same keys and arguments in en, fr and it.
+func TestCatalogCheck(t *testing.T) {
+	if err := texts.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameWords are the English catalog's words that may appear in a French
+// or Italian text: the clans' names (proper names, the same in every
+// rulebook) and "clan" (a word of all three languages); then, per
+// language, the English words that are also words of that language, as
+// the rulebooks use them: French "a" (has), "face" (face visible),
+// "place", "position", "initiative" (le jeton Initiative); Italian "a"
+// (to), "in" and "supporter" (the Italian rulebook's word).
+var sameWords = map[string][]string{
+	"fr": {"a", "face", "place", "position", "initiative"},
+	"it": {"a", "in", "supporter"},
+}
+
+var properNames = []string{"scott", "makgill", "macdonnell", "wemyss", "fergusson", "forsyth", "cockburn", "cochrane", "bruce", "clan"}
+
+// Over random whole games in French and Italian, no label, description,
+// prompt, power or summary holds a word of the English catalog.
+func TestNoEnglishInOtherLanguages(t *testing.T) {
+	g := newGame(t)
+	viewTexts := func(st engine.State) []string {
+		s := st.(*State)
+		var out []string
+		for seat := range s.Players() {
+			v := s.View(seat).(View)
+			if v.Pending != nil {
+				out = append(out, v.Pending.Text)
+			}
+			for _, c := range v.Hand {
+				out = append(out, c.Power)
+			}
+		}
+		return out
+	}
+	for i, lang := range []string{"fr", "it", "fr", "it", "fr", "it"} {
+		setup := engine.Setup{Players: 2 + i%4, Seed: seedOf(uint64(100 + i)), Language: lang,
+			Names: []string{"Élodie", "Ugo", "Chiara", "Hélène", "Olivier"}[:2+i%4], Options: []byte(`{"bruce":true}`)}
+		english, err := enginetest.EnglishWords(catalogFS, "i18n/en.json", append(properNames, sameWords[lang]...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enginetest.GameTexts(g, setup, uint64(i), viewTexts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 100 || !english["muster"] || !english["follower"] {
+			t.Fatalf("%s game %d: %d texts, English words %d: the test would prove nothing", lang, i, len(got), len(english))
+		}
+		if bad := enginetest.ForeignWords(got, english); len(bad) > 0 {
+			t.Errorf("%s game %d: %d texts hold English words:\n%s", lang, i, len(bad), strings.Join(bad[:min(len(bad), 20)], "\n"))
+		}
+	}
+}
+
+// The counted texts take the language's plural forms: French "one"
+// covers 0 and 1, Italian's only 1.
+func TestPluralTable(t *testing.T) {
+	for _, tc := range []struct {
+		lang   string
+		points int
+		want   string
+	}{
+		{"en", 1, "Ugo wins with 1 supporter strength"},
+		{"en", 41, "Ugo wins with 41 supporter strength"},
+		{"fr", 0, "Ugo gagne avec 0 point de partisans"},
+		{"fr", 1, "Ugo gagne avec 1 point de partisans"},
+		{"fr", 41, "Ugo gagne avec 41 points de partisans"},
+		{"it", 0, "Ugo vince con 0 punti di supporter"},
+		{"it", 1, "Ugo vince con 1 punto di supporter"},
+		{"it", 41, "Ugo vince con 41 punti di supporter"},
+	} {
+		win := Place{Seat: 0, Points: tc.points}
+		if got := newLabeling(nil, []string{"Ugo"}, tc.lang).summary([]Place{win}, win); got != tc.want {
+			t.Errorf("%s %d: %q, want %q", tc.lang, tc.points, got, tc.want)
+		}
+		ended := strings.Replace(strings.Replace(strings.Replace(tc.want, "wins with", "wins the game with", 1),
+			"gagne avec", "gagne la partie avec", 1), "vince con", "vince la partita con", 1)
+		if got := newGame(t).Describe(GameEnded{Ranking: []Place{win}}, []string{"Ugo"}, tc.lang); got != ended {
+			t.Errorf("game ended, %s %d: %q, want %q", tc.lang, tc.points, got, ended)
+		}
+	}
+}
+
+// French elides de before a name or card that starts with a vowel or an
+// h, at the substitution point; other names and languages are untouched.
+func TestElisionTable(t *testing.T) {
+	g := newGame(t)
+	names := []string{"Ugo", "Élodie", "Hélène", "Bob"}
+	scott3, wemyss2, makgill5 := rankOf(t, g, Scott, 3), rankOf(t, g, Wemyss, 2), rankOf(t, g, Makgill, 5)
+	for _, tc := range []struct {
+		lang string
+		e    engine.Event
+		want string
+	}{
+		{"fr", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo défausse Scott 3 d'Élodie avec Wemyss 2"},
+		{"fr", Discarded{Seat: 1, Target: 2, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Hélène avec Wemyss 2"},
+		{"fr", Discarded{Seat: 1, Target: 3, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 de Bob avec Wemyss 2"},
+		{"fr", Discarded{Seat: 1, Target: 0, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Ugo avec Wemyss 2"},
+		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 1}, "Bob échange Makgill 5 contre un allié face cachée d'Élodie"},
+		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 2, Taken: scott3}, "Bob échange Makgill 5 contre Scott 3 (face cachée) d'Hélène"},
+		{"fr", PowerDeclined{Seat: 1, Card: makgill5}, "Élodie n'utilise pas le pouvoir de Makgill 5"},
+		{"it", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo scarta Scott 3 di Élodie con Wemyss 2"},
+		{"en", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo discarded Élodie's Scott 3 with Wemyss 2"},
+	} {
+		if got := g.Describe(tc.e, names, tc.lang); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.lang, tc.e.EventType(), got, tc.want)
+		}
+	}
+	// The move labels elide the same way.
+	lab := newLabeling(g.d, names, "fr")
+	m := &Move{Type: MoveTarget, Seat: 1, Index: 0, show: scott3, power: Wemyss, lab: lab}
+	if got := m.describe(); got != "Wemyss : défausser Scott 3 d'Élodie" {
+		t.Errorf("wemyss label %q", got)
+	}
+	m = &Move{Type: MoveTarget, Seat: 2, Index: 1, power: Fergusson, lab: lab}
+	if got := m.describe(); got != "Fergusson : l'échanger contre l'allié face cachée en position 2 d'Hélène" {
+		t.Errorf("fergusson label %q", got)
+	}
+}
+
+// rankOf is the rank of the clan's card of strength.
+func rankOf(t *testing.T, g *Game, c Clan, strength int) int {
+	t.Helper()
+	for r := 1; r < len(g.d.info); r++ {
+		if g.d.valid(r) && g.d.clan(r) == c && g.d.strength(r) == strength {
+			return r
+		}
+	}
+	t.Fatalf("no %s %d", c, strength)
+	return 0
+}
