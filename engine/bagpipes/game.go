@@ -31,7 +31,7 @@ func (Game) RulesVersion() string { return RulesVersion }
 // decks, one bagpipe card each (more in some variants), and reveals the
 // first army card. Errors: bad_options.
 func (Game) New(su engine.Setup) (engine.State, error) {
-	opt, cs, err := parseOptions(su.Options, su.Players, langIndex(su.Language))
+	opt, cs, err := parseOptions(su.Options, su.Players, normLang(su.Language))
 	if err != nil {
 		return nil, err
 	}
@@ -49,10 +49,10 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 	if len(su.Names) > 0 {
 		s.Names = append([]string(nil), su.Names...)
 	}
-	if li := langIndex(su.Language); li > 0 {
-		s.Lang = languages[li]
+	if lang := normLang(su.Language); lang != "en" {
+		s.Lang = lang
 	}
-	s.lab = &labeling{set: cs, names: s.Names, li: langIndex(s.Lang)}
+	s.lab = &labeling{set: cs, names: s.Names, lang: normLang(s.Lang)}
 	s.Opt.Cards = nil
 	r := rand.New(s.rng)
 	for i := range s.P {

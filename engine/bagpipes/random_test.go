@@ -95,9 +95,9 @@ func checkView(st engine.State, seat int, raw []byte) error {
 	if len(v.Hand) != want {
 		return fmt.Errorf("hand of %d cards shown, want %d", len(v.Hand), want)
 	}
-	li := langIndex(s.Lang)
+	lang := normLang(s.Lang)
 	for _, c := range v.Hand {
-		if c.Text != s.Set.texts[li][s.Set.bagByID[c.ID]] {
+		if c.Text != s.Set.texts[lang][s.Set.bagByID[c.ID]] {
 			return fmt.Errorf("card %s's text %q is not in the game's language %q", c.ID, c.Text, s.Lang)
 		}
 	}
