@@ -1,0 +1,250 @@
+package bagpipes
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"pbem/engine"
+	"pbem/engine/enginetest"
+	"pbem/engine/i18n"
+)
+
+// The catalog has the same keys and arguments in en, fr and it.
+func TestCatalogCheck(t *testing.T) {
+	if err := texts.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Every card of the default set has its name in every language: the
+// English one is cards.json's, the French the rulebook's where it gives
+// one; a custom card keeps the name its file gives.
+func TestCardNames(t *testing.T) {
+	cs := DefaultCards()
+	for lang, want := range map[string]map[string]string{
+		"en": {"lambertons-help": "Lamberton's Help", "balliols-plan": "Balliol's Plan", "bruces-trick": "Bruce's Trick"},
+		"fr": {"lambertons-help": "L'aide de Lamberton", "balliols-plan": "Le plan de Balliol", "bruces-trick": "Le tour de Robert Bruce",
+			"wallaces-gratitude": "La gratitude de Wallace", "popes-influence": "Influence du Pape", "the-guardians": "Les Gardiens"},
+		"it": {"lambertons-help": "L'aiuto di Lamberton", "balliols-plan": "Il piano di Balliol"},
+	} {
+		for id, name := range want {
+			if got := cardName(lang, id, cs.armyOrBagName(id)); got != name {
+				t.Errorf("%s name of %s: %q, want %q", lang, id, got, name)
+			}
+		}
+	}
+	// The French rulebook keeps these two army cards' printed names.
+	keptInFrench := map[string]bool{"irvine-capitulation": true, "bruce-join-us-again": true, "vive-la-france": true}
+	ids := []string{}
+	for _, c := range cs.Bagpipes {
+		ids = append(ids, c.ID)
+	}
+	for _, c := range cs.armies {
+		ids = append(ids, c.ID)
+	}
+	for _, id := range ids {
+		en := cs.armyOrBagName(id)
+		if got := cardName("en", id, en); got != en {
+			t.Errorf("English name of %s: %q, want cards.json's %q", id, got, en)
+		}
+		for _, lang := range []string{"fr", "it"} {
+			if got := cardName(lang, id, en); got == en && !(lang == "fr" && keptInFrench[id]) {
+				t.Errorf("%s name of %s is the English one: %q", lang, id, got)
+			}
+		}
+	}
+	if got := cardName("fr", "ransom", "My Ransom"); got != "My Ransom" {
+		t.Errorf("a custom card renamed: %q", got)
+	}
+	if got := cardName("fr", "my-card", "My Card"); got != "My Card" {
+		t.Errorf("a custom card: %q", got)
+	}
+}
+
+// armyOrBagName is the set's own name of a card id.
+func (cs *CardSet) armyOrBagName(id string) string {
+	if c, ok := cs.bagByID[id]; ok {
+		return cs.Bagpipes[c].Name
+	}
+	return cs.armies[cs.armyByID[id]].Name
+}
+
+// The counted texts take the language's plural forms (French "one"
+// covers 0 and 1, Italian's only 1), never "unit(s)".
+func TestPluralTable(t *testing.T) {
+	names := []string{"Élodie", "Ugo", "Hélène"}
+	g := Game{}
+	for _, tc := range []struct {
+		lang string
+		e    engine.Event
+		want string
+	}{
+		{"en", Relocated{Seat: 1, Units: 1}, "Ugo moves 1 unit to their camp."},
+		{"en", Relocated{Seat: 1, Units: 3}, "Ugo moves 3 units to their camp."},
+		{"en", Relocated{Seat: 1, Units: 0}, "Ugo moves 0 units to their camp."},
+		{"fr", Relocated{Seat: 1, Units: 0}, "Ugo délocalise 0 unité vers son camp."},
+		{"fr", Relocated{Seat: 1, Units: 1}, "Ugo délocalise 1 unité vers son camp."},
+		{"fr", Relocated{Seat: 1, Units: 3}, "Ugo délocalise 3 unités vers son camp."},
+		{"it", Relocated{Seat: 1, Units: 1}, "Ugo sposta 1 unità nel suo accampamento."},
+		{"it", Relocated{Seat: 1, Units: 3}, "Ugo sposta 3 unità nel suo accampamento."},
+		{"en", BadgePassed{From: 0, To: 1, Moved: 1}, "Élodie gives the badge of honour to Ugo, who sends 1 unit to Scotland's camp."},
+		{"en", BadgePassed{From: 0, To: 1, Moved: 2}, "Élodie gives the badge of honour to Ugo, who sends 2 units to Scotland's camp."},
+		{"fr", BadgePassed{From: 0, To: 1, Moved: 1}, "Élodie passe la médaille d'honneur à Ugo, qui envoie 1 unité au camp de l'Écosse."},
+		{"fr", BadgePassed{From: 0, To: 1, Moved: 2}, "Élodie passe la médaille d'honneur à Ugo, qui envoie 2 unités au camp de l'Écosse."},
+		{"en", CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1, Draws: []Draw{{}}},
+			"Hélène plays Piper's Lament (1 card drawn or discarded)."},
+		{"en", CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1, Draws: []Draw{{}, {}}},
+			"Hélène plays Piper's Lament (2 cards drawn or discarded)."},
+		{"fr", CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1, Draws: []Draw{{}}},
+			"Hélène joue La complainte du sonneur (1 carte piochée ou défaussée)."},
+		{"fr", CardPlayed{Seat: 2, Card: "ransom", Name: "Ransom", Units: -1, Target: 0, Draws: []Draw{{}, {}}},
+			"Hélène joue Rançon sur Élodie (2 cartes piochées ou défaussées)."},
+		{"it", CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1, Draws: []Draw{{}}},
+			"Hélène gioca Il lamento del suonatore di cornamusa (1 carta pescata o scartata)."},
+		{"it", CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1, Draws: []Draw{{}, {}}},
+			"Hélène gioca Il lamento del suonatore di cornamusa (2 carte pescate o scartate)."},
+	} {
+		if got := g.Describe(tc.e, names, tc.lang); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.lang, tc.e.EventType(), got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		lang string
+		m    Move
+		want string
+	}{
+		{"en", mv(MoveChoose, func(m *Move) { m.Side, m.Dagger = "england", 1 }), "Support England and offer a dagger card with 1 dagger"},
+		{"fr", mv(MoveChoose, func(m *Move) { m.Side, m.Dagger = "england", 3 }), "Soutenir l'Angleterre et préparer une carte dague à 3 dagues"},
+		{"it", mv(MoveChoose, func(m *Move) { m.Side, m.Dagger = "england", 1 }), "Sostieni l'Inghilterra e prepara una carta pugnale da 1 pugnale"},
+		{"en", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Move 0 units from your castle to your camp"},
+		{"fr", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Délocaliser 0 unité de votre château vers votre camp"},
+		{"en", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Play Kinsmen with 1 unit: You add up to 2 units to your castle."},
+		{"fr", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 0 }), "Jouer Liens du sang avec 0 unité : Vous ajoutez jusqu'à 2 unités à votre château."},
+		{"it", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Gioca Legami di sangue con 1 unità: Aggiungi fino a 2 unità al tuo castello."},
+	} {
+		m := tc.m
+		m.lab = &labeling{set: DefaultCards(), names: names, lang: tc.lang}
+		if got := m.Label(); got != tc.want {
+			t.Errorf("%s label: %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		lang          string
+		gold, daggers int
+		want          string
+	}{
+		{"en", 1, 1, "Scotland stands; Ugo wins with 1 gold and 1 dagger"},
+		{"en", 9, 0, "Scotland stands; Ugo wins with 9 gold and 0 daggers"},
+		{"fr", 1, 0, "L'Écosse tient bon ; Ugo gagne avec 1 or et 0 dague"},
+		{"fr", 9, 4, "L'Écosse tient bon ; Ugo gagne avec 9 ors et 4 dagues"},
+		{"it", 1, 1, "La Scozia resiste; vince Ugo con 1 moneta d'oro e 1 pugnale"},
+		{"it", 9, 0, "La Scozia resiste; vince Ugo con 9 monete d'oro e 0 pugnali"},
+	} {
+		s := &state{Names: names, Lang: tc.lang}
+		if got := s.summary(GameEnded{Reason: "rounds", Traitor: -1}, false, 1, tc.gold, tc.daggers, false); got != tc.want {
+			t.Errorf("%s summary: %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+	for lang, want := range map[string][2]string{
+		"en": {"Raise militia (1 unit to every camp and to Scotland's camp).", "Raise militia 2 times (1 unit to every camp and to Scotland's camp, each time)."},
+		"fr": {"Levez une milice (1 unité dans chaque camp et dans le camp de l'Écosse).", "Levez une milice 2 fois (1 unité dans chaque camp et dans le camp de l'Écosse, à chaque fois)."},
+		"it": {"Arruola la milizia (1 unità in ogni accampamento e nell'accampamento della Scozia).", "Arruola la milizia 2 volte (1 unità in ogni accampamento e nell'accampamento della Scozia, ogni volta)."},
+	} {
+		for n := 1; n <= 2; n++ {
+			if got := effectText(Effect{Kind: KindMilitia, Amount: n}, lang); got != want[n-1] {
+				t.Errorf("%s militia %d: %q, want %q", lang, n, got, want[n-1])
+			}
+		}
+	}
+}
+
+// French elision happens at substitution points only: a name after "à"
+// or a side that carries its article is left alone, and no mark of the
+// mechanism is left in a text.
+func TestElisionTable(t *testing.T) {
+	names := []string{"Élodie", "Ugo", "Hélène"}
+	g := Game{}
+	for _, tc := range []struct {
+		e    engine.Event
+		want string
+	}{
+		{BadgePassed{From: 1, To: 0}, "Ugo passe la médaille d'honneur à Élodie."},
+		{StayHomeGiven{From: 1, To: 2}, "Ugo donne le jeton « Restez chez vous ! » à Hélène."},
+		{Battle{Scotland: 9, England: 7, Winner: "scotland"}, "Combat : Écosse 9, Angleterre 7 : victoire de l'Écosse."},
+		{Battle{Scotland: 5, England: 7, Winner: "england"}, "Combat : Écosse 5, Angleterre 7 : victoire de l'Angleterre."},
+		{RoundStarted{Round: 2, Army: "balliols-plan", Name: "Balliol's Plan"}, "Manche 2 : la carte armée anglaise Le plan de Balliol est révélée."},
+	} {
+		if got := g.Describe(tc.e, names, "fr"); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.e.EventType(), got, tc.want)
+		}
+	}
+	e := cardError("bagpipes", 2, "L'aide de Lamberton", "effects[0].who", "awards_only", "scots")
+	if got, want := e.message("fr"), "cards : bagpipes[2] « L'aide de Lamberton », champ effects[0].who : « scots » seulement sur une carte awards"; got != want {
+		t.Errorf("setup error: %q, want %q", got, want)
+	}
+	if got, want := e.message("en"), `cards: bagpipes[2] "L'aide de Lamberton", field effects[0].who: "scots" only on an awards card`; got != want {
+		t.Errorf("setup error: %q, want %q", got, want)
+	}
+}
+
+// sameWords are the English catalog's words that may appear in a French
+// or Italian text, each for a reason. In every language: the proper names
+// of the cards (Bruce, Wallace, Lamberton, ...), "vive", "la", "france"
+// (the card "Vive la France!" is French in English too) and "cards",
+// "json" (the file name cards.json). In French, words that are French
+// too: "a" (has), "or" (gold), "camp", "camps", "charge", "format",
+// "gratitude", "influence", "plan", "fans", "phase"; the rulebook's own
+// "supporter"; and the words of the two army cards whose printed English
+// names the French rulebook keeps ("Irvine Capitulation", "Bruce Join Us
+// Again !"). In Italian, words that are Italian too: "a", "in", "per",
+// "all" (all'accampamento), "file"; and "round" (the Italian rulebooks'
+// word).
+var sameWords = map[string][]string{
+	"": {"bruce", "bruces", "wallace", "lamberton", "comyns", "david", "balliol", "berwick", "dunbar", "stirling",
+		"falkirk", "methven", "irvine", "eric", "ii", "vive", "la", "france", "cards", "json"},
+	"fr": {"a", "or", "camp", "camps", "charge", "format", "gratitude", "influence", "plan", "fans", "phase",
+		"supporter", "capitulation", "join", "us", "again"},
+	"it": {"a", "in", "per", "all", "file", "round"},
+}
+
+// Over random whole games in French and Italian (every variant), no label,
+// description, card text or name, option or summary holds a word of the
+// English catalog.
+func TestNoEnglishInOtherLanguages(t *testing.T) {
+	viewTexts := func(st engine.State) []string {
+		s := st.(*state)
+		var out []string
+		for seat := range s.Players() {
+			v := s.View(seat).(View)
+			if v.Army != nil {
+				out = append(out, v.Army.Name, v.Army.Text)
+			}
+			for _, c := range v.Hand {
+				out = append(out, c.Name, c.Text)
+			}
+		}
+		return out
+	}
+	for i := range 2 * len(configs) {
+		lang := i18n.Languages[1+i%2]
+		english, err := enginetest.EnglishWords(catalogFS, "i18n/en.json", append(sameWords[""], sameWords[lang]...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := configs[i%len(configs)]
+		setup := engine.Setup{Players: c.players, Options: json.RawMessage(c.options), Seed: engine.Seed{byte(i), 7},
+			Language: lang, Names: []string{"Élodie", "Ugo", "Chiara", "Hélène", "Olivier", "Anna"}[:c.players]}
+		got, err := enginetest.GameTexts(Game{}, setup, uint64(i), viewTexts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < 100 || !english["troops"] || !english["badge"] {
+			t.Fatalf("%s game %d: %d texts, %d English words: the test would prove nothing", lang, i, len(got), len(english))
+		}
+		if bad := enginetest.ForeignWords(got, english); len(bad) > 0 {
+			t.Errorf("%s game %d (%d players, %s): %d texts hold English words:\n%s", lang, i, c.players, c.options,
+				len(bad), strings.Join(bad[:min(len(bad), 20)], "\n"))
+		}
+	}
+}
