@@ -2,6 +2,8 @@ package bagpipes
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -245,6 +247,46 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 		if bad := enginetest.ForeignWords(got, english); len(bad) > 0 {
 			t.Errorf("%s game %d (%d players, %s): %d texts hold English words:\n%s", lang, i, c.players, c.options,
 				len(bad), strings.Join(bad[:min(len(bad), 20)], "\n"))
+		}
+	}
+}
+
+// A rejected move is explained in the game's language, counted words
+// in their plural forms and card names in the language's.
+func TestRuleErrorsInTheGamesLanguage(t *testing.T) {
+	for lang, want := range map[string][3]string{
+		"en": {"no decision of seat %d is awaited now", "you can relocate 1 to 3 units", "replenishment is compulsory: do one before ending your turn"},
+		"fr": {"aucune décision de la place %d n'est attendue maintenant", "vous pouvez délocaliser de 1 à 3 unités", "le réapprovisionnement est obligatoire : faites-en un avant de terminer votre tour"},
+		"it": {"nessuna decisione del posto %d è attesa ora", "puoi spostare da 1 a 3 unità", "il rifornimento è obbligatorio: fanne uno prima di terminare il turno"},
+	} {
+		st, err := Game{}.New(engine.Setup{Players: 3, Seed: engine.Seed{4}, Language: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := st.ToMove()[0]
+		other := (seat + 1) % 3
+		check := func(what string, m Move, seat int, code, msg string) {
+			t.Helper()
+			_, err := st.Decide(seat, m)
+			var re *engine.RuleError
+			if !errors.As(err, &re) || re.Code != code || re.Message != msg {
+				t.Errorf("%s: %s: %v, want %s: %s", lang, what, err, code, msg)
+			}
+		}
+		check("wrong seat", mv(MoveEndTurn, nil), other, engine.CodeNotYourTurn, fmt.Sprintf(want[0], other))
+		check("too many units", mv(MoveRelocate, func(m *Move) { m.Units = 9 }), seat, engine.CodeIllegalMove, want[1])
+		check("end before replenishing", mv(MoveEndTurn, nil), seat, engine.CodeIllegalMove, want[2])
+	}
+	st, _ := Game{}.New(engine.Setup{Players: 3, Seed: engine.Seed{4}, Language: "fr"})
+	s := st.(*state)
+	seat := s.ToMove()[0]
+	for _, c := range []struct {
+		castle int
+		want   string
+	}{{0, "vous n'avez aucune unité à délocaliser dans votre château"}, {1, "vous pouvez délocaliser 1 unité"}} {
+		s.P[seat].Castle = c.castle
+		if _, err := s.Decide(seat, mv(MoveRelocate, func(m *Move) { m.Units = 2 })); err == nil || !strings.HasSuffix(err.Error(), c.want) {
+			t.Errorf("castle %d: %v, want %q", c.castle, err, c.want)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package lords
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -143,4 +145,33 @@ func rankOf(t *testing.T, g *Game, c Clan, strength int) int {
 	}
 	t.Fatalf("no %s %d", c, strength)
 	return 0
+}
+
+// A rejected move is explained in the game's language.
+func TestRuleErrorsInTheGamesLanguage(t *testing.T) {
+	g := newGame(t)
+	for lang, want := range map[string][2]string{
+		"en": {"seat %d is not to move", "is not a legal move now"},
+		"fr": {"ce n'est pas à la place %d de jouer", "n'est pas un coup permis maintenant"},
+		"it": {"non è il turno del posto %d", "non è una mossa consentita ora"},
+	} {
+		st, err := g.New(engine.Setup{Players: 3, Seed: seedOf(3), Language: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := st.ToMove()[0]
+		other := (seat + 1) % 3
+		_, err = st.Decide(other, st.Legal(seat)[0])
+		var re *engine.RuleError
+		if !errors.As(err, &re) || re.Code != engine.CodeNotYourTurn || re.Message != fmt.Sprintf(want[0], other) {
+			t.Errorf("%s: wrong seat: %v", lang, err)
+		}
+		m, err := g.DecodeMove([]byte(`{"type":"claim","card":5}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err = st.Decide(seat, m); !errors.As(err, &re) || re.Code != engine.CodeIllegalMove || !strings.HasSuffix(re.Message, want[1]) {
+			t.Errorf("%s: illegal move: %v", lang, err)
+		}
+	}
 }
