@@ -290,3 +290,29 @@ func TestRuleErrorsInTheGamesLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The card texts count their amounts in the language's plural forms.
+func TestEffectPluralTable(t *testing.T) {
+	for _, tc := range []struct {
+		e          Effect
+		en, fr, it string
+	}{
+		{Effect{Kind: KindBagpipe, Amount: 1}, "You draw 1 bagpipe card.", "Vous piochez 1 carte cornemuse.", "Peschi 1 carta cornamusa."},
+		{Effect{Kind: KindBagpipe, Amount: 2}, "You draw 2 bagpipe cards.", "Vous piochez 2 cartes cornemuse.", "Peschi 2 carte cornamusa."},
+		{Effect{Kind: KindDiscardDagger, Amount: 1, Who: WhoOthers}, "Each other player discards 1 dagger card (the one with most daggers first).",
+			"Chaque autre joueur défausse 1 carte dague (celle qui a le plus de dagues d'abord).", "Ogni altro giocatore scarta 1 carta pugnale (prima quella con più pugnali)."},
+		{Effect{Kind: KindEnglandUnits, Amount: 1}, "England's army gets 1 more unit this round.", "L'armée anglaise compte 1 unité de plus cette manche.", "L'esercito inglese ha 1 unità in più in questo round."},
+		{Effect{Kind: KindCampUnits, Amount: 1}, "You add up to 1 unit to your camp.", "Vous ajoutez jusqu'à 1 unité à votre camp.", "Aggiungi fino a 1 unità al tuo accampamento."},
+		{Effect{Kind: KindCampUnits, Amount: 3, Who: WhoBadge}, "The holder of the badge of honour adds 3 units to their camp.",
+			"Le détenteur de la médaille d'honneur ajoute 3 unités à son camp.", "Chi ha la medaglia d'onore aggiunge 3 unità al suo accampamento."},
+		{Effect{Kind: KindGold, Amount: 1, Who: WhoScots, If: IfScotlandWon}, "If Scotland won, each supporter of Scotland gains 1 gold.",
+			"Si l'Écosse a gagné, chaque supporter de l'Écosse reçoit 1 or.", "Se la Scozia ha vinto, ogni sostenitore della Scozia riceve 1 moneta d'oro."},
+		{Effect{Kind: KindLoseGold, Amount: 2, Who: WhoTarget}, "A player of your choice loses 2 gold.", "Un joueur de votre choix perd 2 ors.", "Un giocatore a tua scelta perde 2 monete d'oro."},
+	} {
+		for lang, want := range map[string]string{"en": tc.en, "fr": tc.fr, "it": tc.it} {
+			if got := effectText(tc.e, lang); got != want {
+				t.Errorf("%s %+v: %q, want %q", lang, tc.e, got, want)
+			}
+		}
+	}
+}
