@@ -435,10 +435,10 @@ func (c BagpipeCard) Text() string { return effectsText(c.Effects, "en") }
 
 // TextIn is the card's effects in lang ("en", "fr", "it"; English
 // otherwise).
-func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, normLang(lang)) }
+func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, i18n.Norm(lang)) }
 
 // Text is the army card's special effect in English ("" if none).
 func (c ArmyCard) Text() string { return effectsText(c.Effects, "en") }
 
 // TextIn is the army card's special effect in lang ("" if none).
-func (c ArmyCard) TextIn(lang string) string { return effectsText(c.Effects, normLang(lang)) }
+func (c ArmyCard) TextIn(lang string) string { return effectsText(c.Effects, i18n.Norm(lang)) }

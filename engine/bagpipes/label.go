@@ -14,7 +14,7 @@ import (
 type labeling struct {
 	set   *CardSet
 	names []string
-	lang  string // "" is English: see normLang
+	lang  string // "" is English: see i18n.Norm
 }
 
 // labels is the state's labeling (a state built without one, in a test,
@@ -23,11 +23,11 @@ func (s *state) labels() *labeling {
 	if s.lab != nil {
 		return s.lab
 	}
-	return &labeling{set: s.Set, names: s.Names, lang: normLang(s.Lang)}
+	return &labeling{set: s.Set, names: s.Names, lang: i18n.Norm(s.Lang)}
 }
 
 // language is the labeling's language, normalised ("" is "en").
-func (l *labeling) language() string { return normLang(l.lang) }
+func (l *labeling) language() string { return i18n.Norm(l.lang) }
 
 // playerName is the name of seat, or a neutral "Player 2" (numbered from 1)
 // in lang. Describe and the labels share it.

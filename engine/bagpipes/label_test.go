@@ -111,7 +111,7 @@ func TestLabelsWithoutNames(t *testing.T) {
 			"Play Ransom on Player 1: A player of your choice loses 2 gold. You gain 1 gold."},
 	} {
 		m := c.move
-		m.lab = &labeling{set: DefaultCards(), names: c.names, lang: normLang(c.lang)}
+		m.lab = &labeling{set: DefaultCards(), names: c.names, lang: i18n.Norm(c.lang)}
 		if got := m.Label(); got != c.want {
 			t.Errorf("%s label without names: got %q, want %q", c.lang, got, c.want)
 		}

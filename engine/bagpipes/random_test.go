@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/enginetest"
+	"pbem/engine/i18n"
 )
 
 // configs are the player counts and variants the random games cycle through.
@@ -95,7 +96,7 @@ func checkView(st engine.State, seat int, raw []byte) error {
 	if len(v.Hand) != want {
 		return fmt.Errorf("hand of %d cards shown, want %d", len(v.Hand), want)
 	}
-	lang := normLang(s.Lang)
+	lang := i18n.Norm(s.Lang)
 	for _, c := range v.Hand {
 		if c.Text != s.Set.texts[lang][s.Set.bagByID[c.ID]] {
 			return fmt.Errorf("card %s's text %q is not in the game's language %q", c.ID, c.Text, s.Lang)

@@ -21,9 +21,6 @@ var catalogFS embed.FS
 // there is no Italian rulebook, the Italian is ours.
 var texts = i18n.MustLoad(catalogFS, "i18n", "bagpipes")
 
-// normLang is lang if the engine speaks it, else "en".
-func normLang(lang string) string { return i18n.Norm(lang) }
-
 // cardName is a card's name in lang: the catalog's when the card is the
 // default set's (its id is known and its name is the English one there),
 // else the name the card set gives (a custom card keeps its own).

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"pbem/engine/i18n"
 )
 
 // labeling is what a move needs to describe itself: the deck (to name
@@ -22,7 +24,7 @@ type labeling struct {
 // newLabeling normalises the language ("en", "fr" or "it"; anything else is
 // "en").
 func newLabeling(d *deck, names []string, lang string) *labeling {
-	return &labeling{d: d, names: names, lang: normLang(lang), plain: len(names) == 0 && lang == ""}
+	return &labeling{d: d, names: names, lang: i18n.Norm(lang), plain: len(names) == 0 && lang == ""}
 }
 
 // labels is the state's labeling (a state built without one, in a test,

@@ -16,9 +16,6 @@ var catalogFS embed.FS
 // (schierare, carta clan, supporter, schermaglia).
 var texts = i18n.MustLoad(catalogFS, "i18n", "lords")
 
-// normLang is lang if the engine speaks it, else "en".
-func normLang(lang string) string { return i18n.Norm(lang) }
-
 // powerText is the short text of a clan's power in lang, capitalised as a
 // sentence ("" for no clan).
 func powerText(c Clan, lang string) string {
