@@ -47,6 +47,9 @@ func TestCardNames(t *testing.T) {
 	}
 	for _, id := range ids {
 		en := cs.armyOrBagName(id)
+		if englishNames[id] != en {
+			t.Errorf("the catalog's English name of %s is %q, cards.json's %q", id, englishNames[id], en)
+		}
 		if got := cardName("en", id, en); got != en {
 			t.Errorf("English name of %s: %q, want cards.json's %q", id, got, en)
 		}

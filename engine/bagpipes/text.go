@@ -21,13 +21,23 @@ var catalogFS embed.FS
 // there is no Italian rulebook, the Italian is ours.
 var texts = i18n.MustLoad(catalogFS, "i18n", "bagpipes")
 
+// englishNames are the catalog's English card names by id, read once.
+var englishNames = func() map[string]string {
+	m := map[string]string{}
+	for _, key := range texts.Keys() {
+		if id, ok := strings.CutPrefix(key, "card."); ok {
+			m[id] = texts.T("en", key)
+		}
+	}
+	return m
+}()
+
 // cardName is a card's name in lang: the catalog's when the card is the
 // default set's (its id is known and its name is the English one there),
 // else the name the card set gives (a custom card keeps its own).
 func cardName(lang, id, name string) string {
-	key := "card." + id
-	if texts.Has(key) && texts.T("en", key) == name {
-		return texts.T(lang, key)
+	if en, ok := englishNames[id]; ok && en == name {
+		return texts.T(lang, "card."+id)
 	}
 	return name
 }
