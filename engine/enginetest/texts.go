@@ -137,3 +137,24 @@ func ForeignWords(texts []string, english map[string]bool) []string {
 	slices.Sort(found)
 	return slices.Compact(found)
 }
+
+// MissedElisions lists the French texts where "de", "que", "le" or "la"
+// stands before one of names that starts with a vowel or an h, unelided
+// ("de Élodie" for "d'Élodie"), each as "missed: text".
+func MissedElisions(texts, names []string) []string {
+	var found []string
+	for _, n := range names {
+		if !strings.ContainsRune("AEIOUYHÀÂÉÈÊËÎÏÔÖÙÛÜŒÆaeiouyhàâéèêëîïôöùûüœæ", []rune(n + " ")[0]) {
+			continue
+		}
+		for _, w := range []string{"de", "que", "le", "la", "De", "Que", "Le", "La"} {
+			for _, t := range texts {
+				if strings.HasPrefix(t, w+" "+n) || strings.Contains(t, " "+w+" "+n) || strings.Contains(t, "("+w+" "+n) {
+					found = append(found, w+" "+n+": "+t)
+				}
+			}
+		}
+	}
+	slices.Sort(found)
+	return slices.Compact(found)
+}

@@ -63,6 +63,11 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 		if len(got) < 100 || !english["muster"] || !english["follower"] {
 			t.Fatalf("%s game %d: %d texts, English words %d: the test would prove nothing", lang, i, len(got), len(english))
 		}
+		if lang == "fr" {
+			if bad := enginetest.MissedElisions(got, setup.Names); len(bad) > 0 {
+				t.Errorf("fr game %d: %d texts miss an elision:\n%s", i, len(bad), strings.Join(bad[:min(len(bad), 20)], "\n"))
+			}
+		}
 		if bad := enginetest.ForeignWords(got, english); len(bad) > 0 {
 			t.Errorf("%s game %d: %d texts hold English words:\n%s", lang, i, len(bad), strings.Join(bad[:min(len(bad), 20)], "\n"))
 		}
