@@ -16,22 +16,40 @@ var catalogFS embed.FS
 // (schierare, carta clan, supporter, schermaglia).
 var texts = i18n.MustLoad(catalogFS, "i18n", "lords")
 
+// powerTexts and effectTexts hold each clan's power, as a sentence and as
+// an event names it, by language: catalog texts without arguments,
+// formatted once (a view names the power of every card it shows).
+var powerTexts, effectTexts = clanTexts("power."), clanTexts("effect.")
+
+// clanTexts formats the catalog's prefix+clan texts in every language.
+func clanTexts(prefix string) map[string][clanCount]string {
+	out := map[string][clanCount]string{}
+	for _, lang := range i18n.Languages {
+		var t [clanCount]string
+		for c := Scott; int(c) < clanCount; c++ {
+			t[c] = texts.T(lang, prefix+c.String())
+		}
+		out[lang] = t
+	}
+	return out
+}
+
 // powerText is the short text of a clan's power in lang, capitalised as a
 // sentence ("" for no clan).
 func powerText(c Clan, lang string) string {
-	if c == noClan || int(c) >= clanCount {
+	if int(c) >= clanCount {
 		return ""
 	}
-	return texts.T(lang, "power."+c.String())
+	return powerTexts[i18n.Norm(lang)][c]
 }
 
 // effectText is the lower-case summary of a power used, as an event
 // description names it ("" for no clan).
 func effectText(c Clan, lang string) string {
-	if c == noClan || int(c) >= clanCount {
+	if int(c) >= clanCount {
 		return ""
 	}
-	return texts.T(lang, "effect."+c.String())
+	return effectTexts[i18n.Norm(lang)][c]
 }
 
 // cardName is the name of the card of rank in lang ("Scott 9"; clans keep
