@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,7 +234,7 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 	}
 	for i := range 2 * len(configs) {
 		lang := i18n.Languages[1+i%2]
-		english, err := enginetest.EnglishWords(catalogFS, "i18n/en.json", append(sameWords[""], sameWords[lang]...)...)
+		english, err := enginetest.EnglishWords(catalogFS, "i18n/en.json", slices.Concat(sameWords[""], sameWords[lang])...)
 		if err != nil {
 			t.Fatal(err)
 		}
