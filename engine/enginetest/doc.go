@@ -33,4 +33,11 @@
 //
 // Simultaneous decisions are supported: a random seat of ToMove moves.
 // CheckArbitraryMove is the building block of a fuzz target.
+//
+// The translations are checked the same way: GameTexts plays a random game
+// in a language and returns every text the engine wrote on the way (option
+// labels, move labels, event descriptions as each seat sees them, the
+// engine's view texts, the result summary); ForeignWords finds those that
+// hold a word of the English catalog (EnglishWords, less the words a test
+// allows for a reason) and MissedElisions a French "de Élodie".
 package enginetest
