@@ -199,19 +199,19 @@ func TestElisionTable(t *testing.T) {
 // of the cards (Bruce, Wallace, Lamberton, ...), "vive", "la", "france"
 // (the card "Vive la France!" is French in English too) and "cards",
 // "json" (the file name cards.json). In French, words that are French
-// too: "a" (has), "or" (gold), "camp", "camps", "charge", "format",
+// too: "or" (gold), "camp", "camps", "charge", "format",
 // "gratitude", "influence", "plan", "fans", "phase"; the rulebook's own
 // "supporter"; and the words of the two army cards whose printed English
 // names the French rulebook keeps ("Irvine Capitulation", "Bruce Join Us
-// Again !"). In Italian, words that are Italian too: "a", "in", "per",
+// Again !"). In Italian, words that are Italian too: "in", "per",
 // "all" (all'accampamento), "file"; and "round" (the Italian rulebooks'
 // word).
 var sameWords = map[string][]string{
 	"": {"bruce", "bruces", "wallace", "lamberton", "comyns", "david", "balliol", "berwick", "dunbar", "stirling",
 		"falkirk", "methven", "irvine", "eric", "ii", "vive", "la", "france", "cards", "json"},
-	"fr": {"a", "or", "camp", "camps", "charge", "format", "gratitude", "influence", "plan", "fans", "phase",
+	"fr": {"or", "camp", "camps", "charge", "format", "gratitude", "influence", "plan", "fans", "phase",
 		"supporter", "capitulation", "join", "us", "again"},
-	"it": {"a", "in", "per", "all", "file", "round"},
+	"it": {"in", "per", "all", "file", "round"},
 }
 
 // Over random whole games in French and Italian (every variant), no label,

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"pbem/engine"
 )
@@ -77,10 +78,11 @@ func words(s string) []string {
 
 // EnglishWords reads the English catalog file name from fsys (a JSON
 // object of messages, each a string or an object of plural forms, as
-// engine/i18n reads it) and returns the words of its multi-word messages,
-// fmt verbs aside, less the allowed words (proper names and the words
-// that are the same in the other languages, each justified where the
-// list is written).
+// engine/i18n reads it) and returns the words of two letters or more of
+// its multi-word messages, fmt verbs aside (a single letter, "a" or the
+// "s" of "'s", tells no language), less the allowed words (proper names
+// and the words that are the same in the other languages, each justified
+// where the list is written).
 func EnglishWords(fsys fs.FS, name string, allowed ...string) (map[string]bool, error) {
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -97,7 +99,9 @@ func EnglishWords(fsys fs.FS, name string, allowed ...string) (map[string]bool, 
 			return
 		}
 		for _, w := range ws {
-			set[w] = true
+			if utf8.RuneCountInString(w) > 1 {
+				set[w] = true
+			}
 		}
 	}
 	for key, m := range msgs {
