@@ -284,12 +284,15 @@ func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool)
 // rawMove is a legal move as the view listed it: its JSON, and its label.
 type rawMove json.RawMessage
 
-// Label implements engine.Move.
+// Label implements engine.Move: the listed label, or "" for a move whose
+// JSON holds no readable one (the reply then names the move by number).
 func (m rawMove) Label() string {
 	var l struct {
 		Label string `json:"label"`
 	}
-	_ = json.Unmarshal(m, &l)
+	if err := json.Unmarshal(m, &l); err != nil {
+		return ""
+	}
 	return l.Label
 }
 
