@@ -285,7 +285,8 @@ func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool)
 type rawMove json.RawMessage
 
 // Label implements engine.Move: the listed label, or "" for a move whose
-// JSON holds no readable one (the reply then names the move by number).
+// JSON holds no readable one (the engines label every move they list, so
+// this is only a corrupt view's case).
 func (m rawMove) Label() string {
 	var l struct {
 		Label string `json:"label"`
