@@ -1,0 +1,99 @@
+package bagpipes
+
+import (
+	"slices"
+	"testing"
+
+	"pbem/engine"
+)
+
+// explainTable is a four-player round in the choice phase: Battle of
+// Falkirk (shield 9 with three choosers), England 2 units more, Scotland's
+// camp 4, Bob holding the badge with 3 units, Ann supporting England in
+// secret with 5.
+func explainTable(t *testing.T) *state {
+	t.Helper()
+	s := newState(t, 4, `{}`, 1)
+	s.Names = []string{"Ann", "Bob", "Carl", "Dora"}
+	s.Army = slices.IndexFunc(s.Set.armies, func(a ArmyCard) bool { return a.ID == "falkirk" })
+	if s.Army < 0 {
+		t.Fatal("no Battle of Falkirk in the default set")
+	}
+	s.Phase, s.Badge, s.ScotCamp, s.EngBonus = phChoice, 1, 4, 2
+	for i, camp := range []int{5, 3, 1, 0} {
+		s.P[i].Camp, s.P[i].Side = camp, sideNone
+	}
+	s.P[0].Side, s.P[1].Side = sideEngland, sideScotland
+	return s
+}
+
+func texts(ex []engine.Explanation, kind string) []string {
+	var out []string
+	for _, e := range ex {
+		if e.Kind == kind {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+// Before the reveal: the shield and England's extra units; Scotland's camp
+// with the camps known to the seat (the badge holder's, its own).
+func TestExplainShieldAndCamp(t *testing.T) {
+	s := explainTable(t)
+	for _, tc := range []struct {
+		seat         int
+		lang         string
+		shield, camp string
+	}{
+		{0, "en", "England's army card, Battle of Falkirk, has a shield of 9 with 3 players choosing a side. England has 2 units more: 11 before the camps of its supporters.",
+			"Scotland's camp holds 4 units. You support England with 5 units. Bob holds the badge of honour and fights for Scotland with 3 units. Known to you so far: Scotland 7, England 16. At the battle each side adds the camps of its supporters; Scotland wins ties."},
+		{2, "en", "England's army card, Battle of Falkirk, has a shield of 9 with 3 players choosing a side. England has 2 units more: 11 before the camps of its supporters.",
+			"Scotland's camp holds 4 units. Bob holds the badge of honour and fights for Scotland with 3 units. Known to you so far: Scotland 7, England 11. At the battle each side adds the camps of its supporters; Scotland wins ties."},
+		{0, "fr", "La carte de l'armée anglaise, Battle of Falkirk, a un bouclier de 9 avec 3 joueurs qui choisissent un camp. L'Angleterre a 2 unités de plus : 11 avant les camps de ses supporters.",
+			"Le camp de l'Écosse compte 4 unités. Vous soutenez l'Angleterre avec 5 unités. Bob détient la médaille d'honneur et combat pour l'Écosse avec 3 unités. Ce que vous savez déjà : Écosse 7, Angleterre 16. Aux combats, chaque armée ajoute les camps de ses supporters ; en cas d'égalité, l'Écosse l'emporte."},
+		{1, "it", "La carta dell'esercito inglese, Battle of Falkirk, ha uno scudo di 9 con 3 giocatori che scelgono una parte. L'Inghilterra ha 2 unità in più: 11 prima degli accampamenti dei suoi sostenitori.",
+			"L'accampamento della Scozia ha 4 unità. Sostieni la Scozia con 3 unità. Quello che sai finora: Scozia 7, Inghilterra 11. Nella battaglia ogni parte aggiunge gli accampamenti dei suoi sostenitori; in caso di parità vince la Scozia."},
+	} {
+		ex := s.Explain(tc.seat, tc.lang)
+		if got := texts(ex, ExplainShield); !slices.Equal(got, []string{tc.shield}) {
+			t.Errorf("seat %d %s shield:\n got %q\nwant %q", tc.seat, tc.lang, got, tc.shield)
+		}
+		if got := texts(ex, ExplainCampTotal); !slices.Equal(got, []string{tc.camp}) {
+			t.Errorf("seat %d %s camp:\n got %q\nwant %q", tc.seat, tc.lang, got, tc.camp)
+		}
+	}
+}
+
+// Another seat's secret side never changes a seat's explanation.
+func TestExplainKeepsOtherSidesSecret(t *testing.T) {
+	s := explainTable(t)
+	before := s.Explain(2, "en")
+	s.P[0].Side = sideScotland
+	s.P[3].Side = sideEngland
+	if after := s.Explain(2, "en"); !slices.Equal(before, after) {
+		t.Errorf("seat 2's explanation follows Ann's secret side:\n%q\n%q", before, after)
+	}
+}
+
+// After the reveal: the totals, the winner (Scotland on a tie) and the
+// deserters.
+func TestExplainBattle(t *testing.T) {
+	s := explainTable(t)
+	s.Phase, s.Revealed, s.ScotForce, s.EngForce, s.Won = phAwards, true, 10, 10, sideScotland
+	s.P[3].Deserter = true
+	want := []engine.Explanation{
+		{Kind: ExplainBattle, Text: "Battle: Scotland 10, England 10. A tie: Scotland wins ties."},
+		{Kind: ExplainDeserter, Text: "Dora had no unit in camp when the battle began: a deserter receives no reward."},
+	}
+	if got := s.Explain(engine.Spectator, "en"); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	s.ScotForce, s.EngForce, s.Won, s.Defeats, s.DefeatLimit = 8, 12, sideEngland, 2, 4
+	if got := texts(s.Explain(2, "fr"), ExplainBattle); !slices.Equal(got, []string{"Combats : Écosse 8, Angleterre 12. L'Angleterre l'emporte : défaite 2 de l'Écosse sur 4."}) {
+		t.Errorf("fr: %q", got)
+	}
+	if got := texts(s.Explain(2, "it"), ExplainDeserter); !slices.Equal(got, []string{"Dora non aveva unità nell'accampamento all'inizio della battaglia: un disertore non riceve ricompense."}) {
+		t.Errorf("it: %q", got)
+	}
+}
