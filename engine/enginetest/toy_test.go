@@ -211,8 +211,8 @@ func TestRandomGamesPassesASoundGame(t *testing.T) {
 
 func TestRandomGamesCatchesFlaws(t *testing.T) {
 	for name, g := range map[string]*toy{
-		"accepts an unlisted move": {acceptThree: true},
-		"Decide changes the state": {mutate: true},
+		"accepts an unlisted move":    {acceptThree: true},
+		"Decide changes the state":    {mutate: true},
 		"Explain tells a hidden card": {leakExplain: true},
 	} {
 		msg := runRecorded(t, g)

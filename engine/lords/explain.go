@@ -124,17 +124,17 @@ func (s *State) explainScores(w explainText, names *labeling) []engine.Explanati
 
 // explainText is one language's explanation sentences.
 type explainText struct {
-	weaker, sameClan  string // card, blocker, where
-	yourArmy, armyOf  string // - / "of NAME"
-	useless           string // card, reason
-	noEffect          map[Clan]string
-	score             string // place, name, total, claims
-	doubled           string // total, half
-	claimsOne         string
-	claimsTwo         string
-	noArmy            string // place, name
-	tie               string // first, second, total, best card
-	of                func(name string) string
+	weaker, sameClan string // card, blocker, where
+	yourArmy, armyOf string // - / "of NAME"
+	useless          string // card, reason
+	noEffect         map[Clan]string
+	score            string // place, name, total, claims
+	doubled          string // total, half
+	claimsOne        string
+	claimsTwo        string
+	noArmy           string // place, name
+	tie              string // first, second, total, best card
+	of               func(name string) string
 }
 
 // explainWords is the explanation catalog of lang (normalised).
