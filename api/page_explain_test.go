@@ -137,8 +137,9 @@ func between(s, start, end string) string {
 }
 
 // TestHelpPages: each game's help page exists in each language, chosen by
-// ?lang= or the browser's Accept-Language, with its four parts and no
-// English part title in French or Italian; an unknown game is not found.
+// ?lang= or the browser's Accept-Language, with its four parts (the Lords
+// clan powers as a list of nine) and no English part title in French or
+// Italian; an unknown game is not found.
 func TestHelpPages(t *testing.T) {
 	e := newPageEnv(t)
 	english := []string{"The goal", "A round", "Scoring", "Clan powers", "Cards", "The end"}
@@ -152,6 +153,9 @@ func TestHelpPages(t *testing.T) {
 			}
 			if n := strings.Count(body, "<h2 "); n != 4 {
 				t.Errorf("%s %s: %d parts, want 4", name, lang, n)
+			}
+			if n := strings.Count(body, "<li>"); name == lords.Name && (n != 9 || !strings.Contains(body, "<li>Forsyth ")) {
+				t.Errorf("%s %s: %d clan powers listed, want 9", name, lang, n)
 			}
 			for _, w := range english {
 				if lang != "en" && strings.Contains(body, ">"+w+"</h2>") {

@@ -18,11 +18,35 @@ type helpPage struct {
 	Sections []helpSection
 }
 
-// helpSection is one titled part of a help page; each line of its catalog
-// text is a paragraph.
+// helpSection is one titled part of a help page.
 type helpSection struct {
-	Title string
-	Paras []string
+	Title  string
+	Blocks []helpBlock
+}
+
+// helpBlock is a paragraph, or a list (Items) when its catalog lines
+// start with "- ".
+type helpBlock struct {
+	Para  string
+	Items []string
+}
+
+// helpBlocks splits a help text into blocks: each line is a paragraph,
+// and consecutive lines starting with "- " make one list.
+func helpBlocks(text string) []helpBlock {
+	var out []helpBlock
+	for _, line := range strings.Split(text, "\n") {
+		item, isItem := strings.CutPrefix(line, "- ")
+		switch {
+		case !isItem:
+			out = append(out, helpBlock{Para: line})
+		case len(out) > 0 && out[len(out)-1].Items != nil:
+			out[len(out)-1].Items = append(out[len(out)-1].Items, item)
+		default:
+			out = append(out, helpBlock{Items: []string{item}})
+		}
+	}
+	return out
 }
 
 // helpKey is the catalog key of a help page's part: "help.GAME.sN.title"
@@ -43,8 +67,7 @@ func (p *pages) help(c echo.Context) error {
 		if !ok {
 			break
 		}
-		d.Sections = append(d.Sections, helpSection{Title: title,
-			Paras: strings.Split(cat.t(helpKey(name, n, "text")), "\n")})
+		d.Sections = append(d.Sections, helpSection{Title: title, Blocks: helpBlocks(cat.t(helpKey(name, n, "text")))})
 	}
 	if len(d.Sections) == 0 {
 		return projections.Errorf(projections.ENotFound, "no help for the game %q", name)
