@@ -15,6 +15,7 @@ type explainCase struct {
 	setup [][2]string
 	play  []string
 	seat  int
+	names []string // the players' names (nil: Ann, Bob, Carl, Dora)
 	want  map[string][]engine.Explanation
 }
 
@@ -28,7 +29,7 @@ func explainCases() []explainCase {
 	}
 	return []explainCase{
 		{"2-3 players: a weaker face-up follower blocks", [][2]string{{"players", "3"},
-			{"hand 0", "Fergusson12 Scott1"}, {"army 1", "Cockburn7 ~Wemyss2"}, {"army 2", "Makgill9"}}, nil, 0,
+			{"hand 0", "Fergusson12 Scott1"}, {"army 1", "Cockburn7 ~Wemyss2"}, {"army 2", "Makgill9"}}, nil, 0, nil,
 			map[string][]engine.Explanation{
 				"en": ex(ExplainPowerBlocked, "Fergusson 12 cannot use its power now: Cockburn 7, in Bob's army, is weaker."),
 				"fr": ex(ExplainPowerBlocked, "Fergusson 12 ne peut pas utiliser son pouvoir maintenant : Cockburn 7, dans l'armée de Bob, est plus faible."),
@@ -36,13 +37,27 @@ func explainCases() []explainCase {
 			}},
 		{"4-5 players: only the same clan blocks, equal included", [][2]string{{"players", "4"},
 			{"hand 2", "Wemyss5 Scott3"}, {"army 2", "Wemyss6"}, {"army 0", "Scott1"}, {"army 3", "Cockburn1"},
-			{"turn", "1"}, {"step", "2"}}, nil, 2,
+			{"turn", "1"}, {"step", "2"}}, nil, 2, nil,
 			map[string][]engine.Explanation{
 				"en": ex(ExplainPowerBlocked, "Scott 3 cannot use its power now: Scott 1, of the same clan, in Ann's army, is not stronger."),
 				"fr": ex(ExplainPowerBlocked, "Scott 3 ne peut pas utiliser son pouvoir maintenant : Scott 1, du même clan, dans l'armée d'Ann, n'est pas plus fort."),
 				"it": ex(ExplainPowerBlocked, "Scott 3 non può usare il suo potere ora: Scott 1, dello stesso clan, nell'esercito di Ann, non è più forte."),
 			}},
-		{"a power without effect", [][2]string{{"hand 0", "Cockburn1 Makgill1"}, {"supporters", ""}}, nil, 0,
+		{"Makgill's extra follower: the Makgill blocks it", [][2]string{{"players", "3"},
+			{"hand 0", "Makgill2 Scott3"}}, []string{"play 0 muster Makgill2 up", "play 0 power yes"}, 0, nil,
+			map[string][]engine.Explanation{
+				"en": ex(ExplainPowerBlocked, "Scott 3 cannot use its power now: Makgill 2, in your army, is weaker."),
+				"fr": ex(ExplainPowerBlocked, "Scott 3 ne peut pas utiliser son pouvoir maintenant : Makgill 2, dans votre armée, est plus faible."),
+				"it": ex(ExplainPowerBlocked, "Scott 3 non può usare il suo potere ora: Makgill 2, nel tuo esercito, è più debole."),
+			}},
+		{"a French name takes the elision", [][2]string{{"players", "3"},
+			{"hand 0", "Forsyth9"}, {"army 2", "Scott1"}}, nil, 0, []string{"Ann", "Bob", "Élodie"},
+			map[string][]engine.Explanation{
+				"en": ex(ExplainPowerBlocked, "Forsyth 9 cannot use its power now: Scott 1, in Élodie's army, is weaker."),
+				"fr": ex(ExplainPowerBlocked, "Forsyth 9 ne peut pas utiliser son pouvoir maintenant : Scott 1, dans l'armée d'Élodie, est plus faible."),
+				"it": ex(ExplainPowerBlocked, "Forsyth 9 non può usare il suo potere ora: Scott 1, nell'esercito di Élodie, è più debole."),
+			}},
+		{"a power without effect", [][2]string{{"hand 0", "Cockburn1 Makgill1"}, {"supporters", ""}}, nil, 0, nil,
 			map[string][]engine.Explanation{
 				"en": ex(ExplainPowerUseless, "Cockburn 1 cannot use its power now: no supporter is left."),
 				"fr": ex(ExplainPowerUseless, "Cockburn 1 ne peut pas utiliser son pouvoir maintenant : il ne reste aucun partisan."),
@@ -50,7 +65,7 @@ func explainCases() []explainCase {
 			}},
 		{"the claims: totals, doubling, ties and no army", [][2]string{{"players", "3"}, {"turn", "5"}, {"step", "2"},
 			{"army 0", "Wemyss4 Wemyss6"}, {"army 1", "Scott11 Makgill9"}, {"hand 2", "Forsyth2"},
-			{"supporters", "Forsyth3 Scott9 Cockburn5"}}, []string{"play 2 muster Forsyth2 down"}, 0,
+			{"supporters", "Forsyth3 Scott9 Cockburn5"}}, []string{"play 2 muster Forsyth2 down"}, 0, nil,
 			map[string][]engine.Explanation{
 				"en": append(append(ex(ExplainRoundScore, "Place 1: Bob, 20; claims one supporter.", "Place 2: Ann, 20 (10 doubled: one clan only); claims one supporter."),
 					ex(ExplainRoundTie, "Bob and Ann both have 20: Bob ranks higher with Scott 11, the highest-ranked card.")...),
@@ -71,6 +86,10 @@ func TestExplainInEveryLanguage(t *testing.T) {
 	names := []string{"Ann", "Bob", "Carl", "Dora"}
 	for _, c := range explainCases() {
 		for _, lang := range []string{"en", "fr", "it"} {
+			names := names
+			if c.names != nil {
+				names = c.names
+			}
 			sc := labelState(t, g, labelCase{name: c.name, setup: c.setup, play: c.play}, names, "")
 			got := sc.s.Explain(c.seat, lang)
 			if !slices.Equal(got, c.want[lang]) {
@@ -92,7 +111,8 @@ func TestExplainOnlyWhereItApplies(t *testing.T) {
 	if got := sc.s.Explain(engine.Spectator, "en"); got != nil {
 		t.Errorf("spectator: %q", got)
 	}
-	claims := explainCases()[3]
+	cases := explainCases()
+	claims := cases[slices.IndexFunc(cases, func(c explainCase) bool { return strings.HasPrefix(c.name, "the claims") })]
 	sc = labelState(t, g, labelCase{setup: claims.setup, play: claims.play}, nil, "")
 	for seat := -1; seat < sc.s.N; seat++ {
 		if got := sc.s.Explain(seat, "en"); len(got) != 4 {
