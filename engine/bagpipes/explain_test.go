@@ -97,3 +97,44 @@ func TestExplainBattle(t *testing.T) {
 		t.Errorf("it: %q", got)
 	}
 }
+
+// The seat to move is told what it may not do: hire mercenaries without
+// gold, pass the badge of honour back to whoever gave it.
+func TestExplainTheSeatsChoices(t *testing.T) {
+	s := explainTable(t)
+	s.Phase, s.Turn, s.Replenished = phActions, 2, false
+	s.P[2].Gold = 0
+	for lang, want := range map[string]string{
+		"en": "You cannot hire mercenaries: they cost 1 gold and you have none.",
+		"fr": "Vous ne pouvez pas engager de mercenaires : ils coûtent 1 or et vous n'en avez pas.",
+		"it": "Non puoi assoldare mercenari: costano 1 moneta d'oro e non ne hai.",
+	} {
+		if got := texts(s.Explain(2, lang), ExplainNoMercenaries); !slices.Equal(got, []string{want}) {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+	if got := texts(s.Explain(1, "en"), ExplainNoMercenaries); got != nil {
+		t.Errorf("seat 1, not to move: %q", got)
+	}
+	s.P[2].Gold = 1
+	if got := texts(s.Explain(2, "en"), ExplainNoMercenaries); got != nil {
+		t.Errorf("with gold: %q", got)
+	}
+	s.Phase, s.Badge, s.BadgeFrom = phBadge, 1, 2
+	for lang, want := range map[string]string{
+		"en": "You cannot pass the badge of honour back to Carl, who gave it to you.",
+		"fr": "Vous ne pouvez pas rendre la médaille d'honneur à Carl, qui vous l'a donnée.",
+		"it": "Non puoi ridare la medaglia d'onore a Carl, che te l'ha data.",
+	} {
+		if got := texts(s.Explain(1, lang), ExplainBadgeBack); !slices.Equal(got, []string{want}) {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+	var to []int
+	for _, m := range s.legal(1) {
+		to = append(to, m.To)
+	}
+	if slices.Contains(to, 2) {
+		t.Errorf("the badge may go back to its giver: %v", to)
+	}
+}

@@ -2,6 +2,7 @@ package lords
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"pbem/engine"
@@ -16,6 +17,9 @@ const (
 	// ExplainPowerUseless: the activation condition holds but the power
 	// would have no effect, so it is not offered.
 	ExplainPowerUseless = "power_useless"
+	// ExplainNoRecruit: the seat holds ten cards and may not recruit
+	// (ruling 2).
+	ExplainNoRecruit = "no_recruit"
 	// ExplainRoundScore: one army's total, doubling, place and claims
 	// during the claims (ruling 14), one sentence per seat, best first.
 	ExplainRoundScore = "round_score"
@@ -24,11 +28,12 @@ const (
 	ExplainRoundTie = "round_tie"
 )
 
-// Explain tells seat how the rules apply to it now: while it musters, why
-// each card of its hand could not use its power face-up (the weaker
-// face-up follower that blocks it, or the missing target); during the
-// claims, every army's total, doubling, place and claims, and how ties
-// were broken. It uses only the seat's hand and public cards.
+// Explain tells seat how the rules apply to it now: on its turn, that it
+// may not recruit with ten cards in hand, and why each card of its hand
+// could not use its power face-up (the weaker face-up follower that
+// blocks it, or the missing target); during the claims, every army's
+// total, doubling, place and claims, and how ties were broken. It uses
+// only the seat's hand and public cards.
 func (s *State) Explain(seat int, lang string) []engine.Explanation {
 	w := explainWords(normLang(lang))
 	names := newLabeling(s.d, s.Names, lang)
@@ -36,16 +41,20 @@ func (s *State) Explain(seat int, lang string) []engine.Explanation {
 	case s.Phase == PhaseClaim:
 		return s.explainScores(w, names)
 	case s.Phase == PhasePlay && seat >= 0 && seat == s.awaited() && (s.Pending == nil || s.Pending.Kind == "muster"):
-		return s.explainPowers(seat, w, names)
+		return s.explainTurn(seat, w, names)
 	}
 	return nil
 }
 
-// explainPowers explains, for each card of seat's hand whose power could
-// not be used if mustered face-up now, why.
-func (s *State) explainPowers(seat int, w explainText, names *labeling) []engine.Explanation {
+// explainTurn explains, on seat's turn, why it may not recruit (ten cards
+// in hand) and, for each card of its hand whose power could not be used
+// if mustered face-up now, why.
+func (s *State) explainTurn(seat int, w explainText, names *labeling) []engine.Explanation {
 	var out []engine.Explanation
 	hand := s.Hands[seat]
+	if s.Pending == nil && len(hand) >= HandLimit && slices.ContainsFunc(s.Recruits[:], func(r Recruit) bool { return r.Card != 0 }) {
+		out = append(out, engine.Explanation{Kind: ExplainNoRecruit, Text: fmt.Sprintf(w.noRecruit, HandLimit)})
+	}
 	for _, card := range hand {
 		if blocker, owner, ok := s.blocker(card); ok {
 			where := w.yourArmy
@@ -127,6 +136,7 @@ type explainText struct {
 	weaker, sameClan string // card, blocker, where
 	yourArmy, armyOf string // - / "of NAME"
 	useless          string // card, reason
+	noRecruit        string // hand limit
 	noEffect         map[Clan]string
 	score            string // place, name, total, claims
 	doubled          string // total, half
@@ -147,6 +157,7 @@ func explainWords(lang string) explainText {
 			yourArmy:  "dans votre armée",
 			armyOf:    "dans l'armée %s",
 			useless:   "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s.",
+			noRecruit: "Vous ne pouvez pas recruter : vous avez déjà %d cartes en main.",
 			score:     "Place %[1]d : %[2]s, %[3]s ; %[4]s.",
 			doubled:   "%[1]d (%[2]d doublé : un seul clan)",
 			claimsOne: "prend un partisan",
@@ -170,6 +181,7 @@ func explainWords(lang string) explainText {
 			yourArmy:  "nel tuo esercito",
 			armyOf:    "nell'esercito di %s",
 			useless:   "%[1]s non può usare il suo potere ora: %[2]s.",
+			noRecruit: "Non puoi reclutare: hai già %d carte in mano.",
 			score:     "Posto %[1]d: %[2]s, %[3]s; %[4]s.",
 			doubled:   "%[1]d (%[2]d raddoppiato: un solo clan)",
 			claimsOne: "prende un sostenitore",
@@ -193,6 +205,7 @@ func explainWords(lang string) explainText {
 		yourArmy:  "in your army",
 		armyOf:    "in %s army",
 		useless:   "%[1]s cannot use its power now: %[2]s.",
+		noRecruit: "You cannot recruit: you already hold %d cards.",
 		score:     "Place %[1]d: %[2]s, %[3]s; %[4]s.",
 		doubled:   "%[1]d (%[2]d doubled: one clan only)",
 		claimsOne: "claims one supporter",

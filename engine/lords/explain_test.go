@@ -1,6 +1,7 @@
 package lords
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -57,6 +58,12 @@ func explainCases() []explainCase {
 				"fr": ex(ExplainPowerBlocked, "Forsyth 9 ne peut pas utiliser son pouvoir maintenant : Scott 1, dans l'armée d'Élodie, est plus faible."),
 				"it": ex(ExplainPowerBlocked, "Forsyth 9 non può usare il suo potere ora: Scott 1, nell'esercito di Élodie, è più debole."),
 			}},
+		{"ten cards in hand: no recruit", [][2]string{{"hand 0", "Scott1 Scott2 Scott3 Scott4 Scott5 Scott6 Scott7 Scott8 Scott9 Scott10"}, {"army 1", "Wemyss1"}}, nil, 0, nil,
+			map[string][]engine.Explanation{
+				"en": append(ex(ExplainNoRecruit, "You cannot recruit: you already hold 10 cards."), blockedScotts("en")...),
+				"fr": append(ex(ExplainNoRecruit, "Vous ne pouvez pas recruter : vous avez déjà 10 cartes en main."), blockedScotts("fr")...),
+				"it": append(ex(ExplainNoRecruit, "Non puoi reclutare: hai già 10 carte in mano."), blockedScotts("it")...),
+			}},
 		{"a power without effect", [][2]string{{"hand 0", "Cockburn1 Makgill1"}, {"supporters", ""}}, nil, 0, nil,
 			map[string][]engine.Explanation{
 				"en": ex(ExplainPowerUseless, "Cockburn 1 cannot use its power now: no supporter is left."),
@@ -78,6 +85,21 @@ func explainCases() []explainCase {
 					ex(ExplainRoundScore, "Posto 3: Carl, 2; prende un sostenitore.")...),
 			}},
 	}
+}
+
+// blockedScotts are the explanations of Scott 2 to Scott 10 blocked by
+// Wemyss 1 in Bob's army.
+func blockedScotts(lang string) []engine.Explanation {
+	f := map[string]string{
+		"en": "Scott %d cannot use its power now: Wemyss 1, in Bob's army, is weaker.",
+		"fr": "Scott %d ne peut pas utiliser son pouvoir maintenant : Wemyss 1, dans l'armée de Bob, est plus faible.",
+		"it": "Scott %d non può usare il suo potere ora: Wemyss 1, nell'esercito di Bob, è più debole.",
+	}[lang]
+	var out []engine.Explanation
+	for str := 2; str <= 10; str++ {
+		out = append(out, engine.Explanation{Kind: ExplainPowerBlocked, Text: fmt.Sprintf(f, str)})
+	}
+	return out
 }
 
 // Each kind of explanation, on a concrete table, in every language.

@@ -62,7 +62,7 @@ func TestRandomGames(t *testing.T) {
 	if stats.Games != randomGames || stats.Rejected == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
-	for _, kind := range []string{ExplainPowerBlocked, ExplainRoundScore} {
+	for _, kind := range []string{ExplainPowerBlocked, ExplainPowerUseless, ExplainRoundScore, ExplainRoundTie} {
 		if stats.Explained[kind] == 0 {
 			t.Errorf("no %s explanation checked: %v", kind, stats.Explained)
 		}
