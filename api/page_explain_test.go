@@ -206,3 +206,31 @@ func TestInvitationLinksTheHelpPage(t *testing.T) {
 		}
 	}
 }
+
+// TestViewCarriesExplanations: GET /api/v1/games/{id}/view gives the
+// seat's explanations in the game's language, as the page shows them.
+func TestViewCarriesExplanations(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(bagpipes.Name, 4, "fr", "")
+	req, err := http.NewRequest(http.MethodGet, e.url+"/api/v1/games/"+id+"/view", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+game.SeatToken(secret, id, 1, 0))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Explanations []engine.Explanation `json:"explanations"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&v)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || err != nil {
+		t.Fatalf("view: %s, %v", resp.Status, err)
+	}
+	i := slices.IndexFunc(v.Explanations, func(x engine.Explanation) bool { return x.Kind == bagpipes.ExplainShield })
+	if i < 0 || !strings.HasPrefix(v.Explanations[i].Text, "La carte de l'armée anglaise, ") {
+		t.Errorf("explanations %q", v.Explanations)
+	}
+}
