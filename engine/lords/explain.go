@@ -55,18 +55,22 @@ func (s *State) explainTurn(seat int, w explainText, names *labeling) []engine.E
 	if s.Pending == nil && len(hand) >= HandLimit && slices.ContainsFunc(s.Recruits[:], func(r Recruit) bool { return r.Card != 0 }) {
 		out = append(out, engine.Explanation{Kind: ExplainNoRecruit, Text: fmt.Sprintf(w.noRecruit, HandLimit)})
 	}
+	// The cards one follower blocks make one sentence, at the place of
+	// the first of them.
+	type group struct {
+		at, owner int
+		cards     []string
+	}
+	groups := map[int]*group{} // by blocker
 	for _, card := range hand {
 		if blocker, owner, ok := s.blocker(card); ok {
-			where := w.yourArmy
-			if owner != seat {
-				where = fmt.Sprintf(w.armyOf, w.of(names.player(owner)))
+			g := groups[blocker]
+			if g == nil {
+				g = &group{at: len(out), owner: owner}
+				groups[blocker] = g
+				out = append(out, engine.Explanation{Kind: ExplainPowerBlocked})
 			}
-			f := w.weaker
-			if s.N > 3 {
-				f = w.sameClan
-			}
-			out = append(out, engine.Explanation{Kind: ExplainPowerBlocked,
-				Text: fmt.Sprintf(f, s.d.name(card), s.d.name(blocker), where)})
+			g.cards = append(g.cards, s.d.name(card))
 			continue
 		}
 		cl := s.d.clan(card)
@@ -74,6 +78,22 @@ func (s *State) explainTurn(seat int, w explainText, names *labeling) []engine.E
 			out = append(out, engine.Explanation{Kind: ExplainPowerUseless,
 				Text: fmt.Sprintf(w.useless, s.d.name(card), w.noEffect[cl])})
 		}
+	}
+	for blocker, g := range groups {
+		where := w.yourArmy
+		if g.owner != seat {
+			where = fmt.Sprintf(w.armyOf, w.of(names.player(g.owner)))
+		}
+		f := w.weaker
+		switch many := len(g.cards) > 1; {
+		case s.N > 3 && many:
+			f = w.sameClanMany
+		case s.N > 3:
+			f = w.sameClan
+		case many:
+			f = w.weakerMany
+		}
+		out[g.at].Text = fmt.Sprintf(f, w.list(g.cards), s.d.name(blocker), where)
 	}
 	return out
 }
@@ -134,17 +154,20 @@ func (s *State) explainScores(w explainText, names *labeling) []engine.Explanati
 // explainText is one language's explanation sentences.
 type explainText struct {
 	weaker, sameClan string // card, blocker, where
-	yourArmy, armyOf string // - / "of NAME"
-	useless          string // card, reason
-	noRecruit        string // hand limit
-	noEffect         map[Clan]string
-	score            string // place, name, total, claims
-	doubled          string // total, half
-	claimsOne        string
-	claimsTwo        string
-	noArmy           string // place, name
-	tie              string // first, second, total, best card
-	of               func(name string) string
+	// weakerMany and sameClanMany: the same for several cards (a list).
+	weakerMany, sameClanMany string
+	and                      string // the list's last separator
+	yourArmy, armyOf         string // - / "of NAME"
+	useless                  string // card, reason
+	noRecruit                string // hand limit
+	noEffect                 map[Clan]string
+	score                    string // place, name, total, claims
+	doubled                  string // total, half
+	claimsOne                string
+	claimsTwo                string
+	noArmy                   string // place, name
+	tie                      string // first, second, total, best card
+	of                       func(name string) string
 }
 
 // explainWords is the explanation catalog of lang (normalised).
@@ -152,19 +175,22 @@ func explainWords(lang string) explainText {
 	switch lang {
 	case "fr":
 		return explainText{
-			weaker:    "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s, %[3]s, est plus faible.",
-			sameClan:  "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s, du même clan, %[3]s, n'est pas plus fort.",
-			yourArmy:  "dans votre armée",
-			armyOf:    "dans l'armée %s",
-			useless:   "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s.",
-			noRecruit: "Vous ne pouvez pas recruter : vous avez déjà %d cartes en main.",
-			score:     "Place %[1]d : %[2]s, %[3]s ; %[4]s.",
-			doubled:   "%[1]d (%[2]d doublé : un seul clan)",
-			claimsOne: "prend un partisan",
-			claimsTwo: "prend deux partisans (Cochrane)",
-			noArmy:    "Place %[1]d : %[2]s, aucun suivant ; ne prend rien.",
-			tie:       "%[1]s et %[2]s ont tous deux %[3]d : %[1]s passe devant grâce à %[4]s, la carte de plus haut rang.",
-			of:        frenchOf,
+			weaker:       "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s, %[3]s, est plus faible.",
+			weakerMany:   "%[1]s ne peuvent pas utiliser leur pouvoir maintenant : %[2]s, %[3]s, est plus faible.",
+			sameClanMany: "%[1]s ne peuvent pas utiliser leur pouvoir maintenant : %[2]s, du même clan, %[3]s, n'est pas plus fort.",
+			and:          " et ",
+			sameClan:     "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s, du même clan, %[3]s, n'est pas plus fort.",
+			yourArmy:     "dans votre armée",
+			armyOf:       "dans l'armée %s",
+			useless:      "%[1]s ne peut pas utiliser son pouvoir maintenant : %[2]s.",
+			noRecruit:    "Vous ne pouvez pas recruter : vous avez déjà %d cartes en main.",
+			score:        "Place %[1]d : %[2]s, %[3]s ; %[4]s.",
+			doubled:      "%[1]d (%[2]d doublé : un seul clan)",
+			claimsOne:    "prend un partisan",
+			claimsTwo:    "prend deux partisans (Cochrane)",
+			noArmy:       "Place %[1]d : %[2]s, aucun suivant ; ne prend rien.",
+			tie:          "%[1]s et %[2]s ont tous deux %[3]d : %[1]s passe devant grâce à %[4]s, la carte de plus haut rang.",
+			of:           frenchOf,
 			noEffect: map[Clan]string{
 				Makgill:   "aucune autre carte dans votre main à lever",
 				Forsyth:   "la pioche et la défausse sont vides",
@@ -176,19 +202,22 @@ func explainWords(lang string) explainText {
 		}
 	case "it":
 		return explainText{
-			weaker:    "%[1]s non può usare il suo potere ora: %[2]s, %[3]s, è più debole.",
-			sameClan:  "%[1]s non può usare il suo potere ora: %[2]s, dello stesso clan, %[3]s, non è più forte.",
-			yourArmy:  "nel tuo esercito",
-			armyOf:    "nell'esercito di %s",
-			useless:   "%[1]s non può usare il suo potere ora: %[2]s.",
-			noRecruit: "Non puoi reclutare: hai già %d carte in mano.",
-			score:     "Posto %[1]d: %[2]s, %[3]s; %[4]s.",
-			doubled:   "%[1]d (%[2]d raddoppiato: un solo clan)",
-			claimsOne: "prende un sostenitore",
-			claimsTwo: "prende due sostenitori (Cochrane)",
-			noArmy:    "Posto %[1]d: %[2]s, nessun seguace; non prende nulla.",
-			tie:       "%[1]s e %[2]s hanno entrambi %[3]d: %[1]s passa avanti grazie a %[4]s, la carta di grado più alto.",
-			of:        func(n string) string { return n },
+			weaker:       "%[1]s non può usare il suo potere ora: %[2]s, %[3]s, è più debole.",
+			weakerMany:   "%[1]s non possono usare il loro potere ora: %[2]s, %[3]s, è più debole.",
+			sameClanMany: "%[1]s non possono usare il loro potere ora: %[2]s, dello stesso clan, %[3]s, non è più forte.",
+			and:          " e ",
+			sameClan:     "%[1]s non può usare il suo potere ora: %[2]s, dello stesso clan, %[3]s, non è più forte.",
+			yourArmy:     "nel tuo esercito",
+			armyOf:       "nell'esercito di %s",
+			useless:      "%[1]s non può usare il suo potere ora: %[2]s.",
+			noRecruit:    "Non puoi reclutare: hai già %d carte in mano.",
+			score:        "Posto %[1]d: %[2]s, %[3]s; %[4]s.",
+			doubled:      "%[1]d (%[2]d raddoppiato: un solo clan)",
+			claimsOne:    "prende un sostenitore",
+			claimsTwo:    "prende due sostenitori (Cochrane)",
+			noArmy:       "Posto %[1]d: %[2]s, nessun seguace; non prende nulla.",
+			tie:          "%[1]s e %[2]s hanno entrambi %[3]d: %[1]s passa avanti grazie a %[4]s, la carta di grado più alto.",
+			of:           func(n string) string { return n },
 			noEffect: map[Clan]string{
 				Makgill:   "nessun'altra carta in mano da schierare",
 				Forsyth:   "il mazzo e gli scarti sono vuoti",
@@ -200,19 +229,22 @@ func explainWords(lang string) explainText {
 		}
 	}
 	return explainText{
-		weaker:    "%[1]s cannot use its power now: %[2]s, %[3]s, is weaker.",
-		sameClan:  "%[1]s cannot use its power now: %[2]s, of the same clan, %[3]s, is not stronger.",
-		yourArmy:  "in your army",
-		armyOf:    "in %s army",
-		useless:   "%[1]s cannot use its power now: %[2]s.",
-		noRecruit: "You cannot recruit: you already hold %d cards.",
-		score:     "Place %[1]d: %[2]s, %[3]s; %[4]s.",
-		doubled:   "%[1]d (%[2]d doubled: one clan only)",
-		claimsOne: "claims one supporter",
-		claimsTwo: "claims two supporters (Cochrane)",
-		noArmy:    "Place %[1]d: %[2]s, no followers; claims nothing.",
-		tie:       "%[1]s and %[2]s both have %[3]d: %[1]s ranks higher with %[4]s, the highest-ranked card.",
-		of:        englishPossessive,
+		weaker:       "%[1]s cannot use its power now: %[2]s, %[3]s, is weaker.",
+		weakerMany:   "%[1]s cannot use their powers now: %[2]s, %[3]s, is weaker.",
+		sameClanMany: "%[1]s cannot use their powers now: %[2]s, of the same clan, %[3]s, is not stronger.",
+		and:          " and ",
+		sameClan:     "%[1]s cannot use its power now: %[2]s, of the same clan, %[3]s, is not stronger.",
+		yourArmy:     "in your army",
+		armyOf:       "in %s army",
+		useless:      "%[1]s cannot use its power now: %[2]s.",
+		noRecruit:    "You cannot recruit: you already hold %d cards.",
+		score:        "Place %[1]d: %[2]s, %[3]s; %[4]s.",
+		doubled:      "%[1]d (%[2]d doubled: one clan only)",
+		claimsOne:    "claims one supporter",
+		claimsTwo:    "claims two supporters (Cochrane)",
+		noArmy:       "Place %[1]d: %[2]s, no followers; claims nothing.",
+		tie:          "%[1]s and %[2]s both have %[3]d: %[1]s ranks higher with %[4]s, the highest-ranked card.",
+		of:           englishPossessive,
 		noEffect: map[Clan]string{
 			Makgill:   "no other card in your hand to muster",
 			Forsyth:   "the draw and discard piles are empty",
@@ -222,6 +254,14 @@ func explainWords(lang string) explainText {
 			Scott:     "no face-up follower has a power it could use",
 		},
 	}
+}
+
+// list joins names: "A", "A and B", "A, B and C".
+func (w explainText) list(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + w.and + names[len(names)-1]
 }
 
 // englishPossessive is "Bob's" ("James'" for a name ending in s).

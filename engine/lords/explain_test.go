@@ -1,7 +1,6 @@
 package lords
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -58,11 +57,28 @@ func explainCases() []explainCase {
 				"fr": ex(ExplainPowerBlocked, "Forsyth 9 ne peut pas utiliser son pouvoir maintenant : Scott 1, dans l'armée d'Élodie, est plus faible."),
 				"it": ex(ExplainPowerBlocked, "Forsyth 9 non può usare il suo potere ora: Scott 1, nell'esercito di Élodie, è più debole."),
 			}},
-		{"ten cards in hand: no recruit", [][2]string{{"hand 0", "Scott1 Scott2 Scott3 Scott4 Scott5 Scott6 Scott7 Scott8 Scott9 Scott10"}, {"army 1", "Wemyss1"}}, nil, 0, nil,
+		{"ten cards in hand: no recruit", [][2]string{{"hand 0", "Cochrane1 Cochrane2 Cochrane3 Cochrane4 Cochrane5 Cochrane6 Cochrane7 Cochrane8 Cochrane9 Cochrane10"}}, nil, 0, nil,
 			map[string][]engine.Explanation{
-				"en": append(ex(ExplainNoRecruit, "You cannot recruit: you already hold 10 cards."), blockedScotts("en")...),
-				"fr": append(ex(ExplainNoRecruit, "Vous ne pouvez pas recruter : vous avez déjà 10 cartes en main."), blockedScotts("fr")...),
-				"it": append(ex(ExplainNoRecruit, "Non puoi reclutare: hai già 10 carte in mano."), blockedScotts("it")...),
+				"en": ex(ExplainNoRecruit, "You cannot recruit: you already hold 10 cards."),
+				"fr": ex(ExplainNoRecruit, "Vous ne pouvez pas recruter : vous avez déjà 10 cartes en main."),
+				"it": ex(ExplainNoRecruit, "Non puoi reclutare: hai già 10 carte in mano."),
+			}},
+		{"one follower blocks several cards: one sentence", [][2]string{{"players", "3"},
+			{"hand 0", "Scott9 Wemyss3 Forsyth7 Makgill1"}, {"army 1", "Cockburn2"}, {"army 2", "Wemyss6"}}, nil, 0, nil,
+			map[string][]engine.Explanation{
+				"en": ex(ExplainPowerBlocked, "Scott 9, Wemyss 3 and Forsyth 7 cannot use their powers now: Cockburn 2, in Bob's army, is weaker."),
+				"fr": ex(ExplainPowerBlocked, "Scott 9, Wemyss 3 et Forsyth 7 ne peuvent pas utiliser leur pouvoir maintenant : Cockburn 2, dans l'armée de Bob, est plus faible."),
+				"it": ex(ExplainPowerBlocked, "Scott 9, Wemyss 3 e Forsyth 7 non possono usare il loro potere ora: Cockburn 2, nell'esercito di Bob, è più debole."),
+			}},
+		{"4-5 players: one blocker per clan", [][2]string{{"players", "4"},
+			{"hand 0", "Scott9 Wemyss2 Scott7 Wemyss8"}, {"army 1", "Scott2"}, {"army 0", "Wemyss3"}}, nil, 0, nil,
+			map[string][]engine.Explanation{
+				"en": ex(ExplainPowerBlocked, "Scott 9 and Scott 7 cannot use their powers now: Scott 2, of the same clan, in Bob's army, is not stronger.",
+					"Wemyss 8 cannot use its power now: Wemyss 3, of the same clan, in your army, is not stronger."),
+				"fr": ex(ExplainPowerBlocked, "Scott 9 et Scott 7 ne peuvent pas utiliser leur pouvoir maintenant : Scott 2, du même clan, dans l'armée de Bob, n'est pas plus fort.",
+					"Wemyss 8 ne peut pas utiliser son pouvoir maintenant : Wemyss 3, du même clan, dans votre armée, n'est pas plus fort."),
+				"it": ex(ExplainPowerBlocked, "Scott 9 e Scott 7 non possono usare il loro potere ora: Scott 2, dello stesso clan, nell'esercito di Bob, non è più forte.",
+					"Wemyss 8 non può usare il suo potere ora: Wemyss 3, dello stesso clan, nel tuo esercito, non è più forte."),
 			}},
 		{"a power without effect", [][2]string{{"hand 0", "Cockburn1 Makgill1"}, {"supporters", ""}}, nil, 0, nil,
 			map[string][]engine.Explanation{
@@ -85,21 +101,6 @@ func explainCases() []explainCase {
 					ex(ExplainRoundScore, "Posto 3: Carl, 2; prende un sostenitore.")...),
 			}},
 	}
-}
-
-// blockedScotts are the explanations of Scott 2 to Scott 10 blocked by
-// Wemyss 1 in Bob's army.
-func blockedScotts(lang string) []engine.Explanation {
-	f := map[string]string{
-		"en": "Scott %d cannot use its power now: Wemyss 1, in Bob's army, is weaker.",
-		"fr": "Scott %d ne peut pas utiliser son pouvoir maintenant : Wemyss 1, dans l'armée de Bob, est plus faible.",
-		"it": "Scott %d non può usare il suo potere ora: Wemyss 1, nell'esercito di Bob, è più debole.",
-	}[lang]
-	var out []engine.Explanation
-	for str := 2; str <= 10; str++ {
-		out = append(out, engine.Explanation{Kind: ExplainPowerBlocked, Text: fmt.Sprintf(f, str)})
-	}
-	return out
 }
 
 // Each kind of explanation, on a concrete table, in every language.
