@@ -227,7 +227,9 @@ func TestRandomGames(t *testing.T) {
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves, explanations %v",
 		st.Games, st.Deep, st.Moves, st.Events, st.Rejected, st.LongestGame, st.Explained)
-	for _, kind := range []string{ExplainShield, ExplainCampTotal, ExplainBattle, ExplainDeserter, ExplainNoMercenaries, ExplainBadgeBack} {
+	// The deep games meet these kinds; the rarer ones are pinned by
+	// explain_test.go.
+	for _, kind := range []string{ExplainShield, ExplainCampTotal, ExplainBattle, ExplainDeserter, ExplainBadgeBack} {
 		if st.Explained[kind] == 0 {
 			t.Errorf("no %s explanation checked: %v", kind, st.Explained)
 		}

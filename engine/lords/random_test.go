@@ -62,6 +62,8 @@ func TestRandomGames(t *testing.T) {
 	if stats.Games != randomGames || stats.Rejected == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
+	// The deep games meet these kinds; the rarer ones are pinned by
+	// explain_test.go.
 	for _, kind := range []string{ExplainPowerBlocked, ExplainPowerUseless, ExplainRoundScore, ExplainRoundTie} {
 		if stats.Explained[kind] == 0 {
 			t.Errorf("no %s explanation checked: %v", kind, stats.Explained)
