@@ -138,3 +138,31 @@ func TestExplainTheSeatsChoices(t *testing.T) {
 		t.Errorf("the badge may go back to its giver: %v", to)
 	}
 }
+
+// plantSecrets returns a copy of s with another seat's secrets changed:
+// its hidden cards (plantMarker) and, before the reveal, its chosen side.
+// The random games check that no seat's explanation follows them.
+func plantSecrets(s *state, seat, k int) (*state, bool) {
+	c, planted := plantMarker(s, seat, k)
+	if !planted {
+		c = s.clone()
+	}
+	if s.Revealed {
+		return c, planted
+	}
+	for d := 1; d < c.N; d++ {
+		q := (seat + d + k) % c.N
+		if q < 0 || q == seat || c.bound(q) {
+			continue
+		}
+		switch c.P[q].Side {
+		case sideScotland:
+			c.P[q].Side = sideEngland
+			return c, true
+		case sideEngland:
+			c.P[q].Side = sideScotland
+			return c, true
+		}
+	}
+	return c, planted
+}

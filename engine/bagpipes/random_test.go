@@ -222,7 +222,7 @@ func TestRandomGames(t *testing.T) {
 		Games: games, Setup: setup, Seed: 7, DeepEvery: 200, Bots: true,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
-			return plantMarker(st.(*state), seat, k)
+			return plantSecrets(st.(*state), seat, k)
 		},
 	})
 	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves, explanations %v",
