@@ -56,11 +56,7 @@ func (p *pages) audit(c echo.Context) error {
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
-	series, err := p.scores(c, id)
-	if err != nil {
-		return err
-	}
-	d.Chart = drawChart(series, names, cat.t("audit.round"))
+	d.Chart = drawChart(p.scores(c, id), names, cat.t("audit.round"))
 	return p.render(c, http.StatusOK, "audit", d)
 }
 
@@ -109,8 +105,10 @@ type roundScores struct {
 }
 
 // scores replays game id with its engine from public views only, and
-// returns the scores at the start and after each round.
-func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
+// returns the scores at the start and after each round. The chart is a
+// reading aid: a record that does not replay (verify reports it) or a
+// replay that fails is logged and gives no scores, never a failed page.
+func (p *pages) scores(c echo.Context, id string) []roundScores {
 	var out []roundScores
 	var bad bool
 	err := p.svc.PublicReplay(c.Request().Context(), id, func(st game.PublicStep) {
@@ -134,10 +132,8 @@ func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
 		}
 	})
 	if err != nil || bad {
-		// The chart is a reading aid: a record that does not replay is
-		// shown without it (verify reports it).
 		p.log.Warn("audit chart: replay failed", "game", id, "err", err)
-		return nil, nil
+		return nil
 	}
-	return out, nil
+	return out
 }

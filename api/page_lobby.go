@@ -290,11 +290,11 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, erro
 				opts[o.Key] = x
 			}
 		case engine.OptionDocument:
-			doc, err := formDocument(c, name)
+			doc, chosen, err := formDocument(c, name)
 			if err != nil {
 				return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.t("lobby.err.document"))
 			}
-			if doc != nil {
+			if chosen {
 				opts[o.Key] = doc
 			}
 		}
@@ -312,30 +312,31 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, erro
 	return req, nil
 }
 
-// formDocument reads an uploaded JSON document (nil when no file was
-// chosen); an error for a file that is not a JSON object.
-func formDocument(c echo.Context, name string) (json.RawMessage, error) {
+// formDocument reads an uploaded JSON document; chosen is false when no
+// file (or an empty one) was chosen. An error for a file that is not a
+// JSON object.
+func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool, err error) {
 	fh, err := c.FormFile(name)
 	if err != nil {
-		return nil, nil // no file
+		return nil, false, nil // no file
 	}
 	f, err := fh.Open()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxBody))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(strings.TrimSpace(string(b))) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
-		return nil, projections.Errorf(projections.EInvalid, "not a JSON object")
+		return nil, false, projections.Errorf(projections.EInvalid, "not a JSON object")
 	}
-	return json.RawMessage(b), nil
+	return json.RawMessage(b), true, nil
 }
 
 // lobbyError shows the lobby form again, filled in, with err beside its

@@ -41,6 +41,10 @@ type playPage struct {
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
 	Chat    []string
 	ChatMax int
+	// Explain holds the engine's explanations for this seat (how the rules
+	// apply now); HelpLink is the game's help page.
+	Explain  []string
+	HelpLink string
 }
 
 // playerRow is one player in the page's list of players.
@@ -252,6 +256,12 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 		d.Generic = genericFields(raw)
 	}
 	d.Groups = groupMoves(cat, v.LegalMoves, labeler)
+	for _, e := range v.Explanations {
+		d.Explain = append(d.Explain, e.Text)
+	}
+	if _, ok := cat[helpKey(sm.Game, 1, "title")]; ok {
+		d.HelpLink = helpLink(sm.Game, lang)
+	}
 	return d, nil
 }
 

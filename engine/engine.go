@@ -48,7 +48,8 @@
 //  3. Write the rules as Decide (validate, return events or a *RuleError with
 //     a code from errors.go) and Apply (never fails), Legal (every move a
 //     seat may post, each with a label), View (what the seat may know) and
-//     Redact (the same for events).
+//     Redact (the same for events), and Explain (how the rules apply to
+//     a seat now, in its terms).
 //  4. Run the conformance suite: a test in your package that calls
 //     enginetest.RandomGames(t, game, enginetest.Options{...}) plays
 //     random whole games at every player count and checks determinism,
@@ -189,6 +190,24 @@ type State interface {
 	DefaultMove(seat int) Move
 	// Clone returns a deep copy, so a caller can keep a state before Apply.
 	Clone() State
+	// Explain tells seat, in a few short sentences in lang ("en", "fr",
+	// "it"; English otherwise), how the rules apply to its situation now:
+	// why a power cannot be used, how a score or a battle is counted. It
+	// names only what seat may know (Spectator: only public things), so a
+	// change in another seat's hidden cards never changes it. It returns
+	// nil when there is nothing to explain, and never changes the state.
+	Explain(seat int, lang string) []Explanation
+}
+
+// Explanation is one sentence of State.Explain.
+type Explanation struct {
+	// Kind names what is explained, in the game's own terms (for example
+	// "power_blocked", "round_scores", "shield"), so that a page may place
+	// or style it and a test may find it.
+	Kind string `json:"kind"`
+	// Text is the sentence, in the language asked for, naming players by
+	// the setup's Names.
+	Text string `json:"text"`
 }
 
 // Move is one decision of a seat. It marshals to a JSON object with a "label".

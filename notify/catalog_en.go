@@ -58,6 +58,7 @@ func catalogEN() catalog {
 		"signin.action":      "Sign in to My games",
 		"link.text":          "The link:",
 		"block":              "Do not want invitations from pbem at this address? Refuse them all with one click:",
+		"invitation.help":    "New to the game? Its rules in short:",
 		"mygames":            "All your games, in one place:",
 	}}
 }

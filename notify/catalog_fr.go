@@ -58,6 +58,7 @@ func catalogFR() catalog {
 		"signin.action":      "Se connecter à Mes parties",
 		"link.text":          "Le lien :",
 		"block":              "Vous ne voulez pas d'invitations de pbem à cette adresse ? Refusez-les toutes en un clic :",
+		"invitation.help":    "Vous découvrez le jeu ? Ses règles en bref :",
 		"mygames":            "Toutes vos parties, au même endroit :",
 	}}
 }

@@ -58,6 +58,7 @@ func catalogIT() catalog {
 		"signin.action":      "Accedi a Le mie partite",
 		"link.text":          "Il link:",
 		"block":              "Non vuoi inviti da pbem a questo indirizzo? Rifiutali tutti con un clic:",
+		"invitation.help":    "Non conosci il gioco? Le sue regole in breve:",
 		"mygames":            "Tutte le tue partite, in un solo posto:",
 	}}
 }

@@ -135,6 +135,9 @@ type emailData struct {
 	Lines       []string
 	Ranking     []Rank
 	Games       []digestItem
+	// HelpLink is the game's help page in the email's language (in
+	// invitations; every registered game is expected to have one).
+	HelpLink string
 	// ReplyTo is the reply address (empty: the email says nothing about
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
@@ -220,6 +223,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	switch row.Kind {
 	case Invitation:
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
+		d.HelpLink = r.link("help", p.Game.Name) + "?lang=" + url.QueryEscape(lang)
 	case Confirm:
 		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case AdminLink:

@@ -103,6 +103,9 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					if k == Invitation && !strings.Contains(body, "https://pbem.example.org/mail/block?token=") {
 						t.Errorf("invitation has no block link:\n%s", body)
 					}
+					if help := "https://pbem.example.org/help/lords-of-scotland?lang=" + lang; (k == Invitation) != strings.Contains(body, help) {
+						t.Errorf("%s email and the help link %s:\n%s", k, help, body)
+					}
 					if k == Digest && !strings.Contains(body, "https://pbem.example.org/me") {
 						t.Errorf("digest has no link to My games:\n%s", body)
 					}

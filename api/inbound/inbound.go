@@ -284,12 +284,16 @@ func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool)
 // rawMove is a legal move as the view listed it: its JSON, and its label.
 type rawMove json.RawMessage
 
-// Label implements engine.Move.
+// Label implements engine.Move: the listed label, or "" for a move whose
+// JSON holds no readable one (the engines label every move they list, so
+// this is only a corrupt view's case).
 func (m rawMove) Label() string {
 	var l struct {
 		Label string `json:"label"`
 	}
-	_ = json.Unmarshal(m, &l)
+	if err := json.Unmarshal(m, &l); err != nil {
+		return ""
+	}
 	return l.Label
 }
 

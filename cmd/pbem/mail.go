@@ -42,8 +42,12 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	var dk *notify.DKIM
 	if cfg.SMTPURL != "" {
-		if dk, err = loadDKIM(e, mailFrom(cfg)); err != nil {
+		d, on, err := loadDKIM(e, mailFrom(cfg))
+		if err != nil {
 			return nil, nil, err
+		}
+		if on {
+			dk = d
 		}
 	}
 	lease, err := mailLease(e.getenv("PBEM_MAIL_LEASE"))

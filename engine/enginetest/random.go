@@ -44,6 +44,12 @@ type Options struct {
 	// view and redacted history. (The strong bot is slower: its game's own
 	// tests play it.)
 	Bots bool
+	// Plant returns a copy of st where a hidden card of a seat other than
+	// seat is changed (chosen by k), or false when there is none. In deep
+	// games, every seat's explanations (State.Explain) must be the same
+	// with the planted card as without it. Without Plant, the explanations
+	// are only checked for form.
+	Plant func(st engine.State, seat, k int) (engine.State, bool)
 	// Unlisted returns candidate moves (JSON) that may or may not be legal;
 	// those not listed by Legal must be rejected. The default mutates the
 	// fields of listed moves.
@@ -58,6 +64,8 @@ type Stats struct {
 	RoundEnds     int         // events for which Game.RoundEnd answered true
 	LongestGame   int         // in moves
 	Winners       map[int]int // games won, by seat of the winner
+	// Explained counts the explanations checked (in English), by kind.
+	Explained map[string]int
 }
 
 // RandomGames plays o.Games complete games of g with uniformly random legal
@@ -118,6 +126,12 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		total.LongestGame = max(total.LongestGame, p.LongestGame)
 		for k, v := range p.Winners {
 			total.Winners[k] += v
+		}
+		for k, v := range p.Explained {
+			if total.Explained == nil {
+				total.Explained = map[string]int{}
+			}
+			total.Explained[k] += v
 		}
 	}
 	return total

@@ -23,12 +23,12 @@ func TestCatalogCheck(t *testing.T) {
 // rulebook) and "clan" (a word of all three languages); then, per
 // language, the English words that are also words of that language, as
 // the rulebooks use them: French "face" (face visible), "place",
-// "position", "initiative" (le jeton Initiative); Italian "in" and
-// "supporter" (the Italian rulebook's word).
+// "position", "initiative" (le jeton Initiative); Italian "in", "no"
+// (usa o no) and "supporter" (the Italian rulebook's word).
 var sameWords = map[string][]string{
 	"":   {"scott", "makgill", "macdonnell", "wemyss", "fergusson", "forsyth", "cockburn", "cochrane", "bruce", "clan"},
 	"fr": {"face", "place", "position", "initiative"},
-	"it": {"in", "supporter"},
+	"it": {"in", "no", "supporter"},
 }
 
 // Over random whole games in French and Italian, no label, description,

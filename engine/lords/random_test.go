@@ -54,10 +54,20 @@ func TestRandomGames(t *testing.T) {
 		Invariant:     func(st engine.State) error { return st.(*State).checkCards() },
 		CheckView:     checkView,
 		CheckRedacted: checkRedacted,
+		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
+			return plantMarker(st.(*State), seat, k)
+		},
 	})
 	t.Logf("%+v", stats)
 	if stats.Games != randomGames || stats.Rejected == 0 {
 		t.Fatalf("stats %+v", stats)
+	}
+	// The deep games meet these kinds; the rarer ones are pinned by
+	// explain_test.go.
+	for _, kind := range []string{ExplainPowerBlocked, ExplainPowerUseless, ExplainRoundScore, ExplainRoundTie} {
+		if stats.Explained[kind] == 0 {
+			t.Errorf("no %s explanation checked: %v", kind, stats.Explained)
+		}
 	}
 }
 
