@@ -201,7 +201,7 @@ func TestElisionTable(t *testing.T) {
 // "json" (the file name cards.json). In French, words that are French
 // too: "or" (gold), "camp", "camps", "charge", "format",
 // "gratitude", "influence", "plan", "fans", "phase"; the rulebook's own
-// "supporter"; and the words of the two army cards whose printed English
+// "supporter" and "supporters"; and the words of the two army cards whose printed English
 // names the French rulebook keeps ("Irvine Capitulation", "Bruce Join Us
 // Again !"). In Italian, words that are Italian too: "in", "per",
 // "all" (all'accampamento), "file"; and "round" (the Italian rulebooks'
@@ -210,13 +210,14 @@ var sameWords = map[string][]string{
 	"": {"bruce", "bruces", "wallace", "lamberton", "comyns", "david", "balliol", "berwick", "dunbar", "stirling",
 		"falkirk", "methven", "irvine", "eric", "ii", "vive", "la", "france", "cards", "json"},
 	"fr": {"or", "camp", "camps", "charge", "format", "gratitude", "influence", "plan", "fans", "phase",
-		"supporter", "capitulation", "join", "us", "again"},
+		"supporter", "supporters", "capitulation", "join", "us", "again"},
 	"it": {"in", "per", "all", "file", "round"},
 }
 
 // Over random whole games in French and Italian (every variant), no label,
-// description, card text or name, option or summary holds a word of the
-// English catalog.
+// description, card text or name, explanation, option or summary holds a
+// word of the English catalog, and no French text misses an elision
+// before a name.
 func TestNoEnglishInOtherLanguages(t *testing.T) {
 	viewTexts := func(st engine.State) []string {
 		s := st.(*state)
@@ -228,6 +229,9 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 			}
 			for _, c := range v.Hand {
 				out = append(out, c.Name, c.Text)
+			}
+			for _, e := range s.Explain(seat, s.Lang) {
+				out = append(out, e.Text)
 			}
 		}
 		return out

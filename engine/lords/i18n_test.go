@@ -32,7 +32,8 @@ var sameWords = map[string][]string{
 }
 
 // Over random whole games in French and Italian, no label, description,
-// prompt, power or summary holds a word of the English catalog.
+// prompt, power, explanation or summary holds a word of the English
+// catalog, and no French text misses an elision before a name.
 func TestNoEnglishInOtherLanguages(t *testing.T) {
 	g := newGame(t)
 	viewTexts := func(st engine.State) []string {
@@ -45,6 +46,9 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 			}
 			for _, c := range v.Hand {
 				out = append(out, c.Power)
+			}
+			for _, e := range s.Explain(seat, s.Lang) {
+				out = append(out, e.Text)
 			}
 		}
 		return out
