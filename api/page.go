@@ -116,7 +116,8 @@ type pageError struct {
 	Code   string
 	// Msg is the catalog key of the explanation.
 	Msg string
-	// Detail is the service's message (English), shown small.
+	// Detail explains the error, shown small: the service's message in
+	// English, the error code's sentence in the other languages.
 	Detail string
 	// Back is the page a refused form came from.
 	Back string
@@ -191,7 +192,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.invalid"
 	}
 	if status < 500 {
-		d.Detail = projections.ErrorMessage(err)
+		d.Detail = errorDetail(p.cat(d.Lang), code, err)
 		if he != nil {
 			d.Detail = ""
 		}
