@@ -146,6 +146,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	if errors.As(err, &lim) {
 		c.Response().Header().Set("Retry-After", lim.retryAfter())
 		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		d.Title = p.cat(d.Lang).T("err.title")
 		return p.render(c, http.StatusTooManyRequests, "error", d)
 	}
 	code, _ := codeOf(err)
@@ -166,6 +167,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	status := statusFor(code, err)
 	setRetryAfter(c, code)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	d.Title = p.cat(d.Lang).T("err.title")
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
 		if strings.HasPrefix(path, "/play/") || strings.HasPrefix(path, "/admin/") {
