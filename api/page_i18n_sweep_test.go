@@ -115,6 +115,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		s.check("lobby", b.get("/?lang="+lang), http.StatusOK)
 		form.Set("language", lang)
 		form.Set("page_lang", lang)
+		form.Set("kind2", "easy") // the admin page then names a bot's level
 		bad := url.Values{}
 		for k, v := range form {
 			bad[k] = v
@@ -137,6 +138,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		adm.get("/admin/" + pid + "?token=" + game.AdminToken(secret, pid, 0))
 		ap := adm.get("/admin/" + pid)
 		s.check("admin", ap, http.StatusOK)
+		s.has("admin", ap, api.PageCatalog.T(lang, "lobby.kind.easy"))
 		adm.post("/admin/"+pid, url.Values{"csrf": {moveForm(t, ap.Body).csrf}, "action": {"pause"}, "reason": {"pausa"}})
 		s.check("admin, paused", adm.get("/admin/"+pid+"?n=done"), http.StatusOK)
 		ps := e.speaking(lang)
