@@ -53,14 +53,12 @@ func (e *pageEnv) speaking(lang string) *browser {
 type pageSweep struct {
 	t    *testing.T
 	lang string
-	seen map[string]bool
 }
 
 // check fails the test on any English text of the catalog in p, named
 // kind, which must have status want.
 func (s *pageSweep) check(kind string, p page, want int) {
 	s.t.Helper()
-	s.seen[kind] = true
 	if p.Status != want {
 		s.t.Errorf("%s %s: status %d, want %d\n%s", s.lang, kind, p.Status, want, p.Body)
 		return
@@ -107,7 +105,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		if bad := i18ntest.Allowed(api.PageCatalog, lang, sharedWords[lang]); len(bad) > 0 {
 			t.Errorf("%s: shared words that are not %s text: %q", lang, lang, bad)
 		}
-		s := &pageSweep{t: t, lang: lang, seen: map[string]bool{}}
+		s := &pageSweep{t: t, lang: lang}
 		b := e.speaking(lang)
 
 		// The lobby, a refused form, a proposal, its confirmation.
@@ -235,5 +233,45 @@ func TestEnglishPagesAreFlagged(t *testing.T) {
 	}
 	if got := i18ntest.Untranslated(api.PageCatalog, texts, nil); len(got) < 10 {
 		t.Errorf("only %v found in the English lobby", got)
+	}
+}
+
+// TestRefusalPagesAreTranslated shows the pages of a request refused for
+// its rate (429) and of a database that cannot answer (5xx) in French and
+// Italian: each says so in the page's language, with no English text.
+func TestRefusalPagesAreTranslated(t *testing.T) {
+	e := newPageEnv(t)
+	b := e.speaking("fr")
+	f := b.get("/signin?lang=fr")
+	csrf := moveForm(t, f.Body).csrf
+	limited := false
+	for range 10 {
+		if p := b.post("/signin", url.Values{"csrf": {csrf}, "email": {"ann@example.org"}, "page_lang": {"fr"}}); p.Status == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("ten sign-in requests for one address were never refused")
+	}
+	langs := []string{"fr", "it"}
+	for _, lang := range langs {
+		s := &pageSweep{t: t, lang: lang}
+		lb := e.speaking(lang)
+		csrf := moveForm(t, lb.get("/signin?lang="+lang).Body).csrf
+		p := lb.post("/signin", url.Values{"csrf": {csrf}, "email": {"ann@example.org"}, "page_lang": {lang}})
+		s.check("rate limited", p, http.StatusTooManyRequests)
+		s.has("rate limited", p, api.PageCatalog.T(lang, "err.rate_limited"))
+	}
+	id := e.createGame(lords.Name, 2, "fr", "")
+	e.pool.Close()
+	for _, lang := range langs {
+		s := &pageSweep{t: t, lang: lang}
+		p := e.speaking(lang).get("/games/" + id + "/audit")
+		if p.Status < 500 {
+			t.Fatalf("%s: with the database closed: %d", lang, p.Status)
+		}
+		s.check("database down", p, p.Status)
+		s.has("database down", p, api.PageCatalog.T(lang, "err.internal"))
 	}
 }
