@@ -116,8 +116,7 @@ type pageError struct {
 	Code   string
 	// Msg is the catalog key of the explanation.
 	Msg string
-	// Detail explains the error, shown small: the service's message in
-	// English, the error code's sentence in the other languages.
+	// Detail explains the error, shown small (projections.ExplainError).
 	Detail string
 	// Back is the page a refused form came from.
 	Back string
@@ -194,7 +193,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.invalid"
 	}
 	if status < 500 {
-		d.Detail = errorDetail(p.cat(d.Lang), code, err)
+		d.Detail = errorDetail(p.cat(d.Lang), err)
 		if he != nil {
 			d.Detail = ""
 		}

@@ -33,21 +33,9 @@ func textOr(cat i18n.Printer, key, fallback string) string {
 	return fallback
 }
 
-// errorDetail explains err, whose code is code, in cat's language: the
-// service's own message in the default language (it is written in it),
-// else the catalog's sentence for the code ("err.code.<code>", or
-// "err.code.rule" for an engine's own rule code), "" when there is none.
-func errorDetail(cat i18n.Printer, code string, err error) string {
-	if cat.Lang() == i18n.Languages[0] {
-		return projections.ErrorMessage(err)
-	}
-	if key := "err.code." + code; pageCatalog.Has(key) {
-		return cat.T(key)
-	}
-	if projections.AsRuleError(err) != nil {
-		return cat.T("err.code.rule")
-	}
-	return ""
+// errorDetail explains err in cat's language (projections.ExplainError).
+func errorDetail(cat i18n.Printer, err error) string {
+	return projections.ExplainError(cat.Lang(), projections.ServiceErrorCode(err), projections.ErrorMessage(err))
 }
 
 // pickLang chooses a page's language: the game's if it has one, else

@@ -1,12 +1,8 @@
 package api
 
 import (
-	"errors"
 	"testing"
 	"time"
-
-	"pbem/engine"
-	"pbem/projections"
 )
 
 func TestPageCatalogCheck(t *testing.T) {
@@ -87,30 +83,6 @@ func TestPageTellTimeSpeaksEachLanguage(t *testing.T) {
 	for _, c := range cases {
 		if got := tellTime(pageCatalog.In(c.lang), c.at, now, time.UTC).Text; got != c.want {
 			t.Errorf("%s %v = %q, want %q", c.lang, c.at, got, c.want)
-		}
-	}
-}
-
-// TestPageErrorDetailIsInThePagesLanguage checks an error's explanation:
-// the service's message in English, the code's sentence otherwise.
-func TestPageErrorDetailIsInThePagesLanguage(t *testing.T) {
-	conflict := projections.Errorf(projections.EConflict, "game is paused")
-	rule := &engine.RuleError{Code: "too_weak", Message: "this card is too weak"}
-	cases := []struct {
-		lang string
-		err  error
-		want string
-	}{
-		{"en", conflict, "game is paused"},
-		{"fr", conflict, pageCatalog.T("fr", "err.code.conflict")},
-		{"it", conflict, pageCatalog.T("it", "err.code.conflict")},
-		{"fr", rule, pageCatalog.T("fr", "err.code.rule")},
-		{"it", errors.New("boom"), pageCatalog.T("it", "err.code.internal")},
-	}
-	for _, c := range cases {
-		got := errorDetail(pageCatalog.In(c.lang), projections.ErrorCode(c.err), c.err)
-		if got != c.want || got == "" {
-			t.Errorf("%s %v = %q, want %q", c.lang, c.err, got, c.want)
 		}
 	}
 }

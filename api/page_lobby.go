@@ -353,11 +353,6 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 			// The engine's message starts with the option's key: beside
 			// the field, the label says which it is.
 			d.Options[i].Error = strings.TrimPrefix(strings.TrimPrefix(msg, field+" : "), field+": ")
-			if projections.AsRuleError(err) != nil && cat.Lang() != i18n.Languages[0] {
-				// The engine's message is English; the page's own
-				// (lobby.err.*) are already in the page's language.
-				d.Options[i].Error = errorDetail(cat, projections.ErrorCode(err), err)
-			}
 			placed = true
 		}
 	}
@@ -383,7 +378,7 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 		}
 	}
 	if !placed {
-		d.Error = cat.T("lobby.error", errorDetail(cat, projections.ErrorCode(err), err))
+		d.Error = cat.T("lobby.error", errorDetail(cat, err))
 	} else {
 		d.Error = cat.T("lobby.error_below")
 	}

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"pbem/engine"
 	"pbem/engine/i18n"
 	"pbem/engine/i18n/i18ntest"
+	"pbem/projections"
 )
 
 // TestEmailPlurals is the table of the emails' counted texts: points in
@@ -87,7 +89,7 @@ func emailPayload(k Kind, lang string) Payload {
 			Seat: 0, Deadline: &dl, Chat: []string{"Cid : bien joué"}}}
 	case Reply:
 		p.Answer = &Answer{Says: []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerUnreadable, AnswerNotAwaited, AnswerRefused, AnswerChatFailed, AnswerEnded},
-			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "-"}
+			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn}
 	case Chat:
 		p.Lines = []string{"Ann : ciao !"}
 	}
@@ -136,6 +138,10 @@ func TestEveryEmailIsTranslated(t *testing.T) {
 				if !strings.Contains(m.Text, want) {
 					t.Errorf("%s %s: the text part lacks %q", lang, k, want)
 				}
+			}
+			if k == Reply && (strings.Contains(m.Text, "it is not your turn") ||
+				!strings.Contains(m.Text, projections.ExplainError(lang, engine.CodeNotYourTurn, ""))) {
+				t.Errorf("%s reply: the refusal is not explained in %s:\n%s", lang, lang, m.Text)
 			}
 			if k == GameOver && !strings.Contains(m.Text, emailCatalog.T(lang, "rank", 1, "Élodie", 1)) {
 				t.Errorf("%s game over: no singular point in\n%s", lang, m.Text)

@@ -13,6 +13,7 @@ import (
 
 	"pbem/engine/i18n"
 	"pbem/events/game"
+	"pbem/projections"
 )
 
 //go:embed templates/*.tmpl
@@ -198,7 +199,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Move, d.Quote, d.Detail = a.Says, a.Move, a.Quote, a.Detail
+		d.Says, d.Move, d.Quote = a.Says, a.Move, a.Quote
+		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}
 	d.MyGamesLink = r.link("me")
