@@ -14,6 +14,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/game"
 	"pbem/notify"
+	"pbem/projections"
 )
 
 // sharedWords are the English phrases of the pages' catalog that French or
@@ -166,7 +167,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 			s.check(g.name+" history", pb.get("/play/"+id+"/history"), http.StatusOK)
 			ep := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {"x"}, "move": {f.moves[0]}})
 			s.check(g.name+" error 400", ep, http.StatusBadRequest)
-			s.has(g.name+" error 400", ep, api.PageCatalog.T(lang, "err.code.invalid"))
+			s.has(g.name+" error 400", ep, projections.ExplainError(lang, projections.EInvalid, ""))
 			s.check(g.name+" audit refused", pb.get("/games/"+id+"/audit"), http.StatusForbidden)
 		}
 
