@@ -96,8 +96,8 @@ var reSigninID = regexp.MustCompile(`^[0-9a-zA-Z_-]+$`)
 
 // TestEveryPageIsTranslated renders every kind of page in French and in
 // Italian (lobby, its errors, the organiser's pages, the admin page, both
-// games' play pages, history, audit, sign-in, My games, the block and
-// preference pages, the error pages) and fails on any text of the English
+// games' play, history and help pages, audit, sign-in, My games, the block
+// and preference pages, the error pages) and fails on any text of the English
 // catalog left in them.
 func TestEveryPageIsTranslated(t *testing.T) {
 	e := newPageEnv(t)
@@ -165,6 +165,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 			other := e.speaking(lang)
 			s.check(g.name+" waiting", other.open(id, (seat+1)%g.n), http.StatusOK)
 			s.check(g.name+" history", pb.get("/play/"+id+"/history"), http.StatusOK)
+			s.check(g.name+" help", pb.get("/help/"+g.name+"?lang="+lang), http.StatusOK)
 			ep := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {"x"}, "move": {f.moves[0]}})
 			s.check(g.name+" error 400", ep, http.StatusBadRequest)
 			s.has(g.name+" error 400", ep, projections.ExplainError(lang, projections.EInvalid, ""))
