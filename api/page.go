@@ -116,7 +116,7 @@ type pageError struct {
 	Code   string
 	// Msg is the catalog key of the explanation.
 	Msg string
-	// Detail is the service's message (English), shown small.
+	// Detail explains the error, shown small (projections.ExplainError).
 	Detail string
 	// Back is the page a refused form came from.
 	Back string
@@ -145,6 +145,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	if errors.As(err, &lim) {
 		c.Response().Header().Set("Retry-After", lim.retryAfter())
 		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		d.Title = p.cat(d.Lang).T("err.title")
 		return p.render(c, http.StatusTooManyRequests, "error", d)
 	}
 	code, _ := codeOf(err)
@@ -165,6 +166,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	status := statusFor(code, err)
 	setRetryAfter(c, code)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	d.Title = p.cat(d.Lang).T("err.title")
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
 		if strings.HasPrefix(path, "/play/") || strings.HasPrefix(path, "/admin/") {
@@ -191,7 +193,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.invalid"
 	}
 	if status < 500 {
-		d.Detail = projections.ErrorMessage(err)
+		d.Detail = errorDetail(p.cat(d.Lang), err)
 		if he != nil {
 			d.Detail = ""
 		}

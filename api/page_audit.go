@@ -49,14 +49,14 @@ func (p *pages) audit(c echo.Context) error {
 	}
 	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
 		Seed: a.Seed, SeedHash: a.SeedHash}
-	d.Title = cat.t("audit.title", d.GameName)
+	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
 	for _, e := range a.Events {
 		d.Events = append(d.Events, auditEvent{Version: e.Version, Type: e.Type, Actor: actorName(e.Meta.Actor, names),
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
-	d.Chart = drawChart(p.scores(c, id), names, cat.t("audit.round"))
+	d.Chart = drawChart(p.scores(c, id), names, cat.T("audit.round"))
 	return p.render(c, http.StatusOK, "audit", d)
 }
 

@@ -63,16 +63,15 @@ func (p *pages) help(c echo.Context) error {
 	name := c.Param("game")
 	d := &helpPage{base: p.base(c, lang), GameName: gameName(cat, name)}
 	for n := 1; ; n++ {
-		title, ok := cat[helpKey(name, n, "title")]
-		if !ok {
+		if !pageCatalog.Has(helpKey(name, n, "title")) {
 			break
 		}
-		d.Sections = append(d.Sections, helpSection{Title: title, Blocks: helpBlocks(cat.t(helpKey(name, n, "text")))})
+		d.Sections = append(d.Sections, helpSection{Title: cat.T(helpKey(name, n, "title")), Blocks: helpBlocks(cat.T(helpKey(name, n, "text")))})
 	}
 	if len(d.Sections) == 0 {
 		return projections.Errorf(projections.ENotFound, "no help for the game %q", name)
 	}
-	d.Title = cat.t("help.title", d.GameName)
+	d.Title = cat.T("help.title", d.GameName)
 	return p.render(c, http.StatusOK, "help", d)
 }
 

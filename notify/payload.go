@@ -49,7 +49,7 @@ type GameInfo struct {
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
 	// Bots holds, by seat, the level of the bot that plays it ("" for a
-	// person); the player list marks bots (catalog.bot).
+	// person); the player list marks bots (the catalog's "bot.mark").
 	Bots []string `json:"bots,omitempty"`
 }
 

@@ -11,7 +11,9 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"pbem/engine/i18n"
 	"pbem/events/game"
+	"pbem/projections"
 )
 
 //go:embed templates/*.tmpl
@@ -44,11 +46,12 @@ type Renderer struct {
 	langs  map[string]*language
 }
 
+// language is one language's printer of the emails' catalog and its
+// templates, with "t" bound to the printer.
 type language struct {
-	cat      catalog
-	snippets map[string]*texttemplate.Template
-	text     map[Kind]*texttemplate.Template
-	html     map[Kind]*htmltemplate.Template
+	p    i18n.Printer
+	text map[Kind]*texttemplate.Template
+	html map[Kind]*htmltemplate.Template
 }
 
 // NewRenderer parses the templates and catalogs. It fails on a bad
@@ -66,8 +69,8 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	if r.from == "" {
 		r.from = "pbem@" + r.host
 	}
-	for lang, cat := range catalogs() {
-		l, err := newLanguage(cat)
+	for _, lang := range i18n.Languages {
+		l, err := newLanguage(emailCatalog.In(lang))
 		if err != nil {
 			return nil, fmt.Errorf("notify: language %s: %w", lang, err)
 		}
@@ -76,27 +79,9 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	return r, nil
 }
 
-func newLanguage(cat catalog) (*language, error) {
-	l := &language{cat: cat, snippets: map[string]*texttemplate.Template{},
-		text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
-	for k, s := range cat.msgs {
-		t, err := texttemplate.New(k).Option("missingkey=error").Parse(s)
-		if err != nil {
-			return nil, fmt.Errorf("message %s: %w", k, err)
-		}
-		l.snippets[k] = t
-	}
-	tr := func(key string, data any) (string, error) {
-		t, ok := l.snippets[key]
-		if !ok {
-			return "", fmt.Errorf("no message %q", key)
-		}
-		var b strings.Builder
-		if err := t.Execute(&b, data); err != nil {
-			return "", err
-		}
-		return b.String(), nil
-	}
+func newLanguage(p i18n.Printer) (*language, error) {
+	l := &language{p: p, text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
+	tr := p.T
 	for _, k := range Kinds() {
 		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
@@ -113,7 +98,8 @@ func newLanguage(cat catalog) (*language, error) {
 	return l, nil
 }
 
-// emailData is what templates and catalog messages see.
+// emailData is what the templates see; they pass the catalog messages
+// their arguments from it.
 type emailData struct {
 	Lang            string
 	Subject         string
@@ -173,11 +159,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("row %d: %w", row.ID, err)}
 	}
-	lang := p.Language
-	l, ok := r.langs[lang]
-	if !ok {
-		lang, l = "en", r.langs["en"]
-	}
+	lang := i18n.Norm(p.Language)
+	l := r.langs[lang]
 	gameID := p.Game.ID
 	if gameID == "" {
 		gameID = row.GameID
@@ -191,8 +174,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Name:            p.To.Name,
 		Game:            GameTitle(p.Game.Name),
 		GameID:          gameID,
-		Players:         playerList(p.Game, l.cat.bot),
-		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
+		Players:         playerList(p.Game, l.p.T("bot.mark")),
+		Deadline:        formatDeadline(p.Deadline, l.p.T("layout.deadline")),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
 		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
 		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
@@ -216,7 +199,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Move, d.Quote, d.Detail = a.Says, a.Move, a.Quote, a.Detail
+		d.Says, d.Move, d.Quote = a.Says, a.Move, a.Quote
+		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}
 	d.MyGamesLink = r.link("me")
@@ -234,21 +218,17 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
-			Players:  playerList(g.Game, l.cat.bot),
-			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
+			Players:  playerList(g.Game, l.p.T("bot.mark")),
+			Deadline: formatDeadline(g.Deadline, l.p.T("layout.deadline")),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
 		})
 	}
-	subj, err := l.snippets["subject."+string(row.Kind)].Clone()
-	if err != nil {
-		return nil, err
+	if !emailCatalog.Has("subject." + string(row.Kind)) {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: no subject for %s", row.ID, row.Kind)}
 	}
-	var sb strings.Builder
-	if err := subj.Execute(&sb, d); err != nil {
-		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d subject: %w", row.ID, err)}
-	}
-	d.Subject = strings.Join(strings.Fields(sb.String()), " ")
+	subj := l.p.T("subject."+string(row.Kind), subjectArgs(row.Kind, d)...)
+	d.Subject = strings.Join(strings.Fields(subj), " ")
 	var text, html bytes.Buffer
 	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d text: %w", row.ID, err)}
@@ -272,6 +252,16 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		ReplyTo:     d.ReplyTo,
 		InReplyTo:   inReplyTo,
 	}, nil
+}
+
+// subjectArgs are the arguments of a kind's subject: the number of games
+// waiting for a digest; the game, its players and the deadline for the
+// others (each subject uses those it names).
+func subjectArgs(k Kind, d emailData) []any {
+	if k == Digest {
+		return []any{len(d.Games)}
+	}
+	return []any{d.Game, d.Players, d.Deadline}
 }
 
 // PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.

@@ -161,7 +161,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		for i, s := range t.Seats {
 			who[i] = name(s)
 		}
-		return p.T(typ, strings.Join(who, ", "), t.Policy), err
+		return p.T(typ, strings.Join(who, ", "), word(p, "policy.", t.Policy)), err
 	case TypeExtended:
 		var x Extended
 		err := decode(&x)
@@ -180,7 +180,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		if sb.Bot == "" {
 			return p.T(TypeSeatBot+".back", name(sb.Seat)), err
 		}
-		return p.T(typ, name(sb.Seat), sb.Bot), err
+		return p.T(typ, name(sb.Seat), word(p, "bot.", sb.Bot)), err
 	case TypeChat:
 		var c Chat
 		err := decode(&c)

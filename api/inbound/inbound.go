@@ -200,7 +200,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		case "":
 			ans.Says = append(ans.Says, notify.AnswerPosted)
 		case projections.EInvalid, projections.EConflict:
-			ans.Says, ans.Detail = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err)
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 		default:
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		case code == projections.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
 		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
-			ans.Says, ans.Detail = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err)
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 			return p.fresh(ctx, a, rs)
 		default:
 			return nil, err

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -213,3 +215,36 @@ func (p Printer) Lang() string { return p.lang }
 
 // T formats key in the printer's language: see Catalog.T.
 func (p Printer) T(key string, args ...any) string { return p.c.T(p.lang, key, args...) }
+
+// verb matches a fmt verb of a message, with its flags and argument index.
+var verb = regexp.MustCompile(`%(?:\[\d+\])?[-+# 0-9.]*(?:\[\d+\])?[a-zA-Z%]`)
+
+// Phrases lists the literal texts of lang's messages (every plural form's
+// too): the runs of text between substitutions, trimmed, that hold a
+// letter, sorted and without repeats. Tests use them to find one
+// language's text left in a page or an email of another.
+func (c *Catalog) Phrases(lang string) []string {
+	set := map[string]bool{}
+	add := func(format string) {
+		for _, part := range verb.Split(format, -1) {
+			part = strings.TrimSpace(part)
+			if strings.IndexFunc(part, unicode.IsLetter) >= 0 {
+				set[part] = true
+			}
+		}
+	}
+	for _, e := range c.msgs[Norm(lang)] {
+		if e.forms == nil {
+			add(e.format)
+		}
+		for _, f := range e.forms {
+			add(f)
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
