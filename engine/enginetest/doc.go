@@ -41,7 +41,6 @@
 // The translations are checked the same way: GameTexts plays a random game
 // in a language and returns every text the engine wrote on the way (option
 // labels, move labels, event descriptions as each seat sees them, the
-// engine's view texts, the result summary); ForeignWords finds those that
-// hold a word of the English catalog (EnglishWords, less the words a test
-// allows for a reason) and MissedElisions a French "de Élodie".
+// engine's view texts, the result summary), for an engine's test to look
+// for English words and missed elisions in them (engine/i18n/i18ntest).
 package enginetest

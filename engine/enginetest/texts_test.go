@@ -1,43 +1,41 @@
 package enginetest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
-	"testing/fstest"
+
+	"pbem/engine"
 )
 
-func TestEnglishAndForeignWords(t *testing.T) {
-	fsys := fstest.MapFS{"en.json": {Data: []byte(`{
-		"a": "Muster %s face-up",
-		"b": {"one": "%d unit moved", "other": "%d units moved"},
-		"c": "Scott",
-		"d": "%[1]s: %[2]d"}`)}}
-	english, err := EnglishWords(fsys, "en.json", "face")
+// GameTexts returns the labels of every listed move, the descriptions of
+// every event (as played and as each seat and a spectator see it), the
+// extra texts and the summary, for a whole game.
+func TestGameTexts(t *testing.T) {
+	extras := 0
+	got, err := GameTexts(&toy{}, engine.Setup{Players: 2}, 1, func(st engine.State) []string {
+		extras++
+		return []string{fmt.Sprintf("pile %d", st.(*toyState).Pile)}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"muster", "up", "unit", "units", "moved"} {
-		if !english[w] {
-			t.Errorf("%q is not among the English words %v", w, english)
+	for _, want := range []string{"Take 1", "Take 2", "seat 0 took 1", "seat 1 took 2", "pile 0"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("GameTexts lacks %q: %q", want, got)
 		}
 	}
-	for _, w := range []string{"face", "scott", "s", "d"} {
-		if english[w] {
-			t.Errorf("%q is among the English words", w)
+	// Each move's event is described 4 times (as played, spectator, seats 0 and 1).
+	described := 0
+	for _, s := range got {
+		if len(s) > 5 && s[:5] == "seat " {
+			described++
 		}
 	}
-	got := ForeignWords([]string{"Engager Scott 2 face visible", "3 unités déplacées", "Muster Scott 2", "2 units moved", "Muster Scott 2"}, english)
-	if want := []string{"muster: Muster Scott 2", "units: 2 units moved"}; !slices.Equal(got, want) {
-		t.Errorf("ForeignWords: %q, want %q", got, want)
+	if extras == 0 || described != 4*extras {
+		t.Errorf("%d moves, %d descriptions", extras, described)
 	}
-}
-
-func TestMissedElisions(t *testing.T) {
-	texts := []string{"Ugo défausse Scott 3 de Élodie", "Ugo défausse Scott 3 d'Élodie", "Bob prend la place de Hugo",
-		"Le plan de Bob", "De Anna vient la carte", "garde Élodie"}
-	got := MissedElisions(texts, []string{"Élodie", "Hugo", "Bob", "Anna"})
-	want := []string{"De Anna: De Anna vient la carte", "de Hugo: Bob prend la place de Hugo", "de Élodie: Ugo défausse Scott 3 de Élodie"}
-	if !slices.Equal(got, want) {
-		t.Errorf("MissedElisions: %q, want %q", got, want)
+	if _, err := GameTexts(&toy{}, engine.Setup{Players: 9}, 1, nil); err == nil {
+		t.Error("a refused setup gives no error")
 	}
 }
