@@ -5,8 +5,11 @@ package notify
 // order can differ between languages while the email templates stay the
 // same for all of them.
 type catalog struct {
-	// deadline is the time.Format layout of a deadline (always in UTC).
+	// deadline is the time.Format layout of a deadline in UTC, saying so;
+	// zoned is the layout of a deadline in the recipient's time zone, whose
+	// name follows it (see tellDeadline).
 	deadline string
+	zoned    string
 	// bot marks a bot's name in a player list: "Robot 1 (bot)".
 	bot  string
 	msgs map[string]string

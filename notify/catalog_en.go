@@ -1,7 +1,7 @@
 package notify
 
 func catalogEN() catalog {
-	return catalog{deadline: "Mon 2 Jan 2006, 15:04 UTC", bot: "(bot)", msgs: map[string]string{
+	return catalog{deadline: "Mon 2 Jan 2006, 15:04 UTC", zoned: "Mon 2 Jan 2006, 15:04", bot: "(bot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} with {{.Players}}: you are invited",
 		"subject.your_turn":  "{{.Game}} with {{.Players}}: your turn",
 		"subject.reminder":   "Reminder: {{.Game}} with {{.Players}}, your turn ends {{.Deadline}}",
@@ -59,5 +59,14 @@ func catalogEN() catalog {
 		"link.text":          "The link:",
 		"block":              "Do not want invitations from pbem at this address? Refuse them all with one click:",
 		"mygames":            "All your games, in one place:",
+		"story.intro":        "Since your last move:",
+		"story.who":          "{{.}}:",
+		"story.system":       "Time ran out",
+		"story.admin":        "The organiser",
+		"table.place":        "Place",
+		"table.player":       "Player",
+		"table.score":        "Points",
+		"subject.notice":     "{{.Game}} with {{.Players}}: {{if eq .Notice \"paused\"}}the game is paused{{else if eq .Notice \"resumed\"}}the game resumes{{else}}more time to play{{end}}",
+		"notice.intro":       "News of your game of {{.Game}} with {{.Players}}:",
 	}}
 }

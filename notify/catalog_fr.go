@@ -1,7 +1,7 @@
 package notify
 
 func catalogFR() catalog {
-	return catalog{deadline: "02/01/2006 à 15:04 UTC", bot: "(robot)", msgs: map[string]string{
+	return catalog{deadline: "02/01/2006 à 15:04 UTC", zoned: "02/01/2006 à 15:04", bot: "(robot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} avec {{.Players}} : vous êtes invité·e",
 		"subject.your_turn":  "{{.Game}} avec {{.Players}} : à vous de jouer",
 		"subject.reminder":   "Rappel : {{.Game}} avec {{.Players}}, votre tour se termine le {{.Deadline}}",
@@ -59,5 +59,14 @@ func catalogFR() catalog {
 		"link.text":          "Le lien :",
 		"block":              "Vous ne voulez pas d'invitations de pbem à cette adresse ? Refusez-les toutes en un clic :",
 		"mygames":            "Toutes vos parties, au même endroit :",
+		"story.intro":        "Depuis votre dernier coup :",
+		"story.who":          "{{.}} :",
+		"story.system":       "Temps écoulé",
+		"story.admin":        "L'organisateur·rice",
+		"table.place":        "Rang",
+		"table.player":       "Joueur·euse",
+		"table.score":        "Points",
+		"subject.notice":     "{{.Game}} avec {{.Players}} : {{if eq .Notice \"paused\"}}la partie est en pause{{else if eq .Notice \"resumed\"}}la partie reprend{{else}}plus de temps pour jouer{{end}}",
+		"notice.intro":       "Des nouvelles de votre partie de {{.Game}} avec {{.Players}} :",
 	}}
 }

@@ -1,7 +1,7 @@
 package notify
 
 func catalogIT() catalog {
-	return catalog{deadline: "02/01/2006 alle 15:04 UTC", bot: "(bot)", msgs: map[string]string{
+	return catalog{deadline: "02/01/2006 alle 15:04 UTC", zoned: "02/01/2006 alle 15:04", bot: "(bot)", msgs: map[string]string{
 		"subject.invitation": "{{.Game}} con {{.Players}}: sei invitato",
 		"subject.your_turn":  "{{.Game}} con {{.Players}}: tocca a te",
 		"subject.reminder":   "Promemoria: {{.Game}} con {{.Players}}, il tuo turno scade il {{.Deadline}}",
@@ -59,5 +59,14 @@ func catalogIT() catalog {
 		"link.text":          "Il link:",
 		"block":              "Non vuoi inviti da pbem a questo indirizzo? Rifiutali tutti con un clic:",
 		"mygames":            "Tutte le tue partite, in un solo posto:",
+		"story.intro":        "Dalla tua ultima mossa:",
+		"story.who":          "{{.}}:",
+		"story.system":       "Tempo scaduto",
+		"story.admin":        "L'organizzatore",
+		"table.place":        "Posizione",
+		"table.player":       "Giocatore",
+		"table.score":        "Punti",
+		"subject.notice":     "{{.Game}} con {{.Players}}: {{if eq .Notice \"paused\"}}la partita è in pausa{{else if eq .Notice \"resumed\"}}la partita riprende{{else}}più tempo per giocare{{end}}",
+		"notice.intro":       "Novità dalla tua partita di {{.Game}} con {{.Players}}:",
 	}}
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	texttemplate "text/template"
-	"time"
 
 	"pbem/events/game"
 )
@@ -134,7 +133,12 @@ type emailData struct {
 	Summary     string
 	Lines       []string
 	Ranking     []Rank
-	Games       []digestItem
+	// Turns are what happened since the recipient's last move, grouped by
+	// who acted (your-turn emails read with a Story); Notice is a notice's
+	// subject ("paused", "resumed", "extended").
+	Turns  []storyTurn
+	Notice string
+	Games  []digestItem
 	// ReplyTo is the reply address (empty: the email says nothing about
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
@@ -189,13 +193,17 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Game:            GameTitle(p.Game.Name),
 		GameID:          gameID,
 		Players:         playerList(p.Game, l.cat.bot),
-		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
+		Deadline:        l.cat.tellDeadline(deadlineFor(row.Kind, p), row.Story),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
-		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
+		AuditLink:       r.link("games", gameID, "audit"),
 		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
 		Summary:         p.Summary,
 		Lines:           p.Lines,
 		Ranking:         p.Ranking,
+		Notice:          p.Notice,
+	}
+	if row.Story != nil && row.Kind.TellsStory() {
+		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.cat.msgs["story.system"], l.cat.msgs["story.admin"])
 	}
 	if d.Name == "" {
 		d.Name = p.To.Email
@@ -231,7 +239,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
 			Players:  playerList(g.Game, l.cat.bot),
-			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
+			Deadline: l.cat.tellDeadline(g.Deadline, nil),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
 		})
@@ -335,13 +343,6 @@ func GameTitle(name string) string {
 		return "pbem"
 	}
 	return strings.Join(words, " ")
-}
-
-func formatDeadline(t *time.Time, layout string) string {
-	if t == nil || t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(layout)
 }
 
 // playerList is a game's players for an email, a bot's name marked with

@@ -101,7 +101,7 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Wake: c.Wake, Lease: c.Lease, Logger: log}); err != nil {
+		Prefs: m.Prefs, Seats: NewSeats(pool), Wake: c.Wake, Lease: c.Lease, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),
