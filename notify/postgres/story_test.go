@@ -312,4 +312,3 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 		}
 	}
 }
-
