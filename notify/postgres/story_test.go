@@ -243,6 +243,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				c := e.create(name, lang, 3)
 				names := []string{"P0", "P1", "P2"}
 				lastText := ""
+				var gameOver []sentEmail
 				e.deliver() // the invitations
 				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
 				for moves := 0; ; moves++ {
@@ -274,6 +275,9 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 								t.Fatalf("%s email to seat %d holds %q, which it may not know:\n%s", m.Kind, m.Seat, s, m.Mail.Text)
 							}
 						}
+						if m.Kind == notify.GameOver {
+							gameOver = append(gameOver, m)
+						}
 						if m.Kind != notify.YourTurn {
 							continue
 						}
@@ -298,6 +302,8 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 						lastText = m.Mail.Text
 					}
 				}
+				row, _, _ := e.state(c.ID)
+				checkGameOver(t, gameOver, row, lang)
 				// Lords names face-down cards in the full sentences of its
 				// events; Swords and Bagpipes' sentences never name a secret
 				// (a choice or a drawn card), even unredacted.
@@ -309,6 +315,34 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 					t.Logf("the last your-turn email:\n%s", lastText)
 				}
 			})
+		}
+	}
+}
+
+// rankLine is the catalogs' "rank" line by language.
+var rankLine = map[string]string{"en": "%d. %s: %d points", "fr": "%d. %s : %d points", "it": "%d. %s: %d punti"}
+
+// checkGameOver checks that every seat got one game-over email with the
+// final table (every player's place and score, in the text and as an HTML
+// table) and a link to the audit page (not the JSON API).
+func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang string) {
+	t.Helper()
+	if row.Result == nil || len(sent) != len(row.Players) {
+		t.Fatalf("%d game-over emails for %d players (result %v)", len(sent), len(row.Players), row.Result)
+	}
+	audit := "https://pbem.example.org/games/" + row.ID + "/audit"
+	for _, m := range sent {
+		for _, r := range projections.Rankings(row.Result, row.Players) {
+			if line := fmt.Sprintf(rankLine[lang], r.Place, r.Name, r.Score); !strings.Contains(m.Mail.Text, line) {
+				t.Errorf("game-over email to seat %d lacks %q:\n%s", m.Seat, line, m.Mail.Text)
+			}
+			cells := fmt.Sprintf(`<td style="padding:.3em">%d</td><td style="padding:.3em">%s</td><td style="text-align:right;padding:.3em">%d</td>`, r.Place, r.Name, r.Score)
+			if !strings.Contains(m.Mail.HTML, cells) {
+				t.Errorf("game-over HTML to seat %d lacks the row %s:\n%s", m.Seat, cells, m.Mail.HTML)
+			}
+		}
+		if !strings.Contains(m.Mail.Text, audit) || !strings.Contains(m.Mail.HTML, `href="`+audit+`"`) || strings.Contains(m.Mail.Text, "/api/v1/") {
+			t.Errorf("game-over email to seat %d does not link the audit page %s:\n%s", m.Seat, audit, m.Mail.Text)
 		}
 	}
 }
