@@ -14,6 +14,7 @@ import (
 	"pbem/api"
 	"pbem/engine/lords"
 	"pbem/events/game"
+	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
 
@@ -33,11 +34,11 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	root := startBrowser(t)
 	zones := &seatsOf{}
 	e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.Zones = zones })
-	zones.s = notifypg.NewSeats(e.pool)
+	zones.s = notifypg.NewSeats(e.pool, nil)
 	id := e.createGame(lords.Name, 2, "en", "")
 	zone := func(seat int) string {
 		t.Helper()
-		st, err := zones.s.Story(context.Background(), id, seat, 0, false)
+		st, err := zones.s.Story(context.Background(), id, seat, 0, notify.Invitation)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,5 +68,7 @@ func catalogEN() catalog {
 		"table.score":        "Points",
 		"subject.notice":     "{{.Game}} with {{.Players}}: {{if eq .Notice \"paused\"}}the game is paused{{else if eq .Notice \"resumed\"}}the game resumes{{else}}more time to play{{end}}",
 		"notice.intro":       "News of your game of {{.Game}} with {{.Players}}:",
+		"round_end.title":    "Round {{.}}:",
+		"round.cell":         "{{.Column}}: {{.Value}}",
 	}}
 }

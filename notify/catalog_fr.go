@@ -68,5 +68,7 @@ func catalogFR() catalog {
 		"table.score":        "Points",
 		"subject.notice":     "{{.Game}} avec {{.Players}} : {{if eq .Notice \"paused\"}}la partie est en pause{{else if eq .Notice \"resumed\"}}la partie reprend{{else}}plus de temps pour jouer{{end}}",
 		"notice.intro":       "Des nouvelles de votre partie de {{.Game}} avec {{.Players}} :",
+		"round_end.title":    "Manche {{.}} :",
+		"round.cell":         "{{.Column}} : {{.Value}}",
 	}}
 }

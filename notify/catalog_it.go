@@ -68,5 +68,7 @@ func catalogIT() catalog {
 		"table.score":        "Punti",
 		"subject.notice":     "{{.Game}} con {{.Players}}: {{if eq .Notice \"paused\"}}la partita è in pausa{{else if eq .Notice \"resumed\"}}la partita riprende{{else}}più tempo per giocare{{end}}",
 		"notice.intro":       "Novità dalla tua partita di {{.Game}} con {{.Players}}:",
+		"round_end.title":    "Round {{.}}:",
+		"round.cell":         "{{.Column}}: {{.Value}}",
 	}}
 }

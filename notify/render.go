@@ -97,7 +97,7 @@ func newLanguage(cat catalog) (*language, error) {
 		return b.String(), nil
 	}
 	for _, k := range Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
@@ -138,7 +138,9 @@ type emailData struct {
 	// subject ("paused", "resumed", "extended").
 	Turns  []storyTurn
 	Notice string
-	Games  []digestItem
+	// Round is the round a round-end email closes, as a table (nil: none).
+	Round *roundTable
+	Games []digestItem
 	// ReplyTo is the reply address (empty: the email says nothing about
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
@@ -204,6 +206,11 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	if row.Story != nil && row.Kind.TellsStory() {
 		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.cat.msgs["story.system"], l.cat.msgs["story.admin"])
+	}
+	if row.Story != nil && row.Story.Round != nil {
+		if d.Round, err = l.roundTable(row.Story.Round, p.Game.Players); err != nil {
+			return nil, &PermanentError{Err: fmt.Errorf("notify: row %d round: %w", row.ID, err)}
+		}
 	}
 	if d.Name == "" {
 		d.Name = p.To.Email

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pbem/engine"
 )
 
 // What happened since a player's last move, and when their turn ends in their
@@ -41,6 +43,9 @@ type Story struct {
 	Events []StoryEvent
 	// Zone is the seat's time zone as its browser reported it ("" : UTC).
 	Zone string
+	// Round is the account of the round a round-end email closes, built by
+	// the game's engine from the seat's redacted history (nil: none).
+	Round *engine.RoundSummary
 }
 
 // StoryEvent is one line of a seat's redacted history.
@@ -59,10 +64,12 @@ type StoryEvent struct {
 // SeatReader reads what a seat's email needs at render time. Its
 // PostgreSQL implementation is notify/postgres.Seats.
 type SeatReader interface {
-	// Story returns the history of seat in game gameID after its last move
-	// up to version upto (see the package's notes above), when lines is
-	// true, and the seat's time zone.
-	Story(ctx context.Context, gameID string, seat int, upto int64, lines bool) (*Story, error)
+	// Story returns what an email of kind to seat of game gameID about
+	// version upto tells beyond its payload: always the seat's time zone;
+	// for a your-turn email its history after its last move up to upto
+	// (see the notes above); for a round-end email the summary of the
+	// round ended at or before upto.
+	Story(ctx context.Context, gameID string, seat int, upto int64, kind Kind) (*Story, error)
 	// SetZone records the time zone the seat's browser reported; zone must
 	// pass CheckZone.
 	SetZone(ctx context.Context, gameID string, seat int, zone string) error

@@ -14,7 +14,7 @@ func (w *Worker) stories(ctx context.Context, rows []Row) error {
 		if r.Seat < 0 || r.GameID == "" || !r.Kind.ForSeat() {
 			continue
 		}
-		st, err := w.c.Seats.Story(ctx, r.GameID, r.Seat, r.EventVersion, r.Kind.TellsStory())
+		st, err := w.c.Seats.Story(ctx, r.GameID, r.Seat, r.EventVersion, r.Kind)
 		if err != nil {
 			return err
 		}

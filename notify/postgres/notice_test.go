@@ -45,7 +45,7 @@ func (e *storyEnv) playUntilAwaited(id string, seat int) []sentEmail {
 func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 	e := newStoryEnv(t)
 	ctx := context.Background()
-	seats := postgres.NewSeats(e.pool)
+	seats := postgres.NewSeats(e.pool, nil)
 	c := e.create(lords.Name, "fr", 3)
 	e.deliver()
 	if err := seats.SetZone(ctx, c.ID, 1, "Asia/Kolkata"); err != nil {
@@ -56,7 +56,7 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 			t.Errorf("zone %q accepted", bad)
 		}
 	}
-	st, err := seats.Story(ctx, c.ID, 1, 0, false)
+	st, err := seats.Story(ctx, c.ID, 1, 0, notify.Invitation)
 	if err != nil || st.Zone != "Asia/Kolkata" || st.Events != nil {
 		t.Fatalf("story of seat 1 = %+v, %v; want its zone only", st, err)
 	}

@@ -54,7 +54,7 @@ func newStoryEnv(t *testing.T) *storyEnv {
 	e.svc = game.New(game.Config{Games: e.games, Store: e.store, Repo: e.repo, Secret: []byte("secret")})
 	e.sink = smtpsink.Start(t, smtpsink.Options{})
 	e.w, err = notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(t, e.sink),
-		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool), Batch: 100, Lease: time.Minute, RecordFor: -1,
+		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, e.games), Batch: 100, Lease: time.Minute, RecordFor: -1,
 		Now: func() time.Time { return time.Now().Add(time.Second) }})
 	if err != nil {
 		t.Fatal(err)
@@ -244,6 +244,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				names := []string{"P0", "P1", "P2"}
 				lastText := ""
 				var gameOver []sentEmail
+				roundEnds := 0
 				e.deliver() // the invitations
 				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
 				for moves := 0; ; moves++ {
@@ -278,6 +279,14 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 						if m.Kind == notify.GameOver {
 							gameOver = append(gameOver, m)
 						}
+						after, _, _ := e.state(c.ID)
+						if got, want := strings.Contains(m.Mail.Text, pleaseLine[lang]), slices.Contains(after.ToMove, m.Seat); got != want {
+							t.Fatalf("%s email to seat %d (awaited: %v) says %q: %v\n%s", m.Kind, m.Seat, want, pleaseLine[lang], got, m.Mail.Text)
+						}
+						if m.Kind == notify.RoundEnd {
+							e.checkRoundEnd(m, c.ID, eng, names, lang)
+							roundEnds++
+						}
 						if m.Kind != notify.YourTurn {
 							continue
 						}
@@ -307,6 +316,9 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				// Lords names face-down cards in the full sentences of its
 				// events; Swords and Bagpipes' sentences never name a secret
 				// (a choice or a drawn card), even unredacted.
+				if roundEnds == 0 {
+					t.Fatal("no round-end email over a whole game")
+				}
 				if yourTurn < 10 || multi == 0 || (name == lords.Name && secretChecks == 0) {
 					t.Fatalf("only %d your-turn emails (%d with several players' turns), %d secret sentences checked over a whole game", yourTurn, multi, secretChecks)
 				}
@@ -343,6 +355,105 @@ func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang s
 		}
 		if !strings.Contains(m.Mail.Text, audit) || !strings.Contains(m.Mail.HTML, `href="`+audit+`"`) || strings.Contains(m.Mail.Text, "/api/v1/") {
 			t.Errorf("game-over email to seat %d does not link the audit page %s:\n%s", m.Seat, audit, m.Mail.Text)
+		}
+	}
+}
+
+// pleaseLine starts the catalogs' "deadline" sentence by language.
+var pleaseLine = map[string]string{"en": "Please play before", "fr": "Merci de jouer avant", "it": "Gioca entro il"}
+
+// roundTitle is the catalogs' "round_end.title" by language.
+var roundTitle = map[string]string{"en": "Round %d:", "fr": "Manche %d :", "it": "Round %d:"}
+
+// checkRoundEnd checks a round-end email against the round as the event
+// store has it (redacted for the recipient): the engine's summary of it is
+// in the email, each seat's figures under its name, and the figures are the
+// scoring events' own (Lords: each army's total, doubling and place, and the
+// supporters claimed; Swords and Bagpipes: the sides, the battle's totals
+// and the rewards).
+func (e *storyEnv) checkRoundEnd(m sentEmail, id string, eng engine.Game, names []string, lang string) {
+	e.t.Helper()
+	stored, err := e.store.ReadStream(context.Background(), id, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var round []engine.Event
+	for _, ev := range stored {
+		if ev.Version > m.Version || projections.IsServiceEvent(ev.Type) {
+			continue
+		}
+		x, err := eng.DecodeEvent(ev.Type, ev.Data)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		round = append(round, eng.Redact(x, m.Seat))
+	}
+	// The round the email closes: from the previous round's end to the
+	// last round end at or before the email's version.
+	end := len(round) - 1
+	for end >= 0 && !eng.RoundEnd(round[end]) {
+		end--
+	}
+	from := max(end-1, 0)
+	for from > 0 && !eng.RoundEnd(round[from]) {
+		from--
+	}
+	round = round[from : end+1]
+	sum := eng.RoundSummary(round, names, lang)
+	if sum == nil || len(sum.Rows) == 0 {
+		e.t.Fatalf("no round summary at v%d", m.Version)
+	}
+	text := m.Mail.Text
+	if !strings.Contains(text, fmt.Sprintf(roundTitle[lang], sum.Round)) {
+		e.t.Fatalf("round-end email lacks %q:\n%s", fmt.Sprintf(roundTitle[lang], sum.Round), text)
+	}
+	sep := ": "
+	if lang == "fr" {
+		sep = " : "
+	}
+	for _, r := range sum.Rows {
+		var pairs []string
+		for i, c := range r.Cells {
+			pairs = append(pairs, sum.Columns[i]+sep+c)
+		}
+		line := names[r.Seat] + sep + strings.Join(pairs, "; ")
+		if !strings.Contains(text, line) {
+			e.t.Fatalf("round-end email to seat %d lacks %q:\n%s", m.Seat, line, text)
+		}
+		if !strings.Contains(m.Mail.HTML, "<strong>"+names[r.Seat]+"</strong><br>"+html.EscapeString(pairs[0])) {
+			e.t.Fatalf("round-end HTML lacks %s's figures:\n%s", names[r.Seat], m.Mail.HTML)
+		}
+	}
+	for _, n := range sum.Notes {
+		if !strings.Contains(text, n) {
+			e.t.Fatalf("round-end email lacks the note %q:\n%s", n, text)
+		}
+	}
+	// The figures are the scoring events' own.
+	for _, x := range round {
+		switch x := x.(type) {
+		case lords.RoundScored:
+			for i, a := range x.Armies {
+				if sum.Rows[i].Seat != a.Seat || sum.Rows[i].Cells[1] != strconv.Itoa(a.Total) || sum.Rows[i].Cells[3] != strconv.Itoa(a.Place) {
+					e.t.Fatalf("round summary row %d %+v does not tell army %+v", i, sum.Rows[i], a)
+				}
+			}
+		case lords.Claimed:
+			for _, r := range sum.Rows {
+				if r.Seat == x.Seat && r.Cells[4] == "" {
+					e.t.Fatalf("round summary row %+v lacks a claimed supporter", r)
+				}
+			}
+		case bagpipes.Battle:
+			if !strings.Contains(text, strconv.Itoa(x.Scotland)) || !strings.Contains(text, strconv.Itoa(x.England)) {
+				e.t.Fatalf("round-end email lacks the battle's totals %d and %d:\n%s", x.Scotland, x.England, text)
+			}
+		case bagpipes.Awards:
+			for _, r := range sum.Rows {
+				if r.Cells[2] != strconv.Itoa(x.Gold[r.Seat]) || r.Cells[3] != strconv.Itoa(x.Units[r.Seat]) {
+					e.t.Fatalf("round summary row %+v does not tell the rewards %+v", r, x)
+				}
+			}
 		}
 	}
 }
