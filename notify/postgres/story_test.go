@@ -30,7 +30,7 @@ import (
 // storyEnv is a real game service, outbox worker (with its SeatReader)
 // and SMTP server on loopback, for the emails that tell the story.
 type storyEnv struct {
-	t     *testing.T
+	t     testing.TB
 	pool  *pgxpool.Pool
 	store *evpg.Store
 	repo  *projpg.Repo
@@ -41,7 +41,7 @@ type storyEnv struct {
 	seen  int // messages of the sink already taken
 }
 
-func newStoryEnv(t *testing.T) *storyEnv {
+func newStoryEnv(t testing.TB) *storyEnv {
 	t.Helper()
 	lg, err := lords.New()
 	if err != nil {
