@@ -38,11 +38,11 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	id := e.createGame(lords.Name, 2, "en", "")
 	zone := func(seat int) string {
 		t.Helper()
-		st, err := zones.s.Story(context.Background(), id, seat, 0, notify.Invitation)
+		sts, err := zones.s.Stories(context.Background(), []notify.StoryRequest{{GameID: id, Seat: seat, Kind: notify.Invitation}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return st.Zone
+		return sts[0].Zone
 	}
 	tb := tab(t, root, 360, 740, true)
 	within(t, tb, 20*time.Second, "play page in Tokyo",

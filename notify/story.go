@@ -48,6 +48,15 @@ type Story struct {
 	Round *engine.RoundSummary
 }
 
+// StoryRequest asks for the Story of an email of Kind to Seat of GameID,
+// written about version Upto.
+type StoryRequest struct {
+	GameID string
+	Seat   int
+	Upto   int64
+	Kind   Kind
+}
+
 // StoryEvent is one line of a seat's redacted history.
 type StoryEvent struct {
 	Version int64
@@ -64,12 +73,12 @@ type StoryEvent struct {
 // SeatReader reads what a seat's email needs at render time. Its
 // PostgreSQL implementation is notify/postgres.Seats.
 type SeatReader interface {
-	// Story returns what an email of kind to seat of game gameID about
-	// version upto tells beyond its payload: always the seat's time zone;
-	// for a your-turn email its history after its last move up to upto
-	// (see the notes above); for a round-end email the summary of the
-	// round ended at or before upto.
-	Story(ctx context.Context, gameID string, seat int, upto int64, kind Kind) (*Story, error)
+	// Stories returns, for each request (in its order), what an email of
+	// its kind to its seat tells beyond its payload: always the seat's time
+	// zone; for a your-turn email its history after its last move up to
+	// Upto (see the notes above); for a round-end email the summary of the
+	// round ended at or before Upto. One call serves a claimed batch.
+	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
 	// SetZone records the time zone the seat's browser reported; zone must
 	// pass CheckZone.
 	SetZone(ctx context.Context, gameID string, seat int, zone string) error

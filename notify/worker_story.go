@@ -4,21 +4,30 @@ import "context"
 
 // stories fills in the Story of each row written for a seat of a game (its
 // time zone; for a your-turn email, also what happened since the seat's
-// last move). Rows are changed in place.
+// last move; for a round-end email, the round's summary), with one call to
+// the SeatReader for the batch. Rows are changed in place.
 func (w *Worker) stories(ctx context.Context, rows []Row) error {
 	if w.c.Seats == nil {
 		return nil
 	}
-	for i := range rows {
-		r := &rows[i]
+	var reqs []StoryRequest
+	var at []int // at[j] is the row of reqs[j]
+	for i, r := range rows {
 		if r.Seat < 0 || r.GameID == "" || !r.Kind.ForSeat() {
 			continue
 		}
-		st, err := w.c.Seats.Story(ctx, r.GameID, r.Seat, r.EventVersion, r.Kind)
-		if err != nil {
-			return err
-		}
-		r.Story = st
+		reqs = append(reqs, StoryRequest{GameID: r.GameID, Seat: r.Seat, Upto: r.EventVersion, Kind: r.Kind})
+		at = append(at, i)
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	sts, err := w.c.Seats.Stories(ctx, reqs)
+	if err != nil {
+		return err
+	}
+	for j, st := range sts {
+		rows[at[j]].Story = st
 	}
 	return nil
 }

@@ -56,9 +56,10 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 			t.Errorf("zone %q accepted", bad)
 		}
 	}
-	st, err := seats.Story(ctx, c.ID, 1, 0, notify.Invitation)
-	if err != nil || st.Zone != "Asia/Kolkata" || st.Events != nil {
-		t.Fatalf("story of seat 1 = %+v, %v; want its zone only", st, err)
+	sts, err := seats.Stories(ctx, []notify.StoryRequest{{GameID: c.ID, Seat: 1, Kind: notify.Invitation},
+		{GameID: c.ID, Seat: 2, Kind: notify.Invitation}, {GameID: "nope", Seat: 1, Kind: notify.Invitation}})
+	if err != nil || len(sts) != 3 || sts[0].Zone != "Asia/Kolkata" || sts[0].Events != nil || sts[1].Zone != "" || sts[2].Zone != "" {
+		t.Fatalf("stories = %+v, %v; want seat 1's zone only", sts, err)
 	}
 	kolkata, _ := time.LoadLocation("Asia/Kolkata")
 	for _, seat := range []int{1, 2} {

@@ -29,49 +29,93 @@ func NewSeats(pool *pgxpool.Pool, games engine.Registry) *Seats {
 	return &Seats{pool: pool, games: games}
 }
 
-// storySQL selects a seat's history rows (its own row of a version if it
-// has one, else the public row, as projections/postgres.Repo.History does)
-// after the seat's last game event of its own ($4 is "seat:N"), up to $3.
-// Table talk and the game's creation are left out (see notify's Story).
-const storySQL = `SELECT DISTINCT ON (h.version) h.version, e.type, e.actor, e.idempotency_key, h.summary
-FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
-WHERE h.game_id = $1 AND h.seat IN (-1, $2) AND h.version <= $3
-  AND h.version > coalesce((SELECT max(m.version) FROM events m
-      WHERE m.stream = $1 AND m.actor = $4 AND m.version <= $3 AND m.type NOT LIKE 'pbem.%'), 0)
-  AND e.type NOT IN ('pbem.chat', 'pbem.created')
-ORDER BY h.version, h.seat DESC`
+// zonesSQL selects the time zone of each requested seat ($1, $2: game ids
+// and seats), with the request's index.
+const zonesSQL = `SELECT r.i, s.time_zone
+FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
+JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
 
-// Story implements notify.SeatReader. An unknown seat has no zone and no
-// story.
-func (s *Seats) Story(ctx context.Context, gameID string, seat int, upto int64, kind notify.Kind) (*notify.Story, error) {
-	st := &notify.Story{}
-	err := s.pool.QueryRow(ctx, `SELECT time_zone FROM seats WHERE game_id = $1 AND seat = $2`, gameID, seat).Scan(&st.Zone)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("notify/postgres: time zone of %s seat %d: %w", gameID, seat, err)
+// storiesSQL selects, for each requested seat ($1, $2, $3: game ids, seats
+// and versions), its history rows (its own row of a version if it has one,
+// else the public row, as projections/postgres.Repo.History does) after
+// its last game event of its own, up to the request's version, with the
+// request's index. Table talk and the game's creation are left out (see
+// notify's Story).
+const storiesSQL = `SELECT r.i, x.version, x.type, x.actor, x.idempotency_key, x.summary
+FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, upto, i)
+CROSS JOIN LATERAL (
+  SELECT DISTINCT ON (h.version) h.version, e.type, e.actor, e.idempotency_key, h.summary
+  FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
+  WHERE h.game_id = r.game_id AND h.seat IN (-1, r.seat) AND h.version <= r.upto
+    AND h.version > coalesce((SELECT max(m.version) FROM events m
+        WHERE m.stream = r.game_id AND m.actor = 'seat:' || r.seat AND m.version <= r.upto AND m.type NOT LIKE 'pbem.%'), 0)
+    AND e.type NOT IN ('pbem.chat', 'pbem.created')
+  ORDER BY h.version, h.seat DESC) x
+ORDER BY r.i, x.version`
+
+// Stories implements notify.SeatReader with one query for the zones, one
+// for the your-turn stories, and one per round-end email. An unknown seat
+// has no zone and no story.
+func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*notify.Story, error) {
+	out := make([]*notify.Story, len(reqs))
+	ids, seats, uptos := make([]string, len(reqs)), make([]int32, len(reqs)), make([]int64, len(reqs))
+	var told []int // the requests that tell a story
+	for i, r := range reqs {
+		out[i] = &notify.Story{}
+		ids[i], seats[i], uptos[i] = r.GameID, int32(r.Seat), r.Upto
+		if r.Kind.TellsStory() {
+			told = append(told, i)
+		}
 	}
-	if kind == notify.RoundEnd {
-		if st.Round, err = s.round(ctx, gameID, seat, upto); err != nil {
+	rows, err := s.pool.Query(ctx, zonesSQL, ids, seats)
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: time zones: %w", err)
+	}
+	var i int64
+	var zone string
+	if _, err := pgx.ForEachRow(rows, []any{&i, &zone}, func() error {
+		out[i-1].Zone = zone
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("notify/postgres: time zones: %w", err)
+	}
+	if len(told) > 0 {
+		if err := s.stories(ctx, reqs, told, out); err != nil {
 			return nil, err
 		}
 	}
-	if !kind.TellsStory() {
-		return st, nil
+	for i, r := range reqs {
+		if r.Kind == notify.RoundEnd {
+			if out[i].Round, err = s.round(ctx, r.GameID, r.Seat, r.Upto); err != nil {
+				return nil, err
+			}
+		}
 	}
-	rows, err := s.pool.Query(ctx, storySQL, gameID, seat, upto, fmt.Sprintf("seat:%d", seat))
+	return out, nil
+}
+
+// stories reads the story of each request of reqs listed in told into out.
+func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
+	ids, seats, uptos := make([]string, len(told)), make([]int32, len(told)), make([]int64, len(told))
+	for j, i := range told {
+		ids[j], seats[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), reqs[i].Upto
+	}
+	rows, err := s.pool.Query(ctx, storiesSQL, ids, seats, uptos)
 	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: story of %s seat %d: %w", gameID, seat, err)
+		return fmt.Errorf("notify/postgres: stories: %w", err)
 	}
-	st.Events, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.StoryEvent, error) {
-		var e notify.StoryEvent
-		var key string
-		err := r.Scan(&e.Version, &e.Type, &e.Actor, &key, &e.Summary)
+	var j int64
+	var e notify.StoryEvent
+	var key string
+	if _, err := pgx.ForEachRow(rows, []any{&j, &e.Version, &e.Type, &e.Actor, &key, &e.Summary}, func() error {
 		e.Seat = notify.ActingSeat(e.Actor, key)
-		return e, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: story of %s seat %d: %w", gameID, seat, err)
+		st := out[told[j-1]]
+		st.Events = append(st.Events, e)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("notify/postgres: stories: %w", err)
 	}
-	return st, nil
+	return nil
 }
 
 // SetZone implements notify.SeatReader: it writes only when the zone
