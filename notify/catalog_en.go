@@ -70,5 +70,6 @@ func catalogEN() catalog {
 		"notice.intro":       "News of your game of {{.Game}} with {{.Players}}:",
 		"round_end.title":    "Round {{.}}:",
 		"round.cell":         "{{.Column}}: {{.Value}}",
+		"round_end.over":     "A round of {{.Game}} with {{.Players}} is over.",
 	}}
 }

@@ -70,5 +70,6 @@ func catalogFR() catalog {
 		"notice.intro":       "Des nouvelles de votre partie de {{.Game}} avec {{.Players}} :",
 		"round_end.title":    "Manche {{.}} :",
 		"round.cell":         "{{.Column}} : {{.Value}}",
+		"round_end.over":     "Une manche de {{.Game}} avec {{.Players}} est terminée.",
 	}}
 }

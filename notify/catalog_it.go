@@ -70,5 +70,6 @@ func catalogIT() catalog {
 		"notice.intro":       "Novità dalla tua partita di {{.Game}} con {{.Players}}:",
 		"round_end.title":    "Round {{.}}:",
 		"round.cell":         "{{.Column}}: {{.Value}}",
+		"round_end.over":     "Un round di {{.Game}} con {{.Players}} è finito.",
 	}}
 }

@@ -128,6 +128,10 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}
 	}
+	if !strings.Contains(m.Text, "Une manche de Lords of Scotland avec Ann, Bob <b> est terminée.") || strings.Contains(m.Text, "Qui a pris quoi") ||
+		!strings.Contains(m.Text, "Ce qui s'est passé :\n- Ann claims the Earl of Mar\n") {
+		t.Errorf("a round-end email with a summary does not open with it and list the lines after it:\n%s", m.Text)
+	}
 	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée : Scott 7, Scott 9<br>Total : 32</p>") {
 		t.Errorf("HTML lacks Bob's block:\n%s", m.HTML)
 	}
