@@ -124,7 +124,8 @@ type Game interface {
 	// event RoundEnd reports; it may start earlier (the events before the
 	// round's own are ignored). A summary is public: it tells only what
 	// every seat may know, so it is the same for every seat. Nil when round
-	// holds no ended round (and always for a game without rounds).
+	// holds no ended round, or not the events that scored it (and always
+	// for a game without rounds).
 	RoundSummary(round []Event, names []string, lang string) *RoundSummary
 	// ChooseBot is a bot's decision for the seat whose view is given: one
 	// of that view's legal moves, verbatim, to be played through Decide like

@@ -51,12 +51,12 @@ func (g Game) RoundSummary(round []engine.Event, names []string, lang string) *e
 			}
 		}
 	}
+	if battle == nil {
+		return nil // the round's battle is not in round
+	}
 	w := roundWords[normLang(lang)]
 	s := &engine.RoundSummary{Round: round[end].(RoundEnded).Round,
 		Columns: []string{w["side"], w["deserted"], w["gold"], w["units"]}}
-	if battle == nil {
-		return s
-	}
 	for seat := range battle.Sides {
 		deserted, gold, units := w["no"], "0", "0"
 		for _, d := range battle.Deserters {

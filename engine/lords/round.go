@@ -53,12 +53,12 @@ func (g *Game) RoundSummary(round []engine.Event, names []string, lang string) *
 			claims[c.Seat] = append([]string{g.d.name(c.Card)}, claims[c.Seat]...)
 		}
 	}
+	if scored == nil {
+		return nil // the round's scoring is not in round
+	}
 	ended := round[end].(RoundEnded)
 	w := roundLang(lang)
 	s := &engine.RoundSummary{Round: ended.Round, Columns: []string{w.army, w.total, w.doubled, w.place, w.claimed}}
-	if scored == nil {
-		return s
-	}
 	for _, a := range scored.Armies {
 		cards := make([]string, len(a.Cards))
 		for i, c := range a.Cards {
