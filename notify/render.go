@@ -246,7 +246,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
 			Players:  playerList(g.Game, l.cat.bot),
-			Deadline: l.cat.tellDeadline(g.Deadline, nil),
+			Deadline: l.cat.tellDeadline(g.Deadline, row.Story),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
 		})

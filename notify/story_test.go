@@ -88,9 +88,14 @@ func TestDeadlineInTheRecipientsZone(t *testing.T) {
 			t.Errorf("%s: no %q in\n%s", lang, want, m.Text)
 		}
 	}
+	// A digest tells each game's deadline in the zone its worker found.
+	m, err := r.Render(storyRow(t, Digest, "en", &Story{Zone: "America/New_York"}))
+	if err != nil || !strings.Contains(m.Text, "play before Wed 4 Mar 2026, 13:30 (America/New_York)") {
+		t.Errorf("digest: %v\n%s", err, m.Text)
+	}
 	// An unknown zone (say, from before a time zone database update)
 	// falls back to UTC, labelled.
-	m, err := r.Render(storyRow(t, YourTurn, "en", &Story{Zone: "Mars/Olympus"}))
+	m, err = r.Render(storyRow(t, YourTurn, "en", &Story{Zone: "Mars/Olympus"}))
 	if err != nil || !strings.Contains(m.Text, "Please play before Wed 4 Mar 2026, 18:30 UTC.") {
 		t.Errorf("unknown zone: %v\n%s", err, m.Text)
 	}

@@ -84,6 +84,32 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 	}
 }
 
+// TestDigestDeadlinesInTheSeatsTimeZone: a digest tells its games'
+// deadlines in the zone of its first game's seat.
+func TestDigestDeadlinesInTheSeatsTimeZone(t *testing.T) {
+	e := newStoryEnv(t)
+	ctx := context.Background()
+	c := e.create(lords.Name, "en", 2)
+	e.deliver()
+	if err := postgres.NewSeats(e.pool, nil).SetZone(ctx, c.ID, 1, "America/Sao_Paulo"); err != nil {
+		t.Fatal(err)
+	}
+	dl := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	p := notify.Payload{To: notify.Recipient{Seat: -1, Name: "P1", Email: "p1@example.org"}, Language: "en",
+		Games: []notify.WaitingGame{{Game: notify.GameInfo{ID: c.ID, Name: lords.Name, Players: []string{"P0", "P1"}}, Seat: 1, Deadline: &dl}}}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.pool.Exec(ctx, `INSERT INTO outbox (game_id, kind, payload, next_attempt_at) VALUES ('', 'digest', $1, now())`, b); err != nil {
+		t.Fatal(err)
+	}
+	sent := e.deliver()
+	if len(sent) != 1 || !strings.Contains(sent[0].Mail.Text, "play before Tue 1 Dec 2026, 09:00 (America/Sao_Paulo)") {
+		t.Fatalf("digest: %d emails\n%v", len(sent), sent)
+	}
+}
+
 // TestPauseResumeAndExtendSendNotices: each admin action sends a short
 // notice to the seats (a resume gives the awaited seat its your-turn email
 // instead), and only a seat the game awaits reads "please play before".

@@ -84,7 +84,7 @@ type sentEmail struct {
 	Mail    smtpsink.Parsed
 }
 
-var outboxIDRE = regexp.MustCompile(`<outbox-(\d+)\.`)
+var outboxIDRE = regexp.MustCompile(`<outbox-(\d+)[.@]`)
 
 // deliver runs the worker until the outbox has nothing due and returns the
 // emails the SMTP server received meanwhile.
@@ -121,7 +121,7 @@ func (e *storyEnv) deliver() []sentEmail {
 		id, _ := strconv.ParseInt(m[1], 10, 64)
 		s := sentEmail{Mail: p}
 		var kind string
-		if err := e.pool.QueryRow(ctx, `SELECT kind, seat, event_version FROM outbox WHERE id = $1`, id).Scan(&kind, &s.Seat, &s.Version); err != nil {
+		if err := e.pool.QueryRow(ctx, `SELECT kind, coalesce(seat, -1), coalesce(event_version, 0) FROM outbox WHERE id = $1`, id).Scan(&kind, &s.Seat, &s.Version); err != nil {
 			e.t.Fatal(err)
 		}
 		s.Kind = notify.Kind(kind)
