@@ -10,8 +10,9 @@ import (
 	"pbem/engine"
 )
 
-// What happened since a player's last move, and when their turn ends in their
-// own time: the part of a seat's email that is read when it is rendered, not
+// Story is what a seat's email tells beyond its payload: what happened
+// since the player's last move, a round's account, and the player's time
+// zone. The worker's SeatReader reads it when the email is rendered, not
 // when its outbox row is written.
 //
 // Why at render time, from the redacted history table, and not in the
@@ -34,9 +35,6 @@ import (
 // (moves it made itself, from the page, the API or an email); moves made for
 // it (a default move when its time ran out, a bot) are part of the story.
 // Table talk (which has its own emails) and the game's creation are left out.
-
-// Story is what a seat's email tells beyond its payload, read by the
-// worker's SeatReader when the email is rendered.
 type Story struct {
 	// Events are the seat's redacted history after its last move, up to the
 	// email's event version, oldest first (filled for your-turn emails).
@@ -76,7 +74,7 @@ type SeatReader interface {
 	// Stories returns, for each request (in its order), what an email of
 	// its kind to its seat tells beyond its payload: always the seat's time
 	// zone; for a your-turn email its history after its last move up to
-	// Upto (see the notes above); for a round-end email the summary of the
+	// Upto (see Story); for a round-end email the summary of the
 	// round ended at or before Upto. One call serves a claimed batch.
 	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
 	// SetZone records the time zone the seat's browser reported; zone must
