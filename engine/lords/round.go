@@ -11,6 +11,7 @@ import (
 type roundWords struct {
 	army, total, doubled, place, claimed string
 	yes, no, none                        string
+	noArmy                               string // "none", agreeing with army
 	initiative                           string // %s: the player who takes it
 }
 
@@ -18,13 +19,13 @@ func roundLang(code string) roundWords {
 	switch strings.ToLower(code) {
 	case "fr":
 		return roundWords{army: "Armée", total: "Total", doubled: "Doublé", place: "Rang", claimed: "Partisans pris",
-			yes: "oui", no: "non", none: "aucun", initiative: "%s prend l'initiative."}
+			yes: "oui", no: "non", none: "aucun", noArmy: "aucune", initiative: "%s prend l'initiative."}
 	case "it":
 		return roundWords{army: "Esercito", total: "Totale", doubled: "Raddoppiato", place: "Posizione", claimed: "Sostenitori presi",
-			yes: "sì", no: "no", none: "nessuno", initiative: "%s prende l'iniziativa."}
+			yes: "sì", no: "no", none: "nessuno", noArmy: "nessuno", initiative: "%s prende l'iniziativa."}
 	}
 	return roundWords{army: "Army", total: "Total", doubled: "Doubled", place: "Place", claimed: "Supporters claimed",
-		yes: "yes", no: "no", none: "none", initiative: "%s takes the initiative."}
+		yes: "yes", no: "no", none: "none", noArmy: "none", initiative: "%s takes the initiative."}
 }
 
 // RoundSummary implements engine.Game: each army of the round that the
@@ -66,7 +67,7 @@ func (g *Game) RoundSummary(round []engine.Event, names []string, lang string) *
 		}
 		army, doubled, claimed := strings.Join(cards, ", "), w.no, strings.Join(claims[a.Seat], ", ")
 		if army == "" {
-			army = w.none
+			army = w.noArmy
 		}
 		if a.Doubled {
 			doubled = w.yes
