@@ -52,6 +52,10 @@ type PageConfig struct {
 	Notify func(ctx context.Context) (<-chan struct{}, error)
 	// Failed lists a game's failed emails for its admin page; nil hides them.
 	Failed FailedEmails
+	// Zones records the time zone a seat's browser reports when its play
+	// page opens (the pages' tz cookie), so that its emails tell deadlines
+	// in the player's time; nil: emails stay in UTC.
+	Zones ZoneRecorder
 	// Logger logs unexpected errors; nil means slog.Default().
 	Logger *slog.Logger
 	// Poll is how often a live stream checks the version without a
@@ -60,6 +64,11 @@ type PageConfig struct {
 	// StreamFor bounds one live stream's life (default 10 minutes); the
 	// browser reconnects by itself.
 	StreamFor time.Duration
+}
+
+// ZoneRecorder records a seat's time zone (notify's SeatReader does).
+type ZoneRecorder interface {
+	SetZone(ctx context.Context, gameID string, seat int, zone string) error
 }
 
 // FailedEmails lists a game's failed emails (notify's outbox store does).

@@ -96,6 +96,7 @@ func (p *pages) play(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p.recordZone(c, id, sp.View.Seat)
 	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
 		return err
 	}

@@ -117,6 +117,17 @@ type Game interface {
 	// RoundEnd reports whether e closes a round (the service sends the
 	// round's result email after it). A game without rounds answers false.
 	RoundEnd(e Event) bool
+	// RoundSummary is the account of a round for the round-end email: each
+	// seat's figures (an army's total, a side, rewards...) under column
+	// headings, and sentences for the rest, in lang ("en", "fr", "it";
+	// English otherwise) with the players' names. round holds that round's
+	// events as one seat sees them (Redact), oldest first, ending with the
+	// event RoundEnd reports; it may start earlier (the events before the
+	// round's own are ignored). A summary is public: it tells only what
+	// every seat may know, so it is the same for every seat. Nil when round
+	// holds no ended round, or not the events that scored it (and always
+	// for a game without rounds).
+	RoundSummary(round []Event, names []string, lang string) *RoundSummary
 	// ChooseBot is a bot's decision for the seat whose view is given: one
 	// of that view's legal moves, verbatim, to be played through Decide like
 	// a person's. view is what State.View(seat) returned and history every
@@ -229,6 +240,26 @@ type Result struct {
 	// Summary is a one-line account of the end ("Ann wins with 42"), in the
 	// setup's language and with the players' names.
 	Summary string `json:"summary,omitempty"`
+}
+
+// RoundSummary is the account of one ended round (Game.RoundSummary).
+type RoundSummary struct {
+	// Round is the round's number, from 1.
+	Round int `json:"round"`
+	// Columns are the headings of each row's cells, in the summary's
+	// language (the player's name comes before them, unheaded).
+	Columns []string `json:"columns"`
+	// Rows hold one seat each, in the game's order for the round (best
+	// first where the round ranks the seats).
+	Rows []RoundRow `json:"rows"`
+	// Notes are sentences about the round as a whole (a battle's outcome).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// RoundRow is one seat's line of a RoundSummary: one cell per column.
+type RoundRow struct {
+	Seat  int      `json:"seat"`
+	Cells []string `json:"cells"`
 }
 
 // Standing is one seat's place in a Result.

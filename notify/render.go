@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	texttemplate "text/template"
-	"time"
 
 	"pbem/engine/i18n"
 	"pbem/events/game"
@@ -83,7 +82,7 @@ func newLanguage(p i18n.Printer) (*language, error) {
 	l := &language{p: p, text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
 	tr := p.T
 	for _, k := range Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
@@ -120,7 +119,16 @@ type emailData struct {
 	Summary     string
 	Lines       []string
 	Ranking     []Rank
-	Games       []digestItem
+	// Turns are what happened since the recipient's last move, grouped by
+	// who acted (your-turn emails read with a Story); Notice is a notice's
+	// subject ("paused", "resumed", "extended").
+	Turns  []storyTurn
+	Notice string
+	// NoticeText is Notice in the email's language (the notice's subject).
+	NoticeText string
+	// Round is the round a round-end email closes, as a table (nil: none).
+	Round *roundTable
+	Games []digestItem
 	// HelpLink is the game's help page in the email's language (in
 	// invitations; every registered game is expected to have one).
 	HelpLink string
@@ -175,13 +183,23 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Game:            GameTitle(p.Game.Name),
 		GameID:          gameID,
 		Players:         playerList(p.Game, l.p.T("bot.mark")),
-		Deadline:        formatDeadline(p.Deadline, l.p.T("layout.deadline")),
+		Deadline:        l.tellDeadline(deadlineFor(row.Kind, p), row.Story),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
-		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
+		AuditLink:       r.link("games", gameID, "audit"),
 		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
 		Summary:         p.Summary,
 		Lines:           p.Lines,
 		Ranking:         p.Ranking,
+		Notice:          p.Notice,
+	}
+	if d.Notice != "" {
+		d.NoticeText = l.p.T("notice." + d.Notice)
+	}
+	if row.Story != nil && row.Kind.TellsStory() {
+		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.p.T("story.system"), l.p.T("story.admin"))
+	}
+	if row.Story != nil && row.Story.Round != nil {
+		d.Round = l.roundTable(row.Story.Round, p.Game.Players)
 	}
 	if d.Name == "" {
 		d.Name = p.To.Email
@@ -219,7 +237,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
 			Players:  playerList(g.Game, l.p.T("bot.mark")),
-			Deadline: formatDeadline(g.Deadline, l.p.T("layout.deadline")),
+			Deadline: l.tellDeadline(g.Deadline, row.Story),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
 		})
@@ -258,8 +276,11 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 // waiting for a digest; the game, its players and the deadline for the
 // others (each subject uses those it names).
 func subjectArgs(k Kind, d emailData) []any {
-	if k == Digest {
+	switch k {
+	case Digest:
 		return []any{len(d.Games)}
+	case Notice:
+		return []any{d.Game, d.Players, d.NoticeText}
 	}
 	return []any{d.Game, d.Players, d.Deadline}
 }
@@ -329,13 +350,6 @@ func GameTitle(name string) string {
 		return "pbem"
 	}
 	return strings.Join(words, " ")
-}
-
-func formatDeadline(t *time.Time, layout string) string {
-	if t == nil || t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(layout)
 }
 
 // playerList is a game's players for an email, a bot's name marked with

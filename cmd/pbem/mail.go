@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api"
+	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/game"
 	"pbem/notify"
@@ -54,7 +55,11 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
+	games, err := wiring.Games()
+	if err != nil {
+		return nil, nil, err
+	}
+	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log, DKIM: dk,
 		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {

@@ -148,6 +148,14 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 		}
 	}
 	var log []engine.Event
+	roundFrom := 0 // where the round being played starts in log (its previous round's end)
+	names := make([]string, setup.Players)
+	for i := range names {
+		names[i] = fmt.Sprintf("Player %d", i+1)
+		if i < len(setup.Names) && setup.Names[i] != "" {
+			names[i] = setup.Names[i]
+		}
+	}
 	moves := 0
 	for s.Result() == nil {
 		if moves >= o.MaxMoves {
@@ -197,6 +205,10 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 				if !g.RoundEnd(g.Redact(e, engine.Spectator)) {
 					return fmt.Errorf("move %d: RoundEnd is true for %s but false for its public redaction", moves, e.EventType())
 				}
+				if err := checkRoundSummary(g, append(log[roundFrom:len(log):len(log)], e), names); err != nil {
+					return fmt.Errorf("move %d: %w", moves, err)
+				}
+				roundFrom = len(log)
 			}
 			if o.Invariant != nil {
 				if err := o.Invariant(s); err != nil {

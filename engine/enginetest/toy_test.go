@@ -223,3 +223,4 @@ func TestRandomGamesCatchesFlaws(t *testing.T) {
 		}
 	}
 }
+func (g *toy) RoundSummary([]engine.Event, []string, string) *engine.RoundSummary { return nil }
