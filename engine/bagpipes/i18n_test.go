@@ -205,15 +205,15 @@ func TestElisionTable(t *testing.T) {
 // rulebook's own "supporter" and "supporters"; and the words of the two
 // army cards whose printed English names the French rulebook keeps
 // ("Irvine Capitulation", "Bruce Join Us Again !"). In Italian, words
-// that are Italian too: "in", "per", "all" (all'accampamento), "file";
-// and "round" (the Italian rulebooks' word).
+// that are Italian too: "in", "per", "all" (all'accampamento), "file",
+// "no"; and "round" (the Italian rulebooks' word).
 var sameWords = map[string][]string{
 	"fr": {"bruce", "bruces", "wallace", "lamberton", "comyns", "david", "balliol", "berwick", "dunbar", "stirling",
 		"falkirk", "methven", "irvine", "eric", "ii", "vive", "la", "france", "cards", "json",
 		"or", "camp", "camps", "charge", "format", "gratitude", "influence", "plan", "fans", "phase",
 		"supporter", "supporters", "capitulation", "join", "us", "again"},
 	"it": {"bruce", "wallace", "lamberton", "balliol", "berwick", "dunbar", "stirling", "falkirk", "methven", "irvine",
-		"eric", "ii", "la", "cards", "json", "in", "per", "all", "file", "round"},
+		"eric", "ii", "la", "cards", "json", "in", "per", "all", "file", "no", "round"},
 }
 
 // Over random whole games in French and Italian (every variant), no label,

@@ -12,9 +12,10 @@ import (
 // (seeded by seed) and returns every text the engine writes for players on
 // the way, in setup.Language: the option labels and help lines, the label
 // of every listed move at every step, the description of every event as
-// each seat and a spectator see it (and unredacted), the result summary,
-// and what extra returns for the state after each move (the engine's view
-// texts: prompts, card texts; extra may be nil).
+// each seat and a spectator see it (and unredacted), every round's summary
+// (headings, cells, notes), the result summary, and what extra returns for
+// the state after each move (the engine's view texts: prompts, card
+// texts; extra may be nil).
 func GameTexts(g engine.Game, setup engine.Setup, seed uint64, extra func(st engine.State) []string) ([]string, error) {
 	var out []string
 	for _, o := range g.Settings(setup.Language).Options {
@@ -28,6 +29,7 @@ func GameTexts(g engine.Game, setup engine.Setup, seed uint64, extra func(st eng
 		return nil, fmt.Errorf("new: %w", err)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	var log []engine.Event
 	for moves := 0; s.Result() == nil; moves++ {
 		if moves > 100000 {
 			return nil, errors.New("no end after 100000 moves")
@@ -53,6 +55,16 @@ func GameTexts(g engine.Game, setup engine.Setup, seed uint64, extra func(st eng
 				out = append(out, g.Describe(g.Redact(e, seat), setup.Names, setup.Language))
 			}
 			s.Apply(e)
+			log = append(log, e)
+			if g.RoundEnd(e) {
+				if rs := g.RoundSummary(log, setup.Names, setup.Language); rs != nil {
+					out = append(out, rs.Columns...)
+					out = append(out, rs.Notes...)
+					for _, r := range rs.Rows {
+						out = append(out, r.Cells...)
+					}
+				}
+			}
 		}
 		if extra != nil {
 			out = append(out, extra(s)...)
