@@ -23,10 +23,10 @@ func TestCatalogCheck(t *testing.T) {
 // too, so the list cannot hide a missing translation): the clans' names
 // (proper names, the same in every rulebook) and "clan" (a word of all
 // three languages); in French, "face" (face visible), "place",
-// "position" and "initiative" (le jeton Initiative); in Italian, "in",
+// "position", "total" and "initiative" (le jeton Initiative); in Italian, "in",
 // "no" (usa o no) and "supporter" (the Italian rulebook's word).
 var sameWords = map[string][]string{
-	"fr": {"makgill", "wemyss", "fergusson", "cockburn", "cochrane", "bruce", "clan", "face", "place", "position", "initiative"},
+	"fr": {"makgill", "wemyss", "fergusson", "cockburn", "cochrane", "bruce", "clan", "face", "place", "position", "total", "initiative"},
 	"it": {"makgill", "wemyss", "fergusson", "cockburn", "cochrane", "bruce", "clan", "in", "no", "supporter"},
 }
 
