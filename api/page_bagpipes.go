@@ -20,6 +20,9 @@ type bagCard struct {
 	Text  string `json:"text"`
 	Fresh bool   `json:"fresh"`
 	Ready bool   `json:"ready"`
+	// Changed marks a card that came here since the seat last looked
+	// (see page_catchup.go).
+	Changed bool `json:"-"`
 }
 
 // bagViewJSON is the part of the Swords and Bagpipes view the page shows.
