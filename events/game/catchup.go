@@ -26,8 +26,8 @@ type CatchUp struct {
 	// Lines are the seat's history after From up to the page's version,
 	// in order, each as the seat may see it.
 	Lines []CatchUpLine
-	// Before is the seat's view at version From (the engine's View), nil
-	// when Lines is empty.
+	// Before is the seat's view at version From (at the deal if From is
+	// 0; the engine's View), nil when Lines is empty.
 	Before any
 }
 
@@ -83,8 +83,9 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
 			Seat: turnSeat(r, len(g.Players)), Text: describeRow(eng, r, g.Players, lang), RecordedAt: r.RecordedAt})
 	}
-	if len(cu.Lines) > 0 && from >= 1 {
-		if cu.Before, err = s.seatViewAt(ctx, g, eng, seat, from); err != nil {
+	if len(cu.Lines) > 0 {
+		// Before the first event there is no view: the deal is the base.
+		if cu.Before, err = s.seatViewAt(ctx, g, eng, seat, max(from, 1)); err != nil {
 			return nil, err
 		}
 	}
