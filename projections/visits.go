@@ -9,6 +9,7 @@ type Visits interface {
 	// Visit records that seat of game id was shown its page at version,
 	// and returns the version that seat had seen before this one (0 if
 	// none). Showing the same version again changes nothing and returns
-	// the same answer, so a reload tells the same lines.
+	// the same answer, so a reload tells the same lines; an older version
+	// (a late request) changes nothing either.
 	Visit(ctx context.Context, id string, seat int, version int64) (since int64, err error)
 }
