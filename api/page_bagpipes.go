@@ -78,6 +78,9 @@ type bagPlayer struct {
 	Daggers string // the dagger total if this seat may know it, else the card count
 	Side    string
 	Table   []bagCard
+	// Changed marks a player whose gold, units, cards or side changed
+	// since the seat last looked (see page_catchup.go).
+	Changed bool
 }
 
 // bagPage is the Swords and Bagpipes part of a play page.

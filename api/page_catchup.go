@@ -145,15 +145,20 @@ func markCards(before, now []lordsCard) {
 }
 
 // markBagChanges marks the Swords and Bagpipes cards of now (the hand and
-// each player's table) that were not at the same place in before.
+// each player's table) that were not at the same place in before, and the
+// players whose public counts (gold, units, cards, daggers, side) changed.
 func markBagChanges(before, now *bagPage) {
 	markBagCards(before.Hand, now.Hand)
 	for i := range now.Players {
-		var table []bagCard
-		if i < len(before.Players) { // both list the players by seat
-			table = before.Players[i].Table
+		n := &now.Players[i]
+		if i >= len(before.Players) { // both list the players by seat
+			markBagCards(nil, n.Table)
+			continue
 		}
-		markBagCards(table, now.Players[i].Table)
+		b := before.Players[i]
+		markBagCards(b.Table, n.Table)
+		n.Changed = b.Gold != n.Gold || b.Castle != n.Castle || b.Camp != n.Camp || b.Cards != n.Cards ||
+			b.Daggers != n.Daggers || b.Side != n.Side
 	}
 }
 
