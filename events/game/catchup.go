@@ -70,7 +70,8 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	if keep >= 0 && keep < since {
 		since = keep
 	}
-	rows, err := s.repo.History(ctx, g.ID, seat)
+	// The seat's last move counts only if it came after since.
+	rows, err := s.repo.HistoryAfter(ctx, g.ID, seat, since)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +93,8 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	return cu, nil
 }
 
-// lastMove is the version of seat's last engine event in its history, 0
-// if it never moved.
+// lastMove is the version of seat's last engine event in rows, 0 if it
+// has none there.
 func lastMove(rows []projections.HistoryRow, seat int) int64 {
 	actor := "seat:" + strconv.Itoa(seat)
 	var v int64
@@ -137,8 +138,12 @@ func describeRow(eng engine.Game, r projections.HistoryRow, names []string, lang
 }
 
 // seatViewAt deals game g again from its stream and applies its events up
-// to version, and returns seat's view then.
+// to version, and returns seat's view then (cached: the past never changes).
 func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engine.Game, seat int, version int64) (any, error) {
+	k := viewKey{game: g.ID, seat: seat, version: version}
+	if v, ok := s.pastViews.get(k); ok {
+		return v, nil
+	}
 	evs, err := s.store.ReadStream(ctx, g.ID, 1)
 	if err != nil {
 		return nil, err
@@ -160,7 +165,9 @@ func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engin
 		}
 		st.Apply(ev)
 	}
-	return st.View(seat), nil
+	v := st.View(seat)
+	s.pastViews.put(k, v)
+	return v, nil
 }
 
 // dealFrom deals a game again from the pbem.created event that opens its
