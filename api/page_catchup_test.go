@@ -103,6 +103,9 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 					}
 				}
 				got := catchUpOf(t, body)
+				if title := map[string]string{"en": "Since your last turn", "fr": "Depuis votre dernier tour", "it": "Dal tuo ultimo turno"}[tc.lang]; !strings.Contains(body, ">"+title+"</h2>") {
+					t.Fatalf("the %s page lacks %q", tc.lang, title)
+				}
 				full := fullSentences(t, e, engines[tc.game], id, names, tc.lang)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("visit %d at v%d (since v%d, last move v%d):\n got %v\nwant %v", visits, v, since, lastMove, got, want)
