@@ -118,6 +118,15 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 						t.Fatalf("the page of seat %d tells v%d unredacted: %q", me, l.Version, f)
 					}
 				}
+				if tc.game == "lords-of-scotland" {
+					for q := range tc.n {
+						for r := range hiddenFrom(t, e, id, q, me) {
+							if strings.Contains(body, `data-rank="`+r+`"`) {
+								t.Fatalf("the page of seat %d shows card %s of seat %d", me, r, q)
+							}
+						}
+					}
+				}
 				lines += len(got)
 				marked += len(reChanged.FindAllString(body, -1))
 			}
