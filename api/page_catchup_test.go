@@ -110,6 +110,9 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("visit %d at v%d (since v%d, last move v%d):\n got %v\nwant %v", visits, v, since, lastMove, got, want)
 				}
+				if !strings.Contains(body, `<noscript><p><a href="/play/`+id+`">`) {
+					t.Fatal("the page has no reload link for a browser without JavaScript")
+				}
 				if len(want) == 0 && !strings.Contains(body, `<p class="meta">`) {
 					t.Errorf("an empty \"Since your last turn\" says nothing")
 				}
