@@ -48,7 +48,8 @@ func fromParam(c echo.Context) (int64, error) {
 }
 
 // addCatchUp fills the page's "Since your last turn" for the seat of tok,
-// records the visit, and marks on the board the cards that changed since.
+// records the visit (not for a live update, ?from=), and marks on the
+// board the cards that changed since.
 func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, lang string, tok string, names []string) error {
 	keep, err := fromParam(c)
 	if err != nil {

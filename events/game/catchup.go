@@ -50,9 +50,11 @@ type CatchUpLine struct {
 // version (the version of the page being served), and records that the
 // seat has now seen version. keep, if >= 0, is where the lines of a page
 // already open start (a live update): the lines then start there unless
-// the seat moved since, so that the update only adds lines. The lines are
-// told in lang (the game's language if lang is unknown). Errors:
-// ENotFound, EUnauthorized.
+// the seat moved since, so that the update only adds lines, and no visit
+// is recorded (a tab left open in the background must not use up the
+// lines its player has not read; the next page opened shows them). The
+// lines are told in lang (the game's language if lang is unknown).
+// Errors: ENotFound, EUnauthorized.
 func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, keep int64, lang string) (*CatchUp, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
@@ -63,12 +65,11 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 		return nil, err
 	}
 	version = min(version, g.Version)
-	since, err := s.repo.Visit(ctx, g.ID, seat, version)
-	if err != nil {
-		return nil, err
-	}
-	if keep >= 0 && keep < since {
-		since = keep
+	since := keep
+	if keep < 0 {
+		if since, err = s.repo.Visit(ctx, g.ID, seat, version); err != nil {
+			return nil, err
+		}
 	}
 	// The seat's last move counts only if it came after since.
 	rows, err := s.repo.HistoryAfter(ctx, g.ID, seat, since)

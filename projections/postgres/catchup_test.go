@@ -11,7 +11,8 @@ import (
 
 // SeatCatchUp, through the service on PostgreSQL: the lines start after
 // the later of the seat's last move and its previous visit; a live update
-// (keep) keeps the open page's start unless the seat moved since; there
+// (keep) keeps the open page's start unless the seat moved since, and is
+// no visit; there
 // is a view before the lines exactly when there are lines; a bad token or
 // game is refused without recording a visit.
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
@@ -109,7 +110,12 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1, "en"); projections.ErrorCode(err) != projections.ENotFound {
 		t.Errorf("an unknown game: %v", err)
 	}
-	if since, err := repo.Visit(ctx, c.ID, 1, v4); err != nil || since != 0 {
+	// A live update is no visit: seat 1's first page still starts at 0.
+	tok1 := game.SeatToken(secret, c.ID, 1, 0)
+	if _, err := svc.SeatCatchUp(ctx, c.ID, tok1, v4, 0, "en"); err != nil {
+		t.Fatal(err)
+	}
+	if since, err := repo.Visit(ctx, c.ID, 1, v4+1); err != nil || since != 0 {
 		t.Errorf("seat 1 never opened its page, yet it had seen v%d (%v)", since, err)
 	}
 }
