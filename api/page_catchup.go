@@ -50,12 +50,12 @@ func fromParam(c echo.Context) (int64, error) {
 // addCatchUp fills the page's "Since your last turn" for the seat of tok,
 // records the visit (not for a live update, ?from=), and marks on the
 // board the cards that changed since.
-func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, lang string, tok string, names []string) error {
+func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok string, names []string) error {
 	keep, err := fromParam(c)
 	if err != nil {
 		return err
 	}
-	cu, err := p.svc.SeatCatchUp(c.Request().Context(), d.GameID, tok, d.Version, keep, lang)
+	cu, err := p.svc.SeatCatchUp(c.Request().Context(), d.GameID, tok, d.Version, keep)
 	if err != nil {
 		return err
 	}

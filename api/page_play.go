@@ -266,7 +266,7 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	if pageCatalog.Has(helpKey(sm.Game, 1, "title")) {
 		d.HelpLink = helpLink(sm.Game, lang)
 	}
-	if err := p.addCatchUp(c, d, cat, lang, tok, names); err != nil {
+	if err := p.addCatchUp(c, d, cat, tok, names); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -19,7 +19,10 @@ import (
 // can mark what changed.
 
 // CatchUp is what happened in a game since a seat last moved or last
-// opened its page, whichever is later.
+// opened its page, whichever is later. Its lines are the seat's history
+// rows as stored (the sentences the your-turn email tells, see notify's
+// Story): table talk (shown beside it on the page) and the game's creation
+// are left out, as the email leaves them out.
 type CatchUp struct {
 	// From is the version the seat knew: Lines are the events after it.
 	From int64
@@ -41,7 +44,8 @@ type CatchUpLine struct {
 	// Seat is the seat whose turn the event belongs to: the acting seat,
 	// or for a bot or the deadline the seat the event names; -1 if none.
 	Seat int
-	// Text tells the event as a sentence in the asked language.
+	// Text tells the event as the seat's history does (in the game's
+	// language, with the players' names).
 	Text       string
 	RecordedAt time.Time
 }
@@ -52,10 +56,9 @@ type CatchUpLine struct {
 // already open start (a live update): the lines then start there unless
 // the seat moved since, so that the update only adds lines, and no visit
 // is recorded (a tab left open in the background must not use up the
-// lines its player has not read; the next page opened shows them). The
-// lines are told in lang (the game's language if lang is unknown).
+// lines its player has not read; the next page opened shows them).
 // Errors: ENotFound, EUnauthorized.
-func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, keep int64, lang string) (*CatchUp, error) {
+func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*CatchUp, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
 		return nil, err
@@ -79,11 +82,11 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	from := max(since, lastMove(rows, seat))
 	cu := &CatchUp{From: from}
 	for _, r := range rows {
-		if r.Version <= from || r.Version > version {
+		if r.Version <= from || r.Version > version || r.Type == projections.TypeChat || r.Type == projections.TypeCreated {
 			continue
 		}
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
-			Seat: turnSeat(r, len(g.Players)), Text: describeRow(eng, r, g.Players, lang), RecordedAt: r.RecordedAt})
+			Seat: turnSeat(r, len(g.Players)), Text: r.Summary, RecordedAt: r.RecordedAt})
 	}
 	if len(cu.Lines) > 0 {
 		// Before the first event there is no view: the deal is the base.
@@ -124,9 +127,9 @@ func turnSeat(r projections.HistoryRow, players int) int {
 	return -1
 }
 
-// describeRow tells a history row (already redacted for its reader) in
-// lang, as the projector told it in the game's language; a row the
-// engine cannot read keeps its stored line.
+// describeRow tells a history row in lang, as the projector told it in
+// the game's language; a row the engine cannot read keeps its stored
+// line (the audit's, see DescribeAudit).
 func describeRow(eng engine.Game, r projections.HistoryRow, names []string, lang string) string {
 	if projections.IsServiceEvent(r.Type) {
 		return projections.DescribeService(r.Type, r.Data, names, lang)
