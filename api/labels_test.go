@@ -59,7 +59,7 @@ func TestViewLabelsSpeakTheGamesLanguage(t *testing.T) {
 	if err := json.Unmarshal(nv.State, &st); err != nil || len(st.Hand) == 0 {
 		t.Fatalf("view state: %v %s", err, nv.State)
 	}
-	italian := "Copia il potere|Schiera un altro|Resta nel tuo|Scarta un altro|Scambia questa carta|Pesca una carta|Prendi due|Vale come"
+	italian := "Copia il|Pesca una|Resta nel|Rivendica due|Scambia questa|Scarta un'altra|Schiera un'altra|Vale come"
 	for _, c := range st.Hand {
 		ok := false
 		for _, w := range strings.Split(italian, "|") {
