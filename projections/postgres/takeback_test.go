@@ -1,0 +1,399 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/engine"
+	"pbem/engine/lords"
+	"pbem/events"
+	"pbem/events/game"
+	"pbem/events/postgres/pgtest"
+	"pbem/projections"
+	"pbem/projections/postgres"
+)
+
+// lordsService returns a service playing Lords of Scotland on a fresh
+// database, with the given mail grace.
+func lordsService(t *testing.T, grace time.Duration) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+	t.Helper()
+	g, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := pgtest.NewPool(t)
+	repo := postgres.New(pool)
+	store := newStore(t, pool)
+	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: secret, MailGrace: grace})
+	return svc, repo, store, pool
+}
+
+func createLords(t *testing.T, svc *game.Service, n int) string {
+	t.Helper()
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name}
+	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"}[:n] {
+		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: strings.ToLower(name) + "@example.org"})
+	}
+	c, err := svc.Create(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}
+
+// untilReversible plays the game's first listed moves until the seat to
+// move has a legal move that can be taken back and that hands the turn to
+// another seat. It returns that seat, its token and the move.
+func untilReversible(t *testing.T, svc *game.Service, id string) (int, string, json.RawMessage) {
+	t.Helper()
+	ctx := context.Background()
+	for range 300 {
+		sm, err := svc.Summary(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sm.Status != projections.StatusActive {
+			t.Fatal("the game ended before a reversible move")
+		}
+		seat := sm.ToMove[0]
+		tok := game.SeatToken(secret, id, seat, 0)
+		sp, err := svc.SeatPage(ctx, id, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := sp.View
+		if len(sp.Takeback.Final) != len(v.LegalMoves) {
+			t.Fatalf("%d Final flags for %d legal moves", len(sp.Takeback.Final), len(v.LegalMoves))
+		}
+		pick := -1
+		for i, final := range sp.Takeback.Final {
+			if !final {
+				pick = i
+				break
+			}
+		}
+		mv, err := json.Marshal(v.LegalMoves[max(pick, 0)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pick >= 0 {
+			return seat, tok, mv
+		}
+		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("no reversible move in 300 moves")
+	return 0, "", nil
+}
+
+// outboxOf lists a game's outbox rows of versions from..to: status and
+// whether each still waits.
+func outboxOf(t *testing.T, pool *pgxpool.Pool, id string, from, to int64) (statuses []string, waiting int) {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT status, next_attempt_at > now() + interval '30 minutes'
+		FROM outbox WHERE game_id = $1 AND event_version BETWEEN $2 AND $3 ORDER BY id`, id, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		var w bool
+		if err := rows.Scan(&s, &w); err != nil {
+			t.Fatal(err)
+		}
+		statuses = append(statuses, s)
+		if w {
+			waiting++
+		}
+	}
+	return statuses, waiting
+}
+
+// TestTakebackRestoresTheState takes back a move that revealed nothing:
+// the engine state is the one before the move, its emails (held by the
+// mail grace) are cancelled and the take-back sends none, the stream
+// holds both the move and the take-back, the history tells the take-back
+// in the game's language, and verify and rebuild agree.
+func TestTakebackRestoresTheState(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, store, pool := lordsService(t, time.Hour)
+	id := createLords(t, svc, 3)
+	seat, tok, mv := untilReversible(t, svc, id)
+	before, err := repo.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: before.Version, Move: mv, RequestID: "req-move"}); err != nil {
+		t.Fatal(err)
+	}
+	moved, err := repo.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses, waiting := outboxOf(t, pool, id, before.Version+1, moved.Version)
+	if len(statuses) == 0 || waiting != len(statuses) {
+		t.Fatalf("the move's emails %v: %d of them wait for the grace, want all", statuses, waiting)
+	}
+	sp, err := svc.SeatPage(ctx, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Takeback.Version != moved.Version {
+		t.Fatalf("the page offers to take back version %d, want %d", sp.Takeback.Version, moved.Version)
+	}
+	other := game.SeatToken(secret, id, (seat+1)%3, 0)
+	if _, err := svc.Takeback(ctx, id, other, game.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EForbidden {
+		t.Fatalf("another seat's take-back: %v, want forbidden", err)
+	}
+	raw, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := repo.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _ := lords.New()
+	want, _ := eng.DecodeState(before.State)
+	got, _ := eng.DecodeState(after.State)
+	wj, _ := json.Marshal(want)
+	gj, _ := json.Marshal(got)
+	if string(wj) != string(gj) {
+		t.Fatalf("state after the take-back differs from the state before the move:\n%s\n%s", gj, wj)
+	}
+	if after.Version != moved.Version+1 || !equalInts(after.ToMove, before.ToMove) {
+		t.Fatalf("after the take-back: version %d to move %v; before the move: version %d to move %v",
+			after.Version, after.ToMove, before.Version, before.ToMove)
+	}
+	var v struct {
+		Version    int64             `json:"version"`
+		LegalMoves []json.RawMessage `json:"legal_moves"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil || v.Version != after.Version || len(v.LegalMoves) == 0 {
+		t.Fatalf("answer %s: %v", raw, err)
+	}
+	statuses, _ = outboxOf(t, pool, id, before.Version+1, after.Version)
+	for _, s := range statuses {
+		if s != "skipped" {
+			t.Fatalf("emails of the move and the take-back: %v, want every one skipped", statuses)
+		}
+	}
+	evs, err := store.ReadStream(ctx, id, before.Version+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := evs[len(evs)-1]; last.Type != projections.TypeTakeback || len(evs) != int(after.Version-before.Version) {
+		t.Fatalf("stream after the move: %d events, last %s", len(evs), last.Type)
+	}
+	h, err := svc.History(ctx, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := h.Events[len(h.Events)-1].Summary; !strings.Contains(line, "takes back their move") {
+		t.Fatalf("last history line %q", line)
+	}
+	if err := svc.Verify(ctx, id); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if err := svc.Rebuild(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, err := repo.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rebuilt.State) != string(after.State) && !sameState(t, rebuilt.State, after.State) {
+		t.Fatal("rebuild gives another state")
+	}
+	if err := svc.Verify(ctx, id); err != nil {
+		t.Fatalf("verify after rebuild: %v", err)
+	}
+	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EConflict ||
+		!strings.Contains(err.Error(), "already taken back") {
+		t.Fatalf("a second take-back: %v", err)
+	}
+	// The seat plays again, and the game goes on from the restored state.
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+		t.Fatalf("the move again after its take-back: %v", err)
+	}
+	if err := svc.Verify(ctx, id); err != nil {
+		t.Fatalf("verify after the move again: %v", err)
+	}
+}
+
+// TestTakebackRefused checks the 409s: a move that drew a card, a move
+// after which another seat acted, a version that is no move.
+func TestTakebackRefused(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := lordsService(t, 0)
+	id := createLords(t, svc, 2)
+	// The first moves of a Lords game are recruits: the place is refilled
+	// from the pile.
+	g, err := repo.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := g.ToMove[0]
+	tok := game.SeatToken(secret, id, seat, 0)
+	v, err := svc.View(ctx, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recruit json.RawMessage
+	for _, m := range v.LegalMoves {
+		b, _ := json.Marshal(m)
+		if strings.Contains(string(b), `"type":"recruit"`) {
+			recruit = b
+			break
+		}
+	}
+	if recruit == nil {
+		t.Fatalf("no recruit among %d moves", len(v.LegalMoves))
+	}
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: recruit}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = repo.Game(ctx, id)
+	_, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: g.Version})
+	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "revealed something") {
+		t.Fatalf("take-back of a recruit: %v", err)
+	}
+	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: 1}); projections.ErrorCode(err) != projections.EConflict ||
+		!strings.Contains(err.Error(), "not a move") {
+		t.Fatalf("take-back of version 1: %v", err)
+	}
+	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: 0}); projections.ErrorCode(err) != projections.EInvalid {
+		t.Fatalf("take-back of version 0: %v", err)
+	}
+	if _, err := svc.Takeback(ctx, id, "not-a-token", game.TakebackRequest{Version: g.Version}); projections.ErrorCode(err) != projections.EUnauthorized {
+		t.Fatalf("take-back with a bad token: %v", err)
+	}
+
+	id = createLords(t, svc, 3)
+	seat, tok, mv := untilReversible(t, svc, id)
+	g, _ = repo.Game(ctx, id)
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+		t.Fatal(err)
+	}
+	mine, _ := repo.Game(ctx, id)
+	if err := svc.Chat(ctx, id, game.SeatToken(secret, id, (seat+1)%3, 0), "nice move", ""); err != nil {
+		t.Fatal(err)
+	}
+	next := mine.ToMove[0]
+	if next == seat {
+		t.Fatal("the reversible move kept the turn")
+	}
+	ntok := game.SeatToken(secret, id, next, 0)
+	nv, err := svc.View(ctx, id, ntok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nmv, _ := json.Marshal(nv.LegalMoves[0])
+	if _, err := svc.Move(ctx, id, ntok, game.MoveRequest{Version: nv.Version, Move: nmv}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: mine.Version})
+	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "no longer be taken back") {
+		t.Fatalf("take-back after another seat moved: %v", err)
+	}
+}
+
+// TestTakebackRace races a take-back against the next player's move over
+// real PostgreSQL: exactly one of them wins, every time.
+func TestTakebackRace(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := lordsService(t, 0)
+	wins := map[string]int{}
+	defer func() { t.Logf("winners: %v", wins) }()
+	for round := range 8 {
+		id := createLords(t, svc, 2)
+		seat, tok, mv := untilReversible(t, svc, id)
+		g, _ := repo.Game(ctx, id)
+		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+			t.Fatal(err)
+		}
+		moved, _ := repo.Game(ctx, id)
+		next := moved.ToMove[0]
+		if next == seat {
+			t.Fatal("the reversible move kept the turn")
+		}
+		ntok := game.SeatToken(secret, id, next, 0)
+		nv, err := svc.View(ctx, id, ntok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nmv, _ := json.Marshal(nv.LegalMoves[0])
+		var wg sync.WaitGroup
+		var backErr, moveErr error
+		start := make(chan struct{})
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, backErr = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version})
+		}()
+		go func() {
+			defer wg.Done()
+			<-start
+			// Staggered starts, so that either side may win the append.
+			time.Sleep(time.Duration(round%4) * time.Millisecond)
+			_, moveErr = svc.Move(ctx, id, ntok, game.MoveRequest{Version: nv.Version, Move: nmv})
+		}()
+		close(start)
+		wg.Wait()
+		if (backErr == nil) == (moveErr == nil) {
+			t.Fatalf("round %d: take-back %v, move %v: want exactly one to win", round, backErr, moveErr)
+		}
+		if backErr == nil {
+			wins["take-back"]++
+		} else {
+			wins["move"]++
+		}
+		for _, err := range []error{backErr, moveErr} {
+			if err != nil && projections.ErrorCode(err) != projections.EConflict {
+				t.Fatalf("round %d: the loser's error %v is not a conflict", round, err)
+			}
+		}
+		final, _ := repo.Game(ctx, id)
+		if backErr == nil && (final.Version != moved.Version+1 || !equalInts(final.ToMove, []int{seat})) {
+			t.Fatalf("round %d: the take-back won, but the game is at version %d with %v to move", round, final.Version, final.ToMove)
+		}
+		if moveErr == nil && final.Version <= moved.Version {
+			t.Fatalf("round %d: the move won, but the game is at version %d", round, final.Version)
+		}
+		if err := svc.Verify(ctx, id); err != nil {
+			t.Fatalf("round %d: verify: %v", round, err)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameState(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
