@@ -23,6 +23,7 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/api/v1/games/:id", s.getGame},
 		{http.MethodGet, "/api/v1/games/:id/view", s.getView},
 		{http.MethodPost, "/api/v1/games/:id/moves", s.postMove},
+		{http.MethodPost, "/api/v1/games/:id/takeback", s.postTakeback},
 		{http.MethodGet, "/api/v1/games/:id/history", s.getHistory},
 		{http.MethodGet, "/api/v1/games/:id/audit", s.getAudit},
 		{http.MethodPost, "/api/v1/games/:id/admin/resend", s.adminResend},
