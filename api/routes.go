@@ -62,6 +62,9 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
 			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
+
+			// take back my last move (form: csrf, version)
+			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},
 		}...)
 	}
 	if s.metrics != nil {
