@@ -54,11 +54,13 @@ func takenBack(evs []events.Event, before int64) (map[int64]bool, error) {
 }
 
 // TakebackMove finds the move of a game that produced version, for a
-// take-back: evs is the game's whole stream, in order. The move is the
-// run of engine events ending at version that one Decide appended (the
-// same actor and request, the first one carrying the move's idempotency
-// key if it had one). It returns the move's events, its first version and
-// the seat that made it. Errors: EConflict with a message for the player
+// take-back: evs is the game's whole stream, in order. The move is within
+// the run of engine events ending at version of one actor and request
+// that no idempotency key splits (a keyed move's first event carries its
+// key). Several decisions of a seat may share a request (a client that
+// sends one X-Request-ID twice, the service's own callers): LastDecision
+// finds where the last one begins. It returns the run's events, its first
+// version and the seat that made it. Errors: EConflict with a message for the player
 // when version is not a player's move, was already taken back, or when
 // anything but a quiet service event (chat, a resent link, a corrected
 // address, an extended deadline) or an earlier take-back came after it:
@@ -171,6 +173,55 @@ func StateBefore(games engine.Registry, evs []events.Event, before int64) (engin
 		st.Apply(ev)
 	}
 	return eng, st, nil
+}
+
+// LastDecision finds where the last decision of seat begins in run, the
+// engine events of a run (TakebackMove) applied in order from st (the
+// state before the run, which it leaves alone): the latest k such that
+// one of seat's legal moves in the state before run[k] decides exactly
+// run[k:] (Decide is deterministic). It returns k and the state before
+// run[k]; ok is false when no listed move gives those events (rules that
+// changed since, say).
+func LastDecision(st engine.State, seat int, run []engine.Event) (k int, before engine.State, ok bool) {
+	want := make([][]byte, len(run))
+	for i, e := range run {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return 0, nil, false
+		}
+		want[i] = b
+	}
+	cur := st.Clone()
+	for i := range run {
+		if decides(cur, seat, run[i:], want[i:]) {
+			k, before, ok = i, cur.Clone(), true
+		}
+		cur.Apply(run[i])
+	}
+	return k, before, ok
+}
+
+// decides reports whether one of seat's legal moves in st decides evs
+// (whose JSON is want).
+func decides(st engine.State, seat int, evs []engine.Event, want [][]byte) bool {
+	for _, mv := range st.Legal(seat) {
+		got, err := st.Decide(seat, mv)
+		if err != nil || len(got) != len(evs) {
+			continue
+		}
+		same := true
+		for i, e := range got {
+			b, err := json.Marshal(e)
+			if err != nil || e.EventType() != evs[i].EventType() || string(b) != string(want[i]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }
 
 // DecodeMoveEvents decodes the engine events of a stored move.

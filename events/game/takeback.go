@@ -80,13 +80,19 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	if err != nil {
 		return nil, err
 	}
+	_, runStart, err := projections.StateBefore(s.games, evs, from)
+	if err != nil {
+		return nil, err
+	}
+	k, before, ok := projections.LastDecision(runStart, seat, decoded)
+	if !ok {
+		return nil, projections.Errorf(projections.EConflict,
+			"the move at version %d cannot be told apart from the moves before it: it cannot be taken back", req.Version)
+	}
+	decoded, from = decoded[k:], from+int64(k)
 	if !eng.Reversible(decoded) {
 		return nil, projections.Errorf(projections.EConflict,
 			"the move at version %d revealed something (a card drawn or turned face-up, a secret choice, a shuffle, a new round): it cannot be taken back", req.Version)
-	}
-	_, before, err := projections.StateBefore(s.games, evs, from)
-	if err != nil {
-		return nil, err
 	}
 	data, err := json.Marshal(projections.Takeback{Seat: seat, Version: req.Version, From: from})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
 	"pbem/events/game"
@@ -27,10 +28,17 @@ func lordsService(t *testing.T, grace time.Duration) (*game.Service, *postgres.R
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serviceOf(t, grace, g)
+}
+
+// serviceOf returns a service playing games on a fresh database, with the
+// given mail grace.
+func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
-	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: secret, MailGrace: grace})
+	svc := game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo, Secret: secret, MailGrace: grace})
 	return svc, repo, store, pool
 }
 
@@ -396,4 +404,145 @@ func sameState(t *testing.T, a, b []byte) bool {
 	xa, _ := json.Marshal(x)
 	ya, _ := json.Marshal(y)
 	return string(xa) == string(ya)
+}
+
+// TestTakebackAfterABotOrATimeout: a bot that moved after the move, or a
+// deadline that passed, makes the take-back impossible (409 naming what
+// happened).
+func TestTakebackAfterABotOrATimeout(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := lordsService(t, 0)
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}}
+	c, err := svc.Create(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Let the bot play whenever it is its turn, until Ann has a move she
+	// could take back.
+	var mv json.RawMessage
+	tok := game.SeatToken(secret, c.ID, 0, 0)
+	for range 300 {
+		g, err := repo.Game(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.ToMove[0] == 1 {
+			if ok, err := svc.PlayBot(ctx, c.ID, 1); err != nil || !ok {
+				t.Fatalf("bot: %v %v", ok, err)
+			}
+			continue
+		}
+		sp, err := svc.SeatPage(ctx, c.ID, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := -1
+		for i, final := range sp.Takeback.Final {
+			if !final {
+				pick = i
+				break
+			}
+		}
+		m, _ := json.Marshal(sp.View.LegalMoves[max(pick, 0)])
+		if pick >= 0 {
+			mv = m
+			break
+		}
+		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: g.Version, Move: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mv == nil {
+		t.Fatal("no reversible move for Ann")
+	}
+	g, _ := repo.Game(ctx, c.ID)
+	if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+		t.Fatal(err)
+	}
+	moved, _ := repo.Game(ctx, c.ID)
+	if moved.ToMove[0] != 1 {
+		t.Fatalf("after Ann's move %v is to move", moved.ToMove)
+	}
+	if ok, err := svc.PlayBot(ctx, c.ID, 1); err != nil || !ok {
+		t.Fatalf("bot: %v %v", ok, err)
+	}
+	_, err = svc.Takeback(ctx, c.ID, tok, game.TakebackRequest{Version: moved.Version})
+	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "a bot played") {
+		t.Fatalf("take-back after the bot's move: %v", err)
+	}
+
+	// A timeout: the deadline passes after the move, the default move is
+	// played for the next seat.
+	id := createLords(t, svc, 2)
+	seat, tok2, mv2 := untilReversible(t, svc, id)
+	g, _ = repo.Game(ctx, id)
+	if _, err := svc.Move(ctx, id, tok2, game.MoveRequest{Version: g.Version, Move: mv2}); err != nil {
+		t.Fatal(err)
+	}
+	moved, _ = repo.Game(ctx, id)
+	if acted, err := svc.Timeout(ctx, id, time.Now().Add(1000*time.Hour)); err != nil || !acted {
+		t.Fatalf("timeout: %v %v", acted, err)
+	}
+	_, err = svc.Takeback(ctx, id, tok2, game.TakebackRequest{Version: moved.Version})
+	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "deadline passed") {
+		t.Fatalf("take-back of seat %d after a timeout: %v", seat, err)
+	}
+}
+
+// TestTakebackSwordsAndBagpipes takes back a move of the other game (a
+// replenishment, a relocation, the end of a turn...): the engine state is
+// the one before it, the history tells it in French, verify and rebuild
+// agree.
+func TestTakebackSwordsAndBagpipes(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := serviceOf(t, time.Hour, bagpipes.Game{})
+	c, err := svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
+		Language: "fr", Players: []game.NewPlayer{{Name: "Anne", Email: "anne@example.org"}, {Name: "Bruno", Email: "bruno@example.org"},
+			{Name: "Chloé", Email: "chloe@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // three moves in a row, each taken back
+		_, tok, mv := untilReversible(t, svc, c.ID)
+		before, _ := repo.Game(ctx, c.ID)
+		raw, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: before.Version, Move: mv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Version int64 }
+		_ = json.Unmarshal(raw, &v)
+		if _, err := svc.Takeback(ctx, c.ID, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+			t.Fatalf("take-back of %s: %v", mv, err)
+		}
+		after, _ := repo.Game(ctx, c.ID)
+		if !sameState(t, before.State, after.State) || !equalInts(before.ToMove, after.ToMove) {
+			t.Fatalf("after taking back %s the state differs: to move %v, was %v\n%s\n%s", mv, after.ToMove, before.ToMove, after.State, before.State)
+		}
+		h, err := svc.History(ctx, c.ID, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line := h.Events[len(h.Events)-1].Summary; !strings.Contains(line, "reprend son coup") {
+			t.Fatalf("last history line %q", line)
+		}
+		// Played again for real, so that the next round moves on.
+		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Verify(ctx, c.ID); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	live, _ := repo.Game(ctx, c.ID)
+	if err := svc.Rebuild(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, _ := repo.Game(ctx, c.ID)
+	if !sameState(t, live.State, rebuilt.State) || live.Version != rebuilt.Version {
+		t.Fatal("rebuild gives another game")
+	}
+	if err := svc.Verify(ctx, c.ID); err != nil {
+		t.Fatalf("verify after rebuild: %v", err)
+	}
 }
