@@ -30,7 +30,7 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*ga
 	if err != nil {
 		return nil, err
 	}
-	grace, err := wiring.MailGrace(e.getenv)
+	grace, err := wiring.MailGrace(e.cfg.MailGrace)
 	if err != nil {
 		return nil, err
 	}

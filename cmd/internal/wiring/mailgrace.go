@@ -10,12 +10,12 @@ import (
 // PBEM_MAIL_GRACE is unset: time enough to take back a mis-tap.
 const DefaultMailGrace = 2 * time.Minute
 
-// MailGrace reads PBEM_MAIL_GRACE through getenv: how long the emails a
+// MailGrace reads the value v of PBEM_MAIL_GRACE: how long the emails a
 // player's move causes wait before they are sent, so that a move taken
 // back sends none (a Go duration from 0s, which sends at once, to 1h).
 // Empty: DefaultMailGrace.
-func MailGrace(getenv func(string) string) (time.Duration, error) {
-	v := strings.TrimSpace(getenv("PBEM_MAIL_GRACE"))
+func MailGrace(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
 	if v == "" {
 		return DefaultMailGrace, nil
 	}

@@ -20,12 +20,7 @@ func TestMailGrace(t *testing.T) {
 		{"2h", 0, true},
 		{"soon", 0, true},
 	} {
-		got, err := MailGrace(func(k string) string {
-			if k != "PBEM_MAIL_GRACE" {
-				t.Fatalf("read %s", k)
-			}
-			return tc.v
-		})
+		got, err := MailGrace(tc.v)
 		if (err != nil) != tc.bad || got != tc.want {
 			t.Errorf("PBEM_MAIL_GRACE=%q: %v, %v", tc.v, got, err)
 		}
