@@ -174,3 +174,23 @@ func isTakenBack(evs []events.Event, version int64) bool {
 	}
 	return false
 }
+
+// remembered returns the remembered answer of a keyed move of seat, as
+// Repository.Request does, unless that move was taken back: a retry of it
+// would answer a move that no longer stands (and the store would not
+// append it again under the same key), so it is a conflict asking for a
+// new key. Errors: ENotFound (no such key), EConflict.
+func (s *Service) remembered(ctx context.Context, id string, seat int, key string) (*projections.Request, error) {
+	r, err := s.repo.Request(ctx, id, seat, key)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := s.store.ReadStream(ctx, id, r.Version)
+	if err != nil {
+		return nil, err
+	}
+	if isTakenBack(evs, r.Version) {
+		return nil, projections.Errorf(projections.EConflict, "the move of id %q was taken back: play again with a new id", key)
+	}
+	return r, nil
+}

@@ -546,3 +546,37 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 		t.Fatalf("verify after rebuild: %v", err)
 	}
 }
+
+// TestTakebackKeyedMove: a keyed move taken back is not answered again by
+// its key (that answer no longer stands): a retry is a conflict asking
+// for a new id, and a new id plays.
+func TestTakebackKeyedMove(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := lordsService(t, 0)
+	id := createLords(t, svc, 2)
+	_, tok, mv := untilReversible(t, svc, id)
+	g, _ := repo.Game(ctx, id)
+	raw, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv, Key: "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct{ Version int64 }
+	_ = json.Unmarshal(raw, &v)
+	if again, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv, Key: "k1"}); err != nil || string(again) != string(raw) {
+		t.Fatalf("a retry before the take-back: %v", err)
+	}
+	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := repo.Game(ctx, id)
+	_, err = svc.Move(ctx, id, tok, game.MoveRequest{Version: back.Version, Move: mv, Key: "k1"})
+	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "was taken back") {
+		t.Fatalf("the same id after the take-back: %v", err)
+	}
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: back.Version, Move: mv, Key: "k2"}); err != nil {
+		t.Fatalf("a new id after the take-back: %v", err)
+	}
+	if err := svc.Verify(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+}
