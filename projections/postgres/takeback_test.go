@@ -580,3 +580,52 @@ func TestTakebackKeyedMove(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTakebackCatchUp: "Since your last turn" of the other seat tells a
+// move and its take-back, and the view it compares with at a version after
+// the take-back is dealt without the taken-back move (the state before it).
+func TestTakebackCatchUp(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _, _ := lordsService(t, 0)
+	id := createLords(t, svc, 2)
+	seat, tok, mv := untilReversible(t, svc, id)
+	other := game.SeatToken(secret, id, 1-seat, 0)
+	g, _ := repo.Game(ctx, id)
+	if _, err := svc.SeatCatchUp(ctx, id, other, g.Version, -1); err != nil { // the other seat looks
+		t.Fatal(err)
+	}
+	var v struct{ Version int64 }
+	raw, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.Unmarshal(raw, &v)
+	if raw, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+		t.Fatal(err)
+	}
+	_ = json.Unmarshal(raw, &v)
+	first, err := svc.SeatCatchUp(ctx, id, other, v.Version, -1) // it looks again
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, l := range first.Lines {
+		texts = append(texts, l.Text)
+	}
+	if all := strings.Join(texts, " | "); first.From != g.Version || len(first.Lines) < 2 || !strings.Contains(all, "takes back their move") {
+		t.Fatalf("catch-up from %d (want %d): %s", first.From, g.Version, all)
+	}
+	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		t.Fatal(err)
+	}
+	now, _ := repo.Game(ctx, id)
+	second, err := svc.SeatCatchUp(ctx, id, other, now.Version, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := json.Marshal(first.Before)    // the view before the move
+	restored, _ := json.Marshal(second.Before) // the view after its take-back
+	if second.From != v.Version || string(before) != string(restored) {
+		t.Fatalf("the view at version %d (after the take-back) is\n%s\nwant the one before the move\n%s", second.From, restored, before)
+	}
+}
