@@ -223,6 +223,7 @@ var jsonRoutes = []struct {
 	{"/api/v1/confirm/:id", func(*fuzzServer) string { return "" }, 0},
 	{"/api/v1/signin", func(*fuzzServer) string { return "" }, 0},
 	{"/api/v1/signin/:id", func(*fuzzServer) string { return "" }, 0},
+	{"/api/v1/games/:id/takeback", func(s *fuzzServer) string { return seatToken(s.game, 0) }, 0},
 }
 
 // FuzzAPIJSON posts fuzzed JSON bodies to every JSON route (route picks
@@ -270,6 +271,8 @@ var formRoutes = []struct {
 	{http.MethodGet, "/signin", "lobby", 0},
 	{http.MethodGet, "/me", "lobby", 0},
 	{http.MethodGet, "/mail/block", "", 0},
+	{http.MethodPost, "/play/:id/takeback", "seat0", 0},
+	{http.MethodPost, "/play/:id?confirm=ask", "seat0", 0},
 }
 
 // rawQuery percent-encodes only what cannot travel in a URL's query as

@@ -218,10 +218,13 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	}
 	screenshot(t, phone, shots, "play-phone-360.png")
 
-	// Play the first listed move with a click.
+	// Play the first listed move with a click. It is a recruit, which
+	// cannot be taken back: a second tap confirms it.
 	label := eval[string](t, phone, `document.querySelector("form.moves button").textContent`)
 	within(t, phone, 20*time.Second, "move",
 		chromedp.Click(chromedp.CSS("form.moves button")),
+		chromedp.WaitVisible(chromedp.CSS("#confirm-move")),
+		chromedp.Click(chromedp.CSS("#confirm-move")),
 		chromedp.WaitVisible(chromedp.CSS("p.notice")),
 	)
 	t.Logf("played %q", label)

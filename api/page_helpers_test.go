@@ -149,7 +149,7 @@ func (b *browser) open(id string, seat int) page {
 var (
 	reCSRF    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 	reVersion = regexp.MustCompile(`name="version" value="(\d+)"`)
-	reMove    = regexp.MustCompile(`<button type="submit" name="move" value="([^"]+)">`)
+	reMove    = regexp.MustCompile(`<button type="submit" name="move" value="([^"]+)"[^>]*>`)
 	reRank    = regexp.MustCompile(`data-rank="(\d+)"`)
 )
 

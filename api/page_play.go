@@ -48,6 +48,11 @@ type playPage struct {
 	HelpLink string
 	// CatchUp is "Since your last turn" (see page_catchup.go).
 	CatchUp *catchUpBlock
+	// Takeback is the version of the seat's last move while it may still
+	// take it back (0: none); Confirm is a chosen move that cannot be
+	// taken back, shown for confirmation (page_takeback.go).
+	Takeback int64
+	Confirm  *moveButton
 }
 
 // playerRow is one player in the page's list of players.
@@ -65,9 +70,12 @@ type moveGroup struct {
 }
 
 // moveButton is one legal move: its JSON (posted back verbatim) and label.
+// Final marks a move that cannot be taken back once played: the page asks
+// for a confirmation first.
 type moveButton struct {
 	JSON  string
 	Label string
+	Final bool
 }
 
 // field is one public field of a game's view (the generic rendering).
@@ -131,6 +139,9 @@ func (p *pages) move(c echo.Context) error {
 	mv := strings.TrimSpace(c.FormValue("move"))
 	if !strings.HasPrefix(mv, "{") {
 		return projections.Errorf(projections.EInvalid, "move: choose one of your moves")
+	}
+	if c.QueryParam("confirm") == confirmAsk {
+		return p.askConfirm(c, id, tok, ver, mv)
 	}
 	// The key makes a double click (the same move at the same version)
 	// play once; another move from a stale page is a conflict.
@@ -231,6 +242,10 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 		d.Notices = append(d.Notices, cat.T("play.notyours"))
 	case noticeConflict:
 		d.Notices = append(d.Notices, cat.T("play.conflict", cat.T("status."+sm.Status)))
+	case noticeTakenBack:
+		d.Notices = append(d.Notices, cat.T("play.takenback"))
+	case noticeTakebackLate:
+		d.Notices = append(d.Notices, cat.T("play.takeback_late"))
 	default:
 		if n := chatNotice(cat, c.QueryParam("n")); n != "" {
 			d.Notices = append(d.Notices, n)
@@ -259,7 +274,7 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	default:
 		d.Generic = genericFields(raw)
 	}
-	d.Groups = groupMoves(cat, v.LegalMoves, labeler)
+	d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler)
 	for _, e := range v.Explanations {
 		d.Explain = append(d.Explain, e.Text)
 	}
@@ -268,6 +283,9 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	}
 	if err := p.addCatchUp(c, d, cat, tok, names); err != nil {
 		return nil, err
+	}
+	if sm.Status == projections.StatusActive {
+		d.Takeback = sp.Takeback.Version
 	}
 	return d, nil
 }
@@ -281,12 +299,13 @@ type rawMove struct {
 }
 
 // groupMoves turns the legal moves into titled button groups, in the order
-// of their first appearance. labeler, if set, gives a move's group (a
-// catalog key) and label in the page's language ("" keeps the engine's).
-func groupMoves(cat i18n.Printer, moves []engine.Move, labeler func(rawMove) (string, string)) []moveGroup {
+// of their first appearance. final[i] marks moves[i] as one that cannot be
+// taken back. labeler, if set, gives a move's group (a catalog key) and
+// label in the page's language ("" keeps the engine's).
+func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler func(rawMove) (string, string)) []moveGroup {
 	var out []moveGroup
 	at := map[string]int{}
-	for _, m := range moves {
+	for k, m := range moves {
 		b, err := json.Marshal(m)
 		if err != nil {
 			continue
@@ -316,7 +335,7 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, labeler func(rawMove) (st
 			at[group] = i
 			out = append(out, moveGroup{Title: cat.T(group)})
 		}
-		out[i].Moves = append(out[i].Moves, moveButton{JSON: rm.JSON, Label: label})
+		out[i].Moves = append(out[i].Moves, moveButton{JSON: rm.JSON, Label: label, Final: k < len(final) && final[k]})
 	}
 	return out
 }

@@ -23,6 +23,7 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/api/v1/games/:id", s.getGame},
 		{http.MethodGet, "/api/v1/games/:id/view", s.getView},
 		{http.MethodPost, "/api/v1/games/:id/moves", s.postMove},
+		{http.MethodPost, "/api/v1/games/:id/takeback", s.postTakeback},
 		{http.MethodGet, "/api/v1/games/:id/history", s.getHistory},
 		{http.MethodGet, "/api/v1/games/:id/audit", s.getAudit},
 		{http.MethodPost, "/api/v1/games/:id/admin/resend", s.adminResend},
@@ -61,6 +62,9 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
 			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
+
+			// take back my last move (form: csrf, version)
+			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},
 		}...)
 	}
 	if s.metrics != nil {

@@ -48,8 +48,9 @@
 //  3. Write the rules as Decide (validate, return events or a *RuleError with
 //     a code from errors.go) and Apply (never fails), Legal (every move a
 //     seat may post, each with a label), View (what the seat may know) and
-//     Redact (the same for events), and Explain (how the rules apply to
-//     a seat now, in its terms).
+//     Redact (the same for events), Explain (how the rules apply to a seat
+//     now, in its terms), and Reversible (which moves a seat may take
+//     back).
 //  4. Run the conformance suite: a test in your package that calls
 //     enginetest.RandomGames(t, game, enginetest.Options{...}) plays
 //     random whole games at every player count and checks determinism,
@@ -114,6 +115,18 @@ type Game interface {
 	// in the language lang ("en", "fr", "it"; unknown languages fall back to
 	// English). names holds the players' names by seat.
 	Describe(e Event, names []string, lang string) string
+	// Reversible reports whether the events one Decide returned (in order,
+	// unredacted) may be taken back by the seat that made the move: only
+	// when they revealed nothing that seat did not know and drew on no
+	// chance. No card drawn or dealt, nothing turned face-up (a card played
+	// face-up included), no secret choice revealed, no shuffle, no new
+	// round, no end of the game. Taking the move back restores the state
+	// before it, PRNG included, so a reversible move must not have used the
+	// PRNG. The service asks it before it appends a pbem.takeback event;
+	// pages ask it of a listed move's events (Decide leaves the state
+	// unchanged) to confirm a move that cannot be taken back. An empty
+	// list is not reversible.
+	Reversible(evs []Event) bool
 	// RoundEnd reports whether e closes a round (the service sends the
 	// round's result email after it). A game without rounds answers false.
 	RoundEnd(e Event) bool

@@ -119,6 +119,9 @@ type OutboxRow struct {
 	Kind         string
 	Payload      json.RawMessage
 	EventVersion int64
+	// Delay is how long the email waits before it may be sent: the mail
+	// grace of a move its seat may still take back (0: at once).
+	Delay time.Duration
 }
 
 // Outbox kinds written by the service.
@@ -145,6 +148,9 @@ type Change struct {
 	History    []HistoryRow
 	Outbox     []OutboxRow
 	Request    *Request
+	// TakenBack lists the moves this append took back: their emails still
+	// pending are cancelled (marked skipped) in the same transaction.
+	TakenBack []Takeback
 }
 
 // Request is a remembered answer to a move with an idempotency key.

@@ -25,6 +25,8 @@ const (
 	TypePlayerReplaced = "pbem.player_replaced"
 	TypeRematch        = "pbem.rematch"
 	TypeSeatBot        = "pbem.seat_bot"
+	// TypeTakeback is a seat taking back its last move (issue #14).
+	TypeTakeback = "pbem.takeback"
 )
 
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
@@ -197,6 +199,10 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		var x Rematch
 		err := decode(&x)
 		return p.T(typ, x.Game), err
+	case TypeTakeback:
+		var x Takeback
+		err := decode(&x)
+		return p.T(typ, name(x.Seat), x.Version), err
 	case TypePaused:
 		var x Paused
 		err := decode(&x)

@@ -27,6 +27,14 @@ type Projector struct {
 	Now func(e events.Event) time.Time
 	// Outbox enables email rows (live only).
 	Outbox bool
+	// MailGrace is how long the emails of a seat's own move wait before
+	// they may be sent (PBEM_MAIL_GRACE): a move taken back within it sends
+	// none. 0 sends them at once.
+	MailGrace time.Duration
+	// Rewind gives the engine state just before version from (a fresh
+	// copy), for a pbem.takeback: live, the state the service computed
+	// before the append; in a rebuild, StateBefore over the stream.
+	Rewind func(from int64) (engine.State, error)
 }
 
 // Batch is what one append changed, beyond the game row.
@@ -34,6 +42,9 @@ type Batch struct {
 	History []HistoryRow
 	Outbox  []OutboxRow
 	Tokens  []Seat
+	// TakenBack lists the moves taken back: their pending emails are
+	// cancelled in the same transaction.
+	TakenBack []Takeback
 }
 
 // Apply folds one append's events. decoded may hold the engine events the
@@ -49,6 +60,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var lines []string
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
+	seatMove := false // an engine event of a seat's own move (its emails wait MailGrace)
 	for i, e := range appended {
 		last = e
 		var ev engine.Event
@@ -104,6 +116,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				if err := p.seatBot(b, e); err != nil {
 					return nil, err
 				}
+			case TypeTakeback:
+				if err := p.takeBack(b, e); err != nil {
+					return nil, err
+				}
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -137,6 +153,9 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				}
 			}
 			p.State.Apply(ev)
+			if _, ok := seatOfActor(e.Meta.Actor); ok {
+				seatMove = true
+			}
 			if p.Engine.RoundEnd(ev) {
 				roundEnd = true
 			}
@@ -183,15 +202,42 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 		r := d.Add(-g.ReminderBefore)
 		g.DeadlineAt, g.ReminderAt = &d, &r
 	}
-	if p.Outbox {
+	if p.Outbox && len(b.TakenBack) == 0 {
+		// A take-back sends nothing: the turn goes back to the seat that
+		// took its move back, which knows.
+		n := len(b.Outbox)
 		if err := p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines); err != nil {
 			return nil, err
 		}
 		if err := p.noticeMails(b, notice, lines); err != nil {
 			return nil, err
 		}
+		if seatMove {
+			for i := n; i < len(b.Outbox); i++ {
+				b.Outbox[i].Delay = p.MailGrace
+			}
+		}
 	}
 	return b, nil
+}
+
+// takeBack handles pbem.takeback: the engine state goes back to the one
+// before the move (Rewind), and the move's pending emails are cancelled.
+func (p *Projector) takeBack(b *Batch, e events.Event) error {
+	var x Takeback
+	if err := json.Unmarshal(e.Data, &x); err != nil {
+		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+	}
+	if p.Rewind == nil || p.State == nil {
+		return fmt.Errorf("projections: %s v%d: a take-back needs the state before the move", e.Stream, e.Version)
+	}
+	st, err := p.Rewind(x.From)
+	if err != nil {
+		return fmt.Errorf("projections: %s v%d: rewind to v%d: %w", e.Stream, e.Version, x.From, err)
+	}
+	p.State = st
+	b.TakenBack = append(b.TakenBack, x)
+	return nil
 }
 
 // create handles pbem.created: the game row and its first state.

@@ -24,7 +24,11 @@ func Replay(ctx context.Context, games engine.Registry, store events.Store, live
 		return nil, nil, Errorf(ECorrupt, "game %s has no events", live.ID)
 	}
 	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash}
-	p := &Projector{Games: games, Game: shell, Now: func(e events.Event) time.Time { return e.RecordedAt }}
+	p := &Projector{Games: games, Game: shell, Now: func(e events.Event) time.Time { return e.RecordedAt },
+		Rewind: func(from int64) (engine.State, error) {
+			_, st, err := StateBefore(games, evs, from)
+			return st, err
+		}}
 	b, err := p.Apply(evs, nil)
 	if err != nil {
 		return nil, nil, err

@@ -30,7 +30,11 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*ga
 	if err != nil {
 		return nil, err
 	}
-	c := game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret}
+	grace, err := wiring.MailGrace(e.cfg.MailGrace)
+	if err != nil {
+		return nil, err
+	}
+	c := game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret, MailGrace: grace}
 	for _, o := range opts {
 		o(&c)
 	}

@@ -62,6 +62,10 @@ type config struct {
 	// is how long sent emails stay in the outbox; "0" or a negative value
 	// keeps them forever.
 	OutboxRetention string
+	// MailGrace (PBEM_MAIL_GRACE, a Go duration, default 2m) is how long
+	// the emails of a player's move wait, so that a move taken back sends
+	// none (wiring.MailGrace reads it).
+	MailGrace string
 }
 
 // loadConfig reads the configuration from getenv, with defaults.
@@ -85,6 +89,7 @@ func loadConfig(getenv func(string) string) config {
 		DKIMSelector:    def("PBEM_DKIM_SELECTOR", ""),
 		DKIMDomain:      def("PBEM_DKIM_DOMAIN", ""),
 		OutboxRetention: def("PBEM_OUTBOX_RETENTION", "720h"),
+		MailGrace:       def("PBEM_MAIL_GRACE", ""),
 	}
 }
 

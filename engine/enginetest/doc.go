@@ -19,7 +19,9 @@
 // The cheap checks run in every game: the chosen listed move is accepted
 // and gives events, the game's invariant holds after every event, someone is
 // always to move until the Result, the game ends within MaxMoves, the result
-// ranks every seat once, and replaying the events from the setup gives the
+// ranks every seat once, Game.Reversible is a pure function of a move's
+// events and says yes only to a move that did not end the game and held
+// nothing hidden from its own seat (Stats.Reversible counts them), and replaying the events from the setup gives the
 // same state JSON.
 //
 // The expensive ones run on every DeepEvery-th game, at every step: state

@@ -62,6 +62,7 @@ type Stats struct {
 	Moves, Events int
 	Rejected      int         // unlisted moves rejected
 	RoundEnds     int         // events for which Game.RoundEnd answered true
+	Reversible    int         // moves Game.Reversible says may be taken back
 	LongestGame   int         // in moves
 	Winners       map[int]int // games won, by seat of the winner
 	// Explained counts the explanations checked (in English), by kind.
@@ -123,6 +124,7 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		total.Events += p.Events
 		total.Rejected += p.Rejected
 		total.RoundEnds += p.RoundEnds
+		total.Reversible += p.Reversible
 		total.LongestGame = max(total.LongestGame, p.LongestGame)
 		for k, v := range p.Winners {
 			total.Winners[k] += v
@@ -221,6 +223,13 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 				}
 			}
 			log = append(log, e)
+		}
+		rev, err := checkReversible(g, s, seat, evs)
+		if err != nil {
+			return fmt.Errorf("move %d: %w", moves, err)
+		}
+		if rev {
+			stats.Reversible++
 		}
 		moves++
 	}

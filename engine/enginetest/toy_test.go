@@ -18,6 +18,7 @@ type toy struct {
 	acceptThree bool // Decide accepts an unlisted move
 	mutate      bool // Decide changes the state
 	leakExplain bool // Explain tells the hidden marker
+	allUndo     bool // Reversible says yes to every move, the last one too
 }
 
 type toyState struct {
@@ -81,6 +82,11 @@ func (g *toy) DecodeEvent(typ string, data []byte) (engine.Event, error) {
 }
 func (g *toy) Redact(e engine.Event, seat int) engine.Event { return e }
 func (g *toy) RoundEnd(e engine.Event) bool                 { return false }
+
+// Reversible: taking from the pile reveals nothing, but the move that
+// empties it ends the game, and the events do not say which one that is:
+// the sound toy takes nothing back.
+func (g *toy) Reversible(evs []engine.Event) bool { return g.allUndo && len(evs) > 0 }
 func (g *toy) ChooseBot(engine.BotLevel, any, []engine.Event, engine.Seed, int) (engine.Move, error) {
 	return nil, engine.Errorf(engine.CodeBadOptions, "the toy game has no bots")
 }
@@ -214,6 +220,7 @@ func TestRandomGamesCatchesFlaws(t *testing.T) {
 		"accepts an unlisted move":    {acceptThree: true},
 		"Decide changes the state":    {mutate: true},
 		"Explain tells a hidden card": {leakExplain: true},
+		"the last move is reversible": {allUndo: true},
 	} {
 		msg := runRecorded(t, g)
 		if msg == "" {

@@ -147,8 +147,12 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 		return nil, err
 	}
 	h := &botGame{seed: seed}
+	back, err := projections.TakenBack(evs)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range evs[1:] {
-		if projections.IsServiceEvent(e.Type) {
+		if projections.IsServiceEvent(e.Type) || back[e.Version] {
 			continue
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)

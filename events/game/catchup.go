@@ -152,22 +152,10 @@ func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engin
 	if err != nil {
 		return nil, err
 	}
-	st, err := dealFrom(eng, g.ID, evs)
+	// The state as it was at version: moves taken back by then left out.
+	_, st, err := projections.StateBefore(s.games, evs, version+1)
 	if err != nil {
 		return nil, err
-	}
-	for _, e := range evs[1:] {
-		if e.Version > version {
-			break
-		}
-		if projections.IsServiceEvent(e.Type) {
-			continue
-		}
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
-		if err != nil {
-			return nil, fmt.Errorf("projections: decode %s v%d: %w", g.ID, e.Version, err)
-		}
-		st.Apply(ev)
 	}
 	v := st.View(seat)
 	s.pastViews.put(k, v)

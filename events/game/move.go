@@ -77,7 +77,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		return nil, projections.Errorf(projections.EInvalid, "id: give an idempotency key of at most 200 characters")
 	}
 	if req.Key != "" {
-		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
+		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
 		} else if projections.ErrorCode(err) != projections.ENotFound {
 			return nil, err
@@ -148,7 +148,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if err != nil {
 		if projections.ErrorCode(err) == projections.EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
-			if r, rerr := s.repo.Request(ctx, g.ID, seat, req.Key); rerr == nil {
+			if r, rerr := s.remembered(ctx, g.ID, seat, req.Key); rerr == nil {
 				return r.Response, nil
 			}
 		}
@@ -159,7 +159,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	}
 	if !ran {
 		// The store saw this key already: answer as the first time.
-		if r, err := s.repo.Request(ctx, g.ID, seat, req.Key); err == nil {
+		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
 		}
 		return nil, projections.Errorf(projections.EConflict, "id %q was already used for another request", req.Key)

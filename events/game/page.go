@@ -17,6 +17,8 @@ import (
 type SeatPage struct {
 	View    *View
 	Summary *Summary
+	// Takeback is the seat's take-back offer (takeback.go).
+	Takeback TakebackOffer
 }
 
 // SeatPage returns the view of the seat that token opens, with the game's
@@ -26,7 +28,15 @@ func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, er
 	if err != nil {
 		return nil, err
 	}
-	return &SeatPage{View: v, Summary: summarize(g)}, nil
+	sp := &SeatPage{View: v, Summary: summarize(g)}
+	eng, st, err := s.state(g)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Takeback, err = s.takebackOffer(ctx, g, eng, st, v.Seat, v.LegalMoves); err != nil {
+		return nil, err
+	}
+	return sp, nil
 }
 
 // SeatVersion returns the current version of a game after checking that
@@ -67,9 +77,13 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 		return err
 	}
 	visit(PublicStep{Version: a.Events[0].Version, Type: projections.TypeCreated, View: st.View(engine.Spectator)})
+	back, err := projections.TakenBack(a.Events)
+	if err != nil {
+		return err
+	}
 	for _, e := range a.Events[1:] {
-		if projections.IsServiceEvent(e.Type) {
-			continue
+		if projections.IsServiceEvent(e.Type) || back[e.Version] {
+			continue // a move taken back never happened, for the chart
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)
 		if err != nil {

@@ -35,6 +35,10 @@ type Config struct {
 	// or a bot's, by the API or by email), with the game's name
 	// ("lords-of-scotland"): the moves metric.
 	Moved func(game string)
+	// MailGrace is how long the emails a seat's move causes wait before
+	// they are sent, so that a move taken back sends none
+	// (PBEM_MAIL_GRACE); 0 sends them at once.
+	MailGrace time.Duration
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -51,6 +55,7 @@ type Service struct {
 	moved    func(game string)
 	// pastViews caches seats' views at past versions (catchup.go).
 	pastViews *viewCache
+	grace     time.Duration
 }
 
 // New returns a Service.
@@ -64,7 +69,7 @@ func New(c Config) *Service {
 		n = DefaultGameCache
 	}
 	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
-		moved: c.Moved}
+		moved: c.Moved, grace: c.MailGrace}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	s.pastViews = newViewCache()
@@ -159,7 +164,13 @@ func (s *Service) state(g *projections.Game) (engine.Game, engine.State, error) 
 // earlier append with the same idempotency key (nothing written).
 func (s *Service) append(ctx context.Context, g *projections.Game, st engine.State, evs []events.NewEvent, decoded []engine.Event,
 	extra func(*projections.Change, engine.State) error) (ng *projections.Game, nst engine.State, ran bool, err error) {
-	p := &pending{g: g, st: st, evs: evs, decoded: decoded, extra: extra}
+	return s.appendPending(ctx, &pending{g: g, st: st, evs: evs, decoded: decoded, extra: extra})
+}
+
+// appendPending is append for a prepared pending (a take-back sets its
+// rewind state).
+func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projections.Game, nst engine.State, ran bool, err error) {
+	g := p.g
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
 			s.cache.drop(g.ID)
@@ -177,8 +188,11 @@ func (s *Service) append(ctx context.Context, g *projections.Game, st engine.Sta
 // transaction) and keeps the new row and state in p.
 func (s *Service) project(p *pending, appended []events.Event) (*projections.Change, error) {
 	g, st := p.g, p.st
-	pr := &projections.Projector{Games: s.games, Game: g.Clone(), Outbox: true,
+	pr := &projections.Projector{Games: s.games, Game: g.Clone(), Outbox: true, MailGrace: s.grace,
 		Now: func(events.Event) time.Time { return s.now() }}
+	if p.rewind != nil {
+		pr.Rewind = func(int64) (engine.State, error) { return p.rewind.Clone(), nil }
+	}
 	if st != nil {
 		eng, err := s.engineOf(g)
 		if err != nil {
@@ -190,7 +204,8 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 	if err != nil {
 		return nil, err
 	}
-	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, History: b.History, Outbox: b.Outbox}
+	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, History: b.History, Outbox: b.Outbox,
+		TakenBack: b.TakenBack}
 	if p.extra != nil {
 		if err := p.extra(c, pr.State); err != nil {
 			return nil, err

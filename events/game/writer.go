@@ -36,6 +36,9 @@ type pending struct {
 	evs     []events.NewEvent
 	decoded []engine.Event
 	extra   func(*projections.Change, engine.State) error
+	// rewind is the state before a move this append takes back (nil
+	// unless it holds a pbem.takeback).
+	rewind engine.State
 
 	// Set by the writer: the new row and state when ran.
 	ng   *projections.Game

@@ -165,8 +165,8 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL), $13..$17 one per
-// history row, $18..$22 one per outbox row, $23..$27 one per remembered
-// answer; then the inbox follows the rows' to_move (a seat still awaited
+// history row, $18..$22 and $28 (its delay in microseconds: the mail
+// grace) one per outbox row, $23..$27 one per remembered answer; then the inbox follows the rows' to_move (a seat still awaited
 // keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
 // insertion costs a WAL record per row; the game's events, appended first
 // in the transaction, already keep two writers of one game apart). The final SELECT fails
@@ -197,8 +197,10 @@ const changesSQL = `WITH u AS (
 	INSERT INTO history (game_id, version, seat, data, summary)
 	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::json[], $17::text[])
 ), mail AS (
-	INSERT INTO outbox (game_id, seat, kind, payload, event_version)
-	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::jsonb[], $22::bigint[])
+	INSERT INTO outbox (game_id, seat, kind, payload, event_version, next_attempt_at)
+	SELECT m.game_id, m.seat, m.kind, m.payload, m.event_version, now() + m.delay * interval '1 microsecond'
+	FROM unnest($18::text[], $19::int[], $20::text[], $21::jsonb[], $22::bigint[], $28::bigint[])
+		AS m(game_id, seat, kind, payload, event_version, delay)
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
 	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::bigint[], $27::json[])
@@ -240,11 +242,13 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	}
 	m := len(mail)
 	oGame, oSeat, oKind, oPayload, oVersion := make([]string, m), make([]*int32, m), make([]string, m), make([]string, m), make([]int64, m)
+	oDelay := make([]int64, m)
 	for i, o := range mail {
 		if o.Seat != nil {
 			oSeat[i] = new(int32(*o.Seat))
 		}
 		oGame[i], oKind[i], oPayload[i], oVersion[i] = o.GameID, o.Kind, string(o.Payload), o.EventVersion
+		oDelay[i] = o.Delay.Microseconds()
 	}
 	k := len(reqs)
 	rGame, rSeat, rKey, rVersion, rResp := make([]string, k), make([]int32, k), make([]string, k), make([]int64, k), make([]string, k)
@@ -254,7 +258,10 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
 		hGame, h.version, h.seat, h.data, h.summary,
 		oGame, oSeat, oKind, oPayload, oVersion,
-		rGame, rSeat, rKey, rVersion, rResp)
+		rGame, rSeat, rKey, rVersion, rResp, oDelay)
+	for _, c := range cs {
+		queueCancelMail(b, c)
+	}
 	return nil
 }
 

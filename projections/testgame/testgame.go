@@ -195,6 +195,10 @@ func (Game) Describe(e engine.Event, names []string, lang string) string {
 	return e.EventType()
 }
 
+// Reversible implements engine.Game: no move of this game can be taken
+// back, since playing turns a card face-up and drawing draws one.
+func (Game) Reversible([]engine.Event) bool { return false }
+
 // RoundEnd reports whether e is a RoundEnded.
 func (Game) RoundEnd(e engine.Event) bool {
 	_, ok := e.(RoundEnded)

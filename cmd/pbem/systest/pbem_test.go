@@ -78,9 +78,11 @@ type server struct {
 // killed when t ends.
 func newServer(t testing.TB, env ...string) *server {
 	t.Helper()
-	// The players propose and confirm many games from one address and IP.
+	// The players propose and confirm many games from one address and IP;
+	// the emails of moves go at once (no grace for a take-back), so that
+	// the checks can count them.
 	env = append([]string{"PBEM_SECRET=" + systestSecret, "PBEM_LIMIT_GAMES_ADDRESS=off", "PBEM_LIMIT_GAMES_IP=off",
-		"PBEM_LIMIT_INVITATIONS_ADDRESS=off", "PBEM_LIMIT_INVITATIONS_IP=off"}, env...)
+		"PBEM_LIMIT_INVITATIONS_ADDRESS=off", "PBEM_LIMIT_INVITATIONS_IP=off", "PBEM_MAIL_GRACE=0s"}, env...)
 	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", freePort(t)), env: env, log: &lockedBuffer{}}
 	s.start()
 	t.Cleanup(func() {

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/events/game"
+	"pbem/projections"
+)
+
+// Notices of a take-back, by the redirect's ?n=.
+const (
+	noticeTakenBack    = "takenback"
+	noticeTakebackLate = "takeback_late"
+)
+
+// confirmAsk is the ?confirm= of a move button whose move cannot be taken
+// back: the form's post shows the move for confirmation instead of
+// playing it (the confirmation's own post plays it).
+const confirmAsk = "ask"
+
+// takeback: POST /play/:game/takeback (form: csrf, version). It takes back
+// the seat's move that produced version and answers 303 to the play page,
+// with a notice of what happened.
+func (p *pages) takeback(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("game")
+	tok, err := p.tokenPost(c, seatCookie)
+	if err != nil {
+		return err
+	}
+	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
+	if err != nil || ver < 1 {
+		return projections.Errorf(projections.EInvalid, "version: give the version of the move to take back")
+	}
+	_, err = p.svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: ver, RequestID: requestID(c)})
+	notice := noticeTakenBack
+	switch projections.ErrorCode(err) {
+	case "":
+	case projections.EConflict, projections.EForbidden:
+		notice = noticeTakebackLate
+	default:
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+notice)
+}
+
+// askConfirm answers the first tap on a move that cannot be taken back:
+// the play page with that move to confirm (a second tap plays it) and
+// nothing played. A move the page no longer lists (the game moved on)
+// sends back to the fresh page.
+func (p *pages) askConfirm(c echo.Context, id, tok string, ver int64, mv string) error {
+	sp, err := p.svc.SeatPage(c.Request().Context(), id, tok)
+	if err != nil {
+		return err
+	}
+	d, err := p.playData(c, sp, tok)
+	if err != nil {
+		return err
+	}
+	if sp.View.Version == ver {
+		for _, g := range d.Groups {
+			for i := range g.Moves {
+				if g.Moves[i].JSON == mv {
+					d.Confirm = &g.Moves[i]
+				}
+			}
+		}
+	}
+	if d.Confirm == nil {
+		return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+noticeStale)
+	}
+	if d.Chat, err = chatLines(c.Request().Context(), p.svc, id, tok); err != nil {
+		return err
+	}
+	d.ChatMax = game.MaxChatRunes
+	return p.render(c, http.StatusOK, "play", d)
+}
