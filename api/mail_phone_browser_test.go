@@ -30,7 +30,7 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 	p := notify.Payload{To: notify.Recipient{Seat: 1, Name: "Bérénice", Email: "berenice@example.org"}, Language: "fr",
 		Game:     notify.GameInfo{ID: "g1phone", Name: "lords-of-scotland", Players: []string{"Anne-Sophie", "Bérénice", "Charles-Édouard", "Dominique"}},
 		TokenGen: 0, Version: 40, Deadline: &dl, Awaited: true, Notice: "extended",
-		Lines:   []string{"Anne-Sophie prend le partisan Fergusson 12", "La manche 2 commence ; partisans : MacDonnell 1, Scott 8, Cockburn 9"},
+		Lines:   []string{"Anne-Sophie récupère le partisan Fergusson 12", "La manche 2 commence ; partisans : MacDonnell 1, Scott 8, Cockburn 9"},
 		Ranking: []notify.Rank{{Seat: 1, Name: "Bérénice", Place: 1, Score: 58}, {Seat: 0, Name: "Anne-Sophie", Place: 2, Score: 41}, {Seat: 2, Name: "Charles-Édouard", Place: 3, Score: 40}, {Seat: 3, Name: "Dominique", Place: 4, Score: 12}},
 		Summary: "Bérénice gagne avec 58 points."}
 	payload, err := json.Marshal(p)
@@ -42,7 +42,7 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 		story = append(story, notify.StoryEvent{Version: int64(30 + i), Actor: "seat:" + string(rune('0'+who)), Seat: who,
 			Summary: p.Game.Players[who] + " a levé Fergusson 12 face visible et a échangé avec votre Scott 9 grâce au pouvoir de Forsyth"})
 	}
-	round := &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total", "Doublé", "Rang", "Partisans pris"},
+	round := &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total", "Doublé", "Rang", "Partisans récupérés"},
 		Rows: []engine.RoundRow{
 			{Seat: 2, Cells: []string{"Forsyth 6, MacDonnell 10, Wemyss 3, Wemyss 9, Cochrane 11", "39", "non", "1", "Scott 4, Makgill 7"}},
 			{Seat: 1, Cells: []string{"Cochrane 7, Scott 2, MacDonnell 11", "20", "non", "2", "Wemyss 2"}},

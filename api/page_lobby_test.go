@@ -165,10 +165,18 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 
 func TestPageSpeaksTheGamesLanguage(t *testing.T) {
 	e := newPageEnv(t)
+	// The page's own labels use the rulebook's terms, as the engine's
+	// move labels do: a French player musters an allié (engager), an
+	// Italian one schiera una carta clan; the older words are gone.
+	lacks := map[string][]string{
+		"fr": {"Lever", "suivant", "Prendre un partisan", "Partisans pris"},
+		"it": {"seguac", "sostenitor", "Round "},
+		"en": {},
+	}
 	for lang, want := range map[string][]string{
 		// The move labels are the engine's, in the game's language.
-		"fr": {"Votre main", "Recruter", "Lever", "Armée de Bob", "face cachée", "Recruter la recrue face cachée (emplacement 2)"},
-		"it": {"La tua mano", "Recluta", "Schiera", "Esercito di Bob", "coperta", "Recluta la carta coperta (posto 2)"},
+		"fr": {"Votre main", "Recruter", "Engager un allié", "Armée de Bob", "face cachée", "Recruter la recrue face cachée (emplacement 2)", "Manche 1, tour 1 sur 5.", "Partisans"},
+		"it": {"La tua mano", "Recluta", "Schierare una carta clan", "Esercito di Bob", "coperta", "Recluta la carta coperta (posto 2)", "Schermaglia 1, turno 1 di 5.", "Supporter"},
 		"en": {"Your hand", "Recruit", "Muster", "Army of Bob", "face-down", "Recruit the face-down card (place 2)"},
 	} {
 		id := e.createGame(lords.Name, 2, lang, "")
@@ -180,6 +188,11 @@ func TestPageSpeaksTheGamesLanguage(t *testing.T) {
 		for _, w := range want {
 			if !strings.Contains(p.Body, w) {
 				t.Errorf("%s: page lacks %q", lang, w)
+			}
+		}
+		for _, w := range lacks[lang] {
+			if strings.Contains(p.Body, w) {
+				t.Errorf("%s: page still says %q", lang, w)
 			}
 		}
 	}

@@ -50,8 +50,8 @@ func TestEmailElision(t *testing.T) {
 		args      []any
 		want      string
 	}{
-		{"fr", "round_end.intro", []any{"Épées", "Ann, Bob"}, "Une manche d'Épées avec Ann, Bob est terminée. Qui a pris quoi :"},
-		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a pris quoi :"},
+		{"fr", "round_end.intro", []any{"Épées", "Ann, Bob"}, "Une manche d'Épées avec Ann, Bob est terminée. Qui a récupéré quoi :"},
+		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a récupéré quoi :"},
 		{"fr", "invitation.intro", []any{"Aventure", "Élodie"}, "Vous êtes invité·e à une partie d'Aventure avec Élodie. Votre place vous attend."},
 		{"it", "invitation.intro", []any{"Aventure", "Élodie"}, "Sei invitato a una partita di Aventure con Élodie. Il tuo posto ti aspetta."},
 	}
@@ -69,8 +69,8 @@ func emailPayload(k Kind, lang string) Payload {
 	dl := time.Date(2026, 3, 4, 18, 30, 0, 0, time.UTC)
 	lines := map[string][]string{
 		"en": {"Ann recruits Fergusson 12 face-up.", "Élodie claims the supporter."},
-		"fr": {"Ann recrute Fergusson 12 face visible.", "Élodie prend le partisan."},
-		"it": {"Ann recluta Fergusson 12 scoperta.", "Élodie prende il sostenitore."},
+		"fr": {"Ann recrute Fergusson 12 face visible.", "Élodie récupère le partisan."},
+		"it": {"Ann recluta Fergusson 12 scoperta.", "Élodie rivendica il supporter."},
 	}[lang]
 	p := Payload{
 		To:       Recipient{Seat: 1, Name: "Élodie", Email: "elodie@example.org"},

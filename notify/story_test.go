@@ -133,7 +133,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}
 	}
-	if !strings.Contains(m.Text, "Une manche de Lords of Scotland avec Ann, Bob <b> est terminée.") || strings.Contains(m.Text, "Qui a pris quoi") ||
+	if !strings.Contains(m.Text, "Une manche de Lords of Scotland avec Ann, Bob <b> est terminée.") || strings.Contains(m.Text, "Qui a récupéré quoi") ||
 		!strings.Contains(m.Text, "Ce qui s'est passé :\n- Ann claims the Earl of Mar\n") {
 		t.Errorf("a round-end email with a summary does not open with it and list the lines after it:\n%s", m.Text)
 	}
