@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
-	"net/http"
-	"path"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -76,6 +73,7 @@ func newTemplates() (*templates, error) {
 		"t":     func(key string, args ...any) string { return key },
 		"lower": strings.ToLower,
 		"add":   func(a, b int) int { return a + b },
+		"asset": staticAssets.url,
 	}
 	root, err := template.New("pages").Funcs(funcs).ParseFS(templateFS, "web/templates/*.html")
 	if err != nil {
@@ -100,27 +98,4 @@ func (ts *templates) execute(w io.Writer, lang, name string, d any) error {
 		t = ts.byLang[pageLangs[0]]
 	}
 	return t.ExecuteTemplate(w, name, d)
-}
-
-// staticHandler serves the embedded CSS and JavaScript under /static/
-// (files only: no directory listings).
-func staticHandler() echo.HandlerFunc {
-	sub, err := fs.Sub(staticFS, "web/static")
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	files := http.FileServerFS(sub)
-	return func(c echo.Context) error {
-		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static/")
-		if st, err := fs.Stat(sub, name); err != nil || st.IsDir() {
-			return echo.ErrNotFound
-		}
-		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "public, max-age=3600")
-		r := c.Request().Clone(c.Request().Context())
-		r.URL.Path = "/" + name
-		files.ServeHTTP(c.Response(), r)
-		return nil
-	}
 }

@@ -59,7 +59,7 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},      // an ended game's audit, with the score chart
 			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
-			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
+			{http.MethodGet, "/static/*", staticAssets.handler()},      // the pages' CSS and JavaScript (hashed URLs: static.go)
 		}...)
 	}
 	if s.metrics != nil {
