@@ -167,11 +167,12 @@ func TestStaticAssetsHaveHashedURLs(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
-	page := b.open(id, 0).Body
-	links := reAsset.FindAllStringSubmatch(page, -1)
+	opened := b.open(id, 0)
+	links := reAsset.FindAllStringSubmatch(opened.Body, -1)
 	if len(links) != 2 {
 		t.Fatalf("the play page links to %d hashed assets, want 2 (CSS and JS): %v", len(links), links)
 	}
+
 	ctx := context.Background()
 	for _, l := range links {
 		hashed, hash, plainURL := l[1], l[3], "/static/"+l[2]+l[4]
