@@ -63,6 +63,7 @@ func main() {
 	moves := flag.Int("moves", 12, "moves played in each game before the first measurement")
 	verbose := flag.Bool("v", false, "show the server's log")
 	showTimings := flag.Bool("timings", false, "show each page's timeline (navigation and resource timing)")
+	flag.Float64Var(&slow4G.cpu, "cpu", slow4G.cpu, "CPU slowdown factor (1: none; on a busy machine the default 4 multiplies its load)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
