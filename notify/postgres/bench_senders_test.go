@@ -19,9 +19,10 @@ import (
 // BenchmarkOutboxRun is the daily digest's load run: b.N digest emails
 // (one per address, three waiting games each, with table talk) are due at
 // once, and Worker.Run sends them to a loopback SMTP sink with the
-// recipients' preferences looked up, as `pbem serve` does, with 1 or 4
-// senders, unsigned and DKIM-signed (RSA 2048). It reports emails/s, from
-// the start of Run to the sink's last message. The 10,000-player digest:
+// recipients' preferences looked up, as `pbem serve` does, with 1, 4 (the
+// default) and 8 senders, unsigned and DKIM-signed (RSA 2048). It reports
+// emails/s, from the start of Run to the sink's last message, and the
+// connections the sink saw. The 10,000-player digest:
 //
 //	go test ./notify/postgres -run '^$' -bench OutboxRun -benchtime 10000x
 func BenchmarkOutboxRun(b *testing.B) {
@@ -34,7 +35,7 @@ func BenchmarkOutboxRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, dkim := range []*notify.DKIM{nil, dk} {
-		for _, senders := range []int{1, notify.DefaultSenders} {
+		for _, senders := range []int{1, notify.DefaultSenders, 2 * notify.DefaultSenders} {
 			b.Run(fmt.Sprintf("senders=%d/dkim=%t", senders, dkim != nil), func(b *testing.B) {
 				benchmarkOutboxRun(b, senders, dkim)
 			})
