@@ -114,12 +114,14 @@ func TestParallelSendersSendEachRowOnce(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = w.Run(ctx) }()
 	}
-	got := sink.Wait(rows, 60*time.Second)
+	if got := sink.Wait(rows, 60*time.Second); len(got) < rows {
+		t.Errorf("%d of %d messages arrived within a minute", len(got), rows)
+	}
 	// Give a duplicate, if any, the time to arrive.
 	time.Sleep(200 * time.Millisecond)
 	cancel()
 	wg.Wait()
-	got = sink.Messages()
+	got := sink.Messages()
 	ids := messageIDs(t, got)
 	if len(got) != rows || len(ids) != rows {
 		t.Fatalf("%d messages, %d distinct; want %d of each", len(got), len(ids), rows)
