@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -216,5 +217,65 @@ func TestStaticAssetsHaveHashedURLs(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, resp.StatusCode)
 		}
+	}
+}
+
+var (
+	reInlineStyle = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
+	rePrintCSS    = regexp.MustCompile(`<link rel="stylesheet" href="(/static/app\.[0-9a-f]{8}\.css)" media="print">`)
+	reLinkedCSS   = regexp.MustCompile(`<link rel="stylesheet" href="(/static/app\.[0-9a-f]{8}\.css)">`)
+)
+
+// TestFirstVisitInlinesTheStyleSheet: a browser without the style sheet
+// cookie gets app.css inline, byte for byte, allowed by its hash in the
+// CSP, with a print-media link that fetches the hashed file and a cookie
+// naming its hash; with that cookie, pages link the style sheet instead.
+func TestFirstVisitInlinesTheStyleSheet(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "en", "")
+	b := e.browser()
+	first := b.open(id, 0)
+	m := reInlineStyle.FindStringSubmatch(first.Body)
+	if m == nil {
+		t.Fatal("the first visit's page has no inline style sheet")
+	}
+	file := b.get("/static/app.css").Body
+	if m[1] != file {
+		t.Fatalf("the inline style sheet (%d bytes) is not app.css (%d bytes)", len(m[1]), len(file))
+	}
+	sum := sha256.Sum256([]byte(m[1]))
+	src := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if csp := first.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self' "+src+";") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q does not allow exactly the inline style sheet (%s)", csp, src)
+	}
+	print := rePrintCSS.FindStringSubmatch(first.Body)
+	if print == nil || reLinkedCSS.MatchString(first.Body) {
+		t.Fatalf("first visit: print-media link %v, render-blocking link %t", print, reLinkedCSS.MatchString(first.Body))
+	}
+	hash := strings.TrimSuffix(strings.TrimPrefix(print[1], "/static/app."), ".css")
+	var cookie *http.Cookie
+	for _, k := range (&http.Response{Header: first.Header}).Cookies() {
+		if k.Name == "pbem_css" {
+			cookie = k
+		}
+	}
+	if cookie == nil || cookie.Value != hash || cookie.Path != "/" || !cookie.HttpOnly {
+		t.Fatalf("first visit: style sheet cookie %+v, want pbem_css=%s on /", cookie, hash)
+	}
+	again := b.get("/play/" + id)
+	if reInlineStyle.MatchString(again.Body) || rePrintCSS.MatchString(again.Body) {
+		t.Error("a page for a browser with the cookie still inlines the style sheet")
+	}
+	if l := reLinkedCSS.FindStringSubmatch(again.Body); l == nil || l[1] != print[1] {
+		t.Errorf("a page for a browser with the cookie links %v, want %s", l, print[1])
+	}
+	if strings.Contains(again.Header.Get("Set-Cookie"), "pbem_css") {
+		t.Error("the cookie is set again on every page")
+	}
+	// A cookie of another release's style sheet gets the inline copy again.
+	u, _ := url.Parse(e.url)
+	b.jar.SetCookies(u, []*http.Cookie{{Name: "pbem_css", Value: "0badc0de", Path: "/"}})
+	if p := b.get("/play/" + id); !reInlineStyle.MatchString(p.Body) {
+		t.Error("a page for a browser with an old release's cookie does not inline the style sheet")
 	}
 }

@@ -31,9 +31,14 @@ type base struct {
 	CSRF string
 	// TZ is the time zone the page's times are told in.
 	TZ string
+	// InlineCSS is the style sheet, inlined on a browser's first visit
+	// (static_inline.go); empty: the page links it.
+	InlineCSS template.CSS
 }
 
 func (b base) language() string { return b.Lang }
+
+func (b base) inlinesCSS() bool { return b.InlineCSS != "" }
 
 // langOf returns the language of a page's data.
 func langOf(d any) string {
@@ -45,7 +50,7 @@ func langOf(d any) string {
 
 // base returns the common data of a page in lang.
 func (p *pages) base(c echo.Context, lang string) base {
-	return base{Lang: lang, TZ: location(c).String()}
+	return base{Lang: lang, TZ: location(c).String(), InlineCSS: inlineCSSFor(c)}
 }
 
 // cat returns lang's catalog.
