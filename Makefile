@@ -25,7 +25,7 @@ FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-ha fuzz bench vet peers page-bench mail-bench
+.PHONY: build run test test-go test-ha fuzz bench vet peers
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -66,14 +66,6 @@ bench: build
 peers:
 	bench/peers/run.sh $(PEERS_SECONDS)
 
-## page-bench: the play page of both games in chromium on a throttled slow 4G phone (bench/page)
-page-bench: build
-	$(GO) run ./bench/page -pbem $(BIN) $(PAGE_BENCH_FLAGS)
-
-## mail-bench: the outbox worker sending the 10,000-address daily digest to a loopback SMTP server
-mail-bench: build
-	./$(BIN) db exec -- $(GO) test -run '^$$' -bench OutboxRun -benchtime 10000x ./notify/postgres/
-
 ## vet: go vet, staticcheck and gofmt
 vet:
 	$(GO) vet ./...
@@ -81,3 +73,13 @@ vet:
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*' -not -path '*/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+.PHONY: page-bench mail-bench
+
+## page-bench: the play page of both games in chromium on a throttled slow 4G phone (bench/page)
+page-bench: build
+	$(GO) run ./bench/page -pbem $(BIN) $(PAGE_BENCH_FLAGS)
+
+## mail-bench: the outbox worker sending the 10,000-address daily digest to a loopback SMTP server
+mail-bench: build
+	./$(BIN) db exec -- $(GO) test -run '^$$' -bench OutboxRun -benchtime 10000x ./notify/postgres/
