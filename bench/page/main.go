@@ -136,7 +136,7 @@ func run(ctx context.Context, pbem, chromium string, runs, moves int, verbose, s
 		if err := srv.play(ctx, id, moves, pick); err != nil {
 			return false, fmt.Errorf("%s: %w", names[i], err)
 		}
-		var ms []measure
+		var results []measure
 		if timings != nil {
 			fmt.Fprintf(timings, "%s timelines (ms from the navigation's start):\n", names[i])
 		}
@@ -145,14 +145,14 @@ func run(ctx context.Context, pbem, chromium string, runs, moves int, verbose, s
 			if err != nil {
 				return false, fmt.Errorf("%s: %w", names[i], err)
 			}
-			ms = append(ms, m)
+			results = append(results, m)
 			// The others play until the game waits again for someone who
 			// has moved before (a different seat, most often).
 			if err := srv.play(ctx, id, 1+rng.IntN(3), pick); err != nil {
 				return false, fmt.Errorf("%s: %w", names[i], err)
 			}
 		}
-		ok = report(out, names[i], ms) && ok
+		ok = report(out, names[i], results) && ok
 	}
 	fmt.Fprintf(out, "targets: first view ≤ %d bytes, first contentful paint ≤ %d ms, move round trip ≤ %d ms\n",
 		targetBytes, targetFCP.Milliseconds(), targetMove.Milliseconds())
@@ -217,10 +217,10 @@ func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millise
 
 // report prints a game's figures and says whether its medians meet the
 // targets.
-func report(out io.Writer, name string, ms []measure) bool {
+func report(out io.Writer, name string, results []measure) bool {
 	pick := func(f func(measure) float64) (med, worst float64) {
 		var xs []float64
-		for _, m := range ms {
+		for _, m := range results {
 			xs = append(xs, f(m))
 		}
 		slices.Sort(xs)
