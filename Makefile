@@ -25,7 +25,7 @@ FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-ha fuzz bench vet peers
+.PHONY: build run test test-go test-ha fuzz bench vet peers history
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -65,6 +65,10 @@ bench: build
 ## peers: pbem beside Message DB (appends) and its own load test on a private PostgreSQL, one run, then the table
 peers:
 	bench/peers/run.sh $(PEERS_SECONDS)
+
+## history: scale with history: 100,000 finished and 10,000 active games (HISTORY="FINISHED ACTIVE" to change); about 30 minutes
+history:
+	bench/history/run.sh $(HISTORY)
 
 ## vet: go vet, staticcheck and gofmt
 vet:

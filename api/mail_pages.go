@@ -7,11 +7,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/i18n"
 	"pbem/notify"
 )
 
-// mailPages renders the mail preference page (in English, French or
-// Italian) and the dev mailbox.
+// mailPages renders the mail preference page (in the pages' languages,
+// texts from the pages' catalog) and the dev mailbox (English: a
+// developer's tool).
 type mailPages struct {
 	prefs   *template.Template
 	mailbox *template.Template
@@ -26,66 +28,25 @@ type prefsPage struct {
 	Saved   bool
 	Bad     bool
 	BadMode bool
-	T       map[string]string
-}
-
-// mailPageText holds the preference page's strings by language.
-func mailPageText() map[string]map[string]string {
-	return map[string]map[string]string{
-		"en": {
-			"title":   "Email preferences",
-			"for":     "Emails from pbem to",
-			"every":   "An email for every event of my games",
-			"digest":  "One email a day listing the games waiting for me",
-			"off":     "No emails (only invitations and new links)",
-			"save":    "Save",
-			"saved":   "Saved. You can change it again at any time from any pbem email.",
-			"bad":     "This link is not valid. Use the link at the bottom of your latest pbem email.",
-			"badmode": "Choose one of the options.",
-			"note":    "Your play links keep working whatever you choose.",
-		},
-		"fr": {
-			"title":   "Préférences d'e-mail",
-			"for":     "E-mails de pbem à",
-			"every":   "Un e-mail pour chaque événement de mes parties",
-			"digest":  "Un e-mail par jour avec les parties qui m'attendent",
-			"off":     "Aucun e-mail (seulement les invitations et les nouveaux liens)",
-			"save":    "Enregistrer",
-			"saved":   "Enregistré. Vous pouvez changer d'avis à tout moment depuis n'importe quel e-mail de pbem.",
-			"bad":     "Ce lien n'est pas valable. Utilisez le lien en bas de votre dernier e-mail de pbem.",
-			"badmode": "Choisissez une des options.",
-			"note":    "Vos liens de jeu restent valables, quel que soit votre choix.",
-		},
-		"it": {
-			"title":   "Preferenze email",
-			"for":     "Email di pbem a",
-			"every":   "Un'email per ogni evento delle mie partite",
-			"digest":  "Un'email al giorno con le partite che mi aspettano",
-			"off":     "Nessuna email (solo inviti e nuovi link)",
-			"save":    "Salva",
-			"saved":   "Salvato. Puoi cambiarlo di nuovo in qualsiasi momento da qualsiasi email di pbem.",
-			"bad":     "Questo link non è valido. Usa il link in fondo alla tua ultima email di pbem.",
-			"badmode": "Scegli una delle opzioni.",
-			"note":    "I tuoi link di gioco continuano a funzionare, qualunque cosa tu scelga.",
-		},
-	}
+	// Text is the pages' catalog in Lang.
+	Text i18n.Printer
 }
 
 const prefsHTML = `<!DOCTYPE html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<meta name="referrer" content="no-referrer"><title>{{.T.title}}</title></head>
+<meta name="referrer" content="no-referrer"><title>{{.Text.T "prefs.title"}}</title></head>
 <body style="font-family:Georgia,serif;max-width:36em;margin:2em auto;padding:0 1em;line-height:1.5">
-<h1>{{.T.title}}</h1>
-{{if .Bad}}<p>{{.T.bad}}</p>{{else}}
-{{if .Saved}}<p role="status"><strong>{{.T.saved}}</strong></p>{{end}}
-{{if .BadMode}}<p role="alert">{{.T.badmode}}</p>{{end}}
-<p>{{.T.for}} <strong>{{.Email}}</strong></p>
+<h1>{{.Text.T "prefs.title"}}</h1>
+{{if .Bad}}<p>{{.Text.T "prefs.bad"}}</p>{{else}}
+{{if .Saved}}<p role="status"><strong>{{.Text.T "prefs.saved"}}</strong></p>{{end}}
+{{if .BadMode}}<p role="alert">{{.Text.T "prefs.badmode"}}</p>{{end}}
+<p>{{.Text.T "prefs.for"}} <strong>{{.Email}}</strong></p>
 <form method="post" action="/mail/unsubscribe?lang={{.Lang}}">
 <input type="hidden" name="token" value="{{.Token}}">
-{{range $m := modes}}<p><label><input type="radio" name="mode" value="{{$m}}"{{if eq $m $.Current}} checked{{end}}> {{index $.T (print $m)}}</label></p>
-{{end}}<p><button type="submit">{{.T.save}}</button></p>
+{{range $m := modes}}<p><label><input type="radio" name="mode" value="{{$m}}"{{if eq $m $.Current}} checked{{end}}> {{$.Text.T (print "prefs." $m)}}</label></p>
+{{end}}<p><button type="submit">{{.Text.T "prefs.save"}}</button></p>
 </form>
-<p style="color:#666">{{.T.note}}</p>{{end}}
+<p style="color:#666">{{.Text.T "prefs.note"}}</p>{{end}}
 </body></html>
 `
 
@@ -125,16 +86,11 @@ func newMailPages() *mailPages {
 	}
 }
 
-// lang returns a supported page language ("en" for anything else).
-func (p *mailPages) lang(l string) string {
-	if _, ok := mailPageText()[l]; ok {
-		return l
-	}
-	return "en"
-}
+// lang returns a supported page language (the default for anything else).
+func (p *mailPages) lang(l string) string { return i18n.Norm(l) }
 
 func (p *mailPages) render(c echo.Context, status int, d prefsPage) error {
-	d.T = mailPageText()[d.Lang]
+	d.Text = pageCatalog.In(d.Lang)
 	var b bytes.Buffer
 	if err := p.prefs.Execute(&b, d); err != nil {
 		return err

@@ -52,6 +52,10 @@ type PageConfig struct {
 	Notify func(ctx context.Context) (<-chan struct{}, error)
 	// Failed lists a game's failed emails for its admin page; nil hides them.
 	Failed FailedEmails
+	// Zones records the time zone a seat's browser reports when its play
+	// page opens (the pages' tz cookie), so that its emails tell deadlines
+	// in the player's time; nil: emails stay in UTC.
+	Zones ZoneRecorder
 	// Logger logs unexpected errors; nil means slog.Default().
 	Logger *slog.Logger
 	// Poll is how often a live stream checks the version without a
@@ -60,6 +64,11 @@ type PageConfig struct {
 	// StreamFor bounds one live stream's life (default 10 minutes); the
 	// browser reconnects by itself.
 	StreamFor time.Duration
+}
+
+// ZoneRecorder records a seat's time zone (notify's SeatReader does).
+type ZoneRecorder interface {
+	SetZone(ctx context.Context, gameID string, seat int, zone string) error
 }
 
 // FailedEmails lists a game's failed emails (notify's outbox store does).
@@ -117,7 +126,7 @@ type pageError struct {
 	Code   string
 	// Msg is the catalog key of the explanation.
 	Msg string
-	// Detail is the service's message (English), shown small.
+	// Detail explains the error, shown small (projections.ExplainError).
 	Detail string
 	// Back is the page a refused form came from.
 	Back string
@@ -146,6 +155,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	if errors.As(err, &lim) {
 		c.Response().Header().Set("Retry-After", lim.retryAfter())
 		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		d.Title = p.cat(d.Lang).T("err.title")
 		return p.render(c, http.StatusTooManyRequests, "error", d)
 	}
 	code, _ := codeOf(err)
@@ -166,6 +176,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	status := statusFor(code, err)
 	setRetryAfter(c, code)
 	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	d.Title = p.cat(d.Lang).T("err.title")
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
 		if strings.HasPrefix(path, "/play/") || strings.HasPrefix(path, "/admin/") {
@@ -192,7 +203,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg = "err.invalid"
 	}
 	if status < 500 {
-		d.Detail = projections.ErrorMessage(err)
+		d.Detail = errorDetail(p.cat(d.Lang), err)
 		if he != nil {
 			d.Detail = ""
 		}

@@ -75,20 +75,20 @@ func (p *pages) admin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := adminPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Status: cat.t("status." + sm.Status),
+	d := adminPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Status: cat.T("status." + sm.Status),
 		StatusKey: sm.Status, Version: sm.Version, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
 		Paused: sm.Status == projections.StatusPaused, Done: c.QueryParam("n") == "done"}
 	d.Ended = !d.Active && !d.Paused
-	d.Title = cat.t("admin.title", d.GameName)
+	d.Title = cat.T("admin.title", d.GameName)
 	d.CSRF = p.csrfFor(tok)
 	if sm.Deadline != nil && d.Active {
 		w := tellTime(cat, *sm.Deadline, p.svc.Now(), location(c))
 		d.Deadline = &w
 	}
 	for _, h := range []int{1, 24, 72, 168} {
-		lbl := cat.t("lobby.hours", h)
+		lbl := cat.T("lobby.hours", h)
 		if h >= 72 {
-			lbl = cat.t("lobby.days", h/24)
+			lbl = cat.T("lobby.days", h/24)
 		}
 		d.Extends = append(d.Extends, option{Value: strconv.Itoa(h) + "h", Label: lbl, Selected: h == 24})
 	}

@@ -49,18 +49,14 @@ func (p *pages) audit(c echo.Context) error {
 	}
 	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
 		Seed: a.Seed, SeedHash: a.SeedHash}
-	d.Title = cat.t("audit.title", d.GameName)
+	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
 	for _, e := range a.Events {
 		d.Events = append(d.Events, auditEvent{Version: e.Version, Type: e.Type, Actor: actorName(e.Meta.Actor, names),
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
-	series, err := p.scores(c, id)
-	if err != nil {
-		return err
-	}
-	d.Chart = drawChart(series, names, cat.t("audit.round"))
+	d.Chart = drawChart(p.scores(c, id), names, cat.T("audit.round"))
 	return p.render(c, http.StatusOK, "audit", d)
 }
 
@@ -109,8 +105,10 @@ type roundScores struct {
 }
 
 // scores replays game id with its engine from public views only, and
-// returns the scores at the start and after each round.
-func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
+// returns the scores at the start and after each round. The chart is a
+// reading aid: a record that does not replay (verify reports it) or a
+// replay that fails is logged and gives no scores, never a failed page.
+func (p *pages) scores(c echo.Context, id string) []roundScores {
 	var out []roundScores
 	var bad bool
 	err := p.svc.PublicReplay(c.Request().Context(), id, func(st game.PublicStep) {
@@ -134,10 +132,8 @@ func (p *pages) scores(c echo.Context, id string) ([]roundScores, error) {
 		}
 	})
 	if err != nil || bad {
-		// The chart is a reading aid: a record that does not replay is
-		// shown without it (verify reports it).
 		p.log.Warn("audit chart: replay failed", "game", id, "err", err)
-		return nil, nil
+		return nil
 	}
-	return out, nil
+	return out
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"pbem/engine/i18n"
 )
 
 // bagpipesName is the registry name of Swords and Bagpipes.
@@ -86,7 +88,7 @@ type bagPage struct {
 }
 
 // bagData reads a Swords and Bagpipes view (JSON) into the page's data.
-func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, error) {
+func (p *pages) bagData(cat i18n.Printer, raw []byte, names []string) (*bagPage, error) {
 	var v bagViewJSON
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("api: bagpipes view: %w", err)
@@ -95,20 +97,20 @@ func (p *pages) bagData(cat catalog, raw []byte, names []string) (*bagPage, erro
 	for i := range bp.Hand {
 		bp.Hand[i].Phase = bagWord(cat, "bag.phase.", bp.Hand[i].Phase)
 	}
-	bp.Info = append(bp.Info, cat.t("bag.round", v.Round, v.Rounds, bagWord(cat, "bag.phase.", v.Phase)))
+	bp.Info = append(bp.Info, cat.T("bag.round", v.Round, v.Rounds, bagWord(cat, "bag.phase.", v.Phase)))
 	if v.Badge >= 0 && v.Badge < len(names) {
-		bp.Info = append(bp.Info, cat.t("bag.badge", seatName(names, v.Badge)))
+		bp.Info = append(bp.Info, cat.T("bag.badge", seatName(names, v.Badge)))
 	}
 	if v.StayingHome >= 0 && v.StayingHome < len(names) {
-		bp.Info = append(bp.Info, cat.t("bag.stay", seatName(names, v.StayingHome)))
+		bp.Info = append(bp.Info, cat.T("bag.stay", seatName(names, v.StayingHome)))
 	}
-	bp.Info = append(bp.Info, cat.t("bag.defeats", v.Defeats, v.DefeatLimit), cat.t("bag.decks", v.Decks.Bagpipe, v.Decks.Dagger, v.ArmyLeft))
+	bp.Info = append(bp.Info, cat.T("bag.defeats", v.Defeats, v.DefeatLimit), cat.T("bag.decks", v.Decks.Bagpipe, v.Decks.Dagger, v.ArmyLeft))
 	if a := v.Army; a != nil {
-		bp.Army = a.Name + " — " + cat.t("bag.shield", a.Shield, a.ScotlandWon, a.EnglandWon, a.Crown)
+		bp.Army = a.Name + " — " + cat.T("bag.shield", a.Shield, a.ScotlandWon, a.EnglandWon, a.Crown)
 		bp.ArmyTxt = a.Text
 	}
 	if b := v.Battle; b != nil {
-		bp.Battle = cat.t("bag.battle", b.Scotland, b.England, bagWord(cat, "bag.side.", b.Winner))
+		bp.Battle = cat.T("bag.battle", b.Scotland, b.England, bagWord(cat, "bag.side.", b.Winner))
 	}
 	for _, pl := range v.Players {
 		row := bagPlayer{Name: seatName(names, pl.Seat), You: pl.Seat == v.Seat, Gold: pl.Gold, Castle: pl.Castle,
@@ -143,12 +145,9 @@ func bagLabel(m rawMove) (string, string) {
 
 // bagWord translates a phase or side name of the view (prefix+name in the
 // catalog), or shows it with spaces for underscores.
-func bagWord(cat catalog, prefix, name string) string {
+func bagWord(cat i18n.Printer, prefix, name string) string {
 	if name == "" {
 		return ""
 	}
-	if w, ok := cat[prefix+name]; ok {
-		return w
-	}
-	return strings.ReplaceAll(name, "_", " ")
+	return textOr(cat, prefix+name, strings.ReplaceAll(name, "_", " "))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/i18n"
 	"pbem/events/game"
 	"pbem/projections"
 )
@@ -64,12 +65,12 @@ func chatLines(ctx context.Context, svc *game.Service, id, tok string) ([]string
 }
 
 // chatNotice is the notice of the chat form's redirect, or "".
-func chatNotice(cat catalog, n string) string {
+func chatNotice(cat i18n.Printer, n string) string {
 	switch n {
 	case noticeChatSent:
-		return cat.t("play.chat_sent")
+		return cat.T("play.chat_sent")
 	case noticeChatRefused:
-		return cat.t("play.chat_refused", game.MaxChatRunes, game.ChatPerHour)
+		return cat.T("play.chat_refused", game.MaxChatRunes, game.ChatPerHour)
 	}
 	return ""
 }

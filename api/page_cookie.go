@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/i18n"
 	"pbem/projections"
 )
 
@@ -102,7 +103,7 @@ func (p *pages) lobbyPost(c echo.Context) (string, error) {
 // formLang is the language of the page a form was posted from (its
 // page_lang field), else as pickLang chooses.
 func formLang(c echo.Context) string {
-	if lang := c.FormValue("page_lang"); supported(lang) {
+	if lang := c.FormValue("page_lang"); i18n.Supported(lang) {
 		return lang
 	}
 	return pickLang(c, "")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/i18n"
 	"pbem/events/game"
 )
 
@@ -48,7 +49,7 @@ func (p *pages) history(c echo.Context) error {
 		return err
 	}
 	d := historyPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Ended: sm.Ended()}
-	d.Title = cat.t("history.title", d.GameName)
+	d.Title = cat.T("history.title", d.GameName)
 	names := seatNames(sm)
 	now, loc := p.svc.Now(), location(c)
 	for _, r := range h.Events {
@@ -61,21 +62,18 @@ func (p *pages) history(c echo.Context) error {
 // summaryPage loads game id's public summary, with the page language
 // (the game's, unless the visitor chose another), its catalog and the
 // page's base. Errors: those of Service.Summary.
-func (p *pages) summaryPage(c echo.Context, id string) (*game.Summary, catalog, base, error) {
+func (p *pages) summaryPage(c echo.Context, id string) (*game.Summary, i18n.Printer, base, error) {
 	sm, err := p.svc.Summary(c.Request().Context(), id)
 	if err != nil {
-		return nil, nil, base{}, err
+		return nil, i18n.Printer{}, base{}, err
 	}
 	lang := pickLang(c, sm.Language)
 	return sm, p.cat(lang), p.base(c, lang), nil
 }
 
 // gameName is a game's display name.
-func gameName(cat catalog, game string) string {
-	if n, ok := cat["game."+game]; ok {
-		return n
-	}
-	return game
+func gameName(cat i18n.Printer, game string) string {
+	return textOr(cat, "game."+game, game)
 }
 
 // seatNames lists a game's players by seat.

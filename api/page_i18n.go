@@ -2,83 +2,59 @@ package api
 
 import (
 	"embed"
-	"encoding/json"
-	"fmt"
-	"path"
 	"strings"
 	"time"
 	_ "time/tzdata" // players' time zones, whatever the host has installed
 
 	"github.com/labstack/echo/v4"
+
+	"pbem/engine/i18n"
+	"pbem/projections"
 )
 
-// The pages' message catalogs: one JSON file per language under
-// web/i18n, the same keys in each (a test checks). Values are fmt formats.
+// The pages' messages: one JSON file per language under web/i18n (en.json,
+// fr.json, it.json), fmt formats with positional arguments and CLDR plural
+// forms, loaded by pbem/engine/i18n. Every text of a page goes through
+// pageCatalog: the templates' "t" and the handlers' Printer.T.
 
 //go:embed web/i18n/*.json
 var catalogFS embed.FS
 
-// pageLangs are the languages of the pages, the first being the default.
-var pageLangs = []string{"en", "fr", "it"}
+// pageCatalog is the pages' catalog; TestPageCatalogCheck checks that every
+// language has every key with the same arguments.
+var pageCatalog = i18n.MustLoad(catalogFS, "web/i18n", "pages")
 
-// catalog is one language's messages.
-type catalog map[string]string
-
-// t formats the message key with args; a missing key shows as itself.
-func (c catalog) t(key string, args ...any) string {
-	f, ok := c[key]
-	if !ok {
-		return key
+// textOr is key's message in cat's language, or fallback if the catalog
+// has no such key (a name the view gives that no page text translates).
+func textOr(cat i18n.Printer, key, fallback string) string {
+	if pageCatalog.Has(key) {
+		return cat.T(key)
 	}
-	if len(args) == 0 {
-		return f
-	}
-	return fmt.Sprintf(f, args...)
+	return fallback
 }
 
-// loadCatalogs reads every embedded catalog.
-func loadCatalogs() (map[string]catalog, error) {
-	out := map[string]catalog{}
-	for _, l := range pageLangs {
-		b, err := catalogFS.ReadFile(path.Join("web/i18n", l+".json"))
-		if err != nil {
-			return nil, err
-		}
-		var c catalog
-		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, fmt.Errorf("catalog %s: %w", l, err)
-		}
-		out[l] = c
-	}
-	return out, nil
+// errorDetail explains err in cat's language (projections.ExplainError).
+func errorDetail(cat i18n.Printer, err error) string {
+	return projections.ExplainError(cat.Lang(), projections.ServiceErrorCode(err), projections.ErrorMessage(err))
 }
 
 // pickLang chooses a page's language: the game's if it has one, else
 // ?lang=, else the browser's Accept-Language, else English.
 func pickLang(c echo.Context, game string) string {
-	if supported(game) {
+	if i18n.Supported(game) {
 		return game
 	}
-	if q := c.QueryParam("lang"); supported(q) {
+	if q := c.QueryParam("lang"); i18n.Supported(q) {
 		return q
 	}
 	for _, part := range strings.Split(c.Request().Header.Get("Accept-Language"), ",") {
 		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 		base, _, _ := strings.Cut(strings.ToLower(tag), "-")
-		if supported(base) {
+		if i18n.Supported(base) {
 			return base
 		}
 	}
-	return pageLangs[0]
-}
-
-func supported(l string) bool {
-	for _, s := range pageLangs {
-		if s == l {
-			return true
-		}
-	}
-	return false
+	return i18n.Languages[0]
 }
 
 // tzCookie is the cookie the pages' script sets to the browser's time zone.
@@ -108,23 +84,23 @@ type when struct {
 // tellTime says t in cat's language and loc's time zone, relative to now:
 // "today 18:00", "tomorrow 18:00", "Thursday 18:00" within a week, else
 // "Thursday 27 November 18:00".
-func tellTime(cat catalog, t, now time.Time, loc *time.Location) when {
+func tellTime(cat i18n.Printer, t, now time.Time, loc *time.Location) when {
 	lt, ln := t.In(loc), now.In(loc)
 	hm := lt.Format("15:04")
 	day := func(x time.Time) time.Time { return time.Date(x.Year(), x.Month(), x.Day(), 0, 0, 0, 0, loc) }
 	days := int(day(lt).Sub(day(ln)).Round(24*time.Hour) / (24 * time.Hour))
-	wd := strings.Split(cat["weekdays"], ",")
-	mo := strings.Split(cat["months"], ",")
+	wd := strings.Split(cat.T("weekdays"), ",")
+	mo := strings.Split(cat.T("months"), ",")
 	w := when{ISO: t.UTC().Format(time.RFC3339), Zone: loc.String()}
 	switch {
 	case days == 0:
-		w.Text = cat.t("date.today", hm)
+		w.Text = cat.T("date.today", hm)
 	case days == 1:
-		w.Text = cat.t("date.tomorrow", hm)
+		w.Text = cat.T("date.tomorrow", hm)
 	case days > 1 && days < 7 && len(wd) == 7:
-		w.Text = cat.t("date.short", wd[lt.Weekday()], hm)
+		w.Text = cat.T("date.short", wd[lt.Weekday()], hm)
 	case len(wd) == 7 && len(mo) == 12:
-		w.Text = cat.t("date.long", wd[lt.Weekday()], lt.Day(), mo[lt.Month()-1], hm)
+		w.Text = cat.T("date.long", wd[lt.Weekday()], lt.Day(), mo[lt.Month()-1], hm)
 	default:
 		w.Text = lt.Format("2006-01-02 15:04")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 	"pbem/events/game"
 	"pbem/projections"
 )
@@ -103,10 +104,10 @@ func (p *pages) lobbySession(c echo.Context) (string, error) {
 }
 
 // lobbyGames lists the games, those with a page of their own first.
-func (p *pages) lobbyGames(cat catalog) []string {
+func (p *pages) lobbyGames(cat i18n.Printer) []string {
 	games := p.svc.Games()
 	rank := func(g string) int {
-		if _, ok := cat["game."+g]; ok {
+		if pageCatalog.Has("game." + g) {
 			return 0
 		}
 		return 1
@@ -139,7 +140,7 @@ func (p *pages) lobbyChoice(c echo.Context, games []string, lang string) (string
 func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	cat := p.cat(lang)
 	d := &lobbyPage{base: p.base(c, lang), PageLang: lang, FieldErrors: map[string]string{}}
-	d.Title = cat.t("lobby.title")
+	d.Title = cat.T("lobby.title")
 	d.CSRF = p.csrfFor(sess)
 	games := p.lobbyGames(cat)
 	pick, st, n := p.lobbyChoice(c, games, lang)
@@ -147,30 +148,30 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 		d.Games = append(d.Games, option{Value: g, Label: gameName(cat, g), Selected: g == pick})
 	}
 	for k := st.MinPlayers; k <= st.MaxPlayers; k++ {
-		d.Counts = append(d.Counts, option{Value: strconv.Itoa(k), Label: cat.t("lobby.count", k), Selected: k == n})
+		d.Counts = append(d.Counts, option{Value: strconv.Itoa(k), Label: cat.T("lobby.count", k), Selected: k == n})
 	}
 	gl := c.FormValue("language")
-	if !supported(gl) {
+	if !i18n.Supported(gl) {
 		gl = lang
 	}
-	for _, l := range pageLangs {
-		d.Languages = append(d.Languages, option{Value: l, Label: p.cat(l).t("lang.name"), Selected: l == gl})
+	for _, l := range i18n.Languages {
+		d.Languages = append(d.Languages, option{Value: l, Label: p.cat(l).T("lang.name"), Selected: l == gl})
 	}
 	dl := c.FormValue("deadline")
 	if dl == "" {
 		dl = "72h"
 	}
 	for _, h := range []int{24, 48, 72, 168} {
-		lbl := cat.t("lobby.hours", h)
+		lbl := cat.T("lobby.hours", h)
 		if h%24 == 0 && h > 48 {
-			lbl = cat.t("lobby.days", h/24)
+			lbl = cat.T("lobby.days", h/24)
 		}
 		v := strconv.Itoa(h) + "h"
 		d.Deadlines = append(d.Deadlines, option{Value: v, Label: lbl, Selected: v == dl})
 	}
 	pol := c.FormValue("policy")
 	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot} {
-		d.Policies = append(d.Policies, option{Value: po, Label: cat.t("lobby.policy." + po), Selected: po == pol})
+		d.Policies = append(d.Policies, option{Value: po, Label: cat.T("lobby.policy." + po), Selected: po == pol})
 	}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
@@ -239,7 +240,7 @@ func (p *pages) create(c echo.Context) error {
 		return p.lobbyError(c, lang, session, err)
 	}
 	d := proposedPage{base: p.base(c, lang), Email: req.Organiser.Email}
-	d.Title = p.cat(lang).t("proposed.title")
+	d.Title = p.cat(lang).T("proposed.title")
 	return p.render(c, http.StatusAccepted, "proposed", d)
 }
 
@@ -285,16 +286,16 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, erro
 			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
 				x, err := strconv.Atoi(v)
 				if err != nil {
-					return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.t("lobby.err.number"))
+					return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
 				}
 				opts[o.Key] = x
 			}
 		case engine.OptionDocument:
-			doc, err := formDocument(c, name)
+			doc, chosen, err := formDocument(c, name)
 			if err != nil {
-				return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.t("lobby.err.document"))
+				return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
 			}
-			if doc != nil {
+			if chosen {
 				opts[o.Key] = doc
 			}
 		}
@@ -312,30 +313,31 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, erro
 	return req, nil
 }
 
-// formDocument reads an uploaded JSON document (nil when no file was
-// chosen); an error for a file that is not a JSON object.
-func formDocument(c echo.Context, name string) (json.RawMessage, error) {
+// formDocument reads an uploaded JSON document; chosen is false when no
+// file (or an empty one) was chosen. An error for a file that is not a
+// JSON object.
+func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool, err error) {
 	fh, err := c.FormFile(name)
 	if err != nil {
-		return nil, nil // no file
+		return nil, false, nil // no file
 	}
 	f, err := fh.Open()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxBody))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(strings.TrimSpace(string(b))) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
-		return nil, projections.Errorf(projections.EInvalid, "not a JSON object")
+		return nil, false, projections.Errorf(projections.EInvalid, "not a JSON object")
 	}
-	return json.RawMessage(b), nil
+	return json.RawMessage(b), true, nil
 }
 
 // lobbyError shows the lobby form again, filled in, with err beside its
@@ -358,43 +360,43 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 		k := strconv.Itoa(i)
 		switch field {
 		case "players[" + k + "].name":
-			d.Seats[i].NameError, placed = cat.t("lobby.err.name"), true
+			d.Seats[i].NameError, placed = cat.T("lobby.err.name"), true
 		case "players[" + k + "].email":
-			d.Seats[i].EmailError, placed = cat.t("lobby.err.email"), true
+			d.Seats[i].EmailError, placed = cat.T("lobby.err.email"), true
 			if strings.Contains(msg, "does not accept invitations") {
-				d.Seats[i].EmailError = cat.t("lobby.err.blocked")
+				d.Seats[i].EmailError = cat.T("lobby.err.blocked")
 			}
 		}
 	}
 	switch field {
 	case "organiser.name":
-		d.Organiser.NameError, placed = cat.t("lobby.err.organiser_name"), true
+		d.Organiser.NameError, placed = cat.T("lobby.err.organiser_name"), true
 	case "organiser.email":
-		d.Organiser.EmailError, placed = cat.t("lobby.err.email"), true
+		d.Organiser.EmailError, placed = cat.T("lobby.err.email"), true
 		if strings.Contains(msg, "does not accept invitations") {
-			d.Organiser.EmailError = cat.t("lobby.err.blocked")
+			d.Organiser.EmailError = cat.T("lobby.err.blocked")
 		}
 	}
 	if !placed {
-		d.Error = cat.t("lobby.error", msg)
+		d.Error = cat.T("lobby.error", errorDetail(cat, err))
 	} else {
-		d.Error = cat.t("lobby.error_below")
+		d.Error = cat.T("lobby.error_below")
 	}
 	return p.render(c, http.StatusBadRequest, "lobby", d)
 }
 
 // seatKinds are the choices of who plays a seat (a person, or a bot of each
 // level), with chosen selected.
-func seatKinds(cat catalog, chosen string) []option {
-	out := []option{{Value: "person", Label: cat.t("lobby.kind.person"), Selected: chosen == "" || chosen == "person"}}
+func seatKinds(cat i18n.Printer, chosen string) []option {
+	out := []option{{Value: "person", Label: cat.T("lobby.kind.person"), Selected: chosen == "" || chosen == "person"}}
 	return append(out, botLevels(cat, chosen)...)
 }
 
 // botLevels are the bot levels as choices, with chosen selected.
-func botLevels(cat catalog, chosen string) []option {
+func botLevels(cat i18n.Printer, chosen string) []option {
 	var out []option
 	for l := engine.BotEasy; l <= engine.BotStrong; l++ {
-		out = append(out, option{Value: l.String(), Label: cat.t("lobby.kind." + l.String()), Selected: chosen == l.String()})
+		out = append(out, option{Value: l.String(), Label: cat.T("lobby.kind." + l.String()), Selected: chosen == l.String()})
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"pbem/engine/i18n"
 )
 
 // lordsName is the registry name of Lords of Scotland.
@@ -87,7 +89,7 @@ type lordsPage struct {
 
 // lordsData reads a Lords of Scotland view (JSON) into the page's data,
 // naming the seats with names; the cards' powers come from the view.
-func (p *pages) lordsData(cat catalog, raw []byte, names []string) (*lordsPage, error) {
+func (p *pages) lordsData(cat i18n.Printer, raw []byte, names []string) (*lordsPage, error) {
 	var v lordsViewJSON
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("api: lords view: %w", err)
@@ -102,7 +104,7 @@ func (p *pages) lordsData(cat catalog, raw []byte, names []string) (*lordsPage, 
 		}
 		return lordsCard{Rank: c.Rank, Clan: c.Clan, Class: "clan-" + strings.ToLower(c.Clan), Strength: c.Strength,
 			Power: c.Power, Down: !c.FaceUp, Active: c.Active, Kept: c.Kept,
-			Name: cat.t("lords.card", c.Clan, c.Strength)}
+			Name: cat.T("lords.card", c.Clan, c.Strength)}
 	}
 	for _, c := range v.Hand {
 		c.FaceUp = true
@@ -136,17 +138,17 @@ func (p *pages) lordsData(cat catalog, raw []byte, names []string) (*lordsPage, 
 	}
 	switch v.Phase {
 	case "claim":
-		lp.Info = append(lp.Info, cat.t("lords.round_claim", v.Round))
+		lp.Info = append(lp.Info, cat.T("lords.round_claim", v.Round))
 	case "play":
-		lp.Info = append(lp.Info, cat.t("lords.round_turn", v.Round, v.Turn))
+		lp.Info = append(lp.Info, cat.T("lords.round_turn", v.Round, v.Turn))
 	}
 	if v.Phase == "play" || v.Phase == "claim" {
-		lp.Info = append(lp.Info, cat.t("lords.initiative", seatName(names, v.Initiative)))
+		lp.Info = append(lp.Info, cat.T("lords.initiative", seatName(names, v.Initiative)))
 	}
 	if v.Target > 0 {
-		lp.Info = append(lp.Info, cat.t("lords.target", v.Target))
+		lp.Info = append(lp.Info, cat.T("lords.target", v.Target))
 	}
-	lp.Piles = cat.t("lords.piles", v.DrawCount, v.DiscardN)
+	lp.Piles = cat.T("lords.draw_pile", v.DrawCount) + " " + cat.T("lords.discard_pile", v.DiscardN)
 	return lp, nil
 }
 

@@ -20,7 +20,7 @@ type confirmPage struct {
 func (p *pages) confirmForm(c echo.Context) error {
 	lang := pickLang(c, "")
 	d := confirmPage{base: p.base(c, lang), Token: c.Param("token")}
-	d.Title = p.cat(lang).t("confirm.title")
+	d.Title = p.cat(lang).T("confirm.title")
 	return p.render(c, http.StatusOK, "confirm", d)
 }
 
@@ -33,7 +33,7 @@ func (p *pages) confirm(c echo.Context) error {
 	}
 	lang := pickLang(c, "")
 	d := confirmPage{base: p.base(c, lang), Token: c.Param("token"), Done: true, Again: cf.Again}
-	d.Title = p.cat(lang).t("confirm.title")
+	d.Title = p.cat(lang).T("confirm.title")
 	return p.render(c, http.StatusOK, "confirm", d)
 }
 
@@ -58,7 +58,7 @@ func (p *pages) blockForm(c echo.Context) error {
 	}
 	lang := pickLang(c, "")
 	d := blockPage{base: p.base(c, lang), Token: tok, Email: email, Blocked: blocked}
-	d.Title = p.cat(lang).t("block.title")
+	d.Title = p.cat(lang).T("block.title")
 	return p.render(c, http.StatusOK, "block", d)
 }
 
@@ -76,6 +76,6 @@ func (p *pages) block(c echo.Context) error {
 	}
 	lang := pickLang(c, "")
 	d := blockPage{base: p.base(c, lang), Token: tok, Email: email, Blocked: on}
-	d.Title = p.cat(lang).t("block.title")
+	d.Title = p.cat(lang).T("block.title")
 	return p.render(c, http.StatusOK, "block", d)
 }

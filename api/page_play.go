@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 	"pbem/events/game"
 	"pbem/projections"
 )
@@ -41,6 +42,10 @@ type playPage struct {
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
 	Chat    []string
 	ChatMax int
+	// Explain holds the engine's explanations for this seat (how the rules
+	// apply now); HelpLink is the game's help page.
+	Explain  []string
+	HelpLink string
 }
 
 // playerRow is one player in the page's list of players.
@@ -91,6 +96,7 @@ func (p *pages) play(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p.recordZone(c, id, sp.View.Seat)
 	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
 		return err
 	}
@@ -163,14 +169,14 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 		if s.Seat >= 0 && s.Seat < len(names) {
 			names[s.Seat] = s.Name
 			if s.Bot != "" { // bots are shown as bots
-				names[s.Seat] += " " + cat.t("play.bot")
+				names[s.Seat] += " " + cat.T("play.bot")
 			}
 		}
 	}
 	if v.Seat >= 0 && v.Seat < len(names) {
 		d.You = names[v.Seat]
 	}
-	d.Title = cat.t("play.title", d.GameName, d.You)
+	d.Title = cat.T("play.title", d.GameName, d.You)
 	toMove := map[int]bool{}
 	var waiting []string
 	for _, s := range v.ToMove {
@@ -186,21 +192,21 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	}
 	switch {
 	case sm.Status == projections.StatusPaused:
-		d.Turn = cat.t("play.paused")
+		d.Turn = cat.T("play.paused")
 		if reason, err := p.svc.PauseReason(c.Request().Context(), sm.ID); err == nil && reason != "" {
-			d.Turn += " " + cat.t("play.pause_reason", reason)
+			d.Turn += " " + cat.T("play.pause_reason", reason)
 		}
 	case sm.Status == projections.StatusAborted:
-		d.Turn = cat.t("play.aborted")
+		d.Turn = cat.T("play.aborted")
 	case sm.Status == projections.StatusFinished:
-		d.Turn = cat.t("play.finished")
+		d.Turn = cat.T("play.finished")
 	case d.YourTurn:
-		d.Turn = cat.t("play.your_turn")
+		d.Turn = cat.T("play.your_turn")
 		if len(waiting) > 0 {
-			d.Turn += " " + cat.t("play.waiting", strings.Join(waiting, ", "))
+			d.Turn += " " + cat.T("play.waiting", strings.Join(waiting, ", "))
 		}
 	default:
-		d.Turn = cat.t("play.waiting", strings.Join(waiting, ", "))
+		d.Turn = cat.T("play.waiting", strings.Join(waiting, ", "))
 	}
 	if sm.Status == projections.StatusActive && v.Deadline != nil {
 		w := tellTime(cat, *v.Deadline, p.svc.Now(), location(c))
@@ -211,18 +217,18 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	}
 	switch c.QueryParam("n") {
 	case noticePlayed:
-		d.Notices = append(d.Notices, cat.t("play.played"))
+		d.Notices = append(d.Notices, cat.T("play.played"))
 		if !d.YourTurn && len(waiting) > 0 && sm.Status == projections.StatusActive {
-			d.Notices = append(d.Notices, cat.t("play.next", strings.Join(waiting, ", ")))
+			d.Notices = append(d.Notices, cat.T("play.next", strings.Join(waiting, ", ")))
 		}
 	case noticeStale:
-		d.Notices = append(d.Notices, cat.t("play.stale"))
+		d.Notices = append(d.Notices, cat.T("play.stale"))
 	case noticeIllegal:
-		d.Notices = append(d.Notices, cat.t("play.illegal"))
+		d.Notices = append(d.Notices, cat.T("play.illegal"))
 	case noticeNotYours:
-		d.Notices = append(d.Notices, cat.t("play.notyours"))
+		d.Notices = append(d.Notices, cat.T("play.notyours"))
 	case noticeConflict:
-		d.Notices = append(d.Notices, cat.t("play.conflict", cat.t("status."+sm.Status)))
+		d.Notices = append(d.Notices, cat.T("play.conflict", cat.T("status."+sm.Status)))
 	default:
 		if n := chatNotice(cat, c.QueryParam("n")); n != "" {
 			d.Notices = append(d.Notices, n)
@@ -252,6 +258,12 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 		d.Generic = genericFields(raw)
 	}
 	d.Groups = groupMoves(cat, v.LegalMoves, labeler)
+	for _, e := range v.Explanations {
+		d.Explain = append(d.Explain, e.Text)
+	}
+	if pageCatalog.Has(helpKey(sm.Game, 1, "title")) {
+		d.HelpLink = helpLink(sm.Game, lang)
+	}
 	return d, nil
 }
 
@@ -266,7 +278,7 @@ type rawMove struct {
 // groupMoves turns the legal moves into titled button groups, in the order
 // of their first appearance. labeler, if set, gives a move's group (a
 // catalog key) and label in the page's language ("" keeps the engine's).
-func groupMoves(cat catalog, moves []engine.Move, labeler func(rawMove) (string, string)) []moveGroup {
+func groupMoves(cat i18n.Printer, moves []engine.Move, labeler func(rawMove) (string, string)) []moveGroup {
 	var out []moveGroup
 	at := map[string]int{}
 	for _, m := range moves {
@@ -297,7 +309,7 @@ func groupMoves(cat catalog, moves []engine.Move, labeler func(rawMove) (string,
 		if !ok {
 			i = len(out)
 			at[group] = i
-			out = append(out, moveGroup{Title: cat.t(group)})
+			out = append(out, moveGroup{Title: cat.T(group)})
 		}
 		out[i].Moves = append(out[i].Moves, moveButton{JSON: rm.JSON, Label: label})
 	}

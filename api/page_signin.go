@@ -50,7 +50,7 @@ func (p *pages) signinForm(c echo.Context) error {
 	}
 	lang := pickLang(c, "")
 	d := signinPage{base: p.base(c, lang)}
-	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(sess)
+	d.Title, d.CSRF = p.cat(lang).T("signin.title"), p.csrfFor(sess)
 	return p.render(c, http.StatusOK, "signin", d)
 }
 
@@ -63,7 +63,7 @@ func (p *pages) signinRequest(c echo.Context) error {
 	}
 	lang := formLang(c)
 	d := signinPage{base: p.base(c, lang), Sent: true}
-	d.Title, d.CSRF = p.cat(lang).t("signin.title"), p.csrfFor(session)
+	d.Title, d.CSRF = p.cat(lang).T("signin.title"), p.csrfFor(session)
 	email := c.FormValue("email")
 	if err := p.limit.signinRequest(clientIP(c), email); err != nil {
 		return err
@@ -72,7 +72,7 @@ func (p *pages) signinRequest(c echo.Context) error {
 		if projections.ErrorCode(err) != projections.EInvalid {
 			return err
 		}
-		d.Sent, d.Error = false, p.cat(lang).t("lobby.err.email")
+		d.Sent, d.Error = false, p.cat(lang).T("lobby.err.email")
 		return p.render(c, http.StatusBadRequest, "signin", d)
 	}
 	return p.render(c, http.StatusOK, "signin", d)
@@ -83,7 +83,7 @@ func (p *pages) signinRequest(c echo.Context) error {
 func (p *pages) signinUse(c echo.Context) error {
 	lang := pickLang(c, "")
 	d := signinUsePage{base: p.base(c, lang), Token: c.Param("token")}
-	d.Title = p.cat(lang).t("signin.title")
+	d.Title = p.cat(lang).T("signin.title")
 	return p.render(c, http.StatusOK, "signin_use", d)
 }
 
@@ -115,8 +115,8 @@ func (p *pages) myGames(c echo.Context) error {
 		return err
 	}
 	d := myGamesPage{base: p.base(c, lang), Email: email,
-		DeadlineWord: cat.t("me.deadline"), LastWord: cat.t("me.last"), OpenWord: cat.t("me.open")}
-	d.Title, d.CSRF = cat.t("me.title"), p.csrfFor(sess)
+		DeadlineWord: cat.T("me.deadline"), LastWord: cat.T("me.last"), OpenWord: cat.T("me.open")}
+	d.Title, d.CSRF = cat.T("me.title"), p.csrfFor(sess)
 	loc := location(c)
 	for _, g := range gs {
 		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(g.Players, ", "), LastMove: g.LastMove}
@@ -126,9 +126,9 @@ func (p *pages) myGames(c echo.Context) error {
 				r.Result = projections.ResultSummary(g.Result, g.Players, lang)
 			}
 		case projections.StatusAborted:
-			r.Status = cat.t("me.aborted")
+			r.Status = cat.T("me.aborted")
 		case projections.StatusPaused:
-			r.Status = cat.t("me.paused")
+			r.Status = cat.T("me.paused")
 		default:
 			var who []string
 			mine := false
@@ -138,9 +138,9 @@ func (p *pages) myGames(c echo.Context) error {
 					who = append(who, g.Players[s])
 				}
 			}
-			r.Turn = cat.t("me.waiting", strings.Join(who, ", "))
+			r.Turn = cat.T("me.waiting", strings.Join(who, ", "))
 			if mine {
-				r.Turn = cat.t("me.yourturn")
+				r.Turn = cat.T("me.yourturn")
 			}
 			if g.DeadlineAt != nil {
 				r.Deadline = g.DeadlineAt.In(loc).Format(time.DateTime)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"pbem/engine/i18n"
 )
 
 //go:embed web/templates/*.html
@@ -17,10 +19,9 @@ var templateFS embed.FS
 var staticFS embed.FS
 
 // templates is the one template set, instantiated once per language with
-// that language's catalog bound to the "t" function.
+// the pages' catalog in that language bound to the "t" function.
 type templates struct {
 	byLang map[string]*template.Template
-	cats   map[string]catalog
 }
 
 // base is the data every page has.
@@ -45,7 +46,7 @@ func langOf(d any) string {
 	if l, ok := d.(interface{ language() string }); ok {
 		return l.language()
 	}
-	return pageLangs[0]
+	return i18n.Languages[0]
 }
 
 // base returns the common data of a page in lang.
@@ -53,13 +54,9 @@ func (p *pages) base(c echo.Context, lang string) base {
 	return base{Lang: lang, TZ: location(c).String(), InlineCSS: inlineCSSFor(c)}
 }
 
-// cat returns lang's catalog.
-func (p *pages) cat(lang string) catalog {
-	if c, ok := p.tmpl.cats[lang]; ok {
-		return c
-	}
-	return p.tmpl.cats[pageLangs[0]]
-}
+// cat returns the pages' catalog in lang (the default language if pbem
+// does not speak lang).
+func (p *pages) cat(lang string) i18n.Printer { return pageCatalog.In(lang) }
 
 func mustTemplates() *templates {
 	t, err := newTemplates()
@@ -70,10 +67,6 @@ func mustTemplates() *templates {
 }
 
 func newTemplates() (*templates, error) {
-	cats, err := loadCatalogs()
-	if err != nil {
-		return nil, err
-	}
 	funcs := template.FuncMap{
 		"t":     func(key string, args ...any) string { return key },
 		"lower": strings.ToLower,
@@ -84,13 +77,13 @@ func newTemplates() (*templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("api: page templates: %w", err)
 	}
-	ts := &templates{byLang: map[string]*template.Template{}, cats: cats}
-	for lang, cat := range cats {
+	ts := &templates{byLang: map[string]*template.Template{}}
+	for _, lang := range i18n.Languages {
 		cl, err := root.Clone()
 		if err != nil {
 			return nil, err
 		}
-		cl.Funcs(template.FuncMap{"t": cat.t})
+		cl.Funcs(template.FuncMap{"t": pageCatalog.In(lang).T})
 		ts.byLang[lang] = cl
 	}
 	return ts, nil
@@ -100,7 +93,7 @@ func newTemplates() (*templates, error) {
 func (ts *templates) execute(w io.Writer, lang, name string, d any) error {
 	t, ok := ts.byLang[lang]
 	if !ok {
-		t = ts.byLang[pageLangs[0]]
+		t = ts.byLang[i18n.Languages[0]]
 	}
 	return t.ExecuteTemplate(w, name, d)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -350,33 +349,6 @@ func TestPageLiveStreamSendsTheNewVersion(t *testing.T) {
 	b.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}})
 	if v := next(); v != num(e.version(id)) {
 		t.Fatalf("version after the move %s, want %d", v, e.version(id))
-	}
-}
-
-func TestPageCatalogsHaveTheSameKeys(t *testing.T) {
-	cats := map[string]map[string]string{}
-	for _, l := range []string{"en", "fr", "it"} {
-		p, err := os.ReadFile("web/i18n/" + l + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]string
-		if err := json.Unmarshal(p, &m); err != nil {
-			t.Fatal(err)
-		}
-		cats[l] = m
-	}
-	for k := range cats["en"] {
-		for _, l := range []string{"fr", "it"} {
-			if _, ok := cats[l][k]; !ok {
-				t.Errorf("%s lacks %q", l, k)
-			}
-		}
-	}
-	for _, l := range []string{"fr", "it"} {
-		if len(cats[l]) != len(cats["en"]) {
-			t.Errorf("%s has %d keys, en %d", l, len(cats[l]), len(cats["en"]))
-		}
 	}
 }
 

@@ -57,6 +57,7 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/play/:game/history", p.wrap(p.history)}, // the seat's redacted history
 			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},   // server-sent events: the game's version
 			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},      // an ended game's audit, with the score chart
+			{http.MethodGet, "/help/:game", p.wrap(p.help)},            // a game's rules in short (?lang=)
 			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
 			{http.MethodGet, "/static/*", staticAssets.handler()},      // the pages' CSS and JavaScript (hashed URLs: static.go)

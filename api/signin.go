@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/i18n"
 	"pbem/projections"
 )
 
@@ -45,7 +46,7 @@ func (s *Server) requestSignin(c echo.Context) error {
 
 // signinRequest charges the limits and asks the service for a link.
 func (s *Server) signinRequest(c echo.Context, email, lang string) error {
-	if !supported(lang) {
+	if !i18n.Supported(lang) {
 		lang = "en"
 	}
 	if err := s.limit.signinRequest(clientIP(c), email); err != nil {

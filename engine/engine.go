@@ -48,7 +48,8 @@
 //  3. Write the rules as Decide (validate, return events or a *RuleError with
 //     a code from errors.go) and Apply (never fails), Legal (every move a
 //     seat may post, each with a label), View (what the seat may know) and
-//     Redact (the same for events).
+//     Redact (the same for events), and Explain (how the rules apply to
+//     a seat now, in its terms).
 //  4. Run the conformance suite: a test in your package that calls
 //     enginetest.RandomGames(t, game, enginetest.Options{...}) plays
 //     random whole games at every player count and checks determinism,
@@ -116,6 +117,17 @@ type Game interface {
 	// RoundEnd reports whether e closes a round (the service sends the
 	// round's result email after it). A game without rounds answers false.
 	RoundEnd(e Event) bool
+	// RoundSummary is the account of a round for the round-end email: each
+	// seat's figures (an army's total, a side, rewards...) under column
+	// headings, and sentences for the rest, in lang ("en", "fr", "it";
+	// English otherwise) with the players' names. round holds that round's
+	// events as one seat sees them (Redact), oldest first, ending with the
+	// event RoundEnd reports; it may start earlier (the events before the
+	// round's own are ignored). A summary is public: it tells only what
+	// every seat may know, so it is the same for every seat. Nil when round
+	// holds no ended round, or not the events that scored it (and always
+	// for a game without rounds).
+	RoundSummary(round []Event, names []string, lang string) *RoundSummary
 	// ChooseBot is a bot's decision for the seat whose view is given: one
 	// of that view's legal moves, verbatim, to be played through Decide like
 	// a person's. view is what State.View(seat) returned and history every
@@ -189,6 +201,24 @@ type State interface {
 	DefaultMove(seat int) Move
 	// Clone returns a deep copy, so a caller can keep a state before Apply.
 	Clone() State
+	// Explain tells seat, in a few short sentences in lang ("en", "fr",
+	// "it"; English otherwise), how the rules apply to its situation now:
+	// why a power cannot be used, how a score or a battle is counted. It
+	// names only what seat may know (Spectator: only public things), so a
+	// change in another seat's hidden cards never changes it. It returns
+	// nil when there is nothing to explain, and never changes the state.
+	Explain(seat int, lang string) []Explanation
+}
+
+// Explanation is one sentence of State.Explain.
+type Explanation struct {
+	// Kind names what is explained, in the game's own terms (for example
+	// "power_blocked", "round_scores", "shield"), so that a page may place
+	// or style it and a test may find it.
+	Kind string `json:"kind"`
+	// Text is the sentence, in the language asked for, naming players by
+	// the setup's Names.
+	Text string `json:"text"`
 }
 
 // Move is one decision of a seat. It marshals to a JSON object with a "label".
@@ -210,6 +240,26 @@ type Result struct {
 	// Summary is a one-line account of the end ("Ann wins with 42"), in the
 	// setup's language and with the players' names.
 	Summary string `json:"summary,omitempty"`
+}
+
+// RoundSummary is the account of one ended round (Game.RoundSummary).
+type RoundSummary struct {
+	// Round is the round's number, from 1.
+	Round int `json:"round"`
+	// Columns are the headings of each row's cells, in the summary's
+	// language (the player's name comes before them, unheaded).
+	Columns []string `json:"columns"`
+	// Rows hold one seat each, in the game's order for the round (best
+	// first where the round ranks the seats).
+	Rows []RoundRow `json:"rows"`
+	// Notes are sentences about the round as a whole (a battle's outcome).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// RoundRow is one seat's line of a RoundSummary: one cell per column.
+type RoundRow struct {
+	Seat  int      `json:"seat"`
+	Cells []string `json:"cells"`
 }
 
 // Standing is one seat's place in a Result.

@@ -94,41 +94,17 @@ func (s Settings) Option(key string) (OptionSpec, bool) {
 	return OptionSpec{}, false
 }
 
-// checkTexts holds CheckOptions' messages in en, fr and it.
-var checkTexts = map[string][3]string{
-	"players":     {"this game is for %d to %d players, not %d", "ce jeu se joue de %d à %d joueurs, pas %d", "questo gioco è per %d a %d giocatori, non %d"},
-	"object":      {"give a JSON object of options", "donnez un objet JSON d'options", "indicate un oggetto JSON di opzioni"},
-	"unknown":     {"unknown option; this game has: %s", "option inconnue ; ce jeu a : %s", "opzione sconosciuta; questo gioco ha: %s"},
-	"bool":        {"give true or false", "indiquez true ou false", "indicate true o false"},
-	"choice":      {"give one of: %s", "choisissez parmi : %s", "scegliete tra: %s"},
-	"number":      {"give a whole number from %d to %d", "indiquez un nombre entier de %d à %d", "indicate un numero intero da %d a %d"},
-	"doc":         {"give a JSON object (the file's content)", "donnez un objet JSON (le contenu du fichier)", "indicate un oggetto JSON (il contenuto del file)"},
-	"players_opt": {"not for %d players (only for %s)", "pas pour %d joueurs (seulement pour %s)", "non per %d giocatori (solo per %s)"},
-	"forced":      {"always on with %d players", "toujours active à %d joueurs", "sempre attiva con %d giocatori"},
-}
-
-// LangIndex is the index of lang in en, fr, it (English for anything else).
-func LangIndex(lang string) int {
-	switch lang {
-	case "fr":
-		return 1
-	case "it":
-		return 2
-	}
-	return 0
-}
-
 // CheckOptions checks a setup's player count and options against the
 // game's Settings: the count in range, an object of known keys, values of
 // the right type, and options that players allow. Its *RuleError (code
 // CodeBadOptions) names the option at fault in Field and is written in
 // lang. Combinations are the engine's to check, in New.
 func CheckOptions(s Settings, raw json.RawMessage, players int, lang string) error {
-	li := LangIndex(lang)
+	p := texts.In(lang)
 	fail := func(field, key string, args ...any) error {
-		msg := fmt.Sprintf(checkTexts[key][li], args...)
+		msg := p.T("option."+key, args...)
 		if field != "" {
-			msg = field + ": " + msg
+			msg = p.T("option.field", field, msg)
 		}
 		return &RuleError{Code: CodeBadOptions, Message: msg, Field: field}
 	}
@@ -193,7 +169,7 @@ func CheckOptions(s Settings, raw json.RawMessage, players int, lang string) err
 		case OptionDocument:
 			var d map[string]json.RawMessage
 			if err := json.Unmarshal(v, &d); err != nil || d == nil {
-				return fail(k, "doc")
+				return fail(k, "document")
 			}
 		}
 		if !o.Allows(players) {
@@ -201,7 +177,7 @@ func CheckOptions(s Settings, raw json.RawMessage, players int, lang string) err
 			for i, n := range o.Players {
 				counts[i] = fmt.Sprint(n)
 			}
-			return fail(k, "players_opt", players, strings.Join(counts, ", "))
+			return fail(k, "players_only", players, strings.Join(counts, ", "))
 		}
 	}
 	return nil

@@ -12,8 +12,10 @@ type Answer struct {
 	// Quote is the text read from the reply (AnswerUnreadable), as lines.
 	Quote []string `json:"quote,omitempty"`
 	// Detail is the reason a move or a message was refused, in English
-	// (the service's message).
+	// (the service's message), and Code its error code: the email explains
+	// the code in its language (projections.ExplainError).
 	Detail string `json:"detail,omitempty"`
+	Code   string `json:"code,omitempty"`
 	// InReplyTo is the Message-ID of the reply, with its brackets, so that
 	// mail clients thread the answer.
 	InReplyTo string `json:"in_reply_to,omitempty"`

@@ -1,19 +1,22 @@
 package notify
 
-// A catalog holds one language's strings. Each message is a small
-// text/template executed with the email's data (see emailData), so word
-// order can differ between languages while the email templates stay the
-// same for all of them.
-type catalog struct {
-	// deadline is the time.Format layout of a deadline (always in UTC).
-	deadline string
-	// bot marks a bot's name in a player list: "Robot 1 (bot)".
-	bot  string
-	msgs map[string]string
-}
+import (
+	"embed"
 
-// catalogs returns the message catalogs by language. Every catalog has
-// exactly the keys of the English one (checked by a test).
-func catalogs() map[string]catalog {
-	return map[string]catalog{"en": catalogEN(), "fr": catalogFR(), "it": catalogIT()}
-}
+	"pbem/engine/i18n"
+)
+
+// The emails' messages: one JSON file per language under i18n (en.json,
+// fr.json, it.json), fmt formats with positional arguments and CLDR plural
+// forms, loaded by pbem/engine/i18n. Each template passes a message its
+// arguments explicitly ({{t "your_turn.intro" .Game .Players}}). Besides
+// the messages, each language has "layout.deadline", the time.Format
+// layout of a deadline (always in UTC), and "bot.mark", which marks a
+// bot's name in a player list ("Robot 1 (bot)").
+//
+//go:embed i18n/*.json
+var catalogFS embed.FS
+
+// emailCatalog is the emails' catalog; TestEmailCatalogCheck checks that
+// every language has every key with the same arguments.
+var emailCatalog = i18n.MustLoad(catalogFS, "i18n", "emails")

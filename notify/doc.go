@@ -51,7 +51,10 @@
 // A play link's token is derived from PBEM_SECRET when the email is
 // rendered (game.SeatToken); it is never stored and never logged.
 // Emails carry only what the payload holds (written by the game service
-// from the recipient's view): no other seat's cards, no seed.
+// from the recipient's view) and what the worker's SeatReader reads for
+// the recipient's seat when the email is rendered (story.go: its redacted
+// history since its last move, a round's public summary, its time zone):
+// no other seat's cards, no seed.
 //
 // It owns the emails (rendering, the outbox worker, reminders, the
 // deadline scheduler); its SQL is in notify/postgres. It must not import

@@ -27,11 +27,14 @@ const (
 	Confirm   Kind = "confirm"
 	AdminLink Kind = "admin_link"
 	Signin    Kind = "signin"
+	// Notice tells the seats that the organiser paused, resumed or gave
+	// more time to a game (the game service; Payload.Notice says which).
+	Notice Kind = "notice"
 )
 
 // Kinds lists every kind, in a stable order.
 func Kinds() []Kind {
-	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply, Confirm, AdminLink, Signin}
+	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply, Confirm, AdminLink, Signin, Notice}
 }
 
 // Valid reports whether k is a known kind.

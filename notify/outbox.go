@@ -18,6 +18,9 @@ type Row struct {
 	CreatedAt    time.Time
 	// Attempts counts claims of this row, this one included.
 	Attempts int
+	// Story is what the worker's SeatReader read for the row's seat when
+	// it was claimed (nil: none, and deadlines are told in UTC).
+	Story *Story
 }
 
 // Status is an outbox row's state.

@@ -34,6 +34,13 @@ type Payload struct {
 	Choice string   `json:"choice,omitempty"`
 	// Answer is the listener's answer to a reply (Reply only).
 	Answer *Answer `json:"answer,omitempty"`
+	// Awaited is true when the game awaits the recipient's decision: only
+	// then does an email other than a your-turn email or a reminder say
+	// "please play before" the deadline.
+	Awaited bool `json:"awaited,omitempty"`
+	// Notice names what a Notice email announces: "paused", "resumed" or
+	// "extended".
+	Notice string `json:"notice,omitempty"`
 }
 
 // Recipient is the player an email goes to.
@@ -49,7 +56,7 @@ type GameInfo struct {
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
 	// Bots holds, by seat, the level of the bot that plays it ("" for a
-	// person); the player list marks bots (catalog.bot).
+	// person); the player list marks bots (the catalog's "bot.mark").
 	Bots []string `json:"bots,omitempty"`
 }
 

@@ -9,9 +9,10 @@ import (
 	"strconv"
 	"strings"
 	texttemplate "text/template"
-	"time"
 
+	"pbem/engine/i18n"
 	"pbem/events/game"
+	"pbem/projections"
 )
 
 //go:embed templates/*.tmpl
@@ -44,11 +45,12 @@ type Renderer struct {
 	langs  map[string]*language
 }
 
+// language is one language's printer of the emails' catalog and its
+// templates, with "t" bound to the printer.
 type language struct {
-	cat      catalog
-	snippets map[string]*texttemplate.Template
-	text     map[Kind]*texttemplate.Template
-	html     map[Kind]*htmltemplate.Template
+	p    i18n.Printer
+	text map[Kind]*texttemplate.Template
+	html map[Kind]*htmltemplate.Template
 }
 
 // NewRenderer parses the templates and catalogs. It fails on a bad
@@ -66,8 +68,8 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	if r.from == "" {
 		r.from = "pbem@" + r.host
 	}
-	for lang, cat := range catalogs() {
-		l, err := newLanguage(cat)
+	for _, lang := range i18n.Languages {
+		l, err := newLanguage(emailCatalog.In(lang))
 		if err != nil {
 			return nil, fmt.Errorf("notify: language %s: %w", lang, err)
 		}
@@ -76,29 +78,11 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	return r, nil
 }
 
-func newLanguage(cat catalog) (*language, error) {
-	l := &language{cat: cat, snippets: map[string]*texttemplate.Template{},
-		text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
-	for k, s := range cat.msgs {
-		t, err := texttemplate.New(k).Option("missingkey=error").Parse(s)
-		if err != nil {
-			return nil, fmt.Errorf("message %s: %w", k, err)
-		}
-		l.snippets[k] = t
-	}
-	tr := func(key string, data any) (string, error) {
-		t, ok := l.snippets[key]
-		if !ok {
-			return "", fmt.Errorf("no message %q", key)
-		}
-		var b strings.Builder
-		if err := t.Execute(&b, data); err != nil {
-			return "", err
-		}
-		return b.String(), nil
-	}
+func newLanguage(p i18n.Printer) (*language, error) {
+	l := &language{p: p, text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
+	tr := p.T
 	for _, k := range Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
@@ -113,7 +97,8 @@ func newLanguage(cat catalog) (*language, error) {
 	return l, nil
 }
 
-// emailData is what templates and catalog messages see.
+// emailData is what the templates see; they pass the catalog messages
+// their arguments from it.
 type emailData struct {
 	Lang            string
 	Subject         string
@@ -134,7 +119,19 @@ type emailData struct {
 	Summary     string
 	Lines       []string
 	Ranking     []Rank
-	Games       []digestItem
+	// Turns are what happened since the recipient's last move, grouped by
+	// who acted (your-turn emails read with a Story); Notice is a notice's
+	// subject ("paused", "resumed", "extended").
+	Turns  []storyTurn
+	Notice string
+	// NoticeText is Notice in the email's language (the notice's subject).
+	NoticeText string
+	// Round is the round a round-end email closes, as a table (nil: none).
+	Round *roundTable
+	Games []digestItem
+	// HelpLink is the game's help page in the email's language (in
+	// invitations; every registered game is expected to have one).
+	HelpLink string
 	// ReplyTo is the reply address (empty: the email says nothing about
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
@@ -170,11 +167,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("row %d: %w", row.ID, err)}
 	}
-	lang := p.Language
-	l, ok := r.langs[lang]
-	if !ok {
-		lang, l = "en", r.langs["en"]
-	}
+	lang := i18n.Norm(p.Language)
+	l := r.langs[lang]
 	gameID := p.Game.ID
 	if gameID == "" {
 		gameID = row.GameID
@@ -188,14 +182,24 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Name:            p.To.Name,
 		Game:            GameTitle(p.Game.Name),
 		GameID:          gameID,
-		Players:         playerList(p.Game, l.cat.bot),
-		Deadline:        formatDeadline(p.Deadline, l.cat.deadline),
+		Players:         playerList(p.Game, l.p.T("bot.mark")),
+		Deadline:        l.tellDeadline(deadlineFor(row.Kind, p), row.Story),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
-		AuditLink:       r.link("api", "v1", "games", gameID, "audit"),
+		AuditLink:       r.link("games", gameID, "audit"),
 		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
 		Summary:         p.Summary,
 		Lines:           p.Lines,
 		Ranking:         p.Ranking,
+		Notice:          p.Notice,
+	}
+	if d.Notice != "" {
+		d.NoticeText = l.p.T("notice." + d.Notice)
+	}
+	if row.Story != nil && row.Kind.TellsStory() {
+		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.p.T("story.system"), l.p.T("story.admin"))
+	}
+	if row.Story != nil && row.Story.Round != nil {
+		d.Round = l.roundTable(row.Story.Round, p.Game.Players)
 	}
 	if d.Name == "" {
 		d.Name = p.To.Email
@@ -213,13 +217,15 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Move, d.Quote, d.Detail = a.Says, a.Move, a.Quote, a.Detail
+		d.Says, d.Move, d.Quote = a.Says, a.Move, a.Quote
+		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}
 	d.MyGamesLink = r.link("me")
 	switch row.Kind {
 	case Invitation:
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
+		d.HelpLink = r.link("help", p.Game.Name) + "?lang=" + url.QueryEscape(lang)
 	case Confirm:
 		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case AdminLink:
@@ -230,21 +236,17 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
-			Players:  playerList(g.Game, l.cat.bot),
-			Deadline: formatDeadline(g.Deadline, l.cat.deadline),
+			Players:  playerList(g.Game, l.p.T("bot.mark")),
+			Deadline: l.tellDeadline(g.Deadline, row.Story),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
 		})
 	}
-	subj, err := l.snippets["subject."+string(row.Kind)].Clone()
-	if err != nil {
-		return nil, err
+	if !emailCatalog.Has("subject." + string(row.Kind)) {
+		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: no subject for %s", row.ID, row.Kind)}
 	}
-	var sb strings.Builder
-	if err := subj.Execute(&sb, d); err != nil {
-		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d subject: %w", row.ID, err)}
-	}
-	d.Subject = strings.Join(strings.Fields(sb.String()), " ")
+	subj := l.p.T("subject."+string(row.Kind), subjectArgs(row.Kind, d)...)
+	d.Subject = strings.Join(strings.Fields(subj), " ")
 	var text, html bytes.Buffer
 	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d text: %w", row.ID, err)}
@@ -268,6 +270,19 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		ReplyTo:     d.ReplyTo,
 		InReplyTo:   inReplyTo,
 	}, nil
+}
+
+// subjectArgs are the arguments of a kind's subject: the number of games
+// waiting for a digest; the game, its players and the deadline for the
+// others (each subject uses those it names).
+func subjectArgs(k Kind, d emailData) []any {
+	switch k {
+	case Digest:
+		return []any{len(d.Games)}
+	case Notice:
+		return []any{d.Game, d.Players, d.NoticeText}
+	}
+	return []any{d.Game, d.Players, d.Deadline}
 }
 
 // PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.
@@ -335,13 +350,6 @@ func GameTitle(name string) string {
 		return "pbem"
 	}
 	return strings.Join(words, " ")
-}
-
-func formatDeadline(t *time.Time, layout string) string {
-	if t == nil || t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(layout)
 }
 
 // playerList is a game's players for an email, a bot's name marked with

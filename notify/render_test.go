@@ -2,8 +2,6 @@ package notify
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,17 +42,13 @@ func sampleRow(t testing.TB, kind Kind, lang string) Row {
 	return Row{ID: 7, GameID: "g1abc", Seat: 1, Kind: kind, Payload: b, Attempts: 1}
 }
 
-func TestCatalogsHaveTheSameKeys(t *testing.T) {
-	cats := catalogs()
-	want := slices.Sorted(maps.Keys(cats["en"].msgs))
-	for lang, c := range cats {
-		if got := slices.Sorted(maps.Keys(c.msgs)); !slices.Equal(got, want) {
-			t.Errorf("catalog %s keys differ from en:\n got %v\nwant %v", lang, got, want)
-		}
-		for _, k := range Kinds() {
-			if _, ok := c.msgs["subject."+string(k)]; !ok {
-				t.Errorf("catalog %s has no subject for %s", lang, k)
-			}
+func TestEmailCatalogCheck(t *testing.T) {
+	if err := emailCatalog.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Kinds() {
+		if !emailCatalog.Has("subject." + string(k)) {
+			t.Errorf("the emails' catalog has no subject for %s", k)
 		}
 	}
 }
@@ -103,6 +97,9 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					if k == Invitation && !strings.Contains(body, "https://pbem.example.org/mail/block?token=") {
 						t.Errorf("invitation has no block link:\n%s", body)
 					}
+					if help := "https://pbem.example.org/help/lords-of-scotland?lang=" + lang; (k == Invitation) != strings.Contains(body, help) {
+						t.Errorf("%s email and the help link %s:\n%s", k, help, body)
+					}
 					if k == Digest && !strings.Contains(body, "https://pbem.example.org/me") {
 						t.Errorf("digest has no link to My games:\n%s", body)
 					}
@@ -111,7 +108,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					t.Error("HTML part does not escape names")
 				}
 				if k == GameOver {
-					for _, want := range []string{"https://pbem.example.org/api/v1/games/g1abc/audit", "42", "Bob wins."} {
+					for _, want := range []string{"https://pbem.example.org/games/g1abc/audit", "42", "Bob wins."} {
 						if !strings.Contains(m.Text, want) || !strings.Contains(m.HTML, want) {
 							t.Errorf("game over email lacks %q:\n%s", want, m.Text)
 						}

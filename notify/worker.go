@@ -18,6 +18,10 @@ type WorkerConfig struct {
 	// Prefs, if set, is consulted for every row except invitations and
 	// link resends.
 	Prefs PrefStore
+	// Seats, if set, gives each seat's email its time zone and, for a
+	// your-turn email, everything that happened since the seat's last move
+	// (see Story). Nil: payload lines only, deadlines in UTC.
+	Seats SeatReader
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Batch is how many rows one claim takes (default 50); they are sent
@@ -171,6 +175,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	var early []Outcome
 	var msgs []*Message
 	var sending []Row // sending[j] is the row of msgs[j]
+	if err := w.stories(ctx, rows); err != nil {
+		w.release(fctx, rows)
+		return len(rows), err
+	}
 	for _, r := range rows {
 		m, err := w.c.Renderer.Render(r)
 		if err != nil {

@@ -130,6 +130,7 @@ const (
 	KindLink       = "link"
 	KindTimeout    = "timeout"
 	KindChat       = "chat"
+	KindNotice     = "notice"
 )
 
 // Change is everything one append does to the projections.

@@ -2,11 +2,11 @@ package projections
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // The service's own event types, stored in each game's stream beside the
@@ -122,141 +122,108 @@ func RedactService(typ string, data json.RawMessage) json.RawMessage {
 	return b
 }
 
-var serviceText = map[string]map[string]string{
-	"en": {
-		TypeCreated:           "The game begins for %s.",
-		TypeTimeout:           "Time ran out for %s (%s).",
-		TypePaused:            "The game is paused.",
-		TypeEmailChanged:      "The email address of %s was corrected; a new play link was sent.",
-		TypePlayerReplaced:    "%s takes the seat of %s.",
-		TypeRematch:           "A rematch begins: game %s.",
-		"paused_reason":       "The game is paused: %s",
-		TypeResumed:           "The game resumes.",
-		TypeExtended:          "The deadline is extended by %s.",
-		TypeAborted:           "The game is aborted.",
-		TypeLinkResent:        "A new play link was sent to %s.",
-		TypeChat:              "%s says: “%s”",
-		TypeSeatBot:           "%s is now played by a bot (%s).",
-		TypeSeatBot + ":back": "%s plays again.",
-	},
-	"fr": {
-		TypeCreated:           "La partie commence pour %s.",
-		TypeTimeout:           "Le temps est écoulé pour %s (%s).",
-		TypePaused:            "La partie est en pause.",
-		TypeEmailChanged:      "L'adresse e-mail de %s a été corrigée ; un nouveau lien de jeu a été envoyé.",
-		TypePlayerReplaced:    "%s prend la place de %s.",
-		TypeRematch:           "Une revanche commence : partie %s.",
-		"paused_reason":       "La partie est en pause : %s",
-		TypeResumed:           "La partie reprend.",
-		TypeExtended:          "Le délai est prolongé de %s.",
-		TypeAborted:           "La partie est abandonnée.",
-		TypeLinkResent:        "Un nouveau lien de jeu a été envoyé à %s.",
-		TypeChat:              "%s dit : « %s »",
-		TypeSeatBot:           "%s est désormais joué par un robot (%s).",
-		TypeSeatBot + ":back": "%s joue de nouveau.",
-	},
-	"it": {
-		TypeCreated:           "La partita comincia per %s.",
-		TypeTimeout:           "Il tempo è scaduto per %s (%s).",
-		TypePaused:            "La partita è in pausa.",
-		TypeEmailChanged:      "L'indirizzo e-mail di %s è stato corretto; è stato inviato un nuovo link di gioco.",
-		TypePlayerReplaced:    "%s prende il posto di %s.",
-		TypeRematch:           "Comincia una rivincita: partita %s.",
-		"paused_reason":       "La partita è in pausa: %s",
-		TypeResumed:           "La partita riprende.",
-		TypeExtended:          "La scadenza è prorogata di %s.",
-		TypeAborted:           "La partita è annullata.",
-		TypeLinkResent:        "Un nuovo link di gioco è stato inviato a %s.",
-		TypeChat:              "%s dice: «%s»",
-		TypeSeatBot:           "%s ora è giocato da un robot (%s).",
-		TypeSeatBot + ":back": "%s gioca di nuovo.",
-	},
+// DescribeService is the one-line summary of a service event in lang. A
+// payload that does not decode (a corrupt record: verify reports it) gets
+// a line saying so rather than a summary with empty fields.
+func DescribeService(typ string, data json.RawMessage, names []string, lang string) string {
+	p := texts.In(lang)
+	line, err := describeService(p, typ, data, names)
+	if err != nil {
+		return p.T("unreadable")
+	}
+	return line
 }
 
-// DescribeService is the one-line summary of a service event in lang.
-func DescribeService(typ string, data json.RawMessage, names []string, lang string) string {
-	texts, ok := serviceText[lang]
-	if !ok {
-		texts = serviceText["en"]
-	}
-	f := texts[typ]
-	if f == "" {
-		return typ
-	}
+// describeService formats a service event; an error when data does not
+// decode. An event type without a text describes as itself.
+func describeService(p i18n.Printer, typ string, data json.RawMessage, names []string) (string, error) {
 	name := func(seat int) string {
 		if seat >= 0 && seat < len(names) {
 			return names[seat]
 		}
-		return fmt.Sprintf("seat %d", seat)
+		return p.T("seat", seat)
+	}
+	decode := func(v any) error {
+		if len(data) == 0 {
+			return nil
+		}
+		return json.Unmarshal(data, v)
 	}
 	switch typ {
 	case TypeCreated:
 		var c Created
-		_ = json.Unmarshal(data, &c)
-		return fmt.Sprintf(f, strings.Join(c.Players, ", "))
+		err := decode(&c)
+		return p.T(typ, strings.Join(c.Players, ", ")), err
 	case TypeTimeout:
 		var t Timeout
-		_ = json.Unmarshal(data, &t)
+		err := decode(&t)
 		who := make([]string, len(t.Seats))
 		for i, s := range t.Seats {
 			who[i] = name(s)
 		}
-		return fmt.Sprintf(f, strings.Join(who, ", "), t.Policy)
+		return p.T(typ, strings.Join(who, ", "), word(p, "policy.", t.Policy)), err
 	case TypeExtended:
 		var x Extended
-		_ = json.Unmarshal(data, &x)
-		return fmt.Sprintf(f, x.By)
+		err := decode(&x)
+		by, perr := time.ParseDuration(x.By)
+		if err == nil && perr != nil {
+			err = perr
+		}
+		return p.T(typ, duration(p, by)), err
 	case TypeLinkResent:
 		var l LinkResent
-		_ = json.Unmarshal(data, &l)
-		return fmt.Sprintf(f, name(l.Seat))
+		err := decode(&l)
+		return p.T(typ, name(l.Seat)), err
 	case TypeSeatBot:
 		var sb SeatBot
-		_ = json.Unmarshal(data, &sb)
+		err := decode(&sb)
 		if sb.Bot == "" {
-			return fmt.Sprintf(texts[TypeSeatBot+":back"], name(sb.Seat))
+			return p.T(TypeSeatBot+".back", name(sb.Seat)), err
 		}
-		return fmt.Sprintf(f, name(sb.Seat), sb.Bot)
+		return p.T(typ, name(sb.Seat), word(p, "bot.", sb.Bot)), err
 	case TypeChat:
 		var c Chat
-		_ = json.Unmarshal(data, &c)
-		return fmt.Sprintf(f, name(c.Seat), c.Text)
+		err := decode(&c)
+		return p.T(typ, name(c.Seat), c.Text), err
 	case TypeEmailChanged:
 		var x EmailChanged
-		_ = json.Unmarshal(data, &x)
-		return fmt.Sprintf(f, name(x.Seat))
+		err := decode(&x)
+		return p.T(typ, name(x.Seat)), err
 	case TypePlayerReplaced:
 		var x PlayerReplaced
-		_ = json.Unmarshal(data, &x)
-		return fmt.Sprintf(f, x.Name, x.Previous)
+		err := decode(&x)
+		return p.T(typ, x.Name, x.Previous), err
 	case TypeRematch:
 		var x Rematch
-		_ = json.Unmarshal(data, &x)
-		return fmt.Sprintf(f, x.Game)
+		err := decode(&x)
+		return p.T(typ, x.Game), err
 	case TypePaused:
 		var x Paused
-		_ = json.Unmarshal(data, &x)
+		err := decode(&x)
 		if x.Reason != "" {
-			return fmt.Sprintf(texts["paused_reason"], x.Reason)
+			return p.T(TypePaused+".reason", x.Reason), err
 		}
+		return p.T(typ), err
+	case TypeResumed, TypeAborted:
+		return p.T(typ), nil
 	}
-	return f
+	return typ, nil
 }
 
-// resultText holds the result line's formats: one winner, then a shared win.
-var resultText = map[string][2]string{
-	"en": {"%s wins with %d points.", "%s share the win with %d points."},
-	"fr": {"%s gagne avec %d points.", "%s se partagent la victoire avec %d points."},
-	"it": {"%s vince con %d punti.", "%s condividono la vittoria con %d punti."},
+// duration is d in words: whole days, else whole hours, else minutes.
+func duration(p i18n.Printer, d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
+		return p.T("days", int(d/(24*time.Hour)))
+	case d >= time.Hour && d%time.Hour == 0:
+		return p.T("hours", int(d/time.Hour))
+	}
+	return p.T("minutes", int(d.Round(time.Minute)/time.Minute))
 }
 
 // ResultSummary is the one-line result of a finished game in lang, with the
 // players' names (the engine's own Summary knows only seat numbers).
 func ResultSummary(r *engine.Result, names []string, lang string) string {
-	texts, ok := resultText[lang]
-	if !ok {
-		texts = resultText["en"]
-	}
 	var winners []string
 	score := 0
 	for _, s := range r.Ranking {
@@ -272,8 +239,8 @@ func ResultSummary(r *engine.Result, names []string, lang string) string {
 	case 0:
 		return r.Summary
 	case 1:
-		return fmt.Sprintf(texts[0], winners[0], score)
+		return texts.T(lang, "result.win", winners[0], score)
 	default:
-		return fmt.Sprintf(texts[1], strings.Join(winners, ", "), score)
+		return texts.T(lang, "result.shared", strings.Join(winners, ", "), score)
 	}
 }

@@ -47,6 +47,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var explicit *time.Time // a deadline an event sets
 	var timedOut []int      // seats whose deadline passed (pbem.timeout)
 	var lines []string
+	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
 	for i, e := range appended {
 		last = e
@@ -67,6 +68,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				freshDeadline = true
 			case TypePaused:
 				g.Status = StatusPaused
+				notice = NoticePaused
 			case TypeResumed:
 				var r Resumed
 				if err := json.Unmarshal(e.Data, &r); err != nil {
@@ -74,6 +76,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				}
 				g.Status = StatusActive
 				resumed = true
+				notice = NoticeResumed
 				d := r.DeadlineAt.UTC()
 				explicit = &d
 			case TypeExtended:
@@ -82,6 +85,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 				}
 				g.Extensions++
+				notice = NoticeExtended
 				d := x.DeadlineAt.UTC()
 				explicit = &d
 			case TypeAborted:
@@ -181,6 +185,9 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	}
 	if p.Outbox {
 		if err := p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines); err != nil {
+			return nil, err
+		}
+		if err := p.noticeMails(b, notice, lines); err != nil {
 			return nil, err
 		}
 	}
@@ -358,6 +365,11 @@ type Mail struct {
 	// email's reply address. Only the recipient's email holds them.
 	Moves  []string `json:"moves,omitempty"`
 	Choice string   `json:"choice,omitempty"`
+	// Awaited is true when the game awaits the recipient's decision (the
+	// email then says "please play before" the deadline); Notice names
+	// what a notice email announces (see noticeMails).
+	Awaited bool   `json:"awaited,omitempty"`
+	Notice  string `json:"notice,omitempty"`
 }
 
 // MailTo is the recipient of a Mail.
@@ -379,6 +391,11 @@ type MailGame struct {
 
 // addMail adds to b the email of kind to seat s about version.
 func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines []string) error {
+	return p.addMailWith(b, kind, s, version, lines, nil)
+}
+
+// addMailWith is addMail with a last touch to the payload (nil: none).
+func (p *Projector) addMailWith(b *Batch, kind string, s *Seat, version int64, lines []string, touch func(*Mail)) error {
 	g := p.Game
 	if s.Bot != "" {
 		return nil // a bot reads no email
@@ -403,8 +420,12 @@ func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines
 		m.Summary = DescribeService(TypeAborted, nil, g.Players, g.Language)
 	}
 	if g.Status == StatusActive && p.State != nil {
+		m.Awaited = slices.Contains(g.ToMove, s.Seat)
 		legal := p.State.Legal(s.Seat)
 		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
+	}
+	if touch != nil {
+		touch(&m)
 	}
 	payload, err := json.Marshal(m)
 	if err != nil {

@@ -200,7 +200,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		case "":
 			ans.Says = append(ans.Says, notify.AnswerPosted)
 		case projections.EInvalid, projections.EConflict:
-			ans.Says, ans.Detail = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err)
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 		default:
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		case code == projections.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
 		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
-			ans.Says, ans.Detail = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err)
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 			return p.fresh(ctx, a, rs)
 		default:
 			return nil, err
@@ -284,12 +284,16 @@ func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool)
 // rawMove is a legal move as the view listed it: its JSON, and its label.
 type rawMove json.RawMessage
 
-// Label implements engine.Move.
+// Label implements engine.Move: the listed label, or "" for a move whose
+// JSON holds no readable one (the engines label every move they list, so
+// this is only a corrupt view's case).
 func (m rawMove) Label() string {
 	var l struct {
 		Label string `json:"label"`
 	}
-	_ = json.Unmarshal(m, &l)
+	if err := json.Unmarshal(m, &l); err != nil {
+		return ""
+	}
 	return l.Label
 }
 

@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -21,12 +20,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/bench/internal/playout"
 	"pbem/engine"
 	"pbem/engine/lords"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
-	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
 
@@ -95,37 +94,10 @@ func run(ctx context.Context, admin string, n int, keep, retention bool) error {
 
 // play creates a four-player game and plays random legal moves to its end.
 func play(ctx context.Context, svc *game.Service, rng *rand.Rand) (int, error) {
-	req := game.CreateGame{Game: "lords-of-scotland", Options: json.RawMessage(`{}`),
-		Organiser: game.Organiser{Name: "Ann", Email: "Ann@example.org"}}
-	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
-		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: name + "@example.org"})
-	}
-	c, err := svc.Create(ctx, req)
+	id, err := playout.Create(ctx, svc, "lords-of-scotland", 4)
 	if err != nil {
 		return 0, err
 	}
-	for moves := 0; ; moves++ {
-		if moves > 2000 {
-			return 0, fmt.Errorf("game %s does not end", c.ID)
-		}
-		sm, err := svc.Summary(ctx, c.ID)
-		if err != nil {
-			return 0, err
-		}
-		if sm.Status != projections.StatusActive {
-			return moves, nil
-		}
-		tok := game.SeatToken(secret, c.ID, sm.ToMove[0], 0)
-		v, err := svc.View(ctx, c.ID, tok)
-		if err != nil {
-			return 0, err
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			return 0, err
-		}
-		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
-			return 0, err
-		}
-	}
+	moves, _, err := playout.Play(ctx, svc, secret, id, rng, -1)
+	return moves, err
 }

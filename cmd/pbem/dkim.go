@@ -7,26 +7,26 @@ import (
 )
 
 // loadDKIM returns the DKIM signer of PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR and
-// PBEM_DKIM_DOMAIN, or nil when none of them is set. Setting some but not
+// PBEM_DKIM_DOMAIN; on is false when none of them is set. Setting some but not
 // all is an error, as is an unreadable key. It logs the DNS record to
 // publish, and warns when the From address is not aligned with the
 // signing domain (DMARC would not count the signature).
-func loadDKIM(e *env, from string) (*notify.DKIM, error) {
+func loadDKIM(e *env, from string) (d *notify.DKIM, on bool, err error) {
 	c := e.cfg
 	if c.DKIMKey == "" && c.DKIMSelector == "" && c.DKIMDomain == "" {
-		return nil, nil
+		return nil, false, nil
 	}
 	if c.DKIMKey == "" || c.DKIMSelector == "" || c.DKIMDomain == "" {
-		return nil, errors.New("DKIM: set all of PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR and PBEM_DKIM_DOMAIN, or none")
+		return nil, false, errors.New("DKIM: set all of PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR and PBEM_DKIM_DOMAIN, or none")
 	}
-	d, err := notify.LoadDKIM(c.DKIMKey, c.DKIMSelector, c.DKIMDomain)
+	d, err = notify.LoadDKIM(c.DKIMKey, c.DKIMSelector, c.DKIMDomain)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	e.log.Info("DKIM: signing emails", "domain", d.Domain(), "txt_record", d.DNSName(), "value", d.DNSRecord())
 	if from != "" && !d.AlignedWith(from) {
 		e.log.Warn("DKIM: the From address is not in the signing domain: DMARC will not count the signature",
 			"from", from, "dkim_domain", d.Domain())
 	}
-	return d, nil
+	return d, true, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api"
+	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/game"
 	"pbem/notify"
@@ -43,8 +44,12 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	var dk *notify.DKIM
 	if cfg.SMTPURL != "" {
-		if dk, err = loadDKIM(e, mailFrom(cfg)); err != nil {
+		d, on, err := loadDKIM(e, mailFrom(cfg))
+		if err != nil {
 			return nil, nil, err
+		}
+		if on {
+			dk = d
 		}
 	}
 	lease, err := mailLease(e.getenv("PBEM_MAIL_LEASE"))
@@ -55,7 +60,11 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL,
+	games, err := wiring.Games()
+	if err != nil {
+		return nil, nil, err
+	}
+	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {

@@ -11,9 +11,11 @@ import (
 
 // rebuild recomputes every projection (game state, lobby, inbox, history)
 // from the events alone: `pbem rebuild [GAME...]`. On a terminal it draws a
-// progress bar; otherwise it prints one summary line.
+// progress bar; otherwise it prints one summary line. Several games are
+// rebuilt at once (-workers); it stops at the first that fails.
 func rebuild(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "rebuild")
+	workers := fs.Int("workers", defaultWorkers(), "games rebuilt at once")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -30,17 +32,17 @@ func rebuild(ctx context.Context, e *env, args []string) error {
 	}
 	bar := newProgress(e.stdout, "rebuild", len(ids))
 	start := time.Now()
-	for i, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := svc.Rebuild(ctx, id); err != nil {
-			bar.done()
+	err = eachGame(ctx, ids, *workers, svc.Rebuild, func(i int, id string, err error) error {
+		if err != nil {
 			return fmt.Errorf("game %s: %w", id, err)
 		}
 		bar.set(i + 1)
-	}
+		return nil
+	})
 	bar.done()
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "rebuilt %d games in %s\n", len(ids), time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -58,11 +58,14 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
-	dbURL, drop, err := scratchDB(ctx, srv.AdminURL)
-	if err != nil {
-		return err
+	dbURL := o.db
+	if dbURL == "" {
+		var drop func()
+		if dbURL, drop, err = scratchDB(ctx, srv.AdminURL); err != nil {
+			return err
+		}
+		defer drop()
 	}
-	defer drop()
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		return err
@@ -137,7 +140,9 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	rate := float64(res.moves) / res.elapsed.Seconds()
 	fmt.Fprintf(stdout, "moves:          %8.0f moves/s (%d moves, %d games, %d conflicts) = %.0f%% of plain INSERT\n",
 		rate, res.moves, res.games, res.conflicts, 100*rate/plain)
-	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(res.pct(0.50)), ms(res.pct(0.99)), ms(res.pct(1)))
+	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(pct(res.lat, 0.50)), ms(pct(res.lat, 0.99)), ms(pct(res.lat, 1)))
+	fmt.Fprintf(stdout, "GET /view:      p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d views)\n",
+		ms(pct(res.viewLat, 0.50)), ms(pct(res.viewLat, 0.99)), ms(pct(res.viewLat, 1)), len(res.viewLat))
 	fmt.Fprintf(stdout, "CPU per INSERT: %s\n", perOp(c0, c1, inserts))
 	fmt.Fprintf(stdout, "CPU per move:   %s (views, creations and clients included)\n", perOp(c2, c3, res.moves))
 

@@ -45,6 +45,7 @@ type options struct {
 	seats        int           // players per game
 	genericPlans bool          // plan_cache_mode=force_generic_plan on the server's connections
 	cpuprofile   string        // CPU profile of the play phase, or ""
+	db           string        // an existing migrated database to play on (kept), or "" for a scratch one
 	databaseURL  string        // DATABASE_URL, or "" to find a server as pbem does
 	dataDir      string        // PBEM_DATA: where a private cluster lives
 	getenv       func(string) string
@@ -70,6 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.StringVar(&o.game, "game", "lords-of-scotland", "the game to play")
 	fs.IntVar(&o.seats, "seats", 4, "players per game")
 	fs.BoolVar(&o.genericPlans, "generic-plans", false, "plan_cache_mode=force_generic_plan on the server's connections")
+	fs.StringVar(&o.db, "db", "", "play on this existing, migrated database (URL; kept, games added) instead of a scratch one: bench/history")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the play phase to this file (players labelled side=client)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

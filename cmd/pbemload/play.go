@@ -14,15 +14,16 @@ type playResult struct {
 	moves, games, conflicts int
 	elapsed                 time.Duration
 	lat                     []time.Duration // latencies of the accepted moves, sorted
+	viewLat                 []time.Duration // latencies of the views read, sorted
 }
 
-// pct returns the p-quantile (0..1) of the latencies.
-func (r *playResult) pct(p float64) time.Duration {
-	if len(r.lat) == 0 {
+// pct returns the p-quantile (0..1) of the sorted latencies lat.
+func pct(lat []time.Duration, p float64) time.Duration {
+	if len(lat) == 0 {
 		return 0
 	}
-	i := int(p * float64(len(r.lat)-1))
-	return r.lat[i]
+	i := int(p * float64(len(lat)-1))
+	return lat[i]
 }
 
 // play runs n players for d, each creating and playing its own games one
@@ -51,11 +52,13 @@ func (lc *loadClient) play(ctx context.Context, n int, d time.Duration) (*playRe
 				res.games += len(p.ids)
 				res.conflicts += p.conflicts
 				res.lat = append(res.lat, p.lat...)
+				res.viewLat = append(res.viewLat, p.viewLat...)
 			})
 		})
 	}
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	slices.Sort(res.lat)
+	slices.Sort(res.viewLat)
 	return res, firstErr
 }

@@ -28,6 +28,7 @@ type player struct {
 	ids              []string        // the games it created
 	moves, conflicts int             // accepted moves, and moves refused as stale
 	lat              []time.Duration // the accepted moves' latencies
+	viewLat          []time.Duration // the seat views' latencies
 }
 
 // playUntil creates and plays games until stop.
@@ -105,7 +106,9 @@ func (p *player) step() (done, conflict bool, took time.Duration, err error) {
 	seat := cur.ToMove[p.rng.IntN(len(cur.ToMove))]
 	tok := p.token(seat)
 	if seat != cur.Seat {
+		t0 := time.Now()
 		st, body, err := p.s.do("GET", p.viewPath, tok, nil)
+		p.viewLat = append(p.viewLat, time.Since(t0))
 		if err == nil && st == http.StatusOK {
 			if err = p.dec.decode(cur, body); err != nil {
 				err = fmt.Errorf("GET %s: %w", p.viewPath, err)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"pbem/engine/i18n"
 )
 
 //go:embed cards.json
@@ -141,10 +143,20 @@ type CardSet struct {
 	armies   []ArmyCard // KingEdward then EnglishArmy
 	armyByID map[string]int
 	dagByIDs map[string]int
-	// texts and armyTexts hold the cards' texts by language index (see
-	// languages), then by card.
-	texts     [len(languages)][]string
-	armyTexts [len(languages)][]string
+	// texts and armyTexts hold the cards' texts by language (every one of
+	// i18n.Languages), then by card, written once when the set is indexed.
+	texts     map[string][]string
+	armyTexts map[string][]string
+}
+
+// bagName is the name of bagpipe card c in lang (see cardName).
+func (cs *CardSet) bagName(c int, lang string) string {
+	return cardName(lang, cs.Bagpipes[c].ID, cs.Bagpipes[c].Name)
+}
+
+// armyName is the name of army card a (King Edward first) in lang.
+func (cs *CardSet) armyName(a int, lang string) string {
+	return cardName(lang, cs.armies[a].ID, cs.armies[a].Name)
 }
 
 // dagByID is the index of a dagger card, -1 if unknown.
@@ -185,7 +197,7 @@ func ParseCardsIn(data []byte, lang string) (*CardSet, error) {
 		e = cs.validate()
 	}
 	if e != nil {
-		return nil, e.ruleError(langIndex(lang))
+		return nil, e.ruleError(lang)
 	}
 	cs.index()
 	return cs, nil
@@ -205,14 +217,15 @@ func (cs *CardSet) index() {
 	for i, c := range cs.armies {
 		cs.armyByID[c.ID] = i
 	}
-	for li := range languages {
-		cs.texts[li] = make([]string, len(cs.Bagpipes))
+	cs.texts, cs.armyTexts = map[string][]string{}, map[string][]string{}
+	for _, lang := range i18n.Languages {
+		cs.texts[lang] = make([]string, len(cs.Bagpipes))
 		for i, c := range cs.Bagpipes {
-			cs.texts[li][i] = effectsText(c.Effects, li)
+			cs.texts[lang][i] = effectsText(c.Effects, lang)
 		}
-		cs.armyTexts[li] = make([]string, len(cs.armies))
+		cs.armyTexts[lang] = make([]string, len(cs.armies))
 		for i, c := range cs.armies {
-			cs.armyTexts[li][i] = effectsText(c.Effects, li)
+			cs.armyTexts[lang][i] = effectsText(c.Effects, lang)
 		}
 	}
 }
@@ -418,14 +431,14 @@ func MentionsBadge(effects []Effect) bool {
 }
 
 // Text is the card's effects in English, built from its symbols.
-func (c BagpipeCard) Text() string { return effectsText(c.Effects, 0) }
+func (c BagpipeCard) Text() string { return effectsText(c.Effects, "en") }
 
 // TextIn is the card's effects in lang ("en", "fr", "it"; English
 // otherwise).
-func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, langIndex(lang)) }
+func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, i18n.Norm(lang)) }
 
 // Text is the army card's special effect in English ("" if none).
-func (c ArmyCard) Text() string { return effectsText(c.Effects, 0) }
+func (c ArmyCard) Text() string { return effectsText(c.Effects, "en") }
 
 // TextIn is the army card's special effect in lang ("" if none).
-func (c ArmyCard) TextIn(lang string) string { return effectsText(c.Effects, langIndex(lang)) }
+func (c ArmyCard) TextIn(lang string) string { return effectsText(c.Effects, i18n.Norm(lang)) }

@@ -52,10 +52,10 @@ func (s *state) awaits(seat int) bool {
 // followed by the automatic events up to the next awaited decision.
 func (s *state) Decide(seat int, mv engine.Move) ([]engine.Event, error) {
 	if s.Res != nil {
-		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
+		return nil, s.ruleErr(engine.CodeGameOver, "error.game_over")
 	}
 	if !s.awaits(seat) {
-		return nil, engine.Errorf(engine.CodeNotYourTurn, "no decision of seat %d is awaited now", seat)
+		return nil, s.ruleErr(engine.CodeNotYourTurn, "error.not_awaited", seat)
 	}
 	var m Move
 	switch v := mv.(type) {
@@ -63,11 +63,11 @@ func (s *state) Decide(seat int, mv engine.Move) ([]engine.Event, error) {
 		m = v
 	case *Move:
 		if v == nil {
-			return nil, engine.Errorf(engine.CodeBadMove, "no move")
+			return nil, s.ruleErr(engine.CodeBadMove, "error.no_move")
 		}
 		m = *v
 	default:
-		return nil, engine.Errorf(engine.CodeBadMove, "not a swords-and-bagpipes move")
+		return nil, s.ruleErr(engine.CodeBadMove, "error.not_ours")
 	}
 	ev, err := s.check(seat, m)
 	if err != nil {
@@ -250,48 +250,54 @@ func (s *state) traitor() int {
 	return -1
 }
 
+// ruleErr is the *engine.RuleError of code whose message is the catalog's
+// key in the game's language: the rule errors a player reads.
+func (s *state) ruleErr(code, key string, args ...any) *engine.RuleError {
+	return &engine.RuleError{Code: code, Message: texts.T(s.labels().language(), key, args...)}
+}
+
 // check validates m for seat and returns its event.
 func (s *state) check(seat int, m Move) (engine.Event, error) {
 	p := &s.P[seat]
-	illegal := func(format string, args ...any) (engine.Event, error) {
-		return nil, engine.Errorf(engine.CodeIllegalMove, format, args...)
+	illegal := func(key string, args ...any) (engine.Event, error) {
+		return nil, s.ruleErr(engine.CodeIllegalMove, key, args...)
 	}
 	switch m.Type {
 	case MoveReplenish:
 		if s.Phase != phActions && s.Phase != phStayActs {
-			return illegal("no replenishment now")
+			return illegal("error.no_replenish")
 		}
 		if s.Phase == phActions && s.Replenished {
-			return illegal("you have already replenished this turn")
+			return illegal("error.replenished")
 		}
 		if !slices.Contains(replenishActions[:], m.Action) {
-			return nil, engine.Errorf(engine.CodeBadMove, "unknown replenishment action %q", m.Action)
+			return nil, s.ruleErr(engine.CodeBadMove, "error.action", m.Action)
 		}
 		if m.Action == ActMercenaries && p.Gold < 1 {
-			return illegal("hiring mercenaries costs 1 gold")
+			return illegal("error.mercenaries")
 		}
 		return Replenished{Seat: seat, Action: m.Action, Stay: s.Phase == phStayActs}, nil
 	case MoveRelocate:
 		if s.Phase != phActions {
-			return illegal("relocation only on your turn of the actions phase")
+			return illegal("error.relocate_phase")
 		}
 		if m.Units < 1 || m.Units > p.Castle {
-			return illegal("you can relocate 1 to %d units", p.Castle)
+			return illegal("error.relocate_units", p.Castle)
 		}
 		return Relocated{Seat: seat, Units: m.Units}, nil
 	case MovePlay:
 		return s.checkPlay(seat, m)
 	case MoveEndTurn:
 		if s.Phase != phActions {
-			return illegal("no turn to end now")
+			return illegal("error.end_phase")
 		}
 		if !s.Replenished {
-			return illegal("replenishment is compulsory: do one before ending your turn")
+			return illegal("error.end_replenish")
 		}
 		return TurnEnded{Seat: seat}, nil
 	case MovePassBadge:
 		if !slices.Contains(s.badgeReceivers(), m.To) {
-			return illegal("you cannot give the badge of honour to seat %d now", m.To)
+			return illegal("error.badge_to", m.To)
 		}
 		e := BadgePassed{From: seat, To: m.To}
 		if s.Phase == phBadge2 {
@@ -300,40 +306,40 @@ func (s *state) check(seat int, m Move) (engine.Event, error) {
 		return e, nil
 	case MoveKeepBadge:
 		if s.Phase != phBadge2 {
-			return illegal("you cannot keep the badge of honour now")
+			return illegal("error.keep_badge")
 		}
 		return BadgeKept{Seat: seat}, nil
 	case MoveStayHome:
 		if s.Phase != phStayGive || !slices.Contains(s.stayReceivers(), m.To) {
-			return illegal("you cannot give the Stay Home! token to seat %d now", m.To)
+			return illegal("error.stay_to", m.To)
 		}
 		return StayHomeGiven{From: seat, To: m.To}, nil
 	case MoveChoose:
 		if s.Phase != phChoice {
-			return illegal("no choice now")
+			return illegal("error.choice_phase")
 		}
 		if m.Side != sideNames[sideScotland] && m.Side != sideNames[sideEngland] {
-			return nil, engine.Errorf(engine.CodeBadMove, "side must be scotland or england")
+			return nil, s.ruleErr(engine.CodeBadMove, "error.side")
 		}
 		e := ChoiceMade{Seat: seat, Side: m.Side}
 		if s.N == 2 && (len(p.DagHand) > 0 || m.Dagger != 0) {
 			k := slices.IndexFunc(p.DagHand, func(d int) bool { return s.Set.Daggers[d].Daggers == m.Dagger })
 			if k < 0 {
-				return illegal("you hold no dagger card with %d daggers to offer", m.Dagger)
+				return illegal("error.no_dagger", m.Dagger)
 			}
 			d := p.DagHand[k]
 			e.Dagger, e.Daggers = s.Set.Daggers[d].ID, s.Set.Daggers[d].Daggers
 		} else if m.Dagger != 0 {
-			return illegal("dagger cards are offered only in the 2-player game")
+			return illegal("error.dagger_2p")
 		}
 		return e, nil
 	case MovePass:
 		if s.Phase != phBefore && s.Phase != phAwardCards {
-			return illegal("nothing to pass now")
+			return illegal("error.pass_phase")
 		}
 		return Passed{Seat: seat, Phase: s.Phase}, nil
 	}
-	return nil, engine.Errorf(engine.CodeBadMove, "unknown move type %q", m.Type)
+	return nil, s.ruleErr(engine.CodeBadMove, "error.move_type", m.Type)
 }
 
 // cardPhase is the bagpipe symbol playable in the current phase.
@@ -421,21 +427,22 @@ func (s *state) targets(seat int) []int {
 func (s *state) checkPlay(seat int, m Move) (engine.Event, error) {
 	c, ok := s.Set.bagByID[m.Card]
 	if !ok {
-		return nil, engine.Errorf(engine.CodeIllegalMove, "no bagpipe card %q", m.Card)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.no_card", m.Card)
 	}
 	if !slices.Contains(s.playable(seat), c) {
-		return nil, engine.Errorf(engine.CodeIllegalMove, "you cannot play %s now", s.Set.Bagpipes[c].Name)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.cannot_play", s.Set.bagName(c, s.labels().language()))
 	}
 	maxUnits, target := s.cardParams(seat, c)
+	name := s.Set.bagName(c, s.labels().language())
 	switch {
 	case maxUnits < 0 && m.Units >= 0:
-		return nil, engine.Errorf(engine.CodeIllegalMove, "%s takes no number of units", s.Set.Bagpipes[c].Name)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.no_units", name)
 	case maxUnits >= 0 && (m.Units < 0 || m.Units > maxUnits):
-		return nil, engine.Errorf(engine.CodeIllegalMove, "%s: choose 0 to %d units", s.Set.Bagpipes[c].Name, maxUnits)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.units", name, maxUnits)
 	case !target && m.Target >= 0:
-		return nil, engine.Errorf(engine.CodeIllegalMove, "%s takes no target", s.Set.Bagpipes[c].Name)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.no_target", name)
 	case target && !slices.Contains(s.targets(seat), m.Target):
-		return nil, engine.Errorf(engine.CodeIllegalMove, "%s: choose another player who takes part in the battle", s.Set.Bagpipes[c].Name)
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.target", name)
 	}
 	return CardPlayed{Seat: seat, Card: m.Card, Name: s.Set.Bagpipes[c].Name, Units: m.Units, Target: m.Target}, nil
 }

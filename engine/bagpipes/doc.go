@@ -29,16 +29,21 @@
 // Moves (move.go) are JSON objects with a "type" (replenish, relocate,
 // play, end_turn, pass_badge, keep_badge, stay_home, choose, pass), only
 // the fields their type uses, and a "label" that is ignored when posted.
-// Labels (label.go), card texts (text.go, generated from the effects) and
-// the result summary are written in the setup's language (en, fr, it;
-// English otherwise) and name players by the setup's names ("Player 2"
-// without them); both are kept in the state. A label is formatted only
-// when asked for (Move.Label, or a move's JSON), never while listing
-// moves, so playing costs no string work. The French uses the rulebook's
-// words (Percevoir des impôts, Lever une milice, Rassembler des troupes,
-// Engager des mercenaires, délocaliser, médaille d'honneur, « Restez chez
-// vous ! », cartes cornemuse, cartes dague); card names are proper names
-// and stay as printed.
+// Labels (label.go), card texts and names (text.go, the texts generated
+// from the effects), event descriptions (describe.go), options, setup and
+// rule errors and the result summary are written in the setup's language
+// (en, fr, it; English otherwise), every text from the engine's catalog
+// i18n/{en,fr,it}.json (package engine/i18n: CLDR plural forms, "1 unit",
+// "3 units"), and name players by the setup's names ("Player 2" without
+// them); both are kept in the state. A label is formatted only when asked
+// for (Move.Label, or a move's JSON), never while listing moves, so
+// playing costs no string work. The French uses the rulebook's words
+// (Percevoir des impôts, Lever une milice, Rassembler des troupes, Engager
+// des mercenaires, délocaliser, médaille d'honneur, « Restez chez vous ! »,
+// cartes cornemuse, cartes dague) and its names of the cards ("L'aide de
+// Lamberton", "Le plan de Balliol"; it keeps "Irvine Capitulation" and
+// "Bruce Join Us Again !" as printed); the Italian is ours (there is no
+// Italian rulebook). A card of a custom set keeps the name its file gives.
 // Events (event.go) are public except: a choice (side, 2-player dagger
 // card) until the battle, and the identity of cards drawn or discarded by
 // another seat; Redact blanks those, and Describe only ever uses the

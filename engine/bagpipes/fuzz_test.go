@@ -49,7 +49,7 @@ func FuzzDecide(f *testing.F) {
 		if tm := st.ToMove(); len(tm) > 0 {
 			seat = tm[int(steps)%len(tm)]
 		}
-		evs, err := enginetest.CheckArbitraryMove(Game{}, st, seat, data)
+		evs, _, err := enginetest.CheckArbitraryMove(Game{}, st, seat, data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // Name is the game's identifier in the API.
@@ -31,7 +32,7 @@ func (Game) RulesVersion() string { return RulesVersion }
 // decks, one bagpipe card each (more in some variants), and reveals the
 // first army card. Errors: bad_options.
 func (Game) New(su engine.Setup) (engine.State, error) {
-	opt, cs, err := parseOptions(su.Options, su.Players, langIndex(su.Language))
+	opt, cs, err := parseOptions(su.Options, su.Players, i18n.Norm(su.Language))
 	if err != nil {
 		return nil, err
 	}
@@ -49,10 +50,10 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 	if len(su.Names) > 0 {
 		s.Names = append([]string(nil), su.Names...)
 	}
-	if li := langIndex(su.Language); li > 0 {
-		s.Lang = languages[li]
+	if lang := i18n.Norm(su.Language); lang != "en" {
+		s.Lang = lang
 	}
-	s.lab = &labeling{set: cs, names: s.Names, li: langIndex(s.Lang)}
+	s.lab = &labeling{set: cs, names: s.Names, lang: i18n.Norm(s.Lang)}
 	s.Opt.Cards = nil
 	r := rand.New(s.rng)
 	for i := range s.P {

@@ -1,8 +1,9 @@
 package bagpipes
 
 import (
-	"fmt"
 	"strings"
+
+	"pbem/engine/i18n"
 )
 
 // labeling is what a move needs to describe itself: the card set (to name
@@ -13,7 +14,7 @@ import (
 type labeling struct {
 	set   *CardSet
 	names []string
-	li    int // index in languages
+	lang  string // "" is English: see i18n.Norm
 }
 
 // labels is the state's labeling (a state built without one, in a test,
@@ -22,157 +23,61 @@ func (s *state) labels() *labeling {
 	if s.lab != nil {
 		return s.lab
 	}
-	return &labeling{set: s.Set, names: s.Names, li: langIndex(s.Lang)}
+	return &labeling{set: s.Set, names: s.Names, lang: i18n.Norm(s.Lang)}
 }
 
+// language is the labeling's language, normalised ("" is "en").
+func (l *labeling) language() string { return i18n.Norm(l.lang) }
+
 // playerName is the name of seat, or a neutral "Player 2" (numbered from 1)
-// in the language li. Describe and the labels share it.
-func playerName(names []string, seat, li int) string {
+// in lang. Describe and the labels share it.
+func playerName(names []string, seat int, lang string) string {
 	if seat >= 0 && seat < len(names) {
 		if n := strings.TrimSpace(names[seat]); n != "" {
 			return n
 		}
 	}
-	return fmt.Sprintf(labelVocab[li].player, seat+1)
+	return texts.T(lang, "player", seat+1)
 }
 
-// labelWords is one language's move labels. English and French use the
-// rulebooks' words for the actions (French buttons in the infinitive, as
-// the French rulebook names them); Italian buttons are imperatives.
-type labelWords struct {
-	player  string            // "Player %d"
-	act     map[string]string // replenishment action → label
-	stay    string            // action label, step: "Stay home: …"
-	unit    noun              // units moved or added
-	dagger  noun              // daggers on a dagger card
-	move    string            // counted units: relocation
-	play    string            // card name
-	on      string            // target's name
-	with    string            // counted units
-	text    string            // card text (after the label)
-	endTurn string
-	pass    string
-	give    string // the badge, to whom
-	keep    string
-	token   string // the Stay Home! token, to whom
-	side    [3]string
-	offer   string // counted daggers
-}
-
-// labelVocab holds the three languages' labels, in the order of languages.
-var labelVocab = [...]labelWords{
-	{
-		player: "Player %d",
-		act: map[string]string{
-			ActTaxes:       "Collect taxes (+1 gold)",
-			ActMilitia:     "Raise militia (+1 unit in every camp and in Scotland's camp)",
-			ActTroops:      "Assemble troops (+2 units in your castle)",
-			ActMercenaries: "Hire mercenaries (pay 1 gold, +4 units in your castle)",
-		},
-		stay:    "Stay home: %[1]s (%[2]d of 3)",
-		unit:    noun{"unit", "units"},
-		dagger:  noun{"dagger", "daggers"},
-		move:    "Move %s from your castle to your camp",
-		play:    "Play %s",
-		on:      " on %s",
-		with:    " with %s",
-		text:    ": %s",
-		endTurn: "End your turn",
-		pass:    "Play no more bagpipe cards in this phase",
-		give:    "Give the badge of honour to %s",
-		keep:    "Keep the badge of honour",
-		token:   "Give the Stay Home! token to %s",
-		side:    [3]string{"", "Support Scotland", "Support England"},
-		offer:   " and offer a dagger card with %s",
-	},
-	{
-		player: "Joueur %d",
-		act: map[string]string{
-			ActTaxes:       "Percevoir des impôts (+1 or)",
-			ActMilitia:     "Lever une milice (+1 unité dans chaque camp et dans le camp de l'Écosse)",
-			ActTroops:      "Rassembler des troupes (+2 unités dans votre château)",
-			ActMercenaries: "Engager des mercenaires (défausser 1 or, +4 unités dans votre château)",
-		},
-		stay:    "Restez chez vous ! — %[1]s (%[2]d sur 3)",
-		unit:    noun{"unité", "unités"},
-		dagger:  noun{"dague", "dagues"},
-		move:    "Délocaliser %s de votre château vers votre camp",
-		play:    "Jouer %s",
-		on:      " en ciblant %s",
-		with:    " avec %s",
-		text:    " : %s",
-		endTurn: "Terminer votre tour",
-		pass:    "Ne plus jouer de cartes cornemuse dans cette phase",
-		give:    "Passer la médaille d'honneur à %s",
-		keep:    "Garder la médaille d'honneur",
-		token:   "Donner le jeton « Restez chez vous ! » à %s",
-		side:    [3]string{"", "Soutenir l'Écosse", "Soutenir l'Angleterre"},
-		offer:   " et préparer une carte dague à %s",
-	},
-	{
-		player: "Giocatore %d",
-		act: map[string]string{
-			ActTaxes:       "Riscuoti le tasse (+1 moneta d'oro)",
-			ActMilitia:     "Arruola la milizia (+1 unità in ogni accampamento e nell'accampamento della Scozia)",
-			ActTroops:      "Raduna le truppe (+2 unità nel tuo castello)",
-			ActMercenaries: "Assolda mercenari (paga 1 moneta d'oro, +4 unità nel tuo castello)",
-		},
-		stay:    "Resta a casa: %[1]s (%[2]d di 3)",
-		unit:    noun{"unità", "unità"},
-		dagger:  noun{"pugnale", "pugnali"},
-		move:    "Sposta %s dal tuo castello al tuo accampamento",
-		play:    "Gioca %s",
-		on:      " su %s",
-		with:    " con %s",
-		text:    ": %s",
-		endTurn: "Termina il tuo turno",
-		pass:    "Non giocare altre carte cornamusa in questa fase",
-		give:    "Passa la medaglia d'onore a %s",
-		keep:    "Tieni la medaglia d'onore",
-		token:   "Dai il segnalino «Resta a casa!» a %s",
-		side:    [3]string{"", "Sostieni la Scozia", "Sostieni l'Inghilterra"},
-		offer:   " e prepara una carta pugnale da %s",
-	},
-}
-
-// label writes m's label in l's language with l's names.
+// label writes m's label in l's language with l's names. English and
+// French use the rulebooks' words for the actions (French buttons in the
+// infinitive, as the French rulebook names them); Italian buttons are
+// imperatives.
 func (l *labeling) label(m Move) string {
-	w := &labelVocab[l.li]
-	name := func(seat int) string { return playerName(l.names, seat, l.li) }
+	p := texts.In(l.language())
+	name := func(seat int) string { return playerName(l.names, seat, p.Lang()) }
 	switch m.Type {
 	case MoveReplenish:
-		t := w.act[m.Action]
-		if t == "" {
-			t = m.Action
+		t := m.Action
+		if key := "act." + m.Action; texts.Has(key) {
+			t = p.T(key)
 		}
 		if m.step > 0 {
-			t = fmt.Sprintf(w.stay, t, m.step)
+			t = p.T("move.stay", t, m.step)
 		}
 		return t
 	case MoveRelocate:
-		return fmt.Sprintf(w.move, w.unit.count(m.Units))
+		return p.T("move.relocate", m.Units)
 	case MovePlay:
-		return l.playLabel(m, w)
+		return l.playLabel(m, p)
 	case MoveEndTurn:
-		return w.endTurn
+		return p.T("move.end_turn")
 	case MovePass:
-		return w.pass
+		return p.T("move.pass")
 	case MovePassBadge:
-		return fmt.Sprintf(w.give, name(m.To))
+		return p.T("move.give", name(m.To))
 	case MoveKeepBadge:
-		return w.keep
+		return p.T("move.keep")
 	case MoveStayHome:
-		return fmt.Sprintf(w.token, name(m.To))
+		return p.T("move.token", name(m.To))
 	case MoveChoose:
 		t := m.Side
-		switch m.Side {
-		case sideNames[sideScotland]:
-			t = w.side[sideScotland]
-		case sideNames[sideEngland]:
-			t = w.side[sideEngland]
+		if key := "move.side." + m.Side; texts.Has(key) {
+			t = p.T(key)
 		}
 		if m.Dagger > 0 {
-			t += fmt.Sprintf(w.offer, w.dagger.count(m.Dagger))
+			t += p.T("move.offer", m.Dagger)
 		}
 		return t
 	}
@@ -180,23 +85,23 @@ func (l *labeling) label(m Move) string {
 }
 
 // playLabel writes "Play <card> on <name> with <n> units: <text>".
-func (l *labeling) playLabel(m Move, w *labelWords) string {
+func (l *labeling) playLabel(m Move, p i18n.Printer) string {
 	cardName, text := m.Card, ""
 	if l.set != nil {
 		if c, ok := l.set.bagByID[m.Card]; ok {
-			cardName, text = l.set.Bagpipes[c].Name, l.set.texts[l.li][c]
+			cardName, text = l.set.bagName(c, p.Lang()), l.set.texts[p.Lang()][c]
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, w.play, cardName)
+	b.WriteString(p.T("move.play", cardName))
 	if m.Target >= 0 {
-		fmt.Fprintf(&b, w.on, playerName(l.names, m.Target, l.li))
+		b.WriteString(p.T("move.on", playerName(l.names, m.Target, p.Lang())))
 	}
 	if m.Units >= 0 {
-		fmt.Fprintf(&b, w.with, w.unit.count(m.Units))
+		b.WriteString(p.T("move.with", m.Units))
 	}
 	if text != "" {
-		fmt.Fprintf(&b, w.text, text)
+		b.WriteString(p.T("move.text", text))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // labelCase is a move and its expected label in en, fr and it.
@@ -47,15 +48,15 @@ var labelCases = []labelCase{
 		"Sposta 3 unità dal tuo castello al tuo accampamento"},
 	{mv(MovePlay, func(m *Move) { m.Card, m.Units = "mercenary-captain", 4 }),
 		"Play Mercenary Captain with 4 units: You lose 1 gold. You add up to 4 units to your camp.",
-		"Jouer Mercenary Captain avec 4 unités : Vous perdez 1 or. Vous ajoutez jusqu'à 4 unités à votre camp.",
-		"Gioca Mercenary Captain con 4 unità: Perdi 1 moneta d'oro. Aggiungi fino a 4 unità al tuo accampamento."},
+		"Jouer Capitaine mercenaire avec 4 unités : Vous perdez 1 or. Vous ajoutez jusqu'à 4 unités à votre camp.",
+		"Gioca Capitano mercenario con 4 unità: Perdi 1 moneta d'oro. Aggiungi fino a 4 unità al tuo accampamento."},
 	{mv(MovePlay, func(m *Move) { m.Card, m.Target = "ransom", 2 }),
 		"Play Ransom on Cid: A player of your choice loses 2 gold. You gain 1 gold.",
-		"Jouer Ransom en ciblant Cid : Un joueur de votre choix perd 2 ors. Vous recevez 1 or.",
-		"Gioca Ransom su Cid: Un giocatore a tua scelta perde 2 monete d'oro. Ricevi 1 moneta d'oro."},
+		"Jouer Rançon en ciblant Cid : Un joueur de votre choix perd 2 ors. Vous recevez 1 or.",
+		"Gioca Riscatto su Cid: Un giocatore a tua scelta perde 2 monete d'oro. Ricevi 1 moneta d'oro."},
 	{mv(MovePlay, func(m *Move) { m.Card = "pipers-lament" }),
-		"Play Piper's Lament: You draw 2 bagpipe cards.", "Jouer Piper's Lament : Vous piochez 2 cartes cornemuse.",
-		"Gioca Piper's Lament: Peschi 2 carte cornamusa."},
+		"Play Piper's Lament: You draw 2 bagpipe cards.", "Jouer La complainte du sonneur : Vous piochez 2 cartes cornemuse.",
+		"Gioca Il lamento del suonatore di cornamusa: Peschi 2 carte cornamusa."},
 	{mv(MoveEndTurn, nil), "End your turn", "Terminer votre tour", "Termina il tuo turno"},
 	{mv(MovePass, nil), "Play no more bagpipe cards in this phase",
 		"Ne plus jouer de cartes cornemuse dans cette phase", "Non giocare altre carte cornamusa in questa fase"},
@@ -82,9 +83,9 @@ func TestLabelsInEveryLanguage(t *testing.T) {
 		types[c.move.Type] = true
 		for li, want := range []string{c.en, c.fr, c.it} {
 			m := c.move
-			m.lab = &labeling{set: DefaultCards(), names: names, li: li}
+			m.lab = &labeling{set: DefaultCards(), names: names, lang: i18n.Languages[li]}
 			if got := m.Label(); got != want {
-				t.Errorf("%s %s label:\n got %q\nwant %q", languages[li], c.move.Type, got, want)
+				t.Errorf("%s %s label:\n got %q\nwant %q", i18n.Languages[li], c.move.Type, got, want)
 			}
 		}
 	}
@@ -110,7 +111,7 @@ func TestLabelsWithoutNames(t *testing.T) {
 			"Play Ransom on Player 1: A player of your choice loses 2 gold. You gain 1 gold."},
 	} {
 		m := c.move
-		m.lab = &labeling{set: DefaultCards(), names: c.names, li: langIndex(c.lang)}
+		m.lab = &labeling{set: DefaultCards(), names: c.names, lang: i18n.Norm(c.lang)}
 		if got := m.Label(); got != c.want {
 			t.Errorf("%s label without names: got %q, want %q", c.lang, got, c.want)
 		}
@@ -181,12 +182,12 @@ func TestCardTextsInEveryLanguage(t *testing.T) {
 	}
 	for _, cs := range []*CardSet{DefaultCards(), custom} {
 		for i, c := range cs.Bagpipes {
-			for li, lang := range languages {
-				txt := cs.texts[li][i]
+			for li, lang := range i18n.Languages {
+				txt := cs.texts[lang][i]
 				if txt == "" || strings.Contains(txt, "%!") || txt != c.TextIn(lang) {
 					t.Errorf("%s text of %s: %q", lang, c.ID, txt)
 				}
-				if li > 0 && txt == cs.texts[0][i] {
+				if li > 0 && txt == cs.texts["en"][i] {
 					t.Errorf("%s text of %s is the English one: %q", lang, c.ID, txt)
 				}
 			}

@@ -55,16 +55,16 @@ func armyFilters(n int, o Options) string {
 }
 
 // parseOptions reads and checks the options for n players and returns
-// them with the card set to use; its errors are in language li.
-func parseOptions(raw json.RawMessage, n, li int) (Options, *CardSet, error) {
-	o, cs, e := checkOptions(raw, n, li)
+// them with the card set to use; its errors are in lang.
+func parseOptions(raw json.RawMessage, n int, lang string) (Options, *CardSet, error) {
+	o, cs, e := checkOptions(raw, n)
 	if e != nil {
-		return o, nil, e.ruleError(li)
+		return o, nil, e.ruleError(lang)
 	}
 	return o, cs, nil
 }
 
-func checkOptions(raw json.RawMessage, n, li int) (Options, *CardSet, *setupError) {
+func checkOptions(raw json.RawMessage, n int) (Options, *CardSet, *setupError) {
 	var o Options
 	if n < 2 || n > 6 {
 		return o, nil, optionError("players", "players", n)
@@ -173,40 +173,6 @@ func (o Options) defeatLimit() int {
 	return 4
 }
 
-// variantTexts holds each option's name and summary in en, fr and it.
-var variantTexts = map[string][3][2]string{
-	"three_player": {
-		{"3-player variant", "Two bagpipe cards each, the badge passes clockwise and does not bind to Scotland, Scotland's camp gets a unit each round, the cards that mention the badge are left out."},
-		{"Variante pour 3 joueurs", "Deux cartes cornemuse chacun, la médaille d'honneur passe dans le sens horaire sans obliger à soutenir l'Écosse, le camp de l'Écosse reçoit une unité par manche, les cartes qui mentionnent la médaille sont retirées."},
-		{"Variante per 3 giocatori", "Due carte cornamusa a testa, la medaglia d'onore passa in senso orario senza obbligare a sostenere la Scozia, il campo della Scozia riceve un'unità a round, le carte che citano la medaglia sono tolte."},
-	},
-	"stay_home": {
-		{"Stay Home!", "Each round the token's holder sends a player home: three replenishments, no battle, no reward."},
-		{"Restez chez vous !", "À chaque manche, le détenteur du jeton renvoie un joueur chez lui : trois réapprovisionnements, ni combat ni récompense."},
-		{"Stay Home! (Restate a casa!)", "A ogni round chi ha il segnalino manda a casa un giocatore: tre rifornimenti, niente battaglia né ricompense."},
-	},
-	"together": {
-		{"Together for Scotland", "Three bagpipe cards each at the start instead of one."},
-		{"Ensemble pour l'Écosse", "Trois cartes cornemuse chacun au début au lieu d'une."},
-		{"Insieme per la Scozia", "Tre carte cornamusa a testa all'inizio invece di una."},
-	},
-	"long_game": {
-		{"Long game", "Nine rounds instead of seven; Scotland falls after five defeats."},
-		{"Durée de la partie", "Neuf manches au lieu de sept ; l'Écosse perd après cinq défaites."},
-		{"Partita lunga", "Nove round invece di sette; la Scozia cade dopo cinque sconfitte."},
-	},
-	"precise_daggers": {
-		{"For fans of precise calculations", "The top ten dagger cards are stacked in two known groups of five."},
-		{"Variante pour les fans de calculs précis", "Les dix premières cartes dague forment deux groupes connus de cinq."},
-		{"Per gli amanti dei calcoli precisi", "Le prime dieci carte pugnale formano due gruppi noti di cinque."},
-	},
-	"cards": {
-		{"Custom card set", "A JSON file in the format of cards.json that replaces the default cards; each card is checked and any fault is named."},
-		{"Jeu de cartes personnalisé", "Un fichier JSON au format de cards.json qui remplace les cartes par défaut ; chaque carte est vérifiée et toute erreur la nomme."},
-		{"Mazzo personalizzato", "Un file JSON nel formato di cards.json che sostituisce le carte predefinite; ogni carta è controllata e ogni errore la nomina."},
-	},
-}
-
 // Settings describes the game for a lobby: 2 to 6 players and the
 // variants each player count allows, in the order a lobby should offer
 // them, named in lang as the rulebook calls them ("en", "fr", "it";
@@ -216,10 +182,9 @@ var variantTexts = map[string][3][2]string{
 // long_game on the default set) are both offered; New refuses the pair
 // naming long_game.
 func (Game) Settings(lang string) engine.Settings {
-	li := langIndex(lang)
 	spec := func(key string, typ engine.OptionType, players ...int) engine.OptionSpec {
-		t := variantTexts[key][li]
-		o := engine.OptionSpec{Key: key, Type: typ, Players: players, Label: t[0], Help: t[1]}
+		o := engine.OptionSpec{Key: key, Type: typ, Players: players,
+			Label: texts.T(lang, "option."+key), Help: texts.T(lang, "option."+key+".help")}
 		if typ == engine.OptionBool {
 			o.Default = false
 		}

@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/enginetest"
+	"pbem/engine/i18n"
 )
 
 // configs are the player counts and variants the random games cycle through.
@@ -95,9 +96,9 @@ func checkView(st engine.State, seat int, raw []byte) error {
 	if len(v.Hand) != want {
 		return fmt.Errorf("hand of %d cards shown, want %d", len(v.Hand), want)
 	}
-	li := langIndex(s.Lang)
+	lang := i18n.Norm(s.Lang)
 	for _, c := range v.Hand {
-		if c.Text != s.Set.texts[li][s.Set.bagByID[c.ID]] {
+		if c.Text != s.Set.texts[lang][s.Set.bagByID[c.ID]] {
 			return fmt.Errorf("card %s's text %q is not in the game's language %q", c.ID, c.Text, s.Lang)
 		}
 	}
@@ -221,7 +222,17 @@ func TestRandomGames(t *testing.T) {
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
 		Games: games, Setup: setup, Seed: 7, DeepEvery: 200, Bots: true,
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
+		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
+			return plantSecrets(st.(*state), seat, k)
+		},
 	})
-	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves",
-		st.Games, st.Deep, st.Moves, st.Events, st.Rejected, st.LongestGame)
+	t.Logf("%d games (%d deep), %d moves, %d events, %d unlisted moves rejected, longest %d moves, explanations %v",
+		st.Games, st.Deep, st.Moves, st.Events, st.Rejected, st.LongestGame, st.Explained)
+	// The deep games meet these kinds; the rarer ones are pinned by
+	// explain_test.go.
+	for _, kind := range []string{ExplainShield, ExplainCampTotal, ExplainBattle, ExplainDeserter, ExplainBadgeBack} {
+		if st.Explained[kind] == 0 {
+			t.Errorf("no %s explanation checked: %v", kind, st.Explained)
+		}
+	}
 }

@@ -56,53 +56,31 @@ func (s *state) endGame(e GameEnded) {
 	s.Res = res
 }
 
-// summaryWords is one language's result summaries: the five daggers rule
-// (traitor, winner), Scotland fallen and standing (winner, counted gold,
-// counted daggers, dagger number), a shared win, and the counted words.
-type summaryWords struct {
-	five, fallen, stands, shared string
-	gold, dagger                 noun
-}
-
-// summaryVocab holds the summaries in the order of languages.
-var summaryVocab = [...]summaryWords{
-	{"%[1]s is the worst traitor (five daggers more); %[2]s wins",
-		"Scotland has fallen; %[1]s wins with the fewest daggers (%[4]d) and %[2]s",
-		"Scotland stands; %[1]s wins with %[2]s and %[3]s", " (shared)",
-		noun{"gold", "gold"}, noun{"dagger", "daggers"}},
-	{"%[1]s est le pire traître (cinq dagues de plus) ; %[2]s gagne",
-		"L'Écosse est tombée ; %[1]s gagne avec le moins de dagues (%[4]d) et %[2]s",
-		"L'Écosse tient bon ; %[1]s gagne avec %[2]s et %[3]s", " (ex æquo)",
-		noun{"or", "ors"}, noun{"dague", "dagues"}},
-	{"%[1]s è il peggior traditore (cinque pugnali in più); vince %[2]s",
-		"La Scozia è caduta; vince %[1]s con meno pugnali (%[4]d) e %[2]s",
-		"La Scozia resiste; vince %[1]s con %[2]s e %[3]s", " (a pari merito)",
-		noun{"moneta d'oro", "monete d'oro"}, noun{"pugnale", "pugnali"}},
-}
-
 // summary is the one-line account of the end, in the game's language with
 // the players' names. A state without names and language (as every state
 // written before they existed) keeps the first wording ("seat 2", "1
-// daggers"), so that an old game replays to the very same result.
+// daggers", in English), so that an old game replays to the very same
+// result: that wording is a stored result's, not a translation, and stays
+// out of the catalog.
 func (s *state) summary(e GameEnded, defeated bool, winner, gold, daggers int, shared bool) string {
-	li := langIndex(s.Lang)
-	w := summaryVocab[li]
-	name := func(seat int) string { return playerName(s.Names, seat, li) }
+	p := texts.In(s.Lang)
+	name := func(seat int) string { return playerName(s.Names, seat, p.Lang()) }
+	daggerCount := p.T("count.dagger", daggers)
 	if s.Names == nil && s.Lang == "" {
 		name = func(seat int) string { return fmt.Sprintf("seat %d", seat) }
-		w.dagger = noun{"daggers", "daggers"}
+		daggerCount = fmt.Sprintf("%d daggers", daggers)
 	}
 	var t string
 	switch {
 	case e.Reason == "five_daggers":
-		t = capitalize(fmt.Sprintf(w.five, name(e.Traitor), name(winner)))
+		t = capitalize(p.T("result.five", name(e.Traitor), name(winner)))
 	case defeated:
-		t = fmt.Sprintf(w.fallen, name(winner), w.gold.count(gold), w.dagger.count(daggers), daggers)
+		t = p.T("result.fallen", name(winner), p.T("count.gold", gold), daggerCount, daggers)
 	default:
-		t = fmt.Sprintf(w.stands, name(winner), w.gold.count(gold), w.dagger.count(daggers), daggers)
+		t = p.T("result.stands", name(winner), p.T("count.gold", gold), daggerCount, daggers)
 	}
 	if shared {
-		t += w.shared
+		t += p.T("result.shared")
 	}
 	return t
 }

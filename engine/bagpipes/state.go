@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // The phases of the state machine. Some wait for a decision, the others
@@ -253,7 +254,7 @@ func decodeState(data []byte) (*state, error) {
 	s.Set = DefaultCards()
 	if s.Custom != nil {
 		if e := s.Custom.validate(); e != nil {
-			return nil, e.ruleError(0)
+			return nil, e.ruleError("en")
 		}
 		s.Custom.index()
 		s.Set = s.Custom
@@ -263,7 +264,7 @@ func decodeState(data []byte) (*state, error) {
 		return nil, err
 	}
 	s.RNG = nil
-	s.lab = &labeling{set: s.Set, names: s.Names, li: langIndex(s.Lang)}
+	s.lab = &labeling{set: s.Set, names: s.Names, lang: i18n.Norm(s.Lang)}
 	for i := range s.P {
 		p := &s.P[i]
 		for _, f := range []*[]int{&p.Hand, &p.Table, &p.TableRound, &p.Daggers, &p.DagHand, &p.Spent} {

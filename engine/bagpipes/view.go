@@ -97,7 +97,7 @@ type PlayerView struct {
 
 func (s *state) cardView(c int) CardView {
 	b := &s.Set.Bagpipes[c]
-	return CardView{ID: b.ID, Name: b.Name, Phase: b.Phase, X2: b.X2, Text: s.Set.texts[s.labels().li][c]}
+	return CardView{ID: b.ID, Name: s.Set.bagName(c, s.labels().language()), Phase: b.Phase, X2: b.X2, Text: s.Set.texts[s.labels().language()][c]}
 }
 
 // View is what seat may see; engine.Spectator sees only public things.
@@ -115,7 +115,7 @@ func (s *state) View(seat int) any {
 	}
 	if s.Army >= 0 {
 		a := s.army()
-		v.Army = &ArmyView{a.ID, a.Name, s.shield(), a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, s.Set.armyTexts[s.labels().li][s.Army]}
+		v.Army = &ArmyView{a.ID, s.Set.armyName(s.Army, s.labels().language()), s.shield(), a.ScotlandWon, a.EnglandWon, a.Crown, a.Generous, s.Set.armyTexts[s.labels().language()][s.Army]}
 	}
 	if s.Revealed {
 		v.Battle = &BattleView{s.ScotForce, s.EngForce, sideNames[s.Won]}

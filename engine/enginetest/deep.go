@@ -93,8 +93,11 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 			}
 		}
 	}
+	if err := checkExplain(s, o, r.IntN(1<<16), stats); err != nil {
+		return err
+	}
 	if after := mustJSON(s); !bytes.Equal(before, after) {
-		return errors.New("the state changed in Decide, Legal, View or DefaultMove")
+		return errors.New("the state changed in Decide, Legal, View, DefaultMove or Explain")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@
 //		Setup:     func(i int) engine.Setup { ... }, // vary players, options, seed
 //		Invariant: func(st engine.State) error { ... }, // cheap, every event
 //		CheckView: func(st engine.State, seat int, view []byte) error { ... },
+//		Plant:     func(st engine.State, seat, k int) (engine.State, bool) { ... },
 //		Workers:   runtime.GOMAXPROCS(0),
 //	})
 //
@@ -26,11 +27,20 @@
 // its JSON and is accepted; the default move is listed; mutated and
 // malformed moves are rejected with a *engine.RuleError; seats not to move
 // get not_your_turn and no moves; views marshal (and pass CheckView);
-// Decide, Legal, View and DefaultMove leave the state unchanged; every
+// every seat's explanations (State.Explain, in en, fr, it) have a kind and
+// a text and, with Plant, do not change when another seat's hidden card
+// does; Decide, Legal, View, DefaultMove and Explain leave the state
+// unchanged; every
 // event round-trips through DecodeEvent, and its redaction for every seat
 // and the spectator decodes, is described in en, fr, it (and passes
 // CheckRedacted); the replay goes through the events' JSON.
 //
 // Simultaneous decisions are supported: a random seat of ToMove moves.
 // CheckArbitraryMove is the building block of a fuzz target.
+//
+// The translations are checked the same way: GameTexts plays a random game
+// in a language and returns every text the engine wrote on the way (option
+// labels, move labels, event descriptions as each seat sees them, the
+// engine's view texts, the result summary), for an engine's test to look
+// for English words and missed elisions in them (engine/i18n/i18ntest).
 package enginetest

@@ -44,6 +44,12 @@ type Options struct {
 	// view and redacted history. (The strong bot is slower: its game's own
 	// tests play it.)
 	Bots bool
+	// Plant returns a copy of st where a hidden card of a seat other than
+	// seat is changed (chosen by k), or false when there is none. In deep
+	// games, every seat's explanations (State.Explain) must be the same
+	// with the planted card as without it. Without Plant, the explanations
+	// are only checked for form.
+	Plant func(st engine.State, seat, k int) (engine.State, bool)
 	// Unlisted returns candidate moves (JSON) that may or may not be legal;
 	// those not listed by Legal must be rejected. The default mutates the
 	// fields of listed moves.
@@ -58,6 +64,8 @@ type Stats struct {
 	RoundEnds     int         // events for which Game.RoundEnd answered true
 	LongestGame   int         // in moves
 	Winners       map[int]int // games won, by seat of the winner
+	// Explained counts the explanations checked (in English), by kind.
+	Explained map[string]int
 }
 
 // RandomGames plays o.Games complete games of g with uniformly random legal
@@ -119,6 +127,12 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		for k, v := range p.Winners {
 			total.Winners[k] += v
 		}
+		for k, v := range p.Explained {
+			if total.Explained == nil {
+				total.Explained = map[string]int{}
+			}
+			total.Explained[k] += v
+		}
 	}
 	return total
 }
@@ -134,6 +148,14 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 		}
 	}
 	var log []engine.Event
+	roundFrom := 0 // where the round being played starts in log (its previous round's end)
+	names := make([]string, setup.Players)
+	for i := range names {
+		names[i] = fmt.Sprintf("Player %d", i+1)
+		if i < len(setup.Names) && setup.Names[i] != "" {
+			names[i] = setup.Names[i]
+		}
+	}
 	moves := 0
 	for s.Result() == nil {
 		if moves >= o.MaxMoves {
@@ -183,6 +205,10 @@ func playOne(g engine.Game, setup engine.Setup, r *rand.Rand, o Options, deep bo
 				if !g.RoundEnd(g.Redact(e, engine.Spectator)) {
 					return fmt.Errorf("move %d: RoundEnd is true for %s but false for its public redaction", moves, e.EventType())
 				}
+				if err := checkRoundSummary(g, append(log[roundFrom:len(log):len(log)], e), names); err != nil {
+					return fmt.Errorf("move %d: %w", moves, err)
+				}
+				roundFrom = len(log)
 			}
 			if o.Invariant != nil {
 				if err := o.Invariant(s); err != nil {

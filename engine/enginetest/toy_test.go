@@ -17,6 +17,7 @@ import (
 type toy struct {
 	acceptThree bool // Decide accepts an unlisted move
 	mutate      bool // Decide changes the state
+	leakExplain bool // Explain tells the hidden marker
 }
 
 type toyState struct {
@@ -25,6 +26,8 @@ type toyState struct {
 	Pile   int `json:"pile"`
 	Next   int `json:"next"`
 	Winner int `json:"winner"`
+	// Marker is a hidden card no rule uses, changed by the tests' Plant.
+	Marker int `json:"marker"`
 }
 
 type toyMove struct {
@@ -151,6 +154,20 @@ func (s *toyState) DefaultMove(seat int) engine.Move {
 	return nil
 }
 func (s *toyState) Clone() engine.State { c := *s; return &c }
+func (s *toyState) Explain(seat int, lang string) []engine.Explanation {
+	text := fmt.Sprintf("%d left in the pile: whoever takes the last one wins.", s.Pile)
+	if s.g.leakExplain {
+		text += fmt.Sprintf(" The marker is %d.", s.Marker)
+	}
+	return []engine.Explanation{{Kind: "pile", Text: text}}
+}
+
+// plantToy changes the toy's hidden marker.
+func plantToy(st engine.State, seat, k int) (engine.State, bool) {
+	c := st.Clone().(*toyState)
+	c.Marker = 1000 + k
+	return c, true
+}
 
 // failRecorder is a testing.TB that records a fatal failure.
 type failRecorder struct {
@@ -174,7 +191,7 @@ func runRecorded(t *testing.T, g engine.Game) string {
 	go func() {
 		defer close(done)
 		RandomGames(rec, g, Options{
-			Games: 50, DeepEvery: 1, Workers: 2,
+			Games: 50, DeepEvery: 1, Workers: 2, Plant: plantToy,
 			Setup: func(i int) engine.Setup { return engine.Setup{Players: 2 + i%3} },
 		})
 	}()
@@ -184,18 +201,19 @@ func runRecorded(t *testing.T, g engine.Game) string {
 
 func TestRandomGamesPassesASoundGame(t *testing.T) {
 	stats := RandomGames(t, &toy{}, Options{
-		Games: 100, DeepEvery: 3, Workers: 2,
+		Games: 100, DeepEvery: 3, Workers: 2, Plant: plantToy,
 		Setup: func(i int) engine.Setup { return engine.Setup{Players: 2 + i%3} },
 	})
-	if stats.Games != 100 || stats.Deep != 34 || stats.Moves == 0 || stats.Rejected == 0 {
+	if stats.Games != 100 || stats.Deep != 34 || stats.Moves == 0 || stats.Rejected == 0 || stats.Explained["pile"] == 0 {
 		t.Fatalf("stats %+v", stats)
 	}
 }
 
 func TestRandomGamesCatchesFlaws(t *testing.T) {
 	for name, g := range map[string]*toy{
-		"accepts an unlisted move": {acceptThree: true},
-		"Decide changes the state": {mutate: true},
+		"accepts an unlisted move":    {acceptThree: true},
+		"Decide changes the state":    {mutate: true},
+		"Explain tells a hidden card": {leakExplain: true},
 	} {
 		msg := runRecorded(t, g)
 		if msg == "" {
@@ -205,3 +223,4 @@ func TestRandomGamesCatchesFlaws(t *testing.T) {
 		}
 	}
 }
+func (g *toy) RoundSummary([]engine.Event, []string, string) *engine.RoundSummary { return nil }

@@ -13,23 +13,29 @@ import (
 // illegal_move (not among Legal(seat)).
 func (s *State) Decide(seat int, m engine.Move) ([]engine.Event, error) {
 	if s.Phase == PhaseOver {
-		return nil, engine.Errorf(engine.CodeGameOver, "the game has ended")
+		return nil, s.ruleErr(engine.CodeGameOver, "error.game_over")
 	}
 	if seat != s.awaited() {
-		return nil, engine.Errorf(engine.CodeNotYourTurn, "seat %d is not to move", seat)
+		return nil, s.ruleErr(engine.CodeNotYourTurn, "error.not_your_turn", seat)
 	}
 	mv, ok := m.(*Move)
 	if !ok || mv == nil {
-		return nil, engine.Errorf(engine.CodeBadMove, "not a Lords of Scotland move")
+		return nil, s.ruleErr(engine.CodeBadMove, "error.bad_move")
 	}
 	if !s.isLegal(seat, mv) {
-		return nil, engine.Errorf(engine.CodeIllegalMove, "%s is not a legal move now", moveSummary(mv))
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.illegal", moveSummary(mv))
 	}
 	evs := s.primary(seat, mv)
 	if quick, ok := s.quickFollow(evs); ok {
 		return quick, nil
 	}
 	return s.follow(evs), nil
+}
+
+// ruleErr is the *engine.RuleError of code whose message is the catalog's
+// key in the game's language: the rule errors a player reads.
+func (s *State) ruleErr(code, key string, args ...any) *engine.RuleError {
+	return &engine.RuleError{Code: code, Message: s.labels().t(key, args...)}
 }
 
 // follow plays evs on a scratch copy of s and appends the automatic events

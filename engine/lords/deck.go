@@ -137,11 +137,3 @@ func (d *deck) valid(rank int) bool {
 
 func (d *deck) clan(rank int) Clan    { return d.info[rank].clan }
 func (d *deck) strength(rank int) int { return d.info[rank].strength }
-
-// name is the card as players say it: "Scott 7".
-func (d *deck) name(rank int) string {
-	if !d.valid(rank) {
-		return "a card"
-	}
-	return d.info[rank].name
-}

@@ -78,7 +78,12 @@
 // "Fergusson: swap it with the face-down follower at position 2 of Bob");
 // names and language are kept in the state, public. DecodeMove reads moves
 // back strictly and ignores their label. The card texts of the view, the
-// awaited decision and Result.Summary are in the same language. Decide validates a move against the same rules, returns its
+// awaited decision, the event descriptions, the rule errors and
+// Result.Summary are in the same language, every text from the engine's
+// catalog i18n/{en,fr,it}.json (package engine/i18n), in the rulebooks'
+// words: French 2015 (recrue, allié, engager, partisan, récupérer,
+// manche), the Italian summary (schierare, carta clan, supporter,
+// rivendicare, schermaglia). Decide validates a move against the same rules, returns its
 // events and then the automatic ones (turn_started, passed, round_scored, a
 // forced claimed, round_ended, round_started, game_ended) up to the next
 // decision; it never changes the state. Apply is a type switch that only

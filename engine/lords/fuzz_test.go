@@ -47,7 +47,7 @@ func FuzzDecide(f *testing.F) {
 			}
 		}
 		seat := s.awaited() + int(seatDelta)%3
-		evs, err := enginetest.CheckArbitraryMove(g, s, seat, data)
+		evs, _, err := enginetest.CheckArbitraryMove(g, s, seat, data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // Name is the game's stable identifier.
@@ -83,7 +84,7 @@ func (g *Game) deal(su engine.Setup, o Options) *State {
 	if len(su.Names) > 0 {
 		s.Names = append([]string(nil), su.Names[:min(len(su.Names), n)]...)
 	}
-	if l := normLang(su.Language); l != "en" {
+	if l := i18n.Norm(su.Language); l != "en" {
 		s.Lang = l
 	}
 	s.lab = newLabeling(g.d, s.Names, s.Lang)

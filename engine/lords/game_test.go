@@ -35,7 +35,7 @@ func TestDeckMatchesTheRankFormula(t *testing.T) {
 		}
 	}
 	for name, rank := range map[string]int{"Makgill 1": 2, "MacDonnell 1": 3, "Makgill 9": 66} {
-		if got := d.name(rank); got != name {
+		if got := d.cardName(rank, "en"); got != name {
 			t.Errorf("rank %d is %s, want %s", rank, got, name)
 		}
 	}
@@ -248,14 +248,14 @@ func TestDescribeEveryLanguage(t *testing.T) {
 	e := Mustered{Seat: 0, Card: 55, FaceUp: false}
 	red := g.Redact(e, 1)
 	for lang, want := range map[string]string{
-		"en": "Ann mustered a card face-down", "fr": "Ann a levé une carte face cachée",
+		"en": "Ann mustered a card face-down", "fr": "Ann a engagé une carte face cachée",
 		"it": "Ann ha schierato una carta coperta", "de": "Ann mustered a card face-down",
 	} {
 		if got := g.Describe(red, names, lang); got != want {
 			t.Errorf("%s: %q, want %q", lang, got, want)
 		}
 	}
-	if got := g.Describe(e, names, "en"); !strings.Contains(got, g.d.name(55)) {
+	if got := g.Describe(e, names, "en"); !strings.Contains(got, g.d.cardName(55, "en")) {
 		t.Errorf("owner's description %q", got)
 	}
 }

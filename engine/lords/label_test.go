@@ -34,11 +34,11 @@ func labelCases() []labelCase {
 			"it": "Recluta la carta coperta (posto 2)"}},
 		{"muster face-up", turn, nil, 0, `{"type":"muster","card":RANK:Makgill7,"face_up":true}`, map[string]string{
 			"en": "Muster Makgill 7 face-up",
-			"fr": "Lever Makgill 7 face visible",
+			"fr": "Engager Makgill 7 face visible",
 			"it": "Schiera Makgill 7 scoperta"}},
 		{"muster face-down", turn, nil, 0, `{"type":"muster","card":RANK:Wemyss5,"face_up":false}`, map[string]string{
 			"en": "Muster Wemyss 5 face-down",
-			"fr": "Lever Wemyss 5 face cachée",
+			"fr": "Engager Wemyss 5 face cachée",
 			"it": "Schiera Wemyss 5 coperta"}},
 		{"use power", [][2]string{{"hand 0", "Forsyth3 Wemyss5"}}, []string{"play 0 muster Forsyth3 up"}, 0,
 			`{"type":"power","use":true}`, map[string]string{
@@ -53,8 +53,8 @@ func labelCases() []labelCase {
 		{"copy", [][2]string{{"hand 0", "Scott1 Wemyss2"}, {"army 1", "Makgill5"}}, []string{"play 0 muster Scott1 up"}, 0,
 			`{"type":"copy","seat":1,"index":0}`, map[string]string{
 				"en": "Copy the power of Makgill 5 (Bob): muster another follower",
-				"fr": "Copier le pouvoir de Makgill 5 (Bob) : lever un autre suivant",
-				"it": "Copia il potere di Makgill 5 (Bob): schiera un altro seguace"}},
+				"fr": "Copier le pouvoir de Makgill 5 (Bob) : engager un autre allié",
+				"it": "Copia il potere di Makgill 5 (Bob): schiera un'altra carta clan"}},
 		{"fergusson", [][2]string{{"hand 0", "Fergusson1 Wemyss2"}, {"army 1", "Makgill5 ~Scott9"}}, []string{"play 0 muster Fergusson1 up"}, 0,
 			`{"type":"target","seat":1,"index":0}`, map[string]string{
 				"en": "Fergusson: swap it with Makgill 5 of Bob",
@@ -63,8 +63,8 @@ func labelCases() []labelCase {
 		{"fergusson face-down", [][2]string{{"hand 0", "Fergusson1 Wemyss2"}, {"army 1", "Makgill5 ~Scott9"}}, []string{"play 0 muster Fergusson1 up"}, 0,
 			`{"type":"target","seat":1,"index":1}`, map[string]string{
 				"en": "Fergusson: swap it with the face-down follower at position 2 of Bob",
-				"fr": "Fergusson : l'échanger contre le suivant face cachée en position 2 de Bob",
-				"it": "Fergusson: scambiala con il seguace coperto in posizione 2 di Bob"}},
+				"fr": "Fergusson : l'échanger contre l'allié face cachée en position 2 de Bob",
+				"it": "Fergusson: scambiala con la carta clan coperta in posizione 2 di Bob"}},
 		{"wemyss", [][2]string{{"hand 0", "Wemyss1 Scott2"}, {"army 1", "Makgill5"}}, []string{"play 0 muster Wemyss1 up"}, 0,
 			`{"type":"target","seat":1,"index":0}`, map[string]string{
 				"en": "Wemyss: discard Makgill 5 of Bob",
@@ -74,13 +74,13 @@ func labelCases() []labelCase {
 			`{"type":"target","card":RANK:Scott9}`, map[string]string{
 				"en": "Cockburn: swap it with the supporter Scott 9",
 				"fr": "Cockburn : l'échanger contre le partisan Scott 9",
-				"it": "Cockburn: scambiala con il sostenitore Scott 9"}},
+				"it": "Cockburn: scambiala con il supporter Scott 9"}},
 		{"claim", [][2]string{{"turn", "5"}, {"step", "1"}, {"army 0", "Scott7"}, {"army 1", "Wemyss2"},
 			{"hand 1", "Makgill3"}, {"supporters", "Forsyth3 Scott9"}}, []string{"play 1 muster Makgill3 down"}, 0,
 			`{"type":"claim","card":RANK:Forsyth3}`, map[string]string{
 				"en": "Claim the supporter Forsyth 3",
-				"fr": "Prendre le partisan Forsyth 3",
-				"it": "Prendi il sostenitore Forsyth 3"}},
+				"fr": "Récupérer le partisan Forsyth 3",
+				"it": "Rivendica il supporter Forsyth 3"}},
 	}
 }
 
@@ -248,7 +248,7 @@ func TestSummaryNamesTheWinner(t *testing.T) {
 	if got := newLabeling(nil, nil, "").summary(r, r[0]); got != "Seat 1 wins with 41 supporter strength (tie broken by a better place in the final round: 1)" {
 		t.Errorf("summary %q", got)
 	}
-	if got := newLabeling(nil, []string{"Ann", "Bob"}, "it").summary(r[:1], r[0]); got != "Bob vince con 41 punti di sostenitori" {
+	if got := newLabeling(nil, []string{"Ann", "Bob"}, "it").summary(r[:1], r[0]); got != "Bob vince con 41 punti di supporter" {
 		t.Errorf("summary %q", got)
 	}
 }

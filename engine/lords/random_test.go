@@ -54,10 +54,20 @@ func TestRandomGames(t *testing.T) {
 		Invariant:     func(st engine.State) error { return st.(*State).checkCards() },
 		CheckView:     checkView,
 		CheckRedacted: checkRedacted,
+		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
+			return plantMarker(st.(*State), seat, k)
+		},
 	})
 	t.Logf("%+v", stats)
 	if stats.Games != randomGames || stats.Rejected == 0 {
 		t.Fatalf("stats %+v", stats)
+	}
+	// The deep games meet these kinds; the rarer ones are pinned by
+	// explain_test.go.
+	for _, kind := range []string{ExplainPowerBlocked, ExplainPowerUseless, ExplainRoundScore, ExplainRoundTie} {
+		if stats.Explained[kind] == 0 {
+			t.Errorf("no %s explanation checked: %v", kind, stats.Explained)
+		}
 	}
 }
 
@@ -161,7 +171,7 @@ var cardName = regexp.MustCompile(`\b(Scott|Makgill|MacDonnell|Wemyss|Fergusson|
 func checkNamedCards(s *State, seat int, raw []byte) error {
 	seen := map[string]bool{}
 	for c := range visible(s, seat) {
-		seen[s.d.name(c)] = true
+		seen[s.d.cardName(c, "en")] = true
 	}
 	var v struct {
 		LegalMoves []struct {

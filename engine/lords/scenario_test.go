@@ -48,7 +48,7 @@ import (
 //	expect legal 0 count 3
 //	expect event recruited reshuffled=true   (an event of the last play)
 //	expect noevent round_scored
-//	expect describe fr mustered "Ann a levé une carte face cachée"
+//	expect describe fr mustered "Ann a engagé une carte face cachée"
 //	                               (the last such event, redacted for the public)
 //	expect view 1 shows Scott7     expect view 1 hides Scott7
 //	expect drawcount 3   expect discardcount 0   expect handcount 0 11

@@ -1,8 +1,6 @@
 package lords
 
 import (
-	"fmt"
-
 	"pbem/engine"
 )
 
@@ -179,19 +177,18 @@ func (s *State) pendingView() *PendingView {
 	if seat < 0 {
 		return nil
 	}
-	lang := s.labels().lang
-	w := words(lang)
+	l := s.labels()
 	pv := &PendingView{Seat: seat}
 	switch {
 	case s.Phase == PhaseClaim:
 		pv.Kind = "claim"
-		pv.Text = w.claimOne
+		pv.Text = l.t("pending.claim_one")
 		if s.ClaimsLeft > 1 {
-			pv.Text = w.claimTwo
+			pv.Text = l.t("pending.claim_two")
 		}
 	case s.Pending == nil:
 		pv.Kind = "turn"
-		pv.Text = w.turn
+		pv.Text = l.t("pending.turn")
 	default:
 		p := s.Pending
 		pv.Kind = p.Kind
@@ -199,11 +196,11 @@ func (s *State) pendingView() *PendingView {
 		pv.Card = &c
 		switch p.Kind {
 		case "activate":
-			pv.Text = fmt.Sprintf(w.activate, s.d.name(p.Card), lowerFirst(powerText(p.Power, lang)))
+			pv.Text = l.t("pending.activate", l.card(p.Card), lowerFirst(powerText(p.Power, l.lang)))
 		case "target":
-			pv.Text = fmt.Sprintf(w.target, lowerFirst(powerText(p.Power, lang)))
+			pv.Text = l.t("pending.target", lowerFirst(powerText(p.Power, l.lang)))
 		case "muster":
-			pv.Text = w.muster
+			pv.Text = l.t("pending.muster")
 		}
 	}
 	return pv

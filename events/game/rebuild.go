@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -71,10 +72,18 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.Verify(ctx, id); err != nil {
-		return err
-	}
+	// The chain is checked on the events the replay read (one read of the
+	// stream); a stream that does not replay may have a broken chain,
+	// which is the better report.
 	c, evs, err := s.replay(ctx, live)
+	if err == nil {
+		err = events.VerifyChain(id, evs)
+		if err != nil {
+			return err
+		}
+	} else if verr := s.store.Verify(ctx, id); verr != nil {
+		return verr
+	}
 	if err != nil {
 		var e *projections.Error
 		if errors.As(err, &e) {
@@ -150,8 +159,13 @@ func diffHistory(want, got []projections.HistoryRow) string {
 	return ""
 }
 
-// sameJSON compares two JSON texts by value.
+// sameJSON compares two JSON texts by value. Equal texts are equal values
+// (the json columns keep the text the projector wrote, so this is the
+// common case and skips decoding: a third of verify's CPU otherwise).
 func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return json.Valid(a)
+	}
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false

@@ -21,6 +21,10 @@ type View struct {
 	LegalMoves []engine.Move `json:"legal_moves"`
 	State      any           `json:"state"`
 	Deadline   *time.Time    `json:"deadline"`
+	// Explanations say how the rules apply to the seat now, in the game's
+	// language (engine.State.Explain): why a power cannot be used, how a
+	// score or a battle is counted. Never nil.
+	Explanations []engine.Explanation `json:"explanations"`
 }
 
 // Summary is the public summary of a game.
@@ -188,7 +192,8 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 
 func view(g *projections.Game, st engine.State, seat int) *View {
 	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: projections.NonNil(g.ToMove),
-		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt}
+		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt,
+		Explanations: projections.NonNil(st.Explain(seat, g.Language))}
 	if g.Status == projections.StatusActive {
 		v.LegalMoves = projections.NonNil(st.Legal(seat))
 	}

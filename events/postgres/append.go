@@ -223,23 +223,24 @@ type querier interface {
 }
 
 // replay returns the events of the append of stream that holds idempotency
-// key, or nil when no append holds it.
-func replay(ctx context.Context, q querier, stream, key string) ([]events.Event, error) {
+// key; found is false when no append holds it.
+func replay(ctx context.Context, q querier, stream, key string) (evs []events.Event, found bool, err error) {
 	var first int64
-	err := q.QueryRow(ctx, `SELECT position FROM events WHERE stream = $1 AND append_key = $2`, stream, key).Scan(&first)
+	err = q.QueryRow(ctx, `SELECT position FROM events WHERE stream = $1 AND append_key = $2`, stream, key).Scan(&first)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return nil, nil
+		return nil, false, nil
 	case err != nil:
-		return nil, fmt.Errorf("events/postgres: look up idempotency key: %w", err)
+		return nil, false, fmt.Errorf("events/postgres: look up idempotency key: %w", err)
 	}
 	// The events of one append share their transaction's positions.
 	rows, err := q.Query(ctx, selectEvents+` WHERE stream = $1 AND position >= $2 AND position < $3 ORDER BY position`,
 		stream, first, first-first%positionsPerTx+positionsPerTx)
 	if err != nil {
-		return nil, fmt.Errorf("events/postgres: read idempotent append: %w", err)
+		return nil, false, fmt.Errorf("events/postgres: read idempotent append: %w", err)
 	}
 	// One transaction holds at most one append of a stream (a batch names
 	// each stream once), so the range holds exactly that append's events.
-	return scanEvents(rows)
+	evs, err = scanEvents(rows)
+	return evs, err == nil, err
 }

@@ -264,11 +264,11 @@ func (w *batchWrite) settle(ctx context.Context, q querier, out []events.Appende
 			continue
 		}
 		if key := a.Events[0].Meta.IdempotencyKey; key != "" {
-			evs, err := replay(ctx, q, a.Stream, key)
+			evs, found, err := replay(ctx, q, a.Stream, key)
 			if err != nil {
 				return false, err
 			}
-			if len(evs) > 0 {
+			if found {
 				out[i] = events.Appended{Events: evs, Replayed: true}
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/engine"
 	"pbem/notify"
 )
 
@@ -24,6 +25,9 @@ type MailConfig struct {
 	Secret []byte
 	// Timeouter applies timeouts (the game service).
 	Timeouter notify.Timeouter
+	// Games are the engines that summarise a round for its round-end
+	// email (nil: round-end emails carry no summary).
+	Games engine.Registry
 	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
 	Wake <-chan struct{}
 	// Lease is how long the outbox worker holds the rows it claimed
@@ -108,7 +112,7 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
+		Prefs: m.Prefs, Seats: NewSeats(pool, c.Games), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"pbem/engine"
 )
@@ -230,4 +231,40 @@ func (Game) ChooseBot(level engine.BotLevel, view any, _ []engine.Event, _ engin
 		return Move{Kind: "play", Card: hand[0], Text: "Play " + hand[0]}, nil
 	}
 	return Move{Kind: "draw", Text: "Draw a card"}, nil
+}
+
+// RoundSummary implements engine.Game: the cards each seat played in the
+// round that round's last RoundEnded closes (drawn cards are private).
+func (Game) RoundSummary(round []engine.Event, names []string, lang string) *engine.RoundSummary {
+	end := -1
+	for i := len(round) - 1; i >= 0 && end < 0; i-- {
+		if _, ok := round[i].(RoundEnded); ok {
+			end = i
+		}
+	}
+	if end < 0 {
+		return nil
+	}
+	start := 0
+	for i := end - 1; i >= 0; i-- {
+		if _, ok := round[i].(RoundEnded); ok {
+			start = i + 1
+			break
+		}
+	}
+	played := make([][]string, len(names))
+	for _, e := range round[start:end] {
+		if p, ok := e.(Played); ok && p.Seat >= 0 && p.Seat < len(played) {
+			played[p.Seat] = append(played[p.Seat], p.Card)
+		}
+	}
+	col := "Played"
+	if lang == "fr" {
+		col = "Cartes jouées"
+	}
+	s := &engine.RoundSummary{Round: round[end].(RoundEnded).Round, Columns: []string{col}}
+	for seat, cards := range played {
+		s.Rows = append(s.Rows, engine.RoundRow{Seat: seat, Cells: []string{strings.Join(cards, ", ")}})
+	}
+	return s
 }

@@ -1,0 +1,279 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"pbem/api"
+	"pbem/engine/bagpipes"
+	"pbem/engine/i18n/i18ntest"
+	"pbem/engine/lords"
+	"pbem/events/game"
+	"pbem/notify"
+	"pbem/projections"
+)
+
+// sharedWords are the English phrases of the pages' catalog that French or
+// Italian share; the test checks each is that language's own text too.
+var sharedWords = map[string][]string{
+	// Game titles stay in English; the rest are French words as well.
+	"fr": {"Lords of Scotland", "Swords and Bagpipes", "Place", "Score", "Camp", "Version", "Type", "Options", "invasion", "actions", "x2"},
+	// Game titles; "(bot)", "round" and "Email" are the words Italian
+	// players use (the Lords rulebook's "round").
+	"it": {"Lords of Scotland", "Swords and Bagpipes", "(bot)", "round", "Email", "x2"},
+}
+
+// languageNames are shown in their own language whatever the page's: the
+// lobby's choice of the game's language lists "English".
+var languageNames = []string{"English"}
+
+// langTransport asks for pages in one language, as a browser would.
+type langTransport struct {
+	lang string
+	next http.RoundTripper
+}
+
+func (l langTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Accept-Language", l.lang)
+	return l.next.RoundTrip(r)
+}
+
+// speaking is a browser of e whose requests ask for lang.
+func (e *pageEnv) speaking(lang string) *browser {
+	b := e.browser()
+	b.c.Transport = langTransport{lang: lang, next: http.DefaultTransport}
+	return b
+}
+
+// pageSweep collects the pages of one language and checks each.
+type pageSweep struct {
+	t    *testing.T
+	lang string
+}
+
+// check fails the test on any English text of the catalog in p, named
+// kind, which must have status want.
+func (s *pageSweep) check(kind string, p page, want int) {
+	s.t.Helper()
+	if p.Status != want {
+		s.t.Errorf("%s %s: status %d, want %d\n%s", s.lang, kind, p.Status, want, p.Body)
+		return
+	}
+	if !strings.Contains(p.Body, `lang="`+s.lang+`"`) {
+		s.t.Errorf("%s %s: the page is not in %s", s.lang, kind, s.lang)
+	}
+	texts, err := i18ntest.HTMLTexts(p.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	allowed := append(append([]string{}, sharedWords[s.lang]...), languageNames...)
+	for _, l := range i18ntest.Untranslated(api.PageCatalog, texts, allowed) {
+		s.t.Errorf("%s %s: %v", s.lang, kind, l)
+	}
+}
+
+// has fails the test unless page p, named kind, shows text.
+func (s *pageSweep) has(kind string, p page, text string) {
+	s.t.Helper()
+	texts, err := i18ntest.HTMLTexts(p.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, x := range texts {
+		if strings.Contains(x, text) {
+			return
+		}
+	}
+	s.t.Errorf("%s %s: the page does not say %q", s.lang, kind, text)
+}
+
+var reSigninID = regexp.MustCompile(`^[0-9a-zA-Z_-]+$`)
+
+// TestEveryPageIsTranslated renders every kind of page in French and in
+// Italian (lobby, its errors, the organiser's pages, the admin page, both
+// games' play, history and help pages, audit, sign-in, My games, the block
+// and preference pages, the error pages) and fails on any text of the English
+// catalog left in them.
+func TestEveryPageIsTranslated(t *testing.T) {
+	e := newPageEnv(t)
+	m := newMailEnv(t, false)
+	for _, lang := range []string{"fr", "it"} {
+		if bad := i18ntest.Allowed(api.PageCatalog, lang, sharedWords[lang]); len(bad) > 0 {
+			t.Errorf("%s: shared words that are not %s text: %q", lang, lang, bad)
+		}
+		s := &pageSweep{t: t, lang: lang}
+		b := e.speaking(lang)
+
+		// The lobby, a refused form, a proposal, its confirmation.
+		form, _ := lobbyForm(t, b, lang)
+		s.check("lobby", b.get("/?lang="+lang), http.StatusOK)
+		form.Set("language", lang)
+		form.Set("page_lang", lang)
+		form.Set("kind2", "easy") // the admin page then names a bot's level
+		bad := url.Values{}
+		for k, v := range form {
+			bad[k] = v
+		}
+		bad.Set("email2", "not an address")
+		bad.Set("name1", "")
+		s.check("lobby with errors", b.post("/games", bad), http.StatusBadRequest)
+		s.check("proposed", b.post("/games", form), http.StatusAccepted)
+		var pid string
+		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals ORDER BY created_at DESC LIMIT 1`).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		tok := game.ConfirmToken(secret, pid)
+		s.check("confirm", b.get("/confirm/"+tok+"?lang="+lang), http.StatusOK)
+		s.check("confirmed", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
+		s.check("confirmed again", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
+
+		// The admin page of that game, before and after an action.
+		adm := e.speaking(lang)
+		adm.get("/admin/" + pid + "?token=" + game.AdminToken(secret, pid, 0))
+		ap := adm.get("/admin/" + pid)
+		s.check("admin", ap, http.StatusOK)
+		s.has("admin", ap, api.PageCatalog.T(lang, "lobby.kind.easy"))
+		adm.post("/admin/"+pid, url.Values{"csrf": {moveForm(t, ap.Body).csrf}, "action": {"pause"}, "reason": {"pausa"}})
+		s.check("admin, paused", adm.get("/admin/"+pid+"?n=done"), http.StatusOK)
+		ps := e.speaking(lang)
+		s.check("play, paused", ps.open(pid, 0), http.StatusOK)
+		s.check("play, conflict", ps.get("/play/"+pid+"?n=conflict"), http.StatusOK)
+
+		// Both games' play pages: a move, its notice, table talk, history.
+		for _, g := range []struct {
+			name string
+			n    int
+		}{{lords.Name, 2}, {bagpipes.Name, 3}} {
+			id := e.createGame(g.name, g.n, lang, "")
+			seat := e.toMove(id)
+			pb := e.speaking(lang)
+			p := pb.open(id, seat)
+			s.check(g.name+" play", p, http.StatusOK)
+			f := moveForm(t, p.Body)
+			r := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {f.version}, "move": {f.moves[0]}})
+			s.check(g.name+" played", pb.get(r.Header.Get("Location")), http.StatusOK)
+			s.check(g.name+" stale", pb.get("/play/"+id+"?n=stale"), http.StatusOK)
+			s.check(g.name+" illegal", pb.get("/play/"+id+"?n=illegal"), http.StatusOK)
+			r = pb.post("/play/"+id+"/chat", url.Values{"csrf": {f.csrf}, "text": {"ciao"}})
+			s.check(g.name+" chat sent", pb.get(r.Header.Get("Location")), http.StatusOK)
+			s.check(g.name+" chat refused", pb.get("/play/"+id+"?n=chat_refused"), http.StatusOK)
+			other := e.speaking(lang)
+			s.check(g.name+" waiting", other.open(id, (seat+1)%g.n), http.StatusOK)
+			s.check(g.name+" history", pb.get("/play/"+id+"/history"), http.StatusOK)
+			s.check(g.name+" help", pb.get("/help/"+g.name+"?lang="+lang), http.StatusOK)
+			ep := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {"x"}, "move": {f.moves[0]}})
+			s.check(g.name+" error 400", ep, http.StatusBadRequest)
+			s.has(g.name+" error 400", ep, projections.ExplainError(lang, projections.EInvalid, ""))
+			s.check(g.name+" audit refused", pb.get("/games/"+id+"/audit"), http.StatusForbidden)
+		}
+
+		// A finished game: the result, the audit with its chart.
+		id := e.createGame(lords.Name, 2, lang, "")
+		if n := e.playToEnd(id, 5, 3000); e.toMove(id) >= 0 {
+			t.Fatalf("not over after %d moves", n)
+		}
+		fb := e.speaking(lang)
+		s.check("play, over", fb.open(id, 0), http.StatusOK)
+		s.check("audit", fb.get("/games/"+id+"/audit"), http.StatusOK)
+		s.check("history, over", fb.get("/play/"+id+"/history"), http.StatusOK)
+
+		// Sign-in, My games, the block link.
+		sb := e.speaking(lang)
+		f := sb.get("/signin?lang=" + lang)
+		s.check("sign-in", f, http.StatusOK)
+		s.check("sign-in sent", sb.post("/signin", url.Values{"csrf": {moveForm(t, f.Body).csrf}, "email": {"ann@example.org"}, "page_lang": {lang}}), http.StatusOK)
+		s.check("sign-in refused", sb.post("/signin", url.Values{"csrf": {moveForm(t, f.Body).csrf}, "email": {"nope"}, "page_lang": {lang}}), http.StatusBadRequest)
+		var sid string
+		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM signin_links WHERE email = 'ann@example.org' ORDER BY created_at DESC LIMIT 1`).Scan(&sid); err != nil || !reSigninID.MatchString(sid) {
+			t.Fatalf("sign-in link: %q %v", sid, err)
+		}
+		stok := game.SigninToken(secret, sid)
+		s.check("sign-in link", sb.get("/signin/"+stok+"?lang="+lang), http.StatusOK)
+		sb.post("/signin/"+stok, url.Values{})
+		s.check("my games", sb.get("/me?lang="+lang), http.StatusOK)
+		block := url.QueryEscape(notify.BlockToken(secret, "dee@example.org"))
+		s.check("block", sb.get("/mail/block?token="+block+"&lang="+lang), http.StatusOK)
+		s.check("blocked", sb.post("/mail/block", url.Values{"token": {notify.BlockToken(secret, "dee@example.org")}, "action": {"block"}}), http.StatusOK)
+
+		// The error pages: each status the pages can answer.
+		s.check("error 404", b.get("/games/nosuchgame/audit"), http.StatusNotFound)
+		ep := e.speaking(lang).get("/play/" + id + "?token=forged")
+		s.check("error 401", ep, http.StatusUnauthorized)
+		s.has("error 401", ep, api.PageCatalog.T(lang, "err.unauthorized"))
+		s.has("error 401", ep, api.PageCatalog.T(lang, "err.title"))
+		s.check("error 403 (csrf)", b.post("/games", url.Values{"csrf": {"x"}}), http.StatusForbidden)
+		s.check("error 413", fb.post("/play/"+id, url.Values{"pad": {strings.Repeat("x", 200_000)}}), http.StatusRequestEntityTooLarge)
+
+		// The mail preference page, shown and saved.
+		utok := url.QueryEscape(notify.UnsubscribeToken(secret, "ann@example.org"))
+		for kind, path := range map[string]string{"preferences": "/mail/unsubscribe?token=" + utok + "&lang=" + lang, "preferences, bad link": "/mail/unsubscribe?token=bogus.token&lang=" + lang} {
+			code, body := m.request(http.MethodGet, path, "", "")
+			want := http.StatusOK
+			if strings.Contains(path, "bogus") {
+				want = http.StatusBadRequest
+			}
+			s.check(kind, page{Status: code, Body: body}, want)
+		}
+		code, body := m.request(http.MethodPost, "/mail/unsubscribe?lang="+lang, "token="+utok+"&mode=digest", "")
+		s.check("preferences saved", page{Status: code, Body: body}, code)
+	}
+}
+
+// TestEnglishPagesAreFlagged makes sure the check above can fail: an
+// English page holds the English catalog's phrases.
+func TestEnglishPagesAreFlagged(t *testing.T) {
+	e := newPageEnv(t)
+	p := e.speaking("en").get("/?lang=en")
+	texts, err := i18ntest.HTMLTexts(p.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := i18ntest.Untranslated(api.PageCatalog, texts, nil); len(got) < 10 {
+		t.Errorf("only %v found in the English lobby", got)
+	}
+}
+
+// TestRefusalPagesAreTranslated shows the pages of a request refused for
+// its rate (429) and of a database that cannot answer (5xx) in French and
+// Italian: each says so in the page's language, with no English text.
+func TestRefusalPagesAreTranslated(t *testing.T) {
+	e := newPageEnv(t)
+	b := e.speaking("fr")
+	f := b.get("/signin?lang=fr")
+	csrf := moveForm(t, f.Body).csrf
+	limited := false
+	for range 10 {
+		if p := b.post("/signin", url.Values{"csrf": {csrf}, "email": {"ann@example.org"}, "page_lang": {"fr"}}); p.Status == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("ten sign-in requests for one address were never refused")
+	}
+	langs := []string{"fr", "it"}
+	for _, lang := range langs {
+		s := &pageSweep{t: t, lang: lang}
+		lb := e.speaking(lang)
+		csrf := moveForm(t, lb.get("/signin?lang="+lang).Body).csrf
+		p := lb.post("/signin", url.Values{"csrf": {csrf}, "email": {"ann@example.org"}, "page_lang": {lang}})
+		s.check("rate limited", p, http.StatusTooManyRequests)
+		s.has("rate limited", p, api.PageCatalog.T(lang, "err.rate_limited"))
+	}
+	id := e.createGame(lords.Name, 2, "fr", "")
+	e.pool.Close()
+	for _, lang := range langs {
+		s := &pageSweep{t: t, lang: lang}
+		p := e.speaking(lang).get("/games/" + id + "/audit")
+		if p.Status < 500 {
+			t.Fatalf("%s: with the database closed: %d", lang, p.Status)
+		}
+		s.check("database down", p, p.Status)
+		s.has("database down", p, api.PageCatalog.T(lang, "err.internal"))
+	}
+}

@@ -1,0 +1,88 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"pbem/api"
+	"pbem/engine/lords"
+	"pbem/events/game"
+	"pbem/notify"
+	notifypg "pbem/notify/postgres"
+)
+
+// seatsOf is the page config's ZoneRecorder, on a pool known only once
+// the page environment exists.
+type seatsOf struct{ s *notifypg.Seats }
+
+func (z *seatsOf) SetZone(ctx context.Context, gameID string, seat int, zone string) error {
+	return z.s.SetZone(ctx, gameID, seat, zone)
+}
+
+// TestBrowserPlayPageTeachesTheSeatsTimeZone: a player opens the play page
+// in a browser set to Tokyo time; the seat's emails then tell deadlines in
+// Asia/Tokyo. A forged zone cookie changes nothing, and the other seat,
+// which has not opened its page, stays in UTC.
+func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
+	root := startBrowser(t)
+	zones := &seatsOf{}
+	e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.Zones = zones })
+	zones.s = notifypg.NewSeats(e.pool, nil)
+	id := e.createGame(lords.Name, 2, "en", "")
+	zone := func(seat int) string {
+		t.Helper()
+		sts, err := zones.s.Stories(context.Background(), []notify.StoryRequest{{GameID: id, Seat: seat, Kind: notify.Invitation}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sts[0].Zone
+	}
+	tb := tab(t, root, 360, 740, true)
+	within(t, tb, 20*time.Second, "play page in Tokyo",
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"})
+			return err
+		}),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+game.SeatToken(secret, id, 0, 0)),
+		chromedp.WaitVisible(chromedp.CSS("#game")),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`document.body.dataset.tz === "Asia/Tokyo"`, chromedp.WithPollingTimeout(10*time.Second))(ctx, tg)
+			return err
+		}),
+	)
+	deadline := time.Now().Add(10 * time.Second)
+	for zone(0) != "Asia/Tokyo" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if z := zone(0); z != "Asia/Tokyo" {
+		t.Fatalf("seat 0's zone is %q after its page opened in Tokyo", z)
+	}
+	if z := zone(1); z != "" {
+		t.Errorf("seat 1, which never opened its page, has zone %q", z)
+	}
+
+	// A forged cookie: the page still opens, the zone stays.
+	b := e.browser()
+	b.open(id, 0)
+	for _, bad := range []string{"Mars/Olympus", "Local", "../../etc/passwd"} {
+		req := "/play/" + id
+		u, err := url.Parse(e.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.jar.SetCookies(u, []*http.Cookie{{Name: "pbem_tz", Value: bad, Path: "/"}})
+		if p := b.get(req); p.Status != 200 {
+			t.Fatalf("play page with zone cookie %q: %d", bad, p.Status)
+		}
+		if z := zone(0); z != "Asia/Tokyo" {
+			t.Errorf("zone cookie %q changed the seat's zone to %q", bad, z)
+		}
+	}
+}

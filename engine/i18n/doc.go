@@ -1,0 +1,33 @@
+// Package i18n is pbem's one translation mechanism: the pages, the emails
+// and the engines' labels all format their texts through a Catalog.
+//
+// A Catalog is one domain's messages (the pages', the emails', one
+// engine's) in every language pbem speaks, read from one JSON file per
+// language (en.json, fr.json, it.json) that the owning package embeds. A
+// message is a fmt format ("Waiting for %s."; "%[2]s played %[1]s" where
+// word order differs), or an object of CLDR plural forms selected by one
+// argument:
+//
+//	"cards": {"one": "%d card", "other": "%d cards"}
+//	"units": {"arg": 2, "one": "%[1]s raises %[2]d unit", "other": "%[1]s raises %[2]d units"}
+//
+// The forms are CLDR's ("zero", "one", "two", "few", "many", "other", and
+// exact values such as "=0"); golang.org/x/text/feature/plural picks them by
+// the language's rules, so French "one" covers 0 and 1 and Italian's does
+// not. Formatting goes through golang.org/x/text/message, so numbers are
+// written the language's way.
+//
+// French elision is a rule of the mechanism, not of each call site: where a
+// French message puts "de", "que", "le", "la", "je", "ne", "se" or
+// "lorsque"/"puisque"/"jusque" right before a substituted string that starts
+// with a vowel or a mute h, the word is elided ("En attente de %s" with
+// "Élodie" gives "En attente d'Élodie"). Static text is the translator's.
+//
+// Check reports a catalog whose languages do not have the same keys, the
+// same arguments per key, or a plural form the language never selects
+// without "other"; every owner has a test that calls it.
+//
+// The package lives under engine because the engines are the innermost
+// layer and use it for their labels; it imports nothing of pbem's and
+// does no I/O beyond the fs.FS it is given.
+package i18n

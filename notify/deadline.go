@@ -1,0 +1,30 @@
+package notify
+
+import "time"
+
+// deadlineFor is the deadline an email of kind k tells its recipient: a
+// your-turn email and a reminder are sent only to seats that must act, and
+// any other email tells the deadline only when the payload says the game
+// awaits the recipient (Payload.Awaited). Nil: the email says nothing of a
+// deadline.
+func deadlineFor(k Kind, p Payload) *time.Time {
+	if k == YourTurn || k == Reminder || p.Awaited {
+		return p.Deadline
+	}
+	return nil
+}
+
+// tellDeadline says t in the recipient's time zone when its story has one
+// ("Wed 4 Mar 2026, 19:30 (Europe/Paris)"), else in UTC, labelled as such
+// ("Wed 4 Mar 2026, 18:30 UTC"). Empty for no deadline.
+func (l *language) tellDeadline(t *time.Time, s *Story) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	if s != nil && s.Zone != "" {
+		if loc, err := CheckZone(s.Zone); err == nil {
+			return t.In(loc).Format(l.p.T("layout.zoned")) + " (" + loc.String() + ")"
+		}
+	}
+	return t.UTC().Format(l.p.T("layout.deadline"))
+}

@@ -1,0 +1,477 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/engine"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/events/game"
+	evpg "pbem/events/postgres"
+	"pbem/notify"
+	"pbem/notify/postgres"
+	"pbem/notify/smtpsink"
+	"pbem/projections"
+	projpg "pbem/projections/postgres"
+)
+
+// storyEnv is a real game service, outbox worker (with its SeatReader)
+// and SMTP server on loopback, for the emails that tell the story.
+type storyEnv struct {
+	t     testing.TB
+	pool  *pgxpool.Pool
+	store *evpg.Store
+	repo  *projpg.Repo
+	svc   *game.Service
+	games engine.Registry
+	sink  *smtpsink.Sink
+	w     *notify.Worker
+	seen  int // messages of the sink already taken
+}
+
+func newStoryEnv(t testing.TB) *storyEnv {
+	t.Helper()
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &storyEnv{t: t, pool: newPool(t), games: engine.NewRegistry(lg, bagpipes.Game{})}
+	e.store = evpg.New(e.pool)
+	t.Cleanup(e.store.Close)
+	e.repo = projpg.New(e.pool)
+	e.svc = game.New(game.Config{Games: e.games, Store: e.store, Repo: e.repo, Secret: []byte("secret")})
+	e.sink = smtpsink.Start(t, smtpsink.Options{})
+	e.w, err = notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(t, e.sink),
+		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, e.games), Batch: 100, Lease: time.Minute, RecordFor: -1,
+		Now: func() time.Time { return time.Now().Add(time.Second) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// create starts a game of name with players named P0, P1... in lang.
+func (e *storyEnv) create(name, lang string, players int) *game.CreatedGame {
+	e.t.Helper()
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang}
+	for i := range players {
+		req.Players = append(req.Players, game.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+	}
+	c, err := e.svc.Create(context.Background(), req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// sentEmail is one email the SMTP server received, with its outbox row.
+type sentEmail struct {
+	Kind    notify.Kind
+	Seat    int
+	Version int64
+	Mail    smtpsink.Parsed
+}
+
+var outboxIDRE = regexp.MustCompile(`<outbox-(\d+)[.@]`)
+
+// deliver runs the worker until the outbox has nothing due and returns the
+// emails the SMTP server received meanwhile.
+func (e *storyEnv) deliver() []sentEmail {
+	e.t.Helper()
+	ctx := context.Background()
+	for {
+		n, err := e.w.RunOnce(ctx)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	var want int
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'sent'`).Scan(&want); err != nil {
+		e.t.Fatal(err)
+	}
+	got := e.sink.Wait(want, 5*time.Second)
+	if len(got) != want {
+		e.t.Fatalf("the SMTP server received %d emails, the outbox sent %d", len(got), want)
+	}
+	var out []sentEmail
+	for _, r := range got[e.seen:] {
+		p, err := smtpsink.Parse(r.Data)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		m := outboxIDRE.FindStringSubmatch(p.Header.Get("Message-Id"))
+		if m == nil {
+			e.t.Fatalf("no outbox id in Message-Id %q", p.Header.Get("Message-Id"))
+		}
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		s := sentEmail{Mail: p}
+		var kind string
+		if err := e.pool.QueryRow(ctx, `SELECT kind, coalesce(seat, -1), coalesce(event_version, 0) FROM outbox WHERE id = $1`, id).Scan(&kind, &s.Seat, &s.Version); err != nil {
+			e.t.Fatal(err)
+		}
+		s.Kind = notify.Kind(kind)
+		out = append(out, s)
+	}
+	e.seen = len(got)
+	return out
+}
+
+// state is the game's current row and engine state.
+func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.State) {
+	e.t.Helper()
+	row, err := e.repo.Game(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	eng := e.games[row.Game]
+	st, err := eng.DecodeState(row.State)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return row, eng, st
+}
+
+// expectedStory is, computed from the repository's history of seat (not
+// from notify/postgres's SQL), what a your-turn email at version upto must
+// list: the seat's redacted lines after its last own game event, without
+// table talk and the game's creation.
+func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
+	e.t.Helper()
+	rows, err := e.repo.History(context.Background(), id, seat)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var last int64
+	for _, r := range rows {
+		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && !projections.IsServiceEvent(r.Type) {
+			last = r.Version
+		}
+	}
+	var out []string
+	for _, r := range rows {
+		if r.Version > last && r.Version <= upto && r.Type != projections.TypeChat && r.Type != projections.TypeCreated && r.Summary != "" {
+			out = append(out, r.Summary)
+		}
+	}
+	return out
+}
+
+// storyLines reads the lines of an email's text part listed under intro
+// (grouped under "Name:" headings), and the headings.
+func storyLines(text, intro string) (lines, heads []string) {
+	ls := strings.Split(text, "\n")
+	i := slices.Index(ls, intro)
+	if i < 0 {
+		return nil, nil
+	}
+	for j := i + 1; j < len(ls); j++ {
+		l := ls[j]
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "- "):
+			lines = append(lines, strings.TrimPrefix(l, "- "))
+		case strings.HasSuffix(l, ":") && j+1 < len(ls) && strings.HasPrefix(ls[j+1], "- "):
+			heads = append(heads, strings.TrimSpace(strings.TrimSuffix(l, ":")))
+		default:
+			return lines, heads
+		}
+	}
+	return lines, heads
+}
+
+// storyIntro is the catalogs' "story.intro" by language.
+var storyIntro = map[string]string{"en": "Since your last move:", "fr": "Depuis votre dernier coup :", "it": "Dalla tua ultima mossa:"}
+
+// secretLines returns, for each seat, the sentences of the game's events as
+// the full (unredacted) event tells them where the seat's redacted version
+// says less: an email to that seat must hold none of them.
+func (e *storyEnv) secretLines(id string, eng engine.Game, names []string, lang string) map[int][]string {
+	e.t.Helper()
+	evs, err := e.store.ReadStream(context.Background(), id, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	out := map[int][]string{}
+	for _, ev := range evs {
+		if projections.IsServiceEvent(ev.Type) {
+			continue
+		}
+		raw, err := eng.DecodeEvent(ev.Type, ev.Data)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		full := eng.Describe(raw, names, lang)
+		for seat := range names {
+			if red := eng.Describe(eng.Redact(raw, seat), names, lang); red != full {
+				out[seat] = append(out[seat], full)
+			}
+		}
+	}
+	return out
+}
+
+// TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove plays random whole
+// games of both engines in each language through the service, sends every
+// email through the real worker to an SMTP server on loopback, and checks
+// that each your-turn email lists, in order, every line of its seat's
+// redacted history since the seat's last move (grouped under the players'
+// names), and that no email holds the full sentence of an event whose
+// redacted version the seat sees differently.
+func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
+	e := newStoryEnv(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(14, 3))
+	for _, name := range []string{lords.Name, bagpipes.Name} {
+		for _, lang := range []string{"en", "fr", "it"} {
+			t.Run(name+"/"+lang, func(t *testing.T) {
+				e.t = t
+				c := e.create(name, lang, 3)
+				names := []string{"P0", "P1", "P2"}
+				lastText := ""
+				var gameOver []sentEmail
+				roundEnds, timeouts, systemHeads := 0, 0, 0
+				e.deliver() // the invitations
+				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
+				for moves := 0; ; moves++ {
+					row, eng, st := e.state(c.ID)
+					if row.Ended() {
+						break
+					}
+					if moves > 3000 {
+						t.Fatal("the game does not end")
+					}
+					seat := row.ToMove[rng.IntN(len(row.ToMove))]
+					legal := st.Legal(seat)
+					mv, err := json.Marshal(legal[rng.IntN(len(legal))])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if moves%17 == 16 {
+						// Now and then the deadline passes: the service plays
+						// the awaited seats' default moves, as actor system.
+						if done, err := e.svc.Timeout(ctx, c.ID, time.Now().Add(365*24*time.Hour)); err != nil || !done {
+							t.Fatalf("timeout: %v, %v", done, err)
+						}
+						timeouts++
+					} else if _, err := e.svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+						t.Fatalf("move %s: %v", mv, err)
+					}
+					sent := e.deliver()
+					if len(sent) == 0 {
+						continue
+					}
+					secrets := e.secretLines(c.ID, eng, names, lang)
+					for _, m := range sent {
+						secretChecks += len(secrets[m.Seat])
+						for _, s := range secrets[m.Seat] {
+							if strings.Contains(m.Mail.Text, s) || strings.Contains(m.Mail.HTML, html.EscapeString(s)) {
+								t.Fatalf("%s email to seat %d holds %q, which it may not know:\n%s", m.Kind, m.Seat, s, m.Mail.Text)
+							}
+						}
+						if m.Kind == notify.GameOver {
+							gameOver = append(gameOver, m)
+						}
+						after, _, _ := e.state(c.ID)
+						if got, want := strings.Contains(m.Mail.Text, pleaseLine[lang]), slices.Contains(after.ToMove, m.Seat); got != want {
+							t.Fatalf("%s email to seat %d (awaited: %v) says %q: %v\n%s", m.Kind, m.Seat, want, pleaseLine[lang], got, m.Mail.Text)
+						}
+						if m.Kind == notify.RoundEnd {
+							e.checkRoundEnd(m, c.ID, eng, names, lang)
+							roundEnds++
+						}
+						if m.Kind != notify.YourTurn {
+							continue
+						}
+						yourTurn++
+						want := e.expectedStory(c.ID, m.Seat, m.Version)
+						got, heads := storyLines(m.Mail.Text, storyIntro[lang])
+						if !slices.Equal(got, want) {
+							t.Fatalf("your-turn email to seat %d at v%d lists\n%q\nwant its history since its last move\n%q\n%s", m.Seat, m.Version, got, want, m.Mail.Text)
+						}
+						for _, w := range want {
+							if !strings.Contains(m.Mail.HTML, "<li>"+html.EscapeString(w)+"</li>") {
+								t.Fatalf("HTML part lacks %q:\n%s", w, m.Mail.HTML)
+							}
+						}
+						if len(heads) == 0 {
+							t.Fatalf("your-turn email groups its lines under no heading:\n%s", m.Mail.Text)
+						}
+						for _, h := range heads {
+							if h == systemHead[lang] {
+								systemHeads++
+							} else if !slices.Contains(names, h) {
+								t.Fatalf("your-turn email groups lines under %q, not a player's name:\n%s", h, m.Mail.Text)
+							}
+						}
+						if len(heads) > 1 {
+							multi++
+						}
+						lines += len(got)
+						lastText = m.Mail.Text
+					}
+				}
+				row, _, _ := e.state(c.ID)
+				checkGameOver(t, gameOver, row, lang)
+				// Lords names face-down cards in the full sentences of its
+				// events; Swords and Bagpipes' sentences never name a secret
+				// (a choice or a drawn card), even unredacted.
+				if roundEnds == 0 || timeouts == 0 || systemHeads == 0 {
+					t.Fatalf("over a whole game: %d round-end emails, %d timeouts, %d stories of a timeout", roundEnds, timeouts, systemHeads)
+				}
+				if yourTurn < 10 || multi == 0 || (name == lords.Name && secretChecks == 0) {
+					t.Fatalf("only %d your-turn emails (%d with several players' turns), %d secret sentences checked over a whole game", yourTurn, multi, secretChecks)
+				}
+				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout; %d timeouts, %d round ends; %d secret sentences checked", yourTurn, lines, multi, systemHeads, timeouts, roundEnds, secretChecks)
+				if testing.Verbose() {
+					t.Logf("the last your-turn email:\n%s", lastText)
+				}
+			})
+		}
+	}
+}
+
+// rankLine is the catalogs' "rank" line by language.
+var rankLine = map[string]string{"en": "%d. %s: %d points", "fr": "%d. %s : %d points", "it": "%d. %s: %d punti"}
+
+// checkGameOver checks that every seat got one game-over email with the
+// final table (every player's place and score, in the text and as an HTML
+// table) and a link to the audit page (not the JSON API).
+func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang string) {
+	t.Helper()
+	if row.Result == nil || len(sent) != len(row.Players) {
+		t.Fatalf("%d game-over emails for %d players (result %v)", len(sent), len(row.Players), row.Result)
+	}
+	audit := "https://pbem.example.org/games/" + row.ID + "/audit"
+	for _, m := range sent {
+		for _, r := range projections.Rankings(row.Result, row.Players) {
+			if line := fmt.Sprintf(rankLine[lang], r.Place, r.Name, r.Score); !strings.Contains(m.Mail.Text, line) {
+				t.Errorf("game-over email to seat %d lacks %q:\n%s", m.Seat, line, m.Mail.Text)
+			}
+			cells := fmt.Sprintf(`<td style="padding:.3em">%d</td><td style="padding:.3em">%s</td><td style="text-align:right;padding:.3em">%d</td>`, r.Place, r.Name, r.Score)
+			if !strings.Contains(m.Mail.HTML, cells) {
+				t.Errorf("game-over HTML to seat %d lacks the row %s:\n%s", m.Seat, cells, m.Mail.HTML)
+			}
+		}
+		if !strings.Contains(m.Mail.Text, audit) || !strings.Contains(m.Mail.HTML, `href="`+audit+`"`) || strings.Contains(m.Mail.Text, "/api/v1/") {
+			t.Errorf("game-over email to seat %d does not link the audit page %s:\n%s", m.Seat, audit, m.Mail.Text)
+		}
+	}
+}
+
+// systemHead is the catalogs' "story.system" by language (without its
+// colon).
+var systemHead = map[string]string{"en": "Time ran out", "fr": "Temps écoulé", "it": "Tempo scaduto"}
+
+// pleaseLine starts the catalogs' "deadline" sentence by language.
+var pleaseLine = map[string]string{"en": "Please play before", "fr": "Merci de jouer avant", "it": "Gioca entro il"}
+
+// roundTitle is the catalogs' "round_end.title" by language.
+var roundTitle = map[string]string{"en": "Round %d:", "fr": "Manche %d :", "it": "Round %d:"}
+
+// checkRoundEnd checks a round-end email against the round as the event
+// store has it (redacted for the recipient): the engine's summary of it is
+// in the email, each seat's figures under its name, and the figures are the
+// scoring events' own (Lords: each army's total, doubling and place, and the
+// supporters claimed; Swords and Bagpipes: the sides, the battle's totals
+// and the rewards).
+func (e *storyEnv) checkRoundEnd(m sentEmail, id string, eng engine.Game, names []string, lang string) {
+	e.t.Helper()
+	stored, err := e.store.ReadStream(context.Background(), id, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var round []engine.Event
+	for _, ev := range stored {
+		if ev.Version > m.Version || projections.IsServiceEvent(ev.Type) {
+			continue
+		}
+		x, err := eng.DecodeEvent(ev.Type, ev.Data)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		round = append(round, eng.Redact(x, m.Seat))
+	}
+	// The round the email closes: from the previous round's end to the
+	// last round end at or before the email's version.
+	end := len(round) - 1
+	for end >= 0 && !eng.RoundEnd(round[end]) {
+		end--
+	}
+	from := max(end-1, 0)
+	for from > 0 && !eng.RoundEnd(round[from]) {
+		from--
+	}
+	round = round[from : end+1]
+	sum := eng.RoundSummary(round, names, lang)
+	if sum == nil || len(sum.Rows) == 0 {
+		e.t.Fatalf("no round summary at v%d", m.Version)
+	}
+	text := m.Mail.Text
+	if !strings.Contains(text, fmt.Sprintf(roundTitle[lang], sum.Round)) {
+		e.t.Fatalf("round-end email lacks %q:\n%s", fmt.Sprintf(roundTitle[lang], sum.Round), text)
+	}
+	sep := ": "
+	if lang == "fr" {
+		sep = " : "
+	}
+	for _, r := range sum.Rows {
+		var pairs []string
+		for i, c := range r.Cells {
+			pairs = append(pairs, sum.Columns[i]+sep+c)
+		}
+		line := names[r.Seat] + sep + strings.Join(pairs, "; ")
+		if !strings.Contains(text, line) {
+			e.t.Fatalf("round-end email to seat %d lacks %q:\n%s", m.Seat, line, text)
+		}
+		if !strings.Contains(m.Mail.HTML, "<strong>"+names[r.Seat]+"</strong><br>"+html.EscapeString(pairs[0])) {
+			e.t.Fatalf("round-end HTML lacks %s's figures:\n%s", names[r.Seat], m.Mail.HTML)
+		}
+	}
+	for _, n := range sum.Notes {
+		if !strings.Contains(text, n) {
+			e.t.Fatalf("round-end email lacks the note %q:\n%s", n, text)
+		}
+	}
+	// The figures are the scoring events' own.
+	for _, x := range round {
+		switch x := x.(type) {
+		case lords.RoundScored:
+			for i, a := range x.Armies {
+				if sum.Rows[i].Seat != a.Seat || sum.Rows[i].Cells[1] != strconv.Itoa(a.Total) || sum.Rows[i].Cells[3] != strconv.Itoa(a.Place) {
+					e.t.Fatalf("round summary row %d %+v does not tell army %+v", i, sum.Rows[i], a)
+				}
+			}
+		case lords.Claimed:
+			for _, r := range sum.Rows {
+				if r.Seat == x.Seat && r.Cells[4] == "" {
+					e.t.Fatalf("round summary row %+v lacks a claimed supporter", r)
+				}
+			}
+		case bagpipes.Battle:
+			if !strings.Contains(text, strconv.Itoa(x.Scotland)) || !strings.Contains(text, strconv.Itoa(x.England)) {
+				e.t.Fatalf("round-end email lacks the battle's totals %d and %d:\n%s", x.Scotland, x.England, text)
+			}
+		case bagpipes.Awards:
+			for _, r := range sum.Rows {
+				if r.Cells[2] != strconv.Itoa(x.Gold[r.Seat]) || r.Cells[3] != strconv.Itoa(x.Units[r.Seat]) {
+					e.t.Fatalf("round summary row %+v does not tell the rewards %+v", r, x)
+				}
+			}
+		}
+	}
+}

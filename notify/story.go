@@ -1,0 +1,151 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"pbem/engine"
+)
+
+// Story is what a seat's email tells beyond its payload: what happened
+// since the player's last move, a round's account, and the player's time
+// zone. The worker's SeatReader reads it when the email is rendered, not
+// when its outbox row is written.
+//
+// Why at render time, from the redacted history table, and not in the
+// outbox payload at projection time:
+//
+//   - The history table already holds every event as each seat may see it
+//     (the engine's Redact and Describe, in the game's language, with the
+//     players' names): it is what the play page shows. Reading the email's
+//     lines from it means the email and the page cannot disagree, and the
+//     email can never hold more than the seat's own history.
+//   - The projector sees one append at a time; the lines since a seat's last
+//     move span many appends. Copying them into every your-turn payload
+//     would repeat them in the outbox (and the WAL) move after move, and
+//     finding them at projection time would add a read to every move.
+//   - The range is fixed when the row is written (up to the row's event
+//     version), so sending later (a retry, a grace period) tells the same
+//     story; only the time zone is the newest one known, which is the point.
+//
+// The seat's last move is its last game event whose actor is "seat:N"
+// (moves it made itself, from the page, the API or an email); moves made for
+// it (a default move when its time ran out, a bot) are part of the story.
+// Table talk (which has its own emails) and the game's creation are left out.
+type Story struct {
+	// Events are the seat's redacted history after its last move, up to the
+	// email's event version, oldest first (filled for your-turn emails).
+	Events []StoryEvent
+	// Zone is the seat's time zone as its browser reported it ("" : UTC).
+	Zone string
+	// Round is the account of the round a round-end email closes, built by
+	// the game's engine from the seat's redacted history (nil: none).
+	Round *engine.RoundSummary
+}
+
+// StoryRequest asks for the Story of an email of Kind to Seat of GameID,
+// written about version Upto.
+type StoryRequest struct {
+	GameID string
+	Seat   int
+	Upto   int64
+	Kind   Kind
+}
+
+// StoryEvent is one line of a seat's redacted history.
+type StoryEvent struct {
+	Version int64
+	// Type is the event's type; Actor who acted ("seat:2", "bot:normal",
+	// "system", "admin"); Seat the acting seat (from the actor, or from a
+	// bot move's idempotency key), -1 when no seat acted.
+	Type  string
+	Actor string
+	Seat  int
+	// Summary is the event's sentence as the seat's history has it.
+	Summary string
+}
+
+// SeatReader reads what a seat's email needs at render time. Its
+// PostgreSQL implementation is notify/postgres.Seats.
+type SeatReader interface {
+	// Stories returns, for each request (in its order), what an email of
+	// its kind to its seat tells beyond its payload: always the seat's time
+	// zone; for a your-turn email its history after its last move up to
+	// Upto (see Story); for a round-end email the summary of the
+	// round ended at or before Upto. One call serves a claimed batch.
+	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
+	// SetZone records the time zone the seat's browser reported; zone must
+	// pass CheckZone.
+	SetZone(ctx context.Context, gameID string, seat int, zone string) error
+}
+
+// CheckZone validates an IANA time zone name a browser reported
+// (Intl.DateTimeFormat().resolvedOptions().timeZone) and returns its
+// location. "UTC" is accepted; "Local", "" and names the time zone
+// database does not know are refused.
+func CheckZone(zone string) (*time.Location, error) {
+	if zone == "" || len(zone) > 64 || zone == "Local" {
+		return nil, fmt.Errorf("notify: time zone %q: give an IANA name such as Europe/Paris", zone)
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return nil, fmt.Errorf("notify: time zone %q: give an IANA name such as Europe/Paris", zone)
+	}
+	return loc, nil
+}
+
+// ActingSeat is the seat an event's actor and idempotency key name: "seat:N"
+// actors, and bot moves, whose keys start with "seat:N:". It is -1 for the
+// service's own events (a timeout, an organiser's action).
+func ActingSeat(actor, key string) int {
+	for _, s := range []string{actor, key} {
+		rest, ok := strings.CutPrefix(s, "seat:")
+		if !ok {
+			continue
+		}
+		if i := strings.IndexByte(rest, ':'); i >= 0 {
+			rest = rest[:i]
+		}
+		if n, err := strconv.Atoi(rest); err == nil && n >= 0 {
+			return n
+		}
+	}
+	return -1
+}
+
+// storyTurn is one group of an email's story: consecutive events of one
+// actor, under a heading naming it.
+type storyTurn struct {
+	Who   string
+	Lines []string
+}
+
+// storyTurns groups events by consecutive actor. names are the players by
+// seat; system and admin head the groups no seat made.
+func storyTurns(evs []StoryEvent, names []string, system, admin string) []storyTurn {
+	var out []storyTurn
+	last := ""
+	for _, e := range evs {
+		if e.Summary == "" {
+			continue
+		}
+		key := e.Actor + "/" + strconv.Itoa(e.Seat)
+		if len(out) == 0 || key != last {
+			who := system
+			switch {
+			case e.Seat >= 0 && e.Seat < len(names):
+				who = names[e.Seat]
+			case e.Actor == "admin":
+				who = admin
+			}
+			out = append(out, storyTurn{Who: who})
+			last = key
+		}
+		t := &out[len(out)-1]
+		t.Lines = append(t.Lines, e.Summary)
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package notify
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"pbem/engine"
+)
+
+func TestActingSeat(t *testing.T) {
+	for _, c := range []struct {
+		actor, key string
+		want       int
+	}{
+		{"seat:2", "", 2},
+		{"seat:0", "seat:0:page:v3:ab", 0},
+		{"bot:normal", "seat:3:bot:v12", 3},
+		{"system", "", -1},
+		{"admin", "", -1},
+		{"seat:x", "", -1},
+		{"seat:-1", "", -1},
+	} {
+		if got := ActingSeat(c.actor, c.key); got != c.want {
+			t.Errorf("ActingSeat(%q, %q) = %d, want %d", c.actor, c.key, got, c.want)
+		}
+	}
+}
+
+func TestCheckZone(t *testing.T) {
+	for _, ok := range []string{"Europe/Paris", "America/Argentina/Buenos_Aires", "UTC", "Asia/Kolkata"} {
+		if _, err := CheckZone(ok); err != nil {
+			t.Errorf("CheckZone(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "Local", "Mars/Olympus", "../../../etc/passwd", "Europe/Paris\n", strings.Repeat("x", 65)} {
+		if _, err := CheckZone(bad); err == nil {
+			t.Errorf("CheckZone(%q) accepted", bad)
+		}
+	}
+}
+
+// storyRow is the sample your-turn (or round-end) row with a story.
+func storyRow(t *testing.T, kind Kind, lang string, s *Story) Row {
+	r := sampleRow(t, kind, lang)
+	r.Story = s
+	return r
+}
+
+func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
+	s := &Story{Events: []StoryEvent{
+		{Version: 3, Actor: "seat:0", Seat: 0, Summary: "Ann mustered Scott 7 face-up"},
+		{Version: 4, Actor: "seat:0", Seat: 0, Summary: "Ann used the power of Scott 7"},
+		{Version: 5, Actor: "system", Seat: -1, Summary: "Time ran out for Cid"},
+		{Version: 6, Actor: "admin", Seat: -1, Summary: "The deadline is extended"},
+		{Version: 7, Actor: "bot:easy", Seat: 1, Summary: "Bob <b> passed"},
+	}}
+	m, err := testRenderer(t).Render(storyRow(t, YourTurn, "fr", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n"
+	if !strings.Contains(m.Text, want) {
+		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
+	}
+	if strings.Contains(m.Text, "Ann claims the Earl of Mar") {
+		t.Errorf("the payload's lines are shown beside the story:\n%s", m.Text)
+	}
+	if !strings.Contains(m.HTML, "<li>Bob &lt;b&gt; passed</li>") || !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt; :</strong>") {
+		t.Errorf("HTML part does not escape the story:\n%s", m.HTML)
+	}
+}
+
+func TestDeadlineInTheRecipientsZone(t *testing.T) {
+	r := testRenderer(t)
+	// The sample deadline is 2026-03-04 18:30 UTC.
+	for lang, want := range map[string]string{
+		"en": "Please play before Wed 4 Mar 2026, 19:30 (Europe/Paris).",
+		"fr": "Merci de jouer avant le 05/03/2026 à 03:30 (Asia/Tokyo).",
+		"it": "Gioca entro il 04/03/2026 alle 18:30 UTC, per favore.",
+	} {
+		zone := map[string]string{"en": "Europe/Paris", "fr": "Asia/Tokyo", "it": ""}[lang]
+		m, err := r.Render(storyRow(t, YourTurn, lang, &Story{Zone: zone}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(m.Text, want) || !strings.Contains(m.HTML, want) {
+			t.Errorf("%s: no %q in\n%s", lang, want, m.Text)
+		}
+	}
+	// A digest tells each game's deadline in the zone its worker found.
+	m, err := r.Render(storyRow(t, Digest, "en", &Story{Zone: "America/New_York"}))
+	if err != nil || !strings.Contains(m.Text, "play before Wed 4 Mar 2026, 13:30 (America/New_York)") {
+		t.Errorf("digest: %v\n%s", err, m.Text)
+	}
+	// An unknown zone (say, from before a time zone database update)
+	// falls back to UTC, labelled.
+	m, err = r.Render(storyRow(t, YourTurn, "en", &Story{Zone: "Mars/Olympus"}))
+	if err != nil || !strings.Contains(m.Text, "Please play before Wed 4 Mar 2026, 18:30 UTC.") {
+		t.Errorf("unknown zone: %v\n%s", err, m.Text)
+	}
+}
+
+func TestPleasePlayBeforeOnlyToAwaitedSeats(t *testing.T) {
+	r := testRenderer(t)
+	for _, k := range []Kind{RoundEnd, Notice, Timeout, Invitation} {
+		for _, awaited := range []bool{false, true} {
+			row := sampleRow(t, k, "en")
+			p := samplePayload("en")
+			p.Awaited = awaited
+			row.Payload = mustJSON(t, p)
+			m, err := r.Render(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(m.Text, "Please play before"); got != awaited {
+				t.Errorf("%s email, awaited %v: says please play before: %v\n%s", k, awaited, got, m.Text)
+			}
+		}
+	}
+}
+
+func TestRoundEndShowsTheRoundSummary(t *testing.T) {
+	s := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total"},
+		Rows:  []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7, Scott 9", "32"}}, {Seat: 0, Cells: []string{"aucune", "0"}}},
+		Notes: []string{"Bob prend l'initiative."}}}
+	m, err := testRenderer(t).Render(storyRow(t, RoundEnd, "fr", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Manche 2 :\nBob <b> : Armée : Scott 7, Scott 9; Total : 32\nAnn : Armée : aucune; Total : 0\nBob prend l'initiative.\n"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if !strings.Contains(m.Text, "Une manche de Lords of Scotland avec Ann, Bob <b> est terminée.") || strings.Contains(m.Text, "Qui a pris quoi") ||
+		!strings.Contains(m.Text, "Ce qui s'est passé :\n- Ann claims the Earl of Mar\n") {
+		t.Errorf("a round-end email with a summary does not open with it and list the lines after it:\n%s", m.Text)
+	}
+	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée : Scott 7, Scott 9<br>Total : 32</p>") {
+		t.Errorf("HTML lacks Bob's block:\n%s", m.HTML)
+	}
+}
+
+func TestNoticeSubjects(t *testing.T) {
+	r := testRenderer(t)
+	for notice, want := range map[string]string{"paused": "la partie est en pause", "resumed": "la partie reprend", "extended": "plus de temps pour jouer"} {
+		row := sampleRow(t, Notice, "fr")
+		p := samplePayload("fr")
+		p.Notice = notice
+		row.Payload = mustJSON(t, p)
+		m, err := r.Render(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(m.Subject, want) || !strings.Contains(m.Text, "Des nouvelles de votre partie") {
+			t.Errorf("%s notice: %q\n%s", notice, m.Subject, m.Text)
+		}
+	}
+}
+
+func TestEmailsReadWellOnAPhone(t *testing.T) {
+	r := testRenderer(t)
+	for _, k := range Kinds() {
+		m, err := r.Render(sampleRow(t, k, "it"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(m.HTML, `<meta name="viewport" content="width=device-width, initial-scale=1">`) {
+			t.Errorf("%s: no viewport", k)
+		}
+		if strings.Contains(m.HTML, "font-size:small") || strings.Contains(m.HTML, "<table") && k != GameOver {
+			t.Errorf("%s: small print or a table on a phone:\n%s", k, m.HTML)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,56 @@
+package notify
+
+import "context"
+
+// stories fills in the Story of each row written for a seat of a game (its
+// time zone; for a your-turn email, also what happened since the seat's
+// last move; for a round-end email, the round's summary), with one call to
+// the SeatReader for the batch. A digest, which spans games, tells its
+// deadlines in the zone of its first game's seat. Rows are changed in place.
+func (w *Worker) stories(ctx context.Context, rows []Row) error {
+	if w.c.Seats == nil {
+		return nil
+	}
+	var reqs []StoryRequest
+	var at []int // at[j] is the row of reqs[j]
+	for i, r := range rows {
+		req := StoryRequest{GameID: r.GameID, Seat: r.Seat, Upto: r.EventVersion, Kind: r.Kind}
+		if r.Kind == Digest {
+			p, err := DecodePayload(r.Payload)
+			if err != nil || len(p.Games) == 0 {
+				continue // Render refuses a bad payload
+			}
+			req.GameID, req.Seat = p.Games[0].Game.ID, p.Games[0].Seat
+		} else if r.Seat < 0 || r.GameID == "" || !r.Kind.ForSeat() {
+			continue
+		}
+		reqs = append(reqs, req)
+		at = append(at, i)
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	sts, err := w.c.Seats.Stories(ctx, reqs)
+	if err != nil {
+		return err
+	}
+	for j, st := range sts {
+		rows[at[j]].Story = st
+	}
+	return nil
+}
+
+// ForSeat reports whether an email of kind k goes to a seat of a game (and
+// so has a time zone to tell its deadline in): not the digest, which spans
+// games (see stories), nor the organiser's and sign-in emails.
+func (k Kind) ForSeat() bool {
+	switch k {
+	case Digest, Confirm, AdminLink, Signin:
+		return false
+	}
+	return true
+}
+
+// TellsStory reports whether an email of kind k lists everything that
+// happened since its recipient's last move.
+func (k Kind) TellsStory() bool { return k == YourTurn }

@@ -1,0 +1,32 @@
+package projections
+
+import (
+	"testing"
+
+	"pbem/engine"
+)
+
+// TestExplainError checks an error's explanation: the service's message
+// in English, the code's sentence in the other languages.
+func TestExplainError(t *testing.T) {
+	for _, tc := range []struct {
+		lang, code, want string
+	}{
+		{"en", EConflict, "game is paused"},
+		{"fr", EConflict, "La partie ne permet pas cela maintenant (elle a avancé, ou elle est en pause, terminée ou abandonnée)."},
+		{"it", engine.CodeNotYourTurn, "Non è il tuo turno."},
+		{"fr", "too_weak", "game is paused"},
+		{"it", "", "game is paused"},
+		{"xx", EConflict, "game is paused"},
+	} {
+		if got := ExplainError(tc.lang, tc.code, "game is paused"); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.lang, tc.code, got, tc.want)
+		}
+	}
+	if c := ServiceErrorCode(Errorf(EConflict, "x")); c != EConflict {
+		t.Errorf("service error code %q", c)
+	}
+	if c := ServiceErrorCode(&engine.RuleError{Code: engine.CodeIllegalMove, Message: "x"}); c != "" {
+		t.Errorf("rule error code %q, want none: the engine words its message", c)
+	}
+}

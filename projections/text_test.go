@@ -1,0 +1,70 @@
+package projections
+
+import (
+	"encoding/json"
+	"testing"
+
+	"pbem/engine"
+)
+
+func TestTextsCatalogAgrees(t *testing.T) {
+	if err := texts.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDescribeService is the service events' table: names, elision,
+// plurals, and an unreadable payload.
+func TestDescribeService(t *testing.T) {
+	names := []string{"Bob", "Élodie", "Anna"}
+	raw := func(v any) json.RawMessage {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		typ  string
+		data json.RawMessage
+		lang string
+		want string
+	}{
+		{TypePlayerReplaced, raw(PlayerReplaced{Name: "Zoé", Previous: "Alice"}), "fr", "Zoé prend la place d'Alice."},
+		{TypePlayerReplaced, raw(PlayerReplaced{Name: "Zoé", Previous: "Bob"}), "fr", "Zoé prend la place de Bob."},
+		{TypeLinkResent, raw(LinkResent{Seat: 1}), "en", "A new play link was sent to Élodie."},
+		{TypeSeatBot, raw(SeatBot{Seat: 2}), "it", "Anna gioca di nuovo."},
+		{TypeChat, raw(Chat{Seat: 0, Text: "gg"}), "fr", "Bob dit : « gg »"},
+		{TypeLinkResent, raw(LinkResent{Seat: 7}), "en", "A new play link was sent to seat 7."},
+		{TypeAborted, nil, "de", "The game is aborted."},
+		{TypeExtended, raw(Extended{By: "24h0m0s"}), "en", "The deadline is extended by 1 day."},
+		{TypeExtended, raw(Extended{By: "72h0m0s"}), "fr", "Le délai est prolongé de 3 jours."},
+		{TypeExtended, raw(Extended{By: "1h0m0s"}), "it", "La scadenza è prorogata di 1 ora."},
+		{TypeExtended, raw(Extended{By: "1h30m0s"}), "en", "The deadline is extended by 90 minutes."},
+		{TypeChat, json.RawMessage(`{"seat": "x"}`), "en", "An event of this game could not be read (the audit's verify names it)."},
+		{"pbem.unknown", nil, "en", "pbem.unknown"},
+	} {
+		if got := DescribeService(tc.typ, tc.data, names, tc.lang); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.typ, tc.lang, got, tc.want)
+		}
+	}
+}
+
+func TestResultSummaryPlurals(t *testing.T) {
+	one := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 1}, {Seat: 1, Place: 2, Score: 0}}}
+	shared := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 12}, {Seat: 1, Place: 1, Score: 12}}}
+	for _, tc := range []struct {
+		r          *engine.Result
+		lang, want string
+	}{
+		{one, "en", "Bob wins with 1 point."},
+		{one, "fr", "Bob gagne avec 1 point."},
+		{one, "it", "Bob vince con 1 punto."},
+		{shared, "en", "Bob, Élodie share the win with 12 points."},
+		{shared, "it", "Bob, Élodie condividono la vittoria con 12 punti."},
+	} {
+		if got := ResultSummary(tc.r, []string{"Bob", "Élodie"}, tc.lang); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package projections
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestServiceLinesNameWordsInTheLanguage checks that a timeout's policy
+// and a bot's level are said in the line's language (unchanged in
+// English).
+func TestServiceLinesNameWordsInTheLanguage(t *testing.T) {
+	names := []string{"Bob", "Élodie"}
+	for _, tc := range []struct {
+		typ, data, lang, want string
+	}{
+		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "en", "Time ran out for Élodie (skip)."},
+		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "fr", "Le temps est écoulé pour Élodie (tour passé)."},
+		{TypeTimeout, `{"seats":[0],"policy":"default_move"}`, "it", "Il tempo è scaduto per Bob (mossa predefinita)."},
+		{TypeTimeout, `{"seats":[0],"policy":"future"}`, "fr", "Le temps est écoulé pour Bob (future)."},
+		{TypeSeatBot, `{"seat":0,"bot":"easy"}`, "en", "Bob is now played by a bot (easy)."},
+		{TypeSeatBot, `{"seat":0,"bot":"strong"}`, "fr", "Bob est désormais joué par un robot (fort)."},
+		{TypeSeatBot, `{"seat":1,"bot":"normal"}`, "it", "Élodie ora è giocato da un robot (normale)."},
+	} {
+		if got := DescribeService(tc.typ, json.RawMessage(tc.data), names, tc.lang); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.typ, tc.lang, got, tc.want)
+		}
+	}
+}
