@@ -26,7 +26,10 @@ type auditPage struct {
 
 // auditEvent is one event as the audit page lists it.
 type auditEvent struct {
-	Version  int64
+	Version int64
+	// Text tells the event as the history does; Type and Data are the
+	// raw event, one tap away.
+	Text     string
 	Type     string
 	Actor    string
 	Time     string
@@ -51,8 +54,9 @@ func (p *pages) audit(c echo.Context) error {
 		Seed: a.Seed, SeedHash: a.SeedHash}
 	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
-	for _, e := range a.Events {
-		d.Events = append(d.Events, auditEvent{Version: e.Version, Type: e.Type, Actor: actorName(e.Meta.Actor, names),
+	texts := p.svc.DescribeAudit(a, names, b.Lang)
+	for i, e := range a.Events {
+		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorName(e.Meta.Actor, names),
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}

@@ -20,6 +20,9 @@ type bagCard struct {
 	Text  string `json:"text"`
 	Fresh bool   `json:"fresh"`
 	Ready bool   `json:"ready"`
+	// Changed marks a card that came here since the seat last looked
+	// (see page_catchup.go).
+	Changed bool `json:"-"`
 }
 
 // bagViewJSON is the part of the Swords and Bagpipes view the page shows.
@@ -75,6 +78,9 @@ type bagPlayer struct {
 	Daggers string // the dagger total if this seat may know it, else the card count
 	Side    string
 	Table   []bagCard
+	// Changed marks a player whose gold, units, cards or side changed
+	// since the seat last looked (see page_catchup.go).
+	Changed bool
 }
 
 // bagPage is the Swords and Bagpipes part of a play page.

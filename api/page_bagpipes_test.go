@@ -33,12 +33,13 @@ func TestPageBagpipesInGameLanguage(t *testing.T) {
 		}
 		shown := 0
 		for _, card := range cards.Bagpipes {
-			if !strings.Contains(body, "<strong>"+card.Name+"</strong>") {
+			name := card.NameIn(c.lang)
+			if !strings.Contains(body, "<strong>"+name+"</strong>") {
 				continue
 			}
 			shown++
 			if txt := card.TextIn(c.lang); !strings.Contains(body, txt) {
-				t.Errorf("%s page shows %s without its text %q", c.lang, card.Name, txt)
+				t.Errorf("%s page shows %s without its text %q", c.lang, name, txt)
 			}
 		}
 		if shown == 0 {

@@ -63,6 +63,9 @@ type lordsCard struct {
 	Active   string
 	Kept     bool
 	Name     string // "Wemyss 5"
+	// Changed marks a card that came here (or turned) since the seat last
+	// looked (see page_catchup.go).
+	Changed bool
 }
 
 // lordsSeat is one player's table as the page draws it.

@@ -46,6 +46,8 @@ type playPage struct {
 	// apply now); HelpLink is the game's help page.
 	Explain  []string
 	HelpLink string
+	// CatchUp is "Since your last turn" (see page_catchup.go).
+	CatchUp *catchUpBlock
 }
 
 // playerRow is one player in the page's list of players.
@@ -176,7 +178,6 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	if v.Seat >= 0 && v.Seat < len(names) {
 		d.You = names[v.Seat]
 	}
-	d.Title = cat.T("play.title", d.GameName, d.You)
 	toMove := map[int]bool{}
 	var waiting []string
 	for _, s := range v.ToMove {
@@ -208,6 +209,7 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	default:
 		d.Turn = cat.T("play.waiting", strings.Join(waiting, ", "))
 	}
+	d.Title = playTitle(cat, d, sm.Status, waiting)
 	if sm.Status == projections.StatusActive && v.Deadline != nil {
 		w := tellTime(cat, *v.Deadline, p.svc.Now(), location(c))
 		d.Deadline = &w
@@ -263,6 +265,9 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	}
 	if pageCatalog.Has(helpKey(sm.Game, 1, "title")) {
 		d.HelpLink = helpLink(sm.Game, lang)
+	}
+	if err := p.addCatchUp(c, d, cat, tok, names); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -42,4 +42,6 @@ type Repository interface {
 	// Accounts: the organisers' proposals, blocked addresses, sign-in
 	// links and sessions (issue #15).
 	Accounts
+	// Visits: when each seat last opened its play page (issue #14).
+	Visits
 }

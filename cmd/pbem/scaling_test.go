@@ -33,6 +33,7 @@ var gameKeyed = map[string]string{
 	"move_requests": "game_id",
 	"outbox":        "game_id",
 	"inbound_mail":  "game_id",
+	"seat_visits":   "game_id",
 }
 
 // globalTables are the tables not keyed by game, and why (docs/SCALING.md

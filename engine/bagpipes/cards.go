@@ -437,6 +437,10 @@ func (c BagpipeCard) Text() string { return effectsText(c.Effects, "en") }
 // otherwise).
 func (c BagpipeCard) TextIn(lang string) string { return effectsText(c.Effects, i18n.Norm(lang)) }
 
+// NameIn is the card's name in lang: the rulebook's for a card of the
+// default set, else the name its card set gives.
+func (c BagpipeCard) NameIn(lang string) string { return cardName(i18n.Norm(lang), c.ID, c.Name) }
+
 // Text is the army card's special effect in English ("" if none).
 func (c ArmyCard) Text() string { return effectsText(c.Effects, "en") }
 

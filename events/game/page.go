@@ -2,8 +2,6 @@ package game
 
 import (
 	"context"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"pbem/engine"
@@ -64,22 +62,9 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	if !ok {
 		return fmt.Errorf("projections: game %s uses unknown engine %q", id, a.Game)
 	}
-	if len(a.Events) == 0 || a.Events[0].Type != projections.TypeCreated {
-		return fmt.Errorf("projections: game %s does not start with %s", id, projections.TypeCreated)
-	}
-	var c projections.Created
-	if err := json.Unmarshal(a.Events[0].Data, &c); err != nil {
-		return fmt.Errorf("projections: read %s of %s: %w", projections.TypeCreated, id, err)
-	}
-	var seed engine.Seed
-	if b, err := hex.DecodeString(a.Seed); err != nil || len(b) != len(seed) {
-		return fmt.Errorf("projections: game %s has no revealed seed", id)
-	} else {
-		copy(seed[:], b)
-	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
+	st, err := dealFrom(eng, id, a.Events)
 	if err != nil {
-		return fmt.Errorf("projections: re-deal %s: %w", id, err)
+		return err
 	}
 	visit(PublicStep{Version: a.Events[0].Version, Type: projections.TypeCreated, View: st.View(engine.Spectator)})
 	for _, e := range a.Events[1:] {

@@ -49,6 +49,8 @@ type Service struct {
 	writer   *writer
 	versions *versionReader
 	moved    func(game string)
+	// pastViews caches seats' views at past versions (catchup.go).
+	pastViews *viewCache
 }
 
 // New returns a Service.
@@ -65,6 +67,7 @@ func New(c Config) *Service {
 		moved: c.Moved}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
+	s.pastViews = newViewCache()
 	return s
 }
 

@@ -28,18 +28,72 @@
     });
   }
   var game = document.querySelector("#game[data-version]");
-  if (!game || !window.EventSource) { return; }
-  var version = game.getAttribute("data-version");
+  if (!game || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
   var es = new EventSource(game.getAttribute("data-events"));
-  var leaving = false;
+  var leaving = false, busy = false, again = false;
+  // The lines that came after the page was loaded are marked as they come.
+  var loaded = +game.getAttribute("data-version");
   // A move being posted brings the new state by itself.
   document.addEventListener("submit", function () { leaving = true; es.close(); });
-  es.addEventListener("version", function (e) {
-    if (leaving || e.data === version) { return; }
+  // Without the fresh page, fall back to a plain reload.
+  function reload() {
     es.close();
     var live = document.getElementById("live");
     if (live) { live.hidden = false; }
     location.replace(location.pathname);
+  }
+  // The twin of el (an element being replaced) in the fresh page, found by
+  // id, or for a move button by its move, or for a link by its target,
+  // within the fresh region of the same id.
+  function twin(el, region) {
+    if (el.id) { return document.getElementById(el.id); }
+    var root = document.getElementById(region) || document;
+    var a = el.name && el.value ? "[name=\"" + CSS.escape(el.name) + "\"][value=\"" + CSS.escape(el.value) + "\"]" :
+      el.getAttribute("href") ? "[href=\"" + CSS.escape(el.getAttribute("href")) + "\"]" : "";
+    return a ? root.querySelector(el.tagName + a) : null;
+  }
+  // update fetches the page and swaps in the parts that changed (the
+  // [data-live] regions), keeping the scroll position and the focus; the
+  // lines of "Since your last turn" that are new are marked.
+  function update() {
+    if (busy) { again = true; return; }
+    busy = true;
+    var from = game.getAttribute("data-from") || "";
+    fetch(location.pathname + (from ? "?from=" + encodeURIComponent(from) : ""), { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("game");
+        if (!fresh) { throw new Error("no game"); }
+        var y = window.scrollY, focused = document.activeElement;
+        var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
+        Array.prototype.forEach.call(fresh.querySelectorAll("[data-live][id]"), function (n) {
+          var old = document.getElementById(n.id);
+          if (old && old.innerHTML !== n.innerHTML) { old.replaceWith(document.importNode(n, true)); }
+        });
+        Array.prototype.forEach.call(document.querySelectorAll("#catchup li[data-v]"), function (li) {
+          if (+li.getAttribute("data-v") > loaded) { li.classList.add("fresh-line"); }
+        });
+        ["data-version", "data-from"].forEach(function (a) {
+          if (fresh.hasAttribute(a)) { game.setAttribute(a, fresh.getAttribute(a)); }
+        });
+        document.title = doc.title;
+        if (focused && focused !== document.body && !document.body.contains(focused)) {
+          var t = twin(focused, region);
+          if (t) { t.focus({ preventScroll: true }); }
+        }
+        window.scrollTo(0, y);
+        if (location.search) { history.replaceState(null, "", location.pathname); }
+      })
+      .catch(reload)
+      .then(function () {
+        busy = false;
+        if (again) { again = false; update(); }
+      });
+  }
+  es.addEventListener("version", function (e) {
+    if (leaving || e.data === game.getAttribute("data-version")) { return; }
+    update();
   });
   window.addEventListener("pagehide", function () { es.close(); });
 })();

@@ -1,0 +1,181 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"pbem/engine/i18n"
+	"pbem/events/game"
+	"pbem/projections"
+)
+
+// catchUpBlock is the play page's "Since your last turn": the events the
+// seat has not seen, grouped by player turn.
+type catchUpBlock struct {
+	// From is the version the lines start after; the live update sends it
+	// back (?from=) so that the block only grows.
+	From   int64
+	Groups []catchUpGroup
+}
+
+// catchUpGroup is one player's turn (or the game's own events).
+type catchUpGroup struct {
+	Who   string
+	Lines []catchUpLine
+}
+
+// catchUpLine is one event told as a sentence.
+type catchUpLine struct {
+	Version int64
+	Text    string
+}
+
+// fromParam reads the ?from= of a live update: the version the open page's
+// "Since your last turn" starts after, or -1 if absent. Errors: EInvalid.
+func fromParam(c echo.Context) (int64, error) {
+	s := c.QueryParam("from")
+	if s == "" {
+		return -1, nil
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, projections.Errorf(projections.EInvalid, "from: give the version the page's lines start after (a whole number from 0)")
+	}
+	return v, nil
+}
+
+// addCatchUp fills the page's "Since your last turn" for the seat of tok,
+// records the visit (not for a live update, ?from=), and marks on the
+// board the cards that changed since.
+func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok string, names []string) error {
+	keep, err := fromParam(c)
+	if err != nil {
+		return err
+	}
+	cu, err := p.svc.SeatCatchUp(c.Request().Context(), d.GameID, tok, d.Version, keep)
+	if err != nil {
+		return err
+	}
+	d.CatchUp = &catchUpBlock{From: cu.From, Groups: groupCatchUp(cat, cu.Lines, names)}
+	if cu.Before == nil {
+		return nil
+	}
+	raw, err := json.Marshal(cu.Before)
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.Lords != nil:
+		before, err := p.lordsData(cat, raw, names)
+		if err != nil {
+			return err
+		}
+		markLordsChanges(before, d.Lords)
+	case d.Bag != nil:
+		before, err := p.bagData(cat, raw, names)
+		if err != nil {
+			return err
+		}
+		markBagChanges(before, d.Bag)
+	}
+	return nil
+}
+
+// groupCatchUp groups consecutive lines of the same player's turn, each
+// group headed by the player's name (or "The game" for the game's own
+// events: deals, round ends, the organiser's actions).
+func groupCatchUp(cat i18n.Printer, lines []game.CatchUpLine, names []string) []catchUpGroup {
+	var out []catchUpGroup
+	last := -2
+	for _, l := range lines {
+		if len(out) == 0 || l.Seat != last {
+			who := cat.T("catchup.game")
+			if l.Seat >= 0 {
+				who = cat.T("catchup.turn_of", seatName(names, l.Seat))
+			}
+			out = append(out, catchUpGroup{Who: who})
+			last = l.Seat
+		}
+		g := &out[len(out)-1]
+		g.Lines = append(g.Lines, catchUpLine{Version: l.Version, Text: l.Text})
+	}
+	return out
+}
+
+// markLordsChanges marks the Lords of Scotland cards of now that were not
+// at the same place, the same side up, in before.
+func markLordsChanges(before, now *lordsPage) {
+	markCards(before.Hand, now.Hand)
+	markCards(before.Recruits, now.Recruits)
+	markCards(before.Supporters, now.Supporters)
+	for i := range now.Seats {
+		var army, claimed []lordsCard
+		for _, s := range before.Seats {
+			if s.Seat == now.Seats[i].Seat {
+				army, claimed = s.Army, s.Claimed
+			}
+		}
+		markCards(army, now.Seats[i].Army)
+		markCards(claimed, now.Seats[i].Claimed)
+	}
+}
+
+// markCards marks each known card of now that before did not hold with
+// the same rank and side up (cards this seat cannot see are never marked).
+func markCards(before, now []lordsCard) {
+	had := map[string]int{}
+	key := func(c lordsCard) string { return strconv.Itoa(c.Rank) + ":" + strconv.FormatBool(c.Down) }
+	for _, c := range before {
+		if !c.Back && !c.Empty {
+			had[key(c)]++
+		}
+	}
+	for i, c := range now {
+		if c.Back || c.Empty {
+			continue
+		}
+		if had[key(c)] > 0 {
+			had[key(c)]--
+			continue
+		}
+		now[i].Changed = true
+	}
+}
+
+// markBagChanges marks the Swords and Bagpipes cards of now (the hand and
+// each player's table) that were not at the same place in before, and the
+// players whose public counts (gold, units, cards, daggers, side) changed.
+func markBagChanges(before, now *bagPage) {
+	markBagCards(before.Hand, now.Hand)
+	for i := range now.Players {
+		n := &now.Players[i]
+		if i >= len(before.Players) { // both list the players by seat
+			markBagCards(nil, n.Table)
+			continue
+		}
+		b := before.Players[i]
+		markBagCards(b.Table, n.Table)
+		n.Changed = b.Gold != n.Gold || b.Castle != n.Castle || b.Camp != n.Camp || b.Cards != n.Cards ||
+			b.Daggers != n.Daggers || b.Side != n.Side
+	}
+}
+
+// markBagCards marks each card of now that before did not hold (by name,
+// doubled or not).
+func markBagCards(before, now []bagCard) {
+	had := map[string]int{}
+	key := func(c bagCard) string { return strings.Join([]string{c.Name, strconv.FormatBool(c.X2)}, "\x00") }
+	for _, c := range before {
+		had[key(c)]++
+	}
+	for i, c := range now {
+		if had[key(c)] > 0 {
+			had[key(c)]--
+			continue
+		}
+		now[i].Changed = true
+	}
+}

@@ -1,0 +1,122 @@
+package postgres_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"pbem/events/game"
+	"pbem/projections"
+)
+
+// SeatCatchUp, through the service on PostgreSQL: the lines start after
+// the later of the seat's last move and its previous visit; a live update
+// (keep) keeps the open page's start unless the seat moved since, and is
+// no visit; there
+// is a view before the lines exactly when there are lines; a bad token or
+// game is refused without recording a visit.
+func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
+	ctx := context.Background()
+	svc, repo, _ := newService(t, nil)
+	c := create(t, svc, 2)
+	tok := game.SeatToken(secret, c.ID, 0, 0)
+	rng := rand.New(rand.NewPCG(14, 1))
+	var lastMove int64
+	// play plays n moves of whoever is awaited, and returns the version.
+	play := func(n int) int64 {
+		t.Helper()
+		for range n {
+			sm, err := svc.Summary(ctx, c.ID)
+			if err != nil || len(sm.ToMove) == 0 {
+				t.Fatalf("nobody to move: %v", err)
+			}
+			seat := sm.ToMove[0]
+			v, err := svc.SeatView(ctx, c.ID, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+				t.Fatal(err)
+			}
+			if seat == 0 {
+				sm, _ := svc.Summary(ctx, c.ID)
+				lastMove = sm.Version
+			}
+		}
+		sm, _ := svc.Summary(ctx, c.ID)
+		return sm.Version
+	}
+	catchUp := func(version, keep int64) *game.CatchUp {
+		t.Helper()
+		cu, err := svc.SeatCatchUp(ctx, c.ID, tok, version, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// No table talk here: every event after From but the creation.
+		for i, l := range cu.Lines {
+			if l.Version != max(cu.From, 1)+int64(i)+1 || l.Text == "" || l.Type == projections.TypeCreated {
+				t.Fatalf("line %d: %+v (from v%d)", i, l, cu.From)
+			}
+		}
+		return cu
+	}
+
+	v1 := play(0)
+	if cu := catchUp(v1, -1); cu.From != 0 || len(cu.Lines) != int(v1-1) || (cu.Before == nil) != (v1 == 1) {
+		t.Fatalf("first visit at v%d: from v%d, %d lines, before %v", v1, cu.From, len(cu.Lines), cu.Before)
+	}
+	v2 := play(6)
+	cu := catchUp(v2, -1)
+	if want := max(v1, lastMove); cu.From != want || len(cu.Lines) != int(v2-want) {
+		t.Fatalf("second visit at v%d: from v%d, %d lines; want from v%d", v2, cu.From, len(cu.Lines), want)
+	}
+	if again := catchUp(v2, -1); again.From != cu.From || len(again.Lines) != len(cu.Lines) {
+		t.Errorf("a reload at v%d starts at v%d, not v%d", v2, again.From, cu.From)
+	}
+	// A live update keeps the page's start while the seat does not move.
+	open := cu.From
+	for range 10 {
+		sm, _ := svc.Summary(ctx, c.ID)
+		if len(sm.ToMove) == 0 || sm.ToMove[0] == 0 {
+			break
+		}
+		play(1)
+	}
+	v3 := play(0)
+	if live := catchUp(v3, open); live.From != max(open, lastMove) {
+		t.Errorf("live update at v%d keeping v%d: from v%d (last move v%d)", v3, open, live.From, lastMove)
+	}
+	// The seat moves: the next page starts after its move.
+	for range 10 {
+		sm, _ := svc.Summary(ctx, c.ID)
+		if len(sm.ToMove) == 0 || sm.ToMove[0] == 0 {
+			break
+		}
+		play(1)
+	}
+	v4 := play(1)
+	if cu := catchUp(v4, open); cu.From != lastMove || len(cu.Lines) != int(v4-lastMove) {
+		t.Errorf("after its move (v%d) at v%d: from v%d, %d lines", lastMove, v4, cu.From, len(cu.Lines))
+	}
+	if v4 == lastMove {
+		if cu := catchUp(v4, -1); len(cu.Lines) != 0 || cu.Before != nil {
+			t.Errorf("right after its move: %d lines, before %v", len(cu.Lines), cu.Before)
+		}
+	}
+
+	// Refusals record nothing.
+	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); projections.ErrorCode(err) != projections.EUnauthorized {
+		t.Errorf("a wrong token: %v", err)
+	}
+	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); projections.ErrorCode(err) != projections.ENotFound {
+		t.Errorf("an unknown game: %v", err)
+	}
+	// A live update is no visit: seat 1's first page still starts at 0.
+	tok1 := game.SeatToken(secret, c.ID, 1, 0)
+	if _, err := svc.SeatCatchUp(ctx, c.ID, tok1, v4, 0); err != nil {
+		t.Fatal(err)
+	}
+	if since, err := repo.Visit(ctx, c.ID, 1, v4+1); err != nil || since != 0 {
+		t.Errorf("seat 1 never opened its page, yet it had seen v%d (%v)", since, err)
+	}
+}

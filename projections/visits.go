@@ -1,0 +1,18 @@
+package projections
+
+import "context"
+
+// Visits remembers when each seat last opened its play page, for the
+// page's "Since your last turn" (issue #14). It is page bookkeeping, not
+// rebuilt from events.
+type Visits interface {
+	// Visit records that seat of game id was shown its page at version,
+	// and returns the version that seat had seen before this one (0 if
+	// none). Showing the same version again changes nothing and returns
+	// the same answer, so a reload tells the same lines; an older version
+	// (a late request) changes nothing either.
+	Visit(ctx context.Context, id string, seat int, version int64) (since int64, err error)
+	// HistoryAfter is History from version after+1 on: the game's events
+	// after version as seat sees them, in version order.
+	HistoryAfter(ctx context.Context, id string, seat int, after int64) ([]HistoryRow, error)
+}
