@@ -77,3 +77,13 @@ vet:
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*' -not -path '*/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+.PHONY: page-bench mail-bench
+
+## page-bench: the play page of both games in chromium on a throttled slow 4G phone (bench/page)
+page-bench: build
+	$(GO) run ./bench/page -pbem $(BIN) $(PAGE_BENCH_FLAGS)
+
+## mail-bench: the outbox worker sending the 10,000-address daily digest to a loopback SMTP server
+mail-bench: build
+	./$(BIN) db exec -- $(GO) test -run '^$$' -bench OutboxRun -benchtime 10000x ./notify/postgres/

@@ -26,6 +26,7 @@ const (
 //   - the request metrics (observe, metrics.go), when Config.Metrics is set;
 //   - echo's Recover: a handler's panic becomes an internal error, which
 //     the error handler logs (with the stack) and answers as JSON 500;
+//   - response compression (compress.go): gzip for pages and JSON;
 //   - for the JSON API (paths under /api/): echo's BodyLimit (413 above
 //     64 KiB) and the text check of path and query parameters (400 for a
 //     NUL byte or invalid UTF-8, naming the parameter).
@@ -37,6 +38,7 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID, RequestIDHandler: saneRequestID}),
 		s.observe,
 		recoverer(),
+		compress(),
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Skipper: notAPI, Limit: bodyLimit}),
 		textGuard(notAPI),
 	}

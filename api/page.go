@@ -104,9 +104,10 @@ func newPages(cfg PageConfig) *pages {
 }
 
 // contentSecurityPolicy allows scripts, styles and fetches from this origin
-// only: no inline script or style anywhere.
-const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+// only: no inline script, and no inline style but the first visit's copy
+// of the style sheet, by its hash (static_inline.go).
+var contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' " + pageStyle.csp +
+	"; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // securityHeaders are sent with every page.
 func securityHeaders(c echo.Context) {
@@ -216,5 +217,6 @@ func (p *pages) render(c echo.Context, status int, name string, d any) error {
 	if err := p.tmpl.execute(&b, langOf(d), name, d); err != nil {
 		return err
 	}
+	p.rememberCSS(c, d)
 	return c.HTMLBlob(status, b.Bytes())
 }

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
-	"net/http"
-	"path"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -35,9 +32,14 @@ type base struct {
 	CSRF string
 	// TZ is the time zone the page's times are told in.
 	TZ string
+	// InlineCSS is the style sheet, inlined on a browser's first visit
+	// (static_inline.go); empty: the page links it.
+	InlineCSS template.CSS
 }
 
 func (b base) language() string { return b.Lang }
+
+func (b base) inlinesCSS() bool { return b.InlineCSS != "" }
 
 // langOf returns the language of a page's data.
 func langOf(d any) string {
@@ -49,7 +51,7 @@ func langOf(d any) string {
 
 // base returns the common data of a page in lang.
 func (p *pages) base(c echo.Context, lang string) base {
-	return base{Lang: lang, TZ: location(c).String()}
+	return base{Lang: lang, TZ: location(c).String(), InlineCSS: inlineCSSFor(c)}
 }
 
 // cat returns the pages' catalog in lang (the default language if pbem
@@ -69,6 +71,7 @@ func newTemplates() (*templates, error) {
 		"t":     func(key string, args ...any) string { return key },
 		"lower": strings.ToLower,
 		"add":   func(a, b int) int { return a + b },
+		"asset": staticAssets.url,
 	}
 	root, err := template.New("pages").Funcs(funcs).ParseFS(templateFS, "web/templates/*.html")
 	if err != nil {
@@ -93,27 +96,4 @@ func (ts *templates) execute(w io.Writer, lang, name string, d any) error {
 		t = ts.byLang[i18n.Languages[0]]
 	}
 	return t.ExecuteTemplate(w, name, d)
-}
-
-// staticHandler serves the embedded CSS and JavaScript under /static/
-// (files only: no directory listings).
-func staticHandler() echo.HandlerFunc {
-	sub, err := fs.Sub(staticFS, "web/static")
-	if err != nil {
-		panic(err) // the embedded tree is fixed at build time
-	}
-	files := http.FileServerFS(sub)
-	return func(c echo.Context) error {
-		name := strings.TrimPrefix(path.Clean(c.Request().URL.Path), "/static/")
-		if st, err := fs.Stat(sub, name); err != nil || st.IsDir() {
-			return echo.ErrNotFound
-		}
-		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "public, max-age=3600")
-		r := c.Request().Clone(c.Request().Context())
-		r.URL.Path = "/" + name
-		files.ServeHTTP(c.Response(), r)
-		return nil
-	}
 }

@@ -61,7 +61,7 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/help/:game", p.wrap(p.help)},            // a game's rules in short (?lang=)
 			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
-			{http.MethodGet, "/static/*", staticHandler()},             // the pages' CSS and JavaScript
+			{http.MethodGet, "/static/*", staticAssets.handler()},      // the pages' CSS and JavaScript (hashed URLs: static.go)
 
 			// take back my last move (form: csrf, version)
 			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},

@@ -20,6 +20,11 @@
 //  2. Send the batch on one SMTP connection.
 //  3. Mark each row sent (or schedule its retry, or mark it failed).
 //
+// Worker.Run does this with several senders at once (WorkerConfig.Senders,
+// PBEM_MAIL_SENDERS), each with its own claims, so no row goes to two of
+// them; the SMTPSender keeps its connections open from one batch to the
+// next and replaces one that broke.
+//
 // If a worker dies between 1 and 3, its rows are still pending and become
 // due again when the lease ends, so another worker sends them: nothing is
 // lost. The price is that a message which the SMTP server accepted just

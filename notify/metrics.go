@@ -44,8 +44,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// Sender returns s counting every message's outcome.
-func (m *Metrics) Sender(s Sender) Sender { return countingSender{next: s, m: m} }
+// Sender returns s counting every message's outcome. A StreamSender stays
+// one (the worker then records each outcome as soon as it is known, and
+// the SMTP sender keeps its connections).
+func (m *Metrics) Sender(s Sender) Sender {
+	if ss, ok := s.(StreamSender); ok {
+		return countingStreamSender{countingSender{next: s, m: m}, ss}
+	}
+	return countingSender{next: s, m: m}
+}
 
 // Timeouter returns t counting the timeouts it applies.
 func (m *Metrics) Timeouter(t Timeouter) Timeouter { return countingTimeouter{next: t, m: m} }
@@ -60,17 +67,36 @@ type countingSender struct {
 func (c countingSender) Send(ctx context.Context, msgs []*Message) []error {
 	errs := c.next.Send(ctx, msgs)
 	for i, err := range errs {
-		kind := string(msgs[i].Kind)
-		switch {
-		case err == nil:
-			c.m.sent.WithLabelValues(kind).Inc()
-		case IsPermanent(err):
-			c.m.failed.WithLabelValues(kind, "true").Inc()
-		default:
-			c.m.failed.WithLabelValues(kind, "false").Inc()
-		}
+		c.count(msgs[i], err)
 	}
 	return errs
+}
+
+// count counts one message's outcome.
+func (c countingSender) count(m *Message, err error) {
+	kind := string(m.Kind)
+	switch {
+	case err == nil:
+		c.m.sent.WithLabelValues(kind).Inc()
+	case IsPermanent(err):
+		c.m.failed.WithLabelValues(kind, "true").Inc()
+	default:
+		c.m.failed.WithLabelValues(kind, "false").Inc()
+	}
+}
+
+// countingStreamSender is a countingSender around a StreamSender.
+type countingStreamSender struct {
+	countingSender
+	stream StreamSender
+}
+
+// SendEach implements StreamSender.
+func (c countingStreamSender) SendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool) {
+	c.stream.SendEach(ctx, msgs, func(i int, err error) bool {
+		c.count(msgs[i], err)
+		return report(i, err)
+	})
 }
 
 // countingTimeouter counts the timeouts its Timeouter applied.

@@ -10,13 +10,16 @@ import (
 	"time"
 
 	"github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 )
 
-// SMTPSender sends messages through an SMTP server with go-mail, one
-// connection per batch.
+// SMTPSender sends messages through an SMTP server with go-mail. It keeps
+// its connections open between batches (see connPool) and may be used by
+// several goroutines at once, each batch on a connection of its own.
 type SMTPSender struct {
 	cfg    SMTPConfig
 	client *mail.Client
+	conns  connPool
 }
 
 var _ Sender = (*SMTPSender)(nil)
@@ -65,7 +68,7 @@ func NewSMTPSender(cfg SMTPConfig, timeout time.Duration) (*SMTPSender, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notify: smtp client: %w", err)
 	}
-	return &SMTPSender{cfg: cfg, client: c}, nil
+	return &SMTPSender{cfg: cfg, client: c, conns: connPool{now: time.Now}}, nil
 }
 
 var _ StreamSender = (*SMTPSender)(nil)
@@ -82,48 +85,46 @@ func (s *SMTPSender) Send(ctx context.Context, msgs []*Message) []error {
 // SendEach delivers msgs on one connection, reporting each outcome as soon
 // as the server answered it (errors as Send's); it stops when report
 // returns false. Once ctx ends, the messages not yet sent get ctx's error.
+//
+// The connection is one kept from an earlier batch when there is one
+// (go-mail checks it with NOOP before each message; one that died while
+// idle is replaced, nothing having been sent on it), else a new one; it is
+// kept again afterwards unless it broke. A connection that breaks in the
+// middle is replaced for the next message; a dial that fails is the error
+// of every message left.
 func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, report func(i int, err error) bool) {
 	if len(msgs) == 0 {
 		return
 	}
 	built := make([]*mail.Msg, len(msgs))
-	var buildErrs []error
+	buildErrs := make([]error, len(msgs))
 	for i, m := range msgs {
 		gm, err := buildMsg(m)
 		if err == nil && s.cfg.DKIM != nil {
 			err = s.cfg.DKIM.signMsg(gm)
 		}
 		if err != nil {
-			buildErrs = append(buildErrs, &PermanentError{Err: err})
+			buildErrs[i] = &PermanentError{Err: err}
 			continue
 		}
-		buildErrs = append(buildErrs, nil)
 		built[i] = gm
 	}
-	conn, err := s.client.DialToSMTPClientWithContext(ctx)
-	if err != nil {
-		err = fmt.Errorf("notify: smtp %s: %w", s.cfg.Addr(), err)
-		for i := range msgs {
-			e := buildErrs[i]
-			if e == nil {
-				e = err
-			}
-			if !report(i, e) {
-				return
-			}
-		}
-		return
-	}
-	defer func() { _ = s.client.CloseWithSMTPClient(conn) }()
+	conn := s.conns.get()
+	defer func() { s.conns.put(conn) }()
+	var dialErr error
 	for i, gm := range built {
 		err := buildErrs[i]
 		switch {
 		case err != nil:
 		case ctx.Err() != nil:
 			err = ctx.Err()
+		case dialErr != nil:
+			err = dialErr
 		default:
-			if serr := s.client.SendWithSMTPClient(conn, gm); serr != nil {
-				err = classify(serr)
+			conn, err = s.sendOne(ctx, conn, gm)
+			var de *dialError
+			if errors.As(err, &de) {
+				dialErr = err
 			}
 		}
 		if !report(i, err) {
@@ -131,6 +132,65 @@ func (s *SMTPSender) SendEach(ctx context.Context, msgs []*Message, report func(
 		}
 	}
 }
+
+// dialError is a failure to open a connection (dial, TLS, login).
+type dialError struct{ err error }
+
+func (e *dialError) Error() string { return e.err.Error() }
+func (e *dialError) Unwrap() error { return e.err }
+
+// sendOne sends gm on conn, opening a connection if conn is nil or died
+// while idle. It returns the connection to use for the next message (nil
+// when it broke) and gm's outcome.
+func (s *SMTPSender) sendOne(ctx context.Context, conn *smtp.Client, gm *mail.Msg) (*smtp.Client, error) {
+	for {
+		fresh := conn == nil
+		if fresh {
+			c, err := s.client.DialToSMTPClientWithContext(ctx)
+			if err != nil {
+				return nil, &dialError{fmt.Errorf("notify: smtp %s: %w", s.cfg.Addr(), err)}
+			}
+			conn = c
+		}
+		err := s.client.SendWithSMTPClient(conn, gm)
+		var se *mail.SendError
+		switch {
+		case err == nil:
+			return conn, nil
+		case errors.As(err, &se) && se.Reason == mail.ErrSMTPReset:
+			// Accepted; only the RSET after it failed: the message is
+			// sent, the connection is not trusted any more.
+			_ = conn.Close()
+			return nil, nil
+		case errors.As(err, &se) && se.Reason == mail.ErrConnCheck && !fresh:
+			// A kept connection the server closed while it was idle:
+			// nothing was sent on it. Open a new one and send there.
+			_ = conn.Close()
+			conn = nil
+			continue
+		case !sessionGoesOn(err):
+			_ = conn.Close()
+			conn = nil
+		}
+		return conn, classify(err)
+	}
+}
+
+// sessionGoesOn reports whether the connection is still good after a send
+// failed with err: the server answered with a reply code (other than 421,
+// "closing"), so the session is in a known state.
+func sessionGoesOn(err error) bool {
+	var se *mail.SendError
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.ErrorCode()
+	return code >= 400 && code < 600 && code != 421
+}
+
+// Close quits the kept connections. A sender may still be used after it:
+// its connections are then closed after each batch.
+func (s *SMTPSender) Close() { s.conns.close() }
 
 // classify wraps a 5xx SMTP reply as permanent.
 func classify(err error) error {

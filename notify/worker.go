@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,6 +27,9 @@ type WorkerConfig struct {
 	// Batch is how many rows one claim takes (default 50); they are sent
 	// on one SMTP connection.
 	Batch int
+	// Senders is how many batches Run sends at once, each claimed on its
+	// own and sent on its own connection (default 4; PBEM_MAIL_SENDERS).
+	Senders int
 	// Lease is how long a claimed row stays invisible to other workers
 	// (default 2 minutes). It must exceed the time a batch takes to send,
 	// or another worker may send the same rows again.
@@ -64,6 +68,9 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	if c.Batch <= 0 {
 		c.Batch = 50
 	}
+	if c.Senders <= 0 {
+		c.Senders = DefaultSenders
+	}
 	if c.Lease <= 0 {
 		c.Lease = 2 * time.Minute
 	}
@@ -85,26 +92,60 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	return &Worker{c: c}, nil
 }
 
-// Run sends batches until ctx ends; it waits Poll (or a Wake) when the
-// outbox has nothing due, and after an error. It returns ctx's error.
+// DefaultSenders is WorkerConfig.Senders' default: enough to overlap the
+// rendering, the relay's round trips and the recording of outcomes on a
+// small server without holding many connections to the relay.
+const DefaultSenders = 4
+
+// Run sends batches with Senders goroutines until ctx ends, and returns
+// ctx's error. A sender whose batch was full claims the next one at once
+// and wakes an idle peer, so a burst (the daily digests) is sent by all of
+// them; a sender with nothing due waits Poll, a Wake or a peer's call.
+// Claims never overlap, so no row goes to two senders.
 func (w *Worker) Run(ctx context.Context) error {
+	more := make(chan struct{}, w.c.Senders)
+	var wg sync.WaitGroup
+	for range w.c.Senders {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.sendLoop(ctx, more) }()
+	}
 	for {
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return ctx.Err()
+		case <-w.c.Wake:
+			nudge(more)
+		}
+	}
+}
+
+// sendLoop is one sender of Run.
+func (w *Worker) sendLoop(ctx context.Context, more chan struct{}) {
+	for ctx.Err() == nil {
 		n, err := w.RunOnce(ctx)
 		if err != nil && ctx.Err() == nil {
 			w.c.Logger.Error("notify: outbox batch", "err", err)
 		}
 		if n == w.c.Batch && err == nil {
-			continue // more may be due
+			nudge(more) // more may be due: a peer helps
+			continue
 		}
 		t := time.NewTimer(w.c.Poll)
 		select {
 		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-w.c.Wake:
+		case <-more:
 		case <-t.C:
 		}
 		t.Stop()
+	}
+}
+
+// nudge wakes one waiting sender, if none is already called.
+func nudge(more chan struct{}) {
+	select {
+	case more <- struct{}{}:
+	default:
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,12 +56,16 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
+	senders, err := mailSenders(e.getenv("PBEM_MAIL_SENDERS"))
+	if err != nil {
+		return nil, nil, err
+	}
 	games, err := wiring.Games()
 	if err != nil {
 		return nil, nil, err
 	}
 	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Logger: e.log, DKIM: dk,
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err
@@ -105,4 +110,19 @@ func mailLease(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("PBEM_MAIL_LEASE: give a duration of at least 1s, like 2m")
 	}
 	return d, nil
+}
+
+// mailSenders reads PBEM_MAIL_SENDERS: how many batches of emails the
+// outbox worker sends at once, each on its own connection to the relay.
+// Empty: the worker's default (notify.DefaultSenders).
+func mailSenders(v string) (int, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 64 {
+		return 0, fmt.Errorf("PBEM_MAIL_SENDERS: give a number from 1 to 64, like 4")
+	}
+	return n, nil
 }

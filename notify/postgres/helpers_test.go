@@ -97,6 +97,8 @@ type workerOpts struct {
 	store     notify.OutboxStore
 	prefs     notify.PrefStore
 	batch     int
+	// senders is WorkerConfig.Senders (what Run uses); 0: the default.
+	senders int
 }
 
 func newWorker(t testing.TB, pool *pgxpool.Pool, o workerOpts) *notify.Worker {
@@ -110,7 +112,7 @@ func newWorker(t testing.TB, pool *pgxpool.Pool, o workerOpts) *notify.Worker {
 	}
 	w, err := notify.NewWorker(notify.WorkerConfig{
 		Store: o.store, Sender: o.sender, Renderer: testRenderer(t), Prefs: o.prefs,
-		Now: now, Batch: o.batch, Lease: time.Minute, MaxAttempts: 5,
+		Now: now, Batch: o.batch, Senders: o.senders, Lease: time.Minute, MaxAttempts: 5,
 		Backoff:   func(int) time.Duration { return 10 * time.Second },
 		RecordFor: cmp.Or(o.recordFor, -1),
 	})

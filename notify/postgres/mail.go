@@ -33,6 +33,9 @@ type MailConfig struct {
 	// Lease is how long the outbox worker holds the rows it claimed
 	// (PBEM_MAIL_LEASE); 0: the worker's default (notify.WorkerConfig).
 	Lease time.Duration
+	// Senders is how many batches the outbox worker sends at once
+	// (PBEM_MAIL_SENDERS); 0: notify.DefaultSenders.
+	Senders int
 	// Logger; nil: slog.Default().
 	Logger *slog.Logger
 	// DKIM, if set, signs every email sent through the SMTP relay
@@ -64,6 +67,9 @@ type Mail struct {
 
 	retention time.Duration
 	log       *slog.Logger
+	// smtp is the relay's sender (nil with the dev mailbox): Run closes
+	// its kept connections when it ends.
+	smtp *notify.SMTPSender
 }
 
 // NewMail wires the email side on pool. Errors: a bad PBEM_SMTP_URL or
@@ -96,16 +102,17 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 			return nil, err
 		}
 		cfg.DKIM = c.DKIM
-		if sender, err = notify.NewSMTPSender(cfg, 30*time.Second); err != nil {
+		if m.smtp, err = notify.NewSMTPSender(cfg, 30*time.Second); err != nil {
 			return nil, err
 		}
+		sender = m.smtp
 	}
 	timeouter := c.Timeouter
 	if c.Metrics != nil {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Seats: NewSeats(pool, c.Games), Wake: c.Wake, Lease: c.Lease, Logger: log}); err != nil {
+		Prefs: m.Prefs, Seats: NewSeats(pool, c.Games), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),
@@ -124,4 +131,7 @@ func (m *Mail) Run(ctx context.Context) {
 	go func() { defer wg.Done(); _ = m.Scheduler.Run(ctx) }()
 	go func() { defer wg.Done(); m.runRetention(ctx, m.retention) }()
 	wg.Wait()
+	if m.smtp != nil {
+		m.smtp.Close()
+	}
 }

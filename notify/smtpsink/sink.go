@@ -59,6 +59,11 @@ type Sink struct {
 	msgs   []Received
 	refuse int
 	cond   *sync.Cond
+	// conns counts the connections opened; open holds those not closed.
+	conns int
+	open  map[*smtp.Conn]bool
+	// drop is how many DATA commands still break their connection.
+	drop int
 }
 
 // Start runs a sink on 127.0.0.1 and stops it when tb ends.
@@ -66,7 +71,12 @@ func Start(tb testing.TB, o Options) *Sink {
 	tb.Helper()
 	s := &Sink{opts: o}
 	s.cond = sync.NewCond(&s.mu)
+	s.open = map[*smtp.Conn]bool{}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns++
+		s.open[c] = true
+		s.mu.Unlock()
 		return &session{s: s, c: c}, nil
 	}))
 	srv.Domain = "localhost"
@@ -100,6 +110,34 @@ func (s *Sink) Addr() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Po
 func (s *Sink) RefuseNext(n int) {
 	s.mu.Lock()
 	s.refuse = n
+	s.mu.Unlock()
+}
+
+// Connections is how many connections clients opened so far.
+func (s *Sink) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// CloseConnections closes every open connection without a word, as a
+// relay does with idle sessions or when it restarts.
+func (s *Sink) CloseConnections() {
+	s.mu.Lock()
+	open := s.open
+	s.open = map[*smtp.Conn]bool{}
+	s.mu.Unlock()
+	for c := range open {
+		_ = c.Close()
+	}
+}
+
+// BreakNextData makes the next n DATA commands fail as a broken
+// connection does: the message is read, not accepted, and the connection
+// is closed without a reply.
+func (s *Sink) BreakNextData(n int) {
+	s.mu.Lock()
+	s.drop = n
 	s.mu.Unlock()
 }
 
@@ -179,6 +217,16 @@ func (x *session) Data(r io.Reader) error {
 		return err
 	}
 	_, isTLS := x.c.TLSConnectionState()
+	x.s.mu.Lock()
+	broken := x.s.drop > 0
+	if broken {
+		x.s.drop--
+	}
+	x.s.mu.Unlock()
+	if broken {
+		_ = x.c.Close()
+		return errors.New("smtpsink: connection broken")
+	}
 	if x.s.opts.OnData != nil {
 		x.s.opts.OnData(len(x.s.Messages()))
 	}
@@ -189,8 +237,13 @@ func (x *session) Data(r io.Reader) error {
 	return nil
 }
 
-func (x *session) Reset()        { x.from, x.to = "", nil }
-func (x *session) Logout() error { return nil }
+func (x *session) Reset() { x.from, x.to = "", nil }
+func (x *session) Logout() error {
+	x.s.mu.Lock()
+	delete(x.s.open, x.c)
+	x.s.mu.Unlock()
+	return nil
+}
 
 // SelfSigned makes a certificate for 127.0.0.1 and localhost. It returns
 // the server's TLS configuration and a pool that trusts the certificate.
