@@ -15,11 +15,5 @@ CREATE TABLE game_states (
     version bigint NOT NULL,
     state   json NOT NULL
 );
--- MAIN and a low toast_tuple_target: the state is compressed inline (a
--- 1.4 KB row is below the default 2 KB threshold, so it would be stored
--- uncompressed) and never moved to the TOAST table.
-ALTER TABLE game_states ALTER COLUMN state SET STORAGE MAIN;
-ALTER TABLE game_states SET (toast_tuple_target = 128);
-
 INSERT INTO game_states (game_id, version, state) SELECT id, version, state FROM games;
 ALTER TABLE games DROP COLUMN state;
