@@ -86,10 +86,11 @@ type Seat struct {
 
 // SnapshotEvery is how many events may follow the stored state snapshot
 // before a move writes a new one. The state (about 1.4 KB of JSON in a
-// four-player Lords of Scotland game) was written on every move, 1,555 of
-// the 4,215 bytes of WAL a move cost (bench/peers/walstats.sh); every 32
-// events it costs about 40, and a game read without its cached state
-// applies at most 31 events to its snapshot (events/game, catchUp).
+// four-player Lords of Scotland game) was written with the game row on
+// every move: that row was 1,571 of the 4,301 bytes of WAL a move wrote
+// (bench/peers/walstats.sh). Written every 32 events, the state costs 66
+// bytes a move, and a game read without its cached state applies at most
+// 31 events to its snapshot (events/game, catchUp).
 const SnapshotEvery = 32
 
 // SnapshotDue reports whether g's state must be stored now: at creation
