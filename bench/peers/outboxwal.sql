@@ -23,7 +23,7 @@ SELECT substr(md5(i::text), 1, 16), i % 4, 'your_turn', '{"to": {"name": "Bob", 
   "Recruit the face-down card (place 5)", "Muster Makgill 7 face-up", "Muster Makgill 7 face-down",
   "Muster MacDonnell 9 face-up", "Muster MacDonnell 9 face-down", "Muster Forsyth 9 face-up", "Muster Forsyth 9 face-down",
   "Muster Forsyth 11 face-up", "Muster Forsyth 11 face-down", "Muster Cockburn 12 face-up", "Muster Cockburn 12 face-down"],
-  "choice": "94d7f8c2", "version": 2, "deadline": "2026-11-28T04:08:18Z", "language": "en", "token_gen": 0}'::jsonb, i
+  "choice": "94d7f8c2", "version": 2, "deadline": "2026-11-28T04:08:18Z", "language": "en", "token_gen": 0}'::json, i
 FROM generate_series(1, 1500) AS i;
 SELECT pg_current_wal_lsn() AS l1 \gset
 DO $$

@@ -207,7 +207,7 @@ const changesSQL = `WITH u AS (
 	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::json[], $17::text[])
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version)
-	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::jsonb[], $22::bigint[])
+	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::json[], $22::bigint[])
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
 	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::bigint[], $27::json[])

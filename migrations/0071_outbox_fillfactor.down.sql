@@ -1,1 +1,0 @@
-ALTER TABLE outbox RESET (fillfactor);
