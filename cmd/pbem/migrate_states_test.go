@@ -19,17 +19,17 @@ import (
 	ppg "pbem/projections/postgres"
 )
 
-// TestMigrateStatesOfAVersion30Database loads a database written by the
-// code of schema version 30 (testdata/v30_games.sql.gz: a finished and an
+// TestMigrateStatesOfAVersion60Database loads a database written by the
+// code of schema version 60 (testdata/v60_games.sql.gz: a finished and an
 // active game of each engine, random legal moves played through the game
-// service of commit c5e29cf and dumped with pg_dump --data-only --inserts), migrates it with `pbem migrate up` and checks that 0070 moved
+// service of commit 78cdf5a and dumped with pg_dump --data-only --inserts), migrates it with `pbem migrate up` and checks that 0070 moved
 // every game's state into game_states unchanged, at the game's version;
 // then `pbem verify --all`, `pbem rebuild` and verify again pass, and so
 // does verify after the active games moved on past their next snapshot.
-func TestMigrateStatesOfAVersion30Database(t *testing.T) {
+func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.NewEmptyDB(t)
-	if err := migrations.To(url, 30); err != nil {
+	if err := migrations.To(url, 60); err != nil {
 		t.Fatal(err)
 	}
 	pool, err := pgxpool.New(ctx, url)
@@ -37,8 +37,8 @@ func TestMigrateStatesOfAVersion30Database(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	if _, err := pool.Exec(ctx, readFixture(t, "testdata/v30_games.sql.gz")); err != nil {
-		t.Fatalf("load the version 30 data: %v", err)
+	if _, err := pool.Exec(ctx, readFixture(t, "testdata/v60_games.sql.gz")); err != nil {
+		t.Fatalf("load the version 60 data: %v", err)
 	}
 	type row struct {
 		version int64
