@@ -10,6 +10,8 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
+	evpg "pbem/events/postgres"
+	"pbem/projections"
 )
 
 // cardKeys are the JSON keys under which Lords views, moves and events name
@@ -112,6 +114,10 @@ func TestLordsOverHTTP(t *testing.T) {
 	}
 	e := newEnv(t, g)
 	ctx := context.Background()
+	// The whole state after each move, for the test's knowledge of what
+	// is hidden: replayed from the events (the stored one is a snapshot).
+	store := evpg.New(e.pool)
+	defer store.Close()
 	for n := 2; n <= 5; n++ {
 		t.Run(fmt.Sprint(n, " players"), func(t *testing.T) {
 			e.t = t
@@ -132,7 +138,11 @@ func TestLordsOverHTTP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				st0, err := g.DecodeState(row.State)
+				now, _, err := projections.Replay(ctx, engine.NewRegistry(g), store, row)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st0, err := g.DecodeState(now.Game.State)
 				if err != nil {
 					t.Fatal(err)
 				}

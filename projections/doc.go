@@ -1,7 +1,7 @@
 // Package projections holds pbem's read models, built from the events and
-// only from them: the game row (state, version, status, deadlines), the
-// lobby and inbox, each seat's redacted history, and the email outbox rows a
-// change owes.
+// only from them: the game row (version, status, deadlines) and its state
+// snapshot (every SnapshotEvery events), the lobby and inbox, each seat's
+// redacted history, and the email outbox rows a change owes.
 //
 // One Projector (projector.go) folds a game's events into those rows: the
 // game service (package events/game) runs it inside each append's

@@ -46,7 +46,12 @@ type Game struct {
 	Players      []string // names by seat
 	Status       string
 	Version      int64
-	State        json.RawMessage // the engine state
+	// State is the engine state after Version. The database keeps it only
+	// as a snapshot taken after StateVersion (table game_states, see
+	// SnapshotEvery); a Game read from the database holds that snapshot
+	// until the game service catches it up with the events after it.
+	State        json.RawMessage
+	StateVersion int64
 	ToMove       []int
 	SeedHash     []byte
 	Result       *engine.Result
@@ -77,6 +82,22 @@ type Seat struct {
 	// Bot is the level of the bot that plays this seat ("easy", "normal",
 	// "strong"), "" for a person. A bot's seat gets no email.
 	Bot string `json:"bot,omitempty"`
+}
+
+// SnapshotEvery is how many events may follow the stored state snapshot
+// before a move writes a new one. The state (about 1.4 KB of JSON in a
+// four-player Lords of Scotland game) was written with the game row on
+// every move: that row was 1,571 of the 4,301 bytes of WAL a move wrote
+// (bench/peers/walstats.sh). Written every 32 events, the state costs 66
+// bytes a move, and a game read without its cached state applies at most
+// 31 events to its snapshot (events/game, catchUp).
+const SnapshotEvery = 32
+
+// SnapshotDue reports whether g's state must be stored now: at creation
+// (no snapshot yet), when the game has ended (its final state stays), or
+// once SnapshotEvery events follow the last snapshot.
+func (g *Game) SnapshotDue() bool {
+	return g.StateVersion == 0 || g.Ended() || g.Version-g.StateVersion >= SnapshotEvery
 }
 
 // Ended reports whether the game is over (finished or aborted).

@@ -191,6 +191,9 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 			g.FinishedAt = &t
 		}
 	}
+	if g.SnapshotDue() {
+		g.StateVersion = g.Version // the repository stores State with this Change
+	}
 	switch {
 	case g.Status != StatusActive:
 		g.DeadlineAt, g.ReminderAt = nil, nil

@@ -13,7 +13,9 @@ import (
 // inside an event-store batch (the tx of an events.BatchHook), so a
 // projection is never out of step with its events.
 type Repository interface {
-	// Game loads a game's row with its seats and admin token hash.
+	// Game loads a game's row with its seats and admin token hash, and its
+	// stored state snapshot: State as it was after StateVersion, which may
+	// be below Version (see Game.State and SnapshotEvery).
 	Game(ctx context.Context, id string) (*Game, error)
 	// Versions returns the versions of the games ids (cheaper than Game: it
 	// tells whether cached rows are current); unknown games are left out.

@@ -50,4 +50,15 @@ echo "per relation (bytes a move):"
       rel="(no relation: commits...)"; if (match($0, /rel [0-9]+\/[0-9]+\/[0-9]+/)) { split(substr($0, RSTART+4, RLENGTH-4), r, "/"); rel=(r[3] in name) ? name[r[3]] : "relfilenode " r[3] }
       sum[rel]+=tot }
     END { for (k in sum) printf "%8.0f  %s\n", sum[k]/m, k }' "$names" - | sort -rn
+# Per relation and record type (Heap INSERT, Heap UPDATE, Heap HOT_UPDATE,
+# Btree INSERT_LEAF...), with how many records a move writes: what to cut.
+echo
+echo "per relation and record type (bytes a move, records a move):"
+"$bin/pg_waldump" -p "$dir/data/pg_wal" -s "$start" -e "$end" 2>/dev/null |
+  awk -v m="$moves" 'NR==FNR {n=$1; $1=""; name[n]=substr($0,2); next}
+    { split($0, a, "len \\(rec/tot\\): *[0-9]+/ *"); split(a[2], b, ","); tot=b[1]+0
+      split($0, r0, "rmgr: *"); split(r0[2], rm, " "); split($0, d0, "desc: "); split(d0[2], d, " ")
+      rel="(no relation)"; if (match($0, /rel [0-9]+\/[0-9]+\/[0-9]+/)) { split(substr($0, RSTART+4, RLENGTH-4), r, "/"); rel=(r[3] in name) ? name[r[3]] : "relfilenode " r[3] }
+      k=rel " " rm[1] "/" d[1]; sum[k]+=tot; cnt[k]++ }
+    END { for (k in sum) printf "%8.0f %6.2f  %s\n", sum[k]/m, cnt[k]/m, k }' "$names" - | sort -rn | head -30
 rm -f "$names"

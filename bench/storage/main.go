@@ -1,7 +1,8 @@
-// Command storage measures what finished games cost on disk: on a fresh
-// database of the server at -url it plays -games four-player Lords of
-// Scotland games to their end through the game service (random legal
-// moves, as players would), marks their emails sent as the outbox worker
+// Command storage measures what finished games cost on disk: for each game
+// of -game (default both: Lords of Scotland, then Swords and Bagpipes), on
+// a fresh database of the server at -url, it plays -games four-player games
+// to their end through the game service (random legal moves, as players
+// would), marks their emails sent as the outbox worker
 // would, removes sent emails past their retention when -retention is set
 // (notify.PurgeSent, as the worker does once they are older), runs VACUUM
 // FULL and prints every table's size (heap, TOAST and indexes) per game.
@@ -22,6 +23,7 @@ import (
 
 	"pbem/bench/internal/playout"
 	"pbem/engine"
+	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
@@ -36,14 +38,25 @@ func main() {
 	games := flag.Int("games", 20, "games to play to the end")
 	keep := flag.Bool("keep", false, "keep the database (its name is printed)")
 	retention := flag.Bool("retention", true, "remove sent emails as if past their retention")
+	which := flag.String("game", "", "the game to play (lords-of-scotland or swords-and-bagpipes; default both)")
 	flag.Parse()
-	if err := run(context.Background(), *admin, *games, *keep, *retention); err != nil {
+	l, err := lords.New()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "storage:", err)
 		os.Exit(1)
 	}
+	for _, eng := range []engine.Game{l, bagpipes.Game{}} {
+		if *which != "" && *which != eng.Name() {
+			continue
+		}
+		if err := run(context.Background(), eng, *admin, *games, *keep, *retention); err != nil {
+			fmt.Fprintln(os.Stderr, "storage:", err)
+			os.Exit(1)
+		}
+	}
 }
 
-func run(ctx context.Context, admin string, n int, keep, retention bool) error {
+func run(ctx context.Context, eng engine.Game, admin string, n int, keep, retention bool) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return err
@@ -66,17 +79,13 @@ func run(ctx context.Context, admin string, n int, keep, retention bool) error {
 		return err
 	}
 	defer pool.Close()
-	l, err := lords.New()
-	if err != nil {
-		return err
-	}
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := game.New(game.Config{Games: engine.NewRegistry(l), Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := game.New(game.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
 	moves := 0
 	for range n {
-		m, err := play(ctx, svc, rng)
+		m, err := play(ctx, svc, eng.Name(), rng)
 		if err != nil {
 			return err
 		}
@@ -88,13 +97,13 @@ func run(ctx context.Context, admin string, n int, keep, retention bool) error {
 	if _, err := pool.Exec(ctx, "VACUUM FULL ANALYZE"); err != nil {
 		return err
 	}
-	fmt.Printf("%d finished four-player Lords of Scotland games, %.1f moves a game; database %s\n", n, float64(moves)/float64(n), db)
+	fmt.Printf("%d finished four-player %s games, %.1f moves a game; database %s\n", n, eng.Name(), float64(moves)/float64(n), db)
 	return report(ctx, pool, n)
 }
 
-// play creates a four-player game and plays random legal moves to its end.
-func play(ctx context.Context, svc *game.Service, rng *rand.Rand) (int, error) {
-	id, err := playout.Create(ctx, svc, "lords-of-scotland", 4)
+// play creates a four-player game of name and plays random legal moves to its end.
+func play(ctx context.Context, svc *game.Service, name string, rng *rand.Rand) (int, error) {
+	id, err := playout.Create(ctx, svc, name, 4)
 	if err != nil {
 		return 0, err
 	}

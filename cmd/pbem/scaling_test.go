@@ -27,6 +27,7 @@ import (
 var gameKeyed = map[string]string{
 	"events":        "stream",
 	"games":         "id",
+	"game_states":   "game_id",
 	"seats":         "game_id",
 	"inbox":         "game_id",
 	"history":       "game_id",

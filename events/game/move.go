@@ -132,19 +132,23 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if err != nil {
 		return nil, err
 	}
+	// A keyed move's answer is remembered with the move, so it is encoded
+	// inside the append's transaction; any other answer after the commit,
+	// outside the group commit's serial part.
 	var answer json.RawMessage
-	extra := func(c *projections.Change, nst engine.State) error {
-		b, err := marshalView(view(c.Game, nst, seat))
-		if err != nil {
-			return err
-		}
-		answer = b
-		if req.Key != "" {
+	var extra func(*projections.Change, engine.State) error
+	if req.Key != "" {
+		extra = func(c *projections.Change, nst engine.State) error {
+			b, err := marshalView(view(c.Game, nst, seat))
+			if err != nil {
+				return err
+			}
+			answer = b
 			c.Request = &projections.Request{GameID: g.ID, Seat: seat, Key: req.Key, Version: c.Game.Version, Response: b}
+			return nil
 		}
-		return nil
 	}
-	_, _, ran, err := s.append(ctx, g, st, evs, decided, extra)
+	ng, nst, ran, err := s.append(ctx, g, st, evs, decided, extra)
 	if err != nil {
 		if projections.ErrorCode(err) == projections.EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
@@ -163,6 +167,9 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 			return r.Response, nil
 		}
 		return nil, projections.Errorf(projections.EConflict, "id %q was already used for another request", req.Key)
+	}
+	if answer == nil {
+		return marshalView(view(ng, nst, seat))
 	}
 	return answer, nil
 }

@@ -99,6 +99,10 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 	if err != nil || projections.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
 		return projections.Errorf(projections.ECorrupt, "game %s: the seed does not match its published hash", id)
 	}
+	// The stored snapshot and the events after it must give the replayed state.
+	if _, err := s.advance(live, evs); err != nil {
+		return projections.Errorf(projections.ECorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
+	}
 	if diff := diffGames(c.Game, live); diff != "" {
 		return projections.Errorf(projections.ECorrupt, "game %s: projection differs from the events: %s", id, diff)
 	}

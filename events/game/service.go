@@ -127,13 +127,18 @@ func (s *Service) knownGame(ctx context.Context, id string, atLeast int64) (g *p
 	return g, false, err
 }
 
-// load reads game id's row and caches it.
+// load reads game id's row, brings its state up to date (catchUp) and
+// caches both.
 func (s *Service) load(ctx context.Context, id string) (*projections.Game, error) {
 	g, err := s.repo.Game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	s.cache.put(g, nil)
+	st, err := s.catchUp(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.put(g, st)
 	return g, nil
 }
 

@@ -45,10 +45,10 @@ func BenchmarkDueDeadlines(b *testing.B) {
 	pool := newPool(b)
 	ctx := context.Background()
 	now := time.Now().UTC()
-	if _, err := pool.Exec(ctx, `INSERT INTO games (id, game, rules_version, language, players, status, version, state,
+	if _, err := pool.Exec(ctx, `INSERT INTO games (id, game, rules_version, language, players, status, version,
     seed_hash, admin_token_hash, created_at, updated_at, deadline_at, reminder_at)
 SELECT 'g' || i, 'lords-of-scotland', '1', 'en', '["Ann","Bob"]', CASE WHEN i % 10 = 0 THEN 'finished' ELSE 'active' END,
-    5, '{}', '\x00', '\x00', $1::timestamptz, $1::timestamptz,
+    5, '\x00', '\x00', $1::timestamptz, $1::timestamptz,
     $1 + ((i % 100) - 1) * interval '1 hour', $1 + ((i % 100) - 2) * interval '1 hour'
 FROM generate_series(1, 111111) AS i`, now); err != nil {
 		b.Fatal(err)

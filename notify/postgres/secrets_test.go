@@ -16,6 +16,7 @@ import (
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
+	"pbem/projections"
 	projpg "pbem/projections/postgres"
 )
 
@@ -138,7 +139,12 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := g.DecodeState(row.State)
+			// The whole state, replayed from the events (the stored one is a snapshot).
+			now, _, err := projections.Replay(ctx, engine.NewRegistry(g), store, row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := g.DecodeState(now.Game.State)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -138,8 +138,14 @@ func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.Stat
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	// The whole current state, replayed from the events (the stored one is
+	// a snapshot).
+	now, _, err := projections.Replay(context.Background(), e.games, e.store, row)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	eng := e.games[row.Game]
-	st, err := eng.DecodeState(row.State)
+	st, err := eng.DecodeState(now.Game.State)
 	if err != nil {
 		e.t.Fatal(err)
 	}

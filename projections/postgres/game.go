@@ -15,16 +15,17 @@ import (
 )
 
 const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
-	g.state, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
+	st.state, st.version, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
 	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
 	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots`
 
-// gameFrom is the FROM clause of gameColumns: the game and its seats as
+// gameFrom is the FROM clause of gameColumns: the game, its state snapshot
+// (migration 0070) and its seats as
 // arrays (cheaper to decode than one JSON document). The arrays are built in
 // one pass over the seats' primary key, in seat order, without the five
 // sorts that an ORDER BY in each aggregate costs; scanGame sorts the seats
 // again in Go, so their order never depends on the plan.
-const gameFrom = ` FROM games g, LATERAL (SELECT array_agg(x.seat) AS seats, array_agg(x.name) AS names,
+const gameFrom = ` FROM games g JOIN game_states st ON st.game_id = g.id, LATERAL (SELECT array_agg(x.seat) AS seats, array_agg(x.name) AS names,
 	array_agg(x.email) AS emails, array_agg(x.token_gen) AS gens, array_agg(x.token_hash) AS hashes,
 	array_agg(x.bot) AS bots
 	FROM (SELECT seat, name, email, token_gen, token_hash, coalesce(bot, '') AS bot FROM seats WHERE game_id = g.id ORDER BY seat) x) s`
@@ -65,7 +66,7 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var names, emails, bots []string
 	var hashes [][]byte
 	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &options, &players, &g.Status, &g.Version,
-		&state, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
+		&state, &g.StateVersion, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
 		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
 		&seats, &names, &emails, &gens, &hashes, &bots)
 	if err != nil {

@@ -109,8 +109,8 @@ func TestRebuildEqualsLive(t *testing.T) {
 	ids := someGames(t, svc, repo, &clock)
 	live := dump(t, pool)
 	// Wreck the projections, keeping the primary data and versions.
-	for _, q := range []string{`DELETE FROM history`, `DELETE FROM inbox`,
-		`UPDATE games SET state = '{}'::json, status = 'active', to_move = '{}', result = NULL, finished_at = NULL,
+	for _, q := range []string{`DELETE FROM history`, `DELETE FROM inbox`, `UPDATE game_states SET state = '{}'::json`,
+		`UPDATE games SET status = 'active', to_move = '{}', result = NULL, finished_at = NULL,
 			players = '[]', extensions = 0, updated_at = now()`} {
 		if _, err := pool.Exec(ctx, q); err != nil {
 			t.Fatal(err)
@@ -158,7 +158,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	// A projection edited behind the service's back is caught too.
 	d := create(t, svc, 2)
 	playSome(t, svc, repo, d.ID, 4, rand.New(rand.NewPCG(7, 8)))
-	if _, err := pool.Exec(ctx, `UPDATE games SET state = jsonb_set(state::jsonb, '{totals,0}', '99')::json WHERE id = $1`, d.ID); err != nil {
+	if _, err := pool.Exec(ctx, `UPDATE game_states SET state = jsonb_set(state::jsonb, '{totals,0}', '99')::json WHERE game_id = $1`, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := svc.Verify(ctx, d.ID); projections.ErrorCode(err) != projections.ECorrupt {

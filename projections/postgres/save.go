@@ -113,30 +113,35 @@ func queueInsertGame(b *pgx.Batch, g *projections.Game) error {
 	if err != nil {
 		return err
 	}
-	b.Queue(`INSERT INTO games (id, game, rules_version, language, options, players, status, version, state, to_move,
+	b.Queue(`INSERT INTO games (id, game, rules_version, language, options, players, status, version, to_move,
 		seed_hash, admin_token_hash, result, created_at, updated_at, finished_at, turn_deadline, reminder_before,
 		timeout_policy, deadline_at, reminder_at, paused, extensions)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
-		g.ID, g.Game, g.RulesVersion, g.Language, g.Options, a.players, g.Status, g.Version, g.State, a.toMove,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+		g.ID, g.Game, g.RulesVersion, g.Language, g.Options, a.players, g.Status, g.Version, a.toMove,
 		g.SeedHash, g.AdminHash, a.result, g.CreatedAt, g.UpdatedAt, g.FinishedAt, interval(g.TurnDeadline),
 		interval(g.ReminderBefore), g.TimeoutPolicy, g.DeadlineAt, g.ReminderAt, g.Paused(), g.Extensions)
+	// The first snapshot; changesSQL, which follows, writes the later ones.
+	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)`, g.ID, g.Version, g.State)
 	return nil
 }
 
-// queueUpdateGame writes the projected columns of a rebuilt g. The
-// scheduler columns are left as they are when the version is unchanged.
+// queueUpdateGame writes the projected columns of a rebuilt g and its
+// state as the game's snapshot. The scheduler columns are left as they are
+// when the version is unchanged.
 func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	a, err := argsOf(g)
 	if err != nil {
 		return err
 	}
-	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, state = $5, to_move = $6, result = $7,
-		updated_at = $8, finished_at = $9, paused = $10, extensions = $11, rules_version = $12, language = $13,
-		players = $14, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $15 END,
-		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $16 END, options = $17, seed_hash = $18, created_at = $19, turn_deadline = $20,
-		reminder_before = $21, timeout_policy = $22
+	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)
+		ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state`, g.ID, g.Version, g.State)
+	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5, result = $6,
+		updated_at = $7, finished_at = $8, paused = $9, extensions = $10, rules_version = $11, language = $12,
+		players = $13, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $14 END,
+		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $15 END, options = $16, seed_hash = $17, created_at = $18, turn_deadline = $19,
+		reminder_before = $20, timeout_policy = $21
 		WHERE id = $1`,
-		g.ID, g.Game, g.Status, g.Version, g.State, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
+		g.ID, g.Game, g.Status, g.Version, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
 		g.Extensions, g.RulesVersion, g.Language, a.players, g.DeadlineAt, g.ReminderAt, g.Options, g.SeedHash,
 		g.CreatedAt, interval(g.TurnDeadline), interval(g.ReminderBefore), g.TimeoutPolicy)
 	return nil
@@ -164,9 +169,11 @@ func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
 
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
-// (to_move as an int[] literal, result as JSON or NULL), $13..$17 one per
+// (to_move as an int[] literal, result as JSON or NULL, state NULL unless
+// the Change takes a snapshot: then it goes to game_states), $13..$17 one per
 // history row, $18..$22 and $28 (its delay in microseconds: the mail
-// grace) one per outbox row, $23..$27 one per remembered answer; then the inbox follows the rows' to_move (a seat still awaited
+// grace) one per outbox row, $23..$27 one per remembered
+// answer; then the inbox follows the rows' to_move (a seat still awaited
 // keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
 // insertion costs a WAL record per row; the game's events, appended first
 // in the transaction, already keep two writers of one game apart). The final SELECT fails
@@ -182,10 +189,13 @@ const changesSQL = `WITH u AS (
 		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
 		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
 ), g AS (
-	UPDATE games SET status = u.status, version = u.version, state = u.state, to_move = u.to_move::int[],
+	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move::int[],
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
+), snap AS (
+	UPDATE game_states s SET version = u.version, state = u.state
+	FROM u WHERE s.game_id = u.id AND s.game_id = ANY ($1::text[]) AND u.state IS NOT NULL
 ), gone AS (
 	DELETE FROM inbox i USING u
 	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
@@ -199,7 +209,7 @@ const changesSQL = `WITH u AS (
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version, next_attempt_at)
 	SELECT m.game_id, m.seat, m.kind, m.payload, m.event_version, now() + m.delay * interval '1 microsecond'
-	FROM unnest($18::text[], $19::int[], $20::text[], $21::jsonb[], $22::bigint[], $28::bigint[])
+	FROM unnest($18::text[], $19::int[], $20::text[], $21::json[], $22::bigint[], $28::bigint[])
 		AS m(game_id, seat, kind, payload, event_version, delay)
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
@@ -210,7 +220,7 @@ const changesSQL = `WITH u AS (
 // queueChanges adds changesSQL for cs.
 func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	n := len(cs)
-	ids, status, states, toMove := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	ids, status, states, toMove := make([]string, n), make([]string, n), make([]*string, n), make([]string, n)
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	paused, ext := make([]bool, n), make([]int32, n)
@@ -219,7 +229,10 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	var reqs []*projections.Request
 	for i, c := range cs {
 		g := c.Game
-		ids[i], status[i], versions[i], states[i], toMove[i] = g.ID, g.Status, g.Version, string(g.State), intArray(g.ToMove)
+		ids[i], status[i], versions[i], toMove[i] = g.ID, g.Status, g.Version, intArray(g.ToMove)
+		if g.StateVersion == g.Version && !c.Create { // a snapshot (a creation's is inserted with its row)
+			states[i] = new(string(g.State))
+		}
 		if g.Result != nil {
 			r, err := json.Marshal(g.Result)
 			if err != nil {

@@ -1,0 +1,69 @@
+package game
+
+import (
+	"context"
+	"fmt"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/projections"
+)
+
+// catchUp brings the state of g, as read from the database (the snapshot
+// taken after g.StateVersion, see projections.SnapshotEvery), up to
+// g.Version with the events that follow the snapshot (advance). It
+// returns the state. g must not be shared yet.
+func (s *Service) catchUp(ctx context.Context, g *projections.Game) (engine.State, error) {
+	var evs []events.Event
+	if g.StateVersion < g.Version {
+		var err error
+		if evs, err = s.store.ReadStream(ctx, g.ID, g.StateVersion+1); err != nil {
+			return nil, err
+		}
+	}
+	return s.advance(g, evs)
+}
+
+// advance decodes g's stored snapshot, applies the engine events of evs
+// between g.StateVersion and g.Version (evs in version order; others are
+// skipped), and sets g.State to the current state's bytes: g.StateVersion
+// stays the stored snapshot's version, which tells the projector when the
+// next one is due. It returns the state. g must not be shared yet.
+func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State, error) {
+	eng, err := s.engineOf(g)
+	if err != nil {
+		return nil, err
+	}
+	st, err := eng.DecodeState(g.State)
+	if err != nil {
+		return nil, fmt.Errorf("projections: decode state of %s at version %d: %w", g.ID, g.StateVersion, err)
+	}
+	if g.StateVersion >= g.Version {
+		return st, nil
+	}
+	at := g.StateVersion
+	for _, e := range evs {
+		if e.Version <= g.StateVersion {
+			continue
+		}
+		if e.Version > g.Version {
+			break // appended after the row was read
+		}
+		at = e.Version
+		if projections.IsServiceEvent(e.Type) {
+			continue // the service's own events leave the engine state alone
+		}
+		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+		}
+		st.Apply(ev)
+	}
+	if at != g.Version {
+		return nil, projections.Errorf(projections.ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
+	}
+	if g.State, err = projections.MarshalState(st); err != nil {
+		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
+	}
+	return st, nil
+}

@@ -1,0 +1,3 @@
+ALTER TABLE outbox ALTER COLUMN payload TYPE jsonb USING payload::jsonb;
+ALTER TABLE outbox ALTER COLUMN payload SET DEFAULT '{}'::jsonb;
+ALTER TABLE outbox RESET (fillfactor);
