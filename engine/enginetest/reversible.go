@@ -25,7 +25,7 @@ func checkReversible(g engine.Game, after engine.State, seat int, evs []engine.E
 		return false, fmt.Errorf("Reversible(%s) answers differently twice", raw)
 	}
 	if !bytes.Equal(mustJSON(evs), raw) {
-		return false, fmt.Errorf("Reversible changed the events %s", raw)
+		return false, fmt.Errorf("calling Reversible changed the events %s", raw)
 	}
 	if !rev {
 		return false, nil
