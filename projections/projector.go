@@ -61,6 +61,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
 	seatMove := false // an engine event of a seat's own move (its emails wait MailGrace)
+	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/game)
 	for i, e := range appended {
 		last = e
 		var ev engine.Event
@@ -120,6 +121,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				if err := p.takeBack(b, e); err != nil {
 					return nil, err
 				}
+				tookBack = true
 			case TypeLinkResent:
 				var l LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -191,8 +193,11 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 			g.FinishedAt = &t
 		}
 	}
-	if g.SnapshotDue() {
-		g.StateVersion = g.Version // the repository stores State with this Change
+	if g.SnapshotDue() || tookBack {
+		// The repository stores State with this Change. A take-back's state
+		// is not the previous one plus events, so it is always stored: no
+		// snapshot ever precedes a take-back.
+		g.StateVersion = g.Version
 	}
 	switch {
 	case g.Status != StatusActive:

@@ -50,6 +50,10 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 			break // appended after the row was read
 		}
 		at = e.Version
+		if e.Type == projections.TypeTakeback {
+			// The projector stores the state with every take-back.
+			return nil, projections.Errorf(projections.ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
+		}
 		if projections.IsServiceEvent(e.Type) {
 			continue // the service's own events leave the engine state alone
 		}

@@ -22,7 +22,7 @@ import (
 
 // lordsService returns a service playing Lords of Scotland on a fresh
 // database, with the given mail grace.
-func lordsService(t *testing.T, grace time.Duration) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func lordsService(t *testing.T, grace time.Duration) (*game.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	g, err := lords.New()
 	if err != nil {
@@ -33,13 +33,42 @@ func lordsService(t *testing.T, grace time.Duration) (*game.Service, *postgres.R
 
 // serviceOf returns a service playing games on a fresh database, with the
 // given mail grace.
-func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*game.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
-	svc := game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo, Secret: secret, MailGrace: grace})
-	return svc, repo, store, pool
+	reg := engine.NewRegistry(games...)
+	svc := game.New(game.Config{Games: reg, Store: store, Repo: repo, Secret: secret, MailGrace: grace})
+	return svc, &currentRepo{Repo: repo, store: store, games: reg}, store, pool
+}
+
+// currentRepo is the repository as these tests read it: Game's State is
+// the game's current engine state, computed from its events (the stored
+// one is a snapshot that may lag: projections.SnapshotEvery).
+type currentRepo struct {
+	*postgres.Repo
+	store events.Store
+	games engine.Registry
+}
+
+func (r *currentRepo) Game(ctx context.Context, id string) (*projections.Game, error) {
+	g, err := r.Repo.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := r.store.ReadStream(ctx, id, 1)
+	if err != nil {
+		return nil, err
+	}
+	_, st, err := projections.StateBefore(r.games, evs, g.Version+1)
+	if err != nil {
+		return nil, err
+	}
+	if g.State, err = projections.MarshalState(st); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func createLords(t *testing.T, svc *game.Service, n int) string {
