@@ -97,7 +97,7 @@ func run(ctx context.Context, pbem, chromium string, runs, moves int, verbose, s
 		return false, err
 	}
 	defer db.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
-	dbURL, drop, err := scratchDB(ctx, db.AdminURL)
+	dbURL, drop, err := cluster.ScratchDB(ctx, db.AdminURL, "pbem_page_")
 	if err != nil {
 		return false, err
 	}

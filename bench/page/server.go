@@ -3,21 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
@@ -25,45 +21,8 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/game"
 	evpg "pbem/events/postgres"
-	"pbem/migrations"
 	ppg "pbem/projections/postgres"
 )
-
-// scratchDB creates a fresh migrated database on the server of adminURL
-// and returns its URL and a function that drops it.
-func scratchDB(ctx context.Context, adminURL string) (string, func(), error) {
-	admin, err := pgx.Connect(ctx, adminURL)
-	if err != nil {
-		return "", nil, fmt.Errorf("connect: %w", err)
-	}
-	b := make([]byte, 5)
-	_, _ = rand.Read(b)
-	name := "pbem_page_" + hex.EncodeToString(b)
-	_, err = admin.Exec(ctx, "CREATE DATABASE "+name)
-	admin.Close(ctx)
-	if err != nil {
-		return "", nil, fmt.Errorf("create database: %w", err)
-	}
-	drop := func() {
-		c, err := pgx.Connect(context.Background(), adminURL)
-		if err != nil {
-			return
-		}
-		defer c.Close(context.Background())
-		_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-	}
-	u, err := url.Parse(adminURL)
-	if err != nil {
-		drop()
-		return "", nil, err
-	}
-	u.Path = "/" + name
-	if err := migrations.Up(u.String()); err != nil {
-		drop()
-		return "", nil, err
-	}
-	return u.String(), drop, nil
-}
 
 // createGames creates one four-player game of each name in the database,
 // through the game service (as a confirmed proposal would), and returns

@@ -61,7 +61,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	dbURL := o.db
 	if dbURL == "" {
 		var drop func()
-		if dbURL, drop, err = scratchDB(ctx, srv.AdminURL); err != nil {
+		if dbURL, drop, err = cluster.ScratchDB(ctx, srv.AdminURL, "pbem_load_"); err != nil {
 			return err
 		}
 		defer drop()
