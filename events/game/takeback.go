@@ -138,11 +138,15 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	if err != nil {
 		return o, err
 	}
+	back, err := projections.TakenBack(evs)
+	if err != nil {
+		return o, err
+	}
 	// The seat's last move is the last engine event (not taken back) of
 	// the tail; TakebackMove says whether it may still be taken back.
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if projections.IsServiceEvent(e.Type) || isTakenBack(evs, e.Version) {
+		if projections.IsServiceEvent(e.Type) || back[e.Version] {
 			continue
 		}
 		move, _, mover, err := projections.TakebackMove(evs, e.Version)
@@ -161,20 +165,6 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	return o, nil
 }
 
-// isTakenBack reports whether a take-back in evs names version.
-func isTakenBack(evs []events.Event, version int64) bool {
-	for _, e := range evs {
-		if e.Type != projections.TypeTakeback {
-			continue
-		}
-		var x projections.Takeback
-		if json.Unmarshal(e.Data, &x) == nil && version >= x.From && version <= x.Version {
-			return true
-		}
-	}
-	return false
-}
-
 // remembered returns the remembered answer of a keyed move of seat, as
 // Repository.Request does, unless that move was taken back: a retry of it
 // would answer a move that no longer stands (and the store would not
@@ -189,7 +179,11 @@ func (s *Service) remembered(ctx context.Context, id string, seat int, key strin
 	if err != nil {
 		return nil, err
 	}
-	if isTakenBack(evs, r.Version) {
+	back, err := projections.TakenBack(evs)
+	if err != nil {
+		return nil, err
+	}
+	if back[r.Version] {
 		return nil, projections.Errorf(projections.EConflict, "the move of id %q was taken back: play again with a new id", key)
 	}
 	return r, nil
