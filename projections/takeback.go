@@ -131,36 +131,53 @@ func seatOfActor(actor string) (int, bool) {
 	return s, err == nil && s >= 0
 }
 
-// StateBefore deals the game of evs (its whole stream, or a prefix
-// reaching before) again and applies its engine events below version
-// before, leaving out those taken back by the take-backs below before:
-// the engine state just before that version. It returns the engine too.
-func StateBefore(games engine.Registry, evs []events.Event, before int64) (engine.Game, engine.State, error) {
-	if len(evs) == 0 || evs[0].Type != TypeCreated {
-		return nil, nil, fmt.Errorf("projections: the stream does not begin with pbem.created")
-	}
+// Opening reads the pbem.created event that opens a game's stream evs,
+// with its secret seed.
+func Opening(evs []events.Event) (Created, engine.Seed, error) {
 	var c Created
+	if len(evs) == 0 || evs[0].Type != TypeCreated {
+		return c, engine.Seed{}, fmt.Errorf("projections: the stream does not begin with pbem.created")
+	}
 	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
-		return nil, nil, fmt.Errorf("projections: pbem.created of %s: %w", evs[0].Stream, err)
+		return c, engine.Seed{}, fmt.Errorf("projections: pbem.created of %s: %w", evs[0].Stream, err)
+	}
+	seed, err := DecodeSeed(c.Seed)
+	if err != nil {
+		return c, engine.Seed{}, fmt.Errorf("projections: game %s: %w", evs[0].Stream, err)
+	}
+	return c, seed, nil
+}
+
+// Deal deals the game of evs again from its opening pbem.created (see
+// Opening), with its engine from games.
+func Deal(games engine.Registry, evs []events.Event) (engine.Game, engine.State, error) {
+	c, seed, err := Opening(evs)
+	if err != nil {
+		return nil, nil, err
 	}
 	eng, ok := games[c.Game]
 	if !ok {
 		return nil, nil, fmt.Errorf("projections: game %s: unknown engine %q", evs[0].Stream, c.Game)
 	}
-	seed, err := DecodeSeed(c.Seed)
-	if err != nil {
-		return nil, nil, fmt.Errorf("projections: game %s: %w", evs[0].Stream, err)
-	}
 	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections: game %s: deal: %w", evs[0].Stream, err)
 	}
+	return eng, st, nil
+}
+
+// StandingEvents calls visit with each engine event of evs below version
+// before (0: all), decoded by eng, leaving out those taken back by the
+// take-backs below before: the moves that stand. Every reader that
+// replays a game (StateBefore, the audit's chart, the bots' history) goes
+// through it.
+func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit func(e events.Event, ev engine.Event)) error {
 	back, err := takenBack(evs, before)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	for _, e := range evs[1:] {
-		if e.Version >= before {
+	for _, e := range evs {
+		if before > 0 && e.Version >= before {
 			break
 		}
 		if IsServiceEvent(e.Type) || back[e.Version] {
@@ -168,9 +185,24 @@ func StateBefore(games engine.Registry, evs []events.Event, before int64) (engin
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+			return fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
 		}
-		st.Apply(ev)
+		visit(e, ev)
+	}
+	return nil
+}
+
+// StateBefore deals the game of evs (its whole stream, or a prefix
+// reaching before) again and applies its engine events below version
+// before, leaving out those taken back by the take-backs below before:
+// the engine state just before that version. It returns the engine too.
+func StateBefore(games engine.Registry, evs []events.Event, before int64) (engine.Game, engine.State, error) {
+	eng, st, err := Deal(games, evs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := StandingEvents(eng, evs, before, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
+		return nil, nil, err
 	}
 	return eng, st, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/bot"
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -138,28 +139,14 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != projections.TypeCreated {
 		return nil, projections.Errorf(projections.EConflict, "game %s moved on", g.ID)
 	}
-	var c projections.Created
-	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
-		return nil, fmt.Errorf("projections: pbem.created of %s: %w", g.ID, err)
-	}
-	seed, err := projections.DecodeSeed(c.Seed)
+	_, seed, err := projections.Opening(evs)
 	if err != nil {
 		return nil, err
 	}
 	h := &botGame{seed: seed}
-	back, err := projections.TakenBack(evs)
+	err = projections.StandingEvents(eng, evs, 0, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
 	if err != nil {
 		return nil, err
-	}
-	for _, e := range evs[1:] {
-		if projections.IsServiceEvent(e.Type) || back[e.Version] {
-			continue
-		}
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
-		if err != nil {
-			return nil, fmt.Errorf("projections: decode %s v%d: %w", g.ID, e.Version, err)
-		}
-		h.events = append(h.events, ev)
 	}
 	return h, nil
 }

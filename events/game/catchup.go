@@ -3,13 +3,11 @@ package game
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"pbem/engine"
-	"pbem/events"
 	"pbem/projections"
 )
 
@@ -160,25 +158,4 @@ func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engin
 	v := st.View(seat)
 	s.pastViews.put(k, v)
 	return v, nil
-}
-
-// dealFrom deals a game again from the pbem.created event that opens its
-// stream evs (with the secret seed: the state stays on the server).
-func dealFrom(eng engine.Game, id string, evs []events.Event) (engine.State, error) {
-	if len(evs) == 0 || evs[0].Type != projections.TypeCreated {
-		return nil, fmt.Errorf("projections: game %s does not start with %s", id, projections.TypeCreated)
-	}
-	var c projections.Created
-	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
-		return nil, fmt.Errorf("projections: read %s of %s: %w", projections.TypeCreated, id, err)
-	}
-	seed, err := projections.DecodeSeed(c.Seed)
-	if err != nil {
-		return nil, err
-	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
-	if err != nil {
-		return nil, fmt.Errorf("projections: re-deal %s: %w", id, err)
-	}
-	return st, nil
 }

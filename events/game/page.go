@@ -2,9 +2,9 @@ package game
 
 import (
 	"context"
-	"fmt"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -68,29 +68,14 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	if err != nil {
 		return err
 	}
-	eng, ok := s.games[a.Game]
-	if !ok {
-		return fmt.Errorf("projections: game %s uses unknown engine %q", id, a.Game)
-	}
-	st, err := dealFrom(eng, id, a.Events)
+	eng, st, err := projections.Deal(s.games, a.Events)
 	if err != nil {
 		return err
 	}
 	visit(PublicStep{Version: a.Events[0].Version, Type: projections.TypeCreated, View: st.View(engine.Spectator)})
-	back, err := projections.TakenBack(a.Events)
-	if err != nil {
-		return err
-	}
-	for _, e := range a.Events[1:] {
-		if projections.IsServiceEvent(e.Type) || back[e.Version] {
-			continue // a move taken back never happened, for the chart
-		}
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
-		if err != nil {
-			return fmt.Errorf("projections: decode event %d of %s: %w", e.Version, id, err)
-		}
+	// A move taken back never happened, for the chart.
+	return projections.StandingEvents(eng, a.Events, 0, func(e events.Event, ev engine.Event) {
 		st.Apply(ev)
 		visit(PublicStep{Version: e.Version, Type: e.Type, View: st.View(engine.Spectator)})
-	}
-	return nil
+	})
 }
