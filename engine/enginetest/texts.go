@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
+	"pbem/engine/i18n/i18ntest"
 )
 
 // GameTexts plays one game of setup with uniformly random listed moves
@@ -71,4 +73,30 @@ func GameTexts(g engine.Game, setup engine.Setup, seed uint64, extra func(st eng
 		}
 	}
 	return append(out, s.Result().Summary), nil
+}
+
+// CheckTranslated plays one game of setup (GameTexts, with extra) in a
+// language other than English and reports the texts that hold a word of
+// cat's English messages (same: the words allowed in setup.Language, see
+// i18ntest.UntranslatedWords) and, in French, those that miss an elision
+// before a player's name. A game of fewer than 100 texts is an error too:
+// it would prove nothing.
+func CheckTranslated(g engine.Game, cat *i18n.Catalog, same []string, setup engine.Setup, seed uint64, extra func(st engine.State) []string) error {
+	got, err := GameTexts(g, setup, seed, extra)
+	if err != nil {
+		return err
+	}
+	if len(got) < 100 {
+		return fmt.Errorf("%d texts: the test would prove nothing", len(got))
+	}
+	var errs []error
+	if setup.Language == "fr" {
+		if bad := i18ntest.MissedElisions(got, setup.Names); len(bad) > 0 {
+			errs = append(errs, fmt.Errorf("%d texts miss an elision: %v", len(bad), bad[:min(len(bad), 20)]))
+		}
+	}
+	if bad := i18ntest.UntranslatedWords(cat, got, same); len(bad) > 0 {
+		errs = append(errs, fmt.Errorf("%d texts hold English words: %v", len(bad), bad[:min(len(bad), 20)]))
+	}
+	return errors.Join(errs...)
 }
