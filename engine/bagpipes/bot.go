@@ -129,14 +129,7 @@ func indexOfMove(moves []Move, m Move) int {
 // best other seat's, through a logistic curve.
 func (s *state) botEval(out []float64) {
 	if s.Res != nil {
-		for i := range out {
-			out[i] = 0
-		}
-		for _, st := range s.Res.Ranking {
-			if st.Place == 1 {
-				out[st.Seat] = 1
-			}
-		}
+		bot.ScoreFinished(s.Res, out)
 		return
 	}
 	lambda := 0.3 + 0.9*float64(s.Defeats)/float64(max(s.DefeatLimit-1, 1))

@@ -219,3 +219,14 @@ func play(st engine.State, seat int, m engine.Move) error {
 	}
 	return nil
 }
+
+// ScoreFinished is Eval for a finished game: 1 for each seat in first
+// place of r, 0 for the others.
+func ScoreFinished(r *engine.Result, out []float64) {
+	clear(out)
+	for _, st := range r.Ranking {
+		if st.Place == 1 {
+			out[st.Seat] = 1
+		}
+	}
+}

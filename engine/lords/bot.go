@@ -129,14 +129,7 @@ func indexOf(moves []*Move, m *Move) int {
 // compared with the best other seat's, through a logistic curve.
 func (s *State) botEval(out []float64) {
 	if s.Final != nil {
-		for i := range out {
-			out[i] = 0
-		}
-		for _, st := range s.Final.Ranking {
-			if st.Place == 1 {
-				out[st.Seat] = 1
-			}
-		}
+		bot.ScoreFinished(s.Final, out)
 		return
 	}
 	val := make([]float64, s.N)
