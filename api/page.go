@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -37,7 +36,7 @@ import (
 // Config.Routes.
 type PageConfig struct {
 	// Service is the game service.
-	Service *game.Service
+	Service Service
 	// Secret is PBEM_SECRET: CSRF tokens are derived from it.
 	Secret []byte
 	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
@@ -79,7 +78,7 @@ type FailedEmails interface {
 // pages serves the HTML pages.
 type pages struct {
 	cfg   PageConfig
-	svc   *game.Service
+	svc   Service
 	log   *slog.Logger
 	tmpl  *templates
 	cop   *http.CrossOriginProtection

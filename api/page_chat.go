@@ -47,7 +47,7 @@ func (p *pages) chat(c echo.Context) error {
 
 // chatLines returns the latest table-talk lines of a game as the seat's
 // history has them (already in the game's language).
-func chatLines(ctx context.Context, svc *game.Service, id, tok string) ([]string, error) {
+func chatLines(ctx context.Context, svc Reads, id, tok string) ([]string, error) {
 	h, err := svc.History(ctx, id, tok)
 	if err != nil {
 		return nil, err
