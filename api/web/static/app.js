@@ -115,7 +115,8 @@
   // shown as a live update is, its URL (Content-Location) put in the
   // address bar: one round trip. An error page (a refused form) replaces
   // the page, as it would without script; if the post fails on the way,
-  // the form is posted again the usual way.
+  // the form is posted again the usual way. One form at a time: a tap
+  // while one is on its way is ignored (a double tap posts once).
   var native = false;
   document.addEventListener("submit", function (e) {
     var form = e.target;
