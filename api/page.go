@@ -27,7 +27,9 @@ import (
 // token. Every POST carries a CSRF token (HMAC of the cookie's value with
 // PBEM_SECRET, double-submit) and, for moves, the version the player saw,
 // and is refused when the browser says it comes from another origin
-// (page_guard.go).
+// (page_guard.go). The play page's script posts its forms itself, with
+// the header X-Pbem-Fetch, and gets the page the 303 would have led to as
+// the answer (page_fetch.go); the checks are the same.
 // GETs never change state. Every page is sent with a strict
 // Content-Security-Policy (scripts and styles only from /static/) and
 // Referrer-Policy: no-referrer.
