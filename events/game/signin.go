@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
 	"pbem/projections"
 )
 
@@ -114,7 +115,26 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 		return "", nil, err
 	}
 	gs, err := s.repo.MyGames(ctx, email)
-	return email, gs, err
+	if err != nil {
+		return "", nil, err
+	}
+	for i := range gs {
+		if gs[i].LastMove, err = s.lastLine(ctx, &gs[i]); err != nil {
+			return "", nil, err
+		}
+	}
+	return email, gs, nil
+}
+
+// lastLine is the last line of the public history of m's game: its event
+// at m.Version, told as everyone sees it.
+func (s *Service) lastLine(ctx context.Context, m *projections.MyGame) (string, error) {
+	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: m.Language, Players: m.Players, Version: m.Version}
+	rows, err := s.seatHistory(ctx, g, engine.Spectator, m.Version-1)
+	if err != nil || len(rows) == 0 {
+		return "", err
+	}
+	return rows[0].Summary, nil
 }
 
 // SeatTokenFor returns the play-link token of the seat of game id that
