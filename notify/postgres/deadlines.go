@@ -32,9 +32,11 @@ func NewDeadlines(pool *pgxpool.Pool, h Histories) *Deadlines {
 	return &Deadlines{pool: pool, histories: h}
 }
 
-// DueDeadlines implements notify.DeadlineStore. It uses the partial index
-// games_deadline (deadline_at WHERE status = 'active'); SKIP LOCKED lets
-// schedulers of other processes take other games meanwhile.
+// DueDeadlines implements notify.DeadlineStore. It reads the active games
+// through the partial index games_active and filters deadline_at in the
+// heap (no index keys deadline_at, which every move changes: migration
+// 0081); SKIP LOCKED lets schedulers of other processes take other games
+// meanwhile.
 func (d *Deadlines) DueDeadlines(ctx context.Context, now time.Time, limit int) ([]notify.DueGame, error) {
 	var out []notify.DueGame
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
