@@ -243,4 +243,3 @@ func firstDiff(got, want []projections.HistoryRow) string {
 	}
 	return fmt.Sprintf("%d rows, want %d", len(got), len(want))
 }
-
