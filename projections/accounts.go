@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 )
 
 // Outbox kinds of the organiser and sign-in flows: emails that are not
@@ -42,9 +43,9 @@ type MyGame struct {
 	Seat       int        `json:"seat"`
 	ToMove     []int      `json:"to_move"`
 	DeadlineAt *time.Time `json:"deadline_at"`
-	// Version is the game's version: LastMove tells its event, the last
-	// line of the game's public history.
-	Version    int64          `json:"-"`
+	// Last is the game's last event (nil if it has none): LastMove tells
+	// it, the last line of the game's public history.
+	Last       *events.Event  `json:"-"`
 	LastMove   string         `json:"last_move"`
 	LastMoveAt *time.Time     `json:"last_move_at"`
 	Result     *engine.Result `json:"result,omitempty"`
@@ -83,8 +84,8 @@ type Accounts interface {
 	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// DeleteSession ends a session.
 	DeleteSession(ctx context.Context, tokenHash []byte) error
-	// MyGames lists every seat of email, the active games first, without
-	// their LastMove (the service tells it from the events).
+	// MyGames lists every seat of email, the active games first, with
+	// each game's last event, without LastMove (the service tells it).
 	MyGames(ctx context.Context, email string) ([]MyGame, error)
 	// HasGames reports whether email has a seat or organises a game.
 	HasGames(ctx context.Context, email string) (bool, error)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -119,19 +120,22 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 		return "", nil, err
 	}
 	for i := range gs {
-		if gs[i].LastMove, err = s.lastLine(ctx, &gs[i]); err != nil {
+		if gs[i].LastMove, err = s.lastLine(&gs[i]); err != nil {
 			return "", nil, err
 		}
 	}
 	return email, gs, nil
 }
 
-// lastLine is the last line of the public history of m's game: its event
-// at m.Version, told as everyone sees it.
-func (s *Service) lastLine(ctx context.Context, m *projections.MyGame) (string, error) {
-	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: m.Language, Players: m.Players, Version: m.Version}
-	rows, err := s.seatHistory(ctx, g, engine.Spectator, m.Version-1)
-	if err != nil || len(rows) == 0 {
+// lastLine is the last line of the public history of m's game: its last
+// event (m.Last), told as everyone sees it.
+func (s *Service) lastLine(m *projections.MyGame) (string, error) {
+	if m.Last == nil {
+		return "", nil
+	}
+	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: m.Language, Players: m.Players, Version: m.Last.Version}
+	rows, err := projections.SeatHistory(s.games, g, []events.Event{*m.Last}, engine.Spectator)
+	if err != nil {
 		return "", err
 	}
 	return rows[0].Summary, nil
