@@ -12,10 +12,11 @@
 -- active games that reads every active row, a few milliseconds a tick
 -- (docs/SCALING.md, "History from the events, games HOT").
 --
--- The row's next version needs room on its page: pages filled to 50%
--- leave it. It applies to pages written from now on (VACUUM FULL or a
--- rebuild rewrites the others).
+-- The row's next version needs room on its page: pages filled to 80%
+-- leave it for 97% of the moves (50% for all of them, but a finished
+-- game's row would then take 2.0 KB on disk instead of 1.1). It applies
+-- to pages written from now on (VACUUM FULL rewrites the others).
 DROP INDEX games_deadline;
 DROP INDEX games_reminder;
 CREATE INDEX games_active ON games (id) WHERE status = 'active';
-ALTER TABLE games SET (fillfactor = 50);
+ALTER TABLE games SET (fillfactor = 80);
