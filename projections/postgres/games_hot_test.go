@@ -71,7 +71,7 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	if err := recs.Err(); err != nil {
 		t.Fatal(err)
 	}
-	hot, cold, index := counts["games Heap/HOT_UPDATE"], counts["games Heap/UPDATE"], 0
+	hot, cold, index := counts["games Heap/HOT_UPDATE"], counts["games Heap/UPDATE"]+counts["games Heap/UPDATE+INIT"], 0
 	for k, n := range counts {
 		if strings.HasPrefix(k, "games_") {
 			index += n
@@ -79,7 +79,8 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	}
 	t.Logf("games WAL records of 10 moves in each of %d games: %v", len(ids), counts)
 	// A game that ends changes its status (a column of games_active's
-	// predicate): that update is not HOT, and writes its index entries.
+	// predicate), and a page may lack room (filled to 80%): those updates
+	// are not HOT, and write their index entries (two at most each).
 	if hot+cold < 5*len(ids) || cold > (hot+cold)/10 || index > 2*cold {
 		t.Fatalf("%d HOT updates, %d other updates and %d index records of games: want the moves' updates HOT (ended games aside) and no index entry for them",
 			hot, cold, index)
