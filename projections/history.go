@@ -14,10 +14,10 @@ import (
 // table): every line is a pure function of its event, the game's engine
 // and language, and the players' names when the event was appended, so
 // readers compute the lines they show from the events they read.
-// EventHistory is the one function that tells an event; the projector
-// uses it for the lines of its emails, and SeatHistory for every reader
-// (the history page and API, the catch-up, the story emails, the digests'
-// table talk, My games' last line).
+// EventHistory tells an event (the projector's emails take their lines
+// from its public row, public), and SeatHistory applies it for every
+// reader (the history page and API, the catch-up, the story and round
+// emails, the digests' table talk, My games' last line).
 
 // EventHistory tells event e of game id (ev: its engine event, nil for a
 // service event) as each seat may see it: the public (Spectator) row
