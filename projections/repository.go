@@ -34,7 +34,7 @@ type Repository interface {
 	GameIDs(ctx context.Context) ([]string, error)
 	// Replace writes a rebuilt Change: the game's projected columns (keeping
 	// its primary data, and its scheduler columns if its version is
-	// unchanged) and its inbox, in one transaction.
+	// unchanged) and the seats it awaits, in one transaction.
 	Replace(ctx context.Context, c *Change) error
 	// Accounts: the organisers' proposals, blocked addresses, sign-in
 	// links and sessions (issue #15).

@@ -9,7 +9,7 @@
 // re-chained (their hashes cover the stream id) and written with COPY in
 // transactions of at most 9,000 events, positions taken from
 // events_position_base() as the store takes them; its projection rows
-// (games, seats, inbox, move requests...) are copied in the same
+// (games, seats, move requests...) are copied in the same
 // transaction with the id replaced. Sent emails are left out, as after
 // their retention; so are the active copies' pending emails. `pbem verify`
 // passes on the result.

@@ -29,7 +29,6 @@ var gameKeyed = map[string]string{
 	"games":         "id",
 	"game_states":   "game_id",
 	"seats":         "game_id",
-	"inbox":         "game_id",
 	"move_requests": "game_id",
 	"outbox":        "game_id",
 	"inbound_mail":  "game_id",

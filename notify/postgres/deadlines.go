@@ -16,7 +16,7 @@ import (
 	"pbem/projections"
 )
 
-// Deadlines is the scheduler's SQL over the games, seats and inbox tables
+// Deadlines is the scheduler's SQL over the games and seats tables
 // of migration 0002, and mail_prefs / mail_digests of 0003; the digests'
 // table talk is told from the events (Histories).
 type Deadlines struct {
@@ -187,8 +187,7 @@ func (d *Deadlines) Digests(ctx context.Context, now time.Time, hour int) (int, 
 		rows, err := tx.Query(ctx, `INSERT INTO mail_digests (email, day, created_at)
 SELECT p.email, $1, $2 FROM mail_prefs p
 WHERE p.mode = 'digest' AND EXISTS (
-    SELECT 1 FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
-    JOIN games g ON g.id = s.game_id AND g.status = 'active'
+    SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
     WHERE lower(s.email) = p.email)
 ON CONFLICT (email, day) DO NOTHING
 RETURNING email`, day, now)
@@ -232,8 +231,7 @@ VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&
 func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
 	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
 	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version
-FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
-JOIN games g ON g.id = s.game_id AND g.status = 'active'
+FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
 WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
 	if err != nil {
 		return p, err

@@ -217,12 +217,13 @@ func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 	return ok, nil
 }
 
-// WaitingSince implements projections.Accounts: the inbox's version of
-// each awaited seat, dated by its event.
+// WaitingSince implements projections.Accounts: the version since which
+// each awaited seat is awaited (games.awaited_since), dated by its event.
 func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
-	rows, err := r.pool.Query(ctx, `SELECT i.seat, e.recorded_at FROM inbox i
-		JOIN events e ON e.stream = i.game_id AND e.version = i.version
-		WHERE i.game_id = $1`, id)
+	rows, err := r.pool.Query(ctx, `SELECT w.seat, e.recorded_at
+		FROM games g CROSS JOIN unnest(g.to_move, g.awaited_since) AS w(seat, since)
+		JOIN events e ON e.stream = g.id AND e.version = w.since
+		WHERE g.id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
 	}

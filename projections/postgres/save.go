@@ -15,7 +15,7 @@ import (
 
 // Save implements projections.Repository: it writes one batch's Changes
 // in the batch's transaction. The projections of every Change (game rows,
-// inbox, outbox, remembered answers) are one statement over arrays
+// outbox, remembered answers) are one statement over arrays
 // (changesSQL), whatever their number; before it, a creation inserts its
 // game row and seats, and a resent link updates its seat (primary data).
 // When the store lets it (a deferrer), the statements go with the store's
@@ -135,7 +135,8 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	}
 	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)
 		ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state`, g.ID, g.Version, g.State)
-	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5, result = $6,
+	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5,
+		awaited_since = awaited_since(to_move, awaited_since, $5, $4), result = $6,
 		updated_at = $7, finished_at = $8, paused = $9, extensions = $10, rules_version = $11, language = $12,
 		players = $13, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $14 END,
 		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $15 END, options = $16, seed_hash = $17, created_at = $18, turn_deadline = $19,
@@ -147,31 +148,19 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	return nil
 }
 
-func queueInbox(b *pgx.Batch, g *projections.Game) {
-	seats := make([]int32, len(g.ToMove))
-	for i, s := range g.ToMove {
-		seats[i] = int32(s)
-	}
-	b.Queue(`WITH gone AS (DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($2)))
-		INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($2::int[]), $3
-		ON CONFLICT DO NOTHING`, g.ID, seats, g.Version)
-}
-
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL, state NULL unless
 // the Change takes a snapshot: then it goes to game_states), $13..$17 and
 // $23 (its delay in microseconds: the mail grace) one per outbox row,
 // $18..$22 one per remembered answer (the history is not stored: see
-// projections.EventHistory); then the inbox follows the rows' to_move (a seat still awaited
-// keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
-// insertion costs a WAL record per row; the game's events, appended first
-// in the transaction, already keep two writers of one game apart). The final SELECT fails
+// projections.EventHistory). The row's awaited_since follows its to_move
+// (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT (see
 // deferrer). The "= ANY ($1)" conditions repeat the joins on u so that the
-// plan reads the games and inbox rows through their primary keys: a
+// plan reads the games and game_states rows through their primary keys: a
 // generic plan does not know how few rows u has and would otherwise scan
 // both tables.
 const changesSQL = `WITH u AS (
@@ -180,19 +169,13 @@ const changesSQL = `WITH u AS (
 		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
 ), g AS (
 	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move::int[],
+		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move::int[], u.version),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
 	FROM u WHERE s.game_id = u.id AND s.game_id = ANY ($1::text[]) AND u.state IS NOT NULL
-), gone AS (
-	DELETE FROM inbox i USING u
-	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
-), waiting AS (
-	INSERT INTO inbox (game_id, seat, version) SELECT w.id, w.seat, w.version
-	FROM (SELECT u.id, unnest(u.to_move::int[]) AS seat, u.version FROM u) w
-	WHERE NOT EXISTS (SELECT 1 FROM inbox i WHERE i.game_id = w.id AND i.seat = w.seat)
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version, next_attempt_at)
 	SELECT m.game_id, m.seat, m.kind, m.payload, m.event_version, now() + m.delay * interval '1 microsecond'
