@@ -6,9 +6,6 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
 )
 
@@ -18,18 +15,7 @@ import (
 // seat of to_move, and that migrating down gives the inbox back.
 func TestMigrateInboxIntoGames(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.NewEmptyDB(t)
-	if err := migrations.To(url, 60); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := pool.Exec(ctx, readFixture(t, "testdata/v60_games.sql.gz")); err != nil {
-		t.Fatalf("load the version 60 data: %v", err)
-	}
+	url, pool := version60(t)
 	if err := migrations.To(url, 83); err != nil {
 		t.Fatal(err)
 	}
