@@ -181,6 +181,17 @@ func (c *Catalog) Has(key string) bool {
 	return ok
 }
 
+// Variant is key's variant for variant (key + "." + variant, a game's own
+// wording, say) when the catalog has one, else key: a message whose words
+// differ by game, such as the rulebooks' name for a round (Lords of
+// Scotland's Italian rulebook says "schermaglia").
+func (c *Catalog) Variant(key, variant string) string {
+	if v := key + "." + variant; c.Has(v) {
+		return v
+	}
+	return key
+}
+
 // Keys lists the default language's keys, sorted.
 func (c *Catalog) Keys() []string {
 	keys := make([]string, 0, len(c.msgs[Languages[0]]))

@@ -191,3 +191,14 @@ func TestPlainFormatsAsXText(t *testing.T) {
 		t.Error("a message with plural forms went to fmt")
 	}
 }
+
+// TestVariant: a key's variant when the catalog has one, else the key.
+func TestVariant(t *testing.T) {
+	c := good(t)
+	if got := c.Variant("played", "formal"); got != "played.formal" {
+		t.Errorf("Variant(played, formal) = %q", got)
+	}
+	if got := c.Variant("played", "lords-of-scotland"); got != "played" {
+		t.Errorf("Variant(played, lords-of-scotland) = %q", got)
+	}
+}
