@@ -145,6 +145,10 @@ func chain(evs []events.Event, prev []byte) {
 // appends in send, in statements of at most insertRows rows, and returns
 // how many it added. shift is the database's xid shift.
 func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
+	left := 0 // events not queued yet
+	for _, i := range w.send {
+		left += len(w.prepared[i])
+	}
 	statements := 0
 	var args []any
 	rows := 0
@@ -156,9 +160,10 @@ func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
 	for _, i := range w.send {
 		for k := range w.prepared[i] {
 			if rows == 0 {
-				args = make([]any, 1, 1+(insertParams+1)*insertRows)
+				args = make([]any, 1, 1+(insertParams+1)*min(left, insertRows))
 				args[0] = shift
 			}
+			left--
 			e := &w.prepared[i][k]
 			var akey *string
 			if k == 0 {
