@@ -28,7 +28,7 @@
 //     commit's WAL flush inside the lock: throughput stays at one writer's rate
 //     however many writers there are (BenchmarkAdvisoryLockInsert measured
 //     17% of a plain INSERT's rate at 8 writers, 5% at 32), far below the
-//     70%-of-plain-INSERT goal.
+//     80%-of-plain-INSERT goal.
 //
 // The watermark's cost: positions are sparse (gaps of thousands), and ReadAll
 // lags behind the newest events while an older transaction of this database
