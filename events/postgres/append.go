@@ -56,7 +56,7 @@ var insertSQLs = func() []string {
 // which PostgreSQL inlines, plus the offset: see migration 0090) and its
 // insertColumns. A version or append key already taken fails the statement
 // with a unique violation, and AppendBatch sends the batch again without the
-// appends that lost (see losers). It returns every event's position, whose
+// appends that lost (see dropLosers). It returns every event's position, whose
 // remainder modulo 10000 is its offset.
 //
 // One row per event rather than arrays (unnest) costs PostgreSQL less for
@@ -96,10 +96,11 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 // stream's head (remembered, or read when this Store did not write it),
 // then the events of the whole batch are inserted (see insertSQL).
 // Without a hook the batch is one round trip (the statements' implicit
-// transaction); with a hook, two: BEGIN with the insert, then the statements the hook deferred
-// (see Deferrer) with the COMMIT. The hook receives an events.Tx
-// implementing PgxTxer and Deferrer. An append that loses a race makes
-// the insert fail; the batch is then written again without it.
+// transaction); with a hook, two: BEGIN with the insert, then the
+// statements the hook deferred (see Deferrer) with the COMMIT. The hook
+// receives an events.Tx implementing PgxTxer and Deferrer. An append that
+// loses a race makes the insert fail, nothing of the batch is written, and
+// the batch is written again without it.
 func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook events.BatchHook) ([]events.Appended, error) {
 	if err := events.CheckBatch(appends); err != nil {
 		return nil, err
