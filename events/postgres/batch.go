@@ -142,8 +142,8 @@ func chain(evs []events.Event, prev []byte) {
 }
 
 // queue adds the insert statements (see insertSQL) for the events of the
-// appends in send, in statements of at most insertRows rows, and returns
-// how many it added. shift is the database's xid shift.
+// appends in send, each of rowsFor rows, and returns how many it added.
+// shift is the database's xid shift.
 func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
 	left := 0 // events not queued yet
 	for _, i := range w.send {
@@ -151,19 +151,14 @@ func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
 	}
 	statements := 0
 	var args []any
-	rows := 0
-	flush := func() {
-		b.Queue(insertSQL(rows), args...)
-		statements++
-		args, rows = nil, 0
-	}
+	rows, size := 0, 0
 	for _, i := range w.send {
 		for k := range w.prepared[i] {
 			if rows == 0 {
-				args = make([]any, 1, 1+(insertParams+1)*min(left, insertRows))
+				size = rowsFor(left)
+				args = make([]any, 1, 1+(insertParams+1)*size)
 				args[0] = shift
 			}
-			left--
 			e := &w.prepared[i][k]
 			var akey *string
 			if k == 0 {
@@ -171,13 +166,13 @@ func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
 			}
 			args = append(args, int32(w.offsets[i]+k), e.Stream, e.Version, e.Type, []byte(e.Data),
 				e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey, akey, e.RecordedAt, e.PrevHash, e.Hash)
-			if rows++; rows == insertRows {
-				flush()
+			left--
+			if rows++; rows == size {
+				b.Queue(insertSQL(size), args...)
+				statements++
+				rows = 0
 			}
 		}
-	}
-	if rows > 0 {
-		flush()
 	}
 	return statements
 }
