@@ -29,14 +29,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"pbem/events/game"
 )
 
 // Config is what a Server needs.
 type Config struct {
 	// Service is the game service.
-	Service *game.Service
+	Service Service
 	// Logger logs requests' errors; nil means slog.Default().
 	Logger *slog.Logger
 	// Health reports whether the server can serve (GET /healthz); nil means
@@ -68,7 +66,7 @@ type Route struct {
 // Server is the HTTP handler.
 type Server struct {
 	cfg   Config
-	svc   *game.Service
+	svc   Service
 	log   *slog.Logger
 	echo  *echo.Echo
 	pages *pages      // nil without Config.Pages

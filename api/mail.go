@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/api/inbound"
-	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -21,7 +20,7 @@ type MailConfig struct {
 	// Outbox lists a game's failed emails for its admin.
 	Outbox notify.OutboxStore
 	// Service authenticates the admin token.
-	Service *game.Service
+	Service Service
 	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
 	// configured, and then GET /dev/mail lists it.
 	Mailbox notify.MailboxStore

@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"pbem/events/game"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -28,7 +27,9 @@ import (
 // token. Every POST carries a CSRF token (HMAC of the cookie's value with
 // PBEM_SECRET, double-submit) and, for moves, the version the player saw,
 // and is refused when the browser says it comes from another origin
-// (page_guard.go).
+// (page_guard.go). The play page's script posts its forms itself, with
+// the header X-Pbem-Fetch, and gets the page the 303 would have led to as
+// the answer (page_fetch.go); the checks are the same.
 // GETs never change state. Every page is sent with a strict
 // Content-Security-Policy (scripts and styles only from /static/) and
 // Referrer-Policy: no-referrer.
@@ -37,7 +38,7 @@ import (
 // Config.Routes.
 type PageConfig struct {
 	// Service is the game service.
-	Service *game.Service
+	Service Service
 	// Secret is PBEM_SECRET: CSRF tokens are derived from it.
 	Secret []byte
 	// Secure marks the cookies Secure (set it when PBEM_PUBLIC_URL is https).
@@ -79,7 +80,7 @@ type FailedEmails interface {
 // pages serves the HTML pages.
 type pages struct {
 	cfg   PageConfig
-	svc   *game.Service
+	svc   Service
 	log   *slog.Logger
 	tmpl  *templates
 	cop   *http.CrossOriginProtection

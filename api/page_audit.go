@@ -17,6 +17,9 @@ type auditPage struct {
 	base
 	GameID   string
 	GameName string
+	// Engine is the game's engine name: the chart's words are the
+	// game's own (i18n.Catalog.Variant).
+	Engine   string
 	Rules    string
 	Seed     string
 	SeedHash string
@@ -50,7 +53,7 @@ func (p *pages) audit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Rules: a.Rules,
+	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Engine: sm.Game, Rules: a.Rules,
 		Seed: a.Seed, SeedHash: a.SeedHash}
 	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
@@ -60,7 +63,7 @@ func (p *pages) audit(c echo.Context) error {
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
-	d.Chart = drawChart(p.scores(c, id), names, cat.T("audit.round"))
+	d.Chart = drawChart(p.scores(c, id), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
 	return p.render(c, http.StatusOK, "audit", d)
 }
 

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -25,7 +23,7 @@ const (
 )
 
 // chat: POST /play/:game/chat (form: csrf, text). It answers 303 to the
-// play page, with a notice.
+// play page, with a notice (or that page, to a fetch: page_fetch.go).
 func (p *pages) chat(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
@@ -42,12 +40,12 @@ func (p *pages) chat(c echo.Context) error {
 	default:
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+notice+"#table-talk")
+	return p.backToPlay(c, id, tok, notice, "table-talk")
 }
 
 // chatLines returns the latest table-talk lines of a game as the seat's
 // history has them (already in the game's language).
-func chatLines(ctx context.Context, svc *game.Service, id, tok string) ([]string, error) {
+func chatLines(ctx context.Context, svc Reads, id, tok string) ([]string, error) {
 	h, err := svc.History(ctx, id, tok)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,19 +97,10 @@ func (p *pages) play(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sp, err := p.svc.SeatPage(ctx, id, tok)
+	d, err := p.playFor(c, id, tok, c.QueryParam("n"))
 	if err != nil {
 		return err
 	}
-	d, err := p.playData(c, sp, tok)
-	if err != nil {
-		return err
-	}
-	p.recordZone(c, id, sp.View.Seat)
-	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
-		return err
-	}
-	d.ChatMax = game.MaxChatRunes
 	return p.render(c, http.StatusOK, "play", d)
 }
 
@@ -124,7 +114,8 @@ const (
 )
 
 // move: POST /play/:game (form: csrf, version, move). It answers 303 to
-// the play page, with a notice of what happened.
+// the play page, with a notice of what happened (or that page, to a fetch:
+// page_fetch.go).
 func (p *pages) move(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
@@ -166,11 +157,12 @@ func (p *pages) move(c echo.Context) error {
 	default:
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+notice)
+	return p.backToPlay(c, id, tok, notice, "")
 }
 
-// playData builds the play page of a seat.
-func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPage, error) {
+// playData builds the play page of a seat, with the notice of a form's
+// answer (one of the notice constants, "" for none).
+func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok, notice string) (*playPage, error) {
 	v, sm := sp.View, sp.Summary
 	lang := pickLang(c, sm.Language)
 	cat := p.cat(lang)
@@ -228,7 +220,7 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	if sm.Result != nil {
 		d.Result = sm.Result.Ranking
 	}
-	switch c.QueryParam("n") {
+	switch notice {
 	case noticePlayed:
 		d.Notices = append(d.Notices, cat.T("play.played"))
 		if !d.YourTurn && len(waiting) > 0 && sm.Status == projections.StatusActive {
@@ -247,7 +239,7 @@ func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok string) (*playPa
 	case noticeTakebackLate:
 		d.Notices = append(d.Notices, cat.T("play.takeback_late"))
 	default:
-		if n := chatNotice(cat, c.QueryParam("n")); n != "" {
+		if n := chatNotice(cat, notice); n != "" {
 			d.Notices = append(d.Notices, n)
 		}
 	}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -24,7 +23,7 @@ const confirmAsk = "ask"
 
 // takeback: POST /play/:game/takeback (form: csrf, version). It takes back
 // the seat's move that produced version and answers 303 to the play page,
-// with a notice of what happened.
+// with a notice of what happened (or that page, to a fetch: page_fetch.go).
 func (p *pages) takeback(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("game")
@@ -45,7 +44,7 @@ func (p *pages) takeback(c echo.Context) error {
 	default:
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+notice)
+	return p.backToPlay(c, id, tok, notice, "")
 }
 
 // askConfirm answers the first tap on a move that cannot be taken back:
@@ -53,15 +52,11 @@ func (p *pages) takeback(c echo.Context) error {
 // nothing played. A move the page no longer lists (the game moved on)
 // sends back to the fresh page.
 func (p *pages) askConfirm(c echo.Context, id, tok string, ver int64, mv string) error {
-	sp, err := p.svc.SeatPage(c.Request().Context(), id, tok)
+	d, err := p.playFor(c, id, tok, "")
 	if err != nil {
 		return err
 	}
-	d, err := p.playData(c, sp, tok)
-	if err != nil {
-		return err
-	}
-	if sp.View.Version == ver {
+	if d.Version == ver {
 		for _, g := range d.Groups {
 			for i := range g.Moves {
 				if g.Moves[i].JSON == mv {
@@ -71,11 +66,7 @@ func (p *pages) askConfirm(c echo.Context, id, tok string, ver int64, mv string)
 		}
 	}
 	if d.Confirm == nil {
-		return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id)+"?n="+noticeStale)
+		return p.backToPlay(c, id, tok, noticeStale, "")
 	}
-	if d.Chat, err = chatLines(c.Request().Context(), p.svc, id, tok); err != nil {
-		return err
-	}
-	d.ChatMax = game.MaxChatRunes
 	return p.render(c, http.StatusOK, "play", d)
 }

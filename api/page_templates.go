@@ -72,6 +72,8 @@ func newTemplates() (*templates, error) {
 		"lower": strings.ToLower,
 		"add":   func(a, b int) int { return a + b },
 		"asset": staticAssets.url,
+		// variant picks a message's wording for a game (i18n.Catalog.Variant).
+		"variant": pageCatalog.Variant,
 	}
 	root, err := template.New("pages").Funcs(funcs).ParseFS(templateFS, "web/templates/*.html")
 	if err != nil {

@@ -354,9 +354,21 @@ func TestPageLiveStreamSendsTheNewVersion(t *testing.T) {
 
 func num(n int64) string { return strconv.FormatInt(n, 10) }
 
+// TestPageAuditChartsLordsRoundByRound: the audit page's chart of a
+// finished game, in English and in Italian, where the Lords rulebook calls
+// a round a "schermaglia".
 func TestPageAuditChartsLordsRoundByRound(t *testing.T) {
+	for _, tc := range []struct{ lang, round, title string }{
+		{"en", "round", "Score round by round"},
+		{"it", "schermaglia", "Punteggio schermaglia per schermaglia"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) { auditChartsLords(t, tc.lang, tc.round, tc.title) })
+	}
+}
+
+func auditChartsLords(t *testing.T, lang, round, title string) {
 	e := newPageEnv(t)
-	id := e.createGame(lords.Name, 3, "en", "")
+	id := e.createGame(lords.Name, 3, lang, "")
 	if n := e.playToEnd(id, 3, 3000); e.toMove(id) >= 0 {
 		t.Fatalf("not over after %d moves", n)
 	}
@@ -367,8 +379,8 @@ func TestPageAuditChartsLordsRoundByRound(t *testing.T) {
 	if n := strings.Count(a.Body, "<polyline"); n != 3 {
 		t.Fatalf("%d lines in the chart, want 3", n)
 	}
-	if !strings.Contains(a.Body, "round 1</th>") || !strings.Contains(a.Body, "round 2</th>") {
-		t.Error("the chart's table has no rounds")
+	if !strings.Contains(a.Body, round+" 1</th>") || !strings.Contains(a.Body, round+" 2</th>") || !strings.Contains(a.Body, title) {
+		t.Errorf("the chart's table has no %s 1, 2 or no title %q", round, title)
 	}
 	sm, err := e.svc.Summary(context.Background(), id)
 	if err != nil || sm.Result == nil {

@@ -34,7 +34,7 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	root := startBrowser(t)
 	zones := &seatsOf{}
 	e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.Zones = zones })
-	zones.s = notifypg.NewSeats(e.pool, nil)
+	zones.s = notifypg.NewSeats(e.pool, notifypg.Histories{})
 	id := e.createGame(lords.Name, 2, "en", "")
 	zone := func(seat int) string {
 		t.Helper()

@@ -97,6 +97,17 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 		len(mg.Games[0].Players) != 3 || len(mg.Games[0].ToMove) == 0 || mg.Games[0].LastMove == "" {
 		t.Fatalf("Cid's games: %+v", mg)
 	}
+	// The last move is the last line of the game's history, told from its
+	// last event (the game has had no move: its creation).
+	var h struct {
+		Events []struct {
+			Summary string `json:"summary"`
+		} `json:"events"`
+	}
+	if st := e.do("GET", "/api/v1/games/"+theirs.ID+"/history", seatToken(theirs.ID, 2), nil, &h); st != http.StatusOK ||
+		len(h.Events) == 0 || mg.Games[0].LastMove != h.Events[len(h.Events)-1].Summary {
+		t.Fatalf("Cid's last move %q, history %+v (%d)", mg.Games[0].LastMove, h.Events, st)
+	}
 	for _, g := range mg.Games {
 		if g.GameID == mine.ID || g.GameID == other.ID {
 			t.Fatalf("Cid's list shows game %s", g.GameID)

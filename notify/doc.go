@@ -14,7 +14,7 @@
 // transaction:
 //
 //  1. Claim: in one short transaction, SELECT ... FOR UPDATE SKIP LOCKED the
-//     due pending rows, set next_attempt_at = now + lease and attempts + 1,
+//     due pending rows, set leased_until = now + lease and attempts + 1,
 //     commit. Other workers (other serve processes) skip these rows, and no
 //     transaction stays open while talking to the SMTP server.
 //  2. Send the batch on one SMTP connection.

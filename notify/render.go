@@ -82,12 +82,12 @@ func newLanguage(p i18n.Printer) (*language, error) {
 	l := &language{p: p, text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
 	tr := p.T
 	for _, k := range Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "join": strings.Join}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "variant": emailCatalog.Variant, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
 		}
-		ht, err := htmltemplate.New("").Funcs(htmltemplate.FuncMap{"t": tr}).
+		ht, err := htmltemplate.New("").Funcs(htmltemplate.FuncMap{"t": tr, "variant": emailCatalog.Variant}).
 			ParseFS(templateFS, "templates/layout.html.tmpl", "templates/"+string(k)+".html.tmpl")
 		if err != nil {
 			return nil, err
@@ -100,10 +100,14 @@ func newLanguage(p i18n.Printer) (*language, error) {
 // emailData is what the templates see; they pass the catalog messages
 // their arguments from it.
 type emailData struct {
-	Lang            string
-	Subject         string
-	Name            string
-	Game            string
+	Lang    string
+	Subject string
+	Name    string
+	Game    string
+	// Engine is the game's engine name ("lords-of-scotland"): the
+	// templates pick a message's wording for the game with
+	// {{t (variant KEY .Engine) ...}}.
+	Engine          string
 	GameID          string
 	Players         string
 	Deadline        string
@@ -181,6 +185,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Lang:            lang,
 		Name:            p.To.Name,
 		Game:            GameTitle(p.Game.Name),
+		Engine:          p.Game.Name,
 		GameID:          gameID,
 		Players:         playerList(p.Game, l.p.T("bot.mark")),
 		Deadline:        l.tellDeadline(deadlineFor(row.Kind, p), row.Story),
@@ -245,7 +250,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if !emailCatalog.Has("subject." + string(row.Kind)) {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: no subject for %s", row.ID, row.Kind)}
 	}
-	subj := l.p.T("subject."+string(row.Kind), subjectArgs(row.Kind, d)...)
+	subj := l.p.T(emailCatalog.Variant("subject."+string(row.Kind), d.Engine), subjectArgs(row.Kind, d)...)
 	d.Subject = strings.Join(strings.Fields(subj), " ")
 	var text, html bytes.Buffer
 	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {

@@ -15,14 +15,15 @@ import (
 // zone. The worker's SeatReader reads it when the email is rendered, not
 // when its outbox row is written.
 //
-// Why at render time, from the redacted history table, and not in the
+// Why at render time, from the seat's redacted history, and not in the
 // outbox payload at projection time:
 //
-//   - The history table already holds every event as each seat may see it
-//     (the engine's Redact and Describe, in the game's language, with the
-//     players' names): it is what the play page shows. Reading the email's
-//     lines from it means the email and the page cannot disagree, and the
-//     email can never hold more than the seat's own history.
+//   - The seat's history tells every event as that seat may see it (the
+//     engine's Redact and Describe, in the game's language, with the
+//     players' names), told from the events by projections.SeatHistory:
+//     it is what the play page shows. Reading the email's lines from it
+//     means the email and the page cannot disagree, and the email can
+//     never hold more than the seat's own history.
 //   - The projector sees one append at a time; the lines since a seat's last
 //     move span many appends. Copying them into every your-turn payload
 //     would repeat them in the outbox (and the WAL) move after move, and

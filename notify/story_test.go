@@ -183,3 +183,30 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestRoundEndSpeaksTheGamesWords: a round of Lords of Scotland is a
+// "schermaglia" in its Italian rulebook, a round of Swords and Bagpipes
+// stays a "round" (i18n.Catalog.Variant).
+func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
+	r := testRenderer(t)
+	sum := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Totale"}, Rows: []engine.RoundRow{{Seat: 0, Cells: []string{"12"}}}}}
+	for _, tc := range []struct {
+		game, subject, body, not string
+	}{
+		{"lords-of-scotland", "fine della schermaglia", "Una schermaglia di Lords of Scotland con Ann, Bob <b> è finita.\n\nSchermaglia 2:", "round"},
+		{"swords-and-bagpipes", "fine del round", "Un round di Swords and Bagpipes con Ann, Bob <b> è finito.\n\nRound 2:", "schermaglia"},
+	} {
+		row := storyRow(t, RoundEnd, "it", sum)
+		p := samplePayload("it")
+		p.Game.Name = tc.game
+		row.Payload = mustJSON(t, p)
+		m, err := r.Render(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(m.Subject, tc.subject) || !strings.Contains(m.Text, tc.body) ||
+			strings.Contains(strings.ToLower(m.Subject+m.Text), tc.not) {
+			t.Errorf("%s round-end email in Italian: %q\n%s", tc.game, m.Subject, m.Text)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 )
 
 // Outbox kinds of the organiser and sign-in flows: emails that are not
@@ -34,14 +35,17 @@ type Proposal struct {
 
 // MyGame is one seat of an address in "My games".
 type MyGame struct {
-	GameID     string         `json:"game_id"`
-	Game       string         `json:"game"`
-	Language   string         `json:"language"`
-	Status     string         `json:"status"`
-	Players    []string       `json:"players"`
-	Seat       int            `json:"seat"`
-	ToMove     []int          `json:"to_move"`
-	DeadlineAt *time.Time     `json:"deadline_at"`
+	GameID     string     `json:"game_id"`
+	Game       string     `json:"game"`
+	Language   string     `json:"language"`
+	Status     string     `json:"status"`
+	Players    []string   `json:"players"`
+	Seat       int        `json:"seat"`
+	ToMove     []int      `json:"to_move"`
+	DeadlineAt *time.Time `json:"deadline_at"`
+	// Last is the game's last event (nil if it has none): LastMove tells
+	// it, the last line of the game's public history.
+	Last       *events.Event  `json:"-"`
 	LastMove   string         `json:"last_move"`
 	LastMoveAt *time.Time     `json:"last_move_at"`
 	Result     *engine.Result `json:"result,omitempty"`
@@ -80,7 +84,8 @@ type Accounts interface {
 	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// DeleteSession ends a session.
 	DeleteSession(ctx context.Context, tokenHash []byte) error
-	// MyGames lists every seat of email, the active games first.
+	// MyGames lists every seat of email, the active games first, with
+	// each game's last event, without LastMove (the service tells it).
 	MyGames(ctx context.Context, email string) ([]MyGame, error)
 	// HasGames reports whether email has a seat or organises a game.
 	HasGames(ctx context.Context, email string) (bool, error)

@@ -1,7 +1,9 @@
 // Package projections holds pbem's read models, built from the events and
 // only from them: the game row (version, status, deadlines) and its state
-// snapshot (every SnapshotEvery events), the lobby and inbox, each seat's
-// redacted history, and the email outbox rows a change owes.
+// snapshot (every SnapshotEvery events), the lobby and inbox, and the email
+// outbox rows a change owes. Each seat's redacted history is not stored:
+// its readers tell it from the events when they read it (history.go:
+// EventHistory, SeatHistory).
 //
 // One Projector (projector.go) folds a game's events into those rows: the
 // game service (package events/game) runs it inside each append's

@@ -117,8 +117,9 @@ func (g *Game) Clone() *Game {
 	return &c
 }
 
-// HistoryRow is one event as one seat (or Spectator) may see it. A seat's row
-// is stored only where it differs from the public (Spectator) row.
+// HistoryRow is one event as one seat (or Spectator) may see it, computed
+// from the event when read (see EventHistory). A seat has its own row only
+// where it differs from the public (Spectator) row.
 type HistoryRow struct {
 	GameID     string          `json:"-"`
 	Version    int64           `json:"version"`
@@ -166,7 +167,6 @@ type Change struct {
 	Create bool
 	// SeatTokens lists seats whose token generation changed.
 	SeatTokens []Seat
-	History    []HistoryRow
 	Outbox     []OutboxRow
 	Request    *Request
 	// TakenBack lists the moves this append took back: their emails still

@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -39,9 +38,8 @@ type Projector struct {
 
 // Batch is what one append changed, beyond the game row.
 type Batch struct {
-	History []HistoryRow
-	Outbox  []OutboxRow
-	Tokens  []Seat
+	Outbox []OutboxRow
+	Tokens []Seat
 	// TakenBack lists the moves taken back: their pending emails are
 	// cancelled in the same transaction.
 	TakenBack []Takeback
@@ -164,12 +162,11 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 		}
 		g.Version = e.Version
 		g.UpdatedAt = e.RecordedAt.UTC()
-		rows, line, err := p.history(e, ev)
+		line, err := public(p.Engine, g.Language, g.Players, e, ev)
 		if err != nil {
 			return nil, err
 		}
-		b.History = append(b.History, rows...)
-		lines = append(lines, line)
+		lines = append(lines, line.line)
 	}
 	if p.State == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
@@ -317,40 +314,6 @@ func (p *Projector) reseat(b *Batch, e events.Event) error {
 		return p.addMail(b, kind, s, e.Version, nil)
 	}
 	return nil
-}
-
-// history computes the rows of one event: the public row, plus a row for
-// each seat that sees it differently. It also returns the public line.
-func (p *Projector) history(e events.Event, ev engine.Event) ([]HistoryRow, string, error) {
-	g := p.Game
-	row := func(seat int, data json.RawMessage, summary string) HistoryRow {
-		return HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor,
-			Data: data, Summary: summary, Hash: e.Hash, PrevHash: e.PrevHash, RecordedAt: e.RecordedAt.UTC()}
-	}
-	if ev == nil {
-		data := RedactService(e.Type, e.Data)
-		line := DescribeService(e.Type, data, g.Players, g.Language)
-		return []HistoryRow{row(engine.Spectator, data, line)}, line, nil
-	}
-	pub := p.Engine.Redact(ev, engine.Spectator)
-	pubData, err := json.Marshal(pub)
-	if err != nil {
-		return nil, "", fmt.Errorf("projections: marshal redacted %s: %w", e.Type, err)
-	}
-	pubLine := p.Engine.Describe(pub, g.Players, g.Language)
-	rows := []HistoryRow{row(engine.Spectator, pubData, pubLine)}
-	for seat := range g.Players {
-		r := p.Engine.Redact(ev, seat)
-		data, err := json.Marshal(r)
-		if err != nil {
-			return nil, "", fmt.Errorf("projections: marshal redacted %s: %w", e.Type, err)
-		}
-		line := p.Engine.Describe(r, g.Players, g.Language)
-		if !bytes.Equal(data, pubData) || line != pubLine {
-			rows = append(rows, row(seat, data, line))
-		}
-	}
-	return rows, pubLine, nil
 }
 
 // mails adds the outbox rows of an append. A timeout notice goes to each

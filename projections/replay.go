@@ -29,9 +29,8 @@ func Replay(ctx context.Context, games engine.Registry, store events.Store, live
 			_, st, err := StateBefore(games, evs, from)
 			return st, err
 		}}
-	b, err := p.Apply(evs, nil)
-	if err != nil {
+	if _, err := p.Apply(evs, nil); err != nil {
 		return nil, nil, err
 	}
-	return &Change{Game: p.Game, History: b.History}, evs, nil
+	return &Change{Game: p.Game}, evs, nil
 }

@@ -20,8 +20,6 @@ type Repository interface {
 	// Versions returns the versions of the games ids (cheaper than Game: it
 	// tells whether cached rows are current); unknown games are left out.
 	Versions(ctx context.Context, ids []string) (map[string]int64, error)
-	// History returns the game's events as seat sees them, in version order.
-	History(ctx context.Context, id string, seat int) ([]HistoryRow, error)
 	// Request returns the remembered answer of a keyed move, or ENotFound.
 	Request(ctx context.Context, id string, seat int, key string) (*Request, error)
 	// Save writes the Changes of one batch of appends (one per game)
@@ -34,12 +32,9 @@ type Repository interface {
 	Inbox(ctx context.Context, email string) ([]InboxItem, error)
 	// GameIDs lists every game, oldest first.
 	GameIDs(ctx context.Context) ([]string, error)
-	// AllHistory returns every history row of a game (all seats), ordered
-	// by version and seat.
-	AllHistory(ctx context.Context, id string) ([]HistoryRow, error)
 	// Replace writes a rebuilt Change: the game's projected columns (keeping
 	// its primary data, and its scheduler columns if its version is
-	// unchanged), its inbox and its history, in one transaction.
+	// unchanged) and the seats it awaits, in one transaction.
 	Replace(ctx context.Context, c *Change) error
 	// Accounts: the organisers' proposals, blocked addresses, sign-in
 	// links and sessions (issue #15).

@@ -12,7 +12,4 @@ type Visits interface {
 	// the same answer, so a reload tells the same lines; an older version
 	// (a late request) changes nothing either.
 	Visit(ctx context.Context, id string, seat int, version int64) (since int64, err error)
-	// HistoryAfter is History from version after+1 on: the game's events
-	// after version as seat sees them, in version order.
-	HistoryAfter(ctx context.Context, id string, seat int, after int64) ([]HistoryRow, error)
 }

@@ -136,7 +136,15 @@ func (e *env) checkEmail(id string, em email) {
 	for _, m := range mine.LegalMoves {
 		own[m.Label()] = true
 	}
-	rows, err := projpg.New(e.pool).History(context.Background(), id, engine.Spectator)
+	row, err := projpg.New(e.pool).Game(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	evs, err := e.store.ReadStream(context.Background(), id, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	rows, err := projections.SeatHistory(e.games, row, evs, engine.Spectator)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -9,7 +9,7 @@
 // re-chained (their hashes cover the stream id) and written with COPY in
 // transactions of at most 9,000 events, positions taken from
 // events_position_base() as the store takes them; its projection rows
-// (games, seats, history, inbox, move requests) are copied in the same
+// (games, seats, move requests...) are copied in the same
 // transaction with the id replaced. Sent emails are left out, as after
 // their retention; so are the active copies' pending emails. `pbem verify`
 // passes on the result.
@@ -147,14 +147,14 @@ func createDB(ctx context.Context, admin, db string) (string, error) {
 // report prints the database's URL, size and counts.
 func report(ctx context.Context, pool *pgxpool.Pool, dbURL string) error {
 	var size string
-	var games, finished, evs, history int64
+	var games, finished, evs int64
 	err := pool.QueryRow(ctx, `SELECT pg_size_pretty(pg_database_size(current_database())),
 		(SELECT count(*) FROM games), (SELECT count(*) FROM games WHERE status <> 'active'),
-		(SELECT count(*) FROM events), (SELECT count(*) FROM history)`).Scan(&size, &games, &finished, &evs, &history)
+		(SELECT count(*) FROM events)`).Scan(&size, &games, &finished, &evs)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("database %s: %s, %d games (%d finished, %d in progress), %d events, %d history rows\n",
-		dbURL, size, games, finished, games-finished, evs, history)
+	fmt.Printf("database %s: %s, %d games (%d finished, %d in progress), %d events\n",
+		dbURL, size, games, finished, games-finished, evs)
 	return nil
 }

@@ -170,7 +170,6 @@ type paint struct {
 	Origin float64 `json:"origin"`
 	FCP    float64 `json:"fcp"`
 	Load   float64 `json:"load"`
-	T0     float64 `json:"t0"` // the click before it, if any (ms since the epoch)
 	URL    string  `json:"url"`
 }
 
@@ -179,7 +178,7 @@ const paintJS = `(function () {
   var n = performance.getEntriesByType("navigation")[0];
   if (document.readyState !== "complete" || !f || !n || !n.loadEventEnd) { return ""; }
   return JSON.stringify({origin: performance.timeOrigin, fcp: f.startTime, load: n.loadEventEnd,
-    t0: +(sessionStorage.getItem("pbem_bench_t0") || 0), url: location.pathname + location.search});
+    url: location.pathname + location.search});
 })()`
 
 // waitPaint polls the tab until a document whose URL contains want is
@@ -203,15 +202,6 @@ func waitPaint(ctx context.Context, want string) (paint, error) {
 	}
 	return paint{}, fmt.Errorf("no painted page at %q within 30 s", want)
 }
-
-// clickMoveJS notes the time and presses the page's first move button.
-const clickMoveJS = `(function () {
-  var b = document.querySelector('button[type="submit"][name="move"]');
-  if (!b) { return false; }
-  sessionStorage.setItem("pbem_bench_t0", String(performance.timeOrigin + performance.now()));
-  b.click();
-  return true;
-})()`
 
 // chromedpTab opens a tab in a browser context of its own: an empty cache
 // and no cookies, as a phone opening the link for the first time.

@@ -60,5 +60,5 @@ echo "per relation and record type (bytes a move, records a move):"
       split($0, r0, "rmgr: *"); split(r0[2], rm, " "); split($0, d0, "desc: "); split(d0[2], d, " ")
       rel="(no relation)"; if (match($0, /rel [0-9]+\/[0-9]+\/[0-9]+/)) { split(substr($0, RSTART+4, RLENGTH-4), r, "/"); rel=(r[3] in name) ? name[r[3]] : "relfilenode " r[3] }
       k=rel " " rm[1] "/" d[1]; sum[k]+=tot; cnt[k]++ }
-    END { for (k in sum) printf "%8.0f %6.2f  %s\n", sum[k]/m, cnt[k]/m, k }' "$names" - | sort -rn | head -30
+    END { for (k in sum) printf "%8.0f %6.2f  %s\n", sum[k]/m, cnt[k]/m, k }' "$names" - | sort -rn | sed -n 1,30p
 rm -f "$names"

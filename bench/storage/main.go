@@ -6,6 +6,11 @@
 // would, removes sent emails past their retention when -retention is set
 // (notify.PurgeSent, as the worker does once they are older), runs VACUUM
 // FULL and prints every table's size (heap, TOAST and indexes) per game.
+// With -baseline M it first plays M games the same way and measures, and
+// prints the growth from there per game of the -games that follow: the
+// marginal cost of a game, without the fixed size of the empty tables and
+// their indexes (a page each at least), which -games alone spreads over
+// the games played.
 // With -keep it leaves the database for inspection (pg_dump, pbem verify).
 package main
 
@@ -36,6 +41,7 @@ var secret = []byte("storage benchmark")
 func main() {
 	admin := flag.String("url", os.Getenv("PEERS_DATABASE_URL"), "admin URL of the PostgreSQL server")
 	games := flag.Int("games", 20, "games to play to the end")
+	baseline := flag.Int("baseline", 0, "games played and measured first: report the growth per game after them")
 	keep := flag.Bool("keep", false, "keep the database (its name is printed)")
 	retention := flag.Bool("retention", true, "remove sent emails as if past their retention")
 	which := flag.String("game", "", "the game to play (lords-of-scotland or swords-and-bagpipes; default both)")
@@ -49,14 +55,14 @@ func main() {
 		if *which != "" && *which != eng.Name() {
 			continue
 		}
-		if err := run(context.Background(), eng, *admin, *games, *keep, *retention); err != nil {
+		if err := run(context.Background(), eng, *admin, *baseline, *games, *keep, *retention); err != nil {
 			fmt.Fprintln(os.Stderr, "storage:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(ctx context.Context, eng engine.Game, admin string, n int, keep, retention bool) error {
+func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, keep, retention bool) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return err
@@ -83,22 +89,49 @@ func run(ctx context.Context, eng engine.Game, admin string, n int, keep, retent
 	defer store.Close()
 	svc := game.New(game.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
+	var before []tableSize
+	if baseline > 0 {
+		if _, err := playGames(ctx, svc, pool, eng.Name(), baseline, retention, rng); err != nil {
+			return err
+		}
+		if before, err = sizes(ctx, pool); err != nil {
+			return err
+		}
+	}
+	moves, err := playGames(ctx, svc, pool, eng.Name(), n, retention, rng)
+	if err != nil {
+		return err
+	}
+	after, err := sizes(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if baseline > 0 {
+		fmt.Printf("%d finished four-player %s games after %d, %.1f moves a game; growth per game; database %s\n",
+			n, eng.Name(), baseline, float64(moves)/float64(n), db)
+	} else {
+		fmt.Printf("%d finished four-player %s games, %.1f moves a game; database %s\n", n, eng.Name(), float64(moves)/float64(n), db)
+	}
+	report(before, after, n)
+	return nil
+}
+
+// playGames plays n games to their end, settles their emails (finishMail)
+// and compacts the database (VACUUM FULL), and returns the moves played.
+func playGames(ctx context.Context, svc *game.Service, pool *pgxpool.Pool, name string, n int, retention bool, rng *rand.Rand) (int, error) {
 	moves := 0
 	for range n {
-		m, err := play(ctx, svc, eng.Name(), rng)
+		m, err := play(ctx, svc, name, rng)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		moves += m
 	}
 	if err := finishMail(ctx, pool, retention); err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := pool.Exec(ctx, "VACUUM FULL ANALYZE"); err != nil {
-		return err
-	}
-	fmt.Printf("%d finished four-player %s games, %.1f moves a game; database %s\n", n, eng.Name(), float64(moves)/float64(n), db)
-	return report(ctx, pool, n)
+	_, err := pool.Exec(ctx, "VACUUM FULL ANALYZE")
+	return moves, err
 }
 
 // play creates a four-player game of name and plays random legal moves to its end.

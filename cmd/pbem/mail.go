@@ -64,7 +64,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games,
+	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games, Events: store,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {

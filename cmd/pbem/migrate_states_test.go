@@ -28,18 +28,7 @@ import (
 // does verify after the active games moved on past their next snapshot.
 func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.NewEmptyDB(t)
-	if err := migrations.To(url, 60); err != nil {
-		t.Fatal(err)
-	}
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := pool.Exec(ctx, readFixture(t, "testdata/v60_games.sql.gz")); err != nil {
-		t.Fatalf("load the version 60 data: %v", err)
-	}
+	url, pool := version60(t)
 	type row struct {
 		version int64
 		state   string
@@ -116,4 +105,24 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 	if code, out := pbem("verify", "--all"); code != 0 || !strings.Contains(out, "4 games verified, 0 failed") {
 		t.Fatalf("verify after moves on the migrated database: %d\n%s", code, out)
 	}
+}
+
+// version60 returns a database at schema version 60 holding
+// testdata/v60_games.sql.gz (see TestMigrateStatesOfAVersion60Database),
+// and a pool on it, closed with the test.
+func version60(t *testing.T) (string, *pgxpool.Pool) {
+	t.Helper()
+	url := pgtest.NewEmptyDB(t)
+	if err := migrations.To(url, 60); err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if _, err := pool.Exec(context.Background(), readFixture(t, "testdata/v60_games.sql.gz")); err != nil {
+		t.Fatalf("load the version 60 data: %v", err)
+	}
+	return url, pool
 }

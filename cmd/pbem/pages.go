@@ -24,7 +24,7 @@ func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store eve
 		PublicURL: cfg.PublicURL,
 		Notify:    store.Notify,
 		Failed:    notifypg.NewOutbox(pool),
-		Zones:     notifypg.NewSeats(pool, nil),
+		Zones:     notifypg.NewSeats(pool, notifypg.Histories{}),
 		Logger:    e.log,
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// rebuild recomputes every projection (game state, lobby, inbox, history)
+// rebuild recomputes every projection (game state, lobby, inbox)
 // from the events alone: `pbem rebuild [GAME...]`. On a terminal it draws a
 // progress bar; otherwise it prints one summary line. Several games are
 // rebuilt at once (-workers); it stops at the first that fails.

@@ -29,8 +29,6 @@ var gameKeyed = map[string]string{
 	"games":         "id",
 	"game_states":   "game_id",
 	"seats":         "game_id",
-	"inbox":         "game_id",
-	"history":       "game_id",
 	"move_requests": "game_id",
 	"outbox":        "game_id",
 	"inbound_mail":  "game_id",
@@ -162,7 +160,7 @@ func TestMovePathNamesTheGame(t *testing.T) {
 		t.Fatalf("timeout: %v %v", acted, err)
 	}
 	checkNamesGame(t, ids[0], trace.stop(), seen)
-	for _, table := range []string{"events", "games", "history", "outbox", "move_requests"} {
+	for _, table := range []string{"events", "games", "outbox", "move_requests"} {
 		if !seen[table] {
 			t.Errorf("the move path never touched %s: the test misses statements", table)
 		}

@@ -73,20 +73,31 @@ type wireMove struct {
 	Label  string `json:"label"`
 }
 
-func optInt(v, none int) *int {
-	if v == none {
-		return nil
-	}
-	return &v
-}
-
-// MarshalJSON writes only the fields the move's type uses.
+// MarshalJSON writes only the fields the move's type uses, in wireMove's
+// order (see engine.MoveJSON).
 func (m Move) MarshalJSON() ([]byte, error) {
-	return json.Marshal(wireMove{
-		Type: m.Type, Action: m.Action, Card: m.Card,
-		Units: optInt(m.Units, -1), To: optInt(m.To, -1), Target: optInt(m.Target, -1),
-		Side: m.Side, Dagger: optInt(m.Dagger, 0), Label: m.Label(),
-	})
+	j := engine.NewMoveJSON(m.Type)
+	if m.Action != "" {
+		j.String("action", m.Action)
+	}
+	if m.Card != "" {
+		j.String("card", m.Card)
+	}
+	for _, f := range []struct {
+		name      string
+		v, absent int
+	}{{"units", m.Units, -1}, {"to", m.To, -1}, {"target", m.Target, -1}} {
+		if f.v != f.absent {
+			j.Int(f.name, f.v)
+		}
+	}
+	if m.Side != "" {
+		j.String("side", m.Side)
+	}
+	if m.Dagger != 0 {
+		j.Int("dagger", m.Dagger)
+	}
+	return j.Label(m.Label()), nil
 }
 
 func noMove() Move { return Move{Units: -1, To: -1, Target: -1} }

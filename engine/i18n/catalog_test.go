@@ -158,3 +158,47 @@ func TestLoadRefusesFormsTheLanguageLacks(t *testing.T) {
 		t.Errorf("Load: %v", err)
 	}
 }
+
+// TestPlainFormatsAsXText: the fmt path (plain) writes what x/text
+// writes, and leaves to x/text the numbers it localizes and the
+// arguments a message does not use.
+func TestPlainFormatsAsXText(t *testing.T) {
+	c := good(t)
+	for _, tc := range []struct {
+		lang  string
+		args  []any
+		want  string
+		plain bool
+	}{
+		{"en", []any{7, "Ann"}, "Gold: 7, Ann", true},
+		{"en", []any{999, "Ann", "extra"}, "Gold: 999, Ann", true},
+		{"en", []any{1234, "Ann"}, "Gold: 1,234, Ann", false},
+		{"fr", []any{12345, "Ann"}, "Or : 12\u00a0345, Ann", false},
+		{"it", []any{-3, "Ann"}, "Oro: -3, Ann", false},
+	} {
+		if got := c.T(tc.lang, "gold", tc.args...); got != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.lang, tc.args, got, tc.want)
+		}
+		args := tc.args
+		if tc.lang == "fr" {
+			args = markArgs(args)
+		}
+		if _, plain := c.plain(tc.lang, "gold", args); plain != tc.plain {
+			t.Errorf("%s %v: formatted by fmt %v, want %v", tc.lang, tc.args, plain, tc.plain)
+		}
+	}
+	if _, plain := c.plain("en", "cards", []any{2}); plain {
+		t.Error("a message with plural forms went to fmt")
+	}
+}
+
+// TestVariant: a key's variant when the catalog has one, else the key.
+func TestVariant(t *testing.T) {
+	c := good(t)
+	if got := c.Variant("played", "formal"); got != "played.formal" {
+		t.Errorf("Variant(played, formal) = %q", got)
+	}
+	if got := c.Variant("played", "lords-of-scotland"); got != "played" {
+		t.Errorf("Variant(played, lords-of-scotland) = %q", got)
+	}
+}

@@ -38,6 +38,9 @@ func (c *Catalog) Check() error {
 				errs = append(errs, fmt.Errorf("%s/%s: %q must be written with plural forms in every language or in none", c.name, lang, key))
 				continue
 			}
+			if err := c.checkPlain(lang, key, e); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	return errors.Join(errs...)
@@ -47,11 +50,15 @@ func (c *Catalog) Check() error {
 func (e entry) args() []int {
 	set := map[int]bool{}
 	if e.forms == nil {
-		addArgs(set, e.format)
+		for n := range verbs(e.format) {
+			set[n] = true
+		}
 	} else {
 		set[e.arg] = true
 		for _, f := range e.forms {
-			addArgs(set, f)
+			for n := range verbs(f) {
+				set[n] = true
+			}
 		}
 	}
 	out := make([]int, 0, len(set))
@@ -62,9 +69,11 @@ func (e entry) args() []int {
 	return out
 }
 
-// addArgs adds the argument indexes of format's verbs to set, following
-// fmt's rules: %[n]v sets the index, a verb without one takes the next.
-func addArgs(set map[int]bool, format string) {
+// verbs maps the 1-based argument indexes of format's verbs to the verbs'
+// letters, following fmt's rules: %[n]v sets the index, a verb without one
+// takes the next.
+func verbs(format string) map[int]byte {
+	set := map[int]byte{}
 	next := 1
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
@@ -90,10 +99,11 @@ func addArgs(set map[int]bool, format string) {
 			}
 		}
 		if i < len(format) {
-			set[next] = true
+			set[next] = format[i]
 			next++
 		}
 	}
+	return set
 }
 
 func sortedKeys(m map[string]entry) []string {
@@ -103,4 +113,49 @@ func sortedKeys(m map[string]entry) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// samples are the arguments checkPlain formats a message with, by verb:
+// texts that elide in French and numbers at the ends of plain's range.
+var samples = map[byte][]any{
+	's': {"Élodie", "Bruno", "une carte"},
+	'q': {"Élodie", "x"},
+	'd': {0, 7, 999},
+	'v': {"Ann", 12},
+}
+
+// checkPlain reports a message that plain (fmt) and x/text format
+// differently, with sample arguments for its verbs.
+func (c *Catalog) checkPlain(lang, key string, e entry) error {
+	if e.forms != nil {
+		return nil
+	}
+	vs := verbs(e.format)
+	for i := 0; i < 3; i++ {
+		args := make([]any, e.argc)
+		for n := range args {
+			args[n] = "-" // an argument the message does not use
+		}
+		for n, v := range vs {
+			if n < 1 {
+				return fmt.Errorf("%s/%s: %q refers to argument %d", c.name, lang, key, n)
+			}
+			opts, ok := samples[v]
+			if !ok {
+				opts = samples['v']
+			}
+			args[n-1] = opts[i%len(opts)]
+		}
+		if lang == "fr" {
+			args = markArgs(args)
+		}
+		fast, ok := c.plain(lang, key, args)
+		if !ok {
+			continue
+		}
+		if slow := c.printers[lang].Sprintf(key, args...); fast != slow {
+			return fmt.Errorf("%s/%s: %q: fmt writes %q, x/text %q", c.name, lang, key, fast, slow)
+		}
+	}
+	return nil
 }

@@ -9,7 +9,7 @@ import (
 // substitutions that holds a letter, plural forms included.
 func TestPhrases(t *testing.T) {
 	got := good(t).Phrases("en")
-	want := []string{"Waiting for", "card", "cards", "has", "hour left", "hours left", "no cards", "one card", "played"}
+	want := []string{"Gold:", "Waiting for", "card", "cards", "has", "hour left", "hours left", "no cards", "one card", "played"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Phrases(en) = %q, want %q", got, want)
 	}

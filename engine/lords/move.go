@@ -52,53 +52,26 @@ func (m *Move) same(o *Move) bool {
 }
 
 // MarshalJSON writes {"type":...,fields...,"label":...}: only the fields
-// the move's type uses, in that order.
+// the move's type uses, in that order (see engine.MoveJSON).
 func (m *Move) MarshalJSON() ([]byte, error) {
-	label := m.Label()
+	j := engine.NewMoveJSON(m.Type)
 	switch m.Type {
 	case MoveRecruit:
-		return json.Marshal(struct {
-			Type  string `json:"type"`
-			Slot  int    `json:"slot"`
-			Label string `json:"label"`
-		}{m.Type, m.Slot, label})
+		j.Int("slot", m.Slot)
 	case MoveMuster:
-		return json.Marshal(struct {
-			Type   string `json:"type"`
-			Card   int    `json:"card"`
-			FaceUp bool   `json:"face_up"`
-			Label  string `json:"label"`
-		}{m.Type, m.Card, m.FaceUp, label})
+		j.Int("card", m.Card).Bool("face_up", m.FaceUp)
 	case MovePower:
-		return json.Marshal(struct {
-			Type  string `json:"type"`
-			Use   bool   `json:"use"`
-			Label string `json:"label"`
-		}{m.Type, m.Use, label})
+		j.Bool("use", m.Use)
 	case MoveTarget, MoveCopy:
 		if m.Card == 0 {
-			return json.Marshal(struct {
-				Type  string `json:"type"`
-				Seat  int    `json:"seat"`
-				Index int    `json:"index"`
-				Label string `json:"label"`
-			}{m.Type, m.Seat, m.Index, label})
+			j.Int("seat", m.Seat).Int("index", m.Index)
+		} else {
+			j.Int("card", m.Card)
 		}
-		return json.Marshal(cardMove{m.Type, m.Card, label})
 	case MoveClaim:
-		return json.Marshal(cardMove{m.Type, m.Card, label})
+		j.Int("card", m.Card)
 	}
-	return json.Marshal(struct {
-		Type  string `json:"type"`
-		Label string `json:"label"`
-	}{m.Type, label})
-}
-
-// cardMove is the JSON of a move that names one card.
-type cardMove struct {
-	Type  string `json:"type"`
-	Card  int    `json:"card"`
-	Label string `json:"label"`
+	return j.Label(m.Label()), nil
 }
 
 type moveJSON struct {

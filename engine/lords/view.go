@@ -113,12 +113,15 @@ func (s *State) View(seat int) any {
 		v.ToMove = []int{}
 	}
 	if seat >= 0 && seat < s.N {
+		v.Hand = make([]CardView, 0, len(s.Hands[seat]))
 		for _, c := range s.Hands[seat] {
 			v.Hand = append(v.Hand, s.card(c))
 		}
 	}
+	v.Seats = make([]SeatView, 0, s.N)
 	for q := range s.N {
-		sv := SeatView{Seat: q, HandCount: len(s.Hands[q]), Army: []FollowerView{}, Claimed: []CardView{}, Points: s.points(q)}
+		sv := SeatView{Seat: q, HandCount: len(s.Hands[q]), Army: make([]FollowerView, 0, len(s.Armies[q])),
+			Claimed: make([]CardView, 0, len(s.Claimed[q])), Points: s.points(q)}
 		for _, f := range s.Armies[q] {
 			fv := FollowerView{CardView: CardView{Hidden: true}, FaceUp: f.FaceUp, Kept: f.Kept}
 			if f.FaceUp || f.knownBy(seat) {

@@ -73,7 +73,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 		}
 	}
 	// The seat's last move counts only if it came after since.
-	rows, err := s.repo.HistoryAfter(ctx, g.ID, seat, since)
+	rows, err := s.seatHistory(ctx, g, seat, since)
 	if err != nil {
 		return nil, err
 	}

@@ -90,13 +90,13 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 
 // chatQuota refuses a message beyond ChatPerHour in the last hour.
 func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
-	rows, err := s.repo.History(ctx, id, seat)
+	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
 		return err
 	}
 	actor, since, n := "seat:"+strconv.Itoa(seat), s.now().Add(-time.Hour), 0
-	for _, r := range rows {
-		if r.Type == projections.TypeChat && r.Actor == actor && r.RecordedAt.After(since) {
+	for _, e := range evs {
+		if e.Type == projections.TypeChat && e.Meta.Actor == actor && e.RecordedAt.After(since) {
 			n++
 		}
 	}

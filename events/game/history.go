@@ -26,11 +26,23 @@ func (s *Service) History(ctx context.Context, id, token string) (*History, erro
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.repo.History(ctx, g.ID, seat)
+	rows, err := s.seatHistory(ctx, g, seat, 0)
 	if err != nil {
 		return nil, err
 	}
 	return &History{GameID: g.ID, Seat: seat, Events: projections.NonNil(rows)}, nil
+}
+
+// seatHistory is game g's history after version after (0: all of it) as
+// seat sees it (engine.Spectator: the public one), told from its events
+// (projections.SeatHistory: the history is not stored). g is read before
+// the events, which reach its version.
+func (s *Service) seatHistory(ctx context.Context, g *projections.Game, seat int, after int64) ([]projections.HistoryRow, error) {
+	evs, err := s.store.ReadStream(ctx, g.ID, after+1)
+	if err != nil {
+		return nil, err
+	}
+	return projections.SeatHistory(s.games, g, evs, seat)
 }
 
 // Audit is a finished game's full record: every event with its hash, and the

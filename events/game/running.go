@@ -202,13 +202,13 @@ func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
 	if err != nil || !g.Paused() {
 		return "", err
 	}
-	rows, err := s.repo.History(ctx, id, -1)
+	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
 		return "", err
 	}
-	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].Type == projections.TypePaused {
-			return pauseReason(rows[i].Data), nil
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == projections.TypePaused {
+			return pauseReason(evs[i].Data), nil
 		}
 	}
 	return "", nil

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"pbem/engine"
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -114,7 +116,29 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 		return "", nil, err
 	}
 	gs, err := s.repo.MyGames(ctx, email)
-	return email, gs, err
+	if err != nil {
+		return "", nil, err
+	}
+	for i := range gs {
+		if gs[i].LastMove, err = s.lastLine(&gs[i]); err != nil {
+			return "", nil, err
+		}
+	}
+	return email, gs, nil
+}
+
+// lastLine is the last line of the public history of m's game: its last
+// event (m.Last), told as everyone sees it.
+func (s *Service) lastLine(m *projections.MyGame) (string, error) {
+	if m.Last == nil {
+		return "", nil
+	}
+	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: m.Language, Players: m.Players, Version: m.Last.Version}
+	rows, err := projections.SeatHistory(s.games, g, []events.Event{*m.Last}, engine.Spectator)
+	if err != nil {
+		return "", err
+	}
+	return rows[0].Summary, nil
 }
 
 // SeatTokenFor returns the play-link token of the seat of game id that

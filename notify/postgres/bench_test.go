@@ -58,7 +58,7 @@ FROM generate_series(1, 111111) AS i`, now); err != nil {
 	}
 	var active int
 	_ = pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE status = 'active'`).Scan(&active)
-	d := postgres.NewDeadlines(pool)
+	d := postgres.NewDeadlines(pool, postgres.Histories{})
 	// A sub-benchmark, so that the 100,000 rows are inserted once.
 	b.Run(fmt.Sprintf("active=%d", active), func(b *testing.B) {
 		for range b.N {

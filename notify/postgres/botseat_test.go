@@ -170,7 +170,7 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 		sm, err := e.svc.Summary(ctx, c.ID)
 		return err == nil && slices.Contains(sm.ToMove, 1)
 	})
-	if n, err := postgres.NewDeadlines(e.pool).Remind(ctx, now.Add(projections.DefaultTurnDeadline), 10); err != nil || n != 1 {
+	if n, err := postgres.NewDeadlines(e.pool, postgres.Histories{Games: e.games, Events: e.store}).Remind(ctx, now.Add(projections.DefaultTurnDeadline), 10); err != nil || n != 1 {
 		t.Fatalf("Remind = %d, %v", n, err)
 	}
 	var toBot int

@@ -11,21 +11,32 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/engine"
 	"pbem/notify"
+	"pbem/projections"
 )
 
-// Deadlines is the scheduler's SQL over the games, seats, inbox and
-// history tables of migration 0002, and mail_prefs / mail_digests of 0003.
-type Deadlines struct{ pool *pgxpool.Pool }
+// Deadlines is the scheduler's SQL over the games and seats tables
+// of migration 0002, and mail_prefs / mail_digests of 0003; the digests'
+// table talk is told from the events (Histories).
+type Deadlines struct {
+	pool      *pgxpool.Pool
+	histories Histories
+}
 
 var _ notify.DeadlineStore = (*Deadlines)(nil)
 
-// NewDeadlines returns a Deadlines on pool.
-func NewDeadlines(pool *pgxpool.Pool) *Deadlines { return &Deadlines{pool: pool} }
+// NewDeadlines returns a Deadlines on pool; h tells the digests' table
+// talk.
+func NewDeadlines(pool *pgxpool.Pool, h Histories) *Deadlines {
+	return &Deadlines{pool: pool, histories: h}
+}
 
-// DueDeadlines implements notify.DeadlineStore. It uses the partial index
-// games_deadline (deadline_at WHERE status = 'active'); SKIP LOCKED lets
-// schedulers of other processes take other games meanwhile.
+// DueDeadlines implements notify.DeadlineStore. It reads the active games
+// through the partial index games_active and filters deadline_at in the
+// heap (no index keys deadline_at, which every move changes: migration
+// 0081); SKIP LOCKED lets schedulers of other processes take other games
+// meanwhile.
 func (d *Deadlines) DueDeadlines(ctx context.Context, now time.Time, limit int) ([]notify.DueGame, error) {
 	var out []notify.DueGame
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
@@ -176,8 +187,7 @@ func (d *Deadlines) Digests(ctx context.Context, now time.Time, hour int) (int, 
 		rows, err := tx.Query(ctx, `INSERT INTO mail_digests (email, day, created_at)
 SELECT p.email, $1, $2 FROM mail_prefs p
 WHERE p.mode = 'digest' AND EXISTS (
-    SELECT 1 FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
-    JOIN games g ON g.id = s.game_id AND g.status = 'active'
+    SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
     WHERE lower(s.email) = p.email)
 ON CONFLICT (email, day) DO NOTHING
 RETURNING email`, day, now)
@@ -189,7 +199,7 @@ RETURNING email`, day, now)
 			return err
 		}
 		for _, e := range emails {
-			p, err := waitingFor(ctx, tx, e, now)
+			p, err := d.waitingFor(ctx, tx, e, now)
 			if err != nil {
 				return err
 			}
@@ -218,26 +228,28 @@ VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&
 // waitingFor builds the digest payload of an address: the active games
 // awaiting one of its seats, soonest deadline first, each with its table
 // talk of the last day.
-func waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
+func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
 	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
-	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen
-FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat
-JOIN games g ON g.id = s.game_id AND g.status = 'active'
+	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version
+FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
 WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
 	if err != nil {
 		return p, err
 	}
 	defer rows.Close()
+	var games []projections.Game // each game as its table talk is told
 	for rows.Next() {
 		var w notify.WaitingGame
 		var lang, name, addr string
 		var players []byte
-		if err := rows.Scan(&w.Game.ID, &w.Game.Name, &lang, &players, &w.Deadline, &w.Seat, &name, &addr, &w.TokenGen); err != nil {
+		var version int64
+		if err := rows.Scan(&w.Game.ID, &w.Game.Name, &lang, &players, &w.Deadline, &w.Seat, &name, &addr, &w.TokenGen, &version); err != nil {
 			return p, err
 		}
 		if err := json.Unmarshal(players, &w.Game.Players); err != nil {
 			return p, err
 		}
+		games = append(games, projections.Game{ID: w.Game.ID, Game: w.Game.Name, Language: lang, Players: w.Game.Players, Version: version})
 		if len(p.Games) == 0 {
 			p.Language, p.To.Name, p.To.Email = lang, name, addr
 		}
@@ -248,7 +260,7 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 	}
 	rows.Close()
 	for i := range p.Games {
-		chat, err := digestChat(ctx, tx, p.Games[i].Game.ID, now)
+		chat, err := d.digestChat(ctx, tx, &games[i], now)
 		if err != nil {
 			return p, err
 		}
@@ -257,15 +269,27 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 	return p, nil
 }
 
-// digestChat returns a game's table talk of the day before now (at most
-// the last 10 lines), as the public history describes it.
-func digestChat(ctx context.Context, tx pgx.Tx, gameID string, now time.Time) ([]string, error) {
-	rows, err := tx.Query(ctx, `SELECT summary FROM (
-    SELECT h.version, h.summary FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
-    WHERE h.game_id = $1 AND h.seat = -1 AND e.type = 'pbem.chat' AND e.recorded_at > $2
-    ORDER BY h.version DESC LIMIT 10) c ORDER BY version`, gameID, now.Add(-24*time.Hour))
+// digestChat returns game g's table talk of the day before now (at most
+// the last 10 lines), as the public history tells it.
+func (d *Deadlines) digestChat(ctx context.Context, tx pgx.Tx, g *projections.Game, now time.Time) ([]string, error) {
+	since := now.Add(-24 * time.Hour)
+	var from *int64
+	if err := tx.QueryRow(ctx, `SELECT min(version) FROM (SELECT version FROM events
+    WHERE stream = $1 AND type = 'pbem.chat' AND recorded_at > $2 ORDER BY version DESC LIMIT 10) c`, g.ID, since).Scan(&from); err != nil {
+		return nil, err
+	}
+	if from == nil {
+		return nil, nil
+	}
+	hist, _, err := d.histories.seat(ctx, g, engine.Spectator, *from-1)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	var out []string
+	for _, h := range hist {
+		if h.Type == projections.TypeChat && h.RecordedAt.After(since) {
+			out = append(out, h.Summary)
+		}
+	}
+	return out[max(0, len(out)-10):], nil
 }

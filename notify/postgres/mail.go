@@ -28,6 +28,9 @@ type MailConfig struct {
 	// Games are the engines that summarise a round for its round-end
 	// email (nil: round-end emails carry no summary).
 	Games engine.Registry
+	// Events reads the games' streams (the event store), from which the
+	// stories, rounds and table talk of the emails are told.
+	Events Streams
 	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
 	Wake <-chan struct{}
 	// Lease is how long the outbox worker holds the rows it claimed
@@ -112,10 +115,10 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Seats: NewSeats(pool, c.Games), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
+		Prefs: m.Prefs, Seats: NewSeats(pool, Histories{Games: c.Games, Events: c.Events}), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
-	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool),
+	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool, Histories{Games: c.Games, Events: c.Events}),
 		Timeouter: timeouter, Logger: log}); err != nil {
 		return nil, err
 	}

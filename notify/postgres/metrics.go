@@ -39,13 +39,15 @@ func NewOutboxCollector(pool *pgxpool.Pool) *OutboxCollector {
 	}
 }
 
-// outboxStateSQL counts the outbox's rows; a row leased by a worker has a
-// next_attempt_at in the future, so it is pending but not due.
-const outboxStateSQL = `SELECT
+// outboxStateSQL counts the outbox's rows; a row leased by a worker
+// (leased_until in the future) is pending but not due.
+const outboxStateSQL = `WITH due AS (
+	SELECT next_attempt_at FROM outbox
+	WHERE status = 'pending' AND next_attempt_at <= now() AND (leased_until IS NULL OR leased_until <= now())
+) SELECT
 	(SELECT count(*) FROM outbox WHERE status = 'pending'),
-	(SELECT count(*) FROM outbox WHERE status = 'pending' AND next_attempt_at <= now()),
-	(SELECT coalesce(extract(epoch FROM now() - min(next_attempt_at)), 0)::float8
-		FROM outbox WHERE status = 'pending' AND next_attempt_at <= now()),
+	(SELECT count(*) FROM due),
+	(SELECT coalesce(extract(epoch FROM now() - min(next_attempt_at)), 0)::float8 FROM due),
 	(SELECT count(*) FROM outbox WHERE status = 'failed')`
 
 // Describe implements prometheus.Collector.

@@ -45,7 +45,7 @@ func (e *storyEnv) playUntilAwaited(id string, seat int) []sentEmail {
 func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 	e := newStoryEnv(t)
 	ctx := context.Background()
-	seats := postgres.NewSeats(e.pool, nil)
+	seats := postgres.NewSeats(e.pool, postgres.Histories{})
 	c := e.create(lords.Name, "fr", 3)
 	e.deliver()
 	if err := seats.SetZone(ctx, c.ID, 1, "Asia/Kolkata"); err != nil {
@@ -91,7 +91,7 @@ func TestDigestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 	ctx := context.Background()
 	c := e.create(lords.Name, "en", 2)
 	e.deliver()
-	if err := postgres.NewSeats(e.pool, nil).SetZone(ctx, c.ID, 1, "America/Sao_Paulo"); err != nil {
+	if err := postgres.NewSeats(e.pool, postgres.Histories{}).SetZone(ctx, c.ID, 1, "America/Sao_Paulo"); err != nil {
 		t.Fatal(err)
 	}
 	dl := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)

@@ -22,17 +22,19 @@ func NewOutbox(pool *pgxpool.Pool) *Outbox { return &Outbox{pool: pool} }
 
 // claimSQL takes due rows that no other transaction holds and leases them:
 // the row lock lasts only this statement's transaction, the lease
-// (next_attempt_at in the future) keeps other workers off afterwards.
+// (leased_until in the future) keeps other workers off afterwards. The
+// lease is a column of its own, indexed by nothing, so the claim's update
+// is HOT (migration 0083).
 const claimSQL = `
 WITH due AS (
     SELECT id FROM outbox
-    WHERE status = 'pending' AND next_attempt_at <= $1
+    WHERE status = 'pending' AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
     ORDER BY next_attempt_at, id
     LIMIT $2
     FOR UPDATE SKIP LOCKED
 )
 UPDATE outbox o
-SET next_attempt_at = $1 + $3 * interval '1 microsecond', attempts = o.attempts + 1
+SET leased_until = $1 + $3 * interval '1 microsecond', attempts = o.attempts + 1
 FROM due
 WHERE o.id = due.id
 RETURNING o.id, o.game_id, coalesce(o.seat, -1), o.kind, o.payload, coalesce(o.event_version, 0), o.created_at, o.attempts`
@@ -65,7 +67,8 @@ UPDATE outbox o SET
     message_id = coalesce(nullif(x.message_id, ''), o.message_id),
     sent_at = CASE WHEN x.status IN ('sent', 'skipped') THEN $1 ELSE o.sent_at END,
     last_error = nullif(x.error, ''),
-    next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_at ELSE o.next_attempt_at END
+    next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_at ELSE o.next_attempt_at END,
+    leased_until = NULL
 FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
     AS x(id, status, message_id, error, next_at)
 WHERE o.id = x.id AND o.status <> 'sent'`
@@ -94,11 +97,11 @@ func (o *Outbox) Finish(ctx context.Context, now time.Time, outcomes []notify.Ou
 	return nil
 }
 
-// releaseSQL gives claimed rows back: due at $1, the claim not counted.
+// releaseSQL gives claimed rows back, due again at once (at $1 at the latest), the claim not counted.
 // The attempts column identifies the claim: a row another worker claimed
 // since (after the lease ran out) has more attempts and is left alone.
 const releaseSQL = `
-UPDATE outbox o SET next_attempt_at = $1, attempts = o.attempts - 1
+UPDATE outbox o SET next_attempt_at = least(o.next_attempt_at, $1), leased_until = NULL, attempts = o.attempts - 1
 FROM unnest($2::bigint[], $3::int[]) AS x(id, attempts)
 WHERE o.id = x.id AND o.attempts = x.attempts AND o.status = 'pending'`
 

@@ -70,6 +70,17 @@ func TestOutboxUpdatesLogOnlyWhatChanged(t *testing.T) {
 		start, rel).Scan(&records, &bytes); err != nil {
 		t.Fatal(err)
 	}
+	// The claim changes no indexed column (migration 0083): each is a HOT
+	// update, which writes no index entry.
+	var hot int64
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn())
+		WHERE block_ref LIKE '%rel ' || $2 || ' %' AND resource_manager = 'Heap' AND record_type = 'HOT_UPDATE'`,
+		start, rel).Scan(&hot); err != nil {
+		t.Fatal(err)
+	}
+	if hot < emails {
+		t.Errorf("%d HOT updates of the outbox's heap for %d claims: a claim changed an indexed column", hot, emails)
+	}
 	var left int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status <> 'sent'`).Scan(&left); err != nil || left != 0 {
 		t.Fatalf("%d emails not recorded sent (%v)", left, err)

@@ -32,6 +32,7 @@ type asyncRig struct {
 	sink  *smtpsink.Sink
 	work  *notify.Worker
 	sched *notify.Scheduler
+	hist  postgres.Histories // tells the digests' table talk
 }
 
 func newRig(t *testing.T) *asyncRig {
@@ -44,11 +45,12 @@ func newRig(t *testing.T) *asyncRig {
 	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: projpg.New(pool), Secret: []byte("secret"), Now: c.Now})
 	sink := smtpsink.Start(t, smtpsink.Options{})
-	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool), Timeouter: svc, Now: c.Now})
+	hist := postgres.Histories{Games: engine.NewRegistry(testgame.Game{}), Events: store}
+	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool, hist), Timeouter: svc, Now: c.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &asyncRig{t: t, pool: pool, clock: c, svc: svc, sink: sink, sched: sched,
+	return &asyncRig{t: t, pool: pool, clock: c, svc: svc, sink: sink, sched: sched, hist: hist,
 		work: newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: postgres.NewPrefs(pool)})}
 }
 
@@ -274,16 +276,16 @@ func TestDailyDigestListsWaitingGamesOncePerDay(t *testing.T) {
 	}
 	day := r.clock.Now().UTC().Truncate(24 * time.Hour)
 	r.clock.Add(day.Add(24*time.Hour + 6*time.Hour).Sub(r.clock.Now())) // tomorrow 06:00 UTC
-	if n, _ := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7); n != 0 {
+	if n, _ := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); n != 0 {
 		t.Fatalf("%d digests before the digest hour", n)
 	}
 	r.clock.Add(time.Hour)
 	sent := len(r.sink.Messages())
-	n, err := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7)
+	n, err := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7)
 	if err != nil || n == 0 {
 		t.Fatalf("digests: %d, %v", n, err)
 	}
-	if again, _ := postgres.NewDeadlines(r.pool).Digests(ctx, r.clock.Now(), 7); again != 0 {
+	if again, _ := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); again != 0 {
 		t.Fatalf("%d more digests the same day", again)
 	}
 	got := r.mail(sent)
@@ -315,7 +317,7 @@ func TestTwoSchedulersTimeOutEachGameOnce(t *testing.T) {
 		ids = append(ids, r.create(projections.PolicyDefaultMove).ID)
 	}
 	r.clock.Add(61 * time.Minute)
-	other, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(r.pool), Timeouter: r.svc, Now: r.clock.Now, Batch: 5})
+	other, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(r.pool, r.hist), Timeouter: r.svc, Now: r.clock.Now, Batch: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,23 +10,24 @@ import (
 
 	"pbem/engine"
 	"pbem/notify"
+	"pbem/projections"
 )
 
 // Seats reads, for an email being rendered, its seat's time zone, its
-// redacted history since its last move and the summary of a round that
-// ended, and records the time zone a play page reported (seats.time_zone,
-// migration 0060).
+// history since its last move and the summary of a round that ended (told
+// from the events: Histories), and records the time zone a play page
+// reported (seats.time_zone, migration 0060).
 type Seats struct {
-	pool  *pgxpool.Pool
-	games engine.Registry
+	pool      *pgxpool.Pool
+	histories Histories
 }
 
 var _ notify.SeatReader = (*Seats)(nil)
 
-// NewSeats returns a Seats on pool; games are the engines that summarise
-// rounds (nil: round-end emails carry no summary).
-func NewSeats(pool *pgxpool.Pool, games engine.Registry) *Seats {
-	return &Seats{pool: pool, games: games}
+// NewSeats returns a Seats on pool; h tells the stories and rounds (a
+// Seats without h.Events records and reads time zones only).
+func NewSeats(pool *pgxpool.Pool, h Histories) *Seats {
+	return &Seats{pool: pool, histories: h}
 }
 
 // zonesSQL selects the time zone of each requested seat ($1, $2: game ids
@@ -35,23 +36,16 @@ const zonesSQL = `SELECT r.i, s.time_zone
 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
 JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
 
-// storiesSQL selects, for each requested seat ($1, $2, $3: game ids, seats
-// and versions), its history rows (its own row of a version if it has one,
-// else the public row, as projections/postgres.Repo.History does) after
-// its last game event of its own, up to the request's version, with the
-// request's index. Table talk and the game's creation are left out (see
-// notify's Story).
-const storiesSQL = `SELECT r.i, x.version, x.type, x.actor, x.idempotency_key, x.summary
+// storiesSQL selects, for each requested seat ($1, $2, $3: game ids,
+// seats and versions), with the request's index, its game row and the
+// version of the seat's last game event of its own up to the request's
+// version (0: none): its story is told after it.
+const storiesSQL = `SELECT r.i, g.game, g.language, g.players, g.version,
+  coalesce((SELECT max(m.version) FROM events m
+    WHERE m.stream = r.game_id AND m.actor = 'seat:' || r.seat AND m.version <= r.upto AND m.type NOT LIKE 'pbem.%'), 0)
 FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, upto, i)
-CROSS JOIN LATERAL (
-  SELECT DISTINCT ON (h.version) h.version, e.type, e.actor, e.idempotency_key, h.summary
-  FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
-  WHERE h.game_id = r.game_id AND h.seat IN (-1, r.seat) AND h.version <= r.upto
-    AND h.version > coalesce((SELECT max(m.version) FROM events m
-        WHERE m.stream = r.game_id AND m.actor = 'seat:' || r.seat AND m.version <= r.upto AND m.type NOT LIKE 'pbem.%'), 0)
-    AND e.type NOT IN ('pbem.chat', 'pbem.created')
-  ORDER BY h.version, h.seat DESC) x
-ORDER BY r.i, x.version`
+JOIN games g ON g.id = r.game_id
+ORDER BY r.i`
 
 // Stories implements notify.SeatReader with one query for the zones, one
 // for the your-turn stories, and one per round-end email. An unknown seat
@@ -94,7 +88,11 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 	return out, nil
 }
 
-// stories reads the story of each request of reqs listed in told into out.
+// stories reads the story of each request of reqs listed in told into
+// out: the seat's history (its own row of a version if it has one, else
+// the public row) after its last game event of its own, up to the
+// request's version. Table talk and the game's creation are left out (see
+// notify's Story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
 	ids, seats, uptos := make([]string, len(told)), make([]int32, len(told)), make([]int64, len(told))
 	for j, i := range told {
@@ -104,16 +102,45 @@ func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []
 	if err != nil {
 		return fmt.Errorf("notify/postgres: stories: %w", err)
 	}
-	var j int64
-	var e notify.StoryEvent
-	var key string
-	if _, err := pgx.ForEachRow(rows, []any{&j, &e.Version, &e.Type, &e.Actor, &key, &e.Summary}, func() error {
-		e.Seat = notify.ActingSeat(e.Actor, key)
-		st := out[told[j-1]]
-		st.Events = append(st.Events, e)
-		return nil
-	}); err != nil {
+	type start struct {
+		j    int64
+		g    projections.Game
+		last int64
+	}
+	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (start, error) {
+		var st start
+		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.last)
+		return st, err
+	})
+	if err != nil {
 		return fmt.Errorf("notify/postgres: stories: %w", err)
+	}
+	for _, st := range starts {
+		r := reqs[told[st.j-1]]
+		st.g.ID = r.GameID
+		if err := s.story(ctx, &st.g, r, st.last, out[told[st.j-1]]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// story tells r's story into st: g's history as r.Seat sees it after
+// version last up to r.Upto.
+func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRequest, last int64, st *notify.Story) error {
+	hist, evs, err := s.histories.seat(ctx, g, r.Seat, last)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: story of %s seat %d: %w", g.ID, r.Seat, err)
+	}
+	for i, h := range hist {
+		if h.Version > r.Upto {
+			break
+		}
+		if h.Type == projections.TypeChat || h.Type == projections.TypeCreated {
+			continue
+		}
+		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
+			Seat: notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey), Summary: h.Summary})
 	}
 	return nil
 }
@@ -131,43 +158,40 @@ func (s *Seats) SetZone(ctx context.Context, gameID string, seat int, zone strin
 	return nil
 }
 
-// roundSQL selects the game's engine events as seat sees them up to $3.
-const roundSQL = `SELECT DISTINCT ON (h.version) e.type, h.data
-FROM history h JOIN events e ON e.stream = h.game_id AND e.version = h.version
-WHERE h.game_id = $1 AND h.seat IN (-1, $2) AND h.version <= $3 AND e.type NOT LIKE 'pbem.%'
-ORDER BY h.version, h.seat DESC`
-
 // round is the engine's summary of the last round ended at or before
-// version upto, from seat's redacted history (nil without the game's
-// engine or an ended round).
+// version upto, from seat's history (nil without the game's engine or an
+// ended round).
 func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) (*engine.RoundSummary, error) {
-	var name, lang string
-	var names []string
-	err := s.pool.QueryRow(ctx, `SELECT game, language, players FROM games WHERE id = $1`, gameID).Scan(&name, &lang, &names)
+	g := projections.Game{ID: gameID}
+	err := s.pool.QueryRow(ctx, `SELECT game, language, players, version FROM games WHERE id = $1`, gameID).
+		Scan(&g.Game, &g.Language, &g.Players, &g.Version)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: game %s: %w", gameID, err)
 	}
-	eng, ok := s.games[name]
+	eng, ok := s.histories.Games[g.Game]
 	if !ok {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, roundSQL, gameID, seat, upto)
+	hist, _, err := s.histories.seat(ctx, &g, seat, 0)
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
 	}
-	evs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (engine.Event, error) {
-		var typ string
-		var data []byte
-		if err := r.Scan(&typ, &data); err != nil {
-			return nil, err
+	var evs []engine.Event
+	for _, h := range hist {
+		if h.Version > upto {
+			break
 		}
-		return eng.DecodeEvent(typ, data)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
+		if projections.IsServiceEvent(h.Type) {
+			continue
+		}
+		ev, err := eng.DecodeEvent(h.Type, h.Data)
+		if err != nil {
+			return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
+		}
+		evs = append(evs, ev)
 	}
 	// The round: from the end of the round before the last one ended.
 	end, from := -1, 0
@@ -185,5 +209,5 @@ func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) 
 	if end < 0 {
 		return nil, nil
 	}
-	return eng.RoundSummary(evs[from:end+1], names, lang), nil
+	return eng.RoundSummary(evs[from:end+1], g.Players, g.Language), nil
 }

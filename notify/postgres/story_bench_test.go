@@ -46,7 +46,7 @@ func BenchmarkStoryOutboxThroughput(b *testing.B) {
 			cfg := notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(b, e.sink), Renderer: testRenderer(b),
 				Batch: 100, Lease: time.Minute, RecordFor: -1, Now: func() time.Time { return time.Now().Add(time.Second) }}
 			if withStory {
-				cfg.Seats = postgres.NewSeats(e.pool, e.games)
+				cfg.Seats = postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store})
 			}
 			w, err := notify.NewWorker(cfg)
 			if err != nil {

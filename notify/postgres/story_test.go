@@ -54,7 +54,7 @@ func newStoryEnv(t testing.TB) *storyEnv {
 	e.svc = game.New(game.Config{Games: e.games, Store: e.store, Repo: e.repo, Secret: []byte("secret")})
 	e.sink = smtpsink.Start(t, smtpsink.Options{})
 	e.w, err = notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(t, e.sink),
-		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, e.games), Batch: 100, Lease: time.Minute, RecordFor: -1,
+		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}), Batch: 100, Lease: time.Minute, RecordFor: -1,
 		Now: func() time.Time { return time.Now().Add(time.Second) }})
 	if err != nil {
 		t.Fatal(err)
@@ -152,13 +152,21 @@ func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.Stat
 	return row, eng, st
 }
 
-// expectedStory is, computed from the repository's history of seat (not
-// from notify/postgres's SQL), what a your-turn email at version upto must
-// list: the seat's redacted lines after its last own game event, without
-// table talk and the game's creation.
+// expectedStory is, computed from the whole history of seat (not from
+// notify/postgres's selection), what a your-turn email at version upto
+// must list: the seat's redacted lines after its last own game event,
+// without table talk and the game's creation.
 func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
 	e.t.Helper()
-	rows, err := e.repo.History(context.Background(), id, seat)
+	row, err := e.repo.Game(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	evs, err := e.store.ReadStream(context.Background(), id, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	rows, err := projections.SeatHistory(e.games, row, evs, seat)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -170,14 +171,12 @@ func (r *Repo) DeleteSession(ctx context.Context, tokenHash []byte) error {
 }
 
 // MyGames implements projections.Accounts: the address's seats with each
-// game's last public history line.
+// game's last event (the service tells it: LastMove).
 func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame, error) {
 	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.language, g.status, g.players, s.seat, g.to_move, g.deadline_at,
-			h.summary, h.recorded_at, g.result, g.updated_at
+			g.version, e.type, e.data, e.actor, e.recorded_at, g.result, g.updated_at
 		FROM seats s JOIN games g ON g.id = s.game_id
-		LEFT JOIN LATERAL (SELECT hh.summary, e.recorded_at FROM history hh
-			JOIN events e ON e.stream = hh.game_id AND e.version = hh.version
-			WHERE hh.game_id = g.id AND hh.seat = -1 ORDER BY hh.version DESC LIMIT 1) h ON true
+		LEFT JOIN events e ON e.stream = g.id AND e.version = g.version
 		WHERE lower(s.email) = lower($1)
 		ORDER BY g.status IN ('finished', 'aborted'), g.deadline_at NULLS LAST, g.updated_at DESC, g.id, s.seat`, email)
 	if err != nil {
@@ -186,15 +185,18 @@ func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame,
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.MyGame, error) {
 		var m projections.MyGame
 		var toMove []int32
-		var last *string
+		var typ, actor *string
+		var data []byte
+		var last events.Event
 		err := row.Scan(&m.GameID, &m.Game, &m.Language, &m.Status, &m.Players, &m.Seat, &toMove, &m.DeadlineAt,
-			&last, &m.LastMoveAt, &m.Result, &m.UpdatedAt)
+			&last.Version, &typ, &data, &actor, &m.LastMoveAt, &m.Result, &m.UpdatedAt)
 		m.ToMove = []int{}
 		for _, s := range toMove {
 			m.ToMove = append(m.ToMove, int(s))
 		}
-		if last != nil {
-			m.LastMove = *last
+		if typ != nil && actor != nil {
+			last.Stream, last.Type, last.Data, last.Meta.Actor, last.RecordedAt = m.GameID, *typ, data, *actor, *m.LastMoveAt
+			m.Last = &last
 		}
 		return m, err
 	})
@@ -215,12 +217,13 @@ func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 	return ok, nil
 }
 
-// WaitingSince implements projections.Accounts: the inbox's version of
-// each awaited seat, dated by its event.
+// WaitingSince implements projections.Accounts: the version since which
+// each awaited seat is awaited (games.awaited_since), dated by its event.
 func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
-	rows, err := r.pool.Query(ctx, `SELECT i.seat, e.recorded_at FROM inbox i
-		JOIN events e ON e.stream = i.game_id AND e.version = i.version
-		WHERE i.game_id = $1`, id)
+	rows, err := r.pool.Query(ctx, `SELECT w.seat, e.recorded_at
+		FROM games g CROSS JOIN unnest(g.to_move, g.awaited_since) AS w(seat, since)
+		JOIN events e ON e.stream = g.id AND e.version = w.since
+		WHERE g.id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
 	}

@@ -1,5 +1,5 @@
 // Package postgres stores pbem's projections in PostgreSQL: the games
-// (lobby rows; their state snapshots in game_states, migration 0070), seats, inbox, per-seat history, remembered move
+// (lobby rows; their state snapshots in game_states, migration 0070), seats (the awaited seats in the game row, migration 0084), remembered move
 // answers and the email outbox (tables of migration 0002). It implements
 // projections.Repository; its Save runs inside the event store's append
 // transaction, so projections and outbox rows commit with their events.

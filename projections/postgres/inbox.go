@@ -11,8 +11,8 @@ import (
 
 // Inbox implements projections.Repository.
 func (r *Repo) Inbox(ctx context.Context, email string) ([]projections.InboxItem, error) {
-	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, s.seat, s.name, i.version, g.deadline_at
-		FROM seats s JOIN inbox i ON i.game_id = s.game_id AND i.seat = s.seat JOIN games g ON g.id = s.game_id
+	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, s.seat, s.name, g.awaited_since[array_position(g.to_move, s.seat)], g.deadline_at
+		FROM seats s JOIN games g ON g.id = s.game_id AND s.seat = ANY (g.to_move)
 		WHERE lower(s.email) = lower($1) AND g.status = 'active'
 		ORDER BY g.deadline_at NULLS LAST, g.id, s.seat`, email)
 	if err != nil {

@@ -19,10 +19,6 @@ func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	if err := queueUpdateGame(b, g); err != nil {
 		return err
 	}
-	b.Queue(`DELETE FROM inbox WHERE game_id = $1`, g.ID)
-	queueInbox(b, g)
-	b.Queue(`DELETE FROM history WHERE game_id = $1`, g.ID)
-	queueHistory(b, g.ID, c.History)
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		var live int64
 		if err := tx.QueryRow(ctx, `SELECT version FROM games WHERE id = $1 FOR UPDATE`, g.ID).Scan(&live); err != nil {

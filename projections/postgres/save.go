@@ -15,7 +15,7 @@ import (
 
 // Save implements projections.Repository: it writes one batch's Changes
 // in the batch's transaction. The projections of every Change (game rows,
-// inbox, history, outbox, remembered answers) are one statement over arrays
+// outbox, remembered answers) are one statement over arrays
 // (changesSQL), whatever their number; before it, a creation inserts its
 // game row and seats, and a resent link updates its seat (primary data).
 // When the store lets it (a deferrer), the statements go with the store's
@@ -135,7 +135,8 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	}
 	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)
 		ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state`, g.ID, g.Version, g.State)
-	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5, result = $6,
+	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5,
+		awaited_since = awaited_since(to_move, awaited_since, $5, $4), result = $6,
 		updated_at = $7, finished_at = $8, paused = $9, extensions = $10, rules_version = $11, language = $12,
 		players = $13, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $14 END,
 		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $15 END, options = $16, seed_hash = $17, created_at = $18, turn_deadline = $19,
@@ -147,41 +148,19 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	return nil
 }
 
-func queueInbox(b *pgx.Batch, g *projections.Game) {
-	seats := make([]int32, len(g.ToMove))
-	for i, s := range g.ToMove {
-		seats[i] = int32(s)
-	}
-	b.Queue(`WITH gone AS (DELETE FROM inbox WHERE game_id = $1 AND NOT (seat = ANY ($2)))
-		INSERT INTO inbox (game_id, seat, version) SELECT $1, unnest($2::int[]), $3
-		ON CONFLICT DO NOTHING`, g.ID, seats, g.Version)
-}
-
-func queueHistory(b *pgx.Batch, id string, rows []projections.HistoryRow) {
-	if len(rows) == 0 {
-		return
-	}
-	h := historyArgs(rows)
-	b.Queue(`INSERT INTO history (game_id, version, seat, data, summary)
-		SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::json[], $5::text[])`,
-		id, h.version, h.seat, h.data, h.summary)
-}
-
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL, state NULL unless
-// the Change takes a snapshot: then it goes to game_states), $13..$17 one per
-// history row, $18..$22 and $28 (its delay in microseconds: the mail
-// grace) one per outbox row, $23..$27 one per remembered
-// answer; then the inbox follows the rows' to_move (a seat still awaited
-// keeps its row: NOT EXISTS rather than ON CONFLICT, whose speculative
-// insertion costs a WAL record per row; the game's events, appended first
-// in the transaction, already keep two writers of one game apart). The final SELECT fails
+// the Change takes a snapshot: then it goes to game_states), $13..$17 and
+// $23 (its delay in microseconds: the mail grace) one per outbox row,
+// $18..$22 one per remembered answer (the history is not stored: see
+// projections.EventHistory). The row's awaited_since follows its to_move
+// (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT (see
 // deferrer). The "= ANY ($1)" conditions repeat the joins on u so that the
-// plan reads the games and inbox rows through their primary keys: a
+// plan reads the games and game_states rows through their primary keys: a
 // generic plan does not know how few rows u has and would otherwise scan
 // both tables.
 const changesSQL = `WITH u AS (
@@ -190,30 +169,21 @@ const changesSQL = `WITH u AS (
 		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
 ), g AS (
 	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move::int[],
+		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move::int[], u.version),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
 	FROM u WHERE s.game_id = u.id AND s.game_id = ANY ($1::text[]) AND u.state IS NOT NULL
-), gone AS (
-	DELETE FROM inbox i USING u
-	WHERE i.game_id = u.id AND i.game_id = ANY ($1::text[]) AND NOT (i.seat = ANY (u.to_move::int[]))
-), waiting AS (
-	INSERT INTO inbox (game_id, seat, version) SELECT w.id, w.seat, w.version
-	FROM (SELECT u.id, unnest(u.to_move::int[]) AS seat, u.version FROM u) w
-	WHERE NOT EXISTS (SELECT 1 FROM inbox i WHERE i.game_id = w.id AND i.seat = w.seat)
-), hist AS (
-	INSERT INTO history (game_id, version, seat, data, summary)
-	SELECT * FROM unnest($13::text[], $14::bigint[], $15::int[], $16::json[], $17::text[])
 ), mail AS (
 	INSERT INTO outbox (game_id, seat, kind, payload, event_version, next_attempt_at)
 	SELECT m.game_id, m.seat, m.kind, m.payload, m.event_version, now() + m.delay * interval '1 microsecond'
-	FROM unnest($18::text[], $19::int[], $20::text[], $21::json[], $22::bigint[], $28::bigint[])
+	FROM unnest($13::text[], $14::int[], $15::text[], $16::json[], $17::bigint[], $23::bigint[])
 		AS m(game_id, seat, kind, payload, event_version, delay)
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
-	SELECT * FROM unnest($23::text[], $24::int[], $25::text[], $26::bigint[], $27::json[])
+	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::bigint[], $22::json[])
 ) SELECT ('projections/postgres: ' || count(*) || ' of ' || cardinality($1::text[]) || ' game rows updated')::int
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
@@ -224,7 +194,6 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	paused, ext := make([]bool, n), make([]int32, n)
-	var hist []projections.HistoryRow
 	var mail []projections.OutboxRow
 	var reqs []*projections.Request
 	for i, c := range cs {
@@ -242,16 +211,10 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		}
 		updated[i], finished[i], paused[i], ext[i] = g.UpdatedAt, g.FinishedAt, g.Paused(), int32(g.Extensions)
 		deadline[i], reminder[i] = g.DeadlineAt, g.ReminderAt
-		hist = append(hist, c.History...)
 		mail = append(mail, c.Outbox...)
 		if c.Request != nil {
 			reqs = append(reqs, c.Request)
 		}
-	}
-	h := historyArgs(hist)
-	hGame := make([]string, len(hist))
-	for i, r := range hist {
-		hGame[i] = r.GameID
 	}
 	m := len(mail)
 	oGame, oSeat, oKind, oPayload, oVersion := make([]string, m), make([]*int32, m), make([]string, m), make([]string, m), make([]int64, m)
@@ -269,7 +232,6 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
-		hGame, h.version, h.seat, h.data, h.summary,
 		oGame, oSeat, oKind, oPayload, oVersion,
 		rGame, rSeat, rKey, rVersion, rResp, oDelay)
 	for _, c := range cs {
@@ -290,21 +252,4 @@ func intArray(seats []int) string {
 		b = strconv.AppendInt(b, int64(s), 10)
 	}
 	return string(append(b, '}'))
-}
-
-// histArgs are the stored columns of history rows, one element per row;
-// the rest of a HistoryRow is its event's (see migration 0006).
-type histArgs struct {
-	version       []int64
-	seat          []int32
-	summary, data []string
-}
-
-func historyArgs(rows []projections.HistoryRow) histArgs {
-	n := len(rows)
-	h := histArgs{version: make([]int64, n), seat: make([]int32, n), summary: make([]string, n), data: make([]string, n)}
-	for i, r := range rows {
-		h.version[i], h.seat[i], h.summary[i], h.data[i] = r.Version, int32(r.Seat), r.Summary, string(r.Data)
-	}
-	return h
 }

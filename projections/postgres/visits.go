@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-
-	"pbem/projections"
 )
 
 // Visit implements projections.Visits. It reads the seat's row, and
@@ -37,11 +35,4 @@ func (r *Repo) Visit(ctx context.Context, id string, seat int, version int64) (i
 		return 0, fmt.Errorf("projections/postgres: visit of %s seat %d: %w", id, seat, err)
 	}
 	return since, nil
-}
-
-// HistoryAfter implements projections.Visits: History's query from version
-// after+1 on.
-func (r *Repo) HistoryAfter(ctx context.Context, id string, seat int, after int64) ([]projections.HistoryRow, error) {
-	return r.queryHistory(ctx, id, `SELECT DISTINCT ON (h.version) `+historyCols+historyFrom+`
-		WHERE h.game_id = $1 AND h.seat IN (-1, $2) AND h.version > $3 ORDER BY h.version, h.seat DESC`, id, seat, after)
 }

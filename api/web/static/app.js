@@ -1,5 +1,6 @@
 // pbem pages: remember the browser's time zone (so times are told in the
-// player's terms) and follow the game live (server-sent events).
+// player's terms), follow the game live (server-sent events) and post the
+// play page's forms in one round trip (the answer is the fresh page).
 (function () {
   "use strict";
   var tz = "";
@@ -28,16 +29,20 @@
     });
   }
   var game = document.querySelector("#game[data-version]");
-  if (!game || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
+  if (!game || !window.EventSource || !window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
   var es = new EventSource(game.getAttribute("data-events"));
-  var leaving = false, busy = false, again = false;
+  // leaving: the page is being left; latest: the version the stream told
+  // last, and synced the one the last live update was for; busy: a live
+  // update is under way; posting: a form is being posted by the script;
+  // asked and shown number the pages requested and the newest one shown
+  // (an answer older than the page shown is dropped).
+  var leaving = false, latest = "", synced = "", busy = false, posting = false, asked = 0, shown = 0;
   // The lines that came after the page was loaded are marked as they come.
   var loaded = +game.getAttribute("data-version");
-  // A move being posted brings the new state by itself.
-  document.addEventListener("submit", function () { leaving = true; es.close(); });
+  function leave() { leaving = true; es.close(); }
   // Without the fresh page, fall back to a plain reload.
   function reload() {
-    es.close();
+    leave();
     var live = document.getElementById("live");
     if (live) { live.hidden = false; }
     location.replace(location.pathname);
@@ -52,48 +57,112 @@
       el.getAttribute("href") ? "[href=\"" + CSS.escape(el.getAttribute("href")) + "\"]" : "";
     return a ? root.querySelector(el.tagName + a) : null;
   }
-  // update fetches the page and swaps in the parts that changed (the
-  // [data-live] regions), keeping the scroll position and the focus; the
-  // lines of "Since your last turn" that are new are marked.
+  // parse reads a page.
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
+  // show swaps in the parts of a fresh play page (doc, the answer to
+  // request n) that changed (the [data-live] regions), keeping the scroll
+  // position and the focus; the lines of "Since your last turn" that are
+  // new are marked. It returns false for an answer older than the page
+  // shown, and throws if doc is not a play page.
+  function show(doc, n) {
+    var fresh = doc.getElementById("game");
+    if (!fresh) { throw new Error("no game"); }
+    if (n < shown) { return false; }
+    shown = n;
+    var y = window.scrollY, focused = document.activeElement;
+    var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
+    Array.prototype.forEach.call(fresh.querySelectorAll("[data-live][id]"), function (f) {
+      var old = document.getElementById(f.id);
+      if (old && old.innerHTML !== f.innerHTML) { old.replaceWith(document.importNode(f, true)); }
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("#catchup li[data-v]"), function (li) {
+      if (+li.getAttribute("data-v") > loaded) { li.classList.add("fresh-line"); }
+    });
+    ["data-version", "data-from"].forEach(function (a) {
+      if (fresh.hasAttribute(a)) { game.setAttribute(a, fresh.getAttribute(a)); }
+    });
+    document.title = doc.title;
+    if (focused && focused !== document.body && !document.body.contains(focused)) {
+      var t = twin(focused, region);
+      if (t) { t.focus({ preventScroll: true }); }
+    }
+    window.scrollTo(0, y);
+    return true;
+  }
+  // sync brings the page to the version the stream told (update), unless
+  // a form's answer is on its way (it brings the fresh page itself).
+  function sync() {
+    if (leaving || busy || posting || !latest || latest === synced || latest === game.getAttribute("data-version")) { return; }
+    update();
+  }
+  // update fetches the page and shows it.
   function update() {
-    if (busy) { again = true; return; }
     busy = true;
-    var from = game.getAttribute("data-from") || "";
+    synced = latest;
+    var n = ++asked, from = game.getAttribute("data-from") || "";
     fetch(location.pathname + (from ? "?from=" + encodeURIComponent(from) : ""), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.text(); })
       .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.getElementById("game");
-        if (!fresh) { throw new Error("no game"); }
-        var y = window.scrollY, focused = document.activeElement;
-        var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
-        Array.prototype.forEach.call(fresh.querySelectorAll("[data-live][id]"), function (n) {
-          var old = document.getElementById(n.id);
-          if (old && old.innerHTML !== n.innerHTML) { old.replaceWith(document.importNode(n, true)); }
-        });
-        Array.prototype.forEach.call(document.querySelectorAll("#catchup li[data-v]"), function (li) {
-          if (+li.getAttribute("data-v") > loaded) { li.classList.add("fresh-line"); }
-        });
-        ["data-version", "data-from"].forEach(function (a) {
-          if (fresh.hasAttribute(a)) { game.setAttribute(a, fresh.getAttribute(a)); }
-        });
-        document.title = doc.title;
-        if (focused && focused !== document.body && !document.body.contains(focused)) {
-          var t = twin(focused, region);
-          if (t) { t.focus({ preventScroll: true }); }
-        }
-        window.scrollTo(0, y);
-        if (location.search) { history.replaceState(null, "", location.pathname); }
+        if (show(parse(html), n) && location.search) { history.replaceState(null, "", location.pathname); }
       })
       .catch(reload)
-      .then(function () {
-        busy = false;
-        if (again) { again = false; update(); }
-      });
+      .then(function () { busy = false; sync(); });
   }
-  es.addEventListener("version", function (e) {
-    if (leaving || e.data === game.getAttribute("data-version")) { return; }
-    update();
+  es.addEventListener("version", function (e) { latest = e.data; sync(); });
+  // The play page's forms (a move, its confirmation, a take-back, a chat
+  // line) are posted by the script with the header X-Pbem-Fetch: the answer
+  // is the fresh page itself (not a redirect to it, api/page_fetch.go),
+  // shown as a live update is, its URL (Content-Location) put in the
+  // address bar: one round trip. An error page (a refused form) replaces
+  // the page, as it would without script; if the post fails on the way,
+  // the form is posted again the usual way. One form at a time: a tap
+  // while one is on its way is ignored (a double tap posts once).
+  var native = false;
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (native || !("submitter" in e) || !game.contains(form) || (form.getAttribute("method") || "").toLowerCase() !== "post") {
+      leave();
+      return;
+    }
+    e.preventDefault();
+    if (!posting) { post(form, e.submitter); }
   });
+  function post(form, by) {
+    var body = new FormData(form);
+    if (by && by.name) { body.append(by.name, by.value); }
+    var action = (by && by.getAttribute("formaction")) || form.getAttribute("action") || location.pathname;
+    var n = ++asked;
+    posting = true;
+    fetch(action, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin", headers: { "X-Pbem-Fetch": "1" } })
+      .then(function (r) {
+        return r.text().then(function (html) { answered(r, html, n, action, form); });
+      })
+      .catch(function () { resubmit(form, by); })
+      .then(function () { posting = false; sync(); });
+  }
+  // answered shows the answer to a form: the fresh play page, or another
+  // page (an error's) in place of this one.
+  // Its URL is the one the browser would show without script: where the
+  // redirect leads (Content-Location, or the redirect followed), else the
+  // form's own (a move to confirm). The form is emptied as a new page would
+  // have it (the chat line sent).
+  function answered(r, html, n, action, form) {
+    var doc = parse(html);
+    if (r.ok && doc.getElementById("game")) {
+      if (show(doc, n)) { history.replaceState(null, "", r.headers.get("Content-Location") || (r.redirected ? r.url : action)); }
+      if (document.contains(form)) { form.reset(); }
+      return;
+    }
+    if (!/^text\/html/.test(r.headers.get("Content-Type") || "")) { throw new Error(r.status); }
+    leave();
+    document.replaceChild(document.importNode(doc.documentElement, true), document.documentElement);
+    window.scrollTo(0, 0);
+  }
+  // resubmit posts a form the usual way (the page is left for the answer).
+  function resubmit(form, by) {
+    if (!document.contains(form)) { reload(); return; }
+    native = true;
+    if (form.requestSubmit) { form.requestSubmit(by && by.form === form ? by : null); } else { leave(); form.submit(); }
+  }
   window.addEventListener("pagehide", function () { es.close(); });
 })();

@@ -1,0 +1,86 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"pbem/engine"
+	"pbem/events/game"
+	"pbem/projections"
+)
+
+// Service is the game service as the API and the pages use it
+// (events/game.Service implements it): what they may ask of a game, in
+// four parts. The other ways in declare their own, smaller views of the
+// same service: notify.Timeouter (deadlines), inbound.Service (email
+// replies), notify/postgres.BotConfig.Player (bots).
+type Service interface {
+	Play
+	Reads
+	Admin
+	Accounts
+}
+
+var _ Service = (*game.Service)(nil)
+
+// Play is what a seat does to a game: the commands of the play page, the
+// API and the email links.
+type Play interface {
+	Move(ctx context.Context, id, token string, req game.MoveRequest) (json.RawMessage, error)
+	MoveAs(ctx context.Context, id string, seat int, req game.MoveRequest) (json.RawMessage, error)
+	Takeback(ctx context.Context, id, token string, req game.TakebackRequest) (json.RawMessage, error)
+	Chat(ctx context.Context, id, token, text, requestID string) error
+}
+
+// Reads are what the pages and endpoints show of a game; they change
+// nothing but a seat's last visit (SeatCatchUp).
+type Reads interface {
+	Summary(ctx context.Context, id string) (*game.Summary, error)
+	View(ctx context.Context, id, token string) (*game.View, error)
+	SeatView(ctx context.Context, id string, seat int) (*game.View, error)
+	SeatPage(ctx context.Context, id, token string) (*game.SeatPage, error)
+	SeatVersion(ctx context.Context, id, token string) (int64, error)
+	SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*game.CatchUp, error)
+	History(ctx context.Context, id, token string) (*game.History, error)
+	Audit(ctx context.Context, id string) (*game.Audit, error)
+	DescribeAudit(a *game.Audit, names []string, lang string) []string
+	PublicReplay(ctx context.Context, id string, visit func(game.PublicStep)) error
+	Verify(ctx context.Context, id string) error
+	WaitingFor(ctx context.Context, id string) ([]game.Waiting, error)
+	PauseReason(ctx context.Context, id string) (string, error)
+	Authenticate(ctx context.Context, id, token string) (game.Auth, error)
+	Organiser(ctx context.Context, id string) (game.Organiser, error)
+	Games() []string
+	Settings(name, lang string) (engine.Settings, bool)
+	Now() time.Time
+}
+
+// Admin are the organiser's commands on a game, each checked against the
+// game's admin token.
+type Admin interface {
+	Pause(ctx context.Context, id, adminToken, reason string) (*game.Summary, error)
+	Resume(ctx context.Context, id, adminToken string) (*game.Summary, error)
+	Extend(ctx context.Context, id, adminToken string, by time.Duration) (*game.Summary, error)
+	Abort(ctx context.Context, id, adminToken string) (*game.Summary, error)
+	ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*game.Summary, error)
+	ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*game.Summary, error)
+	ResendLink(ctx context.Context, id, adminToken string, seat int) (*game.Summary, error)
+	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*game.Summary, error)
+	Rematch(ctx context.Context, id, adminToken string) (*game.CreatedGame, error)
+}
+
+// Accounts are the commands of people rather than seats: creating and
+// confirming games, signing in to "my games", and refusing email.
+type Accounts interface {
+	Create(ctx context.Context, req game.CreateGame) (*game.CreatedGame, error)
+	Propose(ctx context.Context, req game.CreateGame) (*game.Proposed, error)
+	Confirm(ctx context.Context, token string, again func(id string) error) (*game.Confirmed, error)
+	RequestSignin(ctx context.Context, email, lang string) error
+	SignIn(ctx context.Context, token string) (string, error)
+	SignOut(ctx context.Context, session string) error
+	MyGames(ctx context.Context, session string) (string, []projections.MyGame, error)
+	SeatTokenFor(ctx context.Context, session, id string) (string, error)
+	IsBlocked(ctx context.Context, email string) (bool, error)
+	SetBlocked(ctx context.Context, email string, blocked bool) error
+}

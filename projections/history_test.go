@@ -1,0 +1,245 @@
+package projections_test
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/events"
+	"pbem/projections"
+)
+
+// randomStream plays a random whole game of eng for n players (seed and
+// language from r) and returns its stream, with table talk, replaced players and taken
+// back moves among the moves, and the history rows the projector's row
+// builder gives each event when it is applied (EventHistory with the
+// players after the event: the rows the history table held), and the
+// game rows after each event.
+func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.Event, []projections.HistoryRow, []*projections.Game) {
+	t.Helper()
+	games := engine.NewRegistry(eng)
+	lang := []string{"en", "fr", "it"}[r.IntN(3)]
+	var seed engine.Seed
+	for i := range seed {
+		seed[i] = byte(r.IntN(256))
+	}
+	players := make([]string, n)
+	seats := make([]projections.Seat, n)
+	for i := range n {
+		players[i] = fmt.Sprintf("P%d", i)
+		seats[i] = projections.Seat{Seat: i, Name: players[i], Email: fmt.Sprintf("p%d@example.org", i)}
+	}
+	created, _ := json.Marshal(projections.Created{Game: eng.Name(), RulesVersion: "1", Players: players,
+		Options: json.RawMessage(`{}`), Language: lang, Seed: fmt.Sprintf("%x", seed[:]), SeedHash: projections.SeedHash(seed),
+		TurnDeadline: "72h", ReminderBefore: "12h", TimeoutPolicy: "pause"})
+	var evs []events.Event
+	var want []projections.HistoryRow
+	var rows []*projections.Game
+	p := &projections.Projector{Games: games, Game: &projections.Game{ID: "g", Seats: seats},
+		Now: func(e events.Event) time.Time { return e.RecordedAt },
+		Rewind: func(from int64) (engine.State, error) {
+			_, st, err := projections.StateBefore(games, evs, from)
+			return st, err
+		}}
+	at := time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC)
+	add := func(typ, actor string, data []byte, ev engine.Event) {
+		t.Helper()
+		v := int64(len(evs) + 1)
+		h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(v)))
+		e := events.Event{Stream: "g", Version: v, Type: typ, Data: data, Meta: events.Metadata{Actor: actor},
+			Hash: h[:], RecordedAt: at.Add(time.Duration(v) * time.Minute)}
+		if len(evs) > 0 {
+			e.PrevHash = evs[len(evs)-1].Hash
+		}
+		evs = append(evs, e)
+		if _, err := p.Apply([]events.Event{e}, []engine.Event{ev}); err != nil {
+			t.Fatalf("apply v%d %s: %v", v, typ, err)
+		}
+		hist, err := projections.EventHistory(eng, "g", lang, p.Game.Players, e, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, hist...)
+		rows = append(rows, p.Game.Clone())
+	}
+	add(projections.TypeCreated, "admin", created, nil)
+	var last []int64 // the versions of the last seat's move, if it was one
+	lastSeat := -1
+	for step := 0; step < 2000 && p.State.Result() == nil; step++ {
+		switch k := r.IntN(40); {
+		case k == 0:
+			s := r.IntN(n)
+			data, _ := json.Marshal(projections.Chat{Seat: s, Text: fmt.Sprintf("hello %d", step)})
+			add(projections.TypeChat, fmt.Sprintf("seat:%d", s), data, nil)
+			continue
+		case k == 1:
+			s := r.IntN(n)
+			data, _ := json.Marshal(projections.PlayerReplaced{Seat: s, Name: fmt.Sprintf("R%d", step), Previous: p.Game.Players[s], TokenGen: step})
+			add(projections.TypePlayerReplaced, "admin", data, nil)
+			last = nil
+			continue
+		case k == 2 && last != nil:
+			data, _ := json.Marshal(projections.Takeback{Seat: lastSeat, Version: last[len(last)-1], From: last[0]})
+			add(projections.TypeTakeback, fmt.Sprintf("seat:%d", lastSeat), data, nil)
+			last = nil
+			continue
+		}
+		st := p.State
+		toMove := st.ToMove()
+		if len(toMove) == 0 {
+			break
+		}
+		seat := toMove[r.IntN(len(toMove))]
+		legal := st.Legal(seat)
+		if len(legal) == 0 {
+			t.Fatalf("seat %d awaited without a legal move", seat)
+		}
+		decided, err := st.Decide(seat, legal[r.IntN(len(legal))])
+		if err != nil {
+			t.Fatalf("decide: %v", err)
+		}
+		last, lastSeat = nil, seat
+		for _, ev := range decided {
+			data, err := json.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(ev.EventType(), fmt.Sprintf("seat:%d", seat), data, ev)
+			last = append(last, int64(len(evs)))
+		}
+	}
+	return evs, want, rows
+}
+
+// seatRows is what the history table gave seat (SELECT DISTINCT ON
+// (version) ... WHERE seat IN (-1, seat) ORDER BY version, seat DESC):
+// each version's row of seat if it had one, else its public row.
+func seatRows(all []projections.HistoryRow, seat int) []projections.HistoryRow {
+	var out []projections.HistoryRow
+	for _, r := range all {
+		switch {
+		case r.Seat == engine.Spectator:
+			out = append(out, r)
+		case r.Seat == seat:
+			out[len(out)-1] = r
+		}
+	}
+	return out
+}
+
+// TestSeatHistoryEqualsTheProjectorsRows plays random whole games of both
+// engines and checks that the history told from the events (SeatHistory),
+// for every seat and the public, from the start or after any version,
+// with the game row read at any version up to the stream's head, equals
+// the rows the projector's row builder gave each event as it was applied.
+func TestSeatHistoryEqualsTheProjectorsRows(t *testing.T) {
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []engine.Game{lg, bagpipes.Game{}} {
+		games := engine.NewRegistry(eng)
+		for i := range 4 {
+			r := rand.New(rand.NewPCG(uint64(i), 18))
+			evs, all, rows := randomStream(t, eng, 2+i%3, r)
+			replaced, tookBack := 0, 0
+			for _, e := range evs {
+				replaced += b2i(e.Type == projections.TypePlayerReplaced)
+				tookBack += b2i(e.Type == projections.TypeTakeback)
+			}
+			t.Logf("%s game %d: %d events, %d players, %d replacements, %d take-backs", eng.Name(), i, len(evs), len(rows[0].Players), replaced, tookBack)
+			for seat := engine.Spectator; seat < len(rows[0].Players); seat++ {
+				want := seatRows(all, seat)
+				for range 8 {
+					// The game row as a reader finds it (any version), then
+					// the stream from after (at most the row's version).
+					g := rows[r.IntN(len(rows))]
+					after := r.Int64N(g.Version)
+					got, err := projections.SeatHistory(games, g, evs[after:], seat)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want[after:]) {
+						t.Fatalf("%s game %d seat %d after v%d (row at v%d): %s", eng.Name(), i, seat, after, g.Version, firstDiff(got, want[after:]))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSeatHistoryKeepsOtherSeatsSecrets: for every event that some seat
+// sees otherwise than the public (its own hidden cards), no other seat's
+// history carries that seat's row or its data.
+func TestSeatHistoryKeepsOtherSeatsSecrets(t *testing.T) {
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []engine.Game{lg, bagpipes.Game{}} {
+		games := engine.NewRegistry(eng)
+		evs, all, rows := randomStream(t, eng, 4, rand.New(rand.NewPCG(7, 18)))
+		g := rows[len(rows)-1]
+		private := map[int64]map[int]string{} // version, seat: what only that seat sees
+		for _, r := range all {
+			if r.Seat != engine.Spectator {
+				if private[r.Version] == nil {
+					private[r.Version] = map[int]string{}
+				}
+				private[r.Version][r.Seat] = string(r.Data)
+			}
+		}
+		if len(private) == 0 {
+			t.Fatalf("%s: no event is seen privately: the check is blind", eng.Name())
+		}
+		secrets := 0
+		for seat := engine.Spectator; seat < len(g.Players); seat++ {
+			got, err := projections.SeatHistory(games, g, evs, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range got {
+				if r.Seat != engine.Spectator && r.Seat != seat {
+					t.Fatalf("%s: seat %d is given seat %d's row of v%d", eng.Name(), seat, r.Seat, r.Version)
+				}
+				for other, data := range private[r.Version] {
+					if other == seat || data == private[r.Version][seat] {
+						continue
+					}
+					secrets++
+					if string(r.Data) == data {
+						t.Fatalf("%s: seat %d's history of v%d is seat %d's private row %s", eng.Name(), seat, r.Version, other, data)
+					}
+				}
+			}
+		}
+		if secrets == 0 {
+			t.Fatalf("%s: no secret of another seat was ever checked", eng.Name())
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// firstDiff names the first row where got and want differ.
+func firstDiff(got, want []projections.HistoryRow) string {
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			return fmt.Sprintf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("%d rows, want %d", len(got), len(want))
+}
