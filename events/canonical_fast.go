@@ -166,17 +166,24 @@ func (p *fastParser) array(out []byte, depth int) ([]byte, bool) {
 	}
 }
 
-// member is an object member: its key (quoted) and canonical value.
-type member struct{ key, val []byte }
+// member is an object member written to the output: its key (quoted)
+// starts at start and is keyLen bytes long, its value ends at end.
+type member struct{ start, keyLen, end int }
 
+// object writes the object at p.i to out, its members sorted. Each member
+// goes to out as it is read; only an object whose keys are not already in
+// order is then rewritten in order.
 func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
 	p.i++
-	var ms []member
+	open := len(out)
+	out = append(out, '{')
 	p.space()
 	if p.i < len(p.in) && p.in[p.i] == '}' {
 		p.i++
-		return append(out, '{', '}'), true
+		return append(out, '}'), true
 	}
+	var room [16]member
+	ms := room[:0]
 	for {
 		p.space()
 		if p.i >= len(p.in) || p.in[p.i] != '"' {
@@ -192,11 +199,12 @@ func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
 		}
 		p.i++
 		p.space()
-		val, ok := p.value(nil, depth+1)
-		if !ok {
+		start := len(out)
+		out = append(append(out, key...), ':')
+		if out, ok = p.value(out, depth+1); !ok {
 			return nil, false
 		}
-		ms = append(ms, member{key, val})
+		ms = append(ms, member{start, len(key), len(out)})
 		p.space()
 		if p.i >= len(p.in) {
 			return nil, false
@@ -209,20 +217,45 @@ func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
 			return nil, false
 		}
 		p.i++
+		out = append(out, ',')
 	}
-	// Unescaped keys compare as their bytes, as encoding/json sorts them.
-	slices.SortFunc(ms, func(a, b member) int { return bytes.Compare(a.key, b.key) })
-	out = append(out, '{')
+	out = append(out, '}')
+	return sortMembers(out, open, ms)
+}
+
+// sortMembers puts the members ms of the object written at out[open:] in
+// the order of their quoted keys' bytes, the order this path has always
+// written (stored hashes cover it). It reports false for a repeated key
+// (the last one wins: the slow path says which).
+func sortMembers(out []byte, open int, ms []member) ([]byte, bool) {
+	key := func(m member) []byte { return out[m.start : m.start+m.keyLen] }
+	sorted := true
+	for k := 1; k < len(ms); k++ {
+		switch c := bytes.Compare(key(ms[k-1]), key(ms[k])); {
+		case c == 0:
+			return nil, false
+		case c > 0:
+			sorted = false
+		}
+	}
+	if sorted {
+		return out, true
+	}
+	slices.SortFunc(ms, func(a, b member) int { return bytes.Compare(key(a), key(b)) })
+	for k := 1; k < len(ms); k++ {
+		if bytes.Equal(key(ms[k-1]), key(ms[k])) {
+			return nil, false
+		}
+	}
+	obj := make([]byte, 0, len(out)-open)
+	obj = append(obj, '{')
 	for k, m := range ms {
 		if k > 0 {
-			if bytes.Equal(ms[k-1].key, m.key) {
-				return nil, false // a repeated key: the last one wins, let the slow path say which
-			}
-			out = append(out, ',')
+			obj = append(obj, ',')
 		}
-		out = append(out, m.key...)
-		out = append(out, ':')
-		out = append(out, m.val...)
+		obj = append(obj, out[m.start:m.end]...)
 	}
-	return append(out, '}'), true
+	obj = append(obj, '}')
+	copy(out[open:], obj)
+	return out, true
 }

@@ -32,6 +32,7 @@ var fastSeeds = []string{
 	` { "b" : [1, 2.50, -0, 1e3, 1E-2, true, false, null, "x"], "a": {} , "c": []} `,
 	`{"a":1,"a":2}`, `{"é":"ü","e":"\u00e9"}`, `"<&>"`, `"a\u2028b"`, `"\n"`, `01`, `1.`, `-`, `[1,]`, `{"a"}`,
 	`{"a":1}x`, `[[[[[]]]]]`, `"\xff"`, `123`, `-0.0e+5`, `{"b":1,"a":{"d":[{"z":0,"y":1}],"c":null}}`,
+	`{"b":1,"a":2,"b":3}`, `{"c":{"y":1,"x":2},"b":[{"k":1,"j":2}],"a":0}`,
 }
 
 // The fast path answers exactly as the round trip does, or leaves it to it.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -142,40 +141,46 @@ func chain(evs []events.Event, prev []byte) {
 	}
 }
 
-// queue adds appendSQL for the events of the appends in send.
-func (w *batchWrite) queue(b *pgx.Batch) {
-	n := 0
+// queue adds the insert statements (see insertSQL) for the events of the
+// appends in send, each of rowsFor rows, and returns how many it added.
+// shift is the database's xid shift.
+func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
+	left := 0 // events not queued yet
 	for _, i := range w.send {
-		n += len(w.prepared[i])
+		left += len(w.prepared[i])
 	}
-	var (
-		streams, types, data, actors, reqs, keys = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n),
-			make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-		versions   = make([]int64, 0, n)
-		offs       = make([]int32, 0, n)
-		akeys      = make([]*string, 0, n)
-		at         = make([]time.Time, 0, n)
-		prev, hash = make([][]byte, 0, n), make([][]byte, 0, n)
-	)
+	statements := 0
+	var args []any
+	rows, size := 0, 0
 	for _, i := range w.send {
 		for k := range w.prepared[i] {
+			if rows == 0 {
+				size = rowsFor(left)
+				args = make([]any, 1, 1+(insertParams+1)*size)
+				args[0] = shift
+			}
 			e := &w.prepared[i][k]
 			var akey *string
 			if k == 0 {
 				akey = appendKey(e)
 			}
-			streams, versions, offs = append(streams, e.Stream), append(versions, e.Version), append(offs, int32(w.offsets[i]+k))
-			types, data, actors = append(types, e.Type), append(data, string(e.Data)), append(actors, e.Meta.Actor)
-			reqs, keys, akeys = append(reqs, e.Meta.RequestID), append(keys, e.Meta.IdempotencyKey), append(akeys, akey)
-			at, prev, hash = append(at, e.RecordedAt), append(prev, e.PrevHash), append(hash, e.Hash)
+			args = append(args, int32(w.offsets[i]+k), e.Stream, e.Version, e.Type, []byte(e.Data),
+				e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey, akey, e.RecordedAt, e.PrevHash, e.Hash)
+			left--
+			if rows++; rows == size {
+				b.Queue(insertSQL(size), args...)
+				statements++
+				rows = 0
+			}
 		}
 	}
-	b.Queue(appendSQL, streams, versions, offs, types, data, actors, reqs, keys, akeys, at, prev, hash)
+	return statements
 }
 
-// read reads the rows of appendSQL, the position of every event sent,
-// and fills them in: the insert wrote all of them (or failed).
-func (w *batchWrite) read(br pgx.BatchResults) error {
+// read reads the rows of the statements queue added, the position of
+// every event sent, and fills them in: the inserts wrote all of them (or
+// failed).
+func (w *batchWrite) read(br pgx.BatchResults, statements int) error {
 	// Offsets run from 0 to the batch's event count.
 	byOffset := make([]*events.Event, 0, 8)
 	sent := 0
@@ -189,27 +194,30 @@ func (w *batchWrite) read(br pgx.BatchResults) error {
 			sent++
 		}
 	}
-	rows, err := br.Query()
-	if err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
-	}
-	defer rows.Close()
 	n := 0
-	for rows.Next() {
-		var pos int64
-		if err := rows.Scan(&pos); err != nil {
+	for range statements {
+		rows, err := br.Query()
+		if err != nil {
 			return fmt.Errorf("events/postgres: append: %w", err)
 		}
-		off := int(pos % positionsPerTx)
-		if off >= len(byOffset) || byOffset[off] == nil {
-			return fmt.Errorf("events/postgres: append returned an unexpected position %d", pos)
+		for rows.Next() {
+			var pos int64
+			if err := rows.Scan(&pos); err != nil {
+				rows.Close()
+				return fmt.Errorf("events/postgres: append: %w", err)
+			}
+			off := int(pos % positionsPerTx)
+			if off >= len(byOffset) || byOffset[off] == nil {
+				rows.Close()
+				return fmt.Errorf("events/postgres: append returned an unexpected position %d", pos)
+			}
+			byOffset[off].Position = pos
+			n++
 		}
-		e := byOffset[off]
-		e.Position = pos
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("events/postgres: append: %w", err)
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("events/postgres: append: %w", err)
+		}
 	}
 	if n != sent {
 		return fmt.Errorf("events/postgres: append wrote %d of %d events", n, sent)

@@ -74,7 +74,7 @@ func parallel(b *testing.B, writers int, op func(w, i int) error) {
 // BenchmarkAppend compares Store.Append (one event per transaction, each
 // writer on its own stream) with a plain single-row INSERT into a table of
 // the same shape, at 1, 8 and 32 concurrent writers. The goal is an append
-// rate of at least 70% of the plain insert's.
+// rate of at least 80% of the plain insert's.
 //
 // The machine is shared, so the two are measured side by side rather than
 // one after the other: each writer alternates a plain insert and an append,

@@ -12,7 +12,7 @@ const maxHeads = 8192
 // heads remembers the newest event (version and hash) of the streams this
 // Store wrote lately, as committed. An append whose expected version is
 // the remembered head's needs no lookup: its hashes are chained in Go and
-// its events inserted as they are (see appendSQL). A committed event
+// its events inserted as they are (see insertSQL). A committed event
 // never changes, so a remembered head can only be too old (another process
 // appended since), never wrong: the append then loses on UNIQUE(stream,
 // version) as it would anyway, and the head is forgotten.

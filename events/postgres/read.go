@@ -56,7 +56,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 	if limit <= 0 {
 		return nil, events.Errorf(events.CodeInvalid, "limit %d is not positive", limit)
 	}
-	if err := s.checkClock(ctx); err != nil {
+	if _, err := s.checkClock(ctx); err != nil {
 		return nil, err
 	}
 	rows, err := s.pool.Query(ctx, readAllSQL, after, limit)

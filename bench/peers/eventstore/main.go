@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,7 +37,22 @@ func main() {
 	systems := flag.String("systems", "pbem,mdb,mdb-cat,insert", "systems, in the first round's order")
 	install := flag.String("mdb-install", "", "Message DB install script (mdb-install.sh); empty: no mdb systems")
 	jsonOut := flag.String("json", "", "also write the results to this JSON file")
+	cpuProfile := flag.String("cpuprofile", "", "write this process's CPU profile of the whole run to this file (with -systems pbem: the client side of pbem's appends)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eventstore:", err)
+			os.Exit(2)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	var counts []int
 	for _, s := range strings.Split(*writers, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
