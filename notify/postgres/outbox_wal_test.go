@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )
@@ -23,9 +24,7 @@ import (
 func TestOutboxUpdatesLogOnlyWhatChanged(t *testing.T) {
 	ctx := context.Background()
 	pool := newPool(t)
-	if _, err := pool.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_walinspect`); err != nil {
-		t.Fatal(err)
-	}
+	pgtest.KeepWAL(t, pool)
 	p := payload("ann@example.org", "en", 0)
 	p.Lines = []string{"Ann mustered Wemyss 5 face-up"}
 	for i := 1; i <= 15; i++ {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pbem/events/postgres/pgtest"
 )
 
 // TestMovesUpdateGamesHOT plays moves of many games through the service
@@ -16,9 +18,6 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)
-	if _, err := pool.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_walinspect`); err != nil {
-		t.Fatal(err)
-	}
 	var ids []string
 	for range 30 {
 		ids = append(ids, create(t, svc, 4).ID)
@@ -41,6 +40,7 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	if err := rows.Err(); err != nil || len(rels) < 3 {
 		t.Fatalf("games relations: %v, %v", rels, err)
 	}
+	pgtest.KeepWAL(t, pool)
 	var start string
 	if err := pool.QueryRow(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&start); err != nil {
 		t.Fatal(err)
