@@ -224,11 +224,16 @@ func (p *fastParser) object(out []byte, depth int) ([]byte, bool) {
 }
 
 // sortMembers puts the members ms of the object written at out[open:] in
-// the order of their quoted keys' bytes, the order this path has always
-// written (stored hashes cover it). It reports false for a repeated key
-// (the last one wins: the slow path says which).
+// the order of their keys' bytes, as encoding/json sorts a map's keys (the
+// round trip of CanonicalJSON). Keys are compared without their quotes:
+// with them, a key that begins another, the other's next byte a space or
+// "!" (below the quote), sorted after it, where the round trip sorts it
+// before ({"a!":2,"a":1} against {"a":1,"a!":2}), and the same data had two
+// canonical forms. No key pbem writes holds a space or "!", so no stored
+// hash changes. It reports false for a repeated key (the last one wins:
+// the slow path says which).
 func sortMembers(out []byte, open int, ms []member) ([]byte, bool) {
-	key := func(m member) []byte { return out[m.start : m.start+m.keyLen] }
+	key := func(m member) []byte { return out[m.start+1 : m.start+m.keyLen-1] }
 	sorted := true
 	for k := 1; k < len(ms); k++ {
 		switch c := bytes.Compare(key(ms[k-1]), key(ms[k])); {

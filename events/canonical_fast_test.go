@@ -28,6 +28,8 @@ func slowCanonical(data []byte) ([]byte, error) {
 }
 
 var fastSeeds = []string{
+	// keys one of which begins the other, the next byte below the quote
+	`{"a":1,"a!":2}`, `{"a!":2,"a":1}`, `{"a b":{"a":0,"a ":1},"a":2}`,
 	`{"seat":2,"move":{"kind":"play","card":"K-7","target":3},"hand_size":5}`,
 	` { "b" : [1, 2.50, -0, 1e3, 1E-2, true, false, null, "x"], "a": {} , "c": []} `,
 	`{"a":1,"a":2}`, `{"é":"ü","e":"\u00e9"}`, `"<&>"`, `"a\u2028b"`, `"\n"`, `01`, `1.`, `-`, `[1,]`, `{"a"}`,
