@@ -255,6 +255,27 @@ type Result struct {
 	Summary string `json:"summary,omitempty"`
 }
 
+// LastRound returns the events of the last round evs hold: from just after
+// the round end before the last one (or from the first event) to the last
+// round end, included; nil when no event of evs ends a round. ended tells
+// a round's end (Game.RoundEnd).
+func LastRound(evs []Event, ended func(Event) bool) []Event {
+	end := -1
+	for i := len(evs) - 1; i >= 0; i-- {
+		if !ended(evs[i]) {
+			continue
+		}
+		if end >= 0 {
+			return evs[i+1 : end+1]
+		}
+		end = i
+	}
+	if end < 0 {
+		return nil
+	}
+	return evs[:end+1]
+}
+
 // RoundSummary is the account of one ended round (Game.RoundSummary).
 type RoundSummary struct {
 	// Round is the round's number, from 1.

@@ -11,21 +11,14 @@ import (
 // rewards gave it, and the battle's totals, from the round's Battle and
 // Awards events (public parts only: the daggers drawn are not told).
 func (g Game) RoundSummary(round []engine.Event, names []string, lang string) *engine.RoundSummary {
-	end := -1
-	for i := len(round) - 1; i >= 0 && end < 0; i-- {
-		if _, ok := round[i].(RoundEnded); ok {
-			end = i
-		}
-	}
-	if end < 0 {
+	round = engine.LastRound(round, g.RoundEnd)
+	if round == nil {
 		return nil
 	}
+	end := len(round) - 1
 	var battle *Battle
 	var awards *Awards
 	for i := end - 1; i >= 0; i-- {
-		if _, ok := round[i].(RoundEnded); ok {
-			break
-		}
 		switch e := round[i].(type) {
 		case Battle:
 			if battle == nil {
@@ -37,11 +30,12 @@ func (g Game) RoundSummary(round []engine.Event, names []string, lang string) *e
 			}
 		}
 	}
-	if battle == nil {
+	ended, ok := round[end].(RoundEnded)
+	if battle == nil || !ok {
 		return nil // the round's battle is not in round
 	}
 	p := texts.In(lang)
-	s := &engine.RoundSummary{Round: round[end].(RoundEnded).Round,
+	s := &engine.RoundSummary{Round: ended.Round,
 		Columns: []string{p.T("round.side"), p.T("round.deserted"), p.T("round.gold"), p.T("round.units")}}
 	for seat := range battle.Sides {
 		deserted, gold, units := p.T("round.no"), "0", "0"

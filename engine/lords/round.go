@@ -13,15 +13,11 @@ import (
 // first, from the round's RoundScored and Claimed events (all public:
 // every follower is face-up once the round is scored).
 func (g *Game) RoundSummary(round []engine.Event, names []string, lang string) *engine.RoundSummary {
-	end := -1
-	for i := len(round) - 1; i >= 0 && end < 0; i-- {
-		if _, ok := round[i].(RoundEnded); ok {
-			end = i
-		}
-	}
-	if end < 0 {
+	round = engine.LastRound(round, g.RoundEnd)
+	if round == nil {
 		return nil
 	}
+	end := len(round) - 1
 	p := texts.In(lang)
 	var scored *RoundScored
 	claims := map[int][]string{}
@@ -37,7 +33,10 @@ func (g *Game) RoundSummary(round []engine.Event, names []string, lang string) *
 	if scored == nil {
 		return nil // the round's scoring is not in round
 	}
-	ended := round[end].(RoundEnded)
+	ended, ok := round[end].(RoundEnded)
+	if !ok {
+		return nil
+	}
 	s := &engine.RoundSummary{Round: ended.Round, Columns: []string{p.T("round.army"), p.T("round.total"), p.T("round.doubled"), p.T("round.place"), p.T("round.claimed")}}
 	for _, a := range scored.Armies {
 		cards := make([]string, len(a.Cards))

@@ -193,21 +193,9 @@ func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) 
 		}
 		evs = append(evs, ev)
 	}
-	// The round: from the end of the round before the last one ended.
-	end, from := -1, 0
-	for i := len(evs) - 1; i >= 0; i-- {
-		if !eng.RoundEnd(evs[i]) {
-			continue
-		}
-		if end < 0 {
-			end = i
-			continue
-		}
-		from = i
-		break
-	}
-	if end < 0 {
+	round := engine.LastRound(evs, eng.RoundEnd)
+	if round == nil {
 		return nil, nil
 	}
-	return eng.RoundSummary(evs[from:end+1], g.Players, g.Language), nil
+	return eng.RoundSummary(round, g.Players, g.Language), nil
 }

@@ -239,25 +239,14 @@ func (Game) ChooseBot(level engine.BotLevel, view any, _ []engine.Event, _ engin
 
 // RoundSummary implements engine.Game: the cards each seat played in the
 // round that round's last RoundEnded closes (drawn cards are private).
-func (Game) RoundSummary(round []engine.Event, names []string, lang string) *engine.RoundSummary {
-	end := -1
-	for i := len(round) - 1; i >= 0 && end < 0; i-- {
-		if _, ok := round[i].(RoundEnded); ok {
-			end = i
-		}
-	}
-	if end < 0 {
+func (g Game) RoundSummary(round []engine.Event, names []string, lang string) *engine.RoundSummary {
+	round = engine.LastRound(round, g.RoundEnd)
+	if round == nil {
 		return nil
 	}
-	start := 0
-	for i := end - 1; i >= 0; i-- {
-		if _, ok := round[i].(RoundEnded); ok {
-			start = i + 1
-			break
-		}
-	}
+	end := len(round) - 1
 	played := make([][]string, len(names))
-	for _, e := range round[start:end] {
+	for _, e := range round[:end] {
 		if p, ok := e.(Played); ok && p.Seat >= 0 && p.Seat < len(played) {
 			played[p.Seat] = append(played[p.Seat], p.Card)
 		}
