@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -136,16 +135,7 @@ func TestLiveStreamIsNotCompressed(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "" {
 		t.Fatalf("events: %d, Content-Encoding %q", resp.StatusCode, resp.Header.Get("Content-Encoding"))
 	}
-	lines := bufio.NewScanner(resp.Body)
-	next := func() string {
-		for lines.Scan() {
-			if v, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
-				return v
-			}
-		}
-		t.Fatalf("stream ended: %v", lines.Err())
-		return ""
-	}
+	next := streamVersions(t, resp.Body)
 	if v := next(); v != num(e.version(id)) {
 		t.Fatalf("first version %s", v)
 	}

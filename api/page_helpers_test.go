@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -226,4 +227,20 @@ func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
 		}
 	}
 	return limit
+}
+
+// streamVersions reads the versions a live-update stream sends, one per
+// call; the test fails when the stream ends first.
+func streamVersions(t *testing.T, body io.Reader) func() string {
+	lines := bufio.NewScanner(body)
+	return func() string {
+		t.Helper()
+		for lines.Scan() {
+			if v, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
+				return v
+			}
+		}
+		t.Fatalf("stream ended: %v", lines.Err())
+		return ""
+	}
 }

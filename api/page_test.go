@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -331,16 +330,7 @@ func TestPageLiveStreamSendsTheNewVersion(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	lines := bufio.NewScanner(resp.Body)
-	next := func() string {
-		for lines.Scan() {
-			if v, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
-				return v
-			}
-		}
-		t.Fatalf("stream ended: %v", lines.Err())
-		return ""
-	}
+	next := streamVersions(t, resp.Body)
 	if v := next(); v != num(e.version(id)) {
 		t.Fatalf("first version %s", v)
 	}
