@@ -113,6 +113,16 @@ const (
 	noticeConflict = "conflict"
 )
 
+// formVersion reads a play-page form's version field, at least min; what
+// says which version the form names, in the error.
+func formVersion(c echo.Context, min int64, what string) (int64, error) {
+	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
+	if err != nil || ver < min {
+		return 0, projections.Errorf(projections.EInvalid, "version: give the version %s", what)
+	}
+	return ver, nil
+}
+
 // move: POST /play/:game (form: csrf, version, move). It answers 303 to
 // the play page, with a notice of what happened (or that page, to a fetch:
 // page_fetch.go).
@@ -123,9 +133,9 @@ func (p *pages) move(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
-	if err != nil || ver < 0 {
-		return projections.Errorf(projections.EInvalid, "version: give the version of the page you played from")
+	ver, err := formVersion(c, 0, "of the page you played from")
+	if err != nil {
+		return err
 	}
 	mv := strings.TrimSpace(c.FormValue("move"))
 	if !strings.HasPrefix(mv, "{") {

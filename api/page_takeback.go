@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,9 +30,9 @@ func (p *pages) takeback(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
-	if err != nil || ver < 1 {
-		return projections.Errorf(projections.EInvalid, "version: give the version of the move to take back")
+	ver, err := formVersion(c, 1, "of the move to take back")
+	if err != nil {
+		return err
 	}
 	_, err = p.svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: ver, RequestID: requestID(c)})
 	notice := noticeTakenBack
