@@ -17,21 +17,14 @@ export PATH=/usr/local/go/bin:$PATH
   -c "ALTER SYSTEM SET wal_keep_size = '4GB'" -c "SELECT pg_reload_conf()" postgres >/dev/null
 work=$(mktemp -d /tmp/pbem-compare.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-build() { # build NAME TREE: $work/NAME/load, and how to run it in $work/NAME.run
-  mkdir -p "$work/$1"
-  tar -C "$2" --exclude=./.git --exclude=./data --exclude=./bin --exclude=./bench/peers/_node \
-    --exclude=./bench/peers/out -cf - . | tar -C "$work/$1" -xf -
-  if [ -d "$work/$1/cmd/pbemload" ]; then
-    (cd "$work/$1" && go build -o load ./cmd/pbemload); echo "PBEM_LOADTEST=" > "$work/$1.run"
-  else
-    (cd "$work/$1" && go build -o load ./cmd/pbem); echo "" > "$work/$1.run"
-  fi
+build() { # build NAME TREE: $work/NAME/load and $work/NAME/load.env (build.sh)
+  "$here/build.sh" "$2" "$work/$1"
   echo "$1: $2 at $(git -C "$2" rev-parse --short HEAD 2>/dev/null || echo '?')"
 }
 build A "$a"; build B "$b"
 play() { # play NAME ROUND
   "$here/pg.sh" clean >/dev/null 2>&1 || true
-  env $(cat "$work/$1.run") PLAYERS=32 "$here/walstats.sh" "$work/$1/load" "$secs" 2>&1 |
+  env $(cat "$work/$1/load.env") PLAYERS=32 "$here/walstats.sh" "$work/$1/load" "$secs" 2>&1 |
     grep -E '^(moves:|CPU per move:|WAL of the play)' | sed "s/^/$1 $2 /" | tee -a "$work/results"
 }
 for r in $(seq 1 "$rounds"); do

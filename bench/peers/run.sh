@@ -48,22 +48,14 @@ export NODE_PATH=$here/_node/node_modules
 
 work=$(mktemp -d /tmp/pbem-peers.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-tar -C "$src" --exclude=./.git --exclude=./data --exclude=./bin --exclude=./bench/peers/_node/node_modules \
-  --exclude=./bench/peers/out -cf - . | tar -C "$work" -xf -
-# An older tree without this harness gets ours (its event store's API is the same).
-[ -d "$work/bench/peers/eventstore" ] || { mkdir -p "$work/bench/peers"; cp -r "$here/eventstore" "$work/bench/peers/"; }
+"$here/build.sh" "$src" "$work"
 desc=$src
 if git -C "$src" rev-parse --short HEAD >/dev/null 2>&1; then
   desc="$src at $(git -C "$src" rev-parse --short HEAD)"
   [ -z "$(git -C "$src" status --porcelain)" ] || desc="$desc (with uncommitted changes)"
 fi
 echo "pbem: $desc"
-if [ -d "$work/cmd/pbemload" ]; then
-  (cd "$work" && go build -o "$work/load" ./cmd/pbemload); load=(env PBEM_LOADTEST= "$here/walstats.sh" "$work/load")
-else
-  (cd "$work" && go build -o "$work/load" ./cmd/pbem); load=("$here/walstats.sh" "$work/load")
-fi
-(cd "$work" && go build -o "$work/eventstore" ./bench/peers/eventstore)
+load=(env $(cat "$work/load.env") "$here/walstats.sh" "$work/load")
 
 pbem() {
   echo; echo "== pbem load test, round $1: ${secs}s of play"
