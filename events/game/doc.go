@@ -47,9 +47,10 @@
 // snapshot up with the events after it (snapshot.go), and verify checks
 // that the snapshot and those events give the replayed state.
 //
-// Views and moves are encoded by encoding/json from their structs (the
-// hand-written encoders were about 6% of the server's CPU in a profile of
-// the same load, and are gone).
+// Views are encoded by encoding/json from their structs (the hand-written
+// view encoders were about 6% of the server's CPU in a profile of the same
+// load, and are gone); a move listed in them writes its own object with
+// engine.MoveJSON, whose doc gives the figure that keeps it.
 //
 // Errors are *projections.Error values with a machine code; the HTTP layer
 // maps codes to statuses in one table.
