@@ -202,9 +202,10 @@ type State interface {
 	// Apply changes the state by one event. It never fails: events come from
 	// Decide, so they are valid by construction.
 	Apply(e Event)
-	// View is what seat may see, JSON-marshalable: its hand, the table, the
-	// counts of what others hold, and its legal moves. Spectator gives the
-	// public view.
+	// View is what seat may see, JSON-marshalable: its hand, the table and
+	// the counts of what others hold. Spectator gives the public view. Its
+	// JSON leaves out the legal moves, which the API lists beside it (a
+	// bot's view may hold them as a Go field).
 	View(seat int) any
 	// Result is nil until the game has ended.
 	Result() *Result
@@ -234,7 +235,9 @@ type Explanation struct {
 	Text string `json:"text"`
 }
 
-// Move is one decision of a seat. It marshals to a JSON object with a "label".
+// Move is one decision of a seat. It marshals to a JSON object with a
+// "label"; a MarshalJSON method writes it valid and compact (MoveJSON
+// does), as MarshalMove relies on.
 type Move interface {
 	// Label is the human description of the move, in the setup's language
 	// and with the players' names. It is ignored when a move is posted back.

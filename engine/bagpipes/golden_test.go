@@ -127,7 +127,11 @@ func runScenario(t *testing.T, file string) {
 		check(fmt.Sprintf("state after step %d", i), sp.Expect, st)
 	}
 	check("state", sc.Expect, st)
-	check("view", sc.ExpectView, st.View(sc.ViewSeat))
+	// The seat is shown its view and, beside it, its legal moves.
+	var shown map[string]any
+	mustUnmarshal(t, mustMarshal(t, st.View(sc.ViewSeat)), &shown)
+	shown["legal_moves"] = append([]engine.Move{}, st.Legal(sc.ViewSeat)...)
+	check("view", sc.ExpectView, shown)
 }
 
 // checkSubset fails t unless want (JSON) is a subset of v's JSON.

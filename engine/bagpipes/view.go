@@ -4,28 +4,30 @@ import "pbem/engine"
 
 // View is what one seat may see.
 type View struct {
-	Game         string         `json:"game"`
-	Seat         int            `json:"seat"`
-	Round        int            `json:"round"`
-	Rounds       int            `json:"rounds"`
-	Phase        string         `json:"phase"`
-	ToMove       []int          `json:"to_move"`
-	Badge        int            `json:"badge_of_honour"`
-	StayToken    int            `json:"stay_home_token"`
-	StayingHome  int            `json:"staying_home"`
-	Defeats      int            `json:"defeats"`
-	DefeatLimit  int            `json:"defeat_limit"`
-	Army         *ArmyView      `json:"army,omitempty"`
-	ArmyLeft     int            `json:"army_cards_left"`
-	ScotlandCamp int            `json:"scotland_camp"`
-	EnglandBonus int            `json:"england_bonus"`
-	Battle       *BattleView    `json:"battle,omitempty"`
-	Decks        DecksView      `json:"decks"`
-	Players      []PlayerView   `json:"players"`
-	Hand         []CardView     `json:"hand"`
-	Options      Options        `json:"options"`
-	LegalMoves   []Move         `json:"legal_moves"`
-	Result       *engine.Result `json:"result,omitempty"`
+	Game         string       `json:"game"`
+	Seat         int          `json:"seat"`
+	Round        int          `json:"round"`
+	Rounds       int          `json:"rounds"`
+	Phase        string       `json:"phase"`
+	ToMove       []int        `json:"to_move"`
+	Badge        int          `json:"badge_of_honour"`
+	StayToken    int          `json:"stay_home_token"`
+	StayingHome  int          `json:"staying_home"`
+	Defeats      int          `json:"defeats"`
+	DefeatLimit  int          `json:"defeat_limit"`
+	Army         *ArmyView    `json:"army,omitempty"`
+	ArmyLeft     int          `json:"army_cards_left"`
+	ScotlandCamp int          `json:"scotland_camp"`
+	EnglandBonus int          `json:"england_bonus"`
+	Battle       *BattleView  `json:"battle,omitempty"`
+	Decks        DecksView    `json:"decks"`
+	Players      []PlayerView `json:"players"`
+	Hand         []CardView   `json:"hand"`
+	Options      Options      `json:"options"`
+	// LegalMoves are seat's legal moves, for its bot (Game.ChooseBot). They
+	// are not in the JSON: the API lists them once, beside the view.
+	LegalMoves []Move         `json:"-"`
+	Result     *engine.Result `json:"result,omitempty"`
 }
 
 // ArmyView is the revealed English army card (Shield: its shield in this
@@ -109,9 +111,6 @@ func (s *state) View(seat int) any {
 		Decks: DecksView{len(s.Bag), len(s.BagOut), len(s.Dag), len(s.DagOut)},
 		Hand:  []CardView{}, Options: s.Opt, LegalMoves: s.legal(seat), Result: s.Res,
 		Players: make([]PlayerView, s.N),
-	}
-	if v.LegalMoves == nil {
-		v.LegalMoves = []Move{}
 	}
 	if s.Army >= 0 {
 		a := s.army()

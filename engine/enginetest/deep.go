@@ -82,8 +82,13 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 			return fmt.Errorf("seat %d not to move: Decide gave %v, want %s", other, err, engine.CodeNotYourTurn)
 		}
 	}
+	for _, m := range legal {
+		if err := checkMarshalMove(m); err != nil {
+			return err
+		}
+	}
 	for seat := -1; seat < s.Players(); seat++ {
-		v, err := json.Marshal(s.View(seat))
+		v, err := seatJSON(s, seat)
 		if err != nil {
 			return fmt.Errorf("view of seat %d: %v", seat, err)
 		}
@@ -132,6 +137,47 @@ func checkEvent(g engine.Game, before, after engine.State, e engine.Event, o Opt
 				return fmt.Errorf("event %s redacted for seat %d: %w", raw, seat, err)
 			}
 		}
+	}
+	return nil
+}
+
+// seatJSON is what a seat is shown of s: its view's JSON object with its
+// legal moves added as "legal_moves" (the API sends the two side by side),
+// so that CheckView sees the moves' labels too.
+func seatJSON(s engine.State, seat int) ([]byte, error) {
+	v, err := json.Marshal(s.View(seat))
+	if err != nil {
+		return nil, err
+	}
+	if len(v) < 2 || v[0] != '{' || v[len(v)-1] != '}' {
+		return nil, fmt.Errorf("view is not a JSON object: %.80s", v)
+	}
+	moves, err := json.Marshal(s.Legal(seat))
+	if err != nil {
+		return nil, fmt.Errorf("legal moves: %v", err)
+	}
+	if string(moves) == "null" {
+		moves = []byte("[]")
+	}
+	if len(v) > 2 {
+		v = append(v[:len(v)-1], ',')
+	} else {
+		v = v[:1]
+	}
+	v = append(append(append(v, `"legal_moves":`...), moves...), '}')
+	return v, nil
+}
+
+// checkMarshalMove fails unless engine.MarshalMove gives m's bytes by
+// encoding/json.
+func checkMarshalMove(m engine.Move) error {
+	want, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("move %v: %v", m, err)
+	}
+	got, err := engine.MarshalMove(m)
+	if err != nil || !bytes.Equal(got, want) {
+		return fmt.Errorf("MarshalMove gave %s (%v), encoding/json %s", got, err, want)
 	}
 	return nil
 }

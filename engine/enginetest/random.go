@@ -29,8 +29,10 @@ type Options struct {
 	// Invariant is a cheap check run after every event of every game
 	// (e.g. all cards accounted for).
 	Invariant func(st engine.State) error
-	// CheckView checks the JSON view of seat (Spectator included) in deep
-	// games: typically that it holds no card the seat may not see.
+	// CheckView checks what seat (Spectator included) is shown in deep
+	// games: its view's JSON object with its legal moves added as
+	// "legal_moves", as the API sends them beside it. Typically: that it
+	// holds no card the seat may not see.
 	CheckView func(st engine.State, seat int, view []byte) error
 	// CheckRedacted checks, in deep games, the JSON of an event redacted for
 	// seat, given the states just before and just after the event.

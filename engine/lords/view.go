@@ -51,27 +51,29 @@ type PendingView struct {
 
 // View is what one seat sees.
 type View struct {
-	Game       string         `json:"game"`
-	Seat       int            `json:"seat"`
-	Players    int            `json:"players"`
-	Bruce      bool           `json:"bruce"`
-	Round      int            `json:"round"`
-	Turn       int            `json:"turn"`
-	Phase      Phase          `json:"phase"`
-	Initiative int            `json:"initiative"`
-	ToMove     []int          `json:"to_move"`
-	Hand       []CardView     `json:"hand"`
-	Seats      []SeatView     `json:"seats"`
-	Recruits   []RecruitView  `json:"recruits"`
-	Supporters []CardView     `json:"supporters"`
-	DrawCount  int            `json:"draw_count"`
-	Discard    []CardView     `json:"discard"`
-	DiscardN   int            `json:"discard_count"`
-	MacDonnell []CarriedView  `json:"macdonnell"`
-	LastRound  []ScoreView    `json:"last_round,omitempty"`
-	Pending    *PendingView   `json:"pending,omitempty"`
-	Target     int            `json:"target_points"`
-	LegalMoves []engine.Move  `json:"legal_moves"`
+	Game       string        `json:"game"`
+	Seat       int           `json:"seat"`
+	Players    int           `json:"players"`
+	Bruce      bool          `json:"bruce"`
+	Round      int           `json:"round"`
+	Turn       int           `json:"turn"`
+	Phase      Phase         `json:"phase"`
+	Initiative int           `json:"initiative"`
+	ToMove     []int         `json:"to_move"`
+	Hand       []CardView    `json:"hand"`
+	Seats      []SeatView    `json:"seats"`
+	Recruits   []RecruitView `json:"recruits"`
+	Supporters []CardView    `json:"supporters"`
+	DrawCount  int           `json:"draw_count"`
+	Discard    []CardView    `json:"discard"`
+	DiscardN   int           `json:"discard_count"`
+	MacDonnell []CarriedView `json:"macdonnell"`
+	LastRound  []ScoreView   `json:"last_round,omitempty"`
+	Pending    *PendingView  `json:"pending,omitempty"`
+	Target     int           `json:"target_points"`
+	// LegalMoves are seat's legal moves, for its bot (Game.Bot). They are
+	// not in the JSON: the API lists them once, beside the view.
+	LegalMoves []engine.Move  `json:"-"`
 	Result     *engine.Result `json:"result,omitempty"`
 }
 
@@ -166,9 +168,6 @@ func (s *State) View(seat int) any {
 			sv.Cards = append(sv.Cards, s.card(c))
 		}
 		v.LastRound = append(v.LastRound, sv)
-	}
-	if v.LegalMoves == nil {
-		v.LegalMoves = []engine.Move{}
 	}
 	v.Pending = s.pendingView()
 	return v
