@@ -308,7 +308,7 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler fun
 	var out []moveGroup
 	at := map[string]int{}
 	for k, m := range moves {
-		b, err := json.Marshal(m)
+		b, err := engine.MarshalMove(m)
 		if err != nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
@@ -66,4 +67,42 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	b, _ = jsontext.AppendQuote(b, s) // valid UTF-8: no error
 	return b
+}
+
+// MarshalMove returns the bytes json.Marshal(m) returns, for code that
+// encodes moves one by one (an email's choice tag, a page's buttons).
+// encoding/json checks and copies the output of a move's MarshalJSON,
+// escaping <, >, &, U+2028 and U+2029. A move's MarshalJSON writes valid,
+// compact JSON (MoveJSON does; enginetest checks it in deep games), so when
+// its output holds none of those characters it is returned as it is, which
+// saves most of the work. Other moves go through encoding/json.
+func MarshalMove(m Move) ([]byte, error) {
+	if jm, ok := m.(json.Marshaler); ok && !isNilPointer(m) {
+		b, err := jm.MarshalJSON()
+		if err == nil && !needsHTMLEscape(b) {
+			return b, nil
+		}
+	}
+	return json.Marshal(m)
+}
+
+func isNilPointer(m Move) bool {
+	v := reflect.ValueOf(m)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// needsHTMLEscape reports whether b holds a character encoding/json
+// escapes in a Marshaler's output: <, >, &, U+2028 or U+2029.
+func needsHTMLEscape(b []byte) bool {
+	for i, c := range b {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -42,6 +42,50 @@ func TestMoveJSONAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// asMove makes a Move of a Marshaler.
+type asMove struct{ json.Marshaler }
+
+func (asMove) Label() string { return "" }
+
+// plainMove is a move without a MarshalJSON method.
+type plainMove struct {
+	Type string `json:"type"`
+	Text string `json:"label"`
+}
+
+func (m plainMove) Label() string { return m.Text }
+
+// TestMarshalMoveAsEncodingJSON: MarshalMove gives json.Marshal's bytes,
+// whether it skips encoding/json or not.
+func TestMarshalMoveAsEncodingJSON(t *testing.T) {
+	var nilMove *appendedPtr
+	moves := []Move{nilMove, plainMove{"x", "<&>"}, plainMove{"y", "plain"}}
+	for _, s := range []string{"", "Muster Cockburn 2 face-up", `say "hi" \ there`, "<b>&amp;</b>", "Élodie d'Arc ★",
+		"tab\tnew\nline\x01", "line\u2028sep", "sep\u2029", "\u2027 \u202a", "bad \xff utf-8", "cut \xe2\x80", "emoji 🎲"} {
+		moves = append(moves, asMove{appended{Type: "muster", Card: 15, Side: s, Label: s}}, &appendedPtr{Text: s})
+	}
+	for _, m := range moves {
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := MarshalMove(m)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%#v:\n got %s (%v)\nwant %s", m, got, err, want)
+		}
+	}
+}
+
+// appendedPtr is a move whose MarshalJSON has a pointer receiver, as
+// Lords of Scotland's has.
+type appendedPtr struct{ Text string }
+
+func (m *appendedPtr) MarshalJSON() ([]byte, error) {
+	return NewMoveJSON("claim").Int("card", 3).Label(m.Text), nil
+}
+
+func (m *appendedPtr) Label() string { return m.Text }
+
 // BenchmarkMoveJSON compares a move's encoding by MoveJSON with
 // encoding/json's of a struct, both inside a list as in a view.
 func BenchmarkMoveJSON(b *testing.B) {

@@ -33,7 +33,7 @@ type Chat struct {
 func ChoiceTag(moves []engine.Move) string {
 	h := sha256.New()
 	for _, m := range moves {
-		b, err := json.Marshal(m)
+		b, err := engine.MarshalMove(m)
 		if err != nil {
 			// A move that does not marshal cannot be listed either; its
 			// type name still changes the tag.

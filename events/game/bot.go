@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -107,7 +106,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	if err != nil {
 		return false, err
 	}
-	data, err := json.Marshal(mv)
+	data, err := engine.MarshalMove(mv)
 	if err != nil {
 		return false, fmt.Errorf("projections: marshal bot move: %w", err)
 	}
