@@ -53,8 +53,6 @@ func (c *copier) load(ctx context.Context, t *templateSet) error {
 			sel[i] = "(SELECT events_position_base()) + n.ord - 1"
 		case "stream":
 			sel[i] = "n.new"
-		case "prev_hash":
-			sel[i] = "n.prev"
 		case "hash":
 			sel[i] = "n.hash"
 		default:
@@ -62,7 +60,7 @@ func (c *copier) load(ctx context.Context, t *templateSet) error {
 		}
 	}
 	c.eventsSQL = fmt.Sprintf(`INSERT INTO events (%s) SELECT %s
-		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[], $5::bytea[]) WITH ORDINALITY AS n(old, version, new, prev, hash, ord)
+		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[]) WITH ORDINALITY AS n(old, version, new, hash, ord)
 		JOIN events x ON x.stream = n.old AND x.version = n.version`, quoted(cols), strings.Join(sel, ", "))
 	// The read models: every table keyed by a game id, but the outbox
 	// (sent emails are past their retention).
@@ -131,7 +129,7 @@ type batch struct {
 	old, new     []string // games
 	evOld, evNew []string // events, by row
 	versions     []int64
-	prev, hash   [][]byte
+	hash         [][]byte
 	events       int
 }
 
@@ -149,7 +147,7 @@ func (b *batch) add(tpl, id string, evs []events.Event) {
 		h := events.ChainHash(prev, canon)
 		b.evOld, b.evNew = append(b.evOld, tpl), append(b.evNew, id)
 		b.versions = append(b.versions, e.Version)
-		b.prev, b.hash = append(b.prev, prev), append(b.hash, h)
+		b.hash = append(b.hash, h)
 		prev = h
 	}
 	b.events += len(evs)
@@ -161,7 +159,7 @@ func (c *copier) flush(ctx context.Context, b *batch) error {
 		return nil
 	}
 	err := pgx.BeginFunc(ctx, c.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, c.eventsSQL, b.evOld, b.versions, b.evNew, b.prev, b.hash)
+		tag, err := tx.Exec(ctx, c.eventsSQL, b.evOld, b.versions, b.evNew, b.hash)
 		if err != nil {
 			return fmt.Errorf("copy events: %w", err)
 		}

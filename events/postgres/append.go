@@ -27,10 +27,10 @@ const insertRows = 32
 
 // insertColumns are the columns insertSQL writes after the position, one
 // parameter each per row, in the order queue gives them.
-const insertColumns = `stream, version, type, data, actor, request_id, idempotency_key, append_key, recorded_at, prev_hash, hash`
+const insertColumns = `stream, version, type, data, actor, request_id, idempotency_key, append_key, recorded_at, hash`
 
 // insertParams is the number of parameters a row of insertSQL takes.
-const insertParams = 11
+const insertParams = 10
 
 // insertSQLs holds insertSQL(n) for the powers of two n up to insertRows.
 var insertSQLs = func() map[int]string {
@@ -292,6 +292,8 @@ func replay(ctx context.Context, q querier, stream, key string) (evs []events.Ev
 	}
 	// One transaction holds at most one append of a stream (a batch names
 	// each stream once), so the range holds exactly that append's events.
-	evs, err = scanEvents(rows)
-	return evs, err == nil, err
+	if evs, err = scanEvents(rows); err != nil {
+		return nil, false, err
+	}
+	return evs, true, linkPrev(ctx, q, evs)
 }

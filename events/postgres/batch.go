@@ -165,7 +165,7 @@ func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
 				akey = appendKey(e)
 			}
 			args = append(args, int32(w.offsets[i]+k), e.Stream, e.Version, e.Type, []byte(e.Data),
-				e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey, akey, e.RecordedAt, e.PrevHash, e.Hash)
+				e.Meta.Actor, e.Meta.RequestID, e.Meta.IdempotencyKey, akey, e.RecordedAt, e.Hash)
 			left--
 			if rows++; rows == size {
 				b.Queue(insertSQL(size), args...)

@@ -101,8 +101,8 @@ func BenchmarkAppend(b *testing.B) {
 				stream := fmt.Sprint("bench-", w)
 				t0 := time.Now()
 				if _, err := pool.Exec(ctx, `INSERT INTO plain_events (stream, version, type, data, actor, request_id,
-					idempotency_key, recorded_at, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-					stream, i+1, "Played", string(benchData), "seat:2", "req", "", now, hash, hash); err != nil {
+					idempotency_key, recorded_at, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+					stream, i+1, "Played", string(benchData), "seat:2", "req", "", now, hash); err != nil {
 					return err
 				}
 				t1 := time.Now()
@@ -215,8 +215,8 @@ func BenchmarkAdvisoryLockInsert(b *testing.B) {
 				ALTER TABLE plain_events ALTER position SET DEFAULT nextval('plain_events_seq')`); err != nil {
 				b.Fatal(err)
 			}
-			const insert = `INSERT INTO plain_events (stream, version, type, data, recorded_at, prev_hash, hash)
-				VALUES ('%s', %d, 'Played', '{"seat":2}', now(), sha256('a'), sha256('b'))`
+			const insert = `INSERT INTO plain_events (stream, version, type, data, recorded_at, hash)
+				VALUES ('%s', %d, 'Played', '{"seat":2}', now(), sha256('b'))`
 			var mu sync.Mutex
 			var plainTime, lockedTime time.Duration
 			parallel(b, writers, func(w, i int) error {

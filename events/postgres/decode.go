@@ -33,7 +33,7 @@ var expectedFormats = [...]struct {
 }{
 	{pgtype.Int8OID, true}, {pgtype.TextOID, false}, {pgtype.Int8OID, true}, {pgtype.TextOID, false},
 	{pgtype.JSONOID, false}, {pgtype.TextOID, false}, {pgtype.TextOID, false}, {pgtype.TextOID, false},
-	{pgtype.TimestamptzOID, true}, {pgtype.ByteaOID, true}, {pgtype.ByteaOID, true},
+	{pgtype.TimestamptzOID, true}, {pgtype.ByteaOID, true},
 }
 
 // newDecoder reports whether fields are what decode handles.
@@ -72,8 +72,7 @@ func (d *decoder) decode(v [][]byte, e *events.Event) error {
 	e.Meta.RequestID = d.intern(v[6])
 	e.Meta.IdempotencyKey = d.intern(v[7])
 	e.RecordedAt = time.UnixMicro(pgEpoch + int64(binary.BigEndian.Uint64(v[8]))).UTC()
-	e.PrevHash = d.bytes(v[9])
-	e.Hash = d.bytes(v[10])
+	e.Hash = d.bytes(v[9])
 	return nil
 }
 

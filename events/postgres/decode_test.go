@@ -47,7 +47,7 @@ func TestDecoderMatchesScan(t *testing.T) {
 		var e events.Event
 		var data []byte
 		if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.Meta.Actor, &e.Meta.RequestID,
-			&e.Meta.IdempotencyKey, &e.RecordedAt, &e.PrevHash, &e.Hash); err != nil {
+			&e.Meta.IdempotencyKey, &e.RecordedAt, &e.Hash); err != nil {
 			t.Fatal(err)
 		}
 		e.Data = data

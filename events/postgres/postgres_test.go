@@ -46,7 +46,7 @@ func TestVerifyNamesTamperedEvent(t *testing.T) {
 		t.Fatalf("Verify after tampering with version 3: %v", err)
 	}
 
-	// Re-hashing the edited event does not help: its successor's prev_hash breaks.
+	// Re-hashing the edited event does not help: its hash is not the chain's.
 	if _, err := s.Pool().Exec(ctx, `UPDATE events SET hash = sha256('x') WHERE stream = 'g' AND version = 3`); err != nil {
 		t.Fatal(err)
 	}

@@ -9,18 +9,30 @@ import (
 	"pbem/events"
 )
 
-// selectEvents is the column list scanEvents reads.
+// selectEvents is the column list scanEvents reads. The table stores no
+// prev_hash (migration 0091): linkPrev tells it from the event before.
 const selectEvents = `SELECT position, stream, version, type, data, actor, request_id, idempotency_key,
-	recorded_at, prev_hash, hash FROM events`
+	recorded_at, hash FROM events`
 
 // ReadStream implements events.Store.ReadStream. A stream needs no
 // watermark: version n+1 is only written once version n has committed.
+// The event before from is read too, for the first prev_hash.
 func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]events.Event, error) {
-	rows, err := s.pool.Query(ctx, selectEvents+` WHERE stream = $1 AND version >= $2 ORDER BY version`, stream, from)
+	rows, err := s.pool.Query(ctx, selectEvents+` WHERE stream = $1 AND version >= $2 ORDER BY version`, stream, from-1)
 	if err != nil {
 		return nil, fmt.Errorf("events/postgres: read stream: %w", err)
 	}
-	return scanEvents(rows)
+	evs, err := scanEvents(rows)
+	if err != nil {
+		return nil, err
+	}
+	if err := linkPrev(ctx, s.pool, evs); err != nil {
+		return nil, err
+	}
+	if len(evs) > 0 && evs[0].Version < from {
+		evs = evs[1:]
+	}
+	return evs, nil
 }
 
 // readAllSQL returns the events after $1 of transactions that ended before
@@ -63,7 +75,74 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 	if err != nil {
 		return nil, fmt.Errorf("events/postgres: read all: %w", err)
 	}
-	return scanEvents(rows)
+	evs, err := scanEvents(rows)
+	if err != nil {
+		return nil, err
+	}
+	return evs, linkPrev(ctx, s.pool, evs)
+}
+
+// predecessorsSQL returns the hashes of the events ($1 stream, $2 version).
+const predecessorsSQL = `SELECT e.stream, e.version, e.hash FROM events e
+	JOIN unnest($1::text[], $2::bigint[]) AS p(stream, version) ON e.stream = p.stream AND e.version = p.version`
+
+// linkPrev sets each event's PrevHash, which the table does not store
+// (migration 0091): events.GenesisHash for version 1, else the hash of
+// the stream's event before, taken from evs when they hold it (evs are in
+// version order within each stream) and otherwise read, all in one query.
+// A predecessor that does not exist (a deleted event) leaves PrevHash nil,
+// which VerifyChain reports.
+func linkPrev(ctx context.Context, q querier, evs []events.Event) error {
+	type head struct {
+		version int64
+		hash    []byte
+	}
+	last := map[string]head{}
+	var missing []int // indexes of events whose predecessor evs lack
+	for i := range evs {
+		e := &evs[i]
+		switch h, ok := last[e.Stream]; {
+		case e.Version == 1:
+			e.PrevHash = events.GenesisHash()
+		case ok && h.version == e.Version-1:
+			e.PrevHash = h.hash
+		default:
+			missing = append(missing, i)
+		}
+		last[e.Stream] = head{e.Version, e.Hash}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	streams, versions := make([]string, len(missing)), make([]int64, len(missing))
+	for k, i := range missing {
+		streams[k], versions[k] = evs[i].Stream, evs[i].Version-1
+	}
+	rows, err := q.Query(ctx, predecessorsSQL, streams, versions)
+	if err != nil {
+		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
+	}
+	defer rows.Close()
+	type key struct {
+		stream  string
+		version int64
+	}
+	hashes := make(map[key][]byte, len(missing))
+	for rows.Next() {
+		var k key
+		var hash []byte
+		if err := rows.Scan(&k.stream, &k.version, &hash); err != nil {
+			return fmt.Errorf("events/postgres: read previous hashes: %w", err)
+		}
+		hashes[k] = hash
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
+	}
+	for _, i := range missing {
+		evs[i].PrevHash = hashes[key{evs[i].Stream, evs[i].Version - 1}]
+	}
+	return nil
 }
 
 // scanEvents reads selectEvents rows and closes them.
@@ -80,7 +159,7 @@ func scanEvents(rows pgx.Rows) ([]events.Event, error) {
 		} else {
 			var data []byte
 			if err := rows.Scan(&e.Position, &e.Stream, &e.Version, &e.Type, &data, &e.Meta.Actor, &e.Meta.RequestID,
-				&e.Meta.IdempotencyKey, &e.RecordedAt, &e.PrevHash, &e.Hash); err != nil {
+				&e.Meta.IdempotencyKey, &e.RecordedAt, &e.Hash); err != nil {
 				return nil, fmt.Errorf("events/postgres: scan event: %w", err)
 			}
 			e.Data = data

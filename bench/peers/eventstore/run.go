@@ -87,8 +87,8 @@ func run(ctx context.Context, c config) ([]*Result, error) {
 		},
 		"insert": func(ctx context.Context, w int, v int64) error {
 			_, err := pool.Exec(ctx, `INSERT INTO plain_events (stream, version, type, data, actor, request_id,
-				idempotency_key, recorded_at, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-				fmt.Sprint("bench-", w), v, "Played", string(data), "seat:2", "req", "", now, hash, hash)
+				idempotency_key, recorded_at, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				fmt.Sprint("bench-", w), v, "Played", string(data), "seat:2", "req", "", now, hash)
 			return err
 		},
 	}

@@ -1,0 +1,12 @@
+-- 0091 events without prev_hash: an event's prev_hash is the hash of the
+-- event before it in its stream (32 zero bytes for version 1), which the
+-- table holds already. Storing it again took 33 of an event's 226 bytes
+-- (heap, Lords of Scotland, bench/storage), about 6 KB of a finished game,
+-- and as much WAL. The store now tells it when it reads (events/postgres,
+-- read.go): from the row before, by (stream, version). Verify still
+-- recomputes every hash from its predecessor's, so an edited, re-hashed or
+-- deleted event is found as before.
+--
+-- Dropping a column does not rewrite the table: old rows keep their bytes
+-- until VACUUM FULL (or pg_repack) rewrites it; new rows are smaller.
+ALTER TABLE events DROP COLUMN prev_hash;
