@@ -18,7 +18,9 @@ import (
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	ctx := context.Background()
 	svc, repo, _ := newService(t, nil)
-	c := create(t, svc, 2)
+	// A game that cannot end within the test's moves (at a target of 25,
+	// some deals ended it before the last visits).
+	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)
 	tok := game.SeatToken(secret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(14, 1))
 	var lastMove int64

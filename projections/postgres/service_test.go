@@ -46,8 +46,14 @@ func newServiceNow(t *testing.T, now func() time.Time) (*game.Service, *postgres
 
 func create(t *testing.T, svc *game.Service, n int) *game.CreatedGame {
 	t.Helper()
+	return createWith(t, svc, n, `{"target":25}`)
+}
+
+// createWith is create with the test game's options (JSON).
+func createWith(t *testing.T, svc *game.Service, n int, options string) *game.CreatedGame {
+	t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(`{"target":25}`)}
+	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(options)}
 	for i := range n {
 		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
 	}
