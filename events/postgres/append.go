@@ -292,8 +292,11 @@ func replay(ctx context.Context, q querier, stream, key string) (evs []events.Ev
 	}
 	// One transaction holds at most one append of a stream (a batch names
 	// each stream once), so the range holds exactly that append's events.
-	if evs, err = scanEvents(rows); err != nil {
+	if evs, err = scanEvents(rows); err == nil {
+		err = linkPrev(ctx, q, evs)
+	}
+	if err != nil {
 		return nil, false, err
 	}
-	return evs, true, linkPrev(ctx, q, evs)
+	return evs, true, nil
 }

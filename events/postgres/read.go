@@ -76,10 +76,13 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 		return nil, fmt.Errorf("events/postgres: read all: %w", err)
 	}
 	evs, err := scanEvents(rows)
+	if err == nil {
+		err = linkPrev(ctx, s.pool, evs)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return evs, linkPrev(ctx, s.pool, evs)
+	return evs, nil
 }
 
 // predecessorsSQL returns the hashes of the events ($1 stream, $2 version).
