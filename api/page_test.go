@@ -303,6 +303,28 @@ func TestPageGenericGameAndHistoryAndAudit(t *testing.T) {
 	if !strings.Contains(a.Body, sm.SeedHash) {
 		t.Error("audit lacks the seed hash")
 	}
+	checkAuditChain(t, a.Body)
+}
+
+// auditHashes matches an audit page's hash and previous hash of an event.
+var auditHashes = regexp.MustCompile(`<code class="wrap">([0-9a-f]{64})</code></dd><dt>[^<]*</dt><dd><code class="wrap">([0-9a-f]{64})</code>`)
+
+// checkAuditChain fails t unless the audit page lists the events' hashes
+// as a chain: the first previous hash is all zeros, each next one is the
+// hash before it (the store tells them, migration 0091).
+func checkAuditChain(t *testing.T, body string) {
+	t.Helper()
+	pairs := auditHashes.FindAllStringSubmatch(body, -1)
+	if len(pairs) < 5 {
+		t.Fatalf("audit lists %d events' hashes", len(pairs))
+	}
+	prev := strings.Repeat("0", 64)
+	for i, p := range pairs {
+		if p[2] != prev {
+			t.Fatalf("audit event %d: previous hash %s, want %s", i+1, p[2], prev)
+		}
+		prev = p[1]
+	}
 }
 
 func TestPageAuditBeforeTheEndIsRefused(t *testing.T) {
