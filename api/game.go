@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -106,16 +108,32 @@ func (s *Server) getView(c echo.Context) error {
 }
 
 // jsonView writes v as c.JSON does (indented under ?pretty or debug),
-// with its Content-Length.
+// with its Content-Length. The bytes go through a pooled buffer: a view is
+// several kilobytes, which json.Marshal would copy out and appending the
+// newline copy again, at every view.
 func (s *Server) jsonView(c echo.Context, v *game.View) error {
 	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
 		return c.JSON(http.StatusOK, v)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := viewBuffers.Get().(*bytes.Buffer)
+	defer putViewBuffer(buf)
+	if err := json.NewEncoder(buf).Encode(v); err != nil { // Marshal's bytes and a newline
 		return err
 	}
-	return jsonBlob(c, append(b, '\n'))
+	return jsonBlob(c, buf.Bytes())
+}
+
+// viewBuffers holds jsonView's buffers.
+var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putViewBuffer returns buf to viewBuffers, unless an unusual view made it
+// large.
+func putViewBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 1<<20 {
+		return
+	}
+	buf.Reset()
+	viewBuffers.Put(buf)
 }
 
 // jsonBlob answers 200 with b, JSON, with its Content-Length: a view is
