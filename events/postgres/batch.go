@@ -71,11 +71,6 @@ func (w *batchWrite) sortSend() {
 	slices.SortFunc(w.send, func(a, b int) int { return strings.Compare(w.appends[a].Stream, w.appends[b].Stream) })
 }
 
-// lookUpSQL reads the hash of each ($1 stream, $2 version): the heads that
-// the appends in look expect.
-const lookUpSQL = `SELECT e.stream, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
-	JOIN events e ON e.stream = h.stream AND e.version = h.version`
-
 // lookUp reads the heads of the appends in look and chains their hashes.
 // An append whose stream has no event at its expected version is not sent:
 // it cannot be written (settle answers it as a replay or a conflict). The
@@ -86,32 +81,19 @@ func (w *batchWrite) lookUp(ctx context.Context, q querier) error {
 	if len(w.look) == 0 {
 		return nil
 	}
-	streams, versions := make([]string, len(w.look)), make([]int64, len(w.look))
-	byStream := make(map[string]int, len(w.look))
+	heads := make([]streamVersion, len(w.look))
 	for k, i := range w.look {
-		streams[k], versions[k] = w.appends[i].Stream, w.appends[i].Expected
-		byStream[streams[k]] = i
+		heads[k] = streamVersion{w.appends[i].Stream, w.appends[i].Expected}
 	}
-	rows, err := q.Query(ctx, lookUpSQL, streams, versions)
+	hashes, err := readHashes(ctx, q, heads)
 	if err != nil {
 		return fmt.Errorf("events/postgres: read stream heads: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var stream string
-		var hash []byte
-		if err := rows.Scan(&stream, &hash); err != nil {
-			return fmt.Errorf("events/postgres: read stream heads: %w", err)
+	for k, i := range w.look {
+		if hash, ok := hashes[heads[k]]; ok {
+			chain(w.prepared[i], hash)
+			w.send = append(w.send, i)
 		}
-		i, ok := byStream[stream]
-		if !ok {
-			return fmt.Errorf("events/postgres: read stream heads: unexpected stream %q", stream)
-		}
-		chain(w.prepared[i], hash)
-		w.send = append(w.send, i)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("events/postgres: read stream heads: %w", err)
 	}
 	w.look = nil
 	w.sortSend()

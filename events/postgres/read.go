@@ -85,10 +85,6 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 	return evs, nil
 }
 
-// predecessorsSQL returns the hashes of the events ($1 stream, $2 version).
-const predecessorsSQL = `SELECT e.stream, e.version, e.hash FROM events e
-	JOIN unnest($1::text[], $2::bigint[]) AS p(stream, version) ON e.stream = p.stream AND e.version = p.version`
-
 // linkPrev sets each event's PrevHash, which the table does not store
 // (migration 0091): events.GenesisHash for version 1, else the hash of
 // the stream's event before, taken from evs when they hold it (evs are in
@@ -117,35 +113,52 @@ func linkPrev(ctx context.Context, q querier, evs []events.Event) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	streams, versions := make([]string, len(missing)), make([]int64, len(missing))
+	before := make([]streamVersion, len(missing))
 	for k, i := range missing {
-		streams[k], versions[k] = evs[i].Stream, evs[i].Version-1
+		before[k] = streamVersion{evs[i].Stream, evs[i].Version - 1}
 	}
-	rows, err := q.Query(ctx, predecessorsSQL, streams, versions)
+	hashes, err := readHashes(ctx, q, before)
 	if err != nil {
 		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
 	}
-	defer rows.Close()
-	type key struct {
-		stream  string
-		version int64
-	}
-	hashes := make(map[key][]byte, len(missing))
-	for rows.Next() {
-		var k key
-		var hash []byte
-		if err := rows.Scan(&k.stream, &k.version, &hash); err != nil {
-			return fmt.Errorf("events/postgres: read previous hashes: %w", err)
-		}
-		hashes[k] = hash
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
-	}
-	for _, i := range missing {
-		evs[i].PrevHash = hashes[key{evs[i].Stream, evs[i].Version - 1}]
+	for k, i := range missing {
+		evs[i].PrevHash = hashes[before[k]]
 	}
 	return nil
+}
+
+// streamVersion names one event: its stream and version.
+type streamVersion struct {
+	stream  string
+	version int64
+}
+
+// hashesSQL reads the hash of each event ($1 stream, $2 version) there is.
+const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
+	JOIN events e ON e.stream = h.stream AND e.version = h.version`
+
+// readHashes returns the hashes of the events of names that exist, in one
+// query: the heads an append chains from, the predecessors a read lacks.
+func readHashes(ctx context.Context, q querier, names []streamVersion) (map[streamVersion][]byte, error) {
+	streams, versions := make([]string, len(names)), make([]int64, len(names))
+	for k, n := range names {
+		streams[k], versions[k] = n.stream, n.version
+	}
+	rows, err := q.Query(ctx, hashesSQL, streams, versions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[streamVersion][]byte, len(names))
+	for rows.Next() {
+		var n streamVersion
+		var hash []byte
+		if err := rows.Scan(&n.stream, &n.version, &hash); err != nil {
+			return nil, err
+		}
+		out[n] = hash
+	}
+	return out, rows.Err()
 }
 
 // scanEvents reads selectEvents rows and closes them.
