@@ -3,7 +3,7 @@
 // snapshot (every SnapshotEvery events), the lobby and inbox, and the email
 // outbox rows a change owes. Each seat's redacted history is not stored:
 // its readers tell it from the events when they read it (history.go:
-// EventHistory, SeatHistory).
+// SeatHistory).
 //
 // One Projector (projector.go) folds a game's events into those rows: the
 // game service (package events/game) runs it inside each append's

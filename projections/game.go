@@ -118,7 +118,7 @@ func (g *Game) Clone() *Game {
 }
 
 // HistoryRow is one event as one seat (or Spectator) may see it, computed
-// from the event when read (see EventHistory). A seat has its own row only
+// from the event when read (see SeatHistory). A seat has its own row only
 // where it differs from the public (Spectator) row.
 type HistoryRow struct {
 	GameID     string          `json:"-"`

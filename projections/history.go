@@ -13,36 +13,11 @@ import (
 // A game's history is not stored (migration 0080 dropped the history
 // table): every line is a pure function of its event, the game's engine
 // and language, and the players' names when the event was appended, so
-// readers compute the lines they show from the events they read.
-// EventHistory tells an event (the projector's emails take their lines
-// from its public row, public), and SeatHistory applies it for every
-// reader (the history page and API, the catch-up, the story and round
-// emails, the digests' table talk, My games' last line).
-
-// EventHistory tells event e of game id (ev: its engine event, nil for a
-// service event) as each seat may see it: the public (Spectator) row
-// first, then a row for each seat that sees it differently. players are
-// the names after e (a pbem.player_replaced has renamed its seat).
-func EventHistory(eng engine.Game, id, lang string, players []string, e events.Event, ev engine.Event) ([]HistoryRow, error) {
-	pub, err := public(eng, lang, players, e, ev)
-	if err != nil {
-		return nil, err
-	}
-	rows := []HistoryRow{rowOf(id, e, engine.Spectator, pub)}
-	if ev == nil {
-		return rows, nil
-	}
-	for seat := range players {
-		r, err := redacted(eng, ev, seat, players, lang)
-		if err != nil {
-			return nil, err
-		}
-		if r.differs(pub) {
-			rows = append(rows, rowOf(id, e, seat, r))
-		}
-	}
-	return rows, nil
-}
+// readers compute the lines they show from the events they read, with
+// SeatHistory (the history page and API, the catch-up, the story and
+// round emails, the digests' table talk, My games' last line); the
+// projector's emails take their lines from an event's public row
+// (public).
 
 // told is an event as one seat sees it: its redacted data and line.
 type told struct {
@@ -81,7 +56,7 @@ func rowOf(id string, e events.Event, seat int, t told) HistoryRow {
 
 // SeatHistory is game g's history of evs as seat sees it (Spectator: the
 // public history): for each event, its row for seat if seat sees it
-// differently, else its public row, as EventHistory tells it. evs is a
+// differently, else its public row. evs is a
 // run of g's stream read after g (it reaches g.Version at least), so
 // that the names of g.Players can be taken back to those of each event.
 // games holds g's engine. Errors: an unknown engine, an event the engine
@@ -110,8 +85,8 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 	return out, nil
 }
 
-// seatRow is EventHistory's row of e for seat, or its public row when
-// seat sees e as everyone does, telling e only for those two.
+// seatRow is e's row for seat (redacted for it), or its public row when
+// seat sees e as everyone does.
 func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat int) (HistoryRow, error) {
 	var ev engine.Event
 	if !IsServiceEvent(e.Type) {

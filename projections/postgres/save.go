@@ -154,7 +154,7 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 // the Change takes a snapshot: then it goes to game_states), $13..$17 and
 // $23 (its delay in microseconds: the mail grace) one per outbox row,
 // $18..$22 one per remembered answer (the history is not stored: see
-// projections.EventHistory). The row's awaited_since follows its to_move
+// projections.SeatHistory). The row's awaited_since follows its to_move
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
