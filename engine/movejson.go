@@ -13,10 +13,10 @@ import (
 // methods: {"type":…, the fields the move's type uses, …, "label":…}.
 //
 // The fields are appended rather than marshalled from a struct: views list
-// the legal moves (twice: at the top and in the engine's view) and emails
-// tag them, so in the peers load test (bench/peers) the moves were most of
-// encoding a view, itself a fifth of the server's CPU; appending takes
-// less than half the time (BenchmarkMoveJSON: 281 ns against 654).
+// the legal moves and emails tag them, so in the peers load test
+// (bench/peers) the moves were most of encoding a view, itself a fifth of
+// the server's CPU; appending takes less than half the time
+// (BenchmarkMoveJSON: 281 ns against 654).
 type MoveJSON struct{ b []byte }
 
 // NewMoveJSON starts the object of a move of type typ.

@@ -28,9 +28,8 @@
 //     projections of all its moves in one statement over arrays). Alone, an
 //     append is a batch of one. Without it (batches of one, up to 64 at a
 //     time) PostgreSQL spent 1.04 ms of CPU per move instead of 0.23 ms,
-//     and the moves/s halved. One batch is written at a time
-//     (DefaultWriters): with two at once, batches were half as large and
-//     PostgreSQL's CPU a move 40% higher (bench/peers/compare.sh).
+//     and the moves/s halved. One batch is written at a time: see
+//     DefaultWriters for the figures.
 //   - A game cache (gamecache.go): rows and decoded states of recent games.
 //     A move reads nothing before its append (the append checks the version
 //     in the database, so a row another process moved on only makes the
