@@ -149,23 +149,14 @@ func seatJSON(s engine.State, seat int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(v) < 2 || v[0] != '{' || v[len(v)-1] != '}' {
-		return nil, fmt.Errorf("view is not a JSON object: %.80s", v)
+	var shown map[string]json.RawMessage
+	if err := json.Unmarshal(v, &shown); err != nil {
+		return nil, fmt.Errorf("view is not a JSON object: %v", err)
 	}
-	moves, err := json.Marshal(s.Legal(seat))
-	if err != nil {
+	if shown["legal_moves"], err = json.Marshal(append([]engine.Move{}, s.Legal(seat)...)); err != nil {
 		return nil, fmt.Errorf("legal moves: %v", err)
 	}
-	if string(moves) == "null" {
-		moves = []byte("[]")
-	}
-	if len(v) > 2 {
-		v = append(v[:len(v)-1], ',')
-	} else {
-		v = v[:1]
-	}
-	v = append(append(append(v, `"legal_moves":`...), moves...), '}')
-	return v, nil
+	return json.Marshal(shown)
 }
 
 // checkMarshalMove fails unless engine.MarshalMove gives m's bytes by
