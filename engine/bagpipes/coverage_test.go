@@ -9,5 +9,5 @@ import (
 // TestCoverageTable checks the coverage table of doc.go against
 // testdata/golden.
 func TestCoverageTable(t *testing.T) {
-	enginetest.CheckCoverageTable(t, "testdata/golden", ".json")
+	enginetest.CheckCoverageTable(t, "testdata/golden", ".json", nil)
 }

@@ -127,7 +127,8 @@
 //     time". Face-down followers are ignored; equal does not block.
 //  4. Activation, 4–5 players: "as long as there is no other Follower of
 //     the same Clan in the skirmish with a strength equal to or less";
-//     face-down followers are ignored here too (see Rulebooks compared).
+//     face-down followers are ignored, as in the general rule (see
+//     Rulebooks compared for the reading and its reasons).
 //  5. "you may activate" is a choice; "A Clan's power only activates on the
 //     turn it is played": not after a swap, a Cockburn or a carry-over.
 //  6. Cockburn: "you put it as a Supporter and then take a different
@@ -148,10 +149,11 @@
 //  14. Scoring and claims: "Double the total of any army if it contains
 //     more than one card and ALL cards in this army are from the same
 //     Clan"; "the player who controls the highest ranking Clan … wins the
-//     tie"; "A player without any Follower does not get to claim".
+//     tie"; "A player without any Follower does not get to claim" (a
+//     MacDonnell kept from the last round is a follower).
 //  15. "If the draw pile runs out of cards, reshuffle the discard pile";
 //     "If all the Supporters you draw … have the same strength, discard
-//     them immediately and replace them".
+//     them immediately and replace them", at setup too.
 //  16. "Once 40 strength worth of Supporters is reached at the end of a
 //     round, the player with the highest strength … wins"; "If two or more
 //     players are tied, then the player who placed higher in the final
@@ -166,17 +168,29 @@
 // and an Italian summary (004_…). Where they differ, the reading chosen
 // and why:
 //
-//   - Activation with 4–5 players. English: "no other Follower of the
-//     same Clan in the skirmish with a strength equal to or less"; French
-//     2015 and old French say the same, without "face-up"; Italian:
-//     « nessuna carta di valore inferiore giocata scoperta dello stesso
-//     clan », face-up and strictly lower. Chosen: face-up followers of the
-//     same clan, equal or lower (ruling 4). "Face-up" because the general
-//     rule of CLAN POWERS counts only face-up followers and the 4–5 player
-//     paragraph only narrows it ("ignore the strength of any Follower from
-//     a different Clan"), and because a face-down card's strength is
-//     secret, so no player could check the condition. "Equal or lower"
-//     because three texts of four say so (Italian is a summary).
+//   - Activation with 4–5 players. English: "a Clan's power activates as
+//     long as there is no other Follower of the same Clan in the skirmish
+//     with a strength equal to or less than the strength of your
+//     Follower. Basically, … ignore the strength of any Follower from a
+//     different Clan"; French 2015: « aucun allié du même clan … dont la
+//     force est inférieure ou égale »; old French: « pas d'autre clan de
+//     la même lignée … avec une force égale ou inférieure ». None of the
+//     three says "face-up" there. Italian: « nessuna carta di valore
+//     inferiore giocata scoperta dello stesso clan », face-up and strictly
+//     lower. Chosen (ruling 4): a face-up follower of the same clan with an
+//     equal or lower strength blocks. The paragraph replaces two parts of
+//     the CLAN POWERS condition ("no other face-up Followers in the
+//     skirmish with a LOWER strength"), the ones it names: which followers
+//     are compared (the same clan only) and the comparison (equal or less,
+//     so it blocks on equal strength where the 2–3 player rule does not;
+//     within one clan only the two Bruce 12s can be equal,
+//     ruling04_activation_4_5_players). It says nothing of facing, so that
+//     part of the general condition stands: only face-up followers count.
+//     Counting face-down ones would also make the condition one nobody
+//     could check, since their clan and strength are secret. "Equal or
+//     less" is what the reference text and both French texts print; the
+//     Italian summary alone says strictly lower, and it is followed only
+//     where it agrees with the general rule (face-up).
 //   - Activation with 2–3 players. English ON YOUR TURN: "no other card in
 //     the skirmish with a LOWER strength"; English CLAN POWERS: "no other
 //     face-up Followers"; French 2015 and old French likewise differ
@@ -213,60 +227,94 @@
 //     que tous les autres clans », without "activated"; Italian: like a
 //     joker. Chosen: only an activated Bruce is any clan (ruling 11), as
 //     for every other power.
-//   - Game end. English: checked "at the end of a round", highest total
-//     wins; old French (« Etre le premier à acquérir … quarante ») and
-//     Italian (« Quando un giocatore raggiunge o supera i 40 punti … viene
-//     dichiarato vincitore ») name the first to reach 40. Chosen: checked
-//     at the end of the round, highest total, ties to the better place in
-//     that round (ruling 16): the claims of one round happen together.
+//   - Game end. English: checked "at the end of a round" (THE GOAL OF
+//     THE GAME), then "the player with the most strength from Supporters
+//     wins" (THE END OF THE GAME); French 2015 the same. The old French
+//     text names the first to 40 only in its goal line (« Etre le premier
+//     à acquérir une force équivalente à quarante »); its FIN DE LA PARTIE
+//     agrees with the English (« jusqu'à ce que quelqu'un accumule au
+//     moins une valeur de quarante … A cet instant, le Lord avec le plus de
+//     force de ses partisans remporte la victoire »). Italian: « Quando un
+//     giocatore raggiunge o supera i 40 punti … viene dichiarato
+//     vincitore », with ties to the better place « nell'ultima
+//     schermaglia ». Chosen: checked at the end of the round, highest
+//     total, ties to the better place in that round (ruling 16): the claims
+//     of one round are made together, and every text's tie rule looks at
+//     the final round.
+//   - Who may claim. English: "You must have at least one Follower in your
+//     army at the end of a round to claim a Supporter"; Italian: « deve
+//     aver schierato almeno una carta clan nella schermaglia », a card
+//     mustered in the round. They differ for a player whose only follower
+//     is a MacDonnell kept from the last round. Chosen: the English (ruling
+//     14): the kept MacDonnell "remains in play" in the army, so it is a
+//     follower and its owner claims (ruling14_kept_macdonnell_claims).
+//   - Same-strength supporters at setup. English: "If all the Supporters
+//     you draw at the start of a new round have the same strength, discard
+//     them immediately and replace them"; the Italian says it in its setup
+//     section (« Se tutte le carte supporter sono dello stesso valore si
+//     scartano e se ne pescano altre dal mazzo »). Chosen: the setup's
+//     supporters are redrawn too (ruling 15): they are the first round's
+//     supporters, dealt as every round's are ("arranged as described in
+//     the setup of the game"), and no text says otherwise
+//     (ruling15_supporters_redrawn_at_setup).
 //   - Words. The old French text calls a card « clan », a clan « lignée »
 //     and a turn « manche » (a round is « escarmouche »); French 2015 calls
 //     a round « manche », a follower « allié ». Only the words differ.
 //
 // # Coverage
 //
-// Every section of the English rulebook and the scenarios
-// (testdata/NAME.txt) that play it. TestCoverageTable checks that every
-// row names a scenario, that each one exists, and that every scenario is
-// listed.
+// Every section of the English rulebook, its tag, and the scenarios
+// (testdata/NAME.txt) that play it. A scenario marks the assertion that
+// shows it reached a row's situation with the row's tag ("expect total 0
+// 70   @double"); TestCoverageTable plays every scenario a row names and
+// fails unless that assertion passed, and fails for a scenario in no row.
+// game_two_players and game_four_players_bruce are whole games, dealt by
+// New and played to the end.
 //
-//	Section                                    Scenarios
-//	Reading the cards: clan, rank, strength    rulebook_example_rank_tie, setup_deal
-//	Setting up the game                        setup_deal, ruling17_bruce_set_aside, ruling17_bruce_option
-//	The goal of the game                       ruling16_game_end, ruling16_below_40_goes_on
-//	How to play: five turns a round            ruling01_turn_order, ruling04_five_players
-//	On your turn: the initiative's recruit     ruling01_turn_order
-//	A. Recruit, same facing                    ruling02_recruit
-//	A. Recruit, the ten-card limit             ruling02_recruit
-//	B. Muster face-up or face-down             rule_face_down_never_activates, clarification_own_face_down
-//	Neither possible: pass                     ruling02_pass
-//	End of round: reveal, total, double        rulebook_example_judy_sean_roger, ruling11_bruce_any_clan
-//	End of round: claims in order              ruling14_no_follower_no_claim, ruling14_tie_three_ways
-//	End of round: ties by rank                 rulebook_example_rank_tie, ruling14_tie_three_ways
-//	End of round: discard, initiative          ruling14_no_follower_no_claim, ruling14_nobody_has_followers
-//	The end of the game and its tie            ruling16_game_end, ruling16_tie_break, ruling16_below_40_goes_on
-//	Clan powers: activation, 2-3 players       ruling03_activation_2_3_players
-//	Clan powers: activation is a choice        ruling05_activation_is_a_choice
-//	Clan powers: end of round, stays active    rule_end_power_stays_active
-//	Clan powers: end of round, controller      ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
-//	Clan powers: face-down never activates     rule_face_down_never_activates
-//	Cockburn                                   ruling06_cockburn, ruling09_scott_copies_cockburn
-//	Fergusson                                  ruling07_fergusson_face_down, ruling09_scott_copies_fergusson
-//	Forsyth                                    power_forsyth, power_forsyth_nothing_to_draw
-//	Makgill                                    power_makgill_chain, power_makgill_last_card, ruling05_activation_is_a_choice
-//	Scott                                      ruling09_scott_cannot_copy_scott, ruling09_scott_copies_cochrane, ruling09_scott_copies_cockburn, ruling09_scott_copies_fergusson, power_scott_copies_makgill
-//	Wemyss                                     ruling08_wemyss_face_down
-//	Bruce                                      ruling11_bruce_any_clan, ruling11_two_bruce_one_clan, ruling17_bruce_option
-//	Cochrane                                   ruling12_cochrane_two_cochranes, power_cochrane_one_supporter_left
-//	MacDonnell                                 ruling13_macdonnell, power_macdonnell_kept_swapped, power_macdonnell_swapped_away
-//	Clarification: reshuffle the discards      ruling15_reshuffle, power_forsyth
-//	Clarification: own face-down cards         clarification_own_face_down, ruling07_fergusson_face_down
-//	Clarification: a follower to claim         ruling14_no_follower_no_claim, ruling14_nobody_has_followers
-//	Clarification: no supporter left           power_cochrane_one_supporter_left, ruling12_cochrane_two_cochranes
-//	Clarification: unclaimed discarded         ruling14_no_follower_no_claim
-//	Clarification: same-strength supporters    ruling15_supporters_redrawn
-//	Clarification: power only on its turn      ruling05_activation_is_a_choice, ruling06_cockburn, power_macdonnell_kept_swapped
-//	Clarification: active power swapped        ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
-//	Clarification: copying does not negate     clarification_copy_keeps_power
-//	Alternative rules with 4 or 5 players      ruling04_activation_4_5_players, ruling04_five_players
+//	Section [tag]                                                            Scenarios
+//	Reading the cards: clan, rank, strength [cards]                          rulebook_example_rank_tie, rulebook_example_judy_sean_roger
+//	Setting up the game [setup]                                              setup_deal, ruling17_bruce_set_aside, ruling17_bruce_option
+//	The goal of the game [goal]                                              ruling16_game_end, game_two_players, game_four_players_bruce
+//	How to play: each player in turn, clockwise [clockwise]                  ruling01_turn_order, ruling04_five_players
+//	How to play: five turns a round [five-turns]                             ruling01_five_turns
+//	On your turn: the initiative's recruit [initiative-recruit]              ruling01_turn_order, ruling01_five_turns
+//	A. Recruit, same facing [recruit-facing]                                 ruling02_recruit
+//	A. Recruit, the ten-card limit [ten-cards]                               ruling02_recruit
+//	B. Muster face-up or face-down [muster]                                  rule_face_down_never_activates, clarification_own_face_down
+//	Neither possible: pass (ruling 2) [pass]                                 ruling02_pass
+//	End of round: reveal, total, double [double]                             rulebook_example_judy_sean_roger, ruling01_five_turns, ruling11_bruce_any_clan, ruling11_bruce_not_doubled
+//	End of round: claims in order, each chooses [claims]                     rulebook_example_judy_sean_roger, ruling14_no_follower_no_claim
+//	End of round: ties by rank [rank-tie]                                    rulebook_example_rank_tie, ruling14_tie_three_ways
+//	End of round: discard, deal, initiative [discard-initiative]             ruling01_five_turns
+//	End of round: nobody won, the initiative stays [initiative-stays]        ruling14_nobody_has_followers
+//	The end of the game: below 40 the game goes on [below-40]                ruling16_below_40_goes_on, game_two_players, game_four_players_bruce
+//	The end of the game: the most strength wins [game-end]                   ruling16_game_end, game_two_players, game_four_players_bruce
+//	The end of the game: a tie [game-tie]                                    ruling16_tie_break
+//	Clan powers: activation, 2-3 players [activation-2-3]                    ruling03_activation_2_3_players
+//	Clan powers: activation is a choice [choice]                             ruling03_activation_2_3_players, ruling04_activation_4_5_players
+//	Clan powers: end of round, stays active [stays-active]                   rule_end_power_stays_active
+//	Clan powers: end of round, controller [controller]                       ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
+//	Clan powers: end of round, the card left play [leaves-play]              rule_end_power_leaves_play
+//	Clan powers: face-down never activates [face-down]                       rule_face_down_never_activates
+//	Cockburn [cockburn]                                                      ruling06_cockburn, ruling09_scott_copies_cockburn
+//	Cockburn: the new supporter is claimed [cockburn-claimed]                ruling06_cockburn_claimed
+//	Fergusson [fergusson]                                                    ruling07_fergusson_face_down, ruling09_scott_copies_fergusson, ruling05_activation_is_a_choice
+//	Forsyth [forsyth]                                                        power_forsyth, power_forsyth_nothing_to_draw, ruling03_activation_2_3_players
+//	Makgill [makgill]                                                        power_makgill_chain, power_makgill_last_card, ruling05_activation_is_a_choice, power_scott_copies_makgill
+//	Scott [scott]                                                            ruling09_scott_cannot_copy_scott, ruling09_scott_copies_cochrane, ruling09_scott_copies_cockburn, ruling09_scott_copies_fergusson, ruling09_scott_copies_wemyss, ruling09_scott_copies_bruce, ruling09_scott_copies_macdonnell, power_scott_copies_makgill, clarification_copy_keeps_power
+//	Wemyss [wemyss]                                                          ruling08_wemyss_face_down, rule_end_power_leaves_play, power_scott_copies_makgill
+//	Bruce [bruce]                                                            ruling11_bruce_any_clan, ruling11_two_bruce_one_clan, ruling11_bruce_not_doubled
+//	Cochrane [cochrane]                                                      ruling12_cochrane_two_cochranes, power_cochrane_one_supporter_left, ruling09_scott_copies_cochrane, clarification_copy_keeps_power
+//	MacDonnell [macdonnell]                                                  ruling13_macdonnell, power_macdonnell_kept_swapped, power_macdonnell_swapped_away
+//	MacDonnell kept: a face-up follower of the next round [kept-activation]  rule_kept_macdonnell_counts
+//	Clarification: reshuffle the discards [reshuffle]                        ruling15_reshuffle, power_forsyth
+//	Clarification: own face-down cards [own-face-down]                       clarification_own_face_down, ruling07_fergusson_face_down
+//	Clarification: a follower to claim [follower-to-claim]                   ruling14_no_follower_no_claim, ruling14_nobody_has_followers, ruling14_kept_macdonnell_claims
+//	Clarification: no supporter left [no-supporter-left]                     ruling12_cochrane_two_cochranes
+//	Clarification: unclaimed discarded [unclaimed-discarded]                 ruling14_no_follower_no_claim, ruling14_nobody_has_followers
+//	Clarification: same-strength supporters [same-strength]                  ruling15_supporters_redrawn, ruling15_supporters_redrawn_at_setup
+//	Clarification: power only on its turn [only-its-turn]                    ruling05_activation_is_a_choice, ruling06_cockburn, power_macdonnell_kept_swapped
+//	Clarification: active power swapped [active-swapped]                     ruling10_end_power_follows_the_card, power_macdonnell_swapped_away
+//	Clarification: copying does not negate [copy-keeps]                      clarification_copy_keeps_power
+//	Alternative rules with 4 or 5 players [activation-4-5]                   ruling04_activation_4_5_players, ruling04_five_players
 package lords

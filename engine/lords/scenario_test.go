@@ -55,8 +55,14 @@ import (
 //	expect ranking 1 0 2           expect winner 1     expect over
 //	expect cards 96                (cards in the game)
 //
+// An expect or fail line may end with tags, "@five-turns": the tag of a
+// row of doc.go's coverage table, set when the assertion passes. A
+// scenario tags a row on the assertion that shows it reached the row's
+// situation; TestCoverageTable checks that every scenario a row names
+// sets its tag.
+//
 // Instead of laying out the table, "deal {options}" deals a game with New
-// (seed 1) for the given players.
+// for the given players, with seed 1 or the one of "seed N" (N < 65536).
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil || len(files) == 0 {
@@ -78,15 +84,19 @@ type scenario struct {
 	last  []engine.Event
 	line  int
 	used  map[int]bool
+	// reached holds the coverage tags of the assertions that passed.
+	reached map[string]bool
 }
 
-func runScenario(t *testing.T, g *Game, path string) {
+// runScenario plays the scenario at path and returns the coverage tags
+// its assertions set.
+func runScenario(t *testing.T, g *Game, path string) map[string]bool {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := &scenario{t: t, g: g, names: []string{"Ann", "Bob", "Cid", "Dan", "Eve"}}
+	sc := &scenario{t: t, g: g, names: []string{"Ann", "Bob", "Cid", "Dan", "Eve"}, reached: map[string]bool{}}
 	setup := map[string][]string{}
 	var order []string
 	sr := bufio.NewScanner(f)
@@ -111,7 +121,14 @@ func runScenario(t *testing.T, g *Game, path string) {
 				sc.build(setup, order)
 				started = true
 			}
+			line, tags := cutTags(line)
+			if len(tags) > 0 && word == "play" {
+				sc.fatalf("a tag needs an assertion (expect or fail), not a play")
+			}
 			sc.step(line)
+			for _, tag := range tags {
+				sc.reached[tag] = true
+			}
 		default:
 			if started {
 				sc.fatalf("setup line %q after the first move", line)
@@ -131,6 +148,21 @@ func runScenario(t *testing.T, g *Game, path string) {
 	}
 	if !started {
 		sc.fatalf("no moves or expectations")
+	}
+	return sc.reached
+}
+
+// cutTags splits the trailing "@tag" words off a line.
+func cutTags(line string) (string, []string) {
+	var tags []string
+	for {
+		line = strings.TrimSpace(line)
+		i := strings.LastIndexAny(line, " \t")
+		if i < 0 || !strings.HasPrefix(line[i+1:], "@") {
+			return line, tags
+		}
+		tags = append(tags, line[i+2:])
+		line = line[:i]
 	}
 }
 
@@ -230,7 +262,11 @@ func (sc *scenario) build(setup map[string][]string, order []string) {
 	}
 	_, bruce := setup["bruce"]
 	if opts, ok := setup["deal"]; ok {
-		st, err := sc.g.New(engine.Setup{Players: n, Options: json.RawMessage(strings.Join(opts, " ")), Seed: engine.Seed{1}})
+		seed := engine.Seed{1}
+		if v, ok := setup["seed"]; ok {
+			seed = engine.Seed{byte(sc.num(v[0])), byte(sc.num(v[0]) >> 8)}
+		}
+		st, err := sc.g.New(engine.Setup{Players: n, Options: json.RawMessage(strings.Join(opts, " ")), Seed: seed})
 		if err != nil {
 			sc.fatalf("deal: %v", err)
 		}
