@@ -16,6 +16,9 @@ type Answer struct {
 	// the code in its language (projections.ExplainError).
 	Detail string `json:"detail,omitempty"`
 	Code   string `json:"code,omitempty"`
+	// Turn names the seats whose move the game awaits
+	// (AnswerNotYourTurn).
+	Turn []string `json:"turn,omitempty"`
 	// InReplyTo is the Message-ID of the reply, with its brackets, so that
 	// mail clients thread the answer.
 	InReplyTo string `json:"in_reply_to,omitempty"`
@@ -28,7 +31,10 @@ const (
 	AnswerMovedOn    = "moved_on"    // the email answered listed other moves than now
 	AnswerUnreadable = "unreadable"  // neither a move nor chat: nothing done
 	AnswerNotAwaited = "not_awaited" // a move, but none is awaited from the seat
-	AnswerRefused    = "refused"     // the service refused the move
-	AnswerChatFailed = "chat_failed" // the service refused the message
-	AnswerEnded      = "ended"       // the game is over, aborted or paused
+	// AnswerNotYourTurn: a move, but the game awaits other seats (Turn):
+	// the answer names them and says an email will come.
+	AnswerNotYourTurn = "not_your_turn"
+	AnswerRefused     = "refused"     // the service refused the move
+	AnswerChatFailed  = "chat_failed" // the service refused the message
+	AnswerEnded       = "ended"       // the game is over, aborted or paused
 )

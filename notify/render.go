@@ -140,11 +140,13 @@ type emailData struct {
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
 	Moves   []numberedMove
-	// Says, Move, Quote and Detail are an Answer's (Reply emails).
+	// Says, Move, Quote, Detail and Turn are an Answer's (Reply emails);
+	// Turn joins its names.
 	Says   []string
 	Move   string
 	Quote  []string
 	Detail string
+	Turn   string
 }
 
 // numberedMove is one line of an email's list of moves.
@@ -222,7 +224,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Move, d.Quote = a.Says, a.Move, a.Quote
+		d.Says, d.Move, d.Quote, d.Turn = a.Says, a.Move, a.Quote, strings.Join(a.Turn, ", ")
 		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}

@@ -178,7 +178,7 @@ func TestParseSMTPURL(t *testing.T) {
 		{"smtp://u:p@mail.example.org:2525?tls=none&auth=login", notify.SMTPConfig{Host: "mail.example.org", Port: 2525, TLS: notify.TLSNone, Username: "u", Password: "p", Auth: "login"}},
 		{"smtps://u%40x.org:p@smtp.example.org", notify.SMTPConfig{Host: "smtp.example.org", Port: 465, TLS: notify.TLSImplicit, Username: "u@x.org", Password: "p"}},
 		{"smtp://h:25?tls=implicit", notify.SMTPConfig{Host: "h", Port: 25, TLS: notify.TLSImplicit}},
-		{"smtp://h?tls=required&helo=pbem.example.org", notify.SMTPConfig{Host: "h", Port: 587, TLS: notify.TLSStartTLS, HELO: "pbem.example.org"}},
+		{"smtp://h?tls=required", notify.SMTPConfig{Host: "h", Port: 587, TLS: notify.TLSStartTLS}},
 	}
 	for _, c := range cases {
 		got, err := notify.ParseSMTPURL(c.in)

@@ -35,7 +35,8 @@ type SMTPConfig struct {
 	// "scram-sha-256"...); empty picks the strongest the server offers
 	// when a username is given.
 	Auth string
-	// HELO is the name sent in EHLO; empty: the machine's hostname.
+	// HELO is the name sent in EHLO (PBEM_SMTP_HELO, default the public
+	// URL's host; not part of the URL); empty: the machine's hostname.
 	HELO string
 	// TLSConfig, if set, is used for STARTTLS and implicit TLS instead of
 	// the system's roots (tests use it to trust a self-signed certificate).
@@ -47,7 +48,7 @@ type SMTPConfig struct {
 
 // ParseSMTPURL parses an SMTP URL:
 //
-//	smtp://[user:pass@]host[:port][?tls=starttls|required|opportunistic|none][&auth=plain][&helo=name]
+//	smtp://[user:pass@]host[:port][?tls=starttls|required|opportunistic|none][&auth=plain]
 //	smtps://[user:pass@]host[:port]        implicit TLS
 //
 // Defaults: smtps:// uses port 465; smtp:// uses port 587 and requires
@@ -100,7 +101,9 @@ func ParseSMTPURL(raw string) (SMTPConfig, error) {
 		}
 	}
 	c.Auth = strings.ToLower(q.Get("auth"))
-	c.HELO = q.Get("helo")
+	if q.Has("helo") {
+		return c, fmt.Errorf("notify: PBEM_SMTP_URL: the helo parameter is gone; set PBEM_SMTP_HELO")
+	}
 	if p := u.Port(); p != "" {
 		c.Port, err = strconv.Atoi(p)
 		if err != nil || c.Port < 1 || c.Port > 65535 {

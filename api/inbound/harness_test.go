@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api/inbound"
 	"pbem/engine"
@@ -53,6 +54,8 @@ type env struct {
 	known map[int]map[string]bool
 	// admin holds the admin token of each game created.
 	admin map[string]string
+	// reg holds the listener's metrics.
+	reg *prometheus.Registry
 }
 
 func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
@@ -103,17 +106,19 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 1 << 20, Logger: ic.Logger})
+	metrics := prometheus.NewRegistry()
+	lc := inbound.ListenerConfig{MaxBytes: 1 << 20, Logger: ic.Logger, Metrics: inbound.NewMetrics(metrics)}
 	if _, ok := t.(*testing.B); ok {
-		lis = inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: 2 << 20, Logger: ic.Logger})
+		lc.MaxBytes = 2 << 20
 	}
+	lis := inbound.NewListener(proc, lc)
 	go func() { _ = lis.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = lis.Shutdown(ctx)
 	})
-	return &env{t: t, pool: pool, store: store, games: reg, svc: svc, worker: w, sink: sink, proc: proc, addr: ln.Addr().String()}
+	return &env{t: t, pool: pool, store: store, games: reg, svc: svc, worker: w, sink: sink, proc: proc, addr: ln.Addr().String(), reg: metrics}
 }
 
 // create starts a 3-player game of name in lang.

@@ -92,8 +92,9 @@ func New(c Config) (*Processor, error) {
 func (p *Processor) Domain() string { return p.c.Domain }
 
 // RefusedError is a recipient the listener refuses (SMTP 550): not a reply
-// address, a forged one, or one a resent link revoked.
-type RefusedError struct{ Reason string }
+// address (Kind RefusedUnknown), or a forged one or one a resent link
+// revoked (RefusedSecret).
+type RefusedError struct{ Kind, Reason string }
 
 func (e *RefusedError) Error() string { return e.Reason }
 
@@ -103,12 +104,12 @@ func (e *RefusedError) Error() string { return e.Reason }
 func (p *Processor) Check(ctx context.Context, rcpt string) (notify.ReplyAddress, error) {
 	a, err := notify.ParseReplyAddress(rcpt, p.c.Domain)
 	if err != nil {
-		return a, &RefusedError{Reason: "no such address here"}
+		return a, &RefusedError{Kind: RefusedUnknown, Reason: "no such address here"}
 	}
 	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag); err != nil {
 		switch projections.ErrorCode(err) {
 		case projections.EUnauthorized, projections.ENotFound:
-			return a, &RefusedError{Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
+			return a, &RefusedError{Kind: RefusedSecret, Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
 		}
 		return a, err
 	}
@@ -120,9 +121,10 @@ type Outcome string
 
 // Outcomes of Handle, besides the Answer.Says values joined by "+".
 const (
-	OutcomeIgnored   Outcome = "ignored"   // automatic message: not answered, not played
-	OutcomeBounce    Outcome = "bounce"    // a hard bounce, recorded
-	OutcomeDuplicate Outcome = "duplicate" // a message handled already
+	OutcomeIgnored    Outcome = "ignored"     // automatic message: not answered, not played
+	OutcomeBounce     Outcome = "bounce"      // a hard bounce, recorded
+	OutcomeSoftBounce Outcome = "soft_bounce" // a delay warning: logged only
+	OutcomeDuplicate  Outcome = "duplicate"   // a message handled already
 )
 
 // Handle reads one message to one checked reply address and acts on it:
@@ -144,14 +146,16 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 		l = &letter{}
 	}
 	if why := automatic(mailFrom, l.header); why != "" {
-		if l.dsn != "" {
-			if hard, reason := hardBounce(l.dsn); hard {
-				if err := p.c.Ledger.Bounce(ctx, a.GameID, a.Seat, rs.Email, reason, p.c.Now()); err != nil {
-					return "", err
-				}
-				p.c.Logger.Info("inbound: hard bounce", "game", a.GameID, "seat", a.Seat, "reason", reason)
-				return OutcomeBounce, nil
+		switch kind, reason := readDSN(l.dsn); kind {
+		case hardBounce:
+			if err := p.c.Ledger.Bounce(ctx, a.GameID, a.Seat, rs.Email, reason, p.c.Now()); err != nil {
+				return "", err
 			}
+			p.c.Logger.Info("inbound: hard bounce", "game", a.GameID, "seat", a.Seat, "reason", reason)
+			return OutcomeBounce, nil
+		case softBounce:
+			p.c.Logger.Info("inbound: soft bounce: the relay keeps trying", "game", a.GameID, "seat", a.Seat, "reason", reason)
+			return OutcomeSoftBounce, nil
 		}
 		p.c.Logger.Info("inbound: automatic message ignored", "game", a.GameID, "seat", a.Seat, "why", why)
 		return OutcomeIgnored, nil
@@ -221,11 +225,14 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 		case rs.Status != projections.StatusActive:
 			ans.Says = append(ans.Says, notify.AnswerEnded)
 			return rs, nil
-		case a.Choice != rs.Choice:
-			ans.Says = append(ans.Says, notify.AnswerMovedOn)
+		case len(rs.Legal) == 0 && len(rs.ToMove) > 0:
+			ans.Says, ans.Turn = append(ans.Says, notify.AnswerNotYourTurn), rs.ToMove
 			return rs, nil
 		case len(rs.Legal) == 0:
 			ans.Says = append(ans.Says, notify.AnswerNotAwaited)
+			return rs, nil
+		case a.Choice != rs.Choice:
+			ans.Says = append(ans.Says, notify.AnswerMovedOn)
 			return rs, nil
 		}
 		i := pick(pr.move, projections.Labels(rs.Legal))

@@ -25,7 +25,9 @@ type letter struct {
 	// text is the first text/plain part, or the first text/html part
 	// turned into text when there is none (phone clients send HTML only).
 	text string
-	// dsn holds the fields of a message/delivery-status part, if any.
+	// dsn holds the fields of a delivery status part, if any:
+	// message/delivery-status (RFC 3464) or message/global-delivery-status
+	// (RFC 6533, written by relays for a message sent with SMTPUTF8).
 	dsn string
 }
 
@@ -73,7 +75,7 @@ func readLetter(raw []byte) (*letter, error) {
 			}
 		case ct == "text/html" && !haveHTML:
 			html, haveHTML = string(body), true
-		case ct == "message/delivery-status" && l.dsn == "":
+		case (ct == "message/delivery-status" || ct == "message/global-delivery-status") && l.dsn == "":
 			l.dsn = string(body)
 		}
 	}

@@ -113,22 +113,23 @@ func TestMoveInWords(t *testing.T) {
 	}
 }
 
+// TestStaleReplyGetsTheFreshList: a reply to a list that is no longer the
+// seat's, while the seat is still to move, gets the moves now.
 func TestStaleReplyGetsTheFreshList(t *testing.T) {
 	e := newEnv(t)
 	id, em := e.start("en")
-	e.reply(em, "first@client.example.org", "1")
-	e.inbox()
+	stale := em
+	stale.replyTo = strings.Replace(em.replyTo, "-"+strings.Split(em.replyTo, "-")[2]+"-", "-0ld-", 1)
 	v := e.version(id)
-	// The same email answered again: its list is no longer the seat's.
-	e.reply(em, "second@client.example.org", "1")
+	e.reply(stale, "stale@client.example.org", "1")
 	if e.version(id) != v {
 		t.Fatal("a reply to an older list was played")
 	}
 	ans := e.answerTo(em)
-	if !strings.Contains(ans.text, "moved on") {
+	if !strings.Contains(ans.text, "moved on") || !strings.Contains(ans.text, "\n1. ") {
 		t.Errorf("answer to a stale reply:\n%s", ans.text)
 	}
-	if ans.replyTo == em.replyTo {
+	if ans.replyTo == stale.replyTo {
 		t.Error("the fresh answer carries the stale address")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -27,12 +28,14 @@ type inboundConfig struct {
 	Listen   string
 	Domain   string
 	MaxBytes int64
+	// Hostname is the listener's greeting name (heloName).
+	Hostname string
 }
 
 // loadInbound reads the listener's configuration.
 func loadInbound(e *env, cfg config) (inboundConfig, error) {
 	ic := inboundConfig{Listen: strings.TrimSpace(e.getenv("PBEM_INBOUND_LISTEN")),
-		Domain: strings.TrimSpace(e.getenv("PBEM_REPLY_DOMAIN"))}
+		Domain: strings.TrimSpace(e.getenv("PBEM_REPLY_DOMAIN")), Hostname: heloName(cfg)}
 	if v := strings.TrimSpace(e.getenv("PBEM_INBOUND_MAX_BYTES")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1024 {
@@ -53,7 +56,7 @@ func loadInbound(e *env, cfg config) (inboundConfig, error) {
 // startInbound builds the reply processor (nil without a reply domain) and
 // starts the SMTP listener if PBEM_INBOUND_LISTEN is set. The returned
 // function stops the listener and waits for its sessions.
-func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.Pool, svc *game.Service) (*inbound.Processor, func(), error) {
+func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.Pool, svc *game.Service, m *inbound.Metrics) (*inbound.Processor, func(), error) {
 	if ic.Domain == "" {
 		return nil, func() {}, nil
 	}
@@ -68,7 +71,7 @@ func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.P
 	if err != nil {
 		return nil, nil, fmt.Errorf("PBEM_INBOUND_LISTEN: %w", err)
 	}
-	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: ic.MaxBytes, Logger: e.log})
+	lis := inbound.NewListener(proc, inbound.ListenerConfig{MaxBytes: ic.MaxBytes, Hostname: ic.Hostname, Metrics: m, Logger: e.log})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -87,4 +90,28 @@ func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.P
 		}
 		wg.Wait()
 	}, nil
+}
+
+// heloName is the host name pbem gives in SMTP (EHLO to the relay, the
+// listener's greeting): PBEM_SMTP_HELO, else the host of PBEM_PUBLIC_URL,
+// written as an address literal ("[192.0.2.1]") when it is an IP address,
+// else "" (the SMTP client then uses the machine's host name). A relay
+// checks it against its own rules (reject_invalid_helo_hostname...), and
+// it shows in the Received lines of every email.
+func heloName(cfg config) string {
+	if cfg.SMTPHelo != "" {
+		return cfg.SMTPHelo
+	}
+	u, err := url.Parse(cfg.PublicURL)
+	if err != nil {
+		return ""
+	}
+	h := u.Hostname()
+	if ip, err := netip.ParseAddr(h); err == nil {
+		if ip.Is4() {
+			return "[" + h + "]"
+		}
+		return "[IPv6:" + h + "]"
+	}
+	return h
 }

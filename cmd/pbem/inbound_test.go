@@ -37,6 +37,23 @@ func TestLoadInboundDefaults(t *testing.T) {
 	}
 }
 
+func TestHeloName(t *testing.T) {
+	for _, c := range []struct {
+		cfg  config
+		want string
+	}{
+		{config{PublicURL: "https://games.example.org:8443/pbem"}, "games.example.org"},
+		{config{PublicURL: "https://games.example.org", SMTPHelo: "mx1.example.org"}, "mx1.example.org"},
+		{config{PublicURL: "http://192.0.2.7:8080"}, "[192.0.2.7]"},
+		{config{PublicURL: "http://[2001:db8::1]:8080"}, "[IPv6:2001:db8::1]"},
+		{config{}, ""},
+	} {
+		if got := heloName(c.cfg); got != c.want {
+			t.Errorf("heloName(%+v) = %q, want %q", c.cfg, got, c.want)
+		}
+	}
+}
+
 // TestServeStartsTheReplyListener starts the listener as serve does and
 // speaks SMTP to it: an unknown recipient is refused with 550.
 func TestServeStartsTheReplyListener(t *testing.T) {
@@ -46,7 +63,7 @@ func TestServeStartsTheReplyListener(t *testing.T) {
 	var out bytes.Buffer
 	vars := map[string]string{"PBEM_SECRET": "s3cret", "PBEM_INBOUND_LISTEN": "127.0.0.1:0", "PBEM_REPLY_DOMAIN": "reply.example.org"}
 	e := &env{getenv: func(k string) string { return vars[k] }, stdout: &out, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		cfg: config{Secret: "s3cret", DataDir: t.TempDir()}}
+		cfg: config{Secret: "s3cret", DataDir: t.TempDir(), PublicURL: "https://games.example.org"}}
 	svc, err := newService(e, pool, store)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +72,7 @@ func TestServeStartsTheReplyListener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proc, stop, err := startInbound(context.Background(), e, ic, pool, svc)
+	proc, stop, err := startInbound(context.Background(), e, ic, pool, svc, nil)
 	if err != nil || proc == nil {
 		t.Fatal(proc, err)
 	}
@@ -69,6 +86,12 @@ func TestServeStartsTheReplyListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	if err := c.Hello("relay.example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := c.Extension("SMTPUTF8"); !ok {
+		t.Error("the listener does not offer SMTPUTF8")
+	}
 	if err := c.Mail("someone@example.org", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
 func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service,
-	metrics *notify.Metrics) (*api.MailConfig, func(), error) {
+	metrics *serveMetrics) (*api.MailConfig, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {
 		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
@@ -64,16 +64,16 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, PublicURL: cfg.PublicURL, Games: games, Events: store,
+	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
-		Metrics: metrics, ReplyDomain: ic.Domain, OutboxRetention: retention})
+		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err
 	}
 	if mail.Mailbox != nil {
 		e.log.Info("no PBEM_SMTP_URL: emails go to the dev mailbox", "url", cfg.PublicURL+"/dev/mail")
 	}
-	proc, stopInbound, err := startInbound(ctx, e, ic, pool, svc)
+	proc, stopInbound, err := startInbound(ctx, e, ic, pool, svc, metrics.inbound)
 	if err != nil {
 		return nil, nil, err
 	}

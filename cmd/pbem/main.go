@@ -48,6 +48,10 @@ type config struct {
 	SMTPURL string
 	// MailFrom (PBEM_MAIL_FROM) is the From address of emails.
 	MailFrom string
+	// SMTPHelo (PBEM_SMTP_HELO) is the host name pbem gives in SMTP: in
+	// EHLO to the relay and in the reply listener's greeting; default the
+	// host of PBEM_PUBLIC_URL (see heloName).
+	SMTPHelo string
 	// Secret (PBEM_SECRET) keys the play-link tokens.
 	Secret string
 	// DataDir (PBEM_DATA, default "data") is the data folder: the private
@@ -82,6 +86,7 @@ func loadConfig(getenv func(string) string) config {
 		PublicURL:   def("PBEM_PUBLIC_URL", ""),
 		SMTPURL:     def("PBEM_SMTP_URL", ""),
 		MailFrom:    def("PBEM_MAIL_FROM", ""),
+		SMTPHelo:    def("PBEM_SMTP_HELO", ""),
 		Secret:      def("PBEM_SECRET", ""),
 		DataDir:     def("PBEM_DATA", "data"),
 
@@ -170,7 +175,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_MAIL_FROM, PBEM_SECRET, PBEM_DATA,\n  PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR, PBEM_DKIM_DOMAIN, PBEM_LOG_LEVEL (see README.md)")
+	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_SMTP_HELO, PBEM_MAIL_FROM, PBEM_SECRET,\n  PBEM_DATA, PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR, PBEM_DKIM_DOMAIN, PBEM_LOG_LEVEL (see README.md)")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -5,6 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"pbem/api/inbound"
 	"pbem/events"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
@@ -17,9 +18,10 @@ import (
 // the event store's appends, the moves, the mail side; the api package
 // adds the requests' metrics and serves GET /metrics.
 type serveMetrics struct {
-	reg   *prometheus.Registry
-	mail  *notify.Metrics
-	moves *prometheus.CounterVec
+	reg     *prometheus.Registry
+	mail    *notify.Metrics
+	inbound *inbound.Metrics
+	moves   *prometheus.CounterVec
 }
 
 // newServeMetrics builds the registry and registers the collectors that
@@ -27,8 +29,9 @@ type serveMetrics struct {
 func newServeMetrics(pool *pgxpool.Pool) *serveMetrics {
 	reg := prometheus.NewRegistry()
 	m := &serveMetrics{
-		reg:  reg,
-		mail: notify.NewMetrics(reg),
+		reg:     reg,
+		mail:    notify.NewMetrics(reg),
+		inbound: inbound.NewMetrics(reg),
 		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_moves_total",
 			Help: "Players' moves committed, by game (its name: lords-of-scotland, swords-and-bagpipes).",

@@ -87,7 +87,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics.mail)
+	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics)
 	if err != nil {
 		return err
 	}

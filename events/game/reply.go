@@ -55,6 +55,10 @@ type ReplySeat struct {
 	// active and awaits the seat); Choice is their projections.ChoiceTag.
 	Legal  []engine.Move
 	Choice string
+	// ToMove names the seats whose move the game awaits (public: every
+	// seat's page shows whose turn it is), for the answer to a player who
+	// is not one of them.
+	ToMove []string
 }
 
 // Reply checks a reply address's tag for seat of game id against the
@@ -83,6 +87,11 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 		Legal: []engine.Move{}}
 	if g.Status == projections.StatusActive {
 		r.Legal = projections.NonNil(state.Legal(seat))
+		for _, n := range g.ToMove {
+			if s := g.SeatAt(n); s != nil {
+				r.ToMove = append(r.ToMove, s.Name)
+			}
+		}
 	}
 	r.Choice = projections.ChoiceTag(r.Legal)
 	return r, nil

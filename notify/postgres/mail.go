@@ -17,6 +17,9 @@ import (
 type MailConfig struct {
 	// SMTPURL is PBEM_SMTP_URL; empty selects the dev mailbox.
 	SMTPURL string
+	// HELO is the name the SMTP client sends in EHLO (PBEM_SMTP_HELO,
+	// default the public URL's host).
+	HELO string
 	// PublicURL is PBEM_PUBLIC_URL (links and Message-IDs).
 	PublicURL string
 	// From is PBEM_MAIL_FROM; empty: pbem@ the public URL's host.
@@ -104,7 +107,7 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.DKIM = c.DKIM
+		cfg.DKIM, cfg.HELO = c.DKIM, c.HELO
 		if m.smtp, err = notify.NewSMTPSender(cfg, 30*time.Second); err != nil {
 			return nil, err
 		}
