@@ -45,6 +45,17 @@
 // an hour, so that two robots answering each other stop. Messages over
 // ListenerConfig.MaxBytes are refused while they are sent (552).
 //
+// # Limits that hold
+//
+// A message is refused unread (554 5.6.0) when its multipart parts nest
+// deeper than MaxDepth or number more than MaxMIMEParts: one linear pass
+// over its structure (checkShape) decides before the MIME reader, whose
+// cost grows much faster than the size with nesting, sees it. Reading the
+// parts and the HTML stops at Config.ReadTimeout (554 too), so every SMTP
+// transaction is answered within seconds whatever it holds. At most
+// ListenerConfig.MaxSessions sessions are served at once; a connection
+// beyond them is answered 421 and closed.
+//
 // It must not import pgx, echo, go-mail or the Postgres packages
 // (cmd/pbem/layering_test.go).
 package inbound

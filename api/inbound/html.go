@@ -1,6 +1,7 @@
 package inbound
 
 import (
+	"io"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -11,8 +12,8 @@ import (
 // break lines, quoted parts (blockquote, Gmail's and Thunderbird's quote
 // containers, Outlook's "original message" division) are left out, and
 // scripts and styles are dropped. Entities are decoded by the parser.
-func htmlText(src string) string {
-	doc, err := html.Parse(strings.NewReader(src))
+func htmlText(src io.Reader) string {
+	doc, err := html.Parse(src)
 	if err != nil {
 		return ""
 	}

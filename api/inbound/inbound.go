@@ -57,6 +57,11 @@ type Config struct {
 	// (default DefaultAnswersPerHour), so that two robots cannot loop.
 	// Moves and chat beyond it are still read; they are not answered.
 	AnswersPerHour int
+	// ReadTimeout bounds the time spent reading one message's MIME parts
+	// and HTML (default DefaultReadTimeout): a message that takes longer
+	// is refused (SMTP 554), so that every SMTP transaction is answered
+	// within seconds whatever it holds.
+	ReadTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger; nil means slog.Default().
@@ -65,6 +70,10 @@ type Config struct {
 
 // DefaultAnswersPerHour is Config.AnswersPerHour's default.
 const DefaultAnswersPerHour = 30
+
+// DefaultReadTimeout is Config.ReadTimeout's default. A reply of 2 MiB
+// within the structure limits is read in milliseconds.
+const DefaultReadTimeout = 3 * time.Second
 
 // Processor reads replies and plays them: the code path shared by the SMTP
 // listener and the dev mailbox's reply form.
@@ -77,6 +86,9 @@ func New(c Config) (*Processor, error) {
 	}
 	if c.AnswersPerHour <= 0 {
 		c.AnswersPerHour = DefaultAnswersPerHour
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -131,13 +143,21 @@ const (
 // plays the move, posts the chat, and writes the answer to the outbox.
 // mailFrom is the envelope sender ("" for a bounce). An error is a
 // temporary failure (the sender should try again); whatever the message
-// holds, Handle answers it rather than failing.
+// holds, Handle answers it rather than failing, except for a message
+// refused unread (*ShapeError): nested or divided beyond the limits
+// (checkShape), or too slow to read (Config.ReadTimeout).
 func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyAddress, raw []byte) (Outcome, error) {
+	if err := checkShape(raw); err != nil {
+		return "", err
+	}
 	rs, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
 	if err != nil {
 		return "", err
 	}
-	l, rerr := readLetter(raw)
+	l, rerr := readLetter(raw, time.Now().Add(p.c.ReadTimeout), time.Now)
+	if errors.Is(rerr, errReadDeadline) {
+		return "", &ShapeError{Reason: "message refused: it took too long to read"}
+	}
 	if l == nil {
 		// Not even a header: answer it as unreadable, unless it was a bounce.
 		if strings.Trim(mailFrom, "<> ") == "" {

@@ -30,6 +30,10 @@ type ListenerConfig struct {
 	MaxBytes int64
 	// MaxRecipients bounds the recipients of one message (default 10).
 	MaxRecipients int
+	// MaxSessions bounds the SMTP sessions served at once (default
+	// DefaultMaxSessions): a connection beyond it is answered 421 and
+	// closed, and the sender tries again later.
+	MaxSessions int
 	// Metrics, if set, counts refusals and accepted messages.
 	Metrics *Metrics
 	Logger  *slog.Logger
@@ -38,6 +42,11 @@ type ListenerConfig struct {
 // DefaultMaxBytes is ListenerConfig.MaxBytes' default: 2 MiB, plenty for a
 // reply with its quoted HTML.
 const DefaultMaxBytes = 2 << 20
+
+// DefaultMaxSessions is ListenerConfig.MaxSessions' default: more than a
+// small server's relays open at once, few enough that the sessions'
+// messages (MaxBytes each) and their reading stay bounded.
+const DefaultMaxSessions = 32
 
 // Listener is the inbound SMTP server: it accepts mail for reply addresses
 // only (550 for any other recipient, forged or revoked ones included) and
@@ -54,6 +63,7 @@ type Listener struct {
 	log      *slog.Logger
 	metrics  *Metrics
 	maxBytes int64
+	sessions int
 }
 
 // NewListener returns a listener for p. Serve starts it.
@@ -64,13 +74,16 @@ func NewListener(p *Processor, c ListenerConfig) *Listener {
 	if c.MaxRecipients <= 0 {
 		c.MaxRecipients = 10
 	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
 	if c.Hostname == "" {
 		c.Hostname = p.Domain()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	l := &Listener{p: p, log: c.Logger, metrics: c.Metrics, maxBytes: c.MaxBytes}
+	l := &Listener{p: p, log: c.Logger, metrics: c.Metrics, maxBytes: c.MaxBytes, sessions: c.MaxSessions}
 	s := smtp.NewServer(l)
 	s.Addr = c.Addr
 	s.Domain = c.Hostname
@@ -87,9 +100,9 @@ func NewListener(p *Processor, c ListenerConfig) *Listener {
 	return l
 }
 
-// Serve accepts connections on ln until Close.
+// Serve accepts connections on ln until Close, at most MaxSessions at once.
 func (l *Listener) Serve(ln net.Listener) error {
-	err := l.srv.Serve(ln)
+	err := l.srv.Serve(newBoundedListener(ln, l.sessions, func() { l.metrics.refuse(RefusedBusy) }))
 	if errors.Is(err, smtp.ErrServerClosed) {
 		return nil
 	}
@@ -150,6 +163,12 @@ func (s *session) Data(r io.Reader) error {
 	defer cancel()
 	for _, a := range s.to {
 		out, err := s.l.p.Handle(ctx, s.from, a, raw)
+		var shape *ShapeError
+		if errors.As(err, &shape) {
+			s.l.metrics.refuse(RefusedShape)
+			s.l.log.Warn("inbound: message refused unread", "game", a.GameID, "seat", a.Seat, "reason", shape.Reason, "from", s.from)
+			return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: shape.Reason}
+		}
 		if err != nil {
 			s.l.metrics.refuse(RefusedTemporary)
 			s.l.log.Error("inbound: handle", "game", a.GameID, "seat", a.Seat, "err", err)

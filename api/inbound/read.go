@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // charsets beyond UTF-8 (ISO-8859-1, Windows-1252...)
@@ -25,6 +26,8 @@ type letter struct {
 	// text is the first text/plain part, or the first text/html part
 	// turned into text when there is none (phone clients send HTML only).
 	text string
+	// html is the text/html part read when there is no text/plain one.
+	html string
 	// dsn holds the fields of a delivery status part, if any:
 	// message/delivery-status (RFC 3464) or message/global-delivery-status
 	// (RFC 6533, written by relays for a message sent with SMTPUTF8).
@@ -36,9 +39,27 @@ var errNoText = errors.New("inbound: no text in the message")
 
 // readLetter parses a raw message: headers, the text of the reply, and a
 // delivery status report if it is one. A charset it does not know is read
-// as is rather than refused.
-func readLetter(raw []byte) (*letter, error) {
-	r, err := mail.CreateReader(bytes.NewReader(raw))
+// as is rather than refused. Reading stops at deadline (now is the clock):
+// then it returns errReadDeadline, whatever it read.
+func readLetter(raw []byte, deadline time.Time, now func() time.Time) (*letter, error) {
+	dr := &deadlineReader{r: bytes.NewReader(raw), at: deadline, now: now}
+	l, err := readParts(dr)
+	if dr.expired {
+		return nil, errReadDeadline
+	}
+	if l != nil && l.html != "" {
+		hr := &deadlineReader{r: strings.NewReader(l.html), at: deadline, now: now}
+		l.text = htmlText(hr)
+		if hr.expired {
+			return nil, errReadDeadline
+		}
+	}
+	return l, err
+}
+
+// readParts reads the parts of a message from r.
+func readParts(src io.Reader) (*letter, error) {
+	r, err := mail.CreateReader(src)
 	if err != nil && !message.IsUnknownCharset(err) {
 		return nil, err
 	}
@@ -83,7 +104,7 @@ func readLetter(raw []byte) (*letter, error) {
 	case havePlain:
 		l.text = plain
 	case haveHTML:
-		l.text = htmlText(html)
+		l.html = html // turned into text by readLetter
 	case l.dsn == "":
 		return l, errNoText
 	}
