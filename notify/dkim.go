@@ -126,6 +126,30 @@ func (d *DKIM) DNSRecord() string {
 	return "v=DKIM1; k=" + k + "; p=" + base64.StdEncoding.EncodeToString(pub)
 }
 
+// maxTXTString is the longest character-string of a TXT record (RFC 1035
+// section 3.3: a length byte, then the characters).
+const maxTXTString = 255
+
+// ZoneRecord is the TXT record as a line of a zone file:
+//
+//	pbem1._domainkey.example.org. IN TXT "v=DKIM1; k=rsa; p=MIIBIjANBg…" "…IDAQAB"
+//
+// The value is split into strings of at most 255 characters, as DNS
+// requires (a 2048-bit RSA key's value is about 410); a verifier joins them
+// (RFC 6376 section 3.6.2.2). DNS hosting forms that take the value in one
+// field want DNSRecord instead, and split it themselves.
+func (d *DKIM) ZoneRecord() string {
+	v := d.DNSRecord()
+	var b strings.Builder
+	b.WriteString(d.DNSName() + ". IN TXT")
+	for len(v) > 0 {
+		n := min(len(v), maxTXTString)
+		b.WriteString(` "` + v[:n] + `"`)
+		v = v[n:]
+	}
+	return b.String()
+}
+
 // AlignedWith reports whether a From address's domain is the signing
 // domain or a subdomain of it (or the other way round): what DMARC's
 // relaxed alignment asks, short of the public suffix list.

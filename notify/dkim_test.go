@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -186,6 +187,37 @@ func TestDKIMAlignment(t *testing.T) {
 	} {
 		if got := d.AlignedWith(from); got != want {
 			t.Errorf("AlignedWith(%q) = %v, want %v", from, got, want)
+		}
+	}
+}
+
+// TestDKIMZoneRecordSplitsStrings: a 2048-bit RSA key's record is longer
+// than one TXT string may be; the zone-file text splits it into strings
+// of at most 255 characters that join into the record.
+func TestDKIMZoneRecordSplitsStrings(t *testing.T) {
+	for _, k := range testKeys(t) {
+		d, err := notify.LoadDKIM(k.path, "pbem1", "games.example.org")
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := d.ZoneRecord()
+		head, rest, ok := strings.Cut(z, " IN TXT ")
+		if !ok || head != "pbem1._domainkey.games.example.org." {
+			t.Fatalf("%s: %q", k.name, z)
+		}
+		parts := regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(rest, -1)
+		joined := ""
+		for _, p := range parts {
+			if len(p[1]) > 255 || p[1] == "" {
+				t.Errorf("%s: a string of %d characters", k.name, len(p[1]))
+			}
+			joined += p[1]
+		}
+		if joined != d.DNSRecord() || joined != k.txt {
+			t.Errorf("%s: the strings join into %q, want %q", k.name, joined, k.txt)
+		}
+		if want := (len(k.txt) + 254) / 255; len(parts) != want {
+			t.Errorf("%s: %d strings for %d characters, want %d", k.name, len(parts), len(k.txt), want)
 		}
 	}
 }

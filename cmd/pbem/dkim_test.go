@@ -13,11 +13,12 @@ import (
 // when the From address is outside the signing domain.
 func TestLoadDKIM(t *testing.T) {
 	key, txt := writeEd25519Key(t)
-	var logs bytes.Buffer
+	var logs, out bytes.Buffer
 	envWith := func(k, sel, dom string) *env {
 		logs.Reset()
+		out.Reset()
 		return &env{cfg: config{DKIMKey: k, DKIMSelector: sel, DKIMDomain: dom},
-			log: slog.New(slog.NewTextHandler(&logs, nil)), stderr: io.Discard}
+			log: slog.New(slog.NewTextHandler(&logs, nil)), stderr: io.Discard, stdout: &out}
 	}
 	if d, on, err := loadDKIM(envWith("", "", ""), "pbem@example.org"); on || d != nil || err != nil {
 		t.Errorf("no DKIM variable: %v %v %v", d, on, err)
@@ -37,6 +38,9 @@ func TestLoadDKIM(t *testing.T) {
 	if !strings.Contains(logs.String(), "pbem1._domainkey.example.org") || !strings.Contains(logs.String(), txt) ||
 		strings.Contains(logs.String(), "not in the signing domain") {
 		t.Errorf("log:\n%s", logs.String())
+	}
+	if !strings.Contains(out.String(), "\npbem1._domainkey.example.org. IN TXT \""+txt+"\"\n") {
+		t.Errorf("printed:\n%s", out.String())
 	}
 	if _, _, err := loadDKIM(envWith(key, "pbem1", "example.org"), "pbem@other.example.com"); err != nil ||
 		!strings.Contains(logs.String(), "not in the signing domain") {

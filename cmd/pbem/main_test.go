@@ -42,6 +42,7 @@ type server struct {
 	cmd    *exec.Cmd
 	base   string        // http://ADDR, from its "listening on" line
 	stderr *lockedBuffer // its log
+	stdout *lockedBuffer // what it printed
 	exited chan error    // receives its exit status
 }
 
@@ -54,7 +55,7 @@ func startServe(t *testing.T, env []string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
+	s := &server{cmd: cmd, stderr: &lockedBuffer{}, stdout: &lockedBuffer{}, exited: make(chan error, 1)}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -64,6 +65,7 @@ func startServe(t *testing.T, env []string) *server {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			_, _ = s.stdout.Write(append(sc.Bytes(), '\n'))
 			if a, ok := strings.CutPrefix(sc.Text(), "pbem: listening on "); ok {
 				addr <- a
 			}
