@@ -54,6 +54,9 @@ type Config struct {
 	// TrustProxy takes the client IP of the rate limits from
 	// X-Forwarded-For (set it behind a reverse proxy); else the peer's.
 	TrustProxy bool
+	// HSTS sends Strict-Transport-Security (one year) on answers over
+	// HTTPS: set it when the server serves HTTPS itself.
+	HSTS bool
 }
 
 // Route is one entry of the route table.

@@ -29,12 +29,14 @@ const (
 //   - response compression (compress.go): gzip for pages and JSON;
 //   - for the JSON API (paths under /api/): echo's BodyLimit (413 above
 //     64 KiB) and the text check of path and query parameters (400 for a
-//     NUL byte or invalid UTF-8, naming the parameter).
+//     NUL byte or invalid UTF-8, naming the parameter);
+//   - with Config.HSTS, echo's Secure middleware for Strict-Transport-Security
+//     alone (one year, this host only) on answers over HTTPS.
 //
 // The HTML pages apply Recover, BodyLimit and the text check themselves
 // (pages.wrap), so that their refusals are HTML pages, not JSON.
 func (s *Server) middleware() []echo.MiddlewareFunc {
-	return []echo.MiddlewareFunc{
+	mw := []echo.MiddlewareFunc{
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID, RequestIDHandler: saneRequestID}),
 		s.observe,
 		recoverer(),
@@ -42,7 +44,16 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Skipper: notAPI, Limit: bodyLimit}),
 		textGuard(notAPI),
 	}
+	if s.cfg.HSTS {
+		// Only the header: the pages set their own framing and content
+		// headers.
+		mw = append(mw, middleware.SecureWithConfig(middleware.SecureConfig{HSTSMaxAge: hstsMaxAge, HSTSExcludeSubdomains: true}))
+	}
+	return mw
 }
+
+// hstsMaxAge is the Strict-Transport-Security max-age, in seconds: a year.
+const hstsMaxAge = 365 * 24 * 3600
 
 // recoverer is echo's Recover middleware handing the panic, with the
 // panicking goroutine's stack, to the caller as an error (which the error

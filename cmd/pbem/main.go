@@ -175,7 +175,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_SMTP_HELO, PBEM_MAIL_FROM, PBEM_SECRET,\n  PBEM_DATA, PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR, PBEM_DKIM_DOMAIN, PBEM_LOG_LEVEL (see README.md)")
+	fmt.Fprintln(w, "\nenvironment: DATABASE_URL, PBEM_LISTEN, PBEM_PUBLIC_URL, PBEM_SMTP_URL, PBEM_SMTP_HELO, PBEM_MAIL_FROM, PBEM_SECRET,\n  PBEM_DATA, PBEM_DKIM_KEY, PBEM_DKIM_SELECTOR, PBEM_DKIM_DOMAIN, PBEM_LOG_LEVEL,\n  PBEM_TLS_DOMAINS, PBEM_HTTP_LISTEN, PBEM_ACME_DIRECTORY, PBEM_ACME_EMAIL, PBEM_ACME_CA_FILE, PBEM_TLS_CERT, PBEM_TLS_KEY (see README.md)")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api"
+	"pbem/cmd/internal/https"
 	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/game"
@@ -26,15 +27,24 @@ import (
 //  1. find or start PostgreSQL and apply the migrations (openDatabase);
 //  2. open the pool and the event store;
 //  3. build the HTTP handler (newHandler: the wiring point for the API);
-//  4. listen (with the timeouts of PBEM_*_TIMEOUT), and print "pbem: listening on http://ADDR" on stdout;
+//  4. listen (with the timeouts of PBEM_*_TIMEOUT), and print "pbem: listening on http://ADDR"
+//     (https:// with TLS, see listenTLS) on stdout;
 //  5. on a signal: stop accepting, let requests finish (10 s), close the
 //     store and the pool, and stop the private cluster if serve started it.
 //
 // Background workers (outbox, deadlines) start after step 2 with ctx and are
 // waited for in step 5.
 func serve(ctx context.Context, e *env, args []string) error {
+	tlsCfg, err := https.FromEnv(e.getenv, e.cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defListen := e.cfg.Listen
+	if tlsCfg.Enabled() && strings.TrimSpace(e.getenv("PBEM_LISTEN")) == "" {
+		defListen = ":443"
+	}
 	fs := newFlagSet(e, "serve")
-	listen := fs.String("listen", e.cfg.Listen, "listen address (PBEM_LISTEN)")
+	listen := fs.String("listen", defListen, "listen address (PBEM_LISTEN; default :443 with TLS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,7 +86,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := e.cfg
 	if cfg.PublicURL == "" {
-		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
+		cfg.PublicURL = defaultPublicURL(tlsCfg, portOf(ln.Addr()))
 	}
 
 	svc, err := newService(e, pool, store, func(c *game.Config) { c.Moved = metrics.moved })
@@ -103,13 +113,33 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, limits: limits, trustProxy: trustProxy})
+		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, limits: limits, trustProxy: trustProxy,
+		hsts: tlsCfg.Enabled()})
 
 	srv := api.NewHTTPServer(handler, timeouts)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "pbem: listening on http://%s\n", ln.Addr())
+	servers := []*http.Server{srv}
+	served := make(chan error, 2)
+	scheme := "http"
+	if tlsCfg.Enabled() {
+		plain, err := setupTLS(e, tlsCfg, srv, ln, timeouts)
+		if err != nil {
+			return err
+		}
+		if plain != nil {
+			servers = append(servers, plain.srv)
+			go func() { served <- plain.srv.Serve(plain.ln) }()
+		}
+		scheme = "https"
+	}
+	go func() {
+		if srv.TLSConfig != nil {
+			served <- srv.ServeTLS(ln, "", "")
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
+	fmt.Fprintf(e.stdout, "pbem: listening on %s://%s\n", scheme, ln.Addr())
 	e.log.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
 
 	select {
@@ -120,11 +150,15 @@ func serve(ctx context.Context, e *env, args []string) error {
 	e.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		e.log.Warn("shutdown", "err", err)
+	for _, s := range servers {
+		if err := s.Shutdown(sctx); err != nil {
+			e.log.Warn("shutdown", "err", err)
+		}
 	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range servers {
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	return nil
 }
@@ -145,13 +179,15 @@ type handlerDeps struct {
 	// limits and trustProxy configure the rate limits (limitsFromEnv).
 	limits     api.Limits
 	trustProxy bool
+	// hsts sends Strict-Transport-Security on HTTPS answers.
+	hsts bool
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
 	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
-		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy})
+		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy, HSTS: deps.hsts})
 }
 
 // healthCheck returns the health check: the database answers and its

@@ -78,12 +78,18 @@ type server struct {
 // killed when t ends.
 func newServer(t testing.TB, env ...string) *server {
 	t.Helper()
+	return newServerOn(t, fmt.Sprintf("127.0.0.1:%d", freePort(t)), env...)
+}
+
+// newServerOn is newServer on the address addr.
+func newServerOn(t testing.TB, addr string, env ...string) *server {
+	t.Helper()
 	// The players propose and confirm many games from one address and IP;
 	// the emails of moves go at once (no grace for a take-back), so that
 	// the checks can count them.
 	env = append([]string{"PBEM_SECRET=" + systestSecret, "PBEM_LIMIT_GAMES_ADDRESS=off", "PBEM_LIMIT_GAMES_IP=off",
 		"PBEM_LIMIT_INVITATIONS_ADDRESS=off", "PBEM_LIMIT_INVITATIONS_IP=off", "PBEM_MAIL_GRACE=0s"}, env...)
-	s := &server{t: t, addr: fmt.Sprintf("127.0.0.1:%d", freePort(t)), env: env, log: &lockedBuffer{}}
+	s := &server{t: t, addr: addr, env: env, log: &lockedBuffer{}}
 	s.start()
 	t.Cleanup(func() {
 		if s.cmd != nil {

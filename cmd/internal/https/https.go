@@ -1,0 +1,173 @@
+// Package https gives pbem serve its TLS: certificates from an ACME
+// certificate authority (Let's Encrypt by default), got and renewed by
+// golang.org/x/crypto/acme/autocert and cached in the data folder, or a
+// certificate and key of one's own, read again when their files change.
+//
+// It builds the two pieces serve needs: the tls.Config of the HTTPS
+// listener, and the handler of the plain-HTTP listener, which answers
+// ACME's http-01 challenges and sends everything else to https.
+package https
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/crypto/acme"
+	"golang.org/x/crypto/acme/autocert"
+)
+
+// Config is the TLS configuration, from the environment (FromEnv).
+type Config struct {
+	// Domains (PBEM_TLS_DOMAINS, comma-separated) are the names ACME
+	// certificates are got for; none: no ACME.
+	Domains []string
+	// Directory (PBEM_ACME_DIRECTORY) is the ACME directory URL; default
+	// Let's Encrypt's production directory.
+	Directory string
+	// Email (PBEM_ACME_EMAIL) is the contact address of the ACME account
+	// (optional: the CA writes to it about expiring certificates and
+	// incidents).
+	Email string
+	// CAFile (PBEM_ACME_CA_FILE) is a PEM file of roots to trust for the
+	// directory's HTTPS, instead of the system's (tests, private CAs).
+	CAFile string
+	// CacheDir is where the account key and certificates are kept:
+	// PBEM_DATA/acme.
+	CacheDir string
+	// CertFile and KeyFile (PBEM_TLS_CERT, PBEM_TLS_KEY) are a certificate
+	// chain and its key in PEM, used instead of ACME.
+	CertFile, KeyFile string
+}
+
+// LetsEncrypt is the default ACME directory.
+const LetsEncrypt = autocert.DefaultACMEDirectory
+
+// FromEnv reads the configuration from getenv; dataDir is PBEM_DATA. It
+// refuses a half or contradictory configuration.
+func FromEnv(getenv func(string) string, dataDir string) (Config, error) {
+	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	c := Config{
+		Directory: get("PBEM_ACME_DIRECTORY"),
+		Email:     get("PBEM_ACME_EMAIL"),
+		CAFile:    get("PBEM_ACME_CA_FILE"),
+		CacheDir:  filepath.Join(dataDir, "acme"),
+		CertFile:  get("PBEM_TLS_CERT"),
+		KeyFile:   get("PBEM_TLS_KEY"),
+	}
+	for _, d := range strings.Split(get("PBEM_TLS_DOMAINS"), ",") {
+		if d = strings.ToLower(strings.TrimSpace(d)); d != "" {
+			if strings.ContainsAny(d, ":/ ") || !strings.Contains(d, ".") {
+				return Config{}, fmt.Errorf("PBEM_TLS_DOMAINS: %q is not a domain name", d)
+			}
+			c.Domains = append(c.Domains, d)
+		}
+	}
+	if (c.CertFile == "") != (c.KeyFile == "") {
+		return Config{}, errors.New("PBEM_TLS_CERT and PBEM_TLS_KEY go together: set both or neither")
+	}
+	if c.CertFile != "" && len(c.Domains) > 0 {
+		return Config{}, errors.New("set PBEM_TLS_DOMAINS (certificates from ACME) or PBEM_TLS_CERT and PBEM_TLS_KEY (your own), not both")
+	}
+	if len(c.Domains) == 0 && (c.Directory != "" || c.Email != "" || c.CAFile != "") {
+		return Config{}, errors.New("PBEM_ACME_DIRECTORY, PBEM_ACME_EMAIL and PBEM_ACME_CA_FILE need PBEM_TLS_DOMAINS")
+	}
+	if c.Directory == "" {
+		c.Directory = LetsEncrypt
+	}
+	return c, nil
+}
+
+// Enabled reports whether serve speaks HTTPS.
+func (c Config) Enabled() bool { return len(c.Domains) > 0 || c.CertFile != "" }
+
+// Setup is what serve runs with TLS on.
+type Setup struct {
+	// TLS configures the HTTPS listener.
+	TLS *tls.Config
+	// HTTP is the plain-HTTP listener's handler: ACME http-01 challenges,
+	// and a permanent redirect to https for everything else.
+	HTTP http.Handler
+}
+
+// Setup builds the TLS configuration and the plain-HTTP handler. httpsPort
+// is the port of the HTTPS listener: the redirects name it unless it is
+// 443.
+func (c Config) Setup(log *slog.Logger, httpsPort string) (*Setup, error) {
+	redirect := redirectHandler(httpsPort)
+	if c.CertFile != "" {
+		r, err := newReloader(c.CertFile, c.KeyFile, log)
+		if err != nil {
+			return nil, err
+		}
+		return &Setup{TLS: &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: r.getCertificate}, HTTP: redirect}, nil
+	}
+	client := &acme.Client{DirectoryURL: c.Directory}
+	if c.CAFile != "" {
+		pem, err := os.ReadFile(c.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("PBEM_ACME_CA_FILE: %w", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("PBEM_ACME_CA_FILE %s: no PEM certificate in it", c.CAFile)
+		}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = &tls.Config{RootCAs: roots}
+		client.HTTPClient = &http.Client{Transport: tr}
+	}
+	if err := os.MkdirAll(c.CacheDir, 0o700); err != nil {
+		return nil, fmt.Errorf("ACME cache: %w", err)
+	}
+	m := &autocert.Manager{
+		Prompt:     autocert.AcceptTOS,
+		Cache:      autocert.DirCache(c.CacheDir),
+		HostPolicy: autocert.HostWhitelist(c.Domains...),
+		Email:      c.Email,
+		Client:     client,
+	}
+	cfg := m.TLSConfig()
+	cfg.MinVersion = tls.VersionTLS12
+	getCert := cfg.GetCertificate
+	cfg.GetCertificate = func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+		cert, err := getCert(hello)
+		if err != nil {
+			log.Warn("tls certificate", "server_name", hello.ServerName, "err", err)
+		}
+		return cert, err
+	}
+	return &Setup{TLS: cfg, HTTP: m.HTTPHandler(redirect)}, nil
+}
+
+// redirectHandler sends a request to the same host and path over https:
+// 301 for GET and HEAD, 308 (same method and body) for the others.
+func redirectHandler(httpsPort string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if host == "" || strings.ContainsAny(host, "/\\@ ") {
+			http.Error(w, "bad host", http.StatusBadRequest)
+			return
+		}
+		if strings.Contains(host, ":") { // IPv6 literal
+			host = "[" + host + "]"
+		}
+		if httpsPort != "" && httpsPort != "443" {
+			host += ":" + httpsPort
+		}
+		code := http.StatusPermanentRedirect
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			code = http.StatusMovedPermanently
+		}
+		http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), code)
+	})
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+
+	"pbem/api"
+	"pbem/cmd/internal/https"
+)
+
+// plainHTTP is the plain-HTTP listener that goes with HTTPS: ACME
+// challenges and redirects.
+type plainHTTP struct {
+	srv *http.Server
+	ln  net.Listener
+}
+
+// setupTLS gives srv, which will serve on ln, the TLS configuration of cfg,
+// and opens the plain-HTTP listener of PBEM_HTTP_LISTEN (default ":80";
+// "off": none, and ACME then validates with tls-alpn-01 on the HTTPS port
+// alone). It returns nil when there is no plain-HTTP listener.
+func setupTLS(e *env, cfg https.Config, srv *http.Server, ln net.Listener, t api.Timeouts) (*plainHTTP, error) {
+	setup, err := cfg.Setup(e.log, portOf(ln.Addr()))
+	if err != nil {
+		return nil, err
+	}
+	srv.TLSConfig = setup.TLS
+	addr := strings.TrimSpace(e.getenv("PBEM_HTTP_LISTEN"))
+	if addr == "" {
+		addr = ":80"
+	}
+	if addr == "off" {
+		return nil, nil
+	}
+	pln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("PBEM_HTTP_LISTEN: %w", err)
+	}
+	e.log.Info("plain http: acme challenges and redirects to https", "addr", pln.Addr().String(), "domains", cfg.Domains)
+	return &plainHTTP{srv: api.NewHTTPServer(setup.HTTP, t), ln: pln}, nil
+}
+
+// defaultPublicURL is PBEM_PUBLIC_URL when it is unset: the first ACME
+// domain over https, else localhost on the listener's port.
+func defaultPublicURL(cfg https.Config, port string) string {
+	switch {
+	case len(cfg.Domains) > 0 && port == "443":
+		return "https://" + cfg.Domains[0]
+	case len(cfg.Domains) > 0:
+		return "https://" + cfg.Domains[0] + ":" + port
+	case cfg.Enabled():
+		return "https://localhost:" + port
+	}
+	return "http://localhost:" + port
+}
