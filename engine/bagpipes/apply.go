@@ -40,6 +40,9 @@ func (s *state) apply(e engine.Event, rec *[]Draw) {
 		}
 	case BadgePassed:
 		s.BadgeFrom, s.Badge = e.From, e.To
+		if e.Round > 0 {
+			s.BadgeRound = e.Round
+		}
 		if s.Phase == phBadge2 {
 			p := &s.P[e.To]
 			if p.Camp > 1 {
@@ -82,7 +85,7 @@ func (s *state) apply(e engine.Event, rec *[]Draw) {
 	case Battle:
 		s.battle()
 	case Awards:
-		s.awards(rec)
+		s.awards(e, rec)
 	case RoundEnded:
 		s.endRound()
 	case GameEnded:
@@ -253,35 +256,28 @@ func (s *state) battle() {
 	s.Phase = phAwards
 }
 
-func (s *state) awards(rec *[]Draw) {
-	a := s.army()
-	english := 0
-	for i := range s.P {
-		if s.fights(i) && !s.P[i].Deserter && s.P[i].Side == sideEngland {
-			english++
-		}
-	}
-	share := a.Crown
-	if !a.Generous && english > 0 {
-		share = a.Crown / english
-	}
+// awards pays e's gold and units and draws the cards of the rewards, from
+// the badge holder clockwise: a bagpipe card for each supporter of
+// Scotland who fought when Scotland won, a dagger card for each seat of
+// e.Daggers. An Awards event written before e.Daggers existed (nil) names
+// no one: then the supporters of England who did not desert draw, as the
+// rules of that time had it, so that an old game replays to its state.
+func (s *state) awards(e Awards, rec *[]Draw) {
 	seat := s.Badge
 	for range s.N {
 		p := &s.P[seat]
-		if s.fights(seat) && !p.Deserter {
-			switch {
-			case p.Side == sideScotland && s.Won == sideScotland:
-				s.giveBagpipes(seat, 1, true, rec)
-				p.Gold += a.ScotlandWon
-			case p.Side == sideScotland:
-				p.Castle++
-				p.Gold += a.EnglandWon
-			case p.Side == sideEngland:
-				if s.N > 2 {
-					s.giveDaggers(seat, 1, rec)
-				}
-				p.Gold += share
-			}
+		p.Gold += e.Gold[seat]
+		p.Castle += e.Units[seat]
+		fought := s.fights(seat) && !p.Deserter
+		if fought && p.Side == sideScotland && s.Won == sideScotland {
+			s.giveBagpipes(seat, 1, true, rec)
+		}
+		draws := slices.Contains(e.Daggers, seat)
+		if e.Daggers == nil {
+			draws = fought && p.Side == sideEngland && s.N > 2
+		}
+		if draws {
+			s.giveDaggers(seat, 1, rec)
 		}
 		seat = s.next(seat)
 	}

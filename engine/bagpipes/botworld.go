@@ -20,8 +20,8 @@ type knowledge struct {
 	// armies are the army cards revealed so far.
 	armies map[string]bool
 	// badgeFrom and stayFrom are the last givers of the badge and the
-	// token; stayActs counts the replenishments since the token was given.
-	badgeFrom, stayFrom, stayActs int
+	// token, badgeRound the round of the last 2-player pass; stayActs counts the replenishments since the token was given.
+	badgeFrom, badgeRound, stayFrom, stayActs int
 	// fresh counts each seat's bagpipe cards received in this round's
 	// awards phase (not playable in it).
 	fresh []int
@@ -65,6 +65,9 @@ func knowledgeOf(v *View, history []engine.Event) *knowledge {
 			k.armies[e.Army] = true
 		case BadgePassed:
 			k.badgeFrom = e.From
+			if e.Round > 0 {
+				k.badgeRound = e.Round
+			}
 		case StayHomeGiven:
 			k.stayFrom, k.stayActs = e.From, 0
 		case Replenished:
@@ -115,7 +118,7 @@ func (k *knowledge) sample(v *View, r *rand.Rand) (*state, error) {
 	}
 	s := &state{
 		Set: set, Opt: v.Options, N: n, Round: v.Round, Rounds: v.Rounds, Phase: v.Phase,
-		Army: -1, Badge: v.Badge, BadgeFrom: k.badgeFrom, Stay: v.StayToken, StayFrom: k.stayFrom,
+		Army: -1, Badge: v.Badge, BadgeFrom: k.badgeFrom, BadgeRound: k.badgeRound, Stay: v.StayToken, StayFrom: k.stayFrom,
 		StayHome: v.StayingHome, Defeats: v.Defeats, DefeatLimit: v.DefeatLimit,
 		ScotCamp: v.ScotlandCamp, EngBonus: v.EnglandBonus, Traitor: -1,
 		P: make([]player, n), rng: rand.NewChaCha8(key), lab: &labeling{set: set},

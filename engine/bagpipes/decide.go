@@ -177,35 +177,49 @@ func (s *state) auto() engine.Event {
 	case phBattle:
 		return s.battleEvent()
 	case phAwards:
-		a := s.army()
-		gold, units := make([]int, s.N), make([]int, s.N)
-		english := 0
-		for i := range s.P {
-			if s.fights(i) && !s.P[i].Deserter && s.P[i].Side == sideEngland {
-				english++
-			}
-		}
-		for i := range s.P {
-			p := &s.P[i]
-			if !s.fights(i) || p.Deserter {
-				continue
-			}
-			switch {
-			case p.Side == sideScotland && s.Won == sideScotland:
-				gold[i] = a.ScotlandWon
-			case p.Side == sideScotland:
-				gold[i], units[i] = a.EnglandWon, 1
-			case a.Generous:
-				gold[i] = a.Crown
-			default:
-				gold[i] = a.Crown / english
-			}
-		}
-		return Awards{Gold: gold, Units: units}
+		return s.awardsEvent()
 	case phEnd:
 		return RoundEnded{Round: s.Round}
 	}
 	return nil
+}
+
+// awardsEvent hands out the round's rewards (ruling 5). Every fighting
+// supporter of England counts in the crown's split, deserters included;
+// a deserter's share, like the remainder, is not paid (« L'or qui n'est
+// pas attribué est défaussé »). Every fighting supporter of England draws a
+// dagger card (3+ players), deserters included: a dagger card is the mark
+// of the side, not a reward.
+func (s *state) awardsEvent() Awards {
+	a := s.army()
+	e := Awards{Gold: make([]int, s.N), Units: make([]int, s.N), Daggers: []int{}}
+	english := 0
+	for i := range s.P {
+		if s.fights(i) && s.P[i].Side == sideEngland {
+			english++
+		}
+	}
+	seat := s.Badge
+	for range s.N {
+		p := &s.P[seat]
+		if s.fights(seat) && p.Side == sideEngland && s.N > 2 {
+			e.Daggers = append(e.Daggers, seat)
+		}
+		if s.fights(seat) && !p.Deserter {
+			switch {
+			case p.Side == sideScotland && s.Won == sideScotland:
+				e.Gold[seat] = a.ScotlandWon
+			case p.Side == sideScotland:
+				e.Gold[seat], e.Units[seat] = a.EnglandWon, 1
+			case a.Generous:
+				e.Gold[seat] = a.Crown
+			default:
+				e.Gold[seat] = a.Crown / english
+			}
+		}
+		seat = s.next(seat)
+	}
+	return e
 }
 
 func (s *state) battleEvent() engine.Event {
@@ -301,7 +315,7 @@ func (s *state) check(seat int, m Move) (engine.Event, error) {
 		}
 		e := BadgePassed{From: seat, To: m.To}
 		if s.Phase == phBadge2 {
-			e.Moved = max(0, s.P[m.To].Camp-1)
+			e.Moved, e.Round = max(0, s.P[m.To].Camp-1), s.Round
 		}
 		return e, nil
 	case MoveKeepBadge:
@@ -461,9 +475,20 @@ func (s *state) badgeReceivers() []int {
 			}
 		}
 	case phBadge2:
-		out = append(out, 1-s.Badge)
+		if !s.badgeBack2() {
+			out = append(out, 1-s.Badge)
+		}
 	}
 	return out
+}
+
+// badgeBack2 reports whether, in the 2-player game, passing the badge
+// would give it back to the player who passed it in the previous round:
+// « Vous ne pouvez pas passer la médaille d'honneur au joueur qui vous l'a
+// passée au tour précédent », kept by « Toutes les autres règles restent
+// les mêmes » (ruling 10).
+func (s *state) badgeBack2() bool {
+	return s.BadgeRound > 0 && s.BadgeRound == s.Round-1 && s.BadgeFrom == 1-s.Badge
 }
 
 // stayReceivers lists who may receive the Stay Home! token now.

@@ -109,19 +109,31 @@
 //     castle or camp holds). Losing gold as the card's own cost must be
 //     payable; gold or units taken from others are taken up to what they
 //     have.
-//  5. Deserters and the crown. Two sentences meet here: « Si au début des
-//     combats, un joueur n'a pas une seule unité dans son camp, il ne peut
-//     pas recevoir de récompenses » and « L'or doit être partagé, de
-//     manière égale, entre tous les supporters de l'Angleterre. L'or qui
-//     n'est pas attribué est défaussé. » Deserters are the fighting
-//     players with an empty camp when the battle starts (after the
-//     before-reveal cards and the 2-player badge transfer). They receive
-//     nothing at all (no gold, bagpipe card, unit or dagger card), so they
-//     take no share of the crown: it is split by integer division among
-//     the supporters of England who fought, and what is left over
-//     (remainder, or the whole crown when all of them deserted) is the
-//     gold « qui n'est pas attribué », discarded. A generous crown gives
-//     each supporter of England who fought the whole amount.
+//  5. Deserters and the crown. « Si au début des combats, un joueur n'a
+//     pas une seule unité dans son camp, il ne peut pas recevoir de
+//     récompenses » and « L'or doit être partagé, de manière égale, entre
+//     tous les supporters de l'Angleterre. L'or qui n'est pas attribué est
+//     défaussé. » Deserters are the fighting players with an empty camp
+//     when the battle starts, after the before-reveal cards and the
+//     2-player badge transfer (deserter-by-card). The crown is divided
+//     (integer division) among all the supporters of England, deserters
+//     included, since a deserter is still one of « tous les supporters de
+//     l'Angleterre »; a deserter cannot receive its share, so that share
+//     and the remainder are the gold « qui n'est pas attribué », discarded
+//     (crown-split-deserter, crown-all-deserted). A generous crown gives
+//     each supporter of England who fought the whole amount. A deserter
+//     receives no reward, on either side: no gold, bagpipe card or unit
+//     (deserter-scotland-england-wins). A supporter of England who deserted
+//     still draws its dagger card: the rewards are what the army card shows
+//     under the berets and the crown (« les images des bérets et l'image de
+//     la couronne soient exactement au-dessus des récompenses
+//     correspondantes »), while a dagger card is the mark of the side
+//     (« Les supporters de l'Angleterre reçoivent des cartes dague. Ce sont
+//     des cartes de trahison ! »), drawn « sans tenir compte du résultat
+//     des combats »; the 2-player game hands it over at the reveal whatever
+//     the camp (« C'est la carte dague que le joueur reçoit pour sa
+//     trahison ! »). An Awards event names the seats that draw a dagger
+//     card; one written before (bagpipes-2) replays as it was played.
 //  6. Rewards are handed out from the badge holder clockwise (this fixes
 //     who draws which card). Cards received in the awards phase, as
 //     rewards or through a card, may not be played in that phase.
@@ -151,19 +163,29 @@
 //     Stay Home!: the first holder is the youngest, taken to be the last
 //     seat (on the first player's right). The token affects its receiver
 //     for the current round only.
-//  10. 2 players: the badge does not force Scotland (both choose freely),
-//     it may be given back and forth (the "not back to who gave it" rule
-//     would block it forever), and its receiver moves all camp units but
-//     one to Scotland's camp. The offered dagger cards are revealed with
-//     the choices: a supporter of England takes the opponent's card face
-//     up (public), which replaces the awards' dagger draw; a supporter of
-//     Scotland puts it in their own public discard. This exchange happens
-//     even for a deserter. The immediate five-dagger rule is checked
-//     before each invasion from round 2 on; the opponent wins, the traitor
-//     is second. The game has no dagger deck (the undealt cards stay in
-//     the box), so a card that makes a player draw a dagger card gives a
-//     virtual 2-dagger card. The 2-player game refuses long_game (only six army cards
-//     remain) and precise_daggers (its dagger cards are dealt by value).
+//  10. 2 players: the badge does not force Scotland (both choose freely).
+//     Its holder may keep it or give it, but not back to the player who
+//     gave it in the previous round: « Vous ne pouvez pas passer la
+//     médaille d'honneur au joueur qui vous l'a passée au tour précédent »
+//     stays, since « Toutes les autres règles restent les mêmes, comme pour
+//     les parties de 3 à 5 joueurs », and « au tour précédent » blocks only
+//     the round after the pass: the receiver keeps the badge that round and
+//     may give it back in the next (two-player-badge-no-return). Its
+//     receiver moves all camp units but one to Scotland's camp. The offered
+//     dagger cards are revealed with the choices: a supporter of England
+//     takes the opponent's card face up (public), which replaces the
+//     awards' dagger draw; a supporter of Scotland puts it in their own
+//     public discard. This exchange happens even for a deserter (a dagger
+//     card is not a reward, ruling 5). The immediate five-dagger rule is
+//     checked before each invasion from round 2 on; the opponent wins, the
+//     traitor is second. After the last round no round starts, so the game
+//     ends as with more players (« La règle des cinq dagues doit aussi être
+//     respectée »): a traitor cannot win when Scotland stands
+//     (game-two-players-five-daggers). The game has no dagger deck (the
+//     undealt cards stay in the box), so a card that makes a player draw a
+//     dagger card gives a virtual 2-dagger card. The 2-player game refuses
+//     long_game (only six army cards remain) and precise_daggers (its
+//     dagger cards are dealt by value).
 //  11. 3-player variant: an option (three_player), never imposed, since the
 //     rulebook prints it under « VARIANTES GAME — PARTIES À 3 JOUEURS »;
 //     three players without it play the standard rules. With it, the badge
@@ -186,12 +208,19 @@
 //     the card's public effect (gold, units) would show the side. The
 //     switch effect stays allowed: it changes the side in secret.
 //  14. End: after the last round, or after the end phase of the round of
-//     the fourth (fifth) defeat. The five-dagger traitor (at least five
-//     daggers more than every other player) cannot win: they are ranked
-//     last (Detail "traitor" 1). It applies only when Scotland stands;
-//     when it falls, fewest daggers win, then most gold. Seats tied on
-//     both figures share a place. Score is gold; Detail "daggers" counts a
-//     virtual card as 2.
+//     the fourth (fifth) defeat. Scotland standing: most gold wins, a tie
+//     to fewer daggers (« Si plusieurs joueurs sont à égalité pour l'or, le
+//     vainqueur … est celui qui a le moins de dague »); fallen: fewest
+//     daggers, then most gold. The five-dagger traitor (at least five
+//     daggers more than every other player), only when Scotland stands,
+//     « ne peut pas remporter la partie »: the winner is the first of the
+//     others in that order, which is all the rule decides. The rules rank
+//     nobody below the winner; Result must, and the engine places the
+//     traitor last (Detail "traitor" 1), its own choice for the « traître
+//     à la nation », not a rule: it changes no winner, since in any order
+//     the traitor may not take first place. Seats tied on both figures
+//     share a place. Score is gold; Detail "daggers" counts a virtual card
+//     as 2.
 //  15. Component limits: an empty deck is refilled by shuffling its
 //     discards; with no dagger card left anywhere, a virtual 2-dagger card
 //     is taken; with no bagpipe card left, none is drawn. discard_dagger
@@ -203,49 +232,59 @@
 //
 // # Coverage
 //
-// Every section of the rulebook and the golden scenarios
-// (testdata/golden/NAME.json) that play it. TestCoverageTable checks that
-// every row names a scenario, that each one exists, and that every
-// scenario is listed.
+// Every section of the rulebook, its tag, and the golden scenarios
+// (testdata/golden/NAME.json) that play it. A scenario names in "reached"
+// the tags its assertions show it reached: a step's (its error, events or
+// expect) or the final ones (expect, expect_view or new_error);
+// TestCoverageTable plays every scenario a row names and fails unless the
+// row's tag was set by assertions that passed, and fails for a scenario in
+// no row. The game-* scenarios are whole games, dealt by New and played to
+// their natural end.
 //
-//	Section                             Scenarios
-//	Mise en place                       setup-four-players, bad-players, unknown-option
-//	1. Phase invasion                   invasion, invasion-england-units, invasion-scotland-units, stay-home-gold-at-reveal-kept
-//	2. Actions, réapprovisionnement     replenish-taxes, replenish-militia, replenish-troops, replenish-mercenaries
-//	2. Actions, délocalisation          actions-turn, relocate-limits, card-symbols
-//	2. Actions, cartes cornemuse        actions-turn, card-symbols
-//	3. Médaille d'honneur               badge-pass, three-player-base
-//	4. Phase des choix                  choice-secret, before-reveal-window, switch-bound-badge
-//	5. Phase des combats                battle-england-wins, battle-tie
-//	6. Récompenses, déserteurs          crown-split-deserter, crown-all-deserted
-//	6. Victoire de l'Écosse             battle-tie, crown-all-deserted
-//	6. Victoire de l'Angleterre         battle-england-wins, crown-remainder-discarded
-//	6. La couronne, partage             crown-split-deserter, crown-remainder-discarded, crown-all-deserted
-//	6. Généreuses récompenses           crown-generous
-//	6. Cartes des récompenses           awards-window
-//	7. Phase de fin                     end-phase
-//	Cartes cornemuse, symboles          card-symbols, actions-turn, awards-window
-//	Cartes cornemuse, leurs effets      card-effects-before-reveal, card-effects-awards, card-symbols, stay-home-cards-pass-by
-//	Cartes cornemuse, ordre (litige)    before-reveal-window, awards-window
-//	Cartes cornemuse, x2                x2-second-play
-//	Cartes dague                        dagger-cards-secret, battle-england-wins
-//	Fin de la partie                    victory-tie, scotland-defeated
-//	Victoire et défaite                 victory-tie, scotland-defeated
-//	Règle des cinq dagues               five-daggers-example-1, five-daggers-example-2, scotland-defeated-five-daggers
-//	2 joueurs, mise en place            two-player-setup, king-edward-two-player, long-game-two-players, precise-two-players
-//	2 joueurs, invasion et actions      two-player-setup, two-player-choice
-//	2 joueurs, choix et dague offerte   two-player-choice
-//	2 joueurs, médaille d'honneur       two-player-badge-transfer, two-player-badge-kept
-//	2 joueurs, révélation des dagues    two-player-badge-transfer
-//	2 joueurs, cinq dagues              two-player-five-daggers, two-player-four-daggers
-//	Restez chez vous ! (5-6 joueurs)    stay-home-5p-option, stay-home-6p-required, stay-home-4p-refused, stay-home-6p
-//	Restez chez vous !, armée anglaise  stay-home-army-effect-at-reveal, stay-home-gold-at-reveal-kept, stay-home-cards-pass-by
-//	Variante : parties à 3 joueurs      three-player-variant, three-player-deal, three-player-variant-needs-three, three-player-variant-fr, three-player-variant-with-long-game, king-edward-three-player, king-edward-none-usable
-//	Variante : Ensemble pour l'Écosse   together-for-scotland
-//	Variante : Durée de la partie       long-game, long-game-fourth-defeat
-//	Variante : calculs précis           precise-daggers
-//	Limites des composants              bagpipe-reshuffle, empty-bagpipe-deck, virtual-dagger
-//	Jeu de cartes (ruling 13, errors)   bad-card-file, bad-card-type-fr, bad-card-unknown-field, bad-card-unknown-field-it, before-reveal-side-condition-refused
+//	Section [tag]                                                              Scenarios
+//	Mise en place [setup]                                                      setup-four-players
+//	Mise en place : joueurs et options [setup-errors]                          bad-players, unknown-option
+//	1. Phase invasion [invasion]                                               invasion, invasion-england-units, invasion-scotland-units, stay-home-gold-at-reveal-kept
+//	2. Actions, réapprovisionnement [replenish]                                replenish-taxes, replenish-militia, replenish-troops, replenish-mercenaries
+//	2. Actions, délocalisation [relocate]                                      actions-turn, relocate-limits, card-symbols
+//	2. Actions, cartes cornemuse [action-cards]                                actions-turn, card-symbols
+//	3. Médaille d'honneur [badge]                                              badge-pass, three-player-base
+//	4. Phase des choix [choice]                                                choice-secret, before-reveal-window, switch-bound-badge
+//	5. Phase des combats [battle]                                              battle-england-wins, battle-tie
+//	6. Récompenses, déserteurs [deserters]                                     crown-split-deserter, crown-all-deserted, deserter-scotland-england-wins, deserter-by-card
+//	6. Victoire de l'Écosse [scotland-won]                                     battle-tie, crown-all-deserted
+//	6. Victoire de l'Angleterre [england-won]                                  battle-england-wins, crown-remainder-discarded, deserter-scotland-england-wins
+//	6. La couronne, partage [crown]                                            crown-split-deserter, crown-remainder-discarded, crown-all-deserted, deserter-by-card
+//	6. Généreuses récompenses [generous]                                       crown-generous
+//	6. Cartes des récompenses [award-cards]                                    awards-window
+//	7. Phase de fin [end-phase]                                                end-phase
+//	Cartes cornemuse, symboles [card-symbols]                                  card-symbols, actions-turn, awards-window
+//	Cartes cornemuse, leurs effets [card-effects]                              card-effects-before-reveal, card-effects-awards, card-symbols, stay-home-cards-pass-by
+//	Cartes cornemuse, symbole milice [militia-card]                            militia-card
+//	Cartes cornemuse, ordre (litige) [dispute-order]                           before-reveal-window, awards-window
+//	Cartes cornemuse, x2 [x2]                                                  x2-second-play
+//	Cartes dague [dagger-cards]                                                dagger-cards-secret, battle-england-wins
+//	Fin de la partie [game-end]                                                game-seven-rounds, game-two-players-five-daggers, game-six-players-long, game-three-player-together, scotland-defeated
+//	Victoire et défaite [victory]                                              game-seven-rounds, scotland-defeated, victory-tie
+//	Victoire : égalité d'or, moins de dagues [gold-tie]                        game-seven-rounds, victory-tie
+//	Règle des cinq dagues [five-daggers]                                       five-daggers-example-1, five-daggers-example-2, scotland-defeated-five-daggers, game-two-players-five-daggers
+//	2 joueurs, mise en place [two-player-setup]                                two-player-setup, king-edward-two-player, long-game-two-players, precise-two-players
+//	2 joueurs, invasion et actions [two-player-actions]                        two-player-setup, two-player-badge-no-return
+//	2 joueurs, choix et dague offerte [two-player-choice]                      two-player-choice
+//	2 joueurs, médaille d'honneur [two-player-badge]                           two-player-badge-transfer, two-player-badge-kept, two-player-badge-no-return
+//	2 joueurs, révélation des dagues [two-player-reveal]                       two-player-badge-transfer
+//	2 joueurs, cinq dagues [two-player-five-daggers]                           two-player-five-daggers, two-player-four-daggers
+//	2 joueurs, cinq dagues après la 7e manche [two-player-end-five-daggers]    game-two-players-five-daggers
+//	Restez chez vous ! (5-6 joueurs) [stay-home]                               stay-home-5p-option, stay-home-6p-required, stay-home-4p-refused, stay-home-6p
+//	Restez chez vous !, une partie entière [stay-home-game]                    game-six-players-long
+//	Restez chez vous !, armée anglaise [stay-home-army]                        stay-home-army-effect-at-reveal, stay-home-gold-at-reveal-kept, stay-home-cards-pass-by
+//	Variante : parties à 3 joueurs [three-player]                              three-player-variant, three-player-deal, three-player-variant-needs-three, three-player-variant-fr, three-player-variant-with-long-game, king-edward-three-player, king-edward-none-usable
+//	Variante : Ensemble pour l'Écosse [together]                               together-for-scotland
+//	Variantes : 3 joueurs avec Ensemble pour l'Écosse [three-player-together]  game-three-player-together
+//	Variante : Durée de la partie [long-game]                                  long-game, long-game-fourth-defeat, game-six-players-long
+//	Variante : calculs précis [precise]                                        precise-daggers
+//	Limites des composants [components]                                        bagpipe-reshuffle, empty-bagpipe-deck, virtual-dagger, dagger-reshuffle
+//	Jeu de cartes (ruling 13, errors) [card-set]                               bad-card-file, bad-card-type-fr, bad-card-unknown-field, bad-card-unknown-field-it, before-reveal-side-condition-refused
 //
 // # Balance of the default set
 //

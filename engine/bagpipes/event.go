@@ -77,6 +77,9 @@ type BadgePassed struct {
 	From  int `json:"from"`
 	To    int `json:"to"`
 	Moved int `json:"moved,omitempty"`
+	// Round is the round of a 2-player pass (absent in older events and
+	// with 3+ players, where the badge passes every round).
+	Round int `json:"round,omitempty"`
 }
 
 // BadgeKept: in the 2-player game, the holder kept the badge.
@@ -123,11 +126,14 @@ type Battle struct {
 	Deserters []int    `json:"deserters"`
 }
 
-// Awards: the rewards of the round, per seat.
+// Awards: the rewards of the round, per seat, and the seats that draw a
+// dagger card, in the order they draw (absent from events written before
+// deserters drew theirs).
 type Awards struct {
-	Gold  []int  `json:"gold"`
-	Units []int  `json:"units"`
-	Draws []Draw `json:"draws,omitempty"`
+	Gold    []int  `json:"gold"`
+	Units   []int  `json:"units"`
+	Daggers []int  `json:"daggers"`
+	Draws   []Draw `json:"draws,omitempty"`
 }
 
 // RoundEnded: the end phase emptied every camp.

@@ -98,7 +98,8 @@ func (s *state) explainChoices(seat int, p i18n.Printer, name func(int) string) 
 	if replenishing && s.P[seat].Gold < 1 {
 		out = append(out, engine.Explanation{Kind: ExplainNoMercenaries, Text: p.T("explain.no_mercenaries")})
 	}
-	if s.Phase == phBadge && !s.Opt.ThreePlayer && s.BadgeFrom >= 0 && s.BadgeFrom != seat {
+	if s.Phase == phBadge && !s.Opt.ThreePlayer && s.BadgeFrom >= 0 && s.BadgeFrom != seat ||
+		s.Phase == phBadge2 && s.badgeBack2() {
 		out = append(out, engine.Explanation{Kind: ExplainBadgeBack, Text: p.T("explain.badge_back", name(s.BadgeFrom))})
 	}
 	return out

@@ -84,7 +84,7 @@ func TestExplainBattle(t *testing.T) {
 	s.P[3].Deserter = true
 	want := []engine.Explanation{
 		{Kind: ExplainBattle, Text: "Battle: Scotland 10, England 10. A tie: Scotland wins ties."},
-		{Kind: ExplainDeserter, Text: "Dora had no unit in camp when the battle began: a deserter receives no reward."},
+		{Kind: ExplainDeserter, Text: "Dora had no unit in camp when the battle began: a deserter receives no reward (a supporter of England still draws a dagger card)."},
 	}
 	if got := s.Explain(engine.Spectator, "en"); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -93,7 +93,7 @@ func TestExplainBattle(t *testing.T) {
 	if got := explainTexts(s.Explain(2, "fr"), ExplainBattle); !slices.Equal(got, []string{"Combats : Écosse 8, Angleterre 12. L'Angleterre l'emporte : défaite 2 de l'Écosse sur 4."}) {
 		t.Errorf("fr: %q", got)
 	}
-	if got := explainTexts(s.Explain(2, "it"), ExplainDeserter); !slices.Equal(got, []string{"Dora non aveva unità nell'accampamento all'inizio della battaglia: un disertore non riceve ricompense."}) {
+	if got := explainTexts(s.Explain(2, "it"), ExplainDeserter); !slices.Equal(got, []string{"Dora non aveva unità nell'accampamento all'inizio della battaglia: un disertore non riceve ricompense (chi sostiene l'Inghilterra pesca comunque una carta pugnale)."}) {
 		t.Errorf("it: %q", got)
 	}
 }

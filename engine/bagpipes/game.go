@@ -14,8 +14,13 @@ const Name = "swords-and-bagpipes"
 // #16) filters the King Edward cards like the other English army cards
 // and refuses side conditions on cards played before the reveal; both
 // change only games with a custom card set, the default set deals and
-// plays as under bagpipes-1.
-const RulesVersion = "bagpipes-2"
+// plays as under bagpipes-1. bagpipes-3 (issue #33) splits the crown among
+// all the supporters of England, a deserter's share discarded, has a
+// deserter who supported England draw its dagger card, and keeps the
+// 2-player badge from going back to its giver the round after; events
+// written under bagpipes-2 replay to the same states (an Awards event
+// without "daggers", a BadgePassed without "round").
+const RulesVersion = "bagpipes-3"
 
 // Game is Swords and Bagpipes, for 2 to 6 players.
 type Game struct{}

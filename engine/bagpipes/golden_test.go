@@ -37,6 +37,10 @@ type scenario struct {
 	NewErrorText string `json:"new_error_text"`
 	// Language is the setup's language (labels, texts, errors).
 	Language string `json:"language"`
+	// Reached names the rows of doc.go's coverage table (their tags) that
+	// the final assertions (expect, expect_view or new_error) show the
+	// scenario reached; each is set only once those assertions pass.
+	Reached []string `json:"reached"`
 }
 
 type step struct {
@@ -46,6 +50,9 @@ type step struct {
 	Events []string        `json:"events"` // expected event types, if given
 	// Expect is a subset of the state's JSON after this step.
 	Expect json.RawMessage `json:"expect"`
+	// Reached names coverage tags set once this step's assertions (error,
+	// events or expect; at least one is needed) pass.
+	Reached []string `json:"reached"`
 }
 
 func TestGolden(t *testing.T) {
@@ -58,12 +65,15 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func runScenario(t *testing.T, file string) {
+// runScenario plays the golden scenario file and returns the coverage
+// tags its passing assertions set.
+func runScenario(t *testing.T, file string) map[string]bool {
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var sc scenario
+	reached := map[string]bool{}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sc); err != nil {
@@ -87,7 +97,10 @@ func runScenario(t *testing.T, file string) {
 		if !errors.As(err, &re) || re.Code != sc.NewError || !strings.Contains(re.Message, sc.NewErrorText) {
 			t.Fatalf("new: error %v, want code %s with %q", err, sc.NewError, sc.NewErrorText)
 		}
-		return
+		for _, tag := range sc.Reached {
+			reached[tag] = true
+		}
+		return reached
 	}
 	if err != nil {
 		t.Fatalf("new: %v", err)
@@ -125,6 +138,12 @@ func runScenario(t *testing.T, file string) {
 			t.Fatalf("step %d (%s): error %v, want code %s", i, sp.Move, err, sp.Error)
 		}
 		check(fmt.Sprintf("state after step %d", i), sp.Expect, st)
+		if len(sp.Reached) > 0 && sp.Error == "" && sp.Events == nil && len(sp.Expect) == 0 {
+			t.Fatalf("step %d: a reached tag needs an assertion (error, events or expect)", i)
+		}
+		for _, tag := range sp.Reached {
+			reached[tag] = true
+		}
 	}
 	check("state", sc.Expect, st)
 	// The seat is shown its view and, beside it, its legal moves.
@@ -132,6 +151,13 @@ func runScenario(t *testing.T, file string) {
 	mustUnmarshal(t, mustMarshal(t, st.View(sc.ViewSeat)), &shown)
 	shown["legal_moves"] = append([]engine.Move{}, st.Legal(sc.ViewSeat)...)
 	check("view", sc.ExpectView, shown)
+	if len(sc.Reached) > 0 && len(sc.Expect) == 0 && len(sc.ExpectView) == 0 {
+		t.Fatalf("a reached tag needs an assertion (expect or expect_view)")
+	}
+	for _, tag := range sc.Reached {
+		reached[tag] = true
+	}
+	return reached
 }
 
 // checkSubset fails t unless want (JSON) is a subset of v's JSON.

@@ -91,10 +91,13 @@ type state struct {
 
 	Badge     int `json:"badge"`
 	BadgeFrom int `json:"badge_from"`
-	Stay      int `json:"stay_token"` // holder of the Stay Home! token, -1 without it
-	StayFrom  int `json:"stay_from"`
-	StayHome  int `json:"staying_home"` // the seat staying home this round, -1
-	StayLeft  int `json:"stay_left"`
+	// BadgeRound is the round of the last 2-player pass of the badge (0:
+	// none known), for the no-return rule.
+	BadgeRound int `json:"badge_round,omitempty"`
+	Stay       int `json:"stay_token"` // holder of the Stay Home! token, -1 without it
+	StayFrom   int `json:"stay_from"`
+	StayHome   int `json:"staying_home"` // the seat staying home this round, -1
+	StayLeft   int `json:"stay_left"`
 
 	Turn        int  `json:"turn"`
 	Step        int  `json:"step"`
