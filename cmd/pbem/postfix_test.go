@@ -187,6 +187,14 @@ func TestPostfixBetweenPbemAndMailboxes(t *testing.T) {
 		}
 	}
 	t.Logf("%d emails in the mailboxes, each with a DKIM signature that verifies", total)
+	for _, l := range strings.Split(pf.Log(), "\n") {
+		switch {
+		case strings.Contains(l, "fatal:") || strings.Contains(l, "panic:"):
+			t.Errorf("Postfix: %s", l)
+		case strings.Contains(l, "warning:"):
+			t.Logf("Postfix: %s", l)
+		}
+	}
 }
 
 // writeRSAKey writes a fresh 2048-bit RSA key (PKCS#8 PEM): its DKIM

@@ -157,13 +157,18 @@ func (p *Postfix) write(t testing.TB, uid, gid int) {
 		"mynetworks = 127.0.0.0/8",
 		"smtp_dns_support_level = disabled",
 		"biff = no",
+		"alias_maps =",
 		// The reply domain: relayed to pbem's listener, each recipient
 		// checked with a probe (the verify service) before it is accepted.
 		"relay_domains = " + p.o.ReplyDomain,
 		"transport_maps = texthash:" + filepath.Join(etc, "transport"),
 		"smtpd_recipient_restrictions = permit_mynetworks, reject_unauth_destination, check_recipient_access texthash:" + filepath.Join(etc, "verify"),
 		"unverified_recipient_reject_code = 550",
+		// Results kept in memory, a verified address for an hour only:
+		// a link resent by the organiser revokes the old address.
 		"address_verify_map =",
+		"address_verify_positive_expire_time = 1h",
+		"address_verify_positive_refresh_time = 30m",
 		// The players' mailboxes.
 		"virtual_mailbox_domains = " + p.o.MailDomain,
 		"virtual_mailbox_base = " + filepath.Join(p.Dir, "mail"),
