@@ -28,9 +28,10 @@ import (
 //     move span many appends. Copying them into every your-turn payload
 //     would repeat them in the outbox (and the WAL) move after move, and
 //     finding them at projection time would add a read to every move.
-//   - The range is fixed when the row is written (up to the row's event
-//     version), so sending later (a retry, a grace period) tells the same
-//     story; only the time zone is the newest one known, which is the point.
+//   - The range ends at the row's event version, or, for a your-turn email
+//     the worker found fresh just before sending (see Freshness), at the
+//     game's version then: moves that followed within the grace are told
+//     by the one email. The time zone is the newest one known.
 //
 // The seat's last move is its last game event whose actor is "seat:N"
 // (moves it made itself, from the page, the API or an email); moves made for

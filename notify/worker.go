@@ -18,6 +18,10 @@ type WorkerConfig struct {
 	// Prefs, if set, is consulted for every row except invitations and
 	// link resends.
 	Prefs PrefStore
+	// Freshness, if set, is asked just before sending whether a your-turn
+	// email or a reminder still tells the truth (see Freshness): a stale
+	// one is skipped, a fresh one tells its story up to the game's version.
+	Freshness Freshness
 	// Seats, if set, gives each seat's email its time zone and, for a
 	// your-turn email, everything that happened since the seat's last move
 	// (see Story). Nil: payload lines only, deadlines in UTC.
@@ -170,16 +174,20 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		w.release(fctx, rows)
 		return len(rows), err
 	}
-	// Rows not to send (unrenderable, or the recipient's preference) are
-	// recorded together first.
-	var early []Outcome
-	var msgs []*Message
-	var sending []Row // sending[j] is the row of msgs[j]
-	if err := w.stories(ctx, rows); err != nil {
+	// Rows not to send (stale, unrenderable, or the recipient's
+	// preference) are recorded together first.
+	live, early, err := w.fresh(ctx, rows)
+	if err != nil {
 		w.release(fctx, rows)
 		return len(rows), err
 	}
-	for _, r := range rows {
+	var msgs []*Message
+	var sending []Row // sending[j] is the row of msgs[j]
+	if err := w.stories(ctx, live); err != nil {
+		w.release(fctx, rows)
+		return len(rows), err
+	}
+	for _, r := range live {
 		m, err := w.c.Renderer.Render(r)
 		if err != nil {
 			early = append(early, w.failure(r, err))

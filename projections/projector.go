@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"pbem/engine"
@@ -26,9 +27,12 @@ type Projector struct {
 	Now func(e events.Event) time.Time
 	// Outbox enables email rows (live only).
 	Outbox bool
-	// MailGrace is how long the emails of a seat's own move wait before
-	// they may be sent (PBEM_MAIL_GRACE): a move taken back within it sends
-	// none. 0 sends them at once.
+	// MailGrace is how long the emails of a seat's own move, or of a bot's,
+	// wait before they may be sent (PBEM_MAIL_GRACE): a move taken back
+	// within it sends none, and the worker drops a your-turn email that is
+	// stale when its grace ends (notify.Freshness), so moves that follow
+	// each other within it (a bot replying at once) give one email. A
+	// timeout's emails go at once. 0 sends them at once.
 	MailGrace time.Duration
 	// Rewind gives the engine state just before version from (a fresh
 	// copy), for a pbem.takeback: live, the state the service computed
@@ -58,7 +62,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var lines []string
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
-	seatMove := false // an engine event of a seat's own move (its emails wait MailGrace)
+	seatMove := false // an engine event of a seat's own move or a bot's (its emails wait MailGrace)
 	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/game)
 	for i, e := range appended {
 		last = e
@@ -153,7 +157,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				}
 			}
 			p.State.Apply(ev)
-			if _, ok := seatOfActor(e.Meta.Actor); ok {
+			if _, ok := seatOfActor(e.Meta.Actor); ok || strings.HasPrefix(e.Meta.Actor, "bot:") {
 				seatMove = true
 			}
 			if p.Engine.RoundEnd(ev) {
@@ -217,7 +221,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 		if err := p.noticeMails(b, notice, lines); err != nil {
 			return nil, err
 		}
-		if seatMove {
+		if seatMove && len(timedOut) == 0 {
 			for i := n; i < len(b.Outbox); i++ {
 				b.Outbox[i].Delay = p.MailGrace
 			}

@@ -118,7 +118,7 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Seats: NewSeats(pool, Histories{Games: c.Games, Events: c.Events}), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
+		Prefs: m.Prefs, Freshness: m.Outbox, Seats: NewSeats(pool, Histories{Games: c.Games, Events: c.Events}), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool, Histories{Games: c.Games, Events: c.Events}),

@@ -1,0 +1,71 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"pbem/notify"
+)
+
+var _ notify.Freshness = (*Outbox)(nil)
+
+// freshSQL reads, for each claimed row ($1..$5: ids, game ids, seats,
+// event versions, kinds), with its index: whether the game awaits the seat
+// now, whether the seat played a game event of its own after the row's
+// version, whether a newer your-turn email or reminder to the seat waits
+// (outbox_pending_seat, migration 0092), and the game's version. A game
+// without a row (none is removed; only tests write such emails) tells no
+// news: its emails are fresh.
+const freshSQL = `SELECT r.i,
+  g.id IS NULL OR (g.status = 'active' AND r.seat = ANY(g.to_move)),
+  EXISTS (SELECT 1 FROM events e WHERE e.stream = r.game_id AND e.version > r.v
+    AND e.actor = 'seat:' || r.seat AND e.type NOT LIKE 'pbem.%'),
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+    AND n.id > r.id AND n.kind IN ('your_turn', 'reminder')),
+  coalesce(g.version, 0)
+FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS r(id, game_id, seat, v, i)
+LEFT JOIN games g ON g.id = r.game_id
+ORDER BY r.i`
+
+// Freshness implements notify.Freshness with one query for the batch.
+func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
+	out := make([]notify.News, len(rows))
+	n := len(rows)
+	ids, games, seats, versions := make([]int64, n), make([]string, n), make([]int32, n), make([]int64, n)
+	var asked []int
+	for i, r := range rows {
+		if !r.Kind.Awaits() || r.Seat < 0 {
+			continue
+		}
+		ids[len(asked)], games[len(asked)], seats[len(asked)], versions[len(asked)] = r.ID, r.GameID, int32(r.Seat), r.EventVersion
+		asked = append(asked, i)
+	}
+	if len(asked) == 0 {
+		return out, nil
+	}
+	k := len(asked)
+	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k], versions[:k])
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
+	}
+	var j, version int64
+	var awaited, played, newer bool
+	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &played, &newer, &version}, func() error {
+		nw := &out[asked[j-1]]
+		nw.Version = version
+		switch {
+		case !awaited:
+			nw.Stale = notify.StaleNotAwaited
+		case played:
+			nw.Stale = notify.StalePlayed
+		case newer:
+			nw.Stale = notify.StaleSuperseded
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
+	}
+	return out, nil
+}
