@@ -1,6 +1,7 @@
 package notify_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -192,6 +193,45 @@ func TestParseSMTPURL(t *testing.T) {
 			t.Errorf("ParseSMTPURL(%q) accepted", bad)
 		} else if strings.Contains(err.Error(), "secretpw") {
 			t.Errorf("error leaks the password: %v", err)
+		}
+	}
+}
+
+// TestRelayWithoutSMTPUTF8: the loopback sink, like many relays, does not
+// offer SMTPUTF8. Emails whose names and subjects hold accents and other
+// scripts still go through, their headers in 7-bit ASCII (RFC 2047 words):
+// pbem's client asks for SMTPUTF8 only when offered (Postfix offers it; see
+// cmd/pbem TestPostfixBetweenPbemAndMailboxes).
+func TestRelayWithoutSMTPUTF8(t *testing.T) {
+	sink := smtpsink.Start(t, smtpsink.Options{})
+	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := renderer(t)
+	var msgs []*notify.Message
+	for i, lang := range []string{"en", "fr", "it"} {
+		msgs = append(msgs, message(t, r, int64(i+1), notify.Invitation, lang))
+	}
+	send(t, cfg, msgs...)
+	got := sink.Wait(len(msgs), 10*time.Second)
+	if len(got) != len(msgs) {
+		t.Fatalf("received %d messages, want %d", len(got), len(msgs))
+	}
+	for _, m := range got {
+		head, _, _ := bytes.Cut(m.Data, []byte("\r\n\r\n"))
+		for i, c := range head {
+			if c >= 0x80 {
+				t.Errorf("a header byte %#x at %d without SMTPUTF8:\n%s", c, i, head)
+				break
+			}
+		}
+		p, err := smtpsink.Parse(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if to := p.Header.Get("To"); !strings.Contains(to, "=?") {
+			t.Errorf("To %q: the name Ann Dupré is not an encoded word", to)
 		}
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/emersion/go-smtp"
@@ -80,6 +83,16 @@ func TestServeStartsTheReplyListener(t *testing.T) {
 	m := regexp.MustCompile(`smtp://(\S+) for @reply\.example\.org`).FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatalf("serve printed %q", out.String())
+	}
+	// The greeting names the public URL's host.
+	raw, err := net.Dial("tcp", m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	greeting, err := bufio.NewReader(raw).ReadString('\n')
+	raw.Close()
+	if err != nil || !strings.HasPrefix(greeting, "220 games.example.org ") {
+		t.Errorf("greeting %q, %v", greeting, err)
 	}
 	c, err := smtp.Dial(m[1])
 	if err != nil {

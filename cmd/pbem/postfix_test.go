@@ -180,6 +180,10 @@ func TestPostfixBetweenPbemAndMailboxes(t *testing.T) {
 				t.Errorf("%s got a bounce (backscatter): %s", box, parsed.Subject)
 				continue
 			}
+			// pbem said EHLO with the public URL's host.
+			if box != "kinds" && !strings.Contains(string(m), "Received: from games.test (") {
+				t.Errorf("%s: %q came from another EHLO name than games.test", box, parsed.Subject)
+			}
 			vs, err := dkim.VerifyWithOptions(bytes.NewReader(m), &dkim.VerifyOptions{LookupTXT: lookup})
 			if err != nil || len(vs) != 1 || vs[0].Err != nil || vs[0].Domain != "games.test" {
 				t.Errorf("%s: DKIM of %q: %v %+v", box, parsed.Subject, err, vs)
