@@ -7,8 +7,17 @@ type Answer struct {
 	// Says lists what happened, in order: AnswerPlayed, AnswerPosted... The
 	// email says each in the game's language.
 	Says []string `json:"says"`
-	// Move is the label of the move played (AnswerPlayed).
+	// Move is the label of the move played (AnswerPlayed), the first one
+	// when a reply played several.
 	Move string `json:"move,omitempty"`
+	// Moves are the labels of the moves played, in order, one for each
+	// AnswerPlayed of Says (a reply of several lines, issue #30); empty:
+	// Move alone.
+	Moves []string `json:"moves,omitempty"`
+	// Stopped is the reply's line at which reading stopped after one or
+	// more moves were played (AnswerStopped); the reason follows it in
+	// Says (AnswerUnknownLine, AnswerTurnOver or AnswerRefused).
+	Stopped string `json:"stopped,omitempty"`
 	// Quote is the text read from the reply (AnswerUnreadable), as lines.
 	Quote []string `json:"quote,omitempty"`
 	// Detail is the reason a move or a message was refused, in English
@@ -37,4 +46,36 @@ const (
 	AnswerRefused     = "refused"     // the service refused the move
 	AnswerChatFailed  = "chat_failed" // the service refused the message
 	AnswerEnded       = "ended"       // the game is over, aborted or paused
+	// After one or more moves of a reply of several lines were played:
+	// AnswerStopped names the line not played (Stopped), then why.
+	AnswerStopped     = "stopped"      // reading stopped at a line
+	AnswerUnknownLine = "unknown_line" // the line is none of the seat's moves now
+	AnswerTurnOver    = "turn_over"    // no move is awaited from the seat any more
 )
+
+// said is one sentence of an answer: its catalog key and the move it
+// names (the move played, or the line reading stopped at).
+type said struct {
+	Key  string
+	Move string
+}
+
+// sentences pairs each of a's Says with the move it names.
+func (a *Answer) sentences() []said {
+	out := make([]said, 0, len(a.Says))
+	played := 0
+	for _, k := range a.Says {
+		s := said{Key: k, Move: a.Move}
+		switch k {
+		case AnswerPlayed:
+			if played < len(a.Moves) {
+				s.Move = a.Moves[played]
+			}
+			played++
+		case AnswerStopped:
+			s.Move = a.Stopped
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -140,10 +140,9 @@ type emailData struct {
 	// replying); Moves are the numbered legal moves.
 	ReplyTo string
 	Moves   []numberedMove
-	// Says, Move, Quote, Detail and Turn are an Answer's (Reply emails);
-	// Turn joins its names.
-	Says   []string
-	Move   string
+	// Says (with the move each names), Quote, Detail and Turn are an
+	// Answer's (Reply emails); Turn joins its names.
+	Says   []said
 	Quote  []string
 	Detail string
 	Turn   string
@@ -224,7 +223,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Move, d.Quote, d.Turn = a.Says, a.Move, a.Quote, strings.Join(a.Turn, ", ")
+		d.Says, d.Quote, d.Turn = a.sentences(), a.Quote, strings.Join(a.Turn, ", ")
 		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}

@@ -24,12 +24,14 @@
 // text (phone clients); quoted lines, attribution lines ("On … wrote:",
 // "Le … a écrit :", "Il giorno … ha scritto:"), quoted messages and
 // signatures are removed (see replyLines); the rest follows the grammar
-// described on parse: one move (a number of the email's list, or the move
-// in words) and any lines that start with "chat:". Every email says so.
+// described on parse: moves (a number of the list, or the move in words),
+// one a line, played in order, each read against the list the move before
+// it left, and any lines that start with "chat:". Every email says so.
 //
 // The reply address also holds the tag of the list the email numbered
-// (projections.ChoiceTag): a number is played only while the seat's list is
-// still that list. Otherwise the answer says that the game moved on and
+// (projections.ChoiceTag): a first move is played only while the seat's
+// list is still that list, and each next line only while the list is the
+// one the move before it left (see Processor.play). Otherwise the answer says that the game moved on and
 // lists the moves now; a reminder, which numbers no moves, gets the list
 // the same way. An unreadable reply gets an answer that quotes what was
 // read and lists the moves again. A move by reply is the same event as a

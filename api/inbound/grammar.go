@@ -23,20 +23,24 @@ import (
 //     any case and with or without accents, is that move;
 //   - after a move or a chat line, a last paragraph of one or two short
 //     lines (a sign-off such as "Thanks, Ann") is ignored;
-//   - anything else makes the reply unreadable: nothing is played or sent,
-//     and the answer quotes what was read. So does a second move.
+//   - every other line is a move line too: successive move lines are
+//     played in order, the first read against the email's list, each next
+//     one against the list that follows the move before it (a Swords and
+//     Bagpipes turn is several moves: "2⏎9⏎1"). Reading stops at the first
+//     line that is none of the seat's moves then, or is refused, or comes
+//     when no move is awaited any more; the answer says what was played,
+//     where it stopped and why. A first line that is no move makes the
+//     reply unreadable: nothing is played or sent, and the answer quotes
+//     what was read.
 //
-// A reply may hold one move and several chat lines; the chat goes to the
-// table first, then the move is played (or the answer says why not).
+// A reply may hold moves and several chat lines; the chat goes to the
+// table first, then the moves are played.
 
 // parsed is a reply read with the grammar.
 type parsed struct {
 	chat []string
-	// move is the one move line, "" for none.
-	move string
-	// bad lists the lines that are neither a move nor chat (or a second
-	// move); any makes the reply unreadable.
-	bad []string
+	// moves are the move lines, in order.
+	moves []string
 }
 
 var chatPrefix = regexp.MustCompile(`(?i)^chat\s*:\s*`)
@@ -52,10 +56,8 @@ func parse(ls []string) parsed {
 			if t := strings.TrimSpace(chatPrefix.ReplaceAllString(l, "")); t != "" {
 				p.chat = append(p.chat, t)
 			}
-		case p.move == "":
-			p.move = l
 		default:
-			p.bad = append(p.bad, l)
+			p.moves = append(p.moves, l)
 		}
 	}
 	return p

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -211,10 +212,10 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 	return outcome, nil
 }
 
-// act posts the chat and plays the move of a parsed reply, filling in the
-// answer, and returns the seat's context afterwards (its fresh list).
+// act posts the chat and plays the moves of a parsed reply, filling in
+// the answer, and returns the seat's context afterwards (its fresh list).
 func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat, key string, pr parsed, read []string, ans *notify.Answer) (*game.ReplySeat, error) {
-	if len(pr.bad) > 0 || (pr.move == "" && len(pr.chat) == 0) {
+	if len(pr.moves) == 0 && len(pr.chat) == 0 {
 		ans.Says, ans.Quote = []string{notify.AnswerUnreadable}, quote(read)
 		return rs, nil
 	}
@@ -229,58 +230,108 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.Rep
 			return nil, err
 		}
 	}
-	if pr.move == "" {
+	if len(pr.moves) == 0 {
 		return p.fresh(ctx, a, rs)
 	}
-	stale := len(pr.chat) > 0 // the chat moved the game's version on
+	// The first line is read against the list the email numbered
+	// (a.Choice), each next one against the list its move left.
+	stale, want := len(pr.chat) > 0, a.Choice // the chat moved the game's version on
+	for n, line := range pr.moves {
+		l := moveLine{n: n, text: line, key: "mail:" + key, want: want}
+		if n > 0 {
+			l.key += "#" + strconv.Itoa(n+1)
+		}
+		next, played, err := p.play(ctx, a, rs, l, stale, read, ans)
+		if err != nil || !played {
+			return next, err
+		}
+		rs, stale, want = next, false, next.Choice
+	}
+	return rs, nil
+}
+
+// moveLine is one move line of a reply: its place (from 0), its text, the
+// idempotency key of its move, and the tag of the list it is read against.
+type moveLine struct {
+	n         int
+	text, key string
+	want      string
+}
+
+// play plays one move line against the seat's context rs (read again
+// first if stale), and reports whether it was played; if not, the answer
+// says why (for a line after a played one: where reading stopped, and
+// why). It returns the seat's context afterwards.
+func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat, l moveLine, stale bool, read []string, ans *notify.Answer) (*game.ReplySeat, bool, error) {
+	stop := func(why string) {
+		if l.n == 0 {
+			ans.Says = append(ans.Says, why)
+			return
+		}
+		ans.Says, ans.Stopped = append(ans.Says, notify.AnswerStopped, why), l.text
+	}
 	for try := 0; ; try++ {
 		if stale {
 			var err error
 			if rs, err = p.fresh(ctx, a, rs); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		stale = true
 		switch {
+		case l.n > 0 && (rs.Status != projections.StatusActive || len(rs.Legal) == 0):
+			stop(notify.AnswerTurnOver)
+			return rs, false, nil
 		case rs.Status != projections.StatusActive:
 			ans.Says = append(ans.Says, notify.AnswerEnded)
-			return rs, nil
+			return rs, false, nil
 		case len(rs.Legal) == 0 && len(rs.ToMove) > 0:
 			ans.Says, ans.Turn = append(ans.Says, notify.AnswerNotYourTurn), rs.ToMove
-			return rs, nil
+			return rs, false, nil
 		case len(rs.Legal) == 0:
 			ans.Says = append(ans.Says, notify.AnswerNotAwaited)
-			return rs, nil
-		case a.Choice != rs.Choice:
-			ans.Says = append(ans.Says, notify.AnswerMovedOn)
-			return rs, nil
+			return rs, false, nil
+		case l.want != rs.Choice:
+			stop(notify.AnswerMovedOn)
+			return rs, false, nil
 		}
-		i := pick(pr.move, projections.Labels(rs.Legal))
-		if i < 0 {
+		i := pick(l.text, projections.Labels(rs.Legal))
+		if i < 0 && l.n == 0 {
 			ans.Says, ans.Quote = append(ans.Says, notify.AnswerUnreadable), quote(read)
-			return rs, nil
+			return rs, false, nil
+		}
+		if i < 0 {
+			stop(notify.AnswerUnknownLine)
+			return rs, false, nil
 		}
 		mv, err := json.Marshal(rs.Legal[i])
 		if err != nil {
-			return nil, fmt.Errorf("inbound: marshal move: %w", err)
+			return nil, false, fmt.Errorf("inbound: marshal move: %w", err)
 		}
 		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, game.MoveRequest{Version: rs.Version, Move: mv,
-			Key: "mail:" + key, RequestID: events.EmailRequestID(key)})
+			Key: l.key, RequestID: events.EmailRequestID(strings.TrimPrefix(l.key, "mail:"))})
 		code := projections.ErrorCode(err)
 		switch {
 		case err == nil:
-			ans.Says, ans.Move = append(ans.Says, notify.AnswerPlayed), rs.Legal[i].Label()
-			if next, ok := afterMove(rs, view); ok {
-				return next, nil
+			label := rs.Legal[i].Label()
+			ans.Says, ans.Moves = append(ans.Says, notify.AnswerPlayed), append(ans.Moves, label)
+			if ans.Move == "" {
+				ans.Move = label
 			}
-			return p.fresh(ctx, a, rs)
+			if next, ok := afterMove(rs, view); ok {
+				return next, true, nil
+			}
+			next, err := p.fresh(ctx, a, rs)
+			return next, err == nil, err
 		case code == projections.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
 		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
-			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerRefused), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
-			return p.fresh(ctx, a, rs)
+			stop(notify.AnswerRefused)
+			ans.Detail, ans.Code = projections.ErrorMessage(err), projections.ServiceErrorCode(err)
+			next, err := p.fresh(ctx, a, rs)
+			return next, false, err
 		default:
-			return nil, err
+			return nil, false, err
 		}
 	}
 }
