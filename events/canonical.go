@@ -52,13 +52,15 @@ func CanonicalJSON(data []byte) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// Canonical returns the bytes an event's hash covers, everything but its
-// position and hashes: a compact JSON object with sorted keys
+// Canonical returns the format-1 canonical bytes of an event (a stream
+// without a CommitKey: see the package doc), everything but its position
+// and hashes: a compact JSON object with sorted keys
 //
 //	{"data":<CanonicalJSON(Data)>,"meta":{"actor":"…","idempotency_key":"…","request_id":"…"},
 //	 "recorded_at":<RecordedAt as Unix microseconds, UTC>,"stream":"…","type":"…","version":N}
 //
 // (on one line). Hash = SHA-256(PrevHash || Canonical(e)); see ChainHash.
+// A format-2 stream hashes CanonicalCommitted instead.
 // It returns an *Error with CodeInvalid when e.Data is not valid JSON.
 func Canonical(e *Event) ([]byte, error) {
 	data, err := CanonicalJSON(e.Data)
@@ -73,11 +75,18 @@ func Canonical(e *Event) ([]byte, error) {
 // data again. Given other data, its result matches no hash.
 func CanonicalPrepared(e *Event) []byte { return canonical(e, e.Data) }
 
-// canonical builds the canonical bytes of e around its canonical data.
+// canonical builds the format-1 canonical bytes of e around its canonical
+// data.
 func canonical(e *Event, data []byte) []byte {
 	b := make([]byte, 0, len(data)+len(e.Stream)+len(e.Type)+len(e.Meta.Actor)+len(e.Meta.RequestID)+len(e.Meta.IdempotencyKey)+160)
 	b = append(b, `{"data":`...)
 	b = append(b, data...)
+	return appendEnvelope(b, e)
+}
+
+// appendEnvelope appends the members after the data (or its commitment),
+// and the closing brace, to b: meta, recorded_at, stream, type, version.
+func appendEnvelope(b []byte, e *Event) []byte {
 	b = append(b, `,"meta":{"actor":`...)
 	b = appendString(b, e.Meta.Actor)
 	b = append(b, `,"idempotency_key":`...)

@@ -66,19 +66,19 @@ func TestVerifyChainNamesFirstBadEvent(t *testing.T) {
 		}
 	}
 	evs, _ := s.ReadStream(ctx, "g", 1)
-	if err := events.VerifyChain("g", evs); err != nil {
+	if err := events.VerifyChain("g", evs, nil); err != nil {
 		t.Fatal(err)
 	}
 	evs[2].Data = json.RawMessage(`2`)
 	var ce *events.ChainError
-	if err := events.VerifyChain("g", evs); !errors.As(err, &ce) || ce.Version != 3 {
+	if err := events.VerifyChain("g", evs, nil); !errors.As(err, &ce) || ce.Version != 3 {
 		t.Fatalf("tampered data: %v", err)
 	}
-	if err := events.VerifyChain("g", append(evs[:1:1], evs[2:]...)); !errors.As(err, &ce) || ce.Version != 2 {
+	if err := events.VerifyChain("g", append(evs[:1:1], evs[2:]...), nil); !errors.As(err, &ce) || ce.Version != 2 {
 		t.Fatalf("missing event: %v", err)
 	}
 	// The store's own copy is untouched by the caller's edit.
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Fatalf("store changed through a returned slice: %v", err)
 	}
 }

@@ -3,9 +3,10 @@ package events
 // VerifyChain checks the hash chain of one stream's events, given in version
 // order from version 1: versions follow each other, each PrevHash is the
 // previous event's Hash (GenesisHash for version 1), and each Hash is
-// ChainHash(PrevHash, Canonical(event)). It returns nil or a *ChainError
-// naming the first event that does not match. Stores implement Verify with it.
-func VerifyChain(stream string, evs []Event) error {
+// HashEvent(PrevHash, event, key): format 2 with the stream's key, format
+// 1 without (nil). It returns nil or a *ChainError naming the first event
+// that does not match. Stores implement Verify with it.
+func VerifyChain(stream string, evs []Event, key *CommitKey) error {
 	prev := GenesisHash()
 	for i := range evs {
 		e := &evs[i]
@@ -19,11 +20,11 @@ func VerifyChain(stream string, evs []Event) error {
 		if !hashEqual(e.PrevHash, prev) {
 			return &ChainError{Stream: stream, Version: want, Reason: "prev_hash " + describe(e.PrevHash) + " is not the previous event's hash " + describe(prev)}
 		}
-		canon, err := Canonical(e)
+		h, err := HashEvent(prev, e, key)
 		if err != nil {
 			return &ChainError{Stream: stream, Version: want, Reason: "cannot compute canonical bytes: " + err.Error()}
 		}
-		if h := ChainHash(prev, canon); !hashEqual(e.Hash, h) {
+		if !hashEqual(e.Hash, h) {
 			return &ChainError{Stream: stream, Version: want, Reason: "hash " + describe(e.Hash) + " does not match the content (want " + describe(h) + ")"}
 		}
 		prev = e.Hash

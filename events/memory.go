@@ -45,7 +45,7 @@ func (m *MemoryStore) Append(ctx context.Context, stream string, expected int64,
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := m.check(stream, expected, evs, prepared, 0)
+	out := m.check(stream, expected, evs, prepared, 0, nil)
 	if out.Err != nil || out.Replayed {
 		return out.Events, out.Err
 	}
@@ -79,7 +79,7 @@ func (m *MemoryStore) AppendBatch(ctx context.Context, appends []Append, hook Ba
 			out[i].Err = err
 			continue
 		}
-		out[i] = m.check(a.Stream, a.Expected, a.Events, prepared, next)
+		out[i] = m.check(a.Stream, a.Expected, a.Events, prepared, next, a.Key)
 		if out[i].Wrote() {
 			next += len(prepared)
 		}
@@ -96,7 +96,7 @@ func (m *MemoryStore) AppendBatch(ctx context.Context, appends []Append, hook Ba
 // check decides one append against the stored streams (m.mu held): a
 // replay of an earlier key, a conflict, or prepared with positions and
 // hashes filled in, positions starting skip events after the log's end.
-func (m *MemoryStore) check(stream string, expected int64, evs []NewEvent, prepared []Event, skip int) Appended {
+func (m *MemoryStore) check(stream string, expected int64, evs []NewEvent, prepared []Event, skip int, key *CommitKey) Appended {
 	if key := evs[0].Meta.IdempotencyKey; key != "" {
 		if sp, ok := m.keys[stream][key]; ok {
 			return Appended{Events: cloneEvents(m.all[sp.first : sp.first+sp.n]), Replayed: true}
@@ -111,12 +111,9 @@ func (m *MemoryStore) check(stream string, expected int64, evs []NewEvent, prepa
 		prev = m.all[idx[len(idx)-1]].Hash
 	}
 	for i := range prepared {
-		e := &prepared[i]
-		e.Position = int64(len(m.all) + skip + i + 1)
-		e.PrevHash = prev
-		e.Hash = ChainHash(prev, CanonicalPrepared(e))
-		prev = e.Hash
+		prepared[i].Position = int64(len(m.all) + skip + i + 1)
 	}
+	ChainPrepared(prepared, prev, key)
 	return Appended{Events: prepared}
 }
 
@@ -219,12 +216,12 @@ func (m *MemoryStore) Notify(ctx context.Context) (<-chan struct{}, error) {
 }
 
 // Verify implements Store.Verify.
-func (m *MemoryStore) Verify(ctx context.Context, stream string) error {
+func (m *MemoryStore) Verify(ctx context.Context, stream string, key *CommitKey) error {
 	evs, err := m.ReadStream(ctx, stream, 1)
 	if err != nil {
 		return err
 	}
-	return VerifyChain(stream, evs)
+	return VerifyChain(stream, evs, key)
 }
 
 // cloneEvent returns e with its own copies of the byte slices, so that a

@@ -1,13 +1,3 @@
-// Package events is pbem's event log: the envelope every fact is stored in,
-// the Store interface, its errors, and an in-memory Store. It knows no game.
-//
-// A stream holds one game's events, versioned 1, 2, 3... Every event also has
-// a global position in the log of all streams, and a SHA-256 hash over the
-// previous event's hash and its own canonical bytes, so that any edit of
-// history is detectable (see Verify).
-//
-// It owns the envelope and the Store contract and knows no game: it imports
-// nothing of pbem's (checked by cmd/pbem/layering_test.go).
 package events
 
 import (
@@ -51,7 +41,8 @@ type Event struct {
 	RecordedAt time.Time `json:"recorded_at"`
 	// PrevHash is the previous event's Hash (32 zero bytes for version 1).
 	PrevHash []byte `json:"prev_hash"`
-	// Hash is SHA-256(PrevHash || Canonical(event)).
+	// Hash is SHA-256(PrevHash || canonical bytes of the event) in its
+	// stream's format (see the package doc).
 	Hash []byte `json:"hash"`
 }
 
@@ -73,6 +64,10 @@ type Append struct {
 	Stream   string
 	Expected int64
 	Events   []NewEvent
+	// Key is the stream's commitment key: the events are hashed in
+	// format 2 with it, in format 1 without it (nil; streams begun before
+	// commitments). Every append to a stream passes the same key.
+	Key *CommitKey
 }
 
 // Appended is how one Append of a batch went.
@@ -121,6 +116,8 @@ type Store interface {
 	// expected version, no events, data that is not a JSON object or value).
 	// If the first event's IdempotencyKey was already appended to this
 	// stream, Append returns the events of that first append and writes nothing.
+	// Append hashes in format 1 (no key; see the package doc): the game
+	// service appends with AppendBatch and its stream's key.
 	Append(ctx context.Context, stream string, expected int64, evs []NewEvent, hooks ...AppendHook) ([]Event, error)
 	// AppendBatch writes several appends, each to a different stream, in
 	// one transaction with one commit: the store's group commit. Each append
@@ -142,7 +139,8 @@ type Store interface {
 	// Notify returns a channel that receives a value (coalesced) after any
 	// append commits, until ctx ends. Live readers select on it.
 	Notify(ctx context.Context) (<-chan struct{}, error)
-	// Verify checks stream's hash chain and returns nil, or a *ChainError
-	// naming the first event whose hash does not match.
-	Verify(ctx context.Context, stream string) error
+	// Verify checks stream's hash chain with the stream's commitment key
+	// (nil for a format-1 stream; see VerifyChain) and returns nil, or a
+	// *ChainError naming the first event whose hash does not match.
+	Verify(ctx context.Context, stream string, key *CommitKey) error
 }

@@ -5,18 +5,18 @@ import (
 	"pbem/events"
 )
 
-// EventHistory tells event e of game id (ev: its engine event, nil for a
+// EventHistory tells event e of game g (ev: its engine event, nil for a
 // service event) as each seat may see it: the public (Spectator) row
 // first, then a row for each seat that sees it differently. players are
 // the names after e (a pbem.player_replaced has renamed its seat). It is
 // the history table's rows as the projector wrote them before migration
 // 0080: the reference SeatHistory is tested against.
-func EventHistory(eng engine.Game, id, lang string, players []string, e events.Event, ev engine.Event) ([]HistoryRow, error) {
+func EventHistory(eng engine.Game, g *Game, lang string, players []string, e events.Event, ev engine.Event) ([]HistoryRow, error) {
 	pub, err := public(eng, lang, players, e, ev)
 	if err != nil {
 		return nil, err
 	}
-	rows := []HistoryRow{rowOf(id, e, engine.Spectator, pub)}
+	rows := []HistoryRow{rowOf(g, e, engine.Spectator, pub)}
 	if ev == nil {
 		return rows, nil
 	}
@@ -26,7 +26,7 @@ func EventHistory(eng engine.Game, id, lang string, players []string, e events.E
 			return nil, err
 		}
 		if r.differs(pub) {
-			rows = append(rows, rowOf(id, e, seat, r))
+			rows = append(rows, rowOf(g, e, seat, r))
 		}
 	}
 	return rows, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 )
 
 // Game statuses.
@@ -70,6 +71,11 @@ type Game struct {
 	// Seats and AdminHash are primary data, loaded with the row.
 	Seats     []Seat
 	AdminHash []byte
+	// CommitKey is the commitment key of the game's stream (see package
+	// events), derived from its seed when pbem.created is projected; nil
+	// for a game begun before commitments (chain format 1). Secret until
+	// the game ends: the audit reveals it with the seed.
+	CommitKey *events.CommitKey
 }
 
 // Seat is one player of a game: primary data, not rebuilt from events.

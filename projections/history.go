@@ -48,11 +48,23 @@ func redacted(eng engine.Game, ev engine.Event, seat int, players []string, lang
 	return told{data: data, line: eng.Describe(r, players, lang)}, nil
 }
 
-// rowOf is e's history row for seat, told as t.
-func rowOf(id string, e events.Event, seat int, t told) HistoryRow {
-	return HistoryRow{GameID: id, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor,
-		Data: t.data, Summary: t.line, Hash: e.Hash, PrevHash: e.PrevHash, RecordedAt: e.RecordedAt.UTC()}
+// rowOf is e's history row for seat, told as t. Its hashes are those of
+// the event (see ShowsHashes).
+func rowOf(g *Game, e events.Event, seat int, t told) HistoryRow {
+	r := HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor,
+		Data: t.data, Summary: t.line, RecordedAt: e.RecordedAt.UTC()}
+	if ShowsHashes(g) {
+		r.Hash, r.PrevHash = e.Hash, e.PrevHash
+	}
+	return r
 }
+
+// ShowsHashes reports whether g's event hashes may be shown to its seats:
+// always in a game whose chain commits to its events' data (format 2: a
+// hash tells nothing of what is hidden), and in an older game (format 1,
+// data in clear: a hash would let a seat try the values of a hidden card
+// against it) only once it has ended. See package events.
+func ShowsHashes(g *Game) bool { return g.CommitKey != nil || g.Ended() }
 
 // SeatHistory is game g's history of evs as seat sees it (Spectator: the
 // public history): for each event, its row for seat if seat sees it
@@ -105,10 +117,10 @@ func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat in
 			return HistoryRow{}, err
 		}
 		if own.differs(pub) {
-			return rowOf(g.ID, e, seat, own), nil
+			return rowOf(g, e, seat, own), nil
 		}
 	}
-	return rowOf(g.ID, e, engine.Spectator, pub), nil
+	return rowOf(g, e, engine.Spectator, pub), nil
 }
 
 // playersBefore takes g.Players (the names at g.Version) back to the

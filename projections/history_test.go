@@ -39,7 +39,7 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 	}
 	created, _ := json.Marshal(projections.Created{Game: eng.Name(), RulesVersion: "1", Players: players,
 		Options: json.RawMessage(`{}`), Language: lang, Seed: fmt.Sprintf("%x", seed[:]), SeedHash: projections.SeedHash(seed),
-		TurnDeadline: "72h", ReminderBefore: "12h", TimeoutPolicy: "pause"})
+		TurnDeadline: "72h", ReminderBefore: "12h", TimeoutPolicy: "pause", ChainFormat: events.FormatCommitted})
 	var evs []events.Event
 	var want []projections.HistoryRow
 	var rows []*projections.Game
@@ -63,7 +63,7 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 		if _, err := p.Apply([]events.Event{e}, []engine.Event{ev}); err != nil {
 			t.Fatalf("apply v%d %s: %v", v, typ, err)
 		}
-		hist, err := projections.EventHistory(eng, "g", lang, p.Game.Players, e, ev)
+		hist, err := projections.EventHistory(eng, p.Game, lang, p.Game.Players, e, ev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/i18n"
+	"pbem/events"
 )
 
 // The service's own event types, stored in each game's stream beside the
@@ -49,6 +50,26 @@ type Created struct {
 	// person); absent when every seat is a person's. Public: everyone may
 	// know who is a bot.
 	Bots []string `json:"bots,omitempty"`
+	// ChainFormat is the hash chain format of the game's stream:
+	// events.FormatCommitted (2) for every game created since commitments,
+	// the data of its events hashed only as HMACs under the key derived
+	// from Seed (events.CommitKeyFrom); absent (format 1, data in clear)
+	// in older games. Public.
+	ChainFormat int `json:"chain_format,omitempty"`
+}
+
+// CommitKey is the commitment key of the game c creates, derived from its
+// seed: nil for a format-1 game. Errors: a bad seed.
+func (c *Created) CommitKey() (*events.CommitKey, error) {
+	if c.ChainFormat < events.FormatCommitted {
+		return nil, nil
+	}
+	seed, err := DecodeSeed(c.Seed)
+	if err != nil {
+		return nil, err
+	}
+	k := events.CommitKeyFrom(seed)
+	return &k, nil
 }
 
 // Timeout is the data of pbem.timeout: the awaited seats whose deadline passed.

@@ -273,7 +273,12 @@ func (p *Projector) create(e events.Event) error {
 		return fmt.Errorf("projections: game %s: bad deadline settings %q/%q", e.Stream, c.TurnDeadline, c.ReminderBefore)
 	}
 	sh, _ := hex.DecodeString(c.SeedHash)
+	key, err := c.CommitKey()
+	if err != nil {
+		return fmt.Errorf("projections: game %s: %w", e.Stream, err)
+	}
 	g := p.Game
+	g.CommitKey = key
 	g.ID = e.Stream
 	g.Game = c.Game
 	g.RulesVersion = c.RulesVersion

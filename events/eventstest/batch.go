@@ -141,7 +141,7 @@ func lastPosition(t *testing.T, s events.Store) int64 {
 func verify(t *testing.T, s events.Store, streams ...string) {
 	t.Helper()
 	for _, st := range streams {
-		if err := s.Verify(ctxT(t), st); err != nil {
+		if err := s.Verify(ctxT(t), st, nil); err != nil {
 			t.Errorf("Verify(%q): %v", st, err)
 		}
 	}

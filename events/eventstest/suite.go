@@ -453,7 +453,7 @@ func testRace(t *testing.T, s events.Store) {
 			t.Errorf("event %d has version %d", i, e.Version)
 		}
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Errorf("Verify after the race: %v", err)
 	}
 }
@@ -574,11 +574,39 @@ func testVerify(t *testing.T, s events.Store) {
 	for i := range 4 {
 		mustAppend(t, s, "g", int64(2*i), ev("A", i), ev("B", map[string]any{"i": i, "s": "é\u2028<"}))
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Errorf("Verify: %v", err)
 	}
-	if err := s.Verify(ctx, "unknown"); err != nil {
+	if err := s.Verify(ctx, "unknown", nil); err != nil {
 		t.Errorf("Verify of an unknown stream: %v", err)
+	}
+	// A format-2 stream: hashed with its key, checked with it, and not
+	// with another key or none.
+	key := events.CommitKeyFrom([32]byte{1, 2, 3})
+	for i := range 3 {
+		out := mustBatch(t, s, []events.Append{{Stream: "k", Expected: int64(2 * i), Key: &key,
+			Events: []events.NewEvent{ev("A", i), ev("B", map[string]any{"card": i, "s": "é\u2028<"})}}}, nil)
+		if out[0].Err != nil {
+			t.Fatalf("append to a keyed stream: %v", out[0].Err)
+		}
+		for _, e := range out[0].Events {
+			if h, err := events.HashEvent(e.PrevHash, &e, &key); err != nil || !bytes.Equal(h, e.Hash) {
+				t.Errorf("keyed v%d: hash %x, HashEvent %x (%v)", e.Version, e.Hash, h, err)
+			}
+			if h, _ := events.HashEvent(e.PrevHash, &e, nil); bytes.Equal(h, e.Hash) {
+				t.Errorf("keyed v%d: hashed in format 1", e.Version)
+			}
+		}
+	}
+	if err := s.Verify(ctx, "k", &key); err != nil {
+		t.Errorf("Verify of a keyed stream: %v", err)
+	}
+	other := events.CommitKeyFrom([32]byte{1, 2, 4})
+	var ce *events.ChainError
+	for name, k := range map[string]*events.CommitKey{"no key": nil, "another key": &other} {
+		if err := s.Verify(ctx, "k", k); !errors.As(err, &ce) || ce.Version != 1 {
+			t.Errorf("Verify of a keyed stream with %s: %v, want a chain error at version 1", name, err)
+		}
 	}
 }
 

@@ -167,14 +167,15 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
 		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: projections.SeedHash(seed),
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
-		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(),
+		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(), ChainFormat: events.FormatCommitted,
 	}
+	key := events.CommitKeyFrom(seed)
 	data, err := json.Marshal(c)
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal pbem.created: %w", err)
 	}
 	admin := AdminToken(s.secret, id, 0)
-	shell := &projections.Game{ID: id, Seats: seats, AdminHash: TokenHash(admin)}
+	shell := &projections.Game{ID: id, Seats: seats, AdminHash: TokenHash(admin), CommitKey: &key}
 	ev := events.NewEvent{Type: projections.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
 	var extra func(*projections.Change, engine.State) error
 	if len(mail) > 0 {

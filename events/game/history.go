@@ -48,19 +48,27 @@ func (s *Service) seatHistory(ctx context.Context, g *projections.Game, seat int
 // Audit is a finished game's full record: every event with its hash, and the
 // seed, so that anyone can re-deal the game and check every shuffle.
 type Audit struct {
-	GameID   string         `json:"game_id"`
-	Game     string         `json:"game"`
-	Rules    string         `json:"rules_version"`
-	Status   string         `json:"status"`
-	Seed     string         `json:"seed"`
-	SeedHash string         `json:"seed_hash"`
-	Events   []events.Event `json:"events"`
+	GameID   string `json:"game_id"`
+	Game     string `json:"game"`
+	Rules    string `json:"rules_version"`
+	Status   string `json:"status"`
+	Seed     string `json:"seed"`
+	SeedHash string `json:"seed_hash"`
+	// ChainFormat is the format of the events' hash chain (see package
+	// events): 2 (commitments under CommitKey) or 1 (data in clear).
+	ChainFormat int `json:"chain_format"`
+	// CommitKey is the hex commitment key of a format-2 chain, revealed
+	// with the seed (from which it derives) now that the game has ended.
+	CommitKey string         `json:"commit_key,omitempty"`
+	Events    []events.Event `json:"events"`
 	// HowToCheck explains the checks in English.
 	HowToCheck string `json:"how_to_check"`
 }
 
 const howToCheck = "Every event's hash is SHA-256 over the previous event's hash (32 zero bytes before version 1) " +
-	"followed by the event's canonical bytes (see package pbem/events, Canonical); a changed event breaks the chain. " +
+	"followed by the event's canonical bytes; in chain format 2 those bytes hold, instead of the data, its commitment " +
+	"HMAC-SHA256(commit_key, \"pbem/events commit v2\" 0x00 data), and commit_key is HKDF-SHA256 of the seed " +
+	"(info \"pbem commit key v2\"): see package pbem/events and the README. A changed event breaks the chain. " +
 	"The seed is the hex 32 bytes whose SHA-256 (seed_hash) was shown to every player from the start: deal the game " +
 	"again with the named rules version, the players and the options of the pbem.created event and this seed, " +
 	"apply the events in order, and compare; `pbem verify GAME` does all of this."
@@ -80,7 +88,10 @@ func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 		return nil, err
 	}
 	a := &Audit{GameID: id, Game: g.Game, Rules: g.RulesVersion, Status: g.Status,
-		SeedHash: hex.EncodeToString(g.SeedHash), Events: evs, HowToCheck: howToCheck}
+		SeedHash: hex.EncodeToString(g.SeedHash), ChainFormat: g.CommitKey.Format(), Events: evs, HowToCheck: howToCheck}
+	if g.CommitKey != nil {
+		a.CommitKey = hex.EncodeToString(g.CommitKey[:])
+	}
 	if len(evs) > 0 && evs[0].Type == projections.TypeCreated {
 		var c projections.Created
 		if err := json.Unmarshal(evs[0].Data, &c); err == nil {

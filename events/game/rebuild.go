@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -77,11 +78,11 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 	// which is the better report.
 	c, evs, err := s.replay(ctx, live)
 	if err == nil {
-		err = events.VerifyChain(id, evs)
+		err = events.VerifyChain(id, evs, c.Game.CommitKey)
 		if err != nil {
 			return err
 		}
-	} else if verr := s.store.Verify(ctx, id); verr != nil {
+	} else if verr := s.store.Verify(ctx, id, live.CommitKey); verr != nil {
 		return verr
 	}
 	if err != nil {
@@ -126,6 +127,7 @@ func diffGames(a, b *projections.Game) string {
 		{"created_at", a.CreatedAt.UnixMicro(), b.CreatedAt.UnixMicro()},
 		{"updated_at", a.UpdatedAt.UnixMicro(), b.UpdatedAt.UnixMicro()},
 		{"finished_at", micros(a.FinishedAt), micros(b.FinishedAt)},
+		{"commit_key", keyName(a.CommitKey), keyName(b.CommitKey)},
 	}
 	for _, f := range fields {
 		if !reflect.DeepEqual(f.x, f.y) {
@@ -139,6 +141,16 @@ func diffGames(a, b *projections.Game) string {
 		return "options"
 	}
 	return ""
+}
+
+// keyName names a commitment key in a report without telling it: "none",
+// or the start of its SHA-256.
+func keyName(k *events.CommitKey) string {
+	if k == nil {
+		return "none"
+	}
+	h := sha256.Sum256(k[:])
+	return "key " + hex.EncodeToString(h[:4])
 }
 
 // sameJSON compares two JSON texts by value. Equal texts are equal values

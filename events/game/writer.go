@@ -176,7 +176,7 @@ func (s *Service) writeBatchBy(batch []*pending, deadline time.Time) {
 	defer cancel()
 	appends := make([]events.Append, len(live))
 	for i, p := range live {
-		appends[i] = events.Append{Stream: p.g.ID, Expected: p.g.Version, Events: p.evs}
+		appends[i] = events.Append{Stream: p.g.ID, Expected: p.g.Version, Events: p.evs, Key: p.g.CommitKey}
 	}
 	hook := func(ctx context.Context, tx events.Tx, out []events.Appended) error {
 		changes := make([]*projections.Change, 0, len(out))

@@ -56,7 +56,7 @@ func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.App
 			// Not remembered, or moved on by another process since.
 			w.look = append(w.look, i)
 		case hd.version == appends[i].Expected:
-			chain(w.prepared[i], hd.hash)
+			events.ChainPrepared(w.prepared[i], hd.hash, appends[i].Key)
 			w.send = append(w.send, i)
 		}
 	}
@@ -91,7 +91,7 @@ func (w *batchWrite) lookUp(ctx context.Context, q querier) error {
 	}
 	for k, i := range w.look {
 		if hash, ok := hashes[heads[k]]; ok {
-			chain(w.prepared[i], hash)
+			events.ChainPrepared(w.prepared[i], hash, w.appends[i].Key)
 			w.send = append(w.send, i)
 		}
 	}
@@ -110,17 +110,6 @@ func appendKey(e *events.Event) *string {
 		return &k
 	}
 	return nil
-}
-
-// chain fills in the hashes of an append's events after prev: the one
-// place where the chain is computed.
-func chain(evs []events.Event, prev []byte) {
-	for k := range evs {
-		e := &evs[k]
-		e.PrevHash = prev
-		e.Hash = events.ChainHash(prev, events.CanonicalPrepared(e))
-		prev = e.Hash
-	}
 }
 
 // queue adds the insert statements (see insertSQL) for the events of the

@@ -46,7 +46,7 @@ func TestAppendChainsFromRememberedAndReadHeads(t *testing.T) {
 		}
 		prev = e.Hash
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
 	// At a version the stream has left or not reached, an append is a

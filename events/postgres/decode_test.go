@@ -57,7 +57,7 @@ func TestDecoderMatchesScan(t *testing.T) {
 	if !reflect.DeepEqual(fast, slow) {
 		t.Fatalf("decoder and Scan differ:\n%+v\n%+v", fast[0], slow[0])
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Fatal(err)
 	}
 }

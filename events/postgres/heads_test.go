@@ -33,7 +33,7 @@ func TestRememberedHeadsAcrossStores(t *testing.T) {
 	if _, err := b.Append(ctx, "g", 3, []events.NewEvent{ev("D", `4`)}); !events.IsConflict(err) {
 		t.Fatalf("b at its stale head: %v, want a conflict", err)
 	}
-	if err := a.Verify(ctx, "g"); err != nil {
+	if err := a.Verify(ctx, "g", nil); err != nil {
 		t.Fatal(err)
 	}
 	evs, err := a.ReadStream(ctx, "g", 1)
@@ -68,7 +68,7 @@ func TestKeyedRetryAtNewerHeadWritesNothing(t *testing.T) {
 	if err != nil || len(evs) != 3 {
 		t.Fatalf("stream has %d events (%v), want 3: the retry wrote", len(evs), err)
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -66,7 +66,7 @@ func TestBatchOverSeveralStatementsIsOneTransaction(t *testing.T) {
 		if err != nil || len(got) != want {
 			t.Fatalf("stream %s holds %d events (%v), want %d", stream, len(got), err, want)
 		}
-		if err := s.Verify(ctx, stream); err != nil {
+		if err := s.Verify(ctx, stream, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,7 +148,7 @@ func TestAppendsAfterMigration0090(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, stream := range []string{"g", "h"} {
-		if err := s.Verify(ctx, stream); err != nil {
+		if err := s.Verify(ctx, stream, nil); err != nil {
 			t.Fatalf("verify %s after migrating: %v", stream, err)
 		}
 	}
@@ -225,7 +225,7 @@ func TestMigration0091PrevHashDownAndUp(t *testing.T) {
 	}
 	pool.Reset() // the statements cached before the column went and came back
 	for stream, evs := range want {
-		if err := s.Verify(ctx, stream); err != nil {
+		if err := s.Verify(ctx, stream, nil); err != nil {
 			t.Errorf("verify %s after down and up: %v", stream, err)
 		}
 		got, err := s.ReadStream(ctx, stream, 2)

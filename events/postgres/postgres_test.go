@@ -34,13 +34,13 @@ func TestVerifyNamesTamperedEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Verify(ctx, "g"); err != nil {
+	if err := s.Verify(ctx, "g", nil); err != nil {
 		t.Fatalf("Verify before tampering: %v", err)
 	}
 	if _, err := s.Pool().Exec(ctx, `UPDATE events SET data = '{"card":9}' WHERE stream = 'g' AND version = 3`); err != nil {
 		t.Fatal(err)
 	}
-	err := s.Verify(ctx, "g")
+	err := s.Verify(ctx, "g", nil)
 	var ce *events.ChainError
 	if !errors.As(err, &ce) || ce.Version != 3 || ce.Stream != "g" {
 		t.Fatalf("Verify after tampering with version 3: %v", err)
@@ -50,14 +50,14 @@ func TestVerifyNamesTamperedEvent(t *testing.T) {
 	if _, err := s.Pool().Exec(ctx, `UPDATE events SET hash = sha256('x') WHERE stream = 'g' AND version = 3`); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Verify(ctx, "g"); !errors.As(err, &ce) || ce.Version != 3 {
+	if err := s.Verify(ctx, "g", nil); !errors.As(err, &ce) || ce.Version != 3 {
 		t.Fatalf("Verify after re-hashing: %v", err)
 	}
 	// A deleted event is named too.
 	if _, err := s.Pool().Exec(ctx, `DELETE FROM events WHERE stream = 'g' AND version = 2`); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Verify(ctx, "g"); !errors.As(err, &ce) || ce.Version != 2 {
+	if err := s.Verify(ctx, "g", nil); !errors.As(err, &ce) || ce.Version != 2 {
 		t.Fatalf("Verify after a delete: %v", err)
 	}
 }
@@ -295,7 +295,7 @@ func TestAppendAfterPositionsFromTheFuture(t *testing.T) {
 	if len(got) != 3 || got[0].Type != "A" || got[1].Type != "B" || got[2].Type != "C" {
 		t.Fatalf("ReadAll after the restore: %v, want A, B, C in order", got)
 	}
-	if err := restored.Verify(ctx, "g"); err != nil {
+	if err := restored.Verify(ctx, "g", nil); err != nil {
 		t.Fatal(err)
 	}
 }

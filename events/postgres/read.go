@@ -191,10 +191,10 @@ func scanEvents(rows pgx.Rows) ([]events.Event, error) {
 
 // Verify implements events.Store.Verify: it reads the stream and recomputes
 // its hash chain (events.VerifyChain).
-func (s *Store) Verify(ctx context.Context, stream string) error {
+func (s *Store) Verify(ctx context.Context, stream string, key *events.CommitKey) error {
 	evs, err := s.ReadStream(ctx, stream, 1)
 	if err != nil {
 		return err
 	}
-	return events.VerifyChain(stream, evs)
+	return events.VerifyChain(stream, evs, key)
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/projections"
 )
 
 const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
 	st.state, st.version, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
 	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
-	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots`
+	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots, st.commit_key`
 
 // gameFrom is the FROM clause of gameColumns: the game, its state snapshot
 // (migration 0070) and its seats as
@@ -65,12 +66,20 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var toMove, seats, gens []int32
 	var names, emails, bots []string
 	var hashes [][]byte
+	var key []byte
 	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &options, &players, &g.Status, &g.Version,
 		&state, &g.StateVersion, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
 		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
-		&seats, &names, &emails, &gens, &hashes, &bots)
+		&seats, &names, &emails, &gens, &hashes, &bots, &key)
 	if err != nil {
 		return nil, notFound(err, id)
+	}
+	switch len(key) {
+	case 0:
+	case len(events.CommitKey{}):
+		g.CommitKey = (*events.CommitKey)(key)
+	default:
+		return nil, fmt.Errorf("projections/postgres: commit key of %s is %d bytes", id, len(key))
 	}
 	g.Options, g.State = options, state
 	if len(names) != len(seats) || len(emails) != len(seats) || len(gens) != len(seats) || len(hashes) != len(seats) || len(bots) != len(seats) {

@@ -120,8 +120,9 @@ func queueInsertGame(b *pgx.Batch, g *projections.Game) error {
 		g.ID, g.Game, g.RulesVersion, g.Language, g.Options, a.players, g.Status, g.Version, a.toMove,
 		g.SeedHash, g.AdminHash, a.result, g.CreatedAt, g.UpdatedAt, g.FinishedAt, interval(g.TurnDeadline),
 		interval(g.ReminderBefore), g.TimeoutPolicy, g.DeadlineAt, g.ReminderAt, g.Paused(), g.Extensions)
-	// The first snapshot; changesSQL, which follows, writes the later ones.
-	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)`, g.ID, g.Version, g.State)
+	// The first snapshot, with the game's commitment key (migration 0092);
+	// changesSQL, which follows, writes the later snapshots.
+	b.Queue(`INSERT INTO game_states (game_id, version, state, commit_key) VALUES ($1, $2, $3, $4)`, g.ID, g.Version, g.State, keyBytes(g.CommitKey))
 	return nil
 }
 
@@ -133,8 +134,9 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 	if err != nil {
 		return err
 	}
-	b.Queue(`INSERT INTO game_states (game_id, version, state) VALUES ($1, $2, $3)
-		ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state`, g.ID, g.Version, g.State)
+	b.Queue(`INSERT INTO game_states (game_id, version, state, commit_key) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state, commit_key = excluded.commit_key`,
+		g.ID, g.Version, g.State, keyBytes(g.CommitKey))
 	b.Queue(`UPDATE games SET game = $2, status = $3, version = $4, to_move = $5,
 		awaited_since = awaited_since(to_move, awaited_since, $5, $4), result = $6,
 		updated_at = $7, finished_at = $8, paused = $9, extensions = $10, rules_version = $11, language = $12,
@@ -146,6 +148,16 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 		g.Extensions, g.RulesVersion, g.Language, a.players, g.DeadlineAt, g.ReminderAt, g.Options, g.SeedHash,
 		g.CreatedAt, interval(g.TurnDeadline), interval(g.ReminderBefore), g.TimeoutPolicy)
 	return nil
+}
+
+// keyBytes is the commit_key column of a game's game_states row
+// (migration 0092): NULL for
+// a format-1 game.
+func keyBytes(k *events.CommitKey) []byte {
+	if k == nil {
+		return nil
+	}
+	return k[:]
 }
 
 // changesSQL writes the projections of a batch's Changes (moves, admin
