@@ -144,13 +144,14 @@ type Game interface {
 	// ChooseBot is a bot's decision for the seat whose view is given: one
 	// of that view's legal moves, verbatim, to be played through Decide like
 	// a person's. view is what State.View(seat) returned and history every
-	// event so far as Redact(e, seat) gives it: a bot never sees the State,
-	// and each engine's typed entry takes its own View type. seed and
-	// version key the bot's randomness, so replaying a game gives the same
-	// bot moves (package engine/bot has the shared parts). Errors are
-	// *RuleError: CodeBadOptions for an unknown level or a foreign view,
+	// event so far as that seat sees it (Redacted): a bot never sees the
+	// State, nor the seed. key (Seed.BotKey) and version key the bot's
+	// randomness, so replaying a game gives the same bot moves (package
+	// engine/bot has the shared parts). The types say so: see SeatView,
+	// SeatHistory and BotKey. Errors are *RuleError: CodeBadOptions for an
+	// unknown level, a foreign view or a history of another seat,
 	// CodeNotYourTurn when the view lists no move.
-	ChooseBot(level BotLevel, view any, history []Event, seed Seed, version int) (Move, error)
+	ChooseBot(level BotLevel, view SeatView, history SeatHistory, key BotKey, version int) (Move, error)
 	// Settings describes the player range and the options a creator may
 	// choose, labelled in lang ("en", "fr", "it"; English otherwise). The
 	// service checks a request against it (CheckOptions) before New, and
@@ -206,7 +207,7 @@ type State interface {
 	// the counts of what others hold. Spectator gives the public view. Its
 	// JSON leaves out the legal moves, which the API lists beside it (a
 	// bot's view may hold them as a Go field).
-	View(seat int) any
+	View(seat int) SeatView
 	// Result is nil until the game has ended.
 	Result() *Result
 	// DefaultMove is the move played for seat when its turn deadline passes

@@ -18,19 +18,21 @@ import (
 // descents, so that a decision does not depend on the machine.
 var strongBudget = bot.Budget{Worlds: 8, Iterations: 480}
 
-// ChooseBot is Bot for a view given as any (View or *View); see bot.Choose.
-func (g Game) ChooseBot(level bot.Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
-	v, err := bot.ViewAs[View](Name, view)
+// ChooseBot is Bot for a seat's view given as an engine.SeatView (View or
+// *View); see bot.Choose.
+func (g Game) ChooseBot(level bot.Level, view engine.SeatView, history engine.SeatHistory, key engine.BotKey, version int) (engine.Move, error) {
+	v, err := bot.ViewAs[View](Name, view, history)
 	if err != nil {
 		return nil, err
 	}
-	return g.Bot(level, v, history, seed, version)
+	return g.Bot(level, v, history, key, version)
 }
 
 // Bot is the move of a bot of the given level for the seat of v, one of
 // v.LegalMoves verbatim. v is State.View(seat) and history the game's
-// events as Game.Redact gives them to that seat; seed and version key the
-// bot's PRNG (bot.NewRand), so the same inputs give the same move.
+// events as that seat sees them (engine.Redacted); the game's bot key and
+// version key the bot's PRNG (bot.NewRand), so the same inputs give the
+// same move.
 //
 //   - easy: a uniformly random legal move;
 //   - normal: the greedy player's move (botgreedy.go) in a world sampled
@@ -43,14 +45,17 @@ func (g Game) ChooseBot(level bot.Level, view any, history []engine.Event, seed 
 // the normal and strong bots play as the easy one. Errors: bad_options
 // for an unknown level or a view of another game; not_your_turn when v
 // lists no legal move.
-func (g Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
+func (g Game) Bot(level bot.Level, v View, history engine.SeatHistory, key engine.BotKey, version int) (engine.Move, error) {
+	if history.Seat() != v.Seat {
+		return nil, bot.ErrWrongView(Name, v)
+	}
 	if v.Game != Name || v.Seat < 0 || v.Seat >= len(v.Players) {
 		return nil, bot.ErrWrongView(Name, v)
 	}
 	if len(v.LegalMoves) == 0 {
 		return nil, engine.Errorf(engine.CodeNotYourTurn, "seat %d has no decision to make", v.Seat)
 	}
-	r := bot.NewRand(seed, version, v.Seat)
+	r := bot.NewRand(key, version, v.Seat)
 	switch level {
 	case bot.Easy:
 		return v.LegalMoves[r.IntN(len(v.LegalMoves))], nil
@@ -61,7 +66,7 @@ func (g Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.S
 	if len(v.LegalMoves) == 1 {
 		return v.LegalMoves[0], nil
 	}
-	k := knowledgeOf(&v, history)
+	k := knowledgeOf(&v, history.Events())
 	if level == bot.Normal {
 		w, err := k.sample(&v, r)
 		if errors.Is(err, errCustomCards) {
@@ -71,7 +76,7 @@ func (g Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.S
 			return nil, err
 		}
 		// The greedy player's mind about England is drawn once per round.
-		u := bot.NewRand(seed, 0, v.Seat, uint64(v.Round)).Float64()
+		u := bot.NewRand(key, 0, v.Seat, uint64(v.Round)).Float64()
 		m := greedyMove(w, v.Seat, w.legal(v.Seat), r, u)
 		i := indexOfMove(v.LegalMoves, m)
 		if i < 0 {

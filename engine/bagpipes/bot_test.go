@@ -74,12 +74,9 @@ func TestBotWorldsMatchTheView(t *testing.T) {
 		var hist []engine.Event
 		for s.Res == nil {
 			for _, seat := range s.ToMove() {
-				red := make([]engine.Event, len(hist))
-				for i, e := range hist {
-					red[i] = g.Redact(e, seat)
-				}
+				red := engine.Redacted(g, hist, seat)
 				v := s.View(seat).(View)
-				w, err := knowledgeOf(&v, red).sample(&v, bot.NewRand(su.Seed, len(hist), seat))
+				w, err := knowledgeOf(&v, red.Events()).sample(&v, bot.NewRand(su.Seed.BotKey(), len(hist), seat))
 				if err != nil {
 					t.Fatalf("game %d after %d events: %v", game, len(hist), err)
 				}
@@ -94,11 +91,8 @@ func TestBotWorldsMatchTheView(t *testing.T) {
 				}
 			}
 			seat := s.ToMove()[0]
-			red := make([]engine.Event, len(hist))
-			for i, e := range hist {
-				red[i] = g.Redact(e, seat)
-			}
-			m, err := g.Bot(bot.Easy, s.View(seat).(View), red, su.Seed, len(hist)+1)
+			red := engine.Redacted(g, hist, seat)
+			m, err := g.Bot(bot.Easy, s.View(seat).(View), red, su.Seed.BotKey(), len(hist)+1)
 			if err != nil {
 				t.Fatal(err)
 			}

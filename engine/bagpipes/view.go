@@ -103,7 +103,7 @@ func (s *state) cardView(c int) CardView {
 }
 
 // View is what seat may see; engine.Spectator sees only public things.
-func (s *state) View(seat int) any {
+func (s *state) View(seat int) engine.SeatView {
 	v := View{
 		Game: Name, Seat: seat, Round: s.Round, Rounds: s.Rounds, Phase: s.Phase, ToMove: s.ToMove(),
 		Badge: s.Badge, StayToken: s.Stay, StayingHome: s.StayHome, Defeats: s.Defeats, DefeatLimit: s.DefeatLimit,
@@ -166,3 +166,6 @@ func (s *state) View(seat int) any {
 	}
 	return v
 }
+
+// ViewSeat implements engine.SeatView.
+func (v View) ViewSeat() int { return v.Seat }

@@ -8,16 +8,17 @@
 // never the engine state, so a bot cannot read what its seat may not see;
 // Choose is the one generic entry that the service calls.
 //
-// A bot is deterministic: given the same view, history, game seed and
+// A bot is deterministic: given the same view, history, bot key and
 // version it makes the same choice, so the audit can re-run a bot's moves.
 // Its randomness comes from a ChaCha8 PRNG keyed by a hash of the game's
-// seed, the version and the seat (NewRand); the seed itself never reaches
-// the game code (it would tell the hidden cards), only the hash does.
+// bot key, the version and the seat (NewRand). The bot key derives from
+// the game's seed (engine.Seed.BotKey) and tells nothing of it: the seed,
+// from which every shuffle follows, never reaches a bot. The entries'
+// types (engine.SeatView, engine.SeatHistory, engine.BotKey) make handing
+// a bot anything more a compile error.
 package bot
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 
@@ -49,21 +50,12 @@ func ParseLevel(s string) (Level, error) {
 }
 
 // NewRand returns the PRNG of one bot decision: ChaCha8 keyed by
-// SHA-256("pbem bot", seed, version, seat, salt...). version is the number
-// of events of the game when the bot decides, so each decision draws
-// afresh and replaying the game draws the same.
-func NewRand(seed engine.Seed, version, seat int, salt ...uint64) *rand.Rand {
-	h := sha256.New()
-	h.Write([]byte("pbem bot\x00"))
-	h.Write(seed[:])
-	var b [8]byte
-	for _, x := range append([]uint64{uint64(int64(version)), uint64(int64(seat))}, salt...) {
-		binary.LittleEndian.PutUint64(b[:], x)
-		h.Write(b[:])
-	}
-	var key [32]byte
-	copy(key[:], h.Sum(nil))
-	return rand.New(rand.NewChaCha8(key))
+// key.Sum(version, seat, salt...) (engine.BotKey.Sum), so that each
+// decision of each seat draws its own numbers and replaying a game gives
+// the same ones.
+func NewRand(key engine.BotKey, version, seat int, salt ...uint64) *rand.Rand {
+	parts := append([]uint64{uint64(int64(version)), uint64(int64(seat))}, salt...)
+	return rand.New(rand.NewChaCha8(key.Sum(parts...)))
 }
 
 // Choose is the bot's decision for the seat whose view is given: a move
@@ -71,28 +63,33 @@ func NewRand(seed engine.Seed, version, seat int, salt ...uint64) *rand.Rand {
 // to be posted through the ordinary decide path.
 //
 //   - g is the game (its ChooseBot does the work);
-//   - view is State.View(seat) for the bot's seat, as returned (the
-//     engine's View value or a pointer to it);
-//   - history is every event of the game so far, each passed through
-//     g.Redact(e, seat);
-//   - seed is the game's seed and version the stream's version (its number
-//     of events) when the bot decides: together with the seat they key the
-//     bot's PRNG, so that replaying the game gives the same bot moves.
+//   - view is State.View(seat) for the bot's seat, as returned;
+//   - history is every event of the game so far as the seat sees them
+//     (engine.Redacted);
+//   - key is the game's bot key (engine.Seed.BotKey) and version the
+//     stream's version (its number of events) when the bot decides:
+//     together with the seat they key the bot's PRNG, so that replaying
+//     the game gives the same bot moves.
 //
 // Errors: an *engine.RuleError with code engine.CodeBadOptions for an
 // unknown level or a view of the wrong type or seat;
 // engine.CodeNotYourTurn when the view lists no legal move.
-func Choose(g engine.Game, level Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
+func Choose(g engine.Game, level Level, view engine.SeatView, history engine.SeatHistory, key engine.BotKey, version int) (engine.Move, error) {
 	if !level.Valid() {
 		return nil, engine.Errorf(engine.CodeBadOptions, "unknown bot level %d", int(level))
 	}
-	return g.ChooseBot(level, view, history, seed, version)
+	return g.ChooseBot(level, view, history, key, version)
 }
 
-// ViewAs reads a view given as any (a V, or a non-nil *V) as the V that
-// game's typed bot entry takes; anything else is ErrWrongView.
-func ViewAs[V any](game string, view any) (V, error) {
-	switch v := view.(type) {
+// ViewAs reads a seat's view (a V, or a non-nil *V) as the V that game's
+// typed bot entry takes, and checks that history was redacted for that
+// view's seat; anything else is ErrWrongView.
+func ViewAs[V any](game string, view engine.SeatView, history engine.SeatHistory) (V, error) {
+	if view != nil && view.ViewSeat() != history.Seat() {
+		var zero V
+		return zero, engine.Errorf(engine.CodeBadOptions, "%s bot: a history of seat %d for the view of seat %d", game, history.Seat(), view.ViewSeat())
+	}
+	switch v := any(view).(type) {
 	case V:
 		return v, nil
 	case *V:

@@ -108,12 +108,19 @@ func TestChooseRefusesWrongViewAndLevel(t *testing.T) {
 	}
 	seat := st.ToMove()[0]
 	view := st.View(seat)
+	key := seedOf(1).BotKey()
 	var re *engine.RuleError
 	for name, call := range map[string]func() error{
-		"lords view to bagpipes": func() error { _, err := bot.Choose(bg, bot.Normal, view, nil, seedOf(1), 1); return err },
-		"string view":            func() error { _, err := bot.Choose(lg, bot.Normal, "view", nil, seedOf(1), 1); return err },
-		"level 0":                func() error { _, err := bot.Choose(lg, 0, view, nil, seedOf(1), 1); return err },
-		"level 9":                func() error { _, err := bot.Choose(lg, 9, view, nil, seedOf(1), 1); return err },
+		"lords view to bagpipes": func() error {
+			_, err := bot.Choose(bg, bot.Normal, view, engine.Redacted(bg, nil, seat), key, 1)
+			return err
+		},
+		"another seat's history": func() error {
+			_, err := bot.Choose(lg, bot.Normal, view, engine.Redacted(lg, nil, 1-seat), key, 1)
+			return err
+		},
+		"level 0": func() error { _, err := bot.Choose(lg, 0, view, engine.Redacted(lg, nil, seat), key, 1); return err },
+		"level 9": func() error { _, err := bot.Choose(lg, 9, view, engine.Redacted(lg, nil, seat), key, 1); return err },
 	} {
 		if err := call(); !errors.As(err, &re) || re.Code != engine.CodeBadOptions {
 			t.Errorf("%s: err = %v, want bad_options", name, err)
@@ -121,7 +128,7 @@ func TestChooseRefusesWrongViewAndLevel(t *testing.T) {
 	}
 	for _, l := range []bot.Level{bot.Easy, bot.Normal, bot.Strong} {
 		v := view.(lords.View)
-		m, err := bot.Choose(lg, l, &v, nil, seedOf(1), 1)
+		m, err := bot.Choose(lg, l, &v, engine.Redacted(lg, nil, seat), key, 1)
 		if err != nil {
 			t.Fatalf("%s with a *View: %v", l, err)
 		}
@@ -133,7 +140,7 @@ func TestChooseRefusesWrongViewAndLevel(t *testing.T) {
 
 // decisionPoints plays a game between normal bots and keeps, for each
 // decision of seat 0 with a choice, its view and redacted history.
-func decisionPoints(tb testing.TB, g engine.Game, players int, seed engine.Seed, max int) (views []any, hists [][]engine.Event) {
+func decisionPoints(tb testing.TB, g engine.Game, players int, seed engine.Seed, max int) (views []engine.SeatView, hists []engine.SeatHistory) {
 	tb.Helper()
 	levels := make([]bot.Level, players)
 	for i := range levels {
@@ -146,14 +153,11 @@ func decisionPoints(tb testing.TB, g engine.Game, players int, seed engine.Seed,
 	var hist []engine.Event
 	for st.Result() == nil && len(views) < max {
 		seat := st.ToMove()[0]
-		red := make([]engine.Event, len(hist))
-		for i, e := range hist {
-			red[i] = g.Redact(e, seat)
-		}
+		red := engine.Redacted(g, hist, seat)
 		if seat == 0 && len(st.Legal(seat)) > 1 {
 			views, hists = append(views, st.View(seat)), append(hists, red)
 		}
-		m, err := bot.Choose(g, bot.Normal, st.View(seat), red, seed, len(hist)+1)
+		m, err := bot.Choose(g, bot.Normal, st.View(seat), red, seed.BotKey(), len(hist)+1)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -176,8 +180,8 @@ func BenchmarkStrongDecision(b *testing.B) {
 	for _, gm := range games(b) {
 		for _, n := range []int{2, 4} {
 			b.Run(fmt.Sprintf("%s/%dp", gm.g.Name(), n), func(b *testing.B) {
-				var views []any
-				var hists [][]engine.Event
+				var views []engine.SeatView
+				var hists []engine.SeatHistory
 				for i := range 3 {
 					v, h := decisionPoints(b, gm.g, n, seedOf(50+i), 40)
 					views, hists = append(views, v...), append(hists, h...)
@@ -190,7 +194,7 @@ func BenchmarkStrongDecision(b *testing.B) {
 				for b.Loop() {
 					k := i % len(views)
 					start := clock()
-					if _, err := bot.Choose(gm.g, bot.Strong, views[k], hists[k], seedOf(1), 1000+i); err != nil {
+					if _, err := bot.Choose(gm.g, bot.Strong, views[k], hists[k], seedOf(1).BotKey(), 1000+i); err != nil {
 						b.Fatal(err)
 					}
 					times = append(times, clock()-start)

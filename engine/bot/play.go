@@ -35,7 +35,11 @@ func Play(g engine.Game, su engine.Setup, levels []Level, clock func() time.Dura
 	if err != nil {
 		return nil, err
 	}
-	hist := make([][]engine.Event, su.Players)
+	hist := make([]engine.SeatHistory, su.Players)
+	for q := range hist {
+		hist[q] = engine.Redacted(g, nil, q)
+	}
+	key := su.Seed.BotKey()
 	version := 1
 	for moves := 0; st.Result() == nil; moves++ {
 		if moves > 100000 {
@@ -48,7 +52,7 @@ func Play(g engine.Game, su engine.Setup, levels []Level, clock func() time.Dura
 		seat := tm[0]
 		legal := st.Legal(seat)
 		start := clock()
-		m, err := Choose(g, levels[seat], st.View(seat), hist[seat], su.Seed, version)
+		m, err := Choose(g, levels[seat], st.View(seat), hist[seat], key, version)
 		elapsed := clock() - start
 		if err != nil {
 			return nil, fmt.Errorf("bot: seat %d (%s): %w", seat, levels[seat], err)
@@ -63,7 +67,7 @@ func Play(g engine.Game, su engine.Setup, levels []Level, clock func() time.Dura
 		for _, e := range evs {
 			st.Apply(e)
 			for q := range hist {
-				hist[q] = append(hist[q], g.Redact(e, q))
+				hist[q] = hist[q].Append(g, e)
 			}
 			version++
 		}

@@ -12,16 +12,13 @@ import (
 // seat's view and the log redacted for it, and checks that each answer is
 // one of the listed moves.
 func checkBots(g engine.Game, s engine.State, seat int, legal []engine.Move, log []engine.Event, seed engine.Seed) error {
-	history := make([]engine.Event, len(log))
-	for i, e := range log {
-		history[i] = g.Redact(e, seat)
-	}
+	history := engine.Redacted(g, log, seat)
 	listed := make([][]byte, len(legal))
 	for i, m := range legal {
 		listed[i] = mustJSON(m)
 	}
 	for _, level := range []engine.BotLevel{engine.BotEasy, engine.BotNormal} {
-		mv, err := g.ChooseBot(level, s.View(seat), history, seed, len(log)+1)
+		mv, err := g.ChooseBot(level, s.View(seat), history, seed.BotKey(), len(log)+1)
 		if err != nil {
 			return fmt.Errorf("%s bot of seat %d: %v", level, seat, err)
 		}
@@ -67,10 +64,7 @@ func CheckBotIgnoresMarker(t *testing.T, g engine.Game, o MarkerOptions) {
 		var hist []engine.Event
 		for decision := 0; s.Result() == nil; decision++ {
 			seat := s.ToMove()[0]
-			red := make([]engine.Event, len(hist))
-			for i, e := range hist {
-				red[i] = g.Redact(e, seat)
-			}
+			red := engine.Redacted(g, hist, seat)
 			version := len(hist) + 1
 			if len(s.Legal(seat)) > 1 {
 				levels := []engine.BotLevel{engine.BotNormal}
@@ -82,11 +76,11 @@ func CheckBotIgnoresMarker(t *testing.T, g engine.Game, o MarkerOptions) {
 					if !ok {
 						continue
 					}
-					want, err := g.ChooseBot(level, s.View(seat), red, seed, version)
+					want, err := g.ChooseBot(level, s.View(seat), red, seed.BotKey(), version)
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := g.ChooseBot(level, planted.View(seat), red, seed, version)
+					got, err := g.ChooseBot(level, planted.View(seat), red, seed.BotKey(), version)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -96,7 +90,7 @@ func CheckBotIgnoresMarker(t *testing.T, g engine.Game, o MarkerOptions) {
 					compared++
 				}
 			}
-			m, err := g.ChooseBot(engine.BotNormal, s.View(seat), red, seed, version)
+			m, err := g.ChooseBot(engine.BotNormal, s.View(seat), red, seed.BotKey(), version)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -87,7 +87,7 @@ func (g *toy) RoundEnd(e engine.Event) bool                 { return false }
 // empties it ends the game, and the events do not say which one that is:
 // the sound toy takes nothing back.
 func (g *toy) Reversible(evs []engine.Event) bool { return g.allUndo && len(evs) > 0 }
-func (g *toy) ChooseBot(engine.BotLevel, any, []engine.Event, engine.Seed, int) (engine.Move, error) {
+func (g *toy) ChooseBot(engine.BotLevel, engine.SeatView, engine.SeatHistory, engine.BotKey, int) (engine.Move, error) {
 	return nil, engine.Errorf(engine.CodeBadOptions, "the toy game has no bots")
 }
 func (g *toy) Describe(e engine.Event, names []string, lang string) string {
@@ -139,7 +139,13 @@ func (s *toyState) Apply(e engine.Event) {
 	}
 	s.Next = (s.Next + 1) % s.N
 }
-func (s *toyState) View(seat int) any { return s }
+func (s *toyState) View(seat int) engine.SeatView { return toyView{s} }
+
+// toyView is the toy's view: its whole state (the toy hides nothing a
+// rule uses).
+type toyView struct{ *toyState }
+
+func (v toyView) ViewSeat() int { return v.Next }
 func (s *toyState) Result() *engine.Result {
 	if s.Winner < 0 {
 		return nil

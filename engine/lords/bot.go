@@ -17,19 +17,21 @@ import (
 // descents, so that a decision does not depend on the machine.
 var strongBudget = bot.Budget{Worlds: 8, Iterations: 640}
 
-// ChooseBot is Bot for a view given as any (View or *View); see bot.Choose.
-func (g *Game) ChooseBot(level bot.Level, view any, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
-	v, err := bot.ViewAs[View](Name, view)
+// ChooseBot is Bot for a seat's view given as an engine.SeatView (View or
+// *View); see bot.Choose.
+func (g *Game) ChooseBot(level bot.Level, view engine.SeatView, history engine.SeatHistory, key engine.BotKey, version int) (engine.Move, error) {
+	v, err := bot.ViewAs[View](Name, view, history)
 	if err != nil {
 		return nil, err
 	}
-	return g.Bot(level, v, history, seed, version)
+	return g.Bot(level, v, history, key, version)
 }
 
 // Bot is the move of a bot of the given level for the seat of v, one of
 // v.LegalMoves verbatim. v is State.View(seat) and history the game's
-// events as Game.Redact gives them to that seat; seed and version key the
-// bot's PRNG (bot.NewRand), so the same inputs give the same move.
+// events as that seat sees them (engine.Redacted); the game's bot key and
+// version key the bot's PRNG (bot.NewRand), so the same inputs give the
+// same move.
 //
 //   - easy: a uniformly random legal move;
 //   - normal: the best legal move by a one-step heuristic (botheuristic.go);
@@ -38,7 +40,10 @@ func (g *Game) ChooseBot(level bot.Level, view any, history []engine.Event, seed
 //
 // Errors: bad_options for an unknown level or a view of another game;
 // not_your_turn when v lists no legal move.
-func (g *Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.Seed, version int) (engine.Move, error) {
+func (g *Game) Bot(level bot.Level, v View, history engine.SeatHistory, key engine.BotKey, version int) (engine.Move, error) {
+	if history.Seat() != v.Seat {
+		return nil, bot.ErrWrongView(Name, v)
+	}
 	if v.Game != Name || v.Seat < 0 || v.Seat >= v.Players {
 		return nil, bot.ErrWrongView(Name, v)
 	}
@@ -53,7 +58,7 @@ func (g *Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.
 		}
 		moves[i] = mv
 	}
-	r := bot.NewRand(seed, version, v.Seat)
+	r := bot.NewRand(key, version, v.Seat)
 	switch level {
 	case bot.Easy:
 		return v.LegalMoves[r.IntN(len(moves))], nil
@@ -64,7 +69,7 @@ func (g *Game) Bot(level bot.Level, v View, history []engine.Event, seed engine.
 	if len(moves) == 1 {
 		return v.LegalMoves[0], nil
 	}
-	k := knowledgeOf(g.d, &v, history)
+	k := knowledgeOf(g.d, &v, history.Events())
 	if level == bot.Normal {
 		w, err := k.sample(g.d, &v, r)
 		if err != nil {

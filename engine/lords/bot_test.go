@@ -63,13 +63,10 @@ func TestBotWorldsMatchTheView(t *testing.T) {
 		var hist []engine.Event
 		for s.Final == nil {
 			seat := s.awaited()
-			red := make([]engine.Event, len(hist))
-			for i, e := range hist {
-				red[i] = g.Redact(e, seat)
-			}
+			red := engine.Redacted(g, hist, seat)
 			v := s.View(seat).(View)
-			k := knowledgeOf(g.d, &v, red)
-			r := bot.NewRand(seed, len(hist), seat)
+			k := knowledgeOf(g.d, &v, red.Events())
+			r := bot.NewRand(seed.BotKey(), len(hist), seat)
 			w, err := k.sample(g.d, &v, r)
 			if err != nil {
 				t.Fatalf("game %d after %d events: %v", game, len(hist), err)
@@ -86,7 +83,7 @@ func TestBotWorldsMatchTheView(t *testing.T) {
 					}
 				}
 			}
-			m, err := g.Bot(bot.Easy, v, red, seed, len(hist)+1)
+			m, err := g.Bot(bot.Easy, v, red, seed.BotKey(), len(hist)+1)
 			if err != nil {
 				t.Fatal(err)
 			}

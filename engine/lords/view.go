@@ -104,7 +104,7 @@ func (s *State) card(r int) CardView {
 
 // View is what seat may see: its hand, the table, counts of the others'
 // hands; engine.Spectator sees only the public table.
-func (s *State) View(seat int) any {
+func (s *State) View(seat int) engine.SeatView {
 	v := View{
 		Game: Name, Seat: seat, Players: s.N, Bruce: s.WithBruce, Round: s.Round, Turn: min(s.Turn, 5),
 		Phase: s.Phase, Initiative: s.Initiative, ToMove: s.ToMove(), Hand: []CardView{},
@@ -207,3 +207,6 @@ func (s *State) pendingView() *PendingView {
 	}
 	return pv
 }
+
+// ViewSeat implements engine.SeatView.
+func (v View) ViewSeat() int { return v.Seat }

@@ -16,12 +16,15 @@ import (
 // Bots (issue #19). A seat may be played by a bot of a level (easy,
 // normal, strong): chosen at creation (NewPlayer.Bot), or handed over by
 // the organiser (SeatBot). A bot decides only from its seat's view and the
-// game's engine events as its seat sees them (Game.Redact), with the
-// game's seed and the stream version (engine/bot), and plays through the
+// game's engine events as its seat sees them (engine.Redacted), with a key
+// derived from the game's seed (engine.Seed.BotKey: never the seed
+// itself) and the stream version (engine/bot), and plays through the
 // same path as a person (Service.move), as actor "bot:LEVEL", with the
 // idempotency key "bot:v<version>": a retry, or a second server, plays the
 // decision once. Given the seed and the version, a bot's move is the same:
-// replaying a game gives the same bot moves.
+// replaying a game gives the same bot moves. The types of bot.Choose
+// (engine.SeatView, engine.SeatHistory, engine.BotKey) keep the state, the
+// unredacted events and the seed out of a bot's reach.
 
 // botActor is the actor of a bot's events.
 func botActor(level bot.Level) string { return "bot:" + level.String() }
@@ -121,10 +124,11 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	return true, nil
 }
 
-// botGame is what a bot may use of a game's past: its seed and its engine
+// botGame is what the service keeps of a game's past for its bots: the
+// bots' key (derived from the seed, which no bot gets) and the engine
 // events in order (unredacted: choose redacts them for the bot's seat).
 type botGame struct {
-	seed   engine.Seed
+	key    engine.BotKey
 	events []engine.Event
 }
 
@@ -142,7 +146,7 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 	if err != nil {
 		return nil, err
 	}
-	h := &botGame{seed: seed}
+	h := &botGame{key: seed.BotKey()}
 	err = projections.StandingEvents(eng, evs, 0, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
 	if err != nil {
 		return nil, err
@@ -153,11 +157,7 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 // choose is the bot's decision for seat in state st at version: from the
 // seat's view and the history redacted for the seat, never from st itself.
 func (h *botGame) choose(eng engine.Game, st engine.State, level bot.Level, seat int, version int64) (engine.Move, error) {
-	hist := make([]engine.Event, len(h.events))
-	for i, e := range h.events {
-		hist[i] = eng.Redact(e, seat)
-	}
-	mv, err := bot.Choose(eng, level, st.View(seat), hist, h.seed, int(version))
+	mv, err := bot.Choose(eng, level, st.View(seat), engine.Redacted(eng, h.events, seat), h.key, int(version))
 	if err != nil {
 		return nil, fmt.Errorf("projections: %s bot of seat %d: %w", level, seat, err)
 	}

@@ -174,12 +174,8 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 			if len(parts) != 4 || seat < 1 || ev.Meta.Actor != "bot:"+c.Bots[seat] || parts[3] != "v"+strconv.FormatInt(ev.Version-1, 10) {
 				t.Fatalf("v%d: actor %q key %q, bots %q", ev.Version, ev.Meta.Actor, ev.Meta.IdempotencyKey, c.Bots)
 			}
-			red := make([]engine.Event, len(hist))
-			for j, h := range hist {
-				red[j] = eng.Redact(h, seat)
-			}
 			level, _ := bot.ParseLevel(c.Bots[seat])
-			mv, err := bot.Choose(eng, level, st.View(seat), red, seed, int(ev.Version-1))
+			mv, err := bot.Choose(eng, level, st.View(seat), engine.Redacted(eng, hist, seat), seed.BotKey(), int(ev.Version-1))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -118,13 +118,19 @@ func (s *State) Apply(e engine.Event) {
 	}
 }
 
+// View is the test game's view of a seat: a JSON object.
+type View map[string]any
+
+// ViewSeat implements engine.SeatView.
+func (v View) ViewSeat() int { seat, _ := v["seat"].(int); return seat }
+
 // View implements engine.State.
-func (s *State) View(seat int) any {
+func (s *State) View(seat int) engine.SeatView {
 	sizes := make([]int, len(s.Hands))
 	for i, h := range s.Hands {
 		sizes[i] = len(h)
 	}
-	v := map[string]any{"round": s.Round, "turn": s.Turn, "totals": s.Totals, "hand_sizes": sizes,
+	v := View{"round": s.Round, "turn": s.Turn, "totals": s.Totals, "hand_sizes": sizes,
 		"deck_size": len(s.Deck), "target": s.Target, "seat": seat, "over": s.Over}
 	if seat >= 0 && seat < len(s.Hands) {
 		v["hand"] = s.Hands[seat]

@@ -219,11 +219,11 @@ func strict(data []byte, v any) error {
 
 // ChooseBot implements engine.Game with one way to play at every level:
 // the first card of the hand, else a draw. It reads only the seat's view.
-func (Game) ChooseBot(level engine.BotLevel, view any, _ []engine.Event, _ engine.Seed, _ int) (engine.Move, error) {
+func (Game) ChooseBot(level engine.BotLevel, view engine.SeatView, _ engine.SeatHistory, _ engine.BotKey, _ int) (engine.Move, error) {
 	if !level.Valid() {
 		return nil, engine.Errorf(engine.CodeBadOptions, "unknown bot level %d", int(level))
 	}
-	v, ok := view.(map[string]any)
+	v, ok := view.(View)
 	if !ok {
 		return nil, engine.Errorf(engine.CodeBadOptions, "testgame bot: a view of type %T is not this game's view", view)
 	}
