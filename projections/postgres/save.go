@@ -120,7 +120,7 @@ func queueInsertGame(b *pgx.Batch, g *projections.Game) error {
 		g.ID, g.Game, g.RulesVersion, g.Language, g.Options, a.players, g.Status, g.Version, a.toMove,
 		g.SeedHash, g.AdminHash, a.result, g.CreatedAt, g.UpdatedAt, g.FinishedAt, interval(g.TurnDeadline),
 		interval(g.ReminderBefore), g.TimeoutPolicy, g.DeadlineAt, g.ReminderAt, g.Paused(), g.Extensions)
-	// The first snapshot, with the game's commitment key (migration 0092);
+	// The first snapshot, with the game's commitment key (migration 0093);
 	// changesSQL, which follows, writes the later snapshots.
 	b.Queue(`INSERT INTO game_states (game_id, version, state, commit_key) VALUES ($1, $2, $3, $4)`, g.ID, g.Version, g.State, keyBytes(g.CommitKey))
 	return nil

@@ -1,4 +1,4 @@
--- 0092 the commitment key of a game's hash chain (issue #28; see package
+-- 0093 the commitment key of a game's hash chain (issue #28; see package
 -- events): derived from the game's seed when pbem.created is projected, so
 -- that an append hashes its events' data as HMACs under it without reading
 -- the creation event. NULL for a game created before commitments: its

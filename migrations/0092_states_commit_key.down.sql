@@ -1,3 +1,0 @@
--- Undoes 0092. Games created since keep format-2 chains, which nothing
--- older than 0092 can verify.
-ALTER TABLE game_states DROP COLUMN commit_key;
