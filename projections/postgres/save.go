@@ -151,7 +151,7 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 }
 
 // keyBytes is the commit_key column of a game's game_states row
-// (migration 0092): NULL for
+// (migration 0093): NULL for
 // a format-1 game.
 func keyBytes(k *events.CommitKey) []byte {
 	if k == nil {
