@@ -79,6 +79,12 @@ func (m *Message) headers() Headers {
 	if m.InReplyTo != "" {
 		h["In-Reply-To"] = m.InReplyTo
 	}
+	if m.References != "" {
+		h["References"] = m.References
+	}
+	if m.Bulk {
+		h["Precedence"] = "bulk"
+	}
 	if m.Unsubscribe != "" {
 		h["List-Unsubscribe"] = "<" + m.Unsubscribe + ">"
 		h["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -26,6 +26,7 @@ import (
 var dkimHeaders = []string{
 	"From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type",
 	"Content-Language", "List-Unsubscribe", "List-Unsubscribe-Post", "Auto-Submitted", "Precedence",
+	"In-Reply-To", "References",
 }
 
 // DKIM signs outgoing email with a domain's key (DomainKeys Identified

@@ -29,8 +29,9 @@
 // due again when the lease ends, so another worker sends them: nothing is
 // lost. The price is that a message which the SMTP server accepted just
 // before the crash goes out a second time. Every row's Message-ID is fixed
-// (<outbox-ID.GAME@HOST>, HOST being PBEM_PUBLIC_URL's host), so the second
-// copy is recognisable: mail stores and clients that deduplicate by
+// (<outbox-ID.GAME@HOST>, HOST being PBEM_PUBLIC_URL's host; a seat's first
+// invitation has its thread's root, see Threads), so the second copy is
+// recognisable: mail stores and clients that deduplicate by
 // Message-ID (Gmail, many IMAP clients) show it once, and a human can see
 // it is the same message. Under normal operation (no crash, lease longer
 // than a batch takes) every email goes out exactly once.
@@ -38,6 +39,21 @@
 // Attempts are counted at claim time, so a row that crashes the worker
 // itself also ends as failed after MaxAttempts; a failed row is visible to
 // the game's admin (OutboxStore.Failed).
+//
+// # Threads
+//
+// A game's emails to one seat form one thread, with no lookup: the seat's
+// first invitation (token generation 0) has the Message-ID
+// <seat-N.GAME@HOST> (Renderer.ThreadID), and every later email of the
+// game to the seat has References: <seat-N.GAME@HOST>. The answer to a
+// reply has In-Reply-To the reply and References the root, then the reply.
+//
+// # Headers
+//
+// The subject is written as short RFC 2047 encoded words when it is not
+// plain ASCII (encodeSubject), so that it unfolds without a leading space.
+// From has a display name (PBEM_MAIL_FROM's, else "pbem"). Precedence:
+// bulk and List-Unsubscribe are on the kinds Kind.Bulk names only.
 //
 // # Preferences
 //

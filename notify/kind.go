@@ -54,3 +54,13 @@ func (k Kind) Valid() bool {
 func (k Kind) AlwaysSent() bool {
 	return k == Invitation || k == Link || k == Reply || k == Confirm || k == AdminLink || k == Signin
 }
+
+// Bulk reports whether an email of kind k is one the person did not just
+// ask for and may turn off: exactly the kinds a mail preference governs
+// (your turn, reminders, timeouts, round ends, game overs, table talk,
+// notices, digests). They carry Precedence: bulk and List-Unsubscribe (the
+// preference link, RFC 8058 one-click). The others carry neither: the
+// preference does not stop them (AlwaysSent), and mail providers file
+// "bulk" mail away from what a person waits for (a confirmation, a sign-in
+// link, the answer to their reply, an invitation or a new link).
+func (k Kind) Bulk() bool { return !k.AlwaysSent() }

@@ -7,6 +7,8 @@ import (
 
 // Message is a rendered email, ready for a Sender.
 type Message struct {
+	// From is the From address with its display name, as net/mail's
+	// Address writes it ("\"pbem\" <pbem@games.example.org>").
 	From     string
 	To       string
 	ToName   string
@@ -18,8 +20,10 @@ type Message struct {
 	// outbox row so that a resend after a crash is recognisable.
 	MessageID string
 	// Unsubscribe is the https one-click unsubscribe URL (List-Unsubscribe
-	// with List-Unsubscribe-Post), or empty for none.
+	// with List-Unsubscribe-Post), or empty for none; Bulk adds
+	// Precedence: bulk. Both are set on the kinds Kind.Bulk names only.
 	Unsubscribe string
+	Bulk        bool
 	// Kind and GameID say what the message is about, for logs.
 	Kind   Kind
 	GameID string
@@ -30,6 +34,10 @@ type Message struct {
 	ReplyTo string
 	// InReplyTo is the Message-ID (with brackets) this message answers.
 	InReplyTo string
+	// References is the References field: Message-IDs with brackets,
+	// separated by spaces, the thread's root first (empty: none). See
+	// Renderer.ThreadID.
+	References string
 }
 
 // Sender delivers messages. Send returns one error per message, in order

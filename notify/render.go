@@ -26,7 +26,9 @@ type RenderConfig struct {
 	// PublicURL is PBEM_PUBLIC_URL, the server's address as players reach
 	// it (links, and the host of Message-IDs).
 	PublicURL string
-	// From is PBEM_MAIL_FROM; empty: pbem@ the public URL's host.
+	// From is PBEM_MAIL_FROM, an address with or without a display name
+	// (`"Club games" <pbem@example.org>`); empty: pbem@ the public URL's
+	// host. Without a name, emails come from DefaultFromName.
 	From string
 	// ReplyDomain is the domain of reply addresses (PBEM_REPLY_DOMAIN):
 	// when set, every email to a seat carries its reply address (see
@@ -63,11 +65,12 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
 		return nil, fmt.Errorf("notify: renderer: PBEM_PUBLIC_URL %q is not an http(s) URL", cfg.PublicURL)
 	}
-	r := &Renderer{secret: cfg.Secret, public: pu, host: pu.Hostname(), from: cfg.From, reply: strings.ToLower(cfg.ReplyDomain),
-		langs: map[string]*language{}}
-	if r.from == "" {
-		r.from = "pbem@" + r.host
+	from, err := fromAddress(cfg.From, pu.Hostname())
+	if err != nil {
+		return nil, err
 	}
+	r := &Renderer{secret: cfg.Secret, public: pu, host: pu.Hostname(), from: from.String(), reply: strings.ToLower(cfg.ReplyDomain),
+		langs: map[string]*language{}}
 	for _, lang := range i18n.Languages {
 		l, err := newLanguage(emailCatalog.In(lang))
 		if err != nil {
@@ -227,6 +230,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}
+	messageID, references := r.threading(row, p, seat, inReplyTo)
 	d.MyGamesLink = r.link("me")
 	switch row.Kind {
 	case Invitation:
@@ -260,22 +264,53 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if err := l.html[row.Kind].ExecuteTemplate(&html, "layout", d); err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d html: %w", row.ID, err)}
 	}
-	return &Message{
-		From:        r.from,
-		To:          p.To.Email,
-		ToName:      p.To.Name,
-		Subject:     d.Subject,
-		Text:        text.String(),
-		HTML:        html.String(),
-		Language:    lang,
-		MessageID:   r.MessageID(row.ID, row.GameID),
-		Unsubscribe: d.UnsubscribeLink,
-		Kind:        row.Kind,
-		GameID:      row.GameID,
-		OutboxID:    row.ID,
-		ReplyTo:     d.ReplyTo,
-		InReplyTo:   inReplyTo,
-	}, nil
+	m := &Message{
+		From:       r.from,
+		To:         p.To.Email,
+		ToName:     p.To.Name,
+		Subject:    d.Subject,
+		Text:       text.String(),
+		HTML:       html.String(),
+		Language:   lang,
+		MessageID:  messageID,
+		Kind:       row.Kind,
+		GameID:     row.GameID,
+		OutboxID:   row.ID,
+		ReplyTo:    d.ReplyTo,
+		InReplyTo:  inReplyTo,
+		References: references,
+	}
+	if row.Kind.Bulk() {
+		m.Bulk, m.Unsubscribe = true, d.UnsubscribeLink
+	}
+	return m, nil
+}
+
+// threading is the Message-ID and References of a row's email (see
+// ThreadID): the seat's first invitation is its thread's root; every other
+// email of the game to the seat refers to the root, and the answer to a
+// reply also to the reply (inReplyTo). The digest and the organiser's and
+// sign-in emails belong to no game's seat and form no thread.
+func (r *Renderer) threading(row Row, p Payload, seat int, inReplyTo string) (messageID, references string) {
+	messageID = r.MessageID(row.ID, row.GameID)
+	root := ""
+	if row.Kind.ForSeat() {
+		root = r.ThreadID(row.GameID, seat)
+	}
+	switch {
+	case root == "":
+	case row.Kind == Invitation && p.TokenGen == 0:
+		messageID = root
+	default:
+		references = "<" + root + ">"
+		if inReplyTo != "" {
+			references += " " + inReplyTo
+		}
+	}
+	if references == "" {
+		references = inReplyTo
+	}
+	return messageID, references
 }
 
 // subjectArgs are the arguments of a kind's subject: the number of games

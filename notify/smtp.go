@@ -238,12 +238,23 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	if m.InReplyTo != "" {
 		gm.SetGenHeader(mail.HeaderInReplyTo, m.InReplyTo)
 	}
-	gm.Subject(m.Subject)
+	if m.References != "" {
+		gm.SetGenHeader(mail.HeaderReferences, m.References)
+	}
+	gm.Subject(encodeSubject(m.Subject))
 	gm.SetMessageIDWithValue(m.MessageID)
 	gm.SetDate()
-	gm.SetBulk()
-	// RFC 3834: automatic mail; vacation responders must not answer it.
-	gm.SetGenHeader(mail.Header("Auto-Submitted"), "auto-generated")
+	if m.Bulk {
+		gm.SetGenHeader(mail.HeaderPrecedence, "bulk")
+	}
+	// RFC 3834: automatic mail (an answer to a reply is "auto-replied");
+	// vacation responders must not answer it, nor Exchange's.
+	auto := "auto-generated"
+	if m.Kind == Reply {
+		auto = "auto-replied"
+	}
+	gm.SetGenHeader(mail.Header("Auto-Submitted"), auto)
+	gm.SetGenHeader(mail.HeaderXAutoResponseSuppress, "All")
 	if m.Language != "" {
 		gm.SetGenHeader(mail.HeaderContentLang, m.Language)
 	}

@@ -6,14 +6,16 @@ import (
 )
 
 // TestServiceLinesNameWordsInTheLanguage checks that a timeout's policy
-// and a bot's level are said in the line's language (unchanged in
-// English).
+// and a bot's level are said in the line's language, in words, never as
+// the policy's identifier.
 func TestServiceLinesNameWordsInTheLanguage(t *testing.T) {
 	names := []string{"Bob", "Élodie"}
 	for _, tc := range []struct {
 		typ, data, lang, want string
 	}{
-		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "en", "Time ran out for Élodie (skip)."},
+		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "en", "Time ran out for Élodie (turn skipped)."},
+		{TypeTimeout, `{"seats":[1],"policy":"default_move"}`, "en", "Time ran out for Élodie (default move)."},
+		{TypeTimeout, `{"seats":[1],"policy":"bot"}`, "en", "Time ran out for Élodie (a bot plays)."},
 		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "fr", "Le temps est écoulé pour Élodie (tour passé)."},
 		{TypeTimeout, `{"seats":[0],"policy":"default_move"}`, "it", "Il tempo è scaduto per Bob (mossa predefinita)."},
 		{TypeTimeout, `{"seats":[0],"policy":"future"}`, "fr", "Le temps est écoulé pour Bob (future)."},

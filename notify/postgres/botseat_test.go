@@ -196,3 +196,43 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 		t.Fatalf("invitation does not mark the bot: %q\n%s", m.Subject, m.Text)
 	}
 }
+
+// TestDigestMarksBots: the daily digest lists a game's players as every
+// other email does, a bot's name marked.
+func TestDigestMarksBots(t *testing.T) {
+	now := time.Now().UTC()
+	e := newBotEnv(t, func() time.Time { return now })
+	e.runWorker(t)
+	ctx := context.Background()
+	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Language: "fr", Players: []game.NewPlayer{
+		{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy", Name: "Hal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ann's turn comes (the bot worker plays Hal's first if it is his).
+	e.playPeople(t, c.ID, nil, nil, time.Minute, func() bool {
+		sm, err := e.svc.Summary(ctx, c.ID)
+		return err == nil && slices.Contains(sm.ToMove, 0)
+	})
+	if err := postgres.NewPrefs(e.pool).SetMode(ctx, "ann@example.org", notify.DailyDigest); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := postgres.NewDeadlines(e.pool, postgres.Histories{Games: e.games, Events: e.store}).Digests(ctx, now, 0); err != nil || n != 1 {
+		t.Fatalf("Digests = %d, %v", n, err)
+	}
+	var payload []byte
+	if err := e.pool.QueryRow(ctx, `SELECT payload FROM outbox WHERE kind = 'digest'`).Scan(&payload); err != nil {
+		t.Fatal(err)
+	}
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: botSecret, PublicURL: "http://pbem.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Render(notify.Row{ID: 1, Seat: -1, Kind: notify.Digest, Payload: payload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.Text, "Ann, Hal (robot)") || !strings.Contains(m.HTML, "Ann, Hal (robot)") {
+		t.Fatalf("the digest does not mark the bot:\n%s", m.Text)
+	}
+}

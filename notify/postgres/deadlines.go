@@ -230,7 +230,8 @@ VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&
 // talk of the last day.
 func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
 	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
-	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version
+	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
+    ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)
 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
 WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
 	if err != nil {
@@ -243,8 +244,12 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 		var lang, name, addr string
 		var players []byte
 		var version int64
-		if err := rows.Scan(&w.Game.ID, &w.Game.Name, &lang, &players, &w.Deadline, &w.Seat, &name, &addr, &w.TokenGen, &version); err != nil {
+		var bots []string
+		if err := rows.Scan(&w.Game.ID, &w.Game.Name, &lang, &players, &w.Deadline, &w.Seat, &name, &addr, &w.TokenGen, &version, &bots); err != nil {
 			return p, err
+		}
+		if slices.ContainsFunc(bots, func(b string) bool { return b != "" }) {
+			w.Game.Bots = bots // the digest marks bots as every email does
 		}
 		if err := json.Unmarshal(players, &w.Game.Players); err != nil {
 			return p, err

@@ -55,7 +55,9 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	}
 	cancel()
 	<-done
-	if len(got) != 2 || !strings.Contains(got[0].Text, "http://localhost:8080/play/g1?token=") || got[0].Headers["List-Unsubscribe"] == "" {
+	// Invitations are not bulk mail: no List-Unsubscribe, no Precedence.
+	if len(got) != 2 || !strings.Contains(got[0].Text, "http://localhost:8080/play/g1?token=") ||
+		got[0].Headers["List-Unsubscribe"] != "" || got[0].Headers["Precedence"] != "" || got[0].From != `"pbem" <pbem@localhost>` {
 		t.Fatalf("mailbox = %+v", got)
 	}
 	// One log line per message, without the link's token.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,8 +83,6 @@ type sentEmail struct {
 	Mail    smtpsink.Parsed
 }
 
-var outboxIDRE = regexp.MustCompile(`<outbox-(\d+)[.@]`)
-
 // deliver runs the worker until the outbox has nothing due and returns the
 // emails the SMTP server received meanwhile.
 func (e *storyEnv) deliver() []sentEmail {
@@ -114,15 +111,13 @@ func (e *storyEnv) deliver() []sentEmail {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		m := outboxIDRE.FindStringSubmatch(p.Header.Get("Message-Id"))
-		if m == nil {
-			e.t.Fatalf("no outbox id in Message-Id %q", p.Header.Get("Message-Id"))
-		}
-		id, _ := strconv.ParseInt(m[1], 10, 64)
+		// The outbox row records the Message-ID it was sent with (a seat's
+		// first invitation is its thread's root, not outbox-ID).
+		mid := strings.Trim(p.Header.Get("Message-Id"), "<>")
 		s := sentEmail{Mail: p}
 		var kind string
-		if err := e.pool.QueryRow(ctx, `SELECT kind, coalesce(seat, -1), coalesce(event_version, 0) FROM outbox WHERE id = $1`, id).Scan(&kind, &s.Seat, &s.Version); err != nil {
-			e.t.Fatal(err)
+		if err := e.pool.QueryRow(ctx, `SELECT kind, coalesce(seat, -1), coalesce(event_version, 0) FROM outbox WHERE message_id = $1`, mid).Scan(&kind, &s.Seat, &s.Version); err != nil {
+			e.t.Fatalf("the row of Message-Id %q: %v", mid, err)
 		}
 		s.Kind = notify.Kind(kind)
 		out = append(out, s)

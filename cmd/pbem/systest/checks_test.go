@@ -74,19 +74,19 @@ func checkMail(t testing.TB, dbURL string, in *inbox, d time.Duration) mailRepor
 	// The last rows are marked sent just after their delivery: let the sink's
 	// list catch up with the table.
 	time.Sleep(200 * time.Millisecond)
-	rows, err := conn.Query(ctx, `SELECT id, status FROM outbox`)
+	rows, err := conn.Query(ctx, `SELECT id, status, coalesce(message_id, '') FROM outbox`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	status, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct {
-		id     int64
-		status string
+		id          int64
+		status, mid string
 	}, error) {
 		var v struct {
-			id     int64
-			status string
+			id          int64
+			status, mid string
 		}
-		err := r.Scan(&v.id, &v.status)
+		err := r.Scan(&v.id, &v.status, &v.mid)
 		return v, err
 	})
 	if err != nil {
@@ -94,24 +94,24 @@ func checkMail(t testing.TB, dbURL string, in *inbox, d time.Duration) mailRepor
 	}
 	copies := in.copies(t)
 	var rep mailReport
-	known := map[int64]bool{}
+	known := map[string]bool{}
 	for _, r := range status {
-		known[r.id] = true
 		rep.rows++
 		switch r.status {
 		case "sent":
-			if copies[r.id] == 0 {
-				t.Errorf("outbox row %d is marked sent but never arrived", r.id)
+			known[r.mid] = true
+			if copies[r.mid] == 0 {
+				t.Errorf("outbox row %d is marked sent (Message-ID %q) but never arrived", r.id, r.mid)
 			}
 		case "skipped":
 		default:
 			t.Errorf("outbox row %d is %s", r.id, r.status)
 		}
 	}
-	for id, n := range copies {
+	for mid, n := range copies {
 		rep.received += n
-		if !known[id] {
-			t.Errorf("an email of outbox row %d, which does not exist", id)
+		if !known[mid] {
+			t.Errorf("an email (Message-ID %s) that no sent outbox row recorded", mid)
 		}
 		if n > 1 {
 			rep.duplicates += n - 1

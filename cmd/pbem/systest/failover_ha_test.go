@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -156,6 +159,10 @@ func remindAfterFailover(t *testing.T, base, dbURL string, in *inbox) bool {
 	return false
 }
 
+// outboxIDRE finds the outbox row id in a Message-ID (<outbox-ID.GAME@HOST>;
+// a seat's first invitation has its thread's root instead, seat-N.GAME@HOST).
+var outboxIDRE = regexp.MustCompile(`^outbox-(\d+)\.`)
+
 // reminderSent reports whether the reminder of game id, an outbox row the
 // scheduler writes, reached the sink.
 func reminderSent(ctx context.Context, t *testing.T, dbURL, id string, in *inbox) bool {
@@ -172,9 +179,12 @@ func reminderSent(ctx context.Context, t *testing.T, dbURL, id string, in *inbox
 	if ids, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
 		return false
 	}
-	copies := in.copies(t)
-	for _, r := range ids {
-		if copies[r] > 0 {
+	for mid := range in.copies(t) {
+		sm := outboxIDRE.FindStringSubmatch(mid)
+		if sm == nil {
+			continue
+		}
+		if id, err := strconv.ParseInt(sm[1], 10, 64); err == nil && slices.Contains(ids, id) {
 			return true
 		}
 	}

@@ -3,7 +3,6 @@ package systest
 import (
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,26 +15,23 @@ import (
 // email's text part.
 var playLinkRE = regexp.MustCompile(`/play/([A-Za-z0-9_-]+)\?token=([^\s&"<>]+)`)
 
-// outboxIDRE finds the outbox row id in a Message-ID (<outbox-ID.GAME@HOST>).
-var outboxIDRE = regexp.MustCompile(`outbox-(\d+)\.`)
-
 // seatLink is what a player learns from an email: the game and a token.
 type seatLink struct {
 	game, token string
 }
 
 // inbox reads the sink's messages: the play link each address received,
-// and how many copies of each outbox row arrived.
+// and how many copies of each email arrived.
 type inbox struct {
 	sink  *smtpsink.Sink
 	mu    sync.Mutex
 	seen  int                 // messages of the sink already parsed
 	links map[string]seatLink // by lower-cased To address
-	count map[int64]int       // copies received, by outbox id
+	count map[string]int      // copies received, by Message-ID (no brackets)
 }
 
 func newInbox(sink *smtpsink.Sink) *inbox {
-	return &inbox{sink: sink, links: map[string]seatLink{}, count: map[int64]int{}}
+	return &inbox{sink: sink, links: map[string]seatLink{}, count: map[string]int{}}
 }
 
 // scan parses the messages that arrived since the last scan.
@@ -49,11 +45,10 @@ func (in *inbox) scan(t testing.TB) {
 			t.Errorf("unreadable email: %v", err)
 			continue
 		}
-		if sm := outboxIDRE.FindStringSubmatch(p.Header.Get("Message-ID")); sm != nil {
-			id, _ := strconv.ParseInt(sm[1], 10, 64)
-			in.count[id]++
+		if mid := strings.Trim(p.Header.Get("Message-ID"), "<>"); mid != "" {
+			in.count[mid]++
 		} else {
-			t.Errorf("email without an outbox Message-ID: %q", p.Header.Get("Message-ID"))
+			t.Errorf("email without a Message-ID")
 		}
 		if sm := playLinkRE.FindStringSubmatch(p.Text); sm != nil {
 			tok, err := url.QueryUnescape(sm[2])
@@ -84,12 +79,13 @@ func (in *inbox) link(t testing.TB, addr string, d time.Duration) (seatLink, boo
 	}
 }
 
-// copies returns how many copies of each outbox row arrived.
-func (in *inbox) copies(t testing.TB) map[int64]int {
+// copies returns how many copies of each email arrived, by Message-ID (an
+// outbox row records the Message-ID it sent).
+func (in *inbox) copies(t testing.TB) map[string]int {
 	in.scan(t)
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	out := make(map[int64]int, len(in.count))
+	out := make(map[string]int, len(in.count))
 	for k, v := range in.count {
 		out[k] = v
 	}
