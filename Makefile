@@ -20,7 +20,7 @@ TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 # Fuzz targets run by make test (each for FUZZ_TIME; their seed corpora
 # also run as ordinary tests), as package:target.
-FUZZ_TARGETS ?= ./api/:FuzzAPIJSON ./api/:FuzzPageForms
+FUZZ_TARGETS ?= ./api/:FuzzAPIJSON ./api/:FuzzPageForms ./api/inbound/:FuzzReadReply
 FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
