@@ -31,10 +31,17 @@ type adminPage struct {
 	// BotLevels are the levels a seat may be handed to (normal chosen).
 	BotLevels []option
 	Done      bool
-	Failed    []notify.FailedEmail
+	Failed    []failedRow
 	ShowFail  bool
 	// Waiting lists whom the game waits for, and since when.
 	Waiting []waitingRow
+}
+
+// failedRow is an email that failed or waits for its next attempt, on the
+// admin page: Next tells when it is tried again (nil: given up).
+type failedRow struct {
+	notify.FailedEmail
+	Next *when
 }
 
 // waitingRow is one awaited seat on the admin page.
@@ -102,8 +109,17 @@ func (p *pages) admin(c echo.Context) error {
 	}
 	if p.cfg.Failed != nil {
 		d.ShowFail = true
-		if d.Failed, err = p.cfg.Failed.Failed(ctx, id); err != nil {
+		failed, err := p.cfg.Failed.Failed(ctx, id)
+		if err != nil {
 			return err
+		}
+		for _, f := range failed {
+			row := failedRow{FailedEmail: f}
+			if f.Status == notify.EmailWaiting && f.NextAttempt != nil {
+				next := tellTime(cat, *f.NextAttempt, p.svc.Now(), location(c))
+				row.Next = &next
+			}
+			d.Failed = append(d.Failed, row)
 		}
 	}
 	return p.render(c, http.StatusOK, "admin", d)

@@ -266,8 +266,11 @@ func (f failedList) Failed(context.Context, string) ([]notify.FailedEmail, error
 
 func TestPageAdminSeesFailedEmails(t *testing.T) {
 	e := newPageEnvWith(t, func(pc *api.PageConfig) {
-		pc.Failed = failedList{{ID: 7, Seat: 1, Kind: notify.Kind("invitation"), To: "bob@example.org", Attempts: 8,
-			LastError: "550 mailbox unavailable", CreatedAt: time.Now()}}
+		next := time.Now().Add(time.Hour)
+		pc.Failed = failedList{{ID: 8, Seat: 0, Kind: notify.Kind("your_turn"), To: "ann@example.org", Status: notify.EmailWaiting, Attempts: 12,
+			LastError: "421 relay busy", NextAttempt: &next, CreatedAt: time.Now()},
+			{ID: 7, Seat: 1, Kind: notify.Kind("invitation"), To: "bob@example.org", Status: notify.EmailFailed, Attempts: 8,
+				LastError: "550 mailbox unavailable", CreatedAt: time.Now()}}
 		pc.Secure = true
 	})
 	id := e.createGame(lords.Name, 2, "en", "")
@@ -285,7 +288,8 @@ func TestPageAdminSeesFailedEmails(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := read(t, resp)
-	for _, want := range []string{"Emails that could not be sent", "bob@example.org", "550 mailbox unavailable"} {
+	for _, want := range []string{"Emails not sent yet, or that could not be sent", "bob@example.org", "550 mailbox unavailable", "given up",
+		"ann@example.org", "421 relay busy", "waiting, next try", "<time datetime="} {
 		if !strings.Contains(p.Body, want) {
 			t.Errorf("admin page lacks %q", want)
 		}

@@ -36,9 +36,14 @@
 // it is the same message. Under normal operation (no crash, lease longer
 // than a batch takes) every email goes out exactly once.
 //
-// Attempts are counted at claim time, so a row that crashes the worker
-// itself also ends as failed after MaxAttempts; a failed row is visible to
-// the game's admin (OutboxStore.Failed).
+// A send that fails for a temporary reason (the relay down or answering
+// 4xx) is retried with growing delays, then hourly, for RetryFor (five
+// days by default, as mail servers do: RFC 5321 section 4.5.4.1); a
+// permanent refusal (5xx) fails at once. Meanwhile the game's admin sees
+// the email as waiting, with the last error and the next attempt; then as
+// failed (OutboxStore.Failed). Attempts are counted at claim time, so a
+// row that crashes the worker itself also ends as failed after
+// MaxAttempts.
 //
 // # Threads
 //

@@ -48,16 +48,29 @@ type Outcome struct {
 }
 
 // FailedEmail is an email that could not be sent, as the game's admin sees
-// it: no payload, no link.
+// it: no payload, no link. Status says whether it is still retried
+// (EmailWaiting, until NextAttempt) or was given up (EmailFailed).
 type FailedEmail struct {
-	ID        int64     `json:"id"`
-	Seat      int       `json:"seat"`
-	Kind      Kind      `json:"kind"`
-	To        string    `json:"to"`
-	Attempts  int       `json:"attempts"`
-	LastError string    `json:"last_error"`
-	CreatedAt time.Time `json:"created_at"`
+	ID          int64      `json:"id"`
+	Seat        int        `json:"seat"`
+	Kind        Kind       `json:"kind"`
+	To          string     `json:"to"`
+	Status      string     `json:"status"`
+	Attempts    int        `json:"attempts"`
+	LastError   string     `json:"last_error"`
+	NextAttempt *time.Time `json:"next_attempt,omitempty"`
+	CreatedAt   time.Time  `json:"created_at"`
 }
+
+// FailedEmail.Status values.
+const (
+	// EmailWaiting: a send failed for a temporary reason; it is tried
+	// again at NextAttempt.
+	EmailWaiting = "waiting"
+	// EmailFailed: given up (a permanent refusal, or WorkerConfig.RetryFor
+	// spent).
+	EmailFailed = "failed"
+)
 
 // NewRow is an outbox row to write (reminders, timeouts, digests).
 type NewRow struct {
@@ -82,6 +95,7 @@ type OutboxStore interface {
 	// worker has claimed it since (its lease ran out) or it is no longer
 	// pending.
 	Release(ctx context.Context, now time.Time, rows []Row) error
-	// Failed lists the failed emails of a game, newest first.
+	// Failed lists the emails of a game that failed, and those waiting to
+	// be tried again after a failed send, newest first.
 	Failed(ctx context.Context, gameID string) ([]FailedEmail, error)
 }

@@ -43,10 +43,18 @@ type WorkerConfig struct {
 	// failover), rather than leave the rows to be sent again after their
 	// lease (default 1 minute; negative: one attempt).
 	RecordFor time.Duration
-	// MaxAttempts is how many sends a row gets before it is marked failed
-	// (default 8).
+	// RetryFor is how long a row whose sends fail for a temporary reason
+	// (the relay down, a 4xx answer) is retried, from its creation, before
+	// it is marked failed (default DefaultRetryFor). Meanwhile the
+	// organiser sees it as waiting, with the last error (OutboxStore.Failed).
+	RetryFor time.Duration
+	// MaxAttempts bounds the claims of one row (default 200, more than
+	// RetryFor's retries): a backstop for a row whose sending crashes the
+	// worker before any outcome is recorded.
 	MaxAttempts int
-	// Backoff gives the delay before a retry (default Backoff(30s, 6h)).
+	// Backoff gives the delay before a retry (default Backoff(30s, 1h):
+	// growing delays, then hourly, as RFC 5321 section 4.5.4.1 asks of a
+	// sender).
 	Backoff func(attempts int) time.Duration
 	// Poll is the wait between claims when the outbox is empty (default 2s).
 	Poll time.Duration
@@ -81,11 +89,14 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	if c.RecordFor == 0 {
 		c.RecordFor = time.Minute
 	}
+	if c.RetryFor <= 0 {
+		c.RetryFor = DefaultRetryFor
+	}
 	if c.MaxAttempts <= 0 {
-		c.MaxAttempts = 8
+		c.MaxAttempts = 200
 	}
 	if c.Backoff == nil {
-		c.Backoff = Backoff(30*time.Second, 6*time.Hour)
+		c.Backoff = Backoff(30*time.Second, time.Hour)
 	}
 	if c.Poll <= 0 {
 		c.Poll = 2 * time.Second
@@ -95,6 +106,12 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	}
 	return &Worker{c: c}, nil
 }
+
+// DefaultRetryFor is WorkerConfig.RetryFor's default: five days, as mail
+// servers keep a message they cannot deliver yet (RFC 5321 section
+// 4.5.4.1 asks for at least four or five days), so that a relay outage of
+// a weekend loses nothing.
+const DefaultRetryFor = 5 * 24 * time.Hour
 
 // DefaultSenders is WorkerConfig.Senders' default: enough to overlap the
 // rendering, the relay's round trips and the recording of outcomes on a
@@ -288,12 +305,13 @@ func (w *Worker) release(ctx context.Context, rows []Row) {
 // failure is the outcome of a row whose send failed.
 func (w *Worker) failure(r Row, err error) Outcome {
 	o := Outcome{ID: r.ID, Error: truncate(err.Error(), 500)}
-	if IsPermanent(err) || r.Attempts >= w.c.MaxAttempts {
+	now := w.c.Now()
+	if IsPermanent(err) || r.Attempts >= w.c.MaxAttempts || now.Sub(r.CreatedAt) >= w.c.RetryFor {
 		o.Status = Failed
 		return o
 	}
 	o.Status = Pending
-	o.NextAttempt = w.c.Now().Add(w.c.Backoff(r.Attempts))
+	o.NextAttempt = now.Add(w.c.Backoff(r.Attempts))
 	return o
 }
 

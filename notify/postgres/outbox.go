@@ -123,16 +123,21 @@ func (o *Outbox) Release(ctx context.Context, now time.Time, rows []notify.Row) 
 // Failed implements notify.OutboxStore.
 func (o *Outbox) Failed(ctx context.Context, gameID string) ([]notify.FailedEmail, error) {
 	rows, err := o.pool.Query(ctx, `
-SELECT id, coalesce(seat, -1), kind, coalesce(payload->'to'->>'email', ''), attempts, coalesce(last_error, ''), created_at
-FROM outbox WHERE game_id = $1 AND status = 'failed' ORDER BY id DESC`, gameID)
+SELECT id, coalesce(seat, -1), kind, coalesce(payload->'to'->>'email', ''), status, attempts, coalesce(last_error, ''),
+    CASE WHEN status = 'pending' THEN greatest(next_attempt_at, leased_until) END, created_at
+FROM outbox WHERE game_id = $1 AND (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))
+ORDER BY id DESC`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: failed emails: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (notify.FailedEmail, error) {
 		var f notify.FailedEmail
-		var kind string
-		err := r.Scan(&f.ID, &f.Seat, &kind, &f.To, &f.Attempts, &f.LastError, &f.CreatedAt)
-		f.Kind = notify.Kind(kind)
+		var kind, status string
+		err := r.Scan(&f.ID, &f.Seat, &kind, &f.To, &status, &f.Attempts, &f.LastError, &f.NextAttempt, &f.CreatedAt)
+		f.Kind, f.Status = notify.Kind(kind), notify.EmailFailed
+		if status == string(notify.Pending) {
+			f.Status = notify.EmailWaiting
+		}
 		return f, err
 	})
 	if err != nil {
