@@ -43,9 +43,9 @@ func FuzzReadReply(f *testing.F) {
 		_, _ = readDSN(l.dsn)
 		read := replyLines(l.text)
 		p := parse(read)
-		if p.move != "" {
-			if i := pick(p.move, labels); i >= len(labels) {
-				t.Fatalf("pick(%q) = %d of %d labels", p.move, i, len(labels))
+		for _, m := range p.moves {
+			if i := pick(m, labels); i >= len(labels) {
+				t.Fatalf("pick(%q) = %d of %d labels", m, i, len(labels))
 			}
 		}
 		_ = quote(read)
