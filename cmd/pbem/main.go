@@ -6,6 +6,7 @@
 //	pbem db ensure|stop|exec     find or start PostgreSQL (for make run / make test)
 //	pbem rebuild [GAME...]       rebuild the projections from the events
 //	pbem verify GAME...|--all    replay games and compare with the projections
+//	pbem verify --audit FILE     check a downloaded audit record offline
 //
 // Configuration comes from the environment (see config); flags override
 // it where a subcommand has one. This package only wires: flags, env, and

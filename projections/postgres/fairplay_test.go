@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -73,8 +74,139 @@ func TestFairPlayAttacker(t *testing.T) {
 			if len(a.found) > 0 {
 				t.Errorf("seat 0 recovered %d hidden values, e.g. %s", len(a.found), a.found[0])
 			}
+			checkAuditOffline(t, svc, a.id)
 		})
 	}
+}
+
+// checkAuditOffline downloads the audit of ended game id as JSON and
+// checks it offline (game.CheckAudit, what `pbem verify --audit` runs),
+// then flips one byte at a time (in an event's data, its hash, the
+// revealed seed and key) and wants each flip reported with the version
+// of the event it broke. A server that rewrites an event's hidden card
+// and hashes the whole chain again is caught by the replay.
+func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
+	t.Helper()
+	ctx := context.Background()
+	a, err := svc.Audit(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := svcGames(t)
+	load := func() *game.Audit {
+		var x game.Audit
+		if err := json.Unmarshal(raw, &x); err != nil {
+			t.Fatal(err)
+		}
+		return &x
+	}
+	rep, err := game.CheckAudit(games, load())
+	if err != nil {
+		t.Fatalf("the audit of a fair game does not check: %v", err)
+	}
+	if rep.Format != events.FormatCommitted || rep.Events != len(a.Events) || rep.Decisions == 0 {
+		t.Fatalf("report %+v for %d events", rep, len(a.Events))
+	}
+	versionOf := func(err error) int64 {
+		var ce *events.ChainError
+		var ae *game.AuditError
+		switch {
+		case errors.As(err, &ce):
+			return ce.Version
+		case errors.As(err, &ae):
+			return ae.Version
+		}
+		return -1
+	}
+	flip := func(b []byte) {
+		// A digit becomes another digit, a letter another letter: the
+		// JSON stays valid, the value changes.
+		for i := len(b) / 2; i < len(b); i++ {
+			switch c := b[i]; {
+			case c >= '0' && c <= '8', c >= 'a' && c <= 'y':
+				b[i] = c + 1
+				return
+			case c == '9' || c == 'z':
+				b[i] = c - 1
+				return
+			}
+		}
+		b[0] ^= 1
+	}
+	flips := 0
+	for i := range a.Events {
+		if i%5 != 0 && i != len(a.Events)-1 {
+			continue
+		}
+		x := load()
+		flip(x.Events[i].Data)
+		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+			t.Errorf("a flipped byte in the data of v%d: %v", x.Events[i].Version, err)
+		}
+		x = load()
+		x.Events[i].Hash[3] ^= 0x10
+		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+			t.Errorf("a flipped byte in the hash of v%d: %v", x.Events[i].Version, err)
+		}
+		flips += 2
+	}
+	for name, f := range map[string]func(x *game.Audit){
+		"seed":       func(x *game.Audit) { b := []byte(x.Seed); flip(b); x.Seed = string(b) },
+		"commit_key": func(x *game.Audit) { b := []byte(x.CommitKey); flip(b); x.CommitKey = string(b) },
+	} {
+		x := load()
+		f(x)
+		if _, err := game.CheckAudit(games, x); versionOf(err) != 1 {
+			t.Errorf("a flipped byte in the revealed %s: %v, want version 1 named", name, err)
+		}
+		flips++
+	}
+	// The server rewrites an engine event (a card drawn, a choice...) and
+	// hashes the chain again with the key: every hash checks, the replay
+	// does not.
+	x := load()
+	for i := len(x.Events) / 2; i < len(x.Events); i++ {
+		if strings.HasPrefix(x.Events[i].Type, "pbem.") {
+			continue
+		}
+		flip(x.Events[i].Data)
+		key := events.CommitKeyFrom([32]byte(mustHex(t, x.Seed)))
+		prev := x.Events[i].PrevHash
+		for j := i; j < len(x.Events); j++ {
+			x.Events[j].PrevHash = prev
+			h, err := events.HashEvent(prev, &x.Events[j], &key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.Events[j].Hash, prev = h, h
+		}
+		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+			t.Errorf("v%d rewritten and the chain hashed again: %v, want v%d named", x.Events[i].Version, err, x.Events[i].Version)
+		}
+		break
+	}
+	t.Logf("the audit checks offline (%d decisions replayed); %d flipped bytes each reported at their version", rep.Decisions, flips)
+}
+
+// svcGames is the registry of the fair-play games.
+func svcGames(t *testing.T) engine.Registry {
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.NewRegistry(lg, bagpipes.Game{})
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 32 {
+		t.Fatalf("bad hex seed %q", s)
+	}
+	return b
 }
 
 // attacker is the cheat at seat 0 of one game.
