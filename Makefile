@@ -74,6 +74,7 @@ history:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags ha ./cmd/pbem/systest/
+	$(GO) vet -tags ops ./cmd/pbem/systest/
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './data/*' -not -path '*/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -87,3 +88,34 @@ page-bench: build
 ## mail-bench: the outbox worker sending the 10,000-address daily digest to a loopback SMTP server
 mail-bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench OutboxRun -benchtime 10000x ./notify/postgres/
+
+.PHONY: release test-package test-ops
+
+## test-ops: the upgrade under load from the previous release and the point-in-time restore rehearsal (cmd/pbem/systest, tag ops)
+test-ops: build
+	$(GO) test -tags ops -count=1 -run 'TestUpgradeUnderLoad|TestPointInTimeRestore' -timeout 15m -v ./cmd/pbem/systest/
+
+# Release: static binaries and Debian packages in RELEASE_DIR. VERSION is
+# the tag (v1.2.3 -> 1.2.3) when HEAD has one, else 0.0.0~gitDATE.COMMIT.
+RELEASE_DIR ?= dist
+COMMIT      ?= $(shell git rev-parse HEAD 2>/dev/null)
+VERSION     ?= $(shell v=$$(git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null); \
+	if [ -n "$$v" ]; then echo "$${v#v}"; else echo "0.0.0~git$$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S).$$(git rev-parse --short=12 HEAD)"; fi)
+RELEASE_ARCHES ?= amd64 arm64
+
+## release: static pbem for linux/amd64 and arm64 (version and commit stamped) and a .deb of each (packaging/build-deb.sh), in dist/
+release:
+	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
+	@set -e; for arch in $(RELEASE_ARCHES); do \
+		echo "pbem $(VERSION) linux/$$arch"; \
+		CGO_ENABLED=0 GOOS=linux GOARCH=$$arch $(GO) build -trimpath \
+			-ldflags "-s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)" \
+			-o $(RELEASE_DIR)/pbem-linux-$$arch ./cmd/pbem; \
+		packaging/build-deb.sh $(RELEASE_DIR)/pbem-linux-$$arch $$arch "$(VERSION)" $(RELEASE_DIR); \
+	done
+	@ls -l $(RELEASE_DIR)
+
+## test-package: make release, then install the amd64 package on this machine (root) and check it (packaging/test-install.sh)
+test-package: release
+	packaging/test-install.sh $(RELEASE_DIR)/pbem_*_amd64.deb "$(VERSION)"
+

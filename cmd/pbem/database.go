@@ -58,8 +58,19 @@ func (d *database) Close() error {
 	return d.srv.Close(ctx)
 }
 
-// migrate applies every migration, then checks the result.
+// migrate applies every migration, then checks the result. A schema ahead
+// of this binary's migrations (not dirty) is left alone: it is the next
+// release's, which keeps this one's queries working (migrations/README.md:
+// expand, then contract), as when the previous release restarts during an
+// upgrade.
 func (d *database) migrate() error {
+	latest, err := migrations.Latest()
+	if err != nil {
+		return err
+	}
+	if v, dirty, err := migrations.Version(d.URL); err == nil && !dirty && v > latest {
+		return nil
+	}
 	if err := migrations.Up(d.URL); err != nil {
 		return err
 	}
@@ -67,11 +78,7 @@ func (d *database) migrate() error {
 	if err != nil {
 		return err
 	}
-	latest, err := migrations.Latest()
-	if err != nil {
-		return err
-	}
-	if dirty || v != latest {
+	if dirty || v < latest {
 		return fmt.Errorf("database at migration %d (dirty %v), want %d", v, dirty, latest)
 	}
 	return nil

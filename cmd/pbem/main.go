@@ -7,6 +7,7 @@
 //	pbem rebuild [GAME...]       rebuild the projections from the events
 //	pbem verify GAME...|--all    replay games and compare with the projections
 //	pbem verify --audit FILE     check a downloaded audit record offline
+//	pbem version                 print the version and commit (stamped by make release)
 //
 // Configuration comes from the environment (see config); flags override
 // it where a subcommand has one. This package only wires: flags, env, and
@@ -124,6 +125,7 @@ func commands() []command {
 		{"db", "ensure|stop|exec: find or start PostgreSQL (used by make)", dbCmd},
 		{"rebuild", "[GAME...]: rebuild the projections from the events", rebuild},
 		{"verify", "GAME...|--all: replay games, check hash chains, compare with projections", verify},
+		{"version", "print the version and commit this binary was built from", versionCmd},
 	}
 }
 

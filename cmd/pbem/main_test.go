@@ -159,6 +159,30 @@ func TestHealthzFailsWhenNotMigrated(t *testing.T) {
 	if code := get(); code != http.StatusOK {
 		t.Errorf("healthz after migrating: %d, want 200", code)
 	}
+	// The next release migrated further (expand, then contract): this
+	// binary stays healthy, and starts, unless the schema is dirty.
+	latest, err := migrations.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE schema_migrations SET version = $1`, latest+1); err != nil {
+		t.Fatal(err)
+	}
+	if code := get(); code != http.StatusOK {
+		t.Errorf("healthz on a schema one migration ahead: %d, want 200", code)
+	}
+	if err := db.migrate(); err != nil {
+		t.Errorf("migrate on a schema one migration ahead: %v", err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE schema_migrations SET dirty = true`); err != nil {
+		t.Fatal(err)
+	}
+	if code := get(); code != http.StatusServiceUnavailable {
+		t.Errorf("healthz on a dirty schema ahead: %d, want 503", code)
+	}
+	if err := db.migrate(); err == nil {
+		t.Error("migrate on a dirty schema ahead: no error")
+	}
 }
 
 // recorder is a minimal http.ResponseWriter.

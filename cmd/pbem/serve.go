@@ -191,7 +191,8 @@ func newHandler(deps handlerDeps) http.Handler {
 }
 
 // healthCheck returns the health check: the database answers and its
-// schema is at the binary's latest migration, not dirty.
+// schema is at the binary's latest migration or later (the next release's,
+// compatible: migrations/README.md), not dirty.
 func healthCheck(pool *pgxpool.Pool) func(context.Context) error {
 	return func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -205,7 +206,7 @@ func healthCheck(pool *pgxpool.Pool) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		if dirty || version != int64(latest) {
+		if dirty || version < int64(latest) {
 			return fmt.Errorf("database at migration %d (dirty %v), want %d", version, dirty, latest)
 		}
 		return nil

@@ -67,6 +67,7 @@ func (l *lockedBuffer) String() string {
 // supervisor would restart a crashed one.
 type server struct {
 	t    testing.TB
+	bin  string   // the pbem binary; "": the tree's (binary)
 	addr string   // 127.0.0.1:PORT
 	env  []string // DATABASE_URL, PBEM_SMTP_URL, ...
 	log  *lockedBuffer
@@ -84,12 +85,18 @@ func newServer(t testing.TB, env ...string) *server {
 // newServerOn is newServer on the address addr.
 func newServerOn(t testing.TB, addr string, env ...string) *server {
 	t.Helper()
+	return newServerOf(t, "", addr, env...)
+}
+
+// newServerOf is newServerOn running the pbem binary bin ("": the tree's).
+func newServerOf(t testing.TB, bin, addr string, env ...string) *server {
+	t.Helper()
 	// The players propose and confirm many games from one address and IP;
 	// the emails of moves go at once (no grace for a take-back), so that
 	// the checks can count them.
 	env = append([]string{"PBEM_SECRET=" + systestSecret, "PBEM_LIMIT_GAMES_ADDRESS=off", "PBEM_LIMIT_GAMES_IP=off",
 		"PBEM_LIMIT_INVITATIONS_ADDRESS=off", "PBEM_LIMIT_INVITATIONS_IP=off", "PBEM_MAIL_GRACE=0s"}, env...)
-	s := &server{t: t, addr: addr, env: env, log: &lockedBuffer{}}
+	s := &server{t: t, bin: bin, addr: addr, env: env, log: &lockedBuffer{}}
 	s.start()
 	t.Cleanup(func() {
 		if s.cmd != nil {
@@ -109,7 +116,11 @@ func (s *server) base() string { return "http://" + s.addr }
 // start starts a serve process and waits until it listens.
 func (s *server) start() {
 	s.t.Helper()
-	cmd := exec.Command(binary(s.t), "serve", "-listen", s.addr)
+	bin := s.bin
+	if bin == "" {
+		bin = binary(s.t)
+	}
+	cmd := exec.Command(bin, "serve", "-listen", s.addr)
 	cmd.Env = append(os.Environ(), append([]string{"PBEM_DATA=" + s.t.TempDir()}, s.env...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
