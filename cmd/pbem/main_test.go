@@ -214,9 +214,18 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"migrate", "sideways"}, 2, "usage: pbem migrate"},
 		{[]string{"serve", "-nope"}, 1, "flag provided but not defined"},
 		{[]string{"db"}, 2, "usage: pbem db"},
+		{[]string{"version"}, 0, "pbem dev (commit "},
+		{[]string{"version", "x"}, 1, "unexpected arguments"},
+		{[]string{"serve"}, 1, "PBEM_TLS_CERT and PBEM_TLS_KEY go together"},
 	} {
 		var out bytes.Buffer
-		code := run(context.Background(), tc.args, func(string) string { return "" }, &out, &out)
+		getenv := func(k string) string {
+			if k == "PBEM_TLS_CERT" && len(tc.args) == 1 && tc.args[0] == "serve" {
+				return "cert.pem"
+			}
+			return ""
+		}
+		code := run(context.Background(), tc.args, getenv, &out, &out)
 		if code != tc.code || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("pbem %v: exit %d, output %q; want %d and %q", tc.args, code, out.String(), tc.code, tc.out)
 		}
