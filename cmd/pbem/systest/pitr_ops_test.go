@@ -19,7 +19,7 @@ import (
 // TestPointInTimeRestore rehearses the loss of the database server with
 // the backups the package sets up (packaging/pbem-backup-setup, run here on
 // a cluster of the test's own): continuous WAL archiving into a pgBackRest
-// repository, play, a full backup, play on, note a moment T while players
+// repository and a full backup, play, an incremental backup, play on, note a moment T while players
 // play, lose the cluster (stopped at once, its directory deleted), restore
 // it to T with pgBackRest, and check that `pbem verify --all` passes and
 // every move acknowledged before T is there.
@@ -65,7 +65,8 @@ func TestPointInTimeRestore(t *testing.T) {
 	// Play, back up, play on; T falls while players play.
 	srv := newServer(t, env...)
 	first := playFor(t, srv.base(), in, 4*time.Second)
-	pgbackrest("--type=full", "backup")
+	pgbackrest("--type=incr", "backup") // on the full one the setup took
+
 	p := newPlayers(t, srv.base(), in)
 	ctx, cancel := context.WithCancel(context.Background())
 	wait := p.run(ctx, 4)
@@ -111,8 +112,8 @@ func TestPointInTimeRestore(t *testing.T) {
 	}
 	laterFound := countAcked(t, dbURL, after)
 	games := verifyAll(t, env)
-	t.Logf("%d moves acknowledged before the target (%d before the full backup), all restored; %d of the %d acknowledged after it are in too "+
-		"(committed before it); %d games verified; restore to the target %v; %v in all",
+	t.Logf("%d moves acknowledged before the target (%d before the incremental backup), all restored; %d of the %d acknowledged after it are in too "+
+		"(those committed before it); %d games verified; restore to the target %v; %v in all",
 		len(before), len(first), laterFound, len(after), games, restoreTook.Round(100*time.Millisecond), time.Since(start).Round(time.Second))
 }
 
