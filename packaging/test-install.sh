@@ -52,7 +52,7 @@ grep -q "^-rwxr-xr-x root/root .* ./usr/bin/pbem$" <<<"$contents" || fail "/usr/
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/pbem/pbem.env || fail "pbem.env is not a conffile"
 
 step "apt-get install $deb"
-apt-get install -y -q "$deb"
+apt-get install -y -q -o DPkg::Lock::Timeout=600 "$deb"
 
 step "pbem version"
 out=$(pbem version)
@@ -91,6 +91,7 @@ set -a
 # shellcheck disable=SC1091
 . /etc/pbem/pbem.env
 set +a
+cd /
 runuser -u pbem -- env PBEM_DATA=/var/lib/pbem PBEM_LISTEN="127.0.0.1:$port" DATABASE_URL="$DATABASE_URL" \
   PBEM_DKIM_KEY="$PBEM_DKIM_KEY" PBEM_DKIM_SELECTOR="$PBEM_DKIM_SELECTOR" PBEM_DKIM_DOMAIN="$PBEM_DKIM_DOMAIN" \
   PBEM_MAIL_FROM="$PBEM_MAIL_FROM" /usr/bin/pbem serve >/tmp/pbem-test-install.log 2>&1 &
@@ -105,7 +106,7 @@ echo "  /healthz: $(curl -fsS "http://127.0.0.1:$port/healthz")"
 kill "$pid"; wait "$pid" || true; pid=""
 
 step "pbem verify --all as the pbem user (README step 6)"
-runuser -u pbem -- env $(grep ^DATABASE_URL /etc/pbem/pbem.env) pbem verify --all || fail "pbem verify --all"
+runuser -u pbem -- env PBEM_DATA=/var/lib/pbem $(grep ^DATABASE_URL /etc/pbem/pbem.env) pbem verify --all || fail "pbem verify --all"
 
 if [ -d /run/systemd/system ]; then
   step "systemctl start pbem"

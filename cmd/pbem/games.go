@@ -80,14 +80,16 @@ func openService(ctx context.Context, e *env) (svc *game.Service, pool *pgxpool.
 		return nil, nil, nil, err
 	}
 	closers := []func(){func() { _ = db.Close() }}
-	close = func() {
+	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
 		}
 	}
+	// The error returns below set close to nil: the deferred cleanup calls
+	// closeAll, not close.
 	defer func() {
 		if err != nil {
-			close()
+			closeAll()
 		}
 	}()
 	if err := db.migrate(); err != nil {
@@ -104,5 +106,5 @@ func openService(ctx context.Context, e *env) (svc *game.Service, pool *pgxpool.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return svc, pool, close, nil
+	return svc, pool, closeAll, nil
 }

@@ -264,3 +264,22 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Errorf("config %+v", cfg)
 	}
 }
+
+// TestMaintenanceCommandBadDatabase: a maintenance command whose database
+// cannot be opened says why and exits 1 (openService's cleanup once
+// panicked on a nil close).
+func TestMaintenanceCommandBadDatabase(t *testing.T) {
+	env := func(k string) string {
+		switch k {
+		case "DATABASE_URL":
+			return "postgres://nobody@127.0.0.1:1/pbem?connect_timeout=2"
+		case "PBEM_DATA":
+			return t.TempDir()
+		}
+		return ""
+	}
+	var out bytes.Buffer
+	if code := run(context.Background(), []string{"verify", "--all"}, env, &out, &out); code != 1 || !strings.Contains(out.String(), "pbem verify: ") {
+		t.Errorf("pbem verify --all on a closed port: exit %d, %q; want 1 and the error", code, out.String())
+	}
+}
