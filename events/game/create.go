@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/mail"
 	"slices"
 	"strings"
@@ -153,7 +154,7 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []projections.OutboxRow) (*CreatedGame, error) {
 	eng := s.games[req.Game]
 	var seed engine.Seed
-	if _, err := rand.Read(seed[:]); err != nil {
+	if _, err := io.ReadFull(s.seeds, seed[:]); err != nil {
 		return nil, fmt.Errorf("projections: random seed: %w", err)
 	}
 	opts := req.Options

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ type Config struct {
 	// they are sent, so that a move taken back sends none
 	// (PBEM_MAIL_GRACE); 0 sends them at once.
 	MailGrace time.Duration
+	// Seeds is where new games' seeds are read from; nil means
+	// crypto/rand. The fair-play tests deal two games with one seed.
+	Seeds io.Reader
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -56,6 +60,7 @@ type Service struct {
 	// pastViews caches seats' views at past versions (catchup.go).
 	pastViews *viewCache
 	grace     time.Duration
+	seeds     io.Reader
 }
 
 // New returns a Service.
@@ -68,7 +73,11 @@ func New(c Config) *Service {
 	if n == 0 {
 		n = DefaultGameCache
 	}
-	s := &Service{games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
+	seeds := c.Seeds
+	if seeds == nil {
+		seeds = rand.Reader
+	}
+	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
 		moved: c.Moved, grace: c.MailGrace}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}

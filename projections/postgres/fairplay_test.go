@@ -500,3 +500,202 @@ func stringsOf(evs []events.Event) []string {
 	sort.Strings(out)
 	return out
 }
+
+// fixedSeeds gives every game the same seed (game.Config.Seeds).
+type fixedSeeds [32]byte
+
+func (f fixedSeeds) Read(p []byte) (int, error) { return copy(p, f[:]), nil }
+
+// TestFairPlayIndistinguishable deals two games with one seed and plays
+// the same moves in both, up to a decision of seat 1 whose moves differ
+// only in what seat 0 may not see (Lords of Scotland: which card it
+// musters face down; Swords and Bagpipes: its secret side). Game A takes
+// one, game B the other. Seat 0's view (with its explanations), its
+// history and the payloads of the emails it gets must then be the same
+// bytes in both games, but for the game id, the times the store
+// recorded (the wall clock of each append) and the hashes (which commit
+// to the hidden data under a key seat 0 does not have).
+func TestFairPlayIndistinguishable(t *testing.T) {
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := pgtest.NewPool(t)
+	clock := time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)
+	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
+		Repo: postgres.New(pool), Secret: secret, Now: func() time.Time { return clock }, Seeds: fixedSeeds{28, 11, 26}})
+	for _, c := range []struct {
+		game string
+		// pair reports whether two of seat 1's moves differ only in what
+		// seat 0 may not see.
+		pair func(a, b map[string]any) bool
+		// both: the pair counts only while seat 0 is awaited too (a
+		// simultaneous choice that seat 1's would otherwise reveal).
+		both bool
+	}{
+		{lords.Name, func(a, b map[string]any) bool {
+			return a["type"] == "muster" && b["type"] == "muster" && a["face_up"] == false && b["face_up"] == false && a["card"] != b["card"]
+		}, false},
+		{bagpipes.Name, func(a, b map[string]any) bool {
+			return a["type"] == "choose" && b["type"] == "choose" && a["side"] != b["side"] && a["dagger"] == b["dagger"]
+		}, true},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			ctx := context.Background()
+			req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game,
+				Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}
+			var ids [2]string
+			for k := range ids {
+				cg, err := svc.Create(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids[k] = cg.ID
+			}
+			tok := func(k, seat int) string { return game.SeatToken(secret, ids[k], seat, 0) }
+			rng := rand.New(rand.NewPCG(28, 26))
+			for step := 0; ; step++ {
+				if step > 3000 {
+					t.Fatal("no decision of seat 1 hid its difference from seat 0")
+				}
+				v, err := svc.View(ctx, ids[0], tok(0, 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Status != "active" {
+					t.Fatal("the game ended before seat 1 made a hidden choice")
+				}
+				seat := v.ToMove[rng.IntN(len(v.ToMove))]
+				if slices.Contains(v.ToMove, 1) {
+					seat = 1
+				}
+				var views [2]*game.View
+				for k := range views {
+					if views[k], err = svc.View(ctx, ids[k], tok(k, seat)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				moves := make([]json.RawMessage, len(views[0].LegalMoves))
+				decoded := make([]map[string]any, len(moves))
+				for i, m := range views[0].LegalMoves {
+					moves[i], _ = json.Marshal(m)
+					_ = json.Unmarshal(moves[i], &decoded[i])
+				}
+				if b, _ := json.Marshal(views[1].LegalMoves); !bytes.Equal(b, mustJSON(t, views[0].LegalMoves)) {
+					t.Fatalf("step %d: the two games list other moves before they differ", step)
+				}
+				play := [2]json.RawMessage{}
+				if seat == 1 && (!c.both || slices.Contains(v.ToMove, 0)) {
+					for i := range decoded {
+						for j := range decoded {
+							if play[0] == nil && c.pair(decoded[i], decoded[j]) {
+								play = [2]json.RawMessage{moves[i], moves[j]}
+							}
+						}
+					}
+				}
+				differ := play[0] != nil
+				if !differ {
+					m := moves[rng.IntN(len(moves))]
+					play = [2]json.RawMessage{m, m}
+				}
+				for k := range ids {
+					if _, err := svc.Move(ctx, ids[k], tok(k, seat), game.MoveRequest{Version: views[k].Version, Move: play[k]}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !differ {
+					continue
+				}
+				var out [2][]byte
+				for k := range ids {
+					out[k] = seatOutputs(t, svc, pool, ids[k], tok(k, 0))
+				}
+				if !bytes.Equal(out[0], out[1]) {
+					i := 0
+					for i < len(out[0]) && i < len(out[1]) && out[0][i] == out[1][i] {
+						i++
+					}
+					t.Fatalf("after seat 1 played %s in one game and %s in the other, seat 0 sees them differently at byte %d:\n%s\n%s",
+						play[0], play[1], i, snippet(out[0], i), snippet(out[1], i))
+				}
+				t.Logf("step %d: seat 1 played %s in one game and %s in the other; seat 0's view, history and emails (%d bytes) are the same",
+					step, play[0], play[1], len(out[0]))
+				return
+			}
+		})
+	}
+}
+
+// seatOutputs is everything seat 0 of game id is shown, game id, times
+// and hashes taken out: its view, its history and its emails' payloads.
+func seatOutputs(t *testing.T, svc *game.Service, pool *pgxpool.Pool, id, token string) []byte {
+	t.Helper()
+	ctx := context.Background()
+	v, err := svc.View(ctx, id, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := svc.History(ctx, id, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []any
+	for _, x := range []any{v, h} {
+		var g any
+		if err := json.Unmarshal(mustJSON(t, x), &g); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, g)
+	}
+	rows, err := pool.Query(ctx, `SELECT kind, payload::text FROM outbox WHERE game_id = $1 AND (seat = 0 OR seat IS NULL) ORDER BY id`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var kind, p string
+		if err := rows.Scan(&kind, &p); err != nil {
+			t.Fatal(err)
+		}
+		var g any
+		if err := json.Unmarshal([]byte(p), &g); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, kind, g)
+	}
+	rows.Close()
+	var strip func(x any) any
+	strip = func(x any) any {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, k := range []string{"hash", "prev_hash", "recorded_at"} {
+				delete(x, k)
+			}
+			for k, y := range x {
+				x[k] = strip(y)
+			}
+		case []any:
+			for i, y := range x {
+				x[i] = strip(y)
+			}
+		case string:
+			return strings.ReplaceAll(x, id, "GAME")
+		}
+		return x
+	}
+	return mustJSON(t, strip(all))
+}
+
+func mustJSON(t *testing.T, x any) []byte {
+	t.Helper()
+	b, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// snippet is text around byte i.
+func snippet(b []byte, i int) string {
+	return string(b[max(0, i-200):min(len(b), i+200)])
+}
