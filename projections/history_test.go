@@ -243,3 +243,27 @@ func firstDiff(got, want []projections.HistoryRow) string {
 	}
 	return fmt.Sprintf("%d rows, want %d", len(got), len(want))
 }
+
+// TestShowsHashes: a game whose chain commits to its data (format 2)
+// shows its hashes while it runs; an older game (format 1, data in clear)
+// only once it has ended (issue #28).
+func TestShowsHashes(t *testing.T) {
+	key := events.CommitKeyFrom([32]byte{1})
+	for _, tc := range []struct {
+		key    *events.CommitKey
+		status string
+		want   bool
+	}{
+		{&key, projections.StatusActive, true},
+		{&key, projections.StatusFinished, true},
+		{nil, projections.StatusActive, false},
+		{nil, projections.StatusPaused, false},
+		{nil, projections.StatusFinished, true},
+		{nil, projections.StatusAborted, true},
+	} {
+		g := &projections.Game{CommitKey: tc.key, Status: tc.status}
+		if got := projections.ShowsHashes(g); got != tc.want {
+			t.Errorf("format %d, %s: ShowsHashes %v, want %v", tc.key.Format(), tc.status, got, tc.want)
+		}
+	}
+}

@@ -61,7 +61,10 @@
 //     deadline and take moves.
 //   - The seed is in the pbem.created event; every view, history entry and
 //     summary shows only its SHA-256 until the game has finished or been
-//     aborted, when Audit reveals it with every event in full.
+//     aborted, when Audit reveals it with every event in full, and the
+//     commitment key of the events' hashes (derived from the seed; see
+//     package events), which CheckAudit (pbem verify --audit) checks
+//     offline with every hash and every shuffle.
 //   - Players' emails are personal data: they live in the seats table, never in
 //     events. Seats (emails, token generations, token hashes) and the admin
 //     token hash are primary data: rebuild recomputes everything else.
