@@ -170,14 +170,30 @@ type limitItem struct {
 // proposal charges a proposed game of players to ip and the organiser's
 // address.
 func (lm *limiter) proposal(ip, organiser string, players int) (*charge, error) {
-	addr := strings.ToLower(strings.TrimSpace(organiser))
+	addr := budgetAddress(organiser)
 	return lm.take(limitItem{lm.gamesIP, ip, 1}, limitItem{lm.gamesAddr, addr, 1},
 		limitItem{lm.invIP, ip, players}, limitItem{lm.invAddr, addr, players})
 }
 
+// budgetAddress is the key of an address's budgets: lower case, without
+// a subaddress (ann+1@, ann+2@… all reach ann@ and share its budget). It
+// is used for budgets only: mail goes to the address as given.
+func budgetAddress(email string) string {
+	addr := strings.ToLower(strings.TrimSpace(email))
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return addr
+	}
+	local, domain := addr[:at], addr[at:]
+	if plus := strings.IndexByte(local, '+'); plus >= 0 {
+		local = local[:plus]
+	}
+	return local + domain
+}
+
 // signinRequest charges a sign-in link to ip and the address.
 func (lm *limiter) signinRequest(ip, email string) error {
-	addr := strings.ToLower(strings.TrimSpace(email))
+	addr := budgetAddress(email)
 	_, err := lm.take(limitItem{lm.signin, "ip:" + ip, 1}, limitItem{lm.signin, "addr:" + addr, 1})
 	return err
 }

@@ -22,11 +22,12 @@ import (
 // section 5.4.1, and RFC 8058, which requires List-Unsubscribe and
 // List-Unsubscribe-Post to be signed for one-click unsubscription). A
 // field the message lacks is signed as absent, so that nobody can add it
-// on the way without breaking the signature.
+// on the way without breaking the signature. Reply-To holds a seat's
+// reply address, a credential: it is signed like From.
 var dkimHeaders = []string{
 	"From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "Content-Type",
 	"Content-Language", "List-Unsubscribe", "List-Unsubscribe-Post", "Auto-Submitted", "Precedence",
-	"In-Reply-To", "References",
+	"In-Reply-To", "References", "Reply-To",
 }
 
 // DKIM signs outgoing email with a domain's key (DomainKeys Identified

@@ -114,7 +114,7 @@ func TestDKIMSignsEveryKindOfEmail(t *testing.T) {
 				if v.Err != nil || v.Domain != "pbem.example.org" {
 					t.Errorf("%s (%s): signature of %s: %v", msgs[i].Kind, msgs[i].Language, v.Domain, v.Err)
 				}
-				for _, h := range []string{"from", "subject", "list-unsubscribe", "list-unsubscribe-post", "message-id"} {
+				for _, h := range []string{"from", "subject", "list-unsubscribe", "list-unsubscribe-post", "message-id", "reply-to"} {
 					if !slices.Contains(lowered(v.HeaderKeys), h) {
 						t.Errorf("%s: %s is not signed (h=%v)", msgs[i].Kind, h, v.HeaderKeys)
 					}
@@ -126,6 +126,11 @@ func TestDKIMSignsEveryKindOfEmail(t *testing.T) {
 			tampered := bytes.Replace(got[0].Data, []byte("\r\n\r\n"), []byte("\r\n\r\nP.S. added on the way\r\n"), 1)
 			if vs, err := dkim.VerifyWithOptions(bytes.NewReader(tampered), opts); err != nil || len(vs) != 1 || vs[0].Err == nil {
 				t.Errorf("a message altered after signing verifies: %v %+v", err, vs)
+			}
+			// A Reply-To added on the way (the answers would go elsewhere).
+			redirected := append([]byte("Reply-To: <g-0-x-secret@evil.example>\r\n"), got[0].Data...)
+			if vs, err := dkim.VerifyWithOptions(bytes.NewReader(redirected), opts); err != nil || len(vs) != 1 || vs[0].Err == nil {
+				t.Errorf("a message given a Reply-To after signing verifies: %v %+v", err, vs)
 			}
 		})
 	}

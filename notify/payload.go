@@ -3,9 +3,9 @@ package notify
 import (
 	"encoding/json"
 	"fmt"
-	"net/mail"
-	"strings"
 	"time"
+
+	"pbem/projections"
 )
 
 // Payload is an outbox row's JSON payload: everything an email says. The
@@ -87,8 +87,8 @@ func DecodePayload(data []byte) (Payload, error) {
 	if p.To.Email == "" {
 		return p, fmt.Errorf("notify: payload: no recipient address")
 	}
-	if _, err := mail.ParseAddress(p.To.Email); err != nil || strings.ContainsAny(p.To.Email, "<>\r\n") {
-		return p, fmt.Errorf("notify: payload: bad recipient address %q", p.To.Email)
+	if problem := projections.AddressProblem(p.To.Email); problem != "" {
+		return p, (fmt.Errorf("notify: payload: recipient address %q refused: %s", p.To.Email, problem))
 	}
 	return p, nil
 }

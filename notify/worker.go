@@ -207,7 +207,9 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	for _, r := range live {
 		m, err := w.c.Renderer.Render(r)
 		if err != nil {
-			early = append(early, w.failure(r, err))
+			// A row that does not render (a bad payload, a refused
+			// address) never will: it fails at once.
+			early = append(early, w.failure(r, &PermanentError{Err: err}))
 			continue
 		}
 		if !r.Kind.AlwaysSent() {

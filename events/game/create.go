@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -242,9 +241,8 @@ func (req *CreateGame) check() error {
 			continue
 		}
 		email := strings.TrimSpace(p.Email)
-		a, err := mail.ParseAddress(email)
-		if err != nil || a.Address != email || len(email) > 254 {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: give a plain address like ann@example.org", i)
+		if problem := projections.AddressProblem(email); problem != "" {
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
 		}
 		// Addresses are compared without regard to case: one mailbox
 		// with other capitals is still one player.

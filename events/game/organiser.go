@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -40,9 +39,8 @@ type Organiser struct {
 func (o *Organiser) check() error {
 	o.Name = strings.TrimSpace(o.Name)
 	o.Email = strings.TrimSpace(o.Email)
-	a, err := mail.ParseAddress(o.Email)
-	if err != nil || a.Address != o.Email || len(o.Email) > 254 {
-		return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: give a plain address like ann@example.org")
+	if problem := projections.AddressProblem(o.Email); problem != "" {
+		return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
 	if o.Name == "" || utf8.RuneCountInString(o.Name) > 40 || strings.ContainsAny(o.Name, "\r\n\t") {
 		return projections.FieldErrorf(projections.EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line")

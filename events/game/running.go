@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,9 +52,8 @@ func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) 
 
 // checkAddress validates a player's address.
 func checkAddress(field, email string) error {
-	a, err := mail.ParseAddress(email)
-	if err != nil || a.Address != email || len(email) > 254 {
-		return projections.FieldErrorf(projections.EInvalid, field, "%s: give a plain address like ann@example.org", field)
+	if problem := projections.AddressProblem(email); problem != "" {
+		return projections.FieldErrorf(projections.EInvalid, field, "%s: %s", field, problem)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -39,8 +38,8 @@ func SigninToken(secret []byte, id string) string { return derive(secret, "signi
 // Errors: EInvalid for a malformed address.
 func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
-	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 {
-		return projections.FieldErrorf(projections.EInvalid, "email", "email: give a plain address like ann@example.org")
+	if problem := projections.AddressProblem(email); problem != "" {
+		return projections.FieldErrorf(projections.EInvalid, "email", "email: %s", problem)
 	}
 	has, err := s.repo.HasGames(ctx, email)
 	if err != nil {
