@@ -63,18 +63,19 @@ func TestOutboxUpdatesLogOnlyWhatChanged(t *testing.T) {
 		}
 		sent += len(rows)
 	}
+	end := pgtest.FlushedLSN(t, pool)
 	var records, bytes int64
 	if err := pool.QueryRow(ctx, `SELECT count(*), coalesce(sum(record_length - fpi_length), 0)
-		FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn()) WHERE block_ref LIKE '%rel ' || $2 || ' %'`,
-		start, rel).Scan(&records, &bytes); err != nil {
+		FROM pg_get_wal_records_info($1::pg_lsn, $3::pg_lsn) WHERE block_ref LIKE '%rel ' || $2 || ' %'`,
+		start, rel, end).Scan(&records, &bytes); err != nil {
 		t.Fatal(err)
 	}
 	// The claim changes no indexed column (migration 0083): each is a HOT
 	// update, which writes no index entry.
 	var hot int64
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn())
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_get_wal_records_info($1::pg_lsn, $3::pg_lsn)
 		WHERE block_ref LIKE '%rel ' || $2 || ' %' AND resource_manager = 'Heap' AND record_type = 'HOT_UPDATE'`,
-		start, rel).Scan(&hot); err != nil {
+		start, rel, end).Scan(&hot); err != nil {
 		t.Fatal(err)
 	}
 	if hot < emails {

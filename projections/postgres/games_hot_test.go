@@ -53,7 +53,7 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	}
 	counts := map[string]int{} // "relation rmgr/type"
 	recs, err := pool.Query(ctx, `SELECT resource_manager, record_type, block_ref
-		FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn()) WHERE block_ref IS NOT NULL`, start)
+		FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn) WHERE block_ref IS NOT NULL`, start, pgtest.FlushedLSN(t, pool))
 	if err != nil {
 		t.Fatal(err)
 	}

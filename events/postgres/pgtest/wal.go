@@ -40,3 +40,35 @@ func KeepWAL(tb testing.TB, pool *pgxpool.Pool) {
 		conn.Release()
 	})
 }
+
+// FlushedLSN returns an LSN up to which every WAL record written so far
+// is on disk, for the end of a pg_walinspect read. It commits a transaction
+// with synchronous_commit on, whose flush covers every record before its
+// own: on a server running with synchronous_commit = off (as developers'
+// may), pg_current_wal_flush_lsn() lags the last asynchronous commits, and
+// a read up to it would miss their records. The transaction writes a
+// logical message, since PostgreSQL commits a transaction that wrote no
+// WAL asynchronously whatever synchronous_commit says.
+func FlushedLSN(tb testing.TB, pool *pgxpool.Pool) string {
+	tb.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		tb.Fatalf("pgtest: flush WAL: %v", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	var lsn string
+	if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = on`); err != nil {
+		tb.Fatalf("pgtest: flush WAL: %v", err)
+	}
+	if err := tx.QueryRow(ctx, `SELECT pg_current_wal_insert_lsn()::text`).Scan(&lsn); err != nil {
+		tb.Fatalf("pgtest: flush WAL: %v", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_logical_emit_message(true, 'pgtest', 'flush')`); err != nil {
+		tb.Fatalf("pgtest: flush WAL: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		tb.Fatalf("pgtest: flush WAL: %v", err)
+	}
+	return lsn
+}
