@@ -205,6 +205,7 @@ func TestHostileHeavyContent(t *testing.T) {
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
+	full := e.at(e.listen(inbound.ListenerConfig{})) // the default size limit, 2 MiB
 	attacks := map[string]string{
 		"nested HTML":              "Content-Type: text/html\n\n" + wrapped(strings.Repeat("<div>", 350000)+"1"),
 		"nested HTML tables":       "Content-Type: text/html\n\n" + wrapped(strings.Repeat("<table><tr><td>", 120000)+"1"),
@@ -221,11 +222,15 @@ func TestHostileHeavyContent(t *testing.T) {
 	for what, body := range attacks {
 		n++
 		cpu, start := cpuTime(t), time.Now()
-		err := e.send(em.to, em.replyTo, replyHeader(em, fmt.Sprintf("heavy-%d@client.example.org", n))+body)
+		err := full.send(em.to, em.replyTo, replyHeader(em, fmt.Sprintf("heavy-%d@client.example.org", n))+body)
 		took, spent := time.Since(start), cpuTime(t)-cpu
 		t.Logf("%s: answered in %v, %v CPU: %v", what, took.Round(time.Millisecond), spent.Round(time.Millisecond), err)
 		if took > hostileAnswerWithin {
 			t.Errorf("%s: answered after %v", what, took)
+		}
+		var se *smtp.SMTPError
+		if errors.As(err, &se) && se.Code == 552 {
+			t.Errorf("%s: refused as too big (%d bytes): the attack must reach the reader", what, len(body))
 		}
 		if got := e.version(id); got != v {
 			t.Fatalf("%s: the game moved from version %d to %d", what, v, got)

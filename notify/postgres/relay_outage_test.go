@@ -74,7 +74,9 @@ func TestRelayDownFiveHours(t *testing.T) {
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	front := startRelayFront(t, sink.Addr())
 	front.down.Store(true)
-	ids := append(insert(t, pool, start, notify.Invitation, 3, "ann@example.org"), insert(t, pool, start, notify.YourTurn, 2, "bob@example.org")...)
+	// An invitation (a seat's first one has the seat's thread as its
+	// Message-ID) and four your-turn emails.
+	ids := append(insert(t, pool, start, notify.Invitation, 1, "ann@example.org"), insert(t, pool, start, notify.YourTurn, 4, "bob@example.org")...)
 	outbox := postgres.NewOutbox(pool)
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: outbox, Sender: senderAt(t, front.ln.Addr().String()),
 		Renderer: testRenderer(t), Now: clk.Now, Lease: time.Minute, RecordFor: -1})
