@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +67,9 @@ func TestPointInTimeRestore(t *testing.T) {
 	srv := newServer(t, env...)
 	first := playFor(t, srv.base(), in, 4*time.Second)
 	pgbackrest("--type=incr", "backup") // on the full one the setup took
+	if info := pgbackrest("info"); !strings.Contains(info, "incr backup") || !strings.Contains(info, "full backup") {
+		t.Fatalf("pgbackrest info lists no full and incremental backups:\n%s", info)
+	}
 
 	p := newPlayers(t, srv.base(), in)
 	ctx, cancel := context.WithCancel(context.Background())
