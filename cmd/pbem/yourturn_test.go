@@ -160,6 +160,13 @@ func yourTurnEmails(t *testing.T, gameName string) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if resp.StatusCode == http.StatusConflict {
+				// A bot moved meanwhile (a simultaneous choice): as the
+				// page does, read the view again and play from it.
+				resp.Body.Close()
+				v, _ = view(token)
+				continue
+			}
 			v = seatView{}
 			err = json.NewDecoder(resp.Body).Decode(&v)
 			resp.Body.Close()
