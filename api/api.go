@@ -102,10 +102,11 @@ func New(cfg Config) *Server {
 	if cfg.Mail != nil {
 		s.mail = newMailRoutes(*cfg.Mail)
 	}
+	routes := s.routes()
 	if cfg.Metrics != nil {
-		s.metrics = newHTTPMetrics(cfg.Metrics)
+		s.metrics = newHTTPMetrics(cfg.Metrics, routes)
 	}
-	for _, r := range s.routes() {
+	for _, r := range routes {
 		e.Add(r.Method, r.Path, r.Handler)
 	}
 	s.echo = e

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -12,18 +13,43 @@ import (
 )
 
 // httpMetrics are the request metrics: one counter and one latency
-// histogram per route. The route is echo's route path
-// ("/api/v1/games/:id/moves"), never the raw URL, so that the number of
-// series stays bounded whatever clients ask for; a request that matches no
-// route is counted as "unmatched".
+// histogram per route. Every label comes from a fixed set, so that the
+// number of series stays bounded whatever clients send: the route is one
+// of the server's route paths ("/api/v1/games/:id/moves"), never the raw
+// URL, and a request that matches none is counted as "unmatched"; the
+// method is one of knownMethods, any other is "other".
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// routes are the route paths of the route table (the route label's
+	// values, with "unmatched").
+	routes map[string]bool
+}
+
+// knownMethods are the method label's values (with "other"): the methods
+// of RFC 9110 and PATCH.
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true,
+}
+
+// labels returns the method and route labels of a request.
+func (m *httpMetrics) labels(method, route string) (string, string) {
+	if !knownMethods[method] {
+		method = "other"
+	}
+	if !m.routes[route] {
+		route = "unmatched"
+	}
+	return method, route
 }
 
 // newHTTPMetrics registers the request metrics on reg.
-func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+// routes are the route table's entries.
+func newHTTPMetrics(reg prometheus.Registerer, routes []Route) *httpMetrics {
 	m := &httpMetrics{
+		routes: map[string]bool{},
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_http_requests_total",
 			Help: "HTTP requests answered, by method, route (echo's route path) and status code.",
@@ -33,6 +59,9 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Help:    "Time to answer an HTTP request, by method and route.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"method", "route"}),
+	}
+	for _, r := range routes {
+		m.routes[r.Path] = true
 	}
 	reg.MustRegister(m.requests, m.duration)
 	return m
@@ -56,6 +85,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		status := c.Response().Status
 		method := c.Request().Method
 		if s.metrics != nil {
+			method, route := s.metrics.labels(method, route)
 			s.metrics.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 			s.metrics.duration.WithLabelValues(method, route).Observe(took.Seconds())
 		}

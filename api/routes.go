@@ -67,7 +67,7 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},
 		}...)
 	}
-	if s.metrics != nil {
+	if s.cfg.Metrics != nil {
 		rs = append(rs, Route{http.MethodGet, "/metrics", s.metricsHandler()}) // Prometheus metrics
 	}
 	if m := s.mail; m != nil {
