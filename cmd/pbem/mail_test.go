@@ -18,7 +18,7 @@ import (
 // play links, logged one line each without the token.
 func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
 	url := pgtest.NewEmptyDB(t)
-	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=", "PBEM_SECRET=mail test"})
+	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=", "PBEM_SECRET=" + testServeSecret})
 	base := srv.base
 
 	body := `{"game":"lords-of-scotland","language":"fr","players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}],"organiser":{"name":"Ann","email":"ann@example.org"}}`

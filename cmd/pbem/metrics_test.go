@@ -39,7 +39,7 @@ func TestMetricsCountAMoveAndAnEmail(t *testing.T) {
 	srv := startServe(t, []string{"DATABASE_URL=" + pgtest.NewEmptyDB(t), "PBEM_DATA=" + t.TempDir(),
 		"PBEM_SMTP_URL=smtp://" + sink.Addr() + "?tls=none", "PBEM_MAIL_FROM=pbem@example.org",
 		"PBEM_DKIM_KEY=" + keyPath, "PBEM_DKIM_SELECTOR=pbem1", "PBEM_DKIM_DOMAIN=example.org",
-		"PBEM_LOG_LEVEL=debug", "PBEM_SECRET=metrics test"})
+		"PBEM_LOG_LEVEL=debug", "PBEM_SECRET=" + testServeSecret})
 
 	var created struct {
 		ID string `json:"id"`

@@ -51,6 +51,11 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	if e.cfg.Secret != "" {
+		if err := checkSecret(e.cfg.Secret); err != nil {
+			return err
+		}
+	}
 	wiring.TuneGC(e.getenv)
 	timeouts, err := httpTimeouts(e.getenv)
 	if err != nil {

@@ -223,4 +223,4 @@ func TestMain(m *testing.M) {
 
 // systestSecret is the servers' PBEM_SECRET: the players confirm the games
 // they propose with the token the organiser's email would carry.
-const systestSecret = "systest-secret-0123456789abcdef"
+const systestSecret = "systest secret, long enough for serve: 5e1f0c"
