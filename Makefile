@@ -12,6 +12,8 @@ BIN       := bin/pbem
 LOAD_BIN  := bin/pbemload
 PBEM_DATA ?= ./data
 export PBEM_DATA
+# make run listens on this machine only (the dev mailbox shows every link).
+PBEM_LISTEN ?= 127.0.0.1:8080
 
 # Packages tested with the race detector: everything with goroutines,
 # locks or concurrent database work (the engines are pure and single-threaded).
@@ -32,9 +34,9 @@ build:
 	$(GO) build -o $(BIN) ./cmd/pbem
 	$(GO) build -o $(LOAD_BIN) ./cmd/pbemload
 
-## run: run the server on :8080 (PBEM_LISTEN); Ctrl-C stops it and its private PostgreSQL
+## run: run the server on 127.0.0.1:8080 (PBEM_LISTEN to change); Ctrl-C stops it and its private PostgreSQL
 run: build
-	exec ./$(BIN) serve
+	PBEM_LISTEN='$(PBEM_LISTEN)' exec ./$(BIN) serve
 
 ## test: vet, then every test (race detector on RACE_PKGS) against a PostgreSQL it starts or reuses
 test: vet build

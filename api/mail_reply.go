@@ -21,7 +21,12 @@ import (
 // would: it writes the reply as a plain-text message and hands it to the
 // mail listener's processor, the same code path as a reply that arrives by
 // SMTP. It answers 303 to /dev/mail with what became of the reply.
+//
+// A form sent from another site is refused (403), as the pages' forms are.
 func (m *mailRoutes) devReply(c echo.Context) error {
+	if err := m.cop.Check(c.Request()); err != nil {
+		return errCrossOrigin
+	}
 	from, to := strings.TrimSpace(c.FormValue("from")), strings.TrimSpace(c.FormValue("to"))
 	if _, err := mail.ParseAddress(from); err != nil || strings.ContainsAny(from+to, "\r\n") {
 		return projections.Errorf(projections.EInvalid, "from: give the address the email was sent to")

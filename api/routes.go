@@ -72,14 +72,17 @@ func (s *Server) routes() []Route {
 	}
 	if m := s.mail; m != nil {
 		rs = append(rs, []Route{
-			{http.MethodGet, "/mail/unsubscribe", m.unsubscribePage},                               // the preference page (?token=T[&lang=L]; changes nothing)
-			{http.MethodPost, "/mail/unsubscribe", middleware.BodyLimit(bodyLimit)(m.unsubscribe)}, // RFC 8058 one-click, or the form's mode=every|digest|off
-			{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},              // the game's failed emails (admin token)
+			{http.MethodGet, "/mail/unsubscribe", mailPageHeaders(m.unsubscribePage)},                               // the preference page (?token=T[&lang=L]; changes nothing)
+			{http.MethodPost, "/mail/unsubscribe", mailPageHeaders(middleware.BodyLimit(bodyLimit)(m.unsubscribe))}, // RFC 8058 one-click, or the form's mode=every|digest|off
+			{http.MethodGet, "/api/v1/games/:id/admin/failed-emails", m.failedEmails},                               // the game's failed emails (admin token)
 		}...)
+		// The dev mailbox shows every email's links: only to this machine
+		// (devmail_guard.go).
 		if m.cfg.Mailbox != nil {
-			rs = append(rs, Route{http.MethodGet, "/dev/mail", m.devMail}) // the dev mailbox
+			rs = append(rs, Route{http.MethodGet, "/dev/mail", mailPageHeaders(loopbackOnly(m.devMail))}) // the dev mailbox
 			if m.cfg.Replies != nil {
-				rs = append(rs, Route{http.MethodPost, "/dev/mail/reply", m.devReply}) // answer an email as its recipient (form: from, to, text)
+				// answer an email as its recipient (form: from, to, text)
+				rs = append(rs, Route{http.MethodPost, "/dev/mail/reply", mailPageHeaders(loopbackOnly(m.devReply))})
 			}
 		}
 	}
