@@ -36,7 +36,7 @@ func (s *Server) adminResend(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.Errorf(projections.EInvalid, "seat: give the seat whose link to resend")
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
 	})
 }
@@ -112,6 +112,18 @@ func (s *Server) adminPlain(c echo.Context, f adminAction) error {
 	}
 	return s.admin(c, func(id, tok string) (*game.Summary, error) {
 		return f(c.Request().Context(), id, tok)
+	})
+}
+
+// adminMail is admin for the actions that email a player: they are
+// charged to the limits (chargeAdminMail), 429 when over.
+func (s *Server) adminMail(c echo.Context, f func(id, token string) (*game.Summary, error)) error {
+	return s.admin(c, func(id, tok string) (sm *game.Summary, err error) {
+		err = chargeAdminMail(c, s.svc, s.limit, id, tok, func() error {
+			sm, err = f(id, tok)
+			return err
+		})
+		return sm, err
 	})
 }
 

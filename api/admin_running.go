@@ -27,7 +27,7 @@ func (s *Server) adminEmail(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat whose address to correct")
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.ChangeEmail(c.Request().Context(), id, tok, *b.Seat, b.Email)
 	})
 }
@@ -42,7 +42,7 @@ func (s *Server) adminReplace(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat to give to a new player")
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
 		return s.svc.ReplacePlayer(c.Request().Context(), id, tok, *b.Seat, b.Name, b.Email)
 	})
 }

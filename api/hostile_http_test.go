@@ -5,6 +5,8 @@ package api_test
 // and that nothing changed.
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api"
+	"pbem/projections/testgame"
 )
 
 // hostileDo sends one request and returns its status, headers and body.
@@ -81,5 +84,91 @@ func TestHostileMetricsLabelsStayBounded(t *testing.T) {
 	}
 	if want := `pbem_http_requests_total{method="other",route="unmatched",status="404"} 300`; !strings.Contains(text, want) {
 		t.Errorf("/metrics lacks %s:\n%s", want, text)
+	}
+}
+
+// TestHostileAdminMailIsLimited: the admin actions that email a player
+// (resend a link, correct an address, replace a player) are charged like
+// invitations to the organiser's address: past the day's budget they
+// answer 429 with Retry-After and change nothing; a wrong token spends
+// nothing.
+func TestHostileAdminMailIsLimited(t *testing.T) {
+	e := newEnv(t)
+	g := e.create(testgame.Name, 2, `{"target":25}`) // 2 of the organiser's 40 invitations a day
+	for range 5 {
+		if code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/resend", "not-the-token", map[string]int{"seat": 0}, nil); code != http.StatusUnauthorized {
+			t.Fatalf("resend with a wrong token: %d", code)
+		}
+	}
+	actions := []struct {
+		path string
+		body func(i int) any
+	}{
+		{"resend", func(int) any { return map[string]int{"seat": 0} }},
+		{"email", func(i int) any { return map[string]any{"seat": 1, "email": fmt.Sprintf("bob%d@example.org", i)} }},
+		{"replace", func(i int) any {
+			return map[string]any{"seat": 1, "name": fmt.Sprintf("Bob %d", i), "email": fmt.Sprintf("new%d@example.org", i)}
+		}},
+	}
+	sent := 0
+	for i := 0; sent < api.DefaultInvitationsPerDayAddress-2; i++ {
+		a := actions[i%len(actions)]
+		if code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/"+a.path, g.AdminToken, a.body(i), nil); code != http.StatusOK {
+			t.Fatalf("admin %s number %d: %d", a.path, i, code)
+		}
+		sent++
+	}
+	var before summaryBody
+	e.do(http.MethodGet, "/api/v1/games/"+g.ID, g.AdminToken, nil, &before)
+	for i, a := range actions {
+		body, err := json.Marshal(a.body(1000 + i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(http.MethodPost, e.url+"/api/v1/games/"+g.ID+"/admin/"+a.path, bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+g.AdminToken)
+		req.Header.Set("Content-Type", "application/json")
+		code, h, out := hostileDo(t, req)
+		if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
+			t.Errorf("admin %s past the budget: %d, Retry-After %q: %s", a.path, code, h.Get("Retry-After"), out)
+		}
+	}
+	var after summaryBody
+	e.do(http.MethodGet, "/api/v1/games/"+g.ID, g.AdminToken, nil, &after)
+	if after.Version != before.Version {
+		t.Errorf("refused admin actions moved the game from version %d to %d", before.Version, after.Version)
+	}
+}
+
+// TestHostileAdminCannotPutTwoSeatsOnOneAddress: correcting an address or
+// replacing a player with the address of another seat of the game (in
+// any case) is refused with 400 naming that seat, and changes nothing.
+func TestHostileAdminCannotPutTwoSeatsOnOneAddress(t *testing.T) {
+	e := newEnv(t)
+	g := e.create(testgame.Name, 3, `{"target":25}`) // Ann, Bob, Cid @example.org
+	var before summaryBody
+	e.do(http.MethodGet, "/api/v1/games/"+g.ID, g.AdminToken, nil, &before)
+	for _, tc := range []struct {
+		path string
+		body map[string]any
+	}{
+		{"email", map[string]any{"seat": 1, "email": "ann@example.org"}},
+		{"email", map[string]any{"seat": 2, "email": "BOB@Example.org"}},
+		{"replace", map[string]any{"seat": 2, "name": "Dan", "email": "Ann@example.org"}},
+	} {
+		var eb errBody
+		code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/"+tc.path, g.AdminToken, tc.body, &eb)
+		if code != http.StatusBadRequest || !strings.Contains(eb.Error.Message, "one seat per address") {
+			t.Errorf("admin %s %v: %d %+v, want 400 saying one seat per address", tc.path, tc.body, code, eb)
+		}
+	}
+	var after summaryBody
+	e.do(http.MethodGet, "/api/v1/games/"+g.ID, g.AdminToken, nil, &after)
+	if after.Version != before.Version {
+		t.Errorf("refused admin actions moved the game from version %d to %d", before.Version, after.Version)
+	}
+	// The seat's own address, in another case, is no conflict.
+	if code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/email", g.AdminToken, map[string]any{"seat": 1, "email": "BOB@example.org"}, nil); code != http.StatusOK {
+		t.Errorf("correcting a seat to its own address in capitals: %d", code)
 	}
 }

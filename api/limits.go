@@ -10,6 +10,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
+
+	"pbem/projections"
 )
 
 // Limits bound what one client IP and one organiser address may ask the
@@ -202,6 +204,43 @@ func (lm *limiter) signinRequest(ip, email string) error {
 func (lm *limiter) adminResend(gameID string) error {
 	_, err := lm.take(limitItem{lm.resend, gameID, 1})
 	return err
+}
+
+// adminMail charges an admin action that emails a player (a resent link,
+// a corrected address, a replacement) as one invitation, to the client IP
+// and to the organiser's address: the admin page cannot email more than
+// proposing games could.
+func (lm *limiter) adminMail(ip, organiser string) (*charge, error) {
+	addr := strings.ToLower(strings.TrimSpace(organiser))
+	return lm.take(limitItem{lm.invIP, ip, 1}, limitItem{lm.invAddr, addr, 1})
+}
+
+// chargeAdminMail runs send, an admin action of game id that emails a
+// player, charged to the limits (adminMail) once tok is known to be the
+// game's admin token (a wrong token spends nothing); a refused action
+// gives its charge back.
+func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, send func() error) error {
+	ctx := c.Request().Context()
+	a, err := svc.Authenticate(ctx, id, tok)
+	if err != nil {
+		return err
+	}
+	if !a.Admin {
+		return projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
+	}
+	org, err := svc.Organiser(ctx, id)
+	if err != nil {
+		return err
+	}
+	ch, err := lm.adminMail(clientIP(c), org.Email)
+	if err != nil {
+		return err
+	}
+	if err := send(); err != nil {
+		ch.undo()
+		return err
+	}
+	return nil
 }
 
 // clientIP is the request's client address as echo's IP extractor sees it

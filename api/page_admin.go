@@ -140,7 +140,10 @@ func (p *pages) adminAction(c echo.Context) error {
 		if perr != nil {
 			return projections.Errorf(projections.EInvalid, "seat: choose a player")
 		}
-		_, err = p.svc.ResendLink(ctx, id, tok, seat)
+		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+			_, err := p.svc.ResendLink(ctx, id, tok, seat)
+			return err
+		})
 	case "pause":
 		_, err = p.svc.Pause(ctx, id, tok, c.FormValue("reason"))
 	case "email", "replace":
@@ -148,11 +151,15 @@ func (p *pages) adminAction(c echo.Context) error {
 		if perr != nil {
 			return projections.Errorf(projections.EInvalid, "seat: choose a player")
 		}
-		if c.FormValue("action") == "email" {
-			_, err = p.svc.ChangeEmail(ctx, id, tok, seat, c.FormValue("email"))
-		} else {
-			_, err = p.svc.ReplacePlayer(ctx, id, tok, seat, c.FormValue("name"), c.FormValue("email"))
-		}
+		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+			var err error
+			if c.FormValue("action") == "email" {
+				_, err = p.svc.ChangeEmail(ctx, id, tok, seat, c.FormValue("email"))
+			} else {
+				_, err = p.svc.ReplacePlayer(ctx, id, tok, seat, c.FormValue("name"), c.FormValue("email"))
+			}
+			return err
+		})
 	case "bot":
 		// Hand a seat to a bot (level) or back to its person (level "").
 		seat, perr := strconv.Atoi(c.FormValue("seat"))

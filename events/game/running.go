@@ -60,8 +60,8 @@ func checkAddress(field, email string) error {
 
 // ChangeEmail corrects the address of seat: the seat gets a new link (the
 // old one stops working), emailed to the new address. Errors: ENotFound,
-// EUnauthorized, EInvalid (bad or refused address), EConflict if the game
-// has ended.
+// EUnauthorized, EInvalid (bad or refused address, or another seat's),
+// EConflict if the game has ended.
 func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat i
 // ReplacePlayer gives seat to a new person (name, email): the seat gets a
 // new link (the old one stops working), sent with an invitation. Errors:
 // ENotFound, EUnauthorized, EInvalid (bad name, name taken, bad or refused
-// address), EConflict if the game has ended.
+// address, or another seat's), EConflict if the game has ended.
 func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -130,7 +130,8 @@ func (s *Service) refused(ctx context.Context, email string) error {
 }
 
 // reseatRow is a copy of g whose seat has the new address (and name, if
-// set) and the next token generation's hash, with that generation.
+// set) and the next token generation's hash, with that generation. An
+// address another seat of the game has is refused (EInvalid).
 func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (*projections.Game, int, error) {
 	if g.Ended() {
 		return nil, 0, projections.Errorf(projections.EConflict, "the game has ended")
@@ -138,6 +139,14 @@ func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (
 	st := g.SeatAt(seat)
 	if st == nil {
 		return nil, 0, projections.Errorf(projections.ENotFound, "game %s has no seat %d", g.ID, seat)
+	}
+	// One seat per address, as Create checks: a mailbox holding two seats
+	// of one game would read both hands.
+	for _, o := range g.Seats {
+		if o.Seat != seat && o.Email != "" && strings.EqualFold(o.Email, email) {
+			return nil, 0, projections.FieldErrorf(projections.EInvalid, "email",
+				"email: %s is already the address of seat %d (%s); a game has one seat per address", email, o.Seat, o.Name)
+		}
 	}
 	gen := st.TokenGen + 1
 	g = g.Clone() // the loaded row is shared (cached)
