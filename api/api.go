@@ -51,6 +51,11 @@ type Config struct {
 	// Limits bound what one IP and one organiser may have emailed
 	// (zero: the defaults).
 	Limits Limits
+	// Ready, if set, is asked before every request but GET /healthz and
+	// GET /metrics; while it returns an error (wrapping ErrSchemaNotReady:
+	// the schema is being migrated), requests are answered 503 with
+	// Retry-After.
+	Ready func() error
 	// TrustProxy takes the client IP of the rate limits from
 	// X-Forwarded-For (set it behind a reverse proxy); else the peer's.
 	TrustProxy bool

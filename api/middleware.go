@@ -26,6 +26,7 @@ const (
 //   - the request metrics (observe, metrics.go), when Config.Metrics is set;
 //   - echo's Recover: a handler's panic becomes an internal error, which
 //     the error handler logs (with the stack) and answers as JSON 500;
+//   - Config.Ready, if set: 503 while the schema is being migrated;
 //   - response compression (compress.go): gzip for pages and JSON;
 //   - for the JSON API (paths under /api/): echo's BodyLimit (413 above
 //     64 KiB) and the text check of path and query parameters (400 for a
@@ -40,6 +41,7 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID, RequestIDHandler: saneRequestID}),
 		s.observe,
 		recoverer(),
+		s.ready,
 		compress(),
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Skipper: notAPI, Limit: bodyLimit}),
 		textGuard(notAPI),
@@ -54,6 +56,23 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 
 // hstsMaxAge is the Strict-Transport-Security max-age, in seconds: a year.
 const hstsMaxAge = 365 * 24 * 3600
+
+// ready answers 503 while Config.Ready says the schema is not ready,
+// except to GET /healthz (which says why) and GET /metrics.
+func (s *Server) ready(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.cfg.Ready == nil {
+			return next(c)
+		}
+		if p := c.Path(); p == "/healthz" || p == "/metrics" {
+			return next(c)
+		}
+		if err := s.cfg.Ready(); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
 
 // recoverer is echo's Recover middleware handing the panic, with the
 // panicking goroutine's stack, to the caller as an error (which the error

@@ -30,8 +30,20 @@ import (
 //   - the network: connection refused or reset, a dial or read timeout,
 //     the connection closed in the middle of a reply (EOF);
 //   - the pool: no connection within the deadline, or a connection found
-//     closed before the query was sent.
+//     closed before the query was sent;
+//   - the schema is being migrated under the server: ErrSchemaNotReady
+//     (Config.Ready), or a table, column, function or type of this
+//     binary's schema is missing: 42P01 undefined_table, 42703
+//     undefined_column, 42883 undefined_function, 42704 undefined_object.
 func unavailable(err error) bool { return outage(err) != "" }
+
+// ErrSchemaNotReady is the error of Config.Ready when the database's schema
+// is not one this binary can serve (a migration is running): requests are
+// answered 503 until it is.
+var ErrSchemaNotReady = errors.New("the database's schema is being migrated")
+
+// outageSchema is the outage name of a schema being migrated.
+const outageSchema = "schema being migrated"
 
 // outage names the kind of database outage err shows (see unavailable), or
 // is "" when err shows none. The names are what /healthz reports.
@@ -39,9 +51,14 @@ func outage(err error) string {
 	if err == nil {
 		return ""
 	}
+	if errors.Is(err, ErrSchemaNotReady) {
+		return outageSchema
+	}
 	var st interface{ SQLState() string }
 	if errors.As(err, &st) {
 		switch code := st.SQLState(); {
+		case code == "42P01", code == "42703", code == "42883", code == "42704":
+			return outageSchema
 		case strings.HasPrefix(code, "08"):
 			return "connection failure"
 		case strings.HasPrefix(code, "53"):

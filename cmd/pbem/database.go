@@ -24,6 +24,9 @@ type database struct {
 	// Source says where the server came from (for the log).
 	Source string
 	srv    *cluster.Database
+	// appName, if set, is the application_name of the pool's sessions
+	// (serve's: servingAppName).
+	appName string
 }
 
 // openDatabase finds or starts the PostgreSQL server (cluster.Open: DATABASE_URL,
@@ -94,6 +97,12 @@ func (d *database) pool(ctx context.Context) (*pgxpool.Pool, error) {
 	}
 	if !strings.Contains(d.URL, "pool_max_conns") && cfg.MaxConns < 16 {
 		cfg.MaxConns = 16
+	}
+	if d.appName != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = d.appName
+		// Keep a session open while idle, so that `pbem migrate down`
+		// sees this server.
+		cfg.MinConns = max(cfg.MinConns, 1)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -241,12 +241,30 @@ func TestMigrateCommand(t *testing.T) {
 		return ""
 	}
 	latest, _ := migrations.Latest()
-	for _, step := range []struct{ action, want string }{
-		{"version", "version 0 "}, {"up", "version " + itoa(latest) + " "}, {"down", "version 0 "}, {"up", "version " + itoa(latest) + " "},
+	for _, step := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"version"}, 0, "version 0 "},
+		{[]string{"up"}, 0, "version " + itoa(latest) + " "},
+		{[]string{"down"}, 2, "--all to revert every one"},
+		{[]string{"down", "0"}, 2, "not a number of migrations"},
+		{[]string{"down", "all"}, 2, "not a number of migrations"},
+		{[]string{"version"}, 0, "version " + itoa(latest) + " "},
+		{[]string{"down", "2"}, 0, ""}, // two migrations fewer: checked below
+		{[]string{"up"}, 0, "version " + itoa(latest) + " "},
+		{[]string{"down", "--all"}, 0, "version 0 "},
+		{[]string{"up"}, 0, "version " + itoa(latest) + " "},
 	} {
 		var out bytes.Buffer
-		if code := run(context.Background(), []string{"migrate", step.action}, env, &out, &out); code != 0 || !strings.Contains(out.String(), step.want) {
-			t.Fatalf("migrate %s: exit %d, %q; want %q", step.action, code, out.String(), step.want)
+		if code := run(context.Background(), append([]string{"migrate"}, step.args...), env, &out, &out); code != step.code || !strings.Contains(out.String(), step.want) {
+			t.Fatalf("migrate %v: exit %d, %q; want %d and %q", step.args, code, out.String(), step.code, step.want)
+		}
+		if step.want == "" {
+			if v, _, err := migrations.Version(url); err != nil || v >= latest || v == 0 {
+				t.Fatalf("migrate %v: version %d (%v), want between 0 and %d", step.args, v, err, latest)
+			}
 		}
 	}
 }

@@ -32,8 +32,8 @@ import (
 //  5. on a signal: stop accepting, let requests finish (10 s), close the
 //     store and the pool, and stop the private cluster if serve started it.
 //
-// Background workers (outbox, deadlines) start after step 2 with ctx and are
-// waited for in step 5.
+// Background workers (outbox, deadlines, the schema watch of
+// schemawatch.go) start after step 2 with ctx and are waited for in step 5.
 func serve(ctx context.Context, e *env, args []string) error {
 	tlsCfg, err := https.FromEnv(e.getenv, e.cfg.DataDir)
 	if err != nil {
@@ -75,6 +75,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err := db.migrate(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	db.appName = servingAppName
 	pool, err := db.pool(ctx)
 	if err != nil {
 		return err
@@ -102,6 +103,15 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	latest, err := migrations.Latest()
+	if err != nil {
+		return err
+	}
+	watch := &schemaWatch{pool: pool, latest: latest, forget: svc.ForgetCached, log: e.log}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { watch.run(watchCtx); close(watched) }()
+	defer func() { stopWatch(); <-watched }()
 	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics)
 	if err != nil {
 		return err
@@ -119,7 +129,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
 		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, limits: limits, trustProxy: trustProxy,
-		hsts: tlsCfg.Enabled()})
+		hsts: tlsCfg.Enabled(), ready: watch.ready})
 
 	srv := api.NewHTTPServer(handler, timeouts)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
@@ -186,13 +196,16 @@ type handlerDeps struct {
 	trustProxy bool
 	// hsts sends Strict-Transport-Security on HTTPS answers.
 	hsts bool
+	// ready, if set, answers 503 while the schema is being migrated
+	// (schemaWatch).
+	ready func() error
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
 	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
-		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy, HSTS: deps.hsts})
+		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy, HSTS: deps.hsts, Ready: deps.ready})
 }
 
 // healthCheck returns the health check: the database answers and its

@@ -130,3 +130,14 @@ func (c *gameCache) len() int {
 	defer c.mu.Unlock()
 	return len(c.m)
 }
+
+// clear forgets every row.
+func (c *gameCache) clear() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = make(map[string]cachedGame, c.max)
+	c.ring, c.next = c.ring[:0], 0
+}

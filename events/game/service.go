@@ -237,3 +237,11 @@ func newID() (string, error) {
 	}
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
 }
+
+// ForgetCached empties the service's caches (games' rows and states,
+// seats' past views): the database they came from was replaced, as when
+// its schema is migrated down and up again under a running server.
+func (s *Service) ForgetCached() {
+	s.cache.clear()
+	s.pastViews.clear()
+}

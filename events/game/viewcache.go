@@ -45,3 +45,10 @@ func (c *viewCache) put(k viewKey, v any) {
 	c.views[k] = v
 	c.order = append(c.order, k)
 }
+
+// clear forgets every view.
+func (c *viewCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.views, c.order = map[viewKey]any{}, nil
+}
