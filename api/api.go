@@ -82,6 +82,9 @@ type Server struct {
 	// metrics is nil when Config.Metrics is.
 	metrics *httpMetrics
 	limit   *limiter
+	// cop is the cross-origin check of the JSON sign-in routes (the
+	// pages' when they are served: it trusts PBEM_PUBLIC_URL's origin).
+	cop *http.CrossOriginProtection
 }
 
 // New returns a Server with every route registered.
@@ -103,6 +106,10 @@ func New(cfg Config) *Server {
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
 		s.pages.limit = s.limit
+	}
+	s.cop = http.NewCrossOriginProtection()
+	if s.pages != nil {
+		s.cop = s.pages.cop
 	}
 	if cfg.Mail != nil {
 		s.mail = newMailRoutes(*cfg.Mail)

@@ -193,11 +193,13 @@ func budgetAddress(email string) string {
 	return local + domain
 }
 
-// signinRequest charges a sign-in link to ip and the address.
-func (lm *limiter) signinRequest(ip, email string) error {
+// signinRequest charges a sign-in link to ip, and to the address as asked
+// from that ip: the address's budget is kept per client, so that a
+// stranger spending it from elsewhere cannot lock its owner out of
+// sign-in. The caller gives the charge back when no link was sent.
+func (lm *limiter) signinRequest(ip, email string) (*charge, error) {
 	addr := budgetAddress(email)
-	_, err := lm.take(limitItem{lm.signin, "ip:" + ip, 1}, limitItem{lm.signin, "addr:" + addr, 1})
-	return err
+	return lm.take(limitItem{lm.signin, "ip:" + ip, 1}, limitItem{lm.signin, "addr:" + addr + " ip:" + ip, 1})
 }
 
 // adminResend charges a resent admin link to its game.

@@ -65,10 +65,12 @@ func (p *pages) signinRequest(c echo.Context) error {
 	d := signinPage{base: p.base(c, lang), Sent: true}
 	d.Title, d.CSRF = p.cat(lang).T("signin.title"), p.csrfFor(session)
 	email := c.FormValue("email")
-	if err := p.limit.signinRequest(clientIP(c), email); err != nil {
+	ch, err := p.limit.signinRequest(clientIP(c), email)
+	if err != nil {
 		return err
 	}
 	if err := p.svc.RequestSignin(c.Request().Context(), email, lang); err != nil {
+		ch.undo() // no link was sent (a bad address, the database down)
 		if projections.ErrorCode(err) != projections.EInvalid {
 			return err
 		}
