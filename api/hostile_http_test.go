@@ -6,17 +6,20 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"pbem/api"
+	"pbem/engine/bagpipes"
 	"pbem/projections/testgame"
 )
 
@@ -170,5 +173,67 @@ func TestHostileAdminCannotPutTwoSeatsOnOneAddress(t *testing.T) {
 	// The seat's own address, in another case, is no conflict.
 	if code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/email", g.AdminToken, map[string]any{"seat": 1, "email": "BOB@example.org"}, nil); code != http.StatusOK {
 		t.Errorf("correcting a seat to its own address in capitals: %d", code)
+	}
+}
+
+// TestHostileNames: names of players and of the organiser with control or
+// text-direction characters (U+202E shows "txt.exe" as "exe.txt"), and
+// custom card names that break lines or run long, are refused with 400
+// naming the field; no game is proposed.
+func TestHostileNames(t *testing.T) {
+	e := newEnv(t, testgame.Game{}, bagpipes.Game{})
+	players := func(first string) []map[string]string {
+		return []map[string]string{{"name": first, "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}}
+	}
+	org := map[string]string{"name": "Org", "email": "org@example.org"}
+	cards, err := os.ReadFile("../engine/bagpipes/cards.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCardName := func(name string) json.RawMessage {
+		var cs map[string][]map[string]any
+		if err := json.Unmarshal(cards, &cs); err != nil {
+			t.Fatal(err)
+		}
+		cs["bagpipes"][0]["name"] = name
+		b, err := json.Marshal(map[string]any{"cards": cs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		what  string
+		body  map[string]any
+		field string
+	}{
+		{"a right-to-left override", map[string]any{"game": testgame.Name, "players": players("Ann\u202Egnp.exe"), "organiser": org}, "players[0].name"},
+		{"an isolate", map[string]any{"game": testgame.Name, "players": players("\u2067Ann"), "organiser": org}, "players[0].name"},
+		{"an escape sequence", map[string]any{"game": testgame.Name, "players": players("Ann\x1b[2J"), "organiser": org}, "players[0].name"},
+		{"an organiser's override", map[string]any{"game": testgame.Name, "players": players("Ann"),
+			"organiser": map[string]string{"name": "Org\u202D", "email": "org@example.org"}}, "organiser.name"},
+		{"a card name with CR LF", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
+			"options": withCardName("Pipes\r\nBcc: all@example.org")}, "cards"},
+		{"a card name of 10,000 characters", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
+			"options": withCardName(strings.Repeat("Pipes ", 2000))}, "cards"},
+	} {
+		var eb struct {
+			Error struct {
+				Code, Message, Field string
+			} `json:"error"`
+		}
+		code := e.do(http.MethodPost, "/api/v1/games", "", tc.body, &eb)
+		if code != http.StatusBadRequest || eb.Error.Field != tc.field || len(eb.Error.Message) > 300 {
+			t.Errorf("%s: %d %+v, want 400 on %s", tc.what, code, eb, tc.field)
+		}
+	}
+	var n int
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM proposals`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d proposals (%v) after refused requests, want 0", n, err)
+	}
+	// A plain custom name is accepted.
+	if code := e.do(http.MethodPost, "/api/v1/games", "", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
+		"options": withCardName("Pipes of Peace")}, nil); code != http.StatusAccepted {
+		t.Errorf("a plain custom card name: %d", code)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"pbem/engine"
 	"pbem/engine/i18n"
 )
 
@@ -238,8 +239,13 @@ func nameOr(name, id string) string {
 	return id
 }
 
+// MaxCardName is the longest name of a card of a custom set, in
+// characters (the longest of the rulebook's has 32).
+const MaxCardName = 60
+
 // validate checks the rules' limits on every card; the first fault is
-// returned.
+// returned. A card's name is one line of at most MaxCardName characters,
+// without control or text-direction characters (engine.PlainName).
 func (cs *CardSet) validate() *setupError {
 	if len(cs.KingEdward) == 0 {
 		return cardError("king_edward", -1, "", "", "need_king")
@@ -271,6 +277,9 @@ func (cs *CardSet) validate() *setupError {
 			}
 			if c.Name == "" {
 				return bad("name", "missing")
+			}
+			if !engine.PlainName(c.Name, MaxCardName) { // named by its id: the name is what is wrong
+				return cardError(list.kind, i, c.ID, "name", "name", MaxCardName)
 			}
 			for _, f := range []struct {
 				name string
@@ -318,6 +327,9 @@ func (cs *CardSet) validate() *setupError {
 		}
 		if c.Name == "" {
 			return bad("name", "missing")
+		}
+		if !engine.PlainName(c.Name, MaxCardName) { // named by its id: the name is what is wrong
+			return cardError("bagpipes", i, c.ID, "name", "name", MaxCardName)
 		}
 		switch c.Phase {
 		case PhaseActions, PhaseBeforeReveal, PhaseAwards:

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/events"
@@ -229,8 +228,8 @@ func (req *CreateGame) check() error {
 	emails := map[string]int{}
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
-		if name == "" || utf8.RuneCountInString(name) > 40 || !utf8.ValidString(name) || strings.ContainsAny(name, "\r\n\t") {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line", i)
+		if !engine.PlainName(name, 40) {
+			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control or text-direction characters", i)
 		}
 		if seen[strings.ToLower(name)] {
 			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)

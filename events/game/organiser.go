@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/projections"
@@ -42,8 +41,8 @@ func (o *Organiser) check() error {
 	if problem := projections.AddressProblem(o.Email); problem != "" {
 		return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
-	if o.Name == "" || utf8.RuneCountInString(o.Name) > 40 || strings.ContainsAny(o.Name, "\r\n\t") {
-		return projections.FieldErrorf(projections.EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line")
+	if !engine.PlainName(o.Name, 40) {
+		return projections.FieldErrorf(projections.EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
 	}
 	return nil
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"pbem/engine"
 	"pbem/projections"
 )
 
@@ -91,8 +91,8 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 		return nil, err
 	}
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
-	if name == "" || utf8.RuneCountInString(name) > 40 || strings.ContainsAny(name, "\r\n\t") {
-		return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: give a name of 1 to 40 characters on one line")
+	if !engine.PlainName(name, 40) {
+		return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
 	}
 	for i, n := range g.Players {
 		if i != seat && strings.EqualFold(n, name) {
