@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"hash/maphash"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -63,6 +65,13 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 	if g.Status == projections.StatusAborted {
 		return projections.Errorf(projections.EConflict, "the game was aborted")
 	}
+	// One line of a game at a time in this process: lines sent at once
+	// would race each other for the game's version (each loser appending
+	// again, up to 5 times, then refused though under the limit), and
+	// each would count the quota without the others.
+	mu := s.chatLock(g.ID)
+	mu.Lock()
+	defer mu.Unlock()
 	if err := s.chatQuota(ctx, g.ID, seat); err != nil {
 		return err
 	}
@@ -133,3 +142,15 @@ func CleanChat(text string) (string, error) {
 	}
 	return out, nil
 }
+
+// chatLocks serialise the table-talk lines of a game (by a hash of its id:
+// games may share a lock).
+type chatLocks [64]sync.Mutex
+
+// chatLock is the lock of game id's table talk.
+func (s *Service) chatLock(id string) *sync.Mutex {
+	return &s.chatMu[maphash.String(chatSeed, id)%uint64(len(s.chatMu))]
+}
+
+// chatSeed seeds the hash of chatLock.
+var chatSeed = maphash.MakeSeed()

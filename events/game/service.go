@@ -59,6 +59,8 @@ type Service struct {
 	moved    func(game string)
 	// pastViews caches seats' views at past versions (catchup.go).
 	pastViews *viewCache
+	// chatMu serialises each game's table talk (chat.go).
+	chatMu chatLocks
 	grace     time.Duration
 	seeds     io.Reader
 }
