@@ -54,8 +54,9 @@ type Config struct {
 	// Ready, if set, is asked before every request but GET /healthz and
 	// GET /metrics; while it returns an error (wrapping ErrSchemaNotReady:
 	// the schema is being migrated), requests are answered 503 with
-	// Retry-After.
-	Ready func() error
+	// Retry-After. It answers from its last look at the schema, or looks
+	// again first when fresh is set (after a query met a missing table).
+	Ready func(ctx context.Context, fresh bool) error
 	// TrustProxy takes the client IP of the rate limits from
 	// X-Forwarded-For (set it behind a reverse proxy); else the peer's.
 	TrustProxy bool
@@ -106,6 +107,7 @@ func New(cfg Config) *Server {
 	if cfg.Pages != nil {
 		s.pages = newPages(*cfg.Pages)
 		s.pages.limit = s.limit
+		s.pages.schemaError = s.schemaError
 	}
 	s.cop = http.NewCrossOriginProtection()
 	if s.pages != nil {

@@ -72,6 +72,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	err = s.schemaError(c.Request().Context(), err)
 	var lim *errLimited
 	if errors.As(err, &lim) {
 		if werr := writeLimited(c, lim); werr != nil {

@@ -67,7 +67,7 @@ func (s *Server) ready(next echo.HandlerFunc) echo.HandlerFunc {
 		if p := c.Path(); p == "/healthz" || p == "/metrics" {
 			return next(c)
 		}
-		if err := s.cfg.Ready(); err != nil {
+		if err := s.cfg.Ready(c.Request().Context(), false); err != nil {
 			return err
 		}
 		return next(c)

@@ -79,12 +79,15 @@ type FailedEmails interface {
 
 // pages serves the HTML pages.
 type pages struct {
-	cfg   PageConfig
-	svc   Service
-	log   *slog.Logger
-	tmpl  *templates
-	cop   *http.CrossOriginProtection
-	limit *limiter // the server's rate limits
+	cfg  PageConfig
+	svc  Service
+	log  *slog.Logger
+	tmpl *templates
+	cop  *http.CrossOriginProtection
+	// schemaError is the server's (unavailable.go): a missing table met
+	// while the schema is being migrated is an outage.
+	schemaError func(context.Context, error) error
+	limit       *limiter // the server's rate limits
 }
 
 // newPages returns the HTML pages of cfg (their routes are in routes.go).
@@ -152,6 +155,9 @@ func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
 
 // renderError shows err as an HTML page with the status of its code.
 func (p *pages) renderError(c echo.Context, err error) error {
+	if p.schemaError != nil {
+		err = p.schemaError(c.Request().Context(), err)
+	}
 	var lim *errLimited
 	if errors.As(err, &lim) {
 		c.Response().Header().Set("Retry-After", lim.retryAfter())

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -32,10 +33,28 @@ import (
 //   - the pool: no connection within the deadline, or a connection found
 //     closed before the query was sent;
 //   - the schema is being migrated under the server: ErrSchemaNotReady
-//     (Config.Ready), or a table, column, function or type of this
-//     binary's schema is missing: 42P01 undefined_table, 42703
-//     undefined_column, 42883 undefined_function, 42704 undefined_object.
+//     (Config.Ready; see schemaError for a missing table met by a query).
 func unavailable(err error) bool { return outage(err) != "" }
+
+// schemaError is err marked with ErrSchemaNotReady when it says that a
+// table, column, function or type is missing (42P01 undefined_table,
+// 42703 undefined_column, 42883 undefined_function, 42704
+// undefined_object) and Config.Ready, asked to look again, says the
+// schema is being migrated: then it is an outage (503), not a fault of
+// the code (500, as without Config.Ready).
+func (s *Server) schemaError(ctx context.Context, err error) error {
+	var st interface{ SQLState() string }
+	if s.cfg.Ready == nil || !errors.As(err, &st) {
+		return err
+	}
+	switch st.SQLState() {
+	case "42P01", "42703", "42883", "42704":
+		if rerr := s.cfg.Ready(ctx, true); rerr != nil {
+			return fmt.Errorf("%w: %w", rerr, err)
+		}
+	}
+	return err
+}
 
 // ErrSchemaNotReady is the error of Config.Ready when the database's schema
 // is not one this binary can serve (a migration is running): requests are
@@ -57,8 +76,6 @@ func outage(err error) string {
 	var st interface{ SQLState() string }
 	if errors.As(err, &st) {
 		switch code := st.SQLState(); {
-		case code == "42P01", code == "42703", code == "42883", code == "42704":
-			return outageSchema
 		case strings.HasPrefix(code, "08"):
 			return "connection failure"
 		case strings.HasPrefix(code, "53"):

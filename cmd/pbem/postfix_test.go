@@ -55,7 +55,7 @@ func TestPostfixBetweenPbemAndMailboxes(t *testing.T) {
 	pf := postfixtest.Start(t, postfixtest.Options{ReplyDomain: "reply.test", Listener: listener,
 		Mailboxes: []string{"org", "ann", "bob", "cat", "kinds"}})
 	keyPath := writeRSAKey(t)
-	const secret = "postfix test"
+	const secret = testServeSecret
 	env := []string{"DATABASE_URL=" + pgtest.NewEmptyDB(t), "PBEM_DATA=" + t.TempDir(),
 		"PBEM_SMTP_URL=smtp://" + pf.Submit + "?tls=none", "PBEM_PUBLIC_URL=https://games.test",
 		"PBEM_MAIL_FROM=pbem@games.test", "PBEM_INBOUND_LISTEN=" + listener, "PBEM_REPLY_DOMAIN=reply.test",

@@ -71,8 +71,11 @@ func (w *schemaWatch) check(ctx context.Context) {
 	}
 }
 
-// ready is api.Config.Ready.
-func (w *schemaWatch) ready() error {
+// ready is api.Config.Ready: the last look's answer, or a new look's.
+func (w *schemaWatch) ready(ctx context.Context, fresh bool) error {
+	if fresh {
+		w.check(ctx)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.notReady

@@ -198,7 +198,7 @@ type handlerDeps struct {
 	hsts bool
 	// ready, if set, answers 503 while the schema is being migrated
 	// (schemaWatch).
-	ready func() error
+	ready func(ctx context.Context, fresh bool) error
 }
 
 // newHandler returns the HTTP handler: the api package's server, with GET

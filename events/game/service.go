@@ -61,8 +61,8 @@ type Service struct {
 	pastViews *viewCache
 	// chatMu serialises each game's table talk (chat.go).
 	chatMu chatLocks
-	grace     time.Duration
-	seeds     io.Reader
+	grace  time.Duration
+	seeds  io.Reader
 }
 
 // New returns a Service.
