@@ -34,7 +34,7 @@ type createBody struct {
 
 type createdBody struct {
 	ID         string          `json:"id"`
-	AdminToken string          `json:"admin_token"`
+	AdminToken string          `json:"admin_token,omitempty"`
 	Seats      []game.SeatName `json:"seats"`
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine/bagpipes"
+	"pbem/events/game"
 	"pbem/projections/testgame"
 )
 
@@ -235,5 +236,23 @@ func TestHostileNames(t *testing.T) {
 	if code := e.do(http.MethodPost, "/api/v1/games", "", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
 		"options": withCardName("Pipes of Peace")}, nil); code != http.StatusAccepted {
 		t.Errorf("a plain custom card name: %d", code)
+	}
+}
+
+// TestHostileConfirmLinkDoesNotHandOutTheAdminTokenAgain: once a game is
+// confirmed, its confirmation link (valid 48 hours, perhaps forwarded)
+// only emails the admin link to the organiser again: its answer holds no
+// admin token.
+func TestHostileConfirmLinkDoesNotHandOutTheAdminTokenAgain(t *testing.T) {
+	e := newEnv(t)
+	g := e.create(testgame.Name, 2, `{"target":25}`)
+	var again map[string]any
+	req, _ := http.NewRequest(http.MethodPost, e.url+"/api/v1/confirm/"+game.ConfirmToken(secret, g.ID), nil)
+	code, _, body := hostileDo(t, req)
+	if err := json.Unmarshal([]byte(body), &again); err != nil || code != http.StatusOK || again["again"] != true {
+		t.Fatalf("confirm again: %d %s", code, body)
+	}
+	if _, ok := again["admin_token"]; ok || strings.Contains(body, g.AdminToken) {
+		t.Errorf("the repeated confirmation answered the admin token: %s", body)
 	}
 }

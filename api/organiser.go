@@ -30,13 +30,18 @@ type confirmedBody struct {
 // confirmGame: POST /api/v1/confirm/:token. The organiser's confirmation
 // creates the game and sends the invitations and the admin link (201);
 // once confirmed, the same link sends the admin link again (200), within
-// the limits (429).
+// the limits (429), to the organiser's address only: the answer holds no
+// admin token then, so that whoever else holds the confirmation link
+// (valid 48 hours) cannot take the game's administration with it.
 func (s *Server) confirmGame(c echo.Context) error {
 	cf, err := s.confirm(c)
 	if err != nil {
 		return err
 	}
 	out := confirmedBody{createdBody: createdBody{ID: cf.ID, AdminToken: cf.AdminToken, Seats: []game.SeatName{}}, Again: cf.Again}
+	if cf.Again {
+		out.AdminToken = ""
+	}
 	for i, n := range cf.Game.Players {
 		sn := game.SeatName{Seat: i, Name: n}
 		if st := cf.Game.SeatAt(i); st != nil {
