@@ -213,7 +213,7 @@ func (lm *limiter) adminResend(gameID string) error {
 // and to the organiser's address: the admin page cannot email more than
 // proposing games could.
 func (lm *limiter) adminMail(ip, organiser string) (*charge, error) {
-	addr := strings.ToLower(strings.TrimSpace(organiser))
+	addr := budgetAddress(organiser)
 	return lm.take(limitItem{lm.invIP, ip, 1}, limitItem{lm.invAddr, addr, 1})
 }
 
