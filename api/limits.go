@@ -196,10 +196,16 @@ func budgetAddress(email string) string {
 // signinRequest charges a sign-in link to ip, and to the address as asked
 // from that ip: the address's budget is kept per client, so that a
 // stranger spending it from elsewhere cannot lock its owner out of
-// sign-in. The caller gives the charge back when no link was sent.
+// sign-in. Subaddresses (ann+1@, ann+2@…) share one more budget across
+// every IP, so that they cannot multiply the links sent to one mailbox.
+// The caller gives the charge back when no link was sent.
 func (lm *limiter) signinRequest(ip, email string) (*charge, error) {
-	addr := budgetAddress(email)
-	return lm.take(limitItem{lm.signin, "ip:" + ip, 1}, limitItem{lm.signin, "addr:" + addr + " ip:" + ip, 1})
+	exact, addr := strings.ToLower(strings.TrimSpace(email)), budgetAddress(email)
+	items := []limitItem{{lm.signin, "ip:" + ip, 1}, {lm.signin, "addr:" + exact + " ip:" + ip, 1}}
+	if exact != addr {
+		items = append(items, limitItem{lm.signin, "sub:" + addr, 1})
+	}
+	return lm.take(items...)
 }
 
 // adminResend charges a resent admin link to its game.
