@@ -41,6 +41,10 @@ type Payload struct {
 	// Notice names what a Notice email announces: "paused", "resumed" or
 	// "extended".
 	Notice string `json:"notice,omitempty"`
+	// Policy is what happens at the deadline if the recipient has not
+	// played (the game's timeout policy: "default_move", "skip", "pause"
+	// or "bot"); a reminder says it. Empty: the email does not say.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Recipient is the player an email goes to.

@@ -110,10 +110,13 @@ type emailData struct {
 	// Engine is the game's engine name ("lords-of-scotland"): the
 	// templates pick a message's wording for the game with
 	// {{t (variant KEY .Engine) ...}}.
-	Engine          string
-	GameID          string
-	Players         string
-	Deadline        string
+	Engine   string
+	GameID   string
+	Players  string
+	Deadline string
+	// AtDeadline is the catalog key of what happens at the deadline if
+	// the recipient has not played (reminders; "" : not said).
+	AtDeadline      string
 	PlayLink        string
 	AuditLink       string
 	UnsubscribeLink string
@@ -223,6 +226,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		for i, m := range p.Moves {
 			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})
 		}
+	}
+	if k := "atdeadline." + p.Policy; p.Policy != "" && emailCatalog.Has(k) {
+		d.AtDeadline = k
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {

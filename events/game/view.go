@@ -204,3 +204,15 @@ func view(g *projections.Game, st engine.State, seat int) *View {
 func marshalView(v *View) (json.RawMessage, error) {
 	return json.Marshal(v)
 }
+
+// SeatMoves lists the legal moves of seat in game id now as an email
+// numbers them (their labels), with the tag of that list
+// (projections.ChoiceTag) that the email's reply address carries: a
+// reminder lists them. Errors: ENotFound.
+func (s *Service) SeatMoves(ctx context.Context, id string, seat int) ([]string, string, error) {
+	v, err := s.SeatView(ctx, id, seat)
+	if err != nil {
+		return nil, "", err
+	}
+	return projections.Labels(v.LegalMoves), projections.ChoiceTag(v.LegalMoves), nil
+}

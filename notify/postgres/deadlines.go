@@ -22,6 +22,7 @@ import (
 type Deadlines struct {
 	pool      *pgxpool.Pool
 	histories Histories
+	moves     SeatMoves // nil: reminders number no moves
 }
 
 var _ notify.DeadlineStore = (*Deadlines)(nil)
@@ -70,6 +71,9 @@ type gameRow struct {
 	version        int64
 	toMove         []int
 	deadline       *time.Time
+	// policy is the game's timeout policy (a reminder says what the
+	// deadline does).
+	policy string
 }
 
 type seatRow struct {
@@ -83,7 +87,7 @@ func scanGame(r pgx.Row) (gameRow, error) {
 	var g gameRow
 	var players []byte
 	var toMove []int32
-	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline); err != nil {
+	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline, &g.policy); err != nil {
 		return g, err
 	}
 	for _, s := range toMove {
@@ -92,7 +96,7 @@ func scanGame(r pgx.Row) (gameRow, error) {
 	return g, json.Unmarshal(players, &g.players)
 }
 
-const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at`
+const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at, g.timeout_policy`
 
 // seatsOf lists the seats of games ids that read email: a bot's seat
 // (seats.bot) gets none.
@@ -155,7 +159,14 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 		for _, g := range games {
 			for _, s := range seats[g.id] {
 				if slices.Contains(g.toMove, s.seat) {
-					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Reminder, Payload: g.payload(s, nil), EventVersion: g.version})
+					p := g.payload(s, nil)
+					p.Awaited, p.Policy = true, g.policy
+					if d.moves != nil {
+						if p.Moves, p.Choice, err = d.moves.SeatMoves(ctx, g.id, s.seat); err != nil {
+							return err
+						}
+					}
+					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Reminder, Payload: p, EventVersion: g.version})
 				}
 			}
 		}
@@ -172,6 +183,19 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 		return 0, fmt.Errorf("notify/postgres: reminders: %w", err)
 	}
 	return n, nil
+}
+
+// SeatMoves lists a seat's legal moves now as an email numbers them, and
+// the tag of the list (the game service implements it: events/game).
+type SeatMoves interface {
+	SeatMoves(ctx context.Context, id string, seat int) (labels []string, choice string, err error)
+}
+
+// WithMoves makes the reminders d writes number the seat's moves, read
+// from m, so that a reminder can be answered with a number.
+func (d *Deadlines) WithMoves(m SeatMoves) *Deadlines {
+	d.moves = m
+	return d
 }
 
 // Digests implements notify.DeadlineStore. The mail_digests primary key

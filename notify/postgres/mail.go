@@ -121,7 +121,11 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 		Prefs: m.Prefs, Freshness: m.Outbox, Seats: NewSeats(pool, Histories{Games: c.Games, Events: c.Events}), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
-	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: NewDeadlines(pool, Histories{Games: c.Games, Events: c.Events}),
+	deadlines := NewDeadlines(pool, Histories{Games: c.Games, Events: c.Events})
+	if sm, ok := c.Timeouter.(SeatMoves); ok {
+		deadlines.WithMoves(sm)
+	}
+	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: deadlines,
 		Timeouter: timeouter, Logger: log}); err != nil {
 		return nil, err
 	}

@@ -31,8 +31,12 @@ func NewSeats(pool *pgxpool.Pool, h Histories) *Seats {
 }
 
 // zonesSQL selects the time zone of each requested seat ($1, $2: game ids
-// and seats), with the request's index.
-const zonesSQL = `SELECT r.i, s.time_zone
+// and seats), with the request's index. A seat whose page never told its
+// zone takes the one its address told in another game (seats_email), so
+// that a player's deadlines are not told in UTC until the first visit of
+// each game's page.
+const zonesSQL = `SELECT r.i, coalesce(nullif(s.time_zone, ''),
+  (SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower(s.email) AND o.time_zone <> '' LIMIT 1), '')
 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
 JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
 
