@@ -90,9 +90,11 @@
     return true;
   }
   // sync brings the page to the version the stream told (update), unless
-  // a form's answer is on its way (it brings the fresh page itself).
+  // a form's answer is on its way (it brings the fresh page itself) or the
+  // page already shows that version or a newer one (the stream may tell a
+  // version from before a form's answer that brought a newer page).
   function sync() {
-    if (leaving || busy || posting || !latest || latest === synced || latest === game.getAttribute("data-version")) { return; }
+    if (leaving || busy || posting || !latest || latest === synced || +latest <= +game.getAttribute("data-version")) { return; }
     update();
   }
   // update fetches the page and shows it.
