@@ -2,6 +2,7 @@ package systest
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -95,6 +96,7 @@ func checkMail(t testing.TB, dbURL string, in *inbox, d time.Duration) mailRepor
 	copies := in.copies(t)
 	var rep mailReport
 	known := map[string]bool{}
+	skipped := map[int64]bool{}
 	for _, r := range status {
 		rep.rows++
 		switch r.status {
@@ -104,13 +106,19 @@ func checkMail(t testing.TB, dbURL string, in *inbox, d time.Duration) mailRepor
 				t.Errorf("outbox row %d is marked sent (Message-ID %q) but never arrived", r.id, r.mid)
 			}
 		case "skipped":
+			skipped[r.id] = true
 		default:
 			t.Errorf("outbox row %d is %s", r.id, r.status)
 		}
 	}
 	for mid, n := range copies {
 		rep.received += n
-		if !known[mid] {
+		// A server killed between an email's delivery and its record
+		// claims the row again after the restart; by then the game may
+		// have moved on, and the freshness check skips it rather than
+		// send it twice: its one copy is the delivery before the kill.
+		var id int64
+		if _, err := fmt.Sscanf(mid, "outbox-%d.", &id); !known[mid] && (err != nil || !skipped[id] || n > 1) {
 			t.Errorf("an email (Message-ID %s) that no sent outbox row recorded", mid)
 		}
 		if n > 1 {
