@@ -44,6 +44,20 @@ func driverURL(databaseURL string) string {
 	return u.String()
 }
 
+// apply runs one golang-migrate operation on a fresh instance and closes
+// it; "no change" is no error.
+func apply(databaseURL string, op func(*migrate.Migrate) error) error {
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return err
+	}
+	err = op(m)
+	if errors.Is(err, migrate.ErrNoChange) {
+		err = nil
+	}
+	return closeMigrate(m, err)
+}
+
 func closeMigrate(m *migrate.Migrate, err error) error {
 	srcErr, dbErr := m.Close()
 	return errors.Join(err, srcErr, dbErr)
@@ -51,42 +65,18 @@ func closeMigrate(m *migrate.Migrate, err error) error {
 
 // Up applies every migration not yet applied. It is a no-op on an up-to-date database.
 func Up(databaseURL string) error {
-	m, err := newMigrate(databaseURL)
-	if err != nil {
-		return err
-	}
-	err = m.Up()
-	if errors.Is(err, migrate.ErrNoChange) {
-		err = nil
-	}
-	return closeMigrate(m, err)
+	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Up() })
 }
 
 // To migrates up or down to version v (golang-migrate's Migrate). Tests use
 // it to write a database as an older schema had it, then migrate it on.
 func To(databaseURL string, v uint) error {
-	m, err := newMigrate(databaseURL)
-	if err != nil {
-		return err
-	}
-	err = m.Migrate(v)
-	if errors.Is(err, migrate.ErrNoChange) {
-		err = nil
-	}
-	return closeMigrate(m, err)
+	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Migrate(v) })
 }
 
 // Down reverts every migration, leaving an empty schema.
 func Down(databaseURL string) error {
-	m, err := newMigrate(databaseURL)
-	if err != nil {
-		return err
-	}
-	err = m.Down()
-	if errors.Is(err, migrate.ErrNoChange) {
-		err = nil
-	}
-	return closeMigrate(m, err)
+	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Down() })
 }
 
 // Version reports the applied version (0 when none) and whether the last
