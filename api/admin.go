@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -36,7 +36,7 @@ func (s *Server) adminResend(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.Errorf(projections.EInvalid, "seat: give the seat whose link to resend")
 	}
-	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
 	})
 }
@@ -54,7 +54,7 @@ func (s *Server) adminSeat(c echo.Context) error {
 	if b.Bot == nil {
 		return projections.Errorf(projections.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.SeatBot(c.Request().Context(), id, tok, *b.Seat, *b.Bot)
 	})
 }
@@ -72,7 +72,7 @@ func (s *Server) adminExtend(c echo.Context) error {
 	if by == 0 {
 		return projections.Errorf(projections.EInvalid, "by: give a duration like \"24h\"")
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.Extend(c.Request().Context(), id, tok, by)
 	})
 }
@@ -93,7 +93,7 @@ func (s *Server) adminPause(c echo.Context) error {
 	if err := decode(c, &b, true); err != nil {
 		return err
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.Pause(c.Request().Context(), id, tok, b.Reason)
 	})
 }
@@ -103,22 +103,22 @@ func (s *Server) adminResume(c echo.Context) error {
 	return s.adminPlain(c, s.svc.Resume)
 }
 
-type adminAction func(ctx context.Context, id, token string) (*game.Summary, error)
+type adminAction func(ctx context.Context, id, token string) (*play.Summary, error)
 
 func (s *Server) adminPlain(c echo.Context, f adminAction) error {
 	var b emptyBody
 	if err := decode(c, &b, true); err != nil {
 		return err
 	}
-	return s.admin(c, func(id, tok string) (*game.Summary, error) {
+	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return f(c.Request().Context(), id, tok)
 	})
 }
 
 // adminMail is admin for the actions that email a player: they are
 // charged to the limits (chargeAdminMail), 429 when over.
-func (s *Server) adminMail(c echo.Context, f func(id, token string) (*game.Summary, error)) error {
-	return s.admin(c, func(id, tok string) (sm *game.Summary, err error) {
+func (s *Server) adminMail(c echo.Context, f func(id, token string) (*play.Summary, error)) error {
+	return s.admin(c, func(id, tok string) (sm *play.Summary, err error) {
 		err = chargeAdminMail(c, s.svc, s.limit, id, tok, func() error {
 			sm, err = f(id, tok)
 			return err
@@ -127,7 +127,7 @@ func (s *Server) adminMail(c echo.Context, f func(id, token string) (*game.Summa
 	})
 }
 
-func (s *Server) admin(c echo.Context, f func(id, token string) (*game.Summary, error)) error {
+func (s *Server) admin(c echo.Context, f func(id, token string) (*play.Summary, error)) error {
 	tok := bearer(c)
 	if tok == "" {
 		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -27,7 +27,7 @@ func (s *Server) adminEmail(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat whose address to correct")
 	}
-	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ChangeEmail(c.Request().Context(), id, tok, *b.Seat, b.Email)
 	})
 }
@@ -42,7 +42,7 @@ func (s *Server) adminReplace(c echo.Context) error {
 	if b.Seat == nil {
 		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat to give to a new player")
 	}
-	return s.adminMail(c, func(id, tok string) (*game.Summary, error) {
+	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ReplacePlayer(c.Request().Context(), id, tok, *b.Seat, b.Name, b.Email)
 	})
 }
@@ -63,15 +63,15 @@ func (s *Server) adminRematch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []game.SeatName{}}
+	out := createdBody{ID: cg.ID, AdminToken: cg.AdminToken, Seats: []play.SeatName{}}
 	for i, n := range cg.Game.Players {
-		out.Seats = append(out.Seats, game.SeatName{Seat: i, Name: n})
+		out.Seats = append(out.Seats, play.SeatName{Seat: i, Name: n})
 	}
 	return c.JSON(http.StatusCreated, out)
 }
 
 // rematch checks the admin token, charges the limits and starts the rematch.
-func (s *Server) rematch(c echo.Context, id, tok string) (*game.CreatedGame, error) {
+func (s *Server) rematch(c echo.Context, id, tok string) (*play.CreatedGame, error) {
 	ctx := c.Request().Context()
 	a, err := s.svc.Authenticate(ctx, id, tok)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -26,7 +26,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	opens := func(tok string) int { return e.do("GET", g+"/view", tok, nil, nil) }
 
 	// Whom the game waits for.
-	var w struct{ Waiting []game.Waiting }
+	var w struct{ Waiting []play.Waiting }
 	if st := e.do("GET", g+"/admin/waiting", c.AdminToken, nil, &w); st != http.StatusOK || len(w.Waiting) == 0 || w.Waiting[0].Since.IsZero() {
 		t.Fatalf("waiting: %d %+v", st, w)
 	}
@@ -41,7 +41,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	if st := opens(seatToken(c.ID, 1)); st != http.StatusUnauthorized {
 		t.Fatalf("Bob's old link after the correction: %d", st)
 	}
-	if st := opens(game.SeatToken(secret, c.ID, 1, 1)); st != http.StatusOK {
+	if st := opens(play.SeatToken(secret, c.ID, 1, 1)); st != http.StatusOK {
 		t.Fatalf("Bob's new link: %d", st)
 	}
 	// Replace Cid by Dee.
@@ -51,7 +51,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	if st := opens(seatToken(c.ID, 2)); st != http.StatusUnauthorized {
 		t.Fatalf("Cid's link after the replacement: %d", st)
 	}
-	if st := opens(game.SeatToken(secret, c.ID, 2, 1)); st != http.StatusOK {
+	if st := opens(play.SeatToken(secret, c.ID, 2, 1)); st != http.StatusOK {
 		t.Fatalf("Dee's link: %d", st)
 	}
 	// Bad corrections change nothing.
@@ -98,7 +98,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 			t.Fatalf("an event holds an address: %s", d)
 		}
 	}
-	var sm game.Summary
+	var sm play.Summary
 	e.do("GET", g, "", nil, &sm)
 	if sm.Seats[2].Name != "Dee" {
 		t.Fatalf("seats %+v", sm.Seats)
@@ -137,7 +137,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	if st := e.do("POST", g+"/admin/rematch", c.AdminToken, nil, &rm); st != http.StatusCreated || rm.ID == "" || rm.ID == c.ID {
 		t.Fatalf("rematch: %d %+v", st, rm)
 	}
-	var old, fresh game.Summary
+	var old, fresh play.Summary
 	e.do("GET", g, "", nil, &old)
 	e.do("GET", "/api/v1/games/"+rm.ID, "", nil, &fresh)
 	if len(fresh.Seats) != 3 || fresh.Seats[2].Name != "Dee" || fresh.SeedHash == old.SeedHash {

@@ -19,7 +19,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	pbgame "pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -46,7 +46,7 @@ import (
 // fuzzServer is the server under fuzzing and its current game.
 type fuzzServer struct {
 	url   string
-	svc   *pbgame.Service
+	svc   *play.Service
 	ctx   context.Context
 	game  string
 	admin string
@@ -66,7 +66,7 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 	pool := pgtest.NewPool(f)
 	store := evpg.New(pool)
 	f.Cleanup(store.Close)
-	svc := pbgame.New(pbgame.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
 		Store: store, Repo: postgres.New(pool), Secret: secret})
 	pages := &api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second,
 		Failed: notifypg.NewOutbox(pool), PublicURL: "https://pbem.example.org", Logger: slog.New(slog.DiscardHandler)}
@@ -83,9 +83,9 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 // newGame replaces the current game with a new Lords of Scotland game
 // and reads the CSRF tokens of its forms.
 func (s *fuzzServer) newGame() error {
-	cg, err := s.svc.Create(s.ctx, pbgame.CreateGame{Game: lords.Name, Language: "en",
-		Organiser: pbgame.Organiser{Name: "Ann", Email: "ann@example.org"},
-		Players:   []pbgame.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	cg, err := s.svc.Create(s.ctx, play.CreateGame{Game: lords.Name, Language: "en",
+		Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		return err
 	}

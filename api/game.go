@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -35,7 +35,7 @@ type createBody struct {
 type createdBody struct {
 	ID         string          `json:"id"`
 	AdminToken string          `json:"admin_token,omitempty"`
-	Seats      []game.SeatName `json:"seats"`
+	Seats      []play.SeatName `json:"seats"`
 }
 
 // createGame: POST /api/v1/games. The game is proposed: only its
@@ -64,27 +64,27 @@ func (s *Server) createGame(c echo.Context) error {
 }
 
 // request is the service's request of a create body.
-func (b *createBody) request(c echo.Context) (game.CreateGame, error) {
+func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 	if b.Game == "" {
-		return game.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "game", "game: give the game's name")
+		return play.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "game", "game: give the game's name")
 	}
 	if b.Organiser == nil {
-		return game.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "organiser",
+		return play.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "organiser",
 			`organiser: give {"name": ..., "email": ...}: the organiser confirms the game by email`)
 	}
 	turn, err := parseDuration("turn_deadline", b.TurnDeadline)
 	if err != nil {
-		return game.CreateGame{}, err
+		return play.CreateGame{}, err
 	}
 	rem, err := parseDuration("reminder_before", b.ReminderBefore)
 	if err != nil {
-		return game.CreateGame{}, err
+		return play.CreateGame{}, err
 	}
-	req := game.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
+	req := play.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c),
-		Organiser: game.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
+		Organiser: play.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
-		req.Players = append(req.Players, game.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot})
+		req.Players = append(req.Players, play.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot})
 	}
 	return req, nil
 }
@@ -111,7 +111,7 @@ func (s *Server) getView(c echo.Context) error {
 // with its Content-Length. The bytes go through a pooled buffer: a view is
 // several kilobytes, which json.Marshal would copy out and appending the
 // newline copy again, at every view.
-func (s *Server) jsonView(c echo.Context, v *game.View) error {
+func (s *Server) jsonView(c echo.Context, v *play.View) error {
 	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
 		return c.JSON(http.StatusOK, v)
 	}
@@ -167,7 +167,7 @@ func (s *Server) postMove(c echo.Context) error {
 	if len(b.Move) == 0 || b.Move[0] != '{' {
 		return projections.Errorf(projections.EInvalid, "move: give one of your legal moves, as a JSON object")
 	}
-	out, err := s.svc.Move(ctx, id, token, game.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
+	out, err := s.svc.Move(ctx, id, token, play.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
 		RequestID: requestID(c)})
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // TestJSONViewAsCJSON: jsonView answers the bytes, status and content type
@@ -23,7 +23,7 @@ func TestJSONViewAsCJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &game.View{GameID: "g1", Seat: 1, Version: 4, Status: "active", ToMove: st.ToMove(),
+	v := &play.View{GameID: "g1", Seat: 1, Version: 4, Status: "active", ToMove: st.ToMove(),
 		LegalMoves: st.Legal(1), State: st.View(1)}
 	e := echo.New()
 	for _, target := range []string{"/view", "/view?pretty"} {

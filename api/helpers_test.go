@@ -14,7 +14,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
@@ -27,7 +27,7 @@ var secret = []byte("api test secret")
 type env struct {
 	t    *testing.T
 	url  string
-	svc  *game.Service
+	svc  *play.Service
 	repo *postgres.Repo
 	pool *pgxpool.Pool
 	srv  *api.Server
@@ -45,7 +45,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, pool: pool, now: &now}
-	e.svc = game.New(game.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
+	e.svc = play.New(play.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo,
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc})
 	hs := httptest.NewServer(e.srv)
@@ -158,11 +158,11 @@ func proposeAndConfirm(t testing.TB, base, body string) (int, string) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	return post(base+"/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "")
+	return post(base+"/api/v1/confirm/"+play.ConfirmToken(secret, p.ID), "")
 }
 
 // seatToken is the token the invitation email of seat carries.
-func seatToken(id string, seat int) string { return game.SeatToken(secret, id, seat, 0) }
+func seatToken(id string, seat int) string { return play.SeatToken(secret, id, seat, 0) }
 
 type viewBody struct {
 	GameID     string            `json:"game_id"`

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/api"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections/testgame"
 )
 
@@ -38,9 +38,9 @@ func signinRequest(t *testing.T, base, client, email string) int {
 func TestHostileSigninBudgets(t *testing.T) {
 	e := newOutageEnv(t)
 	ctx := context.Background()
-	if _, err := e.svc.Create(ctx, game.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
-		Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
-		Players:   []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}); err != nil {
+	if _, err := e.svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
+		Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}); err != nil {
 		t.Fatal(err)
 	}
 	links := func() int {

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"testing"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify/smtpsink"
 	"pbem/projections/testgame"
 )
@@ -22,8 +22,8 @@ var playLinkRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`
 func TestEmailedLinkOpensThePlayersView(t *testing.T) {
 	e := newMailEnv(t, false)
 	ctx := context.Background()
-	g, err := e.svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	g, err := e.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"pbem/api"
 	"pbem/api/inbound"
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -30,7 +30,7 @@ func TestDevMailboxReplyPlaysTheMove(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: postgres.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: postgres.New(pool), Secret: secret})
 	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: "localhost"})
 	if err != nil {
 		t.Fatal(err)
@@ -50,9 +50,9 @@ func TestDevMailboxReplyPlaysTheMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	g, err := svc.Create(ctx, game.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
-		Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
-		Players:   []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	g, err := svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
+		Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

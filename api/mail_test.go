@@ -14,7 +14,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -27,7 +27,7 @@ type mailEnv struct {
 	t    *testing.T
 	url  string
 	pool *pgxpool.Pool
-	svc  *game.Service
+	svc  *play.Service
 }
 
 func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
@@ -35,7 +35,7 @@ func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: postgres.New(pool), Secret: secret})
 	mc := api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc}
 	if devMailbox {
@@ -136,8 +136,8 @@ func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
 func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 	e := newMailEnv(t, false)
 	ctx := context.Background()
-	g, err := e.svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	g, err := e.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 	if strings.Contains(body, "token") {
 		t.Errorf("failed emails leak a token: %s", body)
 	}
-	if code, _ := e.request(http.MethodGet, path, "", game.SeatToken(secret, g.ID, 0, 0)); code != http.StatusForbidden {
+	if code, _ := e.request(http.MethodGet, path, "", play.SeatToken(secret, g.ID, 0, 0)); code != http.StatusForbidden {
 		t.Errorf("a seat token: %d", code)
 	}
 	if code, _ := e.request(http.MethodGet, path, "", ""); code != http.StatusUnauthorized {
@@ -191,7 +191,7 @@ func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	if !strings.Contains(body, `<a href="`+strings.ReplaceAll(link, "&", "&amp;")+`">`) || !strings.Contains(body, m.Subject) {
 		t.Errorf("no clickable play link in:\n%s", body)
 	}
-	tok := game.SeatToken(secret, "g1", 0, 0)
+	tok := play.SeatToken(secret, "g1", 0, 0)
 	if !strings.Contains(logs.String(), "dev mail") || strings.Contains(logs.String(), tok) || strings.Contains(logs.String(), "token=") {
 		t.Errorf("log line: %q", logs.String())
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -38,12 +38,12 @@ func (s *Server) confirmGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := confirmedBody{createdBody: createdBody{ID: cf.ID, AdminToken: cf.AdminToken, Seats: []game.SeatName{}}, Again: cf.Again}
+	out := confirmedBody{createdBody: createdBody{ID: cf.ID, AdminToken: cf.AdminToken, Seats: []play.SeatName{}}, Again: cf.Again}
 	if cf.Again {
 		out.AdminToken = ""
 	}
 	for i, n := range cf.Game.Players {
-		sn := game.SeatName{Seat: i, Name: n}
+		sn := play.SeatName{Seat: i, Name: n}
 		if st := cf.Game.SeatAt(i); st != nil {
 			sn.Bot = st.Bot
 		}
@@ -58,7 +58,7 @@ func (s *Server) confirmGame(c echo.Context) error {
 
 // confirm runs a confirmation, charging a repeat (an admin link sent
 // again) to the game's budget.
-func (s *Server) confirm(c echo.Context) (*game.Confirmed, error) {
+func (s *Server) confirm(c echo.Context) (*play.Confirmed, error) {
 	cf, err := s.svc.Confirm(c.Request().Context(), c.Param("token"), func(id string) error { return s.limit.adminResend(id) })
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
@@ -31,7 +31,7 @@ func limitsEnv(t *testing.T, l api.Limits) *env {
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, pool: pool, now: &now}
-	e.svc = game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
+	e.svc = play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc, Limits: l, TrustProxy: true})
 	hs := httptest.NewServer(e.srv)
@@ -149,7 +149,7 @@ func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
 	}
 	for _, id := range accepted {
 		var cf created
-		if st := e.do("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, id), "", nil, &cf); st != http.StatusCreated || cf.ID != id {
+		if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken(secret, id), "", nil, &cf); st != http.StatusCreated || cf.ID != id {
 			t.Fatalf("confirm %s: %d %+v", id, st, cf)
 		}
 	}
@@ -166,7 +166,7 @@ func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
 	// Confirming again sends the admin link again, within its own limit.
 	again := 0
 	for range 10 {
-		st, retry, _ := e.postFrom("192.0.2.1", "/api/v1/confirm/"+game.ConfirmToken(secret, accepted[0]), nil)
+		st, retry, _ := e.postFrom("192.0.2.1", "/api/v1/confirm/"+play.ConfirmToken(secret, accepted[0]), nil)
 		switch {
 		case st == http.StatusOK:
 			again++
@@ -190,11 +190,11 @@ func TestConfirmationLinkExpires(t *testing.T) {
 	if st := e.do("POST", "/api/v1/games", "", body, &p); st != http.StatusAccepted {
 		t.Fatalf("propose: %d", st)
 	}
-	if st := e.do("POST", "/api/v1/confirm/"+game.ConfirmToken([]byte("another secret"), p.ID), "", nil, nil); st != http.StatusUnauthorized {
+	if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken([]byte("another secret"), p.ID), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("guessed confirmation: %d", st)
 	}
-	*e.now = e.now.Add(game.ProposalLifetime + time.Minute)
-	if st := e.do("POST", "/api/v1/confirm/"+game.ConfirmToken(secret, p.ID), "", nil, nil); st != http.StatusUnauthorized {
+	*e.now = e.now.Add(play.ProposalLifetime + time.Minute)
+	if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken(secret, p.ID), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("expired confirmation: %d", st)
 	}
 	if c := e.counts(); c.games != 0 || c.invitation != 0 {

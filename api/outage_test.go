@@ -18,7 +18,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
@@ -115,7 +115,7 @@ func newOutageEnv(t *testing.T) *outageEnv {
 	t.Cleanup(pool.Close)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: postgres.New(pool), Secret: secret})
 	e := &outageEnv{pageEnv: &pageEnv{t: t, svc: svc, pool: pool, store: store}, proxy: proxy, dbURL: dbURL}
 	health := func(ctx context.Context) error {

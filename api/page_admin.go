@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -22,7 +22,7 @@ type adminPage struct {
 	Status    string
 	StatusKey string
 	Version   int64
-	Seats     []game.SeatName
+	Seats     []play.SeatName
 	Deadline  *when
 	Active    bool
 	Paused    bool

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // auditPage is the data of an ended game's audit page.
@@ -118,7 +118,7 @@ type roundScores struct {
 func (p *pages) scores(c echo.Context, id string) []roundScores {
 	var out []roundScores
 	var bad bool
-	err := p.svc.PublicReplay(c.Request().Context(), id, func(st game.PublicStep) {
+	err := p.svc.PublicReplay(c.Request().Context(), id, func(st play.PublicStep) {
 		b, err := json.Marshal(st.View)
 		if err != nil {
 			bad = true

@@ -15,7 +15,7 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // axeVersion is the axe-core release the accessibility test runs.
@@ -105,15 +105,15 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 		mid := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(mid, 3, 6)
 		seat := e.toMove(mid)
-		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(game.SeatToken(secret, mid, seat, 0)), "/play/" + mid})
+		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(play.SeatToken(secret, mid, seat, 0)), "/play/" + mid})
 		end := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(end, 5, 5000)
-		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(game.SeatToken(secret, end, 0, 0)), "/play/" + end})
+		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(play.SeatToken(secret, end, 0, 0)), "/play/" + end})
 		pages = append(pages, target{g.name + " help", "", "/help/" + g.name + "?lang=en"})
 		pages = append(pages, target{g.name + " admin", "", ""})
 	}
-	cg, err := e.svc.Create(context.Background(), game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"},
-		Game: lords.Name, Language: "en", Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	cg, err := e.svc.Create(context.Background(), play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
+		Game: lords.Name, Language: "en", Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

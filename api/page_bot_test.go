@@ -8,19 +8,19 @@ import (
 	"testing"
 
 	"pbem/engine/bagpipes"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 func TestBotPageShowsBotsAsBots(t *testing.T) {
 	e := newPageEnv(t)
 	for _, tc := range []struct{ lang, mark string }{{"en", "Robot 1 (bot)"}, {"fr", "Robot 1 (robot)"}, {"it", "Robot 1 (bot)"}} {
-		cg, err := e.svc.Create(context.Background(), game.CreateGame{Game: bagpipes.Name, Language: tc.lang, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
-			Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}})
+		cg, err := e.svc.Create(context.Background(), play.CreateGame{Game: bagpipes.Name, Language: tc.lang, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+			Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := e.browser()
-		b.get("/play/" + cg.ID + "?token=" + game.SeatToken(secret, cg.ID, 0, 0))
+		b.get("/play/" + cg.ID + "?token=" + play.SeatToken(secret, cg.ID, 0, 0))
 		p := b.get("/play/" + cg.ID)
 		if p.Status != http.StatusOK || !strings.Contains(p.Body, tc.mark) || strings.Contains(p.Body, "Ann (") {
 			t.Fatalf("%s page: %d, lacks %q:\n%s", tc.lang, p.Status, tc.mark, p.Body)
@@ -46,7 +46,7 @@ func TestLobbyOffersBots(t *testing.T) {
 	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Post(e.url+"/api/v1/confirm/"+game.ConfirmToken(secret, id), "application/json", nil)
+	resp, err := http.Post(e.url+"/api/v1/confirm/"+play.ConfirmToken(secret, id), "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAdminPageHandsASeatToABot(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(bagpipes.Name, 3, "en", "")
 	adm := e.browser()
-	adm.get("/admin/" + id + "?token=" + game.AdminToken(secret, id, 0))
+	adm.get("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0))
 	a := adm.get("/admin/" + id)
 	if !strings.Contains(a.Body, `value="bot"`) || !strings.Contains(a.Body, "a bot (normal)") {
 		t.Fatalf("admin page without the bot form:\n%s", a.Body)

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -87,7 +87,7 @@ func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok st
 // groupCatchUp groups consecutive lines of the same player's turn, each
 // group headed by the player's name (or "The game" for the game's own
 // events: deals, round ends, the organiser's actions).
-func groupCatchUp(cat i18n.Printer, lines []game.CatchUpLine, names []string) []catchUpGroup {
+func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []catchUpGroup {
 	var out []catchUpGroup
 	last := -2
 	for _, l := range lines {

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // TestBrowserCatchUpFollowsLiveWithoutAJump: seat A's page is open,
@@ -53,7 +53,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 					_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Rome"})
 					return err
 				}),
-				chromedp.Navigate(e.url+"/play/"+id+"?token="+game.SeatToken(secret, id, aSeat, 0)),
+				chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, aSeat, 0)),
 				chromedp.WaitVisible(chromedp.CSS("#catchup")),
 				// The script stores the time zone (once, with a reload): wait for it.
 				chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -105,7 +105,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 						break
 					}
 				}
-				if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -138,7 +138,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 			}
 			// The others' lines, as A's redacted history tells them, are all
 			// there, marked as new.
-			h, err := e.svc.History(ctx, id, game.SeatToken(secret, id, aSeat, 0))
+			h, err := e.svc.History(ctx, id, play.SeatToken(secret, id, aSeat, 0))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -76,7 +76,7 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 			names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:tc.n]
 			const me = 0
 			b := e.browser()
-			tok := game.SeatToken(secret, id, me, 0)
+			tok := play.SeatToken(secret, id, me, 0)
 			rng := rand.New(rand.NewPCG(uint64(ci), 14))
 			var seen, since, lastMove int64
 			visits, lines, marked := 0, 0, 0
@@ -149,7 +149,7 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 					t.Fatalf("move %d: %v", n, err)
 				}
 				if seat == me {

@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -68,7 +68,7 @@ func chatNotice(cat i18n.Printer, n string) string {
 	case noticeChatSent:
 		return cat.T("play.chat_sent")
 	case noticeChatRefused:
-		return cat.T("play.chat_refused", game.MaxChatRunes, game.ChatPerHour)
+		return cat.T("play.chat_refused", play.MaxChatRunes, play.ChatPerHour)
 	}
 	return ""
 }

@@ -14,14 +14,14 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify/smtpsink"
 )
 
 // playUntil plays pseudo-random legal moves through the service until
 // some seat's view satisfies want, and returns that seat (it fails after
 // limit moves).
-func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *game.View) bool) int {
+func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play.View) bool) int {
 	e.t.Helper()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 11))
@@ -51,7 +51,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *game
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			e.t.Fatalf("move %d: %v", n, err)
 		}
 	}
@@ -60,8 +60,8 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *game
 }
 
 // hasKind is a view filter: the seat's explanations include kind.
-func hasKind(kind string) func(v *game.View) bool {
-	return func(v *game.View) bool {
+func hasKind(kind string) func(v *play.View) bool {
+	return func(v *play.View) bool {
 		return slices.ContainsFunc(v.Explanations, func(x engine.Explanation) bool { return x.Kind == kind })
 	}
 }
@@ -216,7 +216,7 @@ func TestViewCarriesExplanations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+game.SeatToken(secret, id, 1, 0))
+	req.Header.Set("Authorization", "Bearer "+play.SeatToken(secret, id, 1, 0))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // The forms of a seat's play page (a move, its confirmation, a take-back,
@@ -66,6 +66,6 @@ func (p *pages) playFor(c echo.Context, id, tok, notice string) (*playPage, erro
 	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
 		return nil, err
 	}
-	d.ChatMax = game.MaxChatRunes
+	d.ChatMax = play.MaxChatRunes
 	return d, nil
 }

@@ -21,7 +21,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
@@ -33,7 +33,7 @@ import (
 type pageEnv struct {
 	t     testing.TB
 	url   string
-	svc   *game.Service
+	svc   *play.Service
 	pool  *pgxpool.Pool
 	store *evpg.Store
 	srv   *api.Server
@@ -54,7 +54,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
 		Store: store, Repo: postgres.New(pool), Secret: secret})
 	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
 	pc := api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second}
@@ -72,9 +72,9 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 func (e *pageEnv) createGame(name string, n int, lang, options string) string {
 	e.t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang, Options: json.RawMessage(options)}
+	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang, Options: json.RawMessage(options)}
 	for i := range n {
-		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
+		req.Players = append(req.Players, play.NewPlayer{Name: names[i], Email: strings.ToLower(names[i]) + "@example.org"})
 	}
 	cg, err := e.svc.Create(context.Background(), req)
 	if err != nil {
@@ -140,7 +140,7 @@ func read(t testing.TB, resp *http.Response) page {
 // page is fetched.
 func (b *browser) open(id string, seat int) page {
 	b.t.Helper()
-	p := b.get("/play/" + id + "?token=" + game.SeatToken(secret, id, seat, 0))
+	p := b.get("/play/" + id + "?token=" + play.SeatToken(secret, id, seat, 0))
 	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id {
 		b.t.Fatalf("open: %d to %q", p.Status, p.Header.Get("Location"))
 	}
@@ -222,7 +222,7 @@ func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			e.t.Fatalf("move %d: %v", n, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // historyPage is the data of a seat's history page.
@@ -62,7 +62,7 @@ func (p *pages) history(c echo.Context) error {
 // summaryPage loads game id's public summary, with the page language
 // (the game's, unless the visitor chose another), its catalog and the
 // page's base. Errors: those of Service.Summary.
-func (p *pages) summaryPage(c echo.Context, id string) (*game.Summary, i18n.Printer, base, error) {
+func (p *pages) summaryPage(c echo.Context, id string) (*play.Summary, i18n.Printer, base, error) {
 	sm, err := p.svc.Summary(c.Request().Context(), id)
 	if err != nil {
 		return nil, i18n.Printer{}, base{}, err
@@ -77,7 +77,7 @@ func gameName(cat i18n.Printer, game string) string {
 }
 
 // seatNames lists a game's players by seat.
-func seatNames(sm *game.Summary) []string {
+func seatNames(sm *play.Summary) []string {
 	names := make([]string, len(sm.Seats))
 	for _, s := range sm.Seats {
 		if s.Seat >= 0 && s.Seat < len(names) {

@@ -12,7 +12,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -127,14 +127,14 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals ORDER BY created_at DESC LIMIT 1`).Scan(&pid); err != nil {
 			t.Fatal(err)
 		}
-		tok := game.ConfirmToken(secret, pid)
+		tok := play.ConfirmToken(secret, pid)
 		s.check("confirm", b.get("/confirm/"+tok+"?lang="+lang), http.StatusOK)
 		s.check("confirmed", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
 		s.check("confirmed again", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
 
 		// The admin page of that game, before and after an action.
 		adm := e.speaking(lang)
-		adm.get("/admin/" + pid + "?token=" + game.AdminToken(secret, pid, 0))
+		adm.get("/admin/" + pid + "?token=" + play.AdminToken(secret, pid, 0))
 		ap := adm.get("/admin/" + pid)
 		s.check("admin", ap, http.StatusOK)
 		s.has("admin", ap, api.PageCatalog.T(lang, "lobby.kind.easy"))
@@ -192,7 +192,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM signin_links WHERE email = 'ann@example.org' ORDER BY created_at DESC LIMIT 1`).Scan(&sid); err != nil || !reSigninID.MatchString(sid) {
 			t.Fatalf("sign-in link: %q %v", sid, err)
 		}
-		stok := game.SigninToken(secret, sid)
+		stok := play.SigninToken(secret, sid)
 		s.check("sign-in link", sb.get("/signin/"+stok+"?lang="+lang), http.StatusOK)
 		sb.post("/signin/"+stok, url.Values{})
 		s.check("my games", sb.get("/me?lang="+lang), http.StatusOK)

@@ -14,7 +14,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -246,16 +246,16 @@ func (p *pages) create(c echo.Context) error {
 
 // lobbyRequest reads the form into a create request; its errors name the
 // form field.
-func (p *pages) lobbyRequest(c echo.Context, lang string) (game.CreateGame, error) {
+func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, error) {
 	cat := p.cat(lang)
 	games := p.lobbyGames(cat)
 	g, st, n := p.lobbyChoice(c, games, lang)
-	req := game.CreateGame{Game: g, Language: c.FormValue("language"), TimeoutPolicy: c.FormValue("policy"),
+	req := play.CreateGame{Game: g, Language: c.FormValue("language"), TimeoutPolicy: c.FormValue("policy"),
 		RequestID: requestID(c), MessageLanguage: lang,
-		Organiser: game.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
+		Organiser: play.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
-		pl := game.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))}
+		pl := play.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))}
 		if kind := c.FormValue("kind" + k); kind != "" && kind != "person" {
 			// A bot: its level; the email field, if filled, is ignored.
 			pl.Bot, pl.Email = kind, ""

@@ -13,7 +13,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -148,7 +148,7 @@ func (p *pages) move(c echo.Context) error {
 	// play once; another move from a stale page is a conflict.
 	sum := sha256.Sum256([]byte(mv))
 	key := "page:v" + strconv.FormatInt(ver, 10) + ":" + hex.EncodeToString(sum[:8])
-	_, err = p.svc.Move(ctx, id, tok, game.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
+	_, err = p.svc.Move(ctx, id, tok, play.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
 		RequestID: requestID(c)})
 	notice := noticePlayed
 	switch code := projections.ErrorCode(err); code {
@@ -172,7 +172,7 @@ func (p *pages) move(c echo.Context) error {
 
 // playData builds the play page of a seat, with the notice of a form's
 // answer (one of the notice constants, "" for none).
-func (p *pages) playData(c echo.Context, sp *game.SeatPage, tok, notice string) (*playPage, error) {
+func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) (*playPage, error) {
 	v, sm := sp.View, sp.Summary
 	lang := pickLang(c, sm.Language)
 	cat := p.cat(lang)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections/testgame"
 )
@@ -22,8 +22,8 @@ func TestPagesSigninMyGamesAndBlock(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(testgame.Name, 2, "fr", `{}`) // Ann and Bob
 	other := e.svc
-	cg, err := other.Create(context.Background(), game.CreateGame{Organiser: game.Organiser{Name: "Zed", Email: "zed@example.org"},
-		Game: testgame.Name, Players: []game.NewPlayer{{Name: "Zed", Email: "zed@example.org"}, {Name: "Yan", Email: "yan@example.org"}}})
+	cg, err := other.Create(context.Background(), play.CreateGame{Organiser: play.Organiser{Name: "Zed", Email: "zed@example.org"},
+		Game: testgame.Name, Players: []play.NewPlayer{{Name: "Zed", Email: "zed@example.org"}, {Name: "Yan", Email: "yan@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestPagesSigninMyGamesAndBlock(t *testing.T) {
 	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM signin_links WHERE email = 'bob@example.org'`).Scan(&sid); err != nil {
 		t.Fatal(err)
 	}
-	tok := game.SigninToken(secret, sid)
+	tok := play.SigninToken(secret, sid)
 	if p := b.get("/signin/" + tok + "?lang=fr"); p.Status != http.StatusOK || !strings.Contains(p.Body, `id="signin-use"`) {
 		t.Fatalf("link page: %d", p.Status)
 	}

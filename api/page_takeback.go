@@ -5,7 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -34,7 +34,7 @@ func (p *pages) takeback(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: ver, RequestID: requestID(c)})
+	_, err = p.svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: ver, RequestID: requestID(c)})
 	notice := noticeTakenBack
 	switch projections.ErrorCode(err) {
 	case "":

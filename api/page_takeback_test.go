@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // reFinal finds the move buttons that ask for a confirmation first, and
@@ -34,7 +34,7 @@ func (e *pageEnv) untilUndoable(id string) int {
 		if seat < 0 {
 			e.t.Fatal("the game ended before a move that can be taken back")
 		}
-		sp, err := e.svc.SeatPage(ctx, id, game.SeatToken(secret, id, seat, 0))
+		sp, err := e.svc.SeatPage(ctx, id, play.SeatToken(secret, id, seat, 0))
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func (e *pageEnv) untilUndoable(id string) int {
 			}
 		}
 		mv, _ := json.Marshal(sp.View.LegalMoves[0])
-		if _, err := e.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: sp.View.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sp.View.Version, Move: mv}); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -172,7 +172,7 @@ func TestBrowserTakeback(t *testing.T) {
 	phone := tab(t, root, 360, 740, true)
 	label := ""
 	within(t, phone, 30*time.Second, "a move that can be taken back",
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+game.SeatToken(secret, id, seat, 0)),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, seat, 0)),
 		chromedp.WaitVisible(chromedp.CSS("form.moves")),
 	)
 	label = eval[string](t, phone, `document.querySelector("form.moves button:not([data-final])").textContent`)

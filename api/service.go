@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
 // Service is the game service as the API and the pages use it
-// (events/game.Service implements it): what they may ask of a game, in
+// (events/play.Service implements it): what they may ask of a game, in
 // four parts. The other ways in declare their own, smaller views of the
 // same service: notify.Timeouter (deadlines), inbound.Service (email
 // replies), notify/postgres.BotConfig.Player (bots).
@@ -22,35 +22,35 @@ type Service interface {
 	Accounts
 }
 
-var _ Service = (*game.Service)(nil)
+var _ Service = (*play.Service)(nil)
 
 // Play is what a seat does to a game: the commands of the play page, the
 // API and the email links.
 type Play interface {
-	Move(ctx context.Context, id, token string, req game.MoveRequest) (json.RawMessage, error)
-	MoveAs(ctx context.Context, id string, seat int, req game.MoveRequest) (json.RawMessage, error)
-	Takeback(ctx context.Context, id, token string, req game.TakebackRequest) (json.RawMessage, error)
+	Move(ctx context.Context, id, token string, req play.MoveRequest) (json.RawMessage, error)
+	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
+	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (json.RawMessage, error)
 	Chat(ctx context.Context, id, token, text, requestID string) error
 }
 
 // Reads are what the pages and endpoints show of a game; they change
 // nothing but a seat's last visit (SeatCatchUp).
 type Reads interface {
-	Summary(ctx context.Context, id string) (*game.Summary, error)
-	View(ctx context.Context, id, token string) (*game.View, error)
-	SeatView(ctx context.Context, id string, seat int) (*game.View, error)
-	SeatPage(ctx context.Context, id, token string) (*game.SeatPage, error)
+	Summary(ctx context.Context, id string) (*play.Summary, error)
+	View(ctx context.Context, id, token string) (*play.View, error)
+	SeatView(ctx context.Context, id string, seat int) (*play.View, error)
+	SeatPage(ctx context.Context, id, token string) (*play.SeatPage, error)
 	SeatVersion(ctx context.Context, id, token string) (int64, error)
-	SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*game.CatchUp, error)
-	History(ctx context.Context, id, token string) (*game.History, error)
-	Audit(ctx context.Context, id string) (*game.Audit, error)
-	DescribeAudit(a *game.Audit, names []string, lang string) []string
-	PublicReplay(ctx context.Context, id string, visit func(game.PublicStep)) error
+	SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*play.CatchUp, error)
+	History(ctx context.Context, id, token string) (*play.History, error)
+	Audit(ctx context.Context, id string) (*play.Audit, error)
+	DescribeAudit(a *play.Audit, names []string, lang string) []string
+	PublicReplay(ctx context.Context, id string, visit func(play.PublicStep)) error
 	Verify(ctx context.Context, id string) error
-	WaitingFor(ctx context.Context, id string) ([]game.Waiting, error)
+	WaitingFor(ctx context.Context, id string) ([]play.Waiting, error)
 	PauseReason(ctx context.Context, id string) (string, error)
-	Authenticate(ctx context.Context, id, token string) (game.Auth, error)
-	Organiser(ctx context.Context, id string) (game.Organiser, error)
+	Authenticate(ctx context.Context, id, token string) (play.Auth, error)
+	Organiser(ctx context.Context, id string) (play.Organiser, error)
 	Games() []string
 	Settings(name, lang string) (engine.Settings, bool)
 	Now() time.Time
@@ -59,23 +59,23 @@ type Reads interface {
 // Admin are the organiser's commands on a game, each checked against the
 // game's admin token.
 type Admin interface {
-	Pause(ctx context.Context, id, adminToken, reason string) (*game.Summary, error)
-	Resume(ctx context.Context, id, adminToken string) (*game.Summary, error)
-	Extend(ctx context.Context, id, adminToken string, by time.Duration) (*game.Summary, error)
-	Abort(ctx context.Context, id, adminToken string) (*game.Summary, error)
-	ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*game.Summary, error)
-	ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*game.Summary, error)
-	ResendLink(ctx context.Context, id, adminToken string, seat int) (*game.Summary, error)
-	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*game.Summary, error)
-	Rematch(ctx context.Context, id, adminToken string) (*game.CreatedGame, error)
+	Pause(ctx context.Context, id, adminToken, reason string) (*play.Summary, error)
+	Resume(ctx context.Context, id, adminToken string) (*play.Summary, error)
+	Extend(ctx context.Context, id, adminToken string, by time.Duration) (*play.Summary, error)
+	Abort(ctx context.Context, id, adminToken string) (*play.Summary, error)
+	ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*play.Summary, error)
+	ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*play.Summary, error)
+	ResendLink(ctx context.Context, id, adminToken string, seat int) (*play.Summary, error)
+	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*play.Summary, error)
+	Rematch(ctx context.Context, id, adminToken string) (*play.CreatedGame, error)
 }
 
 // Accounts are the commands of people rather than seats: creating and
 // confirming games, signing in to "my games", and refusing email.
 type Accounts interface {
-	Create(ctx context.Context, req game.CreateGame) (*game.CreatedGame, error)
-	Propose(ctx context.Context, req game.CreateGame) (*game.Proposed, error)
-	Confirm(ctx context.Context, token string, again func(id string) error) (*game.Confirmed, error)
+	Create(ctx context.Context, req play.CreateGame) (*play.CreatedGame, error)
+	Propose(ctx context.Context, req play.CreateGame) (*play.Proposed, error)
+	Confirm(ctx context.Context, token string, again func(id string) error) (*play.Confirmed, error)
 	RequestSignin(ctx context.Context, email, lang string) error
 	SignIn(ctx context.Context, token string) (string, error)
 	SignOut(ctx context.Context, session string) error

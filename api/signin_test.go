@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections/testgame"
 )
 
@@ -21,7 +21,7 @@ func (e *env) signinLink(email string) string {
 	if err != nil {
 		return ""
 	}
-	return game.SigninToken(secret, id)
+	return play.SigninToken(secret, id)
 }
 
 // raw posts body and returns the status and the body's bytes.
@@ -68,7 +68,7 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 
 	// Guessed, then real, then reused.
 	tok := e.signinLink("cid@example.org")
-	if st := e.do("POST", "/api/v1/signin/"+game.SigninToken([]byte("guess"), "x"), "", nil, nil); st != http.StatusUnauthorized {
+	if st := e.do("POST", "/api/v1/signin/"+play.SigninToken([]byte("guess"), "x"), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("guessed link: %d", st)
 	}
 	var s struct{ Session string }
@@ -122,7 +122,7 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 		t.Fatalf("ask again: %d", st)
 	}
 	late := e.signinLink("ann@example.org")
-	*e.now = e.now.Add(game.SigninLifetime + time.Second)
+	*e.now = e.now.Add(play.SigninLifetime + time.Second)
 	if st := e.do("POST", "/api/v1/signin/"+late, "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("expired link: %d", st)
 	}
@@ -130,7 +130,7 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 	if st := e.do("GET", "/api/v1/me/games", s.Session, nil, nil); st != http.StatusOK {
 		t.Fatalf("session: %d", st)
 	}
-	*e.now = e.now.Add(game.SessionLifetime)
+	*e.now = e.now.Add(play.SessionLifetime)
 	if st := e.do("GET", "/api/v1/me/games", s.Session, nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("expired session: %d", st)
 	}

@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/labstack/echo/v4"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -28,7 +28,7 @@ func (s *Server) postTakeback(c echo.Context) error {
 	if b.Version == nil || *b.Version < 1 {
 		return projections.Errorf(projections.EInvalid, "version: give the version your move produced")
 	}
-	out, err := s.svc.Takeback(c.Request().Context(), id, token, game.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
+	out, err := s.svc.Takeback(c.Request().Context(), id, token, play.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -30,7 +30,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Secret: secret,
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Secret: secret,
 		MailGrace: time.Minute})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
@@ -61,8 +61,8 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 		return n
 	}
 
-	cg, err := svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	cg, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 			t.Fatal(err)
 		}
 		seat = sm.ToMove[0]
-		sp, err := svc.SeatPage(ctx, id, game.SeatToken(secret, id, seat, 0))
+		sp, err := svc.SeatPage(ctx, id, play.SeatToken(secret, id, seat, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 		mv, _ = json.Marshal(sp.View.LegalMoves[pick])
 		version = sp.View.Version
 		if !found {
-			if _, err := svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: version, Move: mv}); err != nil {
+			if _, err := svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: version, Move: mv}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -102,7 +102,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	run(2 * time.Minute) // the setup moves' emails, after their grace
 	sent := len(sink.Messages())
 
-	tok := game.SeatToken(secret, id, seat, 0)
+	tok := play.SeatToken(secret, id, seat, 0)
 	versionOf := func(view json.RawMessage, err error) int64 {
 		t.Helper()
 		var v struct{ Version int64 }
@@ -111,11 +111,11 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 		}
 		return v.Version
 	}
-	moved := versionOf(svc.Move(ctx, id, tok, game.MoveRequest{Version: version, Move: mv}))
+	moved := versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: version, Move: mv}))
 	if n := run(0); n != 0 {
 		t.Fatalf("the worker sent %d emails of the move during its grace", n)
 	}
-	back := versionOf(svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved}))
+	back := versionOf(svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: moved}))
 	if n := run(10 * time.Minute); n != 0 {
 		t.Fatalf("the worker sent %d emails of a move taken back", n)
 	}
@@ -125,7 +125,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	}
 
 	// The same move, kept: its email goes once the grace has passed.
-	versionOf(svc.Move(ctx, id, tok, game.MoveRequest{Version: back, Move: mv}))
+	versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: back, Move: mv}))
 	if n := run(0); n != 0 {
 		t.Fatalf("the worker sent %d emails during the grace", n)
 	}

@@ -11,7 +11,7 @@ import (
 	texttemplate "text/template"
 
 	"pbem/engine/i18n"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -222,7 +222,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 			choice = NoChoice
 		}
 		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice,
-			Tag: game.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
+			Tag: play.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
 		for i, m := range p.Moves {
 			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})
 		}
@@ -243,11 +243,11 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
 		d.HelpLink = r.link("help", p.Game.Name) + "?lang=" + url.QueryEscape(lang)
 	case Confirm:
-		d.Link = r.link("confirm", game.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+		d.Link = r.link("confirm", play.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case AdminLink:
-		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(game.AdminToken(r.secret, gameID, 0))
+		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(play.AdminToken(r.secret, gameID, 0))
 	case Signin:
-		d.Link = r.link("signin", game.SigninToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+		d.Link = r.link("signin", play.SigninToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
@@ -334,7 +334,7 @@ func subjectArgs(k Kind, d emailData) []any {
 
 // PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.
 func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
-	return r.link("play", gameID) + "?token=" + url.QueryEscape(game.SeatToken(r.secret, gameID, seat, gen))
+	return r.link("play", gameID) + "?token=" + url.QueryEscape(play.SeatToken(r.secret, gameID, seat, gen))
 }
 
 // UnsubscribeLink is the signed link to an address's mail preference; lang

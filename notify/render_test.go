@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 func testRenderer(t testing.TB) *Renderer {
@@ -56,14 +56,14 @@ func TestEmailCatalogCheck(t *testing.T) {
 // organiserLinks are the links the organiser's and sign-in emails of the
 // sample row must carry.
 var organiserLinks = map[Kind]string{
-	Confirm:   "https://pbem.example.org/confirm/" + game.ConfirmToken([]byte("test-secret"), "g1abc"),
-	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + game.AdminToken([]byte("test-secret"), "g1abc", 0),
-	Signin:    "https://pbem.example.org/signin/" + game.SigninToken([]byte("test-secret"), "g1abc"),
+	Confirm:   "https://pbem.example.org/confirm/" + play.ConfirmToken([]byte("test-secret"), "g1abc"),
+	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + play.AdminToken([]byte("test-secret"), "g1abc", 0),
+	Signin:    "https://pbem.example.org/signin/" + play.SigninToken([]byte("test-secret"), "g1abc"),
 }
 
 func TestRenderEveryKindAndLanguage(t *testing.T) {
 	r := testRenderer(t)
-	token := game.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
+	token := play.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
 	for _, lang := range []string{"en", "fr", "it"} {
 		for _, k := range Kinds() {
 			t.Run(lang+"/"+string(k), func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if k == RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 					t.Errorf("round end email lacks the lines:\n%s", m.Text)
 				}
-				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+game.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
+				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+play.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
 					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
 				}
 			})

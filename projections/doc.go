@@ -6,7 +6,7 @@
 // SeatHistory).
 //
 // One Projector (projector.go) folds a game's events into those rows: the
-// game service (package events/game) runs it inside each append's
+// game service (package events/play) runs it inside each append's
 // transaction, and Replay runs it over a whole stream for `pbem rebuild`
 // and `pbem verify`, so a rebuild equals the live tables. A Repository
 // (its SQL in projections/postgres) reads and writes the rows.
@@ -14,6 +14,6 @@
 // The service's own events ("pbem.*": created, timeout, paused...) are
 // declared here (pbemevents.go), since the projector reads them.
 //
-// It imports engine and events; it must not import events/game, api,
+// It imports engine and events; it must not import events/play, api,
 // notify, pgx or echo.
 package projections

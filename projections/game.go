@@ -96,7 +96,7 @@ type Seat struct {
 // every move: that row was 1,571 of the 4,301 bytes of WAL a move wrote
 // (bench/peers/walstats.sh). Written every 32 events, the state costs 66
 // bytes a move, and a game read without its cached state applies at most
-// 31 events to its snapshot (events/game, catchUp).
+// 31 events to its snapshot (events/play, catchUp).
 const SnapshotEvery = 32
 
 // SnapshotDue reports whether g's state must be stored now: at creation

@@ -63,7 +63,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
 	seatMove := false // an engine event of a seat's own move or a bot's (its emails wait MailGrace)
-	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/game)
+	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/play)
 	for i, e := range appended {
 		last = e
 		var ev engine.Event

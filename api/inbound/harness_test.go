@@ -20,7 +20,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -44,7 +44,7 @@ type env struct {
 	pool   *pgxpool.Pool
 	store  events.Store
 	games  engine.Registry
-	svc    *game.Service
+	svc    *play.Service
 	worker *notify.Worker
 	sink   *smtpsink.Sink
 	proc   *inbound.Processor
@@ -74,7 +74,7 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 		t.Fatal(err)
 	}
 	reg := engine.NewRegistry(l, bagpipes.Game{})
-	svc := game.New(game.Config{Games: reg, Store: store, Repo: projpg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Secret: secret})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {
@@ -124,8 +124,8 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 // create starts a 3-player game of name in lang.
 func (e *env) create(name, lang string) string {
 	e.t.Helper()
-	g, err := e.svc.Create(context.Background(), game.CreateGame{Game: name, Language: lang, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+	g, err := e.svc.Create(context.Background(), play.CreateGame{Game: name, Language: lang, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}}})
 	if err != nil {
 		e.t.Fatal(err)
@@ -284,7 +284,7 @@ func (e *env) reply(em email, msgID, body string) {
 }
 
 // view is a seat's view (the test's oracle, not the players').
-func (e *env) view(id string, seat int) *game.View {
+func (e *env) view(id string, seat int) *play.View {
 	e.t.Helper()
 	v, err := e.svc.SeatView(context.Background(), id, seat)
 	if err != nil {

@@ -15,15 +15,15 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
 )
 
 // Service is the game service as the listener uses it.
 type Service interface {
-	Reply(ctx context.Context, id string, seat int, tag string) (*game.ReplySeat, error)
-	MoveAs(ctx context.Context, id string, seat int, req game.MoveRequest) (json.RawMessage, error)
+	Reply(ctx context.Context, id string, seat int, tag string) (*play.ReplySeat, error)
+	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 }
 
@@ -214,7 +214,7 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 
 // act posts the chat and plays the moves of a parsed reply, filling in
 // the answer, and returns the seat's context afterwards (its fresh list).
-func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat, key string, pr parsed, read []string, ans *notify.Answer) (*game.ReplySeat, error) {
+func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, key string, pr parsed, read []string, ans *notify.Answer) (*play.ReplySeat, error) {
 	if len(pr.moves) == 0 && len(pr.chat) == 0 {
 		ans.Says, ans.Quote = []string{notify.AnswerUnreadable}, quote(read)
 		return rs, nil
@@ -262,7 +262,7 @@ type moveLine struct {
 // first if stale), and reports whether it was played; if not, the answer
 // says why (for a line after a played one: where reading stopped, and
 // why). It returns the seat's context afterwards.
-func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat, l moveLine, stale bool, read []string, ans *notify.Answer) (*game.ReplySeat, bool, error) {
+func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, stale bool, read []string, ans *notify.Answer) (*play.ReplySeat, bool, error) {
 	stop := func(why string) {
 		if l.n == 0 {
 			ans.Says = append(ans.Says, why)
@@ -308,7 +308,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *game.Re
 		if err != nil {
 			return nil, false, fmt.Errorf("inbound: marshal move: %w", err)
 		}
-		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, game.MoveRequest{Version: rs.Version, Move: mv,
+		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, play.MoveRequest{Version: rs.Version, Move: mv,
 			Key: l.key, RequestID: events.EmailRequestID(strings.TrimPrefix(l.key, "mail:"))})
 		code := projections.ErrorCode(err)
 		switch {
@@ -339,7 +339,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *game.Re
 // afterMove is the seat's context after its move, from the view MoveAs
 // answered (the seat's new version, status and legal moves), without
 // reading the game again. ok is false if the view does not decode.
-func afterMove(rs *game.ReplySeat, view json.RawMessage) (*game.ReplySeat, bool) {
+func afterMove(rs *play.ReplySeat, view json.RawMessage) (*play.ReplySeat, bool) {
 	var v struct {
 		Version    int64             `json:"version"`
 		Status     string            `json:"status"`
@@ -380,7 +380,7 @@ func (m rawMove) Label() string {
 func (m rawMove) MarshalJSON() ([]byte, error) { return m, nil }
 
 // fresh reads the seat's context again.
-func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *game.ReplySeat) (*game.ReplySeat, error) {
+func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat) (*play.ReplySeat, error) {
 	return p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
 }
 
@@ -417,7 +417,7 @@ func messageKey(a notify.ReplyAddress, msgID string, raw []byte) string {
 }
 
 // answerRow is the outbox row of an answer to the seat's own address.
-func answerRow(rs *game.ReplySeat, ans *notify.Answer) *notify.NewRow {
+func answerRow(rs *play.ReplySeat, ans *notify.Answer) *notify.NewRow {
 	p := notify.Payload{
 		To:       notify.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
 		Language: rs.Language,

@@ -36,7 +36,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
@@ -84,7 +84,7 @@ func run(ctx context.Context, admin, db string, finished, active, templates int)
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
 
 	t0 := time.Now()
 	tpl, err := playTemplates(ctx, svc, templates)

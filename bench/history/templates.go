@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"pbem/bench/internal/playout"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // templateSet are the games played through the service, to be copied.
@@ -20,7 +20,7 @@ var kinds = []string{"lords-of-scotland", "swords-and-bagpipes"}
 
 // playTemplates plays n finished games and n games left in progress (after
 // 1 to 30 moves) of each kind.
-func playTemplates(ctx context.Context, svc *game.Service, n int) (*templateSet, error) {
+func playTemplates(ctx context.Context, svc *play.Service, n int) (*templateSet, error) {
 	rng := rand.New(rand.NewPCG(18, 4))
 	t := &templateSet{}
 	for _, kind := range kinds {

@@ -19,7 +19,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	ppg "pbem/projections/postgres"
 )
@@ -39,12 +39,12 @@ func createGames(ctx context.Context, dbURL string, secret []byte, names []strin
 	if err != nil {
 		return nil, err
 	}
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Secret: secret})
 	var ids []string
 	for _, name := range names {
-		req := game.CreateGame{Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Game: name, Language: "en"}
+		req := play.CreateGame{Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Game: name, Language: "en"}
 		for _, p := range []string{"Ann", "Bob", "Cid", "Dee"} {
-			req.Players = append(req.Players, game.NewPlayer{Name: p, Email: strings.ToLower(p) + "@example.org"})
+			req.Players = append(req.Players, play.NewPlayer{Name: p, Email: strings.ToLower(p) + "@example.org"})
 		}
 		cg, err := svc.Create(ctx, req)
 		if err != nil {
@@ -108,7 +108,7 @@ func (s *server) stop() {
 
 // playLink is seat's play link (the first token generation).
 func (s *server) playLink(id string, seat int) string {
-	return s.url + "/play/" + id + "?token=" + game.SeatToken(s.secret, id, seat, 0)
+	return s.url + "/play/" + id + "?token=" + play.SeatToken(s.secret, id, seat, 0)
 }
 
 // seatView is what the bench reads of a seat's view.
@@ -143,7 +143,7 @@ func (s *server) play(ctx context.Context, id string, n int, pick func(int) int)
 		if err != nil || seat < 0 {
 			return err
 		}
-		tok := game.SeatToken(s.secret, id, seat, 0)
+		tok := play.SeatToken(s.secret, id, seat, 0)
 		var v seatView
 		if err := s.call(ctx, http.MethodGet, "/api/v1/games/"+id+"/view", tok, nil, &v); err != nil {
 			return err

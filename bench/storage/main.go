@@ -30,7 +30,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
@@ -87,7 +87,7 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 	defer pool.Close()
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := game.New(game.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
 	var before []tableSize
 	if baseline > 0 {
@@ -118,7 +118,7 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 
 // playGames plays n games to their end, settles their emails (finishMail)
 // and compacts the database (VACUUM FULL), and returns the moves played.
-func playGames(ctx context.Context, svc *game.Service, pool *pgxpool.Pool, name string, n int, retention bool, rng *rand.Rand) (int, error) {
+func playGames(ctx context.Context, svc *play1.Service, pool *pgxpool.Pool, name string, n int, retention bool, rng *rand.Rand) (int, error) {
 	moves := 0
 	for range n {
 		m, err := play(ctx, svc, name, rng)
@@ -135,7 +135,7 @@ func playGames(ctx context.Context, svc *game.Service, pool *pgxpool.Pool, name 
 }
 
 // play creates a four-player game of name and plays random legal moves to its end.
-func play(ctx context.Context, svc *game.Service, name string, rng *rand.Rand) (int, error) {
+func play(ctx context.Context, svc *play1.Service, name string, rng *rand.Rand) (int, error) {
 	id, err := playout.Create(ctx, svc, name, 4)
 	if err != nil {
 		return 0, err

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	notifypg "pbem/notify/postgres"
 )
 
@@ -34,7 +34,7 @@ func botDelay(v string) (time.Duration, error) {
 // startBots runs the bot worker of serve (woken by every committed
 // append, else polling every second) until ctx ends; the returned
 // function stops it and waits.
-func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Store, svc *game.Service) (func(), error) {
+func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Store, svc *play.Service) (func(), error) {
 	delay, err := botDelay(e.getenv("PBEM_BOT_DELAY"))
 	if err != nil {
 		return nil, err

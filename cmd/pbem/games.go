@@ -14,14 +14,14 @@ import (
 
 	"pbem/cmd/internal/wiring"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	ppg "pbem/projections/postgres"
 )
 
 // newService builds the game service on pool and store; opts adjust its
 // configuration (serve adds the moves metric).
-func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*game.Config)) (*game.Service, error) {
+func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*play.Config)) (*play.Service, error) {
 	games, err := wiring.Games()
 	if err != nil {
 		return nil, err
@@ -34,11 +34,11 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*ga
 	if err != nil {
 		return nil, err
 	}
-	c := game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret, MailGrace: grace}
+	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret, MailGrace: grace}
 	for _, o := range opts {
 		o(&c)
 	}
-	return game.New(c), nil
+	return play.New(c), nil
 }
 
 // loadSecret returns PBEM_SECRET, or else the secret kept in the data
@@ -74,7 +74,7 @@ func loadSecret(e *env) ([]byte, error) {
 
 // openService opens the database (migrated), the event store and the game
 // service, for the maintenance commands. close releases them.
-func openService(ctx context.Context, e *env) (svc *game.Service, pool *pgxpool.Pool, close func(), err error) {
+func openService(ctx context.Context, e *env) (svc *play.Service, pool *pgxpool.Pool, close func(), err error) {
 	db, err := openDatabase(ctx, e)
 	if err != nil {
 		return nil, nil, nil, err

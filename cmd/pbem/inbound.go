@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api/inbound"
-	"pbem/events/game"
+	"pbem/events/play"
 	notifypg "pbem/notify/postgres"
 )
 
@@ -56,7 +56,7 @@ func loadInbound(e *env, cfg config) (inboundConfig, error) {
 // startInbound builds the reply processor (nil without a reply domain) and
 // starts the SMTP listener if PBEM_INBOUND_LISTEN is set. The returned
 // function stops the listener and waits for its sessions.
-func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.Pool, svc *game.Service, m *inbound.Metrics) (*inbound.Processor, func(), error) {
+func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.Pool, svc *play.Service, m *inbound.Metrics) (*inbound.Processor, func(), error) {
 	if ic.Domain == "" {
 		return nil, func() {}, nil
 	}

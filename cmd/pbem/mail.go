@@ -14,7 +14,7 @@ import (
 	"pbem/api"
 	"pbem/cmd/internal/wiring"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
@@ -24,7 +24,7 @@ import (
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
-func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service,
+func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *play.Service,
 	metrics *serveMetrics) (*api.MailConfig, func(), error) {
 	wake, err := store.Notify(ctx)
 	if err != nil {

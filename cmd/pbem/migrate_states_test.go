@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/cmd/internal/wiring"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
@@ -80,7 +80,7 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: []byte(fixtureSecret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: []byte(fixtureSecret)})
 	rng := rand.New(rand.NewPCG(6, 6))
 	for id, r := range before {
 		for range projections.SnapshotEvery + 5 {
@@ -91,13 +91,13 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 			if sm.Status != projections.StatusActive {
 				break
 			}
-			tok := game.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
+			tok := play.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
 			v, err := svc.View(ctx, id, tok)
 			if err != nil {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 				t.Fatalf("move after migrating (game %s, version %d before): %v", id, r.version, err)
 			}
 		}

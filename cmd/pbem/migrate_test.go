@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/cmd/internal/wiring"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
@@ -64,7 +64,7 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: []byte(fixtureSecret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: []byte(fixtureSecret)})
 	var id string
 	if err := pool.QueryRow(ctx, `SELECT id FROM games WHERE status = 'active'`).Scan(&id); err != nil {
 		t.Fatal(err)
@@ -75,13 +75,13 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := game.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
+		tok := play.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			t.Fatalf("move after migrating: %v", err)
 		}
 	}

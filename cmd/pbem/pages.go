@@ -7,7 +7,7 @@ import (
 
 	"pbem/api"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	notifypg "pbem/notify/postgres"
 )
 
@@ -16,7 +16,7 @@ import (
 // public URL is https, live pages wake on the store's notifications, and the
 // admin page lists the game's failed emails from the outbox; the admin link
 // shown after creating a game is built on the public URL.
-func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *game.Service) *api.PageConfig {
+func pageConfig(cfg config, e *env, secret []byte, pool *pgxpool.Pool, store events.Store, svc *play.Service) *api.PageConfig {
 	return &api.PageConfig{
 		Service:   svc,
 		Secret:    secret,

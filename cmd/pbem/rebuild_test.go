@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/cmd/internal/wiring"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	ppg "pbem/projections/postgres"
@@ -35,13 +35,13 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := []byte("a secret of at least thirty-two bytes")
-	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 1))
 	var ids []string
 	for n := 2; n <= 4; n++ {
-		req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland"}
+		req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland"}
 		for i := range n {
-			req.Players = append(req.Players, game.NewPlayer{Name: string(rune('A' + i)), Email: string(rune('a'+i)) + "@example.org"})
+			req.Players = append(req.Players, play.NewPlayer{Name: string(rune('A' + i)), Email: string(rune('a'+i)) + "@example.org"})
 		}
 		c, err := svc.Create(ctx, req)
 		if err != nil {
@@ -54,13 +54,13 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			seat := sm.ToMove[0]
-			tok := game.SeatToken(secret, c.ID, seat, 0)
+			tok := play.SeatToken(secret, c.ID, seat, 0)
 			v, err := svc.View(ctx, c.ID, tok)
 			if err != nil {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 				t.Fatal(err)
 			}
 		}

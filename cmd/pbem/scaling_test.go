@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 )
@@ -141,8 +141,8 @@ func TestMovePathNamesTheGame(t *testing.T) {
 	}
 	var ids []string
 	for range 2 {
-		g, err := svc.Create(ctx, game.CreateGame{Game: "lords-of-scotland", Language: "en", Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"},
-			Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+		g, err := svc.Create(ctx, play.CreateGame{Game: "lords-of-scotland", Language: "en", Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
+			Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,12 +170,12 @@ func TestMovePathNamesTheGame(t *testing.T) {
 // playOne plays a legal move of the seat to move in game id, as the API
 // does: the seat's view, then the first legal move at the view's version
 // (every third with an idempotency key).
-func playOne(t *testing.T, svc *game.Service, e *env, id string, i int) {
+func playOne(t *testing.T, svc *play.Service, e *env, id string, i int) {
 	t.Helper()
 	ctx := context.Background()
 	secret := []byte(e.cfg.Secret)
 	for seat := range 2 {
-		tok := game.SeatToken(secret, id, seat, 0)
+		tok := play.SeatToken(secret, id, seat, 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -187,7 +187,7 @@ func playOne(t *testing.T, svc *game.Service, e *env, id string, i int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := game.MoveRequest{Version: v.Version, Move: mv, RequestID: fmt.Sprint("r", i)}
+		req := play.MoveRequest{Version: v.Version, Move: mv, RequestID: fmt.Sprint("r", i)}
 		if i%3 == 0 {
 			req.Key = fmt.Sprint("k", i)
 		}

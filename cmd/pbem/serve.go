@@ -17,7 +17,7 @@ import (
 	"pbem/cmd/internal/https"
 	"pbem/cmd/internal/wiring"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
 )
@@ -95,7 +95,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 		cfg.PublicURL = defaultPublicURL(tlsCfg, portOf(ln.Addr()))
 	}
 
-	svc, err := newService(e, pool, store, func(c *game.Config) { c.Moved = metrics.moved })
+	svc, err := newService(e, pool, store, func(c *play.Config) { c.Moved = metrics.moved })
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ type handlerDeps struct {
 	cfg    config
 	pool   *pgxpool.Pool
 	store  events.Store
-	svc    *game.Service
+	svc    *play.Service
 	log    *slog.Logger
 	health func(context.Context) error
 	// pages and mail configure the HTML pages and the mail routes.

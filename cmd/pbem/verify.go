@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/cmd/internal/wiring"
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // verify replays games from their events, checks their hash chains and
@@ -84,7 +84,7 @@ func verifyAudit(e *env, file string) error {
 	if err != nil {
 		return err
 	}
-	var a game.Audit
+	var a play.Audit
 	if err := json.Unmarshal(data, &a); err != nil {
 		return fmt.Errorf("%s is not an audit record: %w", file, err)
 	}
@@ -92,7 +92,7 @@ func verifyAudit(e *env, file string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := game.CheckAudit(games, &a)
+	rep, err := play.CheckAudit(games, &a)
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL %s: %v\n", a.GameID, err)
 		return exitError{code: 1}

@@ -18,7 +18,7 @@ import (
 
 	"pbem/api"
 	"pbem/cmd/internal/wiring"
-	pbgame "pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/cluster"
 	ppg "pbem/projections/postgres"
@@ -83,7 +83,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer store.Close()
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	svc := pbgame.New(pbgame.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	pbgame "pbem/events/game"
+	"pbem/events/play"
 )
 
 // player is one player goroutine: its session, its random choices, what it
@@ -72,10 +72,10 @@ func (p *player) start(id string) {
 // token returns the play-link token of seat.
 func (p *player) token(seat int) string {
 	if seat < 0 || seat >= len(p.tokens) {
-		return pbgame.SeatToken(p.s.lc.secret, p.id, seat, 0)
+		return play.SeatToken(p.s.lc.secret, p.id, seat, 0)
 	}
 	if p.tokens[seat] == "" {
-		p.tokens[seat] = pbgame.SeatToken(p.s.lc.secret, p.id, seat, 0)
+		p.tokens[seat] = play.SeatToken(p.s.lc.secret, p.id, seat, 0)
 	}
 	return p.tokens[seat]
 }

@@ -8,13 +8,13 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	pbgame "pbem/events/game"
+	"pbem/events/play"
 )
 
 // lordsViews plays a Lords of Scotland game of random moves and returns
 // the JSON of every view the API would send along the way (each seat to
 // move, before its move), as the server writes it.
-func lordsViews(t testing.TB, moves int) []*pbgame.View {
+func lordsViews(t testing.TB, moves int) []*play.View {
 	t.Helper()
 	g, err := lords.New()
 	if err != nil {
@@ -25,11 +25,11 @@ func lordsViews(t testing.TB, moves int) []*pbgame.View {
 		t.Fatal(err)
 	}
 	rng := mrand.New(mrand.NewPCG(3, 4))
-	var out []*pbgame.View
+	var out []*play.View
 	for version := int64(1); version <= int64(moves) && len(st.ToMove()) > 0; version++ {
 		seat := st.ToMove()[rng.IntN(len(st.ToMove()))]
 		legal := st.Legal(seat)
-		out = append(out, &pbgame.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
+		out = append(out, &play.View{GameID: "0123456789abcdef", Seat: seat, Version: version, Status: "active",
 			ToMove: st.ToMove(), LegalMoves: legal, State: st.View(seat)})
 		evs, err := st.Decide(seat, legal[rng.IntN(len(legal))])
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -35,13 +35,13 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	e := newBotEnv(t, nil)
 	e.runWorker(t)
 	ctx := context.Background()
-	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Players: []game.NewPlayer{
+	c, err := e.svc.Create(ctx, play.CreateGame{Game: lords.Name, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Players: []play.NewPlayer{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := c.ID
-	ann, bob := game.SeatToken(botSecret, id, 0, 0), game.SeatToken(botSecret, id, 1, 0)
+	ann, bob := play.SeatToken(botSecret, id, 0, 0), play.SeatToken(botSecret, id, 1, 0)
 	rng := rand.New(rand.NewPCG(5, 6))
 	moves := 0
 	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, func() bool { moves++; return moves > 6 })
@@ -62,7 +62,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	handed := sm.Version
 	e.playPeople(t, id, map[int]string{0: ann}, rng, time.Minute, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
-	if _, err := e.svc.Move(ctx, id, bob, game.MoveRequest{Version: 1, Move: []byte(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: []byte(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
 		t.Fatalf("Bob's move while a bot plays his seat: %v", err)
 	}
 
@@ -94,7 +94,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 		t.Fatalf("Bob's old link: %v", err)
 	}
 	botMoves := countBy(t, e, id, "bot:normal")
-	bob = game.SeatToken(botSecret, id, 1, 1)
+	bob = play.SeatToken(botSecret, id, 1, 1)
 	end := e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, nil)
 	if end.Status != projections.StatusFinished {
 		t.Fatalf("summary %+v", end)
@@ -124,7 +124,7 @@ func TestBotTimeoutPolicyBotPlaysTheMove(t *testing.T) {
 	now := time.Now().UTC()
 	e := newBotEnv(t, func() time.Time { return now })
 	ctx := context.Background()
-	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, TimeoutPolicy: projections.PolicyBot, Players: []game.NewPlayer{
+	c, err := e.svc.Create(ctx, play.CreateGame{Game: lords.Name, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, TimeoutPolicy: projections.PolicyBot, Players: []play.NewPlayer{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -158,13 +158,13 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 	now := time.Now().UTC()
 	e := newBotEnv(t, func() time.Time { return now })
 	ctx := context.Background()
-	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Language: "fr", Players: []game.NewPlayer{
+	c, err := e.svc.Create(ctx, play.CreateGame{Game: lords.Name, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Language: "fr", Players: []play.NewPlayer{
 		{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy", Name: "Hal"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Ann plays until the bot (not played: no worker) is awaited.
-	tok := game.SeatToken(botSecret, c.ID, 0, 0)
+	tok := play.SeatToken(botSecret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(8, 9))
 	e.playPeople(t, c.ID, map[int]string{0: tok}, rng, time.Minute, func() bool {
 		sm, err := e.svc.Summary(ctx, c.ID)
@@ -204,7 +204,7 @@ func TestDigestMarksBots(t *testing.T) {
 	e := newBotEnv(t, func() time.Time { return now })
 	e.runWorker(t)
 	ctx := context.Background()
-	c, err := e.svc.Create(ctx, game.CreateGame{Game: lords.Name, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Language: "fr", Players: []game.NewPlayer{
+	c, err := e.svc.Create(ctx, play.CreateGame{Game: lords.Name, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Language: "fr", Players: []play.NewPlayer{
 		{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy", Name: "Hal"}}})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 	"pbem/engine/bot"
 	"pbem/engine/lords"
 	"pbem/events"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -31,7 +31,7 @@ var botSecret = []byte("bot test secret")
 type botEnv struct {
 	pool  *pgxpool.Pool
 	store events.Store
-	svc   *game.Service
+	svc   *play.Service
 	games engine.Registry
 }
 
@@ -45,7 +45,7 @@ func newBotEnv(t *testing.T, now func() time.Time) *botEnv {
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: botSecret, Now: now})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: botSecret, Now: now})
 	return &botEnv{pool: pool, store: store, svc: svc, games: games}
 }
 
@@ -66,9 +66,9 @@ func (e *botEnv) runWorker(t *testing.T) {
 // create makes a game of Ann (seat 0, a person) and bots of levels.
 func (e *botEnv) create(t *testing.T, name string, policy string, levels ...string) string {
 	t.Helper()
-	req := game.CreateGame{Game: name, TimeoutPolicy: policy, Organiser: game.Organiser{Name: "Ann", Email: "ann@example.org"}, Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}}}
+	req := play.CreateGame{Game: name, TimeoutPolicy: policy, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}}}
 	for _, l := range levels {
-		req.Players = append(req.Players, game.NewPlayer{Bot: l})
+		req.Players = append(req.Players, play.NewPlayer{Bot: l})
 	}
 	c, err := e.svc.Create(context.Background(), req)
 	if err != nil {
@@ -79,14 +79,14 @@ func (e *botEnv) create(t *testing.T, name string, policy string, levels ...stri
 
 // playPerson plays Ann's random moves until the game ends (the worker
 // plays the bots), failing after limit.
-func (e *botEnv) playPerson(t *testing.T, id string, rng *rand.Rand, limit time.Duration) *game.Summary {
+func (e *botEnv) playPerson(t *testing.T, id string, rng *rand.Rand, limit time.Duration) *play.Summary {
 	t.Helper()
-	return e.playPeople(t, id, map[int]string{0: game.SeatToken(botSecret, id, 0, 0)}, rng, limit, nil)
+	return e.playPeople(t, id, map[int]string{0: play.SeatToken(botSecret, id, 0, 0)}, rng, limit, nil)
 }
 
 // playPeople plays random moves for the seats of tokens until the game
 // ends or stop (if set) says so, failing after limit.
-func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng *rand.Rand, limit time.Duration, stop func() bool) *game.Summary {
+func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng *rand.Rand, limit time.Duration, stop func() bool) *play.Summary {
 	t.Helper()
 	ctx := context.Background()
 	end := time.Now().Add(limit)
@@ -115,7 +115,7 @@ func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng 
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil && projections.ErrorCode(err) != projections.EConflict {
+			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil && projections.ErrorCode(err) != projections.EConflict {
 				t.Fatalf("seat %d's move: %v", seat, err)
 			}
 			played = true
@@ -220,7 +220,7 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 	store2 := evpg.New(e.pool)
 	t.Cleanup(store2.Close)
 	other := &botEnv{pool: e.pool, games: e.games, store: store2}
-	other.svc = game.New(game.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Secret: botSecret})
+	other.svc = play.New(play.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Secret: botSecret})
 	other.runWorker(t)
 	for i, tc := range []struct {
 		game   string
@@ -254,7 +254,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 	ctx := context.Background()
 	id := e.create(t, lords.Name, "", "strong")
 	rng := rand.New(rand.NewPCG(3, 4))
-	tok := game.SeatToken(botSecret, id, 0, 0)
+	tok := play.SeatToken(botSecret, id, 0, 0)
 	for range 50 {
 		g, err := e.svc.Summary(ctx, id)
 		if err != nil {
@@ -268,7 +268,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := e.svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -287,7 +287,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann cannot play the bot's seat with its link.
-	if _, err := e.svc.Move(ctx, id, game.SeatToken(botSecret, id, 1, 0), game.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.Move(ctx, id, play.SeatToken(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
 		t.Fatalf("move of a bot's seat: %v", err)
 	}
 }
@@ -303,7 +303,7 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 	e := newBotEnv(t, nil)
 	ctx := context.Background()
 	id := e.create(t, bagpipes.Name, "", "normal")
-	tok := game.SeatToken(botSecret, id, 0, 0)
+	tok := play.SeatToken(botSecret, id, 0, 0)
 	rng := rand.New(rand.NewPCG(1, 1))
 	e.playPeople(t, id, map[int]string{0: tok}, rng, time.Minute, func() bool {
 		sm, err := e.svc.Summary(ctx, id)

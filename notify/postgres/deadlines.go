@@ -186,7 +186,7 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 }
 
 // SeatMoves lists a seat's legal moves now as an email numbers them, and
-// the tag of the list (the game service implements it: events/game).
+// the tag of the list (the game service implements it: events/play).
 type SeatMoves interface {
 	SeatMoves(ctx context.Context, id string, seat int) (labels []string, choice string, err error)
 }

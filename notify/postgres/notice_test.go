@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )
@@ -30,7 +30,7 @@ func (e *storyEnv) playUntilAwaited(id string, seat int) []sentEmail {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(context.Background(), id, s, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(context.Background(), id, s, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
 			e.t.Fatal(err)
 		}
 		out = append(out, e.deliver()...)

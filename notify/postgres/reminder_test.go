@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -48,9 +48,9 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 			}
 			r.sched = sched
 			create := func() string {
-				g, err := r.svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"},
+				g, err := r.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
 					Game: testgame.Name, Language: "en", Options: json.RawMessage(`{"target":25}`),
-					Players:      []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+					Players:      []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 					TurnDeadline: time.Hour, ReminderBefore: 10 * time.Minute, TimeoutPolicy: c.policy})
 				if err != nil {
 					t.Fatal(err)
@@ -112,7 +112,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(sv.LegalMoves[0])
-			if _, err := r.svc.MoveAs(ctx, id, seat, game.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
+			if _, err := r.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range r.mail(before) {

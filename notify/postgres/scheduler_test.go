@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/notify/postgres"
@@ -28,7 +28,7 @@ type asyncRig struct {
 	t     *testing.T
 	pool  *pgxpool.Pool
 	clock *clock
-	svc   *game.Service
+	svc   *play.Service
 	sink  *smtpsink.Sink
 	work  *notify.Worker
 	sched *notify.Scheduler
@@ -42,7 +42,7 @@ func newRig(t *testing.T) *asyncRig {
 	c.Add(time.Second) // rows the service writes are due at the database's now()
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: projpg.New(pool), Secret: []byte("secret"), Now: c.Now})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	hist := postgres.Histories{Games: engine.NewRegistry(testgame.Game{}), Events: store}
@@ -54,11 +54,11 @@ func newRig(t *testing.T) *asyncRig {
 		work: newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: postgres.NewPrefs(pool)})}
 }
 
-func (r *asyncRig) create(policy string) *game.CreatedGame {
+func (r *asyncRig) create(policy string) *play.CreatedGame {
 	r.t.Helper()
-	g, err := r.svc.Create(context.Background(), game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"},
+	g, err := r.svc.Create(context.Background(), play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
 		Game: testgame.Name, Language: "fr", Options: json.RawMessage(`{"target":25}`),
-		Players:      []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Players:      []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		TurnDeadline: time.Hour, ReminderBefore: 10 * time.Minute, TimeoutPolicy: policy,
 	})
 	if err != nil {
@@ -111,7 +111,7 @@ func (r *asyncRig) game(id string) *projections.Game {
 
 // view opens the game with the token of an email, as the play page does
 // (the REST API's view is tested with emailed links in package api).
-func (r *asyncRig) view(id, token string) *game.View {
+func (r *asyncRig) view(id, token string) *play.View {
 	r.t.Helper()
 	v, err := r.svc.View(context.Background(), id, token)
 	if err != nil {

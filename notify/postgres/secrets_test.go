@@ -13,7 +13,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/projections"
@@ -119,16 +119,16 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	repo := projpg.New(pool)
-	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: []byte("secret")})
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Secret: []byte("secret")})
 	sender := &memSender{}
 	w := newWorker(t, pool, workerOpts{sender: sender, batch: 100})
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
 	emails, checked := 0, 0
 	for gi, players := range []int{2, 4} {
-		req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
+		req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: []string{"en", "fr", "it"}[gi%3]}
 		for i := range players {
-			req.Players = append(req.Players, game.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+			req.Players = append(req.Players, play.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 		}
 		c, err := svc.Create(ctx, req)
 		if err != nil {
@@ -162,7 +162,7 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 				t.Fatal(err)
 			}
 			row, _ := repo.Game(ctx, c.ID)
-			if _, err := svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+			if _, err := svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
 				t.Fatalf("move %s: %v", mv, err)
 			}
 			after := state()

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )
@@ -32,7 +32,7 @@ func BenchmarkStoryOutboxThroughput(b *testing.B) {
 			seat := row.ToMove[0]
 			legal := st.Legal(seat)
 			mv, _ := json.Marshal(legal[rng.IntN(len(legal))])
-			if _, err := e.svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+			if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -17,7 +17,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/notify/postgres"
@@ -33,7 +33,7 @@ type storyEnv struct {
 	pool  *pgxpool.Pool
 	store *evpg.Store
 	repo  *projpg.Repo
-	svc   *game.Service
+	svc   *play.Service
 	games engine.Registry
 	sink  *smtpsink.Sink
 	w     *notify.Worker
@@ -50,7 +50,7 @@ func newStoryEnv(t testing.TB) *storyEnv {
 	e.store = evpg.New(e.pool)
 	t.Cleanup(e.store.Close)
 	e.repo = projpg.New(e.pool)
-	e.svc = game.New(game.Config{Games: e.games, Store: e.store, Repo: e.repo, Secret: []byte("secret")})
+	e.svc = play.New(play.Config{Games: e.games, Store: e.store, Repo: e.repo, Secret: []byte("secret")})
 	e.sink = smtpsink.Start(t, smtpsink.Options{})
 	e.w, err = notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(t, e.sink),
 		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}), Batch: 100, Lease: time.Minute, RecordFor: -1,
@@ -62,11 +62,11 @@ func newStoryEnv(t testing.TB) *storyEnv {
 }
 
 // create starts a game of name with players named P0, P1... in lang.
-func (e *storyEnv) create(name, lang string, players int) *game.CreatedGame {
+func (e *storyEnv) create(name, lang string, players int) *play.CreatedGame {
 	e.t.Helper()
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang}
+	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang}
 	for i := range players {
-		req.Players = append(req.Players, game.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+		req.Players = append(req.Players, play.NewPlayer{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 	}
 	c, err := e.svc.Create(context.Background(), req)
 	if err != nil {
@@ -277,7 +277,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 							t.Fatalf("timeout: %v, %v", done, err)
 						}
 						timeouts++
-					} else if _, err := e.svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+					} else if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
 						t.Fatalf("move %s: %v", mv, err)
 					}
 					sent := e.deliver()

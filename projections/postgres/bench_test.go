@@ -14,7 +14,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
@@ -42,7 +42,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := game.New(game.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret})
 	if _, err := pool.Exec(ctx, `CREATE TABLE plain (id bigserial PRIMARY KEY, game text NOT NULL, data jsonb NOT NULL)`); err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	moves := rate(workers, d, func(w int, rng *rand.Rand) error {
 		for {
 			if games[w] == "" {
-				c, err := svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Players: []game.NewPlayer{
+				c, err := svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Players: []play1.NewPlayer{
 					{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"},
 					{Name: "C", Email: "c@example.org"}, {Name: "D", Email: "d@example.org"}}})
 				if err != nil {
@@ -81,7 +81,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 				return err
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			_, err = svc.MoveAs(ctx, games[w], v.Seat, game.MoveRequest{Version: v.Version, Move: mv})
+			_, err = svc.MoveAs(ctx, games[w], v.Seat, play1.MoveRequest{Version: v.Version, Move: mv})
 			return err
 		}
 	})

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections"
 )
 
@@ -21,7 +21,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	// A game that cannot end within the test's moves (at a target of 25,
 	// some deals ended it before the last visits).
 	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)
-	tok := game.SeatToken(secret, c.ID, 0, 0)
+	tok := play1.SeatToken(secret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(14, 1))
 	var lastMove int64
 	// play plays n moves of whoever is awaited, and returns the version.
@@ -37,7 +37,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := svc.MoveAs(ctx, c.ID, seat, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+			if _, err := svc.MoveAs(ctx, c.ID, seat, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 				t.Fatal(err)
 			}
 			if seat == 0 {
@@ -48,7 +48,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		sm, _ := svc.Summary(ctx, c.ID)
 		return sm.Version
 	}
-	catchUp := func(version, keep int64) *game.CatchUp {
+	catchUp := func(version, keep int64) *play1.CatchUp {
 		t.Helper()
 		cu, err := svc.SeatCatchUp(ctx, c.ID, tok, version, keep)
 		if err != nil {
@@ -114,7 +114,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		t.Errorf("an unknown game: %v", err)
 	}
 	// A live update is no visit: seat 1's first page still starts at 0.
-	tok1 := game.SeatToken(secret, c.ID, 1, 0)
+	tok1 := play1.SeatToken(secret, c.ID, 1, 0)
 	if _, err := svc.SeatCatchUp(ctx, c.ID, tok1, v4, 0); err != nil {
 		t.Fatal(err)
 	}

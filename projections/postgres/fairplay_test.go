@@ -21,7 +21,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
 )
@@ -55,7 +55,7 @@ func TestFairPlayAttacker(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := pgtest.NewPool(t)
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
 		Repo: postgres.New(pool), Secret: secret, Now: func() time.Time { return time.Now().UTC() }})
 	store := newStore(t, pool)
 	for _, c := range []fairplayCase{
@@ -85,7 +85,7 @@ func TestFairPlayAttacker(t *testing.T) {
 // revealed seed and key) and wants each flip reported with the version
 // of the event it broke. A server that rewrites an event's hidden card
 // and hashes the whole chain again is caught by the replay.
-func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
+func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
 	t.Helper()
 	ctx := context.Background()
 	a, err := svc.Audit(ctx, id)
@@ -97,14 +97,14 @@ func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
 		t.Fatal(err)
 	}
 	games := svcGames(t)
-	load := func() *game.Audit {
-		var x game.Audit
+	load := func() *play1.Audit {
+		var x play1.Audit
 		if err := json.Unmarshal(raw, &x); err != nil {
 			t.Fatal(err)
 		}
 		return &x
 	}
-	rep, err := game.CheckAudit(games, load())
+	rep, err := play1.CheckAudit(games, load())
 	if err != nil {
 		t.Fatalf("the audit of a fair game does not check: %v", err)
 	}
@@ -113,7 +113,7 @@ func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
 	}
 	versionOf := func(err error) int64 {
 		var ce *events.ChainError
-		var ae *game.AuditError
+		var ae *play1.AuditError
 		switch {
 		case errors.As(err, &ce):
 			return ce.Version
@@ -144,23 +144,23 @@ func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
 		}
 		x := load()
 		flip(x.Events[i].Data)
-		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+		if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 			t.Errorf("a flipped byte in the data of v%d: %v", x.Events[i].Version, err)
 		}
 		x = load()
 		x.Events[i].Hash[3] ^= 0x10
-		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+		if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 			t.Errorf("a flipped byte in the hash of v%d: %v", x.Events[i].Version, err)
 		}
 		flips += 2
 	}
-	for name, f := range map[string]func(x *game.Audit){
-		"seed":       func(x *game.Audit) { b := []byte(x.Seed); flip(b); x.Seed = string(b) },
-		"commit_key": func(x *game.Audit) { b := []byte(x.CommitKey); flip(b); x.CommitKey = string(b) },
+	for name, f := range map[string]func(x *play1.Audit){
+		"seed":       func(x *play1.Audit) { b := []byte(x.Seed); flip(b); x.Seed = string(b) },
+		"commit_key": func(x *play1.Audit) { b := []byte(x.CommitKey); flip(b); x.CommitKey = string(b) },
 	} {
 		x := load()
 		f(x)
-		if _, err := game.CheckAudit(games, x); versionOf(err) != 1 {
+		if _, err := play1.CheckAudit(games, x); versionOf(err) != 1 {
 			t.Errorf("a flipped byte in the revealed %s: %v, want version 1 named", name, err)
 		}
 		flips++
@@ -184,7 +184,7 @@ func checkAuditOffline(t *testing.T, svc *game.Service, id string) {
 			}
 			x.Events[j].Hash, prev = h, h
 		}
-		if _, err := game.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+		if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 			t.Errorf("v%d rewritten and the chain hashed again: %v, want v%d named", x.Events[i].Version, err, x.Events[i].Version)
 		}
 		break
@@ -226,12 +226,12 @@ type attacker struct {
 
 // playAttacked plays c to its end, seat 0 attacking before each of its
 // decisions and once more before its last.
-func playAttacked(t *testing.T, svc *game.Service, store events.Store, pool *pgxpool.Pool, c fairplayCase) *attacker {
+func playAttacked(t *testing.T, svc *play1.Service, store events.Store, pool *pgxpool.Pool, c fairplayCase) *attacker {
 	ctx := context.Background()
 	names := []string{"Ann", "Bob", "Cid", "Dee"}
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game}
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game}
 	for i, b := range c.bots {
-		p := game.NewPlayer{Name: names[i], Bot: b}
+		p := play1.NewPlayer{Name: names[i], Bot: b}
 		if b == "" {
 			p.Email = strings.ToLower(names[i]) + "@example.org"
 		}
@@ -243,7 +243,7 @@ func playAttacked(t *testing.T, svc *game.Service, store events.Store, pool *pgx
 	}
 	a := &attacker{t: t, id: cg.ID, shown: map[string]bool{}, tried: map[int64]bool{}, hidden: map[int64]bool{}}
 	rng := rand.New(rand.NewPCG(c.seed, 28))
-	token := func(seat int) string { return game.SeatToken(secret, cg.ID, seat, 0) }
+	token := func(seat int) string { return play1.SeatToken(secret, cg.ID, seat, 0) }
 	for step := 0; ; step++ {
 		if step > 5000 {
 			t.Fatal("the game does not end")
@@ -273,7 +273,7 @@ func playAttacked(t *testing.T, svc *game.Service, store events.Store, pool *pgx
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, cg.ID, token(seat), game.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, cg.ID, token(seat), play1.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -292,9 +292,9 @@ func (a *attacker) collect(text []byte) {
 
 // attack gathers what seat 0 is shown at view v and tries the events it
 // has not tried yet.
-func (a *attacker) attack(ctx context.Context, svc *game.Service, store events.Store, pool *pgxpool.Pool, v *game.View) {
+func (a *attacker) attack(ctx context.Context, svc *play1.Service, store events.Store, pool *pgxpool.Pool, v *play1.View) {
 	t := a.t
-	token := game.SeatToken(secret, a.id, 0, 0)
+	token := play1.SeatToken(secret, a.id, 0, 0)
 	h, err := svc.History(ctx, a.id, token)
 	if err != nil {
 		t.Fatal(err)
@@ -522,7 +522,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 	}
 	pool := pgtest.NewPool(t)
 	clock := time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
 		Repo: postgres.New(pool), Secret: secret, Now: func() time.Time { return clock }, Seeds: fixedSeeds{28, 11, 26}})
 	for _, c := range []struct {
 		game string
@@ -542,8 +542,8 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 	} {
 		t.Run(c.game, func(t *testing.T) {
 			ctx := context.Background()
-			req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game,
-				Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}
+			req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game,
+				Players: []play1.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}
 			var ids [2]string
 			for k := range ids {
 				cg, err := svc.Create(ctx, req)
@@ -552,7 +552,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 				}
 				ids[k] = cg.ID
 			}
-			tok := func(k, seat int) string { return game.SeatToken(secret, ids[k], seat, 0) }
+			tok := func(k, seat int) string { return play1.SeatToken(secret, ids[k], seat, 0) }
 			rng := rand.New(rand.NewPCG(28, 26))
 			for step := 0; ; step++ {
 				if step > 3000 {
@@ -569,7 +569,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 				if slices.Contains(v.ToMove, 1) {
 					seat = 1
 				}
-				var views [2]*game.View
+				var views [2]*play1.View
 				for k := range views {
 					if views[k], err = svc.View(ctx, ids[k], tok(k, seat)); err != nil {
 						t.Fatal(err)
@@ -600,7 +600,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 					play = [2]json.RawMessage{m, m}
 				}
 				for k := range ids {
-					if _, err := svc.Move(ctx, ids[k], tok(k, seat), game.MoveRequest{Version: views[k].Version, Move: play[k]}); err != nil {
+					if _, err := svc.Move(ctx, ids[k], tok(k, seat), play1.MoveRequest{Version: views[k].Version, Move: play[k]}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -629,7 +629,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 
 // seatOutputs is everything seat 0 of game id is shown, game id, times
 // and hashes taken out: its view, its history and its emails' payloads.
-func seatOutputs(t *testing.T, svc *game.Service, pool *pgxpool.Pool, id, token string) []byte {
+func seatOutputs(t *testing.T, svc *play1.Service, pool *pgxpool.Pool, id, token string) []byte {
 	t.Helper()
 	ctx := context.Background()
 	v, err := svc.View(ctx, id, token)

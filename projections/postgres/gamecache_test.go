@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"pbem/engine"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -22,11 +22,11 @@ func TestGameCacheAcrossServices(t *testing.T) {
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	games := engine.NewRegistry(testgame.Game{})
 	svcB := otherService(t, pool)
-	plain := game.New(game.Config{Games: games, Store: newStore(t, pool), Repo: repo, Secret: secret,
+	plain := play1.New(play1.Config{Games: games, Store: newStore(t, pool), Repo: repo, Secret: secret,
 		GameCache: -1})
 	c := create(t, svcA, 3)
 	rng := rand.New(rand.NewPCG(3, 4))
-	svcs := []*game.Service{svcA, svcB}
+	svcs := []*play1.Service{svcA, svcB}
 	for i := range 60 {
 		g, err := repo.Game(ctx, c.ID)
 		if err != nil {
@@ -36,7 +36,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 			break
 		}
 		seat := g.ToMove[0]
-		tok := game.SeatToken(secret, c.ID, seat, 0)
+		tok := play1.SeatToken(secret, c.ID, seat, 0)
 		want, err := plain.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 				t.Fatalf("move %d: cached view\n%s\nwant\n%s", i, got, wantJSON)
 			}
 		}
-		if _, err := svcs[i%2].Move(ctx, c.ID, tok, game.MoveRequest{Version: want.Version, Move: moveOf(t, want, rng)}); err != nil {
+		if _, err := svcs[i%2].Move(ctx, c.ID, tok, play1.MoveRequest{Version: want.Version, Move: moveOf(t, want, rng)}); err != nil {
 			t.Fatalf("move %d: %v", i, err)
 		}
 	}
@@ -78,17 +78,17 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := svc.View(ctx, c.ID, game.SeatToken(secret, c.ID, seat, 0)); err != nil {
+				if _, err := svc.View(ctx, c.ID, play1.SeatToken(secret, c.ID, seat, 0)); err != nil {
 					errs <- err
 				}
 			}()
 		}
-		tok := game.SeatToken(secret, c.ID, g.ToMove[0], 0)
+		tok := play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
 		v, err := svc.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 		wg.Wait()
@@ -109,15 +109,15 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	c := create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(7, 8))
 	g, _ := repo.Game(ctx, c.ID)
-	tok := game.SeatToken(secret, c.ID, g.ToMove[0], 0)
+	tok := play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
 	v, err := svcB.View(ctx, c.ID, tok) // B caches the game
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcA.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+	if _, err := svcA.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svcB.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)})
+	_, err = svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)})
 	if projections.ErrorCode(err) != projections.EConflict {
 		t.Fatalf("stale move through a stale cache: %v, want a conflict", err)
 	}
@@ -125,12 +125,12 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 		t.Fatalf("version %d after one move from %d: the stale move wrote", g2.Version, v.Version)
 	}
 	g, _ = repo.Game(ctx, c.ID)
-	tok = game.SeatToken(secret, c.ID, g.ToMove[0], 0)
+	tok = play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
 	v, err = svcA.View(ctx, c.ID, tok)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcB.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+	if _, err := svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 		t.Fatalf("move at the current version through B: %v", err)
 	}
 }
@@ -146,7 +146,7 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	g, _ := repo.Game(ctx, c.ID)
 	seat := g.ToMove[0]
-	old := game.SeatToken(secret, c.ID, seat, 0)
+	old := play1.SeatToken(secret, c.ID, seat, 0)
 	v, err := svcB.View(ctx, c.ID, old) // B caches the game and the old token's hash
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	}
 	before, _ := repo.Game(ctx, c.ID)
 	for _, version := range []int64{v.Version, before.Version} {
-		_, err := svcB.Move(ctx, c.ID, old, game.MoveRequest{Version: version, Move: moveOf(t, v, rng)})
+		_, err := svcB.Move(ctx, c.ID, old, play1.MoveRequest{Version: version, Move: moveOf(t, v, rng)})
 		if code := projections.ErrorCode(err); code != projections.EUnauthorized && code != projections.EConflict {
 			t.Fatalf("move with the revoked token at version %d: %v, want unauthorized or conflict", version, err)
 		}
@@ -167,12 +167,12 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if after, _ := repo.Game(ctx, c.ID); after.Version != before.Version {
 		t.Fatalf("a revoked token moved the game from version %d to %d", before.Version, after.Version)
 	}
-	tok := game.SeatToken(secret, c.ID, seat, 1)
+	tok := play1.SeatToken(secret, c.ID, seat, 1)
 	nv, err := svcB.View(ctx, c.ID, tok)
 	if err != nil {
 		t.Fatalf("view with the new token: %v", err)
 	}
-	if _, err := svcB.Move(ctx, c.ID, tok, game.MoveRequest{Version: nv.Version, Move: moveOf(t, nv, rng)}); err != nil {
+	if _, err := svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: nv.Version, Move: moveOf(t, nv, rng)}); err != nil {
 		t.Fatalf("move with the new token: %v", err)
 	}
 }

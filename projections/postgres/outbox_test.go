@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -71,7 +71,7 @@ func TestOutboxRows(t *testing.T) {
 	for _, r := range rows {
 		kinds[r.Kind]++
 		for seat := range 3 {
-			if strings.Contains(r.Raw, game.SeatToken(secret, c.ID, seat, 0)) {
+			if strings.Contains(r.Raw, play1.SeatToken(secret, c.ID, seat, 0)) {
 				t.Fatalf("%s row holds a token", r.Kind)
 			}
 		}
@@ -136,7 +136,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	if g2.Version <= g.Version+1 || g2.ToMove[0] != 1 || !g2.DeadlineAt.Equal(clock.Add(projections.DefaultTurnDeadline)) {
 		t.Fatalf("after timeout: version %d to_move %v deadline %v", g2.Version, g2.ToMove, g2.DeadlineAt)
 	}
-	h, err := svc.History(ctx, c.ID, game.SeatToken(secret, c.ID, 0, 0))
+	h, err := svc.History(ctx, c.ID, play1.SeatToken(secret, c.ID, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +154,8 @@ func TestTimeoutPolicies(t *testing.T) {
 	}
 
 	// Pause policy.
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, TimeoutPolicy: projections.PolicyPause, TurnDeadline: time.Hour,
-		Players: []game.NewPlayer{{Name: "Ann", Email: "a@example.org"}, {Name: "Bob", Email: "b@example.org"}}}
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, TimeoutPolicy: projections.PolicyPause, TurnDeadline: time.Hour,
+		Players: []play1.NewPlayer{{Name: "Ann", Email: "a@example.org"}, {Name: "Bob", Email: "b@example.org"}}}
 	p, err := svc.Create(ctx, req)
 	if err != nil {
 		t.Fatal(err)

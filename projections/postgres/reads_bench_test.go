@@ -8,7 +8,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
@@ -30,10 +30,10 @@ func BenchmarkSeatReads(b *testing.B) {
 		b.Fatal(err)
 	}
 	secret := []byte("reads benchmark")
-	svc := game.New(game.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Secret: secret})
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: "en"}
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Secret: secret})
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: "en"}
 	for _, n := range []string{"Ann", "Bob", "Cid", "Dee"} {
-		req.Players = append(req.Players, game.NewPlayer{Name: n, Email: n + "@example.org"})
+		req.Players = append(req.Players, play1.NewPlayer{Name: n, Email: n + "@example.org"})
 	}
 	c, err := svc.Create(ctx, req)
 	if err != nil {
@@ -56,7 +56,7 @@ func BenchmarkSeatReads(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.MoveAs(ctx, c.ID, sm.ToMove[0], game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.MoveAs(ctx, c.ID, sm.ToMove[0], play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -64,7 +64,7 @@ func BenchmarkSeatReads(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := game.SeatToken(secret, c.ID, 1, 0)
+	tok := play1.SeatToken(secret, c.ID, 1, 0)
 	b.Run("history", func(b *testing.B) {
 		for range b.N {
 			h, err := svc.History(ctx, c.ID, tok)
@@ -92,7 +92,7 @@ func BenchmarkSeatReads(b *testing.B) {
 	if err := pool.QueryRow(ctx, `SELECT payload->'game'->>'id' FROM outbox WHERE kind = 'signin'`).Scan(&link); err != nil {
 		b.Fatal(err)
 	}
-	session, err := svc.SignIn(ctx, game.SigninToken(secret, link))
+	session, err := svc.SignIn(ctx, play1.SigninToken(secret, link))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,12 +13,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/events"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections"
 )
 
 // playSome plays up to n random moves of game id through the service.
-func playSome(t *testing.T, svc *game.Service, repo projections.Repository, id string, n int, rng *rand.Rand) {
+func playSome(t *testing.T, svc *play1.Service, repo projections.Repository, id string, n int, rng *rand.Rand) {
 	t.Helper()
 	if err := play(svc, repo, id, n, rng); err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func playSome(t *testing.T, svc *game.Service, repo projections.Repository, id s
 }
 
 // play plays up to n random moves of game id through the service.
-func play(svc *game.Service, repo projections.Repository, id string, n int, rng *rand.Rand) error {
+func play(svc *play1.Service, repo projections.Repository, id string, n int, rng *rand.Rand) error {
 	ctx := context.Background()
 	for range n {
 		g, err := repo.Game(ctx, id)
@@ -37,13 +37,13 @@ func play(svc *game.Service, repo projections.Repository, id string, n int, rng 
 			return nil
 		}
 		seat := g.ToMove[0]
-		tok := game.SeatToken(secret, id, seat, g.Seats[seat].TokenGen)
+		tok := play1.SeatToken(secret, id, seat, g.Seats[seat].TokenGen)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			return err
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv, Key: "k" + strconv.FormatInt(v.Version, 10)}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv, Key: "k" + strconv.FormatInt(v.Version, 10)}); err != nil {
 			return fmt.Errorf("move: %w", err)
 		}
 	}
@@ -64,12 +64,12 @@ func dump(t *testing.T, pool *pgxpool.Pool) string {
 }
 
 // someGames creates games in every status, with admin actions and a timeout.
-func someGames(t *testing.T, svc *game.Service, repo projections.Repository, clock *time.Time) []string {
+func someGames(t *testing.T, svc *play1.Service, repo projections.Repository, clock *time.Time) []string {
 	t.Helper()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var ids []string
-	mustOK := func(_ *game.Summary, err error) {
+	mustOK := func(_ *play1.Summary, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)

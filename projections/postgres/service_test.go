@@ -11,7 +11,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -22,40 +22,40 @@ var secret = []byte("test secret")
 
 // newService returns a service on a fresh database, with the event store
 // given by store (nil: the memory store).
-func newService(t *testing.T, now func() time.Time) (*game.Service, *postgres.Repo, events.Store) {
+func newService(t *testing.T, now func() time.Time) (*play1.Service, *postgres.Repo, events.Store) {
 	t.Helper()
 	svc, repo, store, _ := newServiceNow(t, now)
 	return svc, repo, store
 }
 
 // newServiceClock returns a service whose clock reads *clock.
-func newServiceClock(t *testing.T, clock *time.Time) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func newServiceClock(t *testing.T, clock *time.Time) (*play1.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	return newServiceNow(t, func() time.Time { return *clock })
 }
 
-func newServiceNow(t *testing.T, now func() time.Time) (*game.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
+func newServiceNow(t *testing.T, now func() time.Time) (*play1.Service, *postgres.Repo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo,
 		Secret: secret, Now: now})
 	return svc, repo, store, pool
 }
 
-func create(t *testing.T, svc *game.Service, n int) *game.CreatedGame {
+func create(t *testing.T, svc *play1.Service, n int) *play1.CreatedGame {
 	t.Helper()
 	return createWith(t, svc, n, `{"target":25}`)
 }
 
 // createWith is create with the test game's options (JSON).
-func createWith(t *testing.T, svc *game.Service, n int, options string) *game.CreatedGame {
+func createWith(t *testing.T, svc *play1.Service, n int, options string) *play1.CreatedGame {
 	t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(options)}
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(options)}
 	for i := range n {
-		req.Players = append(req.Players, game.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
+		req.Players = append(req.Players, play1.NewPlayer{Name: names[i], Email: names[i] + "@example.org"})
 	}
 	c, err := svc.Create(context.Background(), req)
 	if err != nil {
@@ -65,7 +65,7 @@ func createWith(t *testing.T, svc *game.Service, n int, options string) *game.Cr
 }
 
 // moveOf returns a legal move of view v as JSON.
-func moveOf(t testing.TB, v *game.View, rng *rand.Rand) json.RawMessage {
+func moveOf(t testing.TB, v *play1.View, rng *rand.Rand) json.RawMessage {
 	t.Helper()
 	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
 	if err != nil {
@@ -76,9 +76,9 @@ func moveOf(t testing.TB, v *game.View, rng *rand.Rand) json.RawMessage {
 
 // otherService returns a second service (another process, as it were) on
 // the database of pool, with its own event store and game cache.
-func otherService(t *testing.T, pool *pgxpool.Pool) *game.Service {
+func otherService(t *testing.T, pool *pgxpool.Pool) *play1.Service {
 	t.Helper()
-	return game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
+	return play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
 		Repo: postgres.New(pool), Secret: secret})
 }
 
@@ -96,12 +96,12 @@ func TestServicePlaysAGameToTheEnd(t *testing.T) {
 			break
 		}
 		seat := g.ToMove[0]
-		tok := game.SeatToken(secret, c.ID, seat, 0)
+		tok := play1.SeatToken(secret, c.ID, seat, 0)
 		v, err := svc.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 	}
@@ -136,13 +136,13 @@ func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
 	if items, _ := svc.Inbox(ctx, "Bob@example.org"); len(items) != 0 {
 		t.Fatalf("Bob's inbox before any move: %+v", items)
 	}
-	tok := game.SeatToken(secret, a.ID, 0, 0)
+	tok := play1.SeatToken(secret, a.ID, 0, 0)
 	v, err := svc.View(ctx, a.ID, tok)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mv, _ := json.Marshal(v.LegalMoves[0])
-	if _, err := svc.Move(ctx, a.ID, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, a.ID, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 		t.Fatal(err)
 	}
 	items, _ = svc.Inbox(ctx, "ann@example.org")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -23,10 +23,10 @@ import (
 func TestStateSnapshots(t *testing.T) {
 	ctx := context.Background()
 	svc, repo, _, pool := newServiceNow(t, time.Now)
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name,
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name,
 		Options: json.RawMessage(`{"target":1000,"rounds":50}`)}
 	for _, n := range []string{"Ann", "Bob", "Cid"} {
-		req.Players = append(req.Players, game.NewPlayer{Name: n, Email: n + "@example.org"})
+		req.Players = append(req.Players, play1.NewPlayer{Name: n, Email: n + "@example.org"})
 	}
 	c, err := svc.Create(ctx, req)
 	if err != nil {
@@ -50,7 +50,7 @@ func TestStateSnapshots(t *testing.T) {
 		}
 		fresh := otherService(t, pool)
 		for seat := range 3 {
-			tok := game.SeatToken(secret, c.ID, seat, 0)
+			tok := play1.SeatToken(secret, c.ID, seat, 0)
 			want, err := svc.View(ctx, c.ID, tok)
 			if err != nil {
 				t.Fatal(err)

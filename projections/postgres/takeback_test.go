@@ -14,7 +14,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -22,7 +22,7 @@ import (
 
 // lordsService returns a service playing Lords of Scotland on a fresh
 // database, with the given mail grace.
-func lordsService(t *testing.T, grace time.Duration) (*game.Service, *currentRepo, events.Store, *pgxpool.Pool) {
+func lordsService(t *testing.T, grace time.Duration) (*play1.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	g, err := lords.New()
 	if err != nil {
@@ -33,13 +33,13 @@ func lordsService(t *testing.T, grace time.Duration) (*game.Service, *currentRep
 
 // serviceOf returns a service playing games on a fresh database, with the
 // given mail grace.
-func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*game.Service, *currentRepo, events.Store, *pgxpool.Pool) {
+func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*play1.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
 	reg := engine.NewRegistry(games...)
-	svc := game.New(game.Config{Games: reg, Store: store, Repo: repo, Secret: secret, MailGrace: grace})
+	svc := play1.New(play1.Config{Games: reg, Store: store, Repo: repo, Secret: secret, MailGrace: grace})
 	return svc, &currentRepo{Repo: repo, store: store, games: reg}, store, pool
 }
 
@@ -71,11 +71,11 @@ func (r *currentRepo) Game(ctx context.Context, id string) (*projections.Game, e
 	return g, nil
 }
 
-func createLords(t *testing.T, svc *game.Service, n int) string {
+func createLords(t *testing.T, svc *play1.Service, n int) string {
 	t.Helper()
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name}
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name}
 	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"}[:n] {
-		req.Players = append(req.Players, game.NewPlayer{Name: name, Email: strings.ToLower(name) + "@example.org"})
+		req.Players = append(req.Players, play1.NewPlayer{Name: name, Email: strings.ToLower(name) + "@example.org"})
 	}
 	c, err := svc.Create(context.Background(), req)
 	if err != nil {
@@ -87,7 +87,7 @@ func createLords(t *testing.T, svc *game.Service, n int) string {
 // untilReversible plays the game's first listed moves until the seat to
 // move has a legal move that can be taken back and that hands the turn to
 // another seat. It returns that seat, its token and the move.
-func untilReversible(t *testing.T, svc *game.Service, id string) (int, string, json.RawMessage) {
+func untilReversible(t *testing.T, svc *play1.Service, id string) (int, string, json.RawMessage) {
 	t.Helper()
 	ctx := context.Background()
 	for range 300 {
@@ -99,7 +99,7 @@ func untilReversible(t *testing.T, svc *game.Service, id string) (int, string, j
 			t.Fatal("the game ended before a reversible move")
 		}
 		seat := sm.ToMove[0]
-		tok := game.SeatToken(secret, id, seat, 0)
+		tok := play1.SeatToken(secret, id, seat, 0)
 		sp, err := svc.SeatPage(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -122,7 +122,7 @@ func untilReversible(t *testing.T, svc *game.Service, id string) (int, string, j
 		if pick >= 0 {
 			return seat, tok, mv
 		}
-		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -168,7 +168,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: before.Version, Move: mv, RequestID: "req-move"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: before.Version, Move: mv, RequestID: "req-move"}); err != nil {
 		t.Fatal(err)
 	}
 	moved, err := repo.Game(ctx, id)
@@ -186,11 +186,11 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if sp.Takeback.Version != moved.Version {
 		t.Fatalf("the page offers to take back version %d, want %d", sp.Takeback.Version, moved.Version)
 	}
-	other := game.SeatToken(secret, id, (seat+1)%3, 0)
-	if _, err := svc.Takeback(ctx, id, other, game.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EForbidden {
+	other := play1.SeatToken(secret, id, (seat+1)%3, 0)
+	if _, err := svc.Takeback(ctx, id, other, play1.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EForbidden {
 		t.Fatalf("another seat's take-back: %v, want forbidden", err)
 	}
-	raw, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version})
+	raw, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,12 +253,12 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err := svc.Verify(ctx, id); err != nil {
 		t.Fatalf("verify after rebuild: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EConflict ||
 		!strings.Contains(err.Error(), "already taken back") {
 		t.Fatalf("a second take-back: %v", err)
 	}
 	// The seat plays again, and the game goes on from the restored state.
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: after.Version, Move: mv}); err != nil {
 		t.Fatalf("the move again after its take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -279,7 +279,7 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	seat := g.ToMove[0]
-	tok := game.SeatToken(secret, id, seat, 0)
+	tok := play1.SeatToken(secret, id, seat, 0)
 	v, err := svc.View(ctx, id, tok)
 	if err != nil {
 		t.Fatal(err)
@@ -295,49 +295,49 @@ func TestTakebackRefused(t *testing.T) {
 	if recruit == nil {
 		t.Fatalf("no recruit among %d moves", len(v.LegalMoves))
 	}
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: recruit}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: recruit}); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = repo.Game(ctx, id)
-	_, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: g.Version})
+	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: g.Version})
 	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "revealed something") {
 		t.Fatalf("take-back of a recruit: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: 1}); projections.ErrorCode(err) != projections.EConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 1}); projections.ErrorCode(err) != projections.EConflict ||
 		!strings.Contains(err.Error(), "not a move") {
 		t.Fatalf("take-back of version 1: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: 0}); projections.ErrorCode(err) != projections.EInvalid {
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 0}); projections.ErrorCode(err) != projections.EInvalid {
 		t.Fatalf("take-back of version 0: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, "not-a-token", game.TakebackRequest{Version: g.Version}); projections.ErrorCode(err) != projections.EUnauthorized {
+	if _, err := svc.Takeback(ctx, id, "not-a-token", play1.TakebackRequest{Version: g.Version}); projections.ErrorCode(err) != projections.EUnauthorized {
 		t.Fatalf("take-back with a bad token: %v", err)
 	}
 
 	id = createLords(t, svc, 3)
 	seat, tok, mv := untilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
 		t.Fatal(err)
 	}
 	mine, _ := repo.Game(ctx, id)
-	if err := svc.Chat(ctx, id, game.SeatToken(secret, id, (seat+1)%3, 0), "nice move", ""); err != nil {
+	if err := svc.Chat(ctx, id, play1.SeatToken(secret, id, (seat+1)%3, 0), "nice move", ""); err != nil {
 		t.Fatal(err)
 	}
 	next := mine.ToMove[0]
 	if next == seat {
 		t.Fatal("the reversible move kept the turn")
 	}
-	ntok := game.SeatToken(secret, id, next, 0)
+	ntok := play1.SeatToken(secret, id, next, 0)
 	nv, err := svc.View(ctx, id, ntok)
 	if err != nil {
 		t.Fatal(err)
 	}
 	nmv, _ := json.Marshal(nv.LegalMoves[0])
-	if _, err := svc.Move(ctx, id, ntok, game.MoveRequest{Version: nv.Version, Move: nmv}); err != nil {
+	if _, err := svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: nmv}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: mine.Version})
+	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: mine.Version})
 	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "no longer be taken back") {
 		t.Fatalf("take-back after another seat moved: %v", err)
 	}
@@ -354,7 +354,7 @@ func TestTakebackRace(t *testing.T) {
 		id := createLords(t, svc, 2)
 		seat, tok, mv := untilReversible(t, svc, id)
 		g, _ := repo.Game(ctx, id)
-		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
 			t.Fatal(err)
 		}
 		moved, _ := repo.Game(ctx, id)
@@ -362,7 +362,7 @@ func TestTakebackRace(t *testing.T) {
 		if next == seat {
 			t.Fatal("the reversible move kept the turn")
 		}
-		ntok := game.SeatToken(secret, id, next, 0)
+		ntok := play1.SeatToken(secret, id, next, 0)
 		nv, err := svc.View(ctx, id, ntok)
 		if err != nil {
 			t.Fatal(err)
@@ -375,14 +375,14 @@ func TestTakebackRace(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, backErr = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: moved.Version})
+			_, backErr = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version})
 		}()
 		go func() {
 			defer wg.Done()
 			<-start
 			// Staggered starts, so that either side may win the append.
 			time.Sleep(time.Duration(round%4) * time.Millisecond)
-			_, moveErr = svc.Move(ctx, id, ntok, game.MoveRequest{Version: nv.Version, Move: nmv})
+			_, moveErr = svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: nmv})
 		}()
 		close(start)
 		wg.Wait()
@@ -441,8 +441,8 @@ func sameState(t *testing.T, a, b []byte) bool {
 func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
-	req := game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
-		Players: []game.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}}
+	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		Players: []play1.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}}
 	c, err := svc.Create(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -450,7 +450,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	// Let the bot play whenever it is its turn, until Ann has a move she
 	// could take back.
 	var mv json.RawMessage
-	tok := game.SeatToken(secret, c.ID, 0, 0)
+	tok := play1.SeatToken(secret, c.ID, 0, 0)
 	for range 300 {
 		g, err := repo.Game(ctx, c.ID)
 		if err != nil {
@@ -478,7 +478,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 			mv = m
 			break
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: g.Version, Move: m}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: m}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -486,7 +486,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 		t.Fatal("no reversible move for Ann")
 	}
 	g, _ := repo.Game(ctx, c.ID)
-	if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ := repo.Game(ctx, c.ID)
@@ -496,7 +496,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	if ok, err := svc.PlayBot(ctx, c.ID, 1); err != nil || !ok {
 		t.Fatalf("bot: %v %v", ok, err)
 	}
-	_, err = svc.Takeback(ctx, c.ID, tok, game.TakebackRequest{Version: moved.Version})
+	_, err = svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: moved.Version})
 	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "a bot played") {
 		t.Fatalf("take-back after the bot's move: %v", err)
 	}
@@ -506,14 +506,14 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	id := createLords(t, svc, 2)
 	seat, tok2, mv2 := untilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok2, game.MoveRequest{Version: g.Version, Move: mv2}); err != nil {
+	if _, err := svc.Move(ctx, id, tok2, play1.MoveRequest{Version: g.Version, Move: mv2}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ = repo.Game(ctx, id)
 	if acted, err := svc.Timeout(ctx, id, time.Now().Add(1000*time.Hour)); err != nil || !acted {
 		t.Fatalf("timeout: %v %v", acted, err)
 	}
-	_, err = svc.Takeback(ctx, id, tok2, game.TakebackRequest{Version: moved.Version})
+	_, err = svc.Takeback(ctx, id, tok2, play1.TakebackRequest{Version: moved.Version})
 	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "deadline passed") {
 		t.Fatalf("take-back of seat %d after a timeout: %v", seat, err)
 	}
@@ -526,8 +526,8 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 func TestTakebackSwordsAndBagpipes(t *testing.T) {
 	ctx := context.Background()
 	svc, repo, _, _ := serviceOf(t, time.Hour, bagpipes.Game{})
-	c, err := svc.Create(ctx, game.CreateGame{Organiser: game.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
-		Language: "fr", Players: []game.NewPlayer{{Name: "Anne", Email: "anne@example.org"}, {Name: "Bruno", Email: "bruno@example.org"},
+	c, err := svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
+		Language: "fr", Players: []play1.NewPlayer{{Name: "Anne", Email: "anne@example.org"}, {Name: "Bruno", Email: "bruno@example.org"},
 			{Name: "Chloé", Email: "chloe@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -535,13 +535,13 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 	for range 3 { // three moves in a row, each taken back
 		_, tok, mv := untilReversible(t, svc, c.ID)
 		before, _ := repo.Game(ctx, c.ID)
-		raw, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: before.Version, Move: mv})
+		raw, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: before.Version, Move: mv})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var v struct{ Version int64 }
 		_ = json.Unmarshal(raw, &v)
-		if _, err := svc.Takeback(ctx, c.ID, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+		if _, err := svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 			t.Fatalf("take-back of %s: %v", mv, err)
 		}
 		after, _ := repo.Game(ctx, c.ID)
@@ -556,7 +556,7 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 			t.Fatalf("last history line %q", line)
 		}
 		// Played again for real, so that the next round moves on.
-		if _, err := svc.Move(ctx, c.ID, tok, game.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: after.Version, Move: mv}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -585,24 +585,24 @@ func TestTakebackKeyedMove(t *testing.T) {
 	id := createLords(t, svc, 2)
 	_, tok, mv := untilReversible(t, svc, id)
 	g, _ := repo.Game(ctx, id)
-	raw, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv, Key: "k1"})
+	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv, Key: "k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var v struct{ Version int64 }
 	_ = json.Unmarshal(raw, &v)
-	if again, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv, Key: "k1"}); err != nil || string(again) != string(raw) {
+	if again, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv, Key: "k1"}); err != nil || string(again) != string(raw) {
 		t.Fatalf("a retry before the take-back: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := repo.Game(ctx, id)
-	_, err = svc.Move(ctx, id, tok, game.MoveRequest{Version: back.Version, Move: mv, Key: "k1"})
+	_, err = svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: mv, Key: "k1"})
 	if projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), "was taken back") {
 		t.Fatalf("the same id after the take-back: %v", err)
 	}
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: back.Version, Move: mv, Key: "k2"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: mv, Key: "k2"}); err != nil {
 		t.Fatalf("a new id after the take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -618,18 +618,18 @@ func TestTakebackCatchUp(t *testing.T) {
 	svc, repo, _, _ := lordsService(t, 0)
 	id := createLords(t, svc, 2)
 	seat, tok, mv := untilReversible(t, svc, id)
-	other := game.SeatToken(secret, id, 1-seat, 0)
+	other := play1.SeatToken(secret, id, 1-seat, 0)
 	g, _ := repo.Game(ctx, id)
 	if _, err := svc.SeatCatchUp(ctx, id, other, g.Version, -1); err != nil { // the other seat looks
 		t.Fatal(err)
 	}
 	var v struct{ Version int64 }
-	raw, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: g.Version, Move: mv})
+	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = json.Unmarshal(raw, &v)
-	if raw, err = svc.Takeback(ctx, id, tok, game.TakebackRequest{Version: v.Version}); err != nil {
+	if raw, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
 	_ = json.Unmarshal(raw, &v)
@@ -644,7 +644,7 @@ func TestTakebackCatchUp(t *testing.T) {
 	if all := strings.Join(texts, " | "); first.From != g.Version || len(first.Lines) < 2 || !strings.Contains(all, "takes back their move") {
 		t.Fatalf("catch-up from %d (want %d): %s", first.From, g.Version, all)
 	}
-	if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 		t.Fatal(err)
 	}
 	now, _ := repo.Game(ctx, id)

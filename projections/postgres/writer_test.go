@@ -10,7 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/events/game"
+	play1 "pbem/events/play"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
@@ -54,7 +54,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	ctx := context.Background()
 	svc0, repo, _, pool := newServiceNow(t, nil)
 	spy := &batchSpy{Store: newStore(t, pool)}
-	svc := game.New(game.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
 		Repo: postgres.New(pool), Secret: secret})
 	const n = 12
 	ids := make([]string, n)
@@ -65,7 +65,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	type move struct {
 		tok string
-		req game.MoveRequest
+		req play1.MoveRequest
 	}
 	moves := make([]move, n)
 	for i, id := range ids {
@@ -73,12 +73,12 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := game.SeatToken(secret, id, g.ToMove[0], 0)
+		tok := play1.SeatToken(secret, id, g.ToMove[0], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves[i] = move{tok, game.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}}
+		moves[i] = move{tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}}
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup

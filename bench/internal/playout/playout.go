@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"pbem/events/game"
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -18,14 +18,14 @@ var names = []string{"Ann", "Bob", "Cid", "Dee", "Eve", "Fay"}
 
 // Create starts a game of name with seats players (Ann, Bob, …, each with
 // an example.org address) and returns its id.
-func Create(ctx context.Context, svc *game.Service, name string, seats int) (string, error) {
+func Create(ctx context.Context, svc *play.Service, name string, seats int) (string, error) {
 	if seats < 1 || seats > len(names) {
 		return "", fmt.Errorf("playout: %d seats: between 1 and %d", seats, len(names))
 	}
-	req := game.CreateGame{Game: name, Options: json.RawMessage(`{}`),
-		Organiser: game.Organiser{Name: "Ann", Email: "Ann@example.org"}}
+	req := play.CreateGame{Game: name, Options: json.RawMessage(`{}`),
+		Organiser: play.Organiser{Name: "Ann", Email: "Ann@example.org"}}
 	for _, n := range names[:seats] {
-		req.Players = append(req.Players, game.NewPlayer{Name: n, Email: n + "@example.org"})
+		req.Players = append(req.Players, play.NewPlayer{Name: n, Email: n + "@example.org"})
 	}
 	c, err := svc.Create(ctx, req)
 	if err != nil {
@@ -37,7 +37,7 @@ func Create(ctx context.Context, svc *game.Service, name string, seats int) (str
 // Play plays up to limit random legal moves of game id (limit < 0: to its
 // end) and returns how many it played and whether the game is over. secret
 // is the service's (it derives the seat tokens).
-func Play(ctx context.Context, svc *game.Service, secret []byte, id string, rng *rand.Rand, limit int) (moves int, over bool, err error) {
+func Play(ctx context.Context, svc *play.Service, secret []byte, id string, rng *rand.Rand, limit int) (moves int, over bool, err error) {
 	for ; limit < 0 || moves < limit; moves++ {
 		if moves > 5000 {
 			return moves, false, fmt.Errorf("playout: game %s does not end", id)
@@ -49,7 +49,7 @@ func Play(ctx context.Context, svc *game.Service, secret []byte, id string, rng 
 		if sm.Status != projections.StatusActive {
 			return moves, true, nil
 		}
-		tok := game.SeatToken(secret, id, sm.ToMove[rng.IntN(len(sm.ToMove))], 0)
+		tok := play.SeatToken(secret, id, sm.ToMove[rng.IntN(len(sm.ToMove))], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			return moves, false, err
@@ -58,7 +58,7 @@ func Play(ctx context.Context, svc *game.Service, secret []byte, id string, rng 
 		if err != nil {
 			return moves, false, err
 		}
-		if _, err := svc.Move(ctx, id, tok, game.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			return moves, false, err
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/game"
+	"pbem/events/play"
 )
 
 // ackedMove is a move the API answered 200 to: it must be in the store.
@@ -132,7 +132,7 @@ func (p *players) confirm(ctx context.Context, proposed []byte) ([]byte, int) {
 	if err := json.Unmarshal(proposed, &pr); err != nil || pr.ID == "" {
 		return proposed, 0
 	}
-	st, resp := p.do(ctx, "POST", "/api/v1/confirm/"+game.ConfirmToken([]byte(systestSecret), pr.ID), "", nil, true, false)
+	st, resp := p.do(ctx, "POST", "/api/v1/confirm/"+play.ConfirmToken([]byte(systestSecret), pr.ID), "", nil, true, false)
 	return resp, st
 }
 

@@ -1,4 +1,4 @@
-// Package game is pbem's game service, the write side: it turns every
+// Package play is pbem's game service, where a move is decided: it turns every
 // command (create a game, play a move, the admin actions, a deadline's
 // timeout; later a take-back, an email reply's move and a bot's move) into
 // events appended to the game's stream, and answers the queries the ways in
@@ -80,4 +80,4 @@
 //     default_move; pause pauses the game.
 //   - Extensions: each Extend adds 1 minute to 7 days; at most MaxExtensions
 //     per game.
-package game
+package play
