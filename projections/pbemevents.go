@@ -83,6 +83,12 @@ type Paused struct {
 	By string `json:"by"` // "admin" or "timeout"
 	// Reason is the organiser's word to the players (optional).
 	Reason string `json:"reason,omitempty"`
+	// Left is the time the awaited seats had left before the deadline
+	// when the game was paused (a Go duration, extensions included;
+	// absent in pauses recorded before it was kept, and in a timeout's
+	// pause, which comes at the deadline): a resume gives it back, or the
+	// game's turn deadline if that is longer.
+	Left string `json:"left,omitempty"`
 }
 
 // EmailChanged is the data of pbem.email_changed: a seat's address was

@@ -29,11 +29,20 @@ func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Su
 	if g.Status != projections.StatusActive {
 		return nil, projections.Errorf(projections.EConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, projections.Paused{By: "admin", Reason: reason})
+	pe := projections.Paused{By: "admin", Reason: reason}
+	if g.DeadlineAt != nil {
+		if left := g.DeadlineAt.Sub(s.now()).Truncate(time.Second); left > 0 {
+			pe.Left = left.String()
+		}
+	}
+	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, pe)
 }
 
-// Resume resumes a paused game with a fresh deadline and tells the awaited
-// seats. Errors: ENotFound, EUnauthorized, EConflict if not paused.
+// Resume resumes a paused game and tells the awaited seats. The new
+// deadline gives back the time that was left when the game was paused
+// (an extension included), or the game's turn deadline if that is longer:
+// a pause never shortens a turn nor drops an extension. Errors: ENotFound,
+// EUnauthorized, EConflict if not paused.
 func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -42,7 +51,12 @@ func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, 
 	if g.Status != projections.StatusPaused {
 		return nil, projections.Errorf(projections.EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypeResumed, projections.Resumed{DeadlineAt: s.now().UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)})
+	left, err := s.pausedLeft(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d := s.now().UTC().Add(max(g.TurnDeadline, left)).Truncate(time.Microsecond)
+	return s.serviceEvent(ctx, g, "admin", projections.TypeResumed, projections.Resumed{DeadlineAt: d})
 }
 
 // Extend moves an active game's deadline later by by (1 minute to

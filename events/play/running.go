@@ -221,6 +221,30 @@ func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
 	return "", nil
 }
 
+// pausedLeft is the time the last pause of game id kept for its resume
+// (projections.Paused.Left), 0 if none.
+func (s *Service) pausedLeft(ctx context.Context, id string) (time.Duration, error) {
+	evs, err := s.store.ReadStream(ctx, id, 1)
+	if err != nil {
+		return 0, err
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type != projections.TypePaused {
+			continue
+		}
+		var p projections.Paused
+		if json.Unmarshal(evs[i].Data, &p) != nil || p.Left == "" {
+			return 0, nil
+		}
+		left, err := time.ParseDuration(p.Left)
+		if err != nil || left < 0 {
+			return 0, nil
+		}
+		return left, nil
+	}
+	return 0, nil
+}
+
 // pauseReason reads the reason of a pbem.paused event's data.
 func pauseReason(data []byte) string {
 	var p projections.Paused

@@ -245,6 +245,50 @@ func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
 	}
 }
 
+// TestExtensionSurvivesPause: a resume gives back the time that was left
+// at the pause, a 24-hour extension included (it used to restart the turn's
+// one hour and drop the extension).
+func TestExtensionSurvivesPause(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	c := r.create(projections.PolicyDefaultMove)
+	if _, err := r.svc.Extend(ctx, c.ID, c.AdminToken, 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(10 * time.Minute)
+	left := r.game(c.ID).DeadlineAt.Sub(r.clock.Now()) // 24 h 50 min
+	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken, "holidays"); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Add(5 * time.Hour)
+	if _, err := r.svc.Resume(ctx, c.ID, c.AdminToken); err != nil {
+		t.Fatal(err)
+	}
+	got := r.game(c.ID).DeadlineAt.Sub(r.clock.Now())
+	if d := got - left; d < -time.Second || d > time.Second {
+		t.Fatalf("after the resume %v are left, want the %v left at the pause", got, left)
+	}
+	r.clock.Add(left - 5*time.Minute)
+	if res := r.tick(); res.TimedOut != 0 {
+		t.Fatalf("timed out before the deadline kept across the pause: %+v", res)
+	}
+	r.clock.Add(10 * time.Minute)
+	if res := r.tick(); res.TimedOut != 1 {
+		t.Fatalf("no timeout after the deadline kept across the pause: %+v", res)
+	}
+
+	// A pause with less left than a turn resumes with a whole turn.
+	if _, err := r.svc.Pause(ctx, c.ID, c.AdminToken, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.svc.Resume(ctx, c.ID, c.AdminToken); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.game(c.ID).DeadlineAt.Sub(r.clock.Now()); got < time.Hour-time.Second {
+		t.Fatalf("after a resume %v are left, want at least the turn's hour", got)
+	}
+}
+
 func TestPausePolicyPausesTheGame(t *testing.T) {
 	r := newRig(t)
 	c := r.create(projections.PolicyPause)
