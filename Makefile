@@ -2,7 +2,7 @@
 #
 # PostgreSQL: DATABASE_URL if set, else a server on 127.0.0.1:5432 if one
 # answers, else a private cluster in $(PBEM_DATA)/postgres started with the
-# machine's initdb/pg_ctl (see events/postgres/cluster).
+# machine's initdb/pg_ctl (see internal/pgcluster).
 
 # Go may be installed without being on PATH.
 export PATH := $(PATH):/usr/local/go/bin

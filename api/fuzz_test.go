@@ -21,7 +21,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections"

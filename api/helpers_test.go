@@ -16,7 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )

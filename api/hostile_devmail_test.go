@@ -16,7 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections/postgres"

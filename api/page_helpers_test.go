@@ -23,7 +23,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )

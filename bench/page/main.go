@@ -46,7 +46,7 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/postgres/cluster"
+	"pbem/internal/pgcluster"
 )
 
 // The targets (issue 18, item 5).
@@ -93,12 +93,12 @@ func run(ctx context.Context, pbem, chromium string, runs, moves int, verbose, s
 	if showTimings {
 		timings = out
 	}
-	db, err := cluster.Open(ctx, cluster.Options{DatabaseURL: os.Getenv("DATABASE_URL"), DataDir: os.Getenv("PBEM_DATA")})
+	db, err := pgcluster.Open(ctx, pgcluster.Options{DatabaseURL: os.Getenv("DATABASE_URL"), DataDir: os.Getenv("PBEM_DATA")})
 	if err != nil {
 		return false, err
 	}
 	defer db.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
-	dbURL, drop, err := cluster.ScratchDB(ctx, db.AdminURL, "pbem_page_")
+	dbURL, drop, err := pgcluster.ScratchDB(ctx, db.AdminURL, "pbem_page_")
 	if err != nil {
 		return false, err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events/postgres/cluster"
+	"pbem/internal/pgcluster"
 	"pbem/migrations"
 )
 
@@ -23,17 +23,17 @@ type database struct {
 	URL string
 	// Source says where the server came from (for the log).
 	Source string
-	srv    *cluster.Database
+	srv    *pgcluster.Database
 	// appName, if set, is the application_name of the pool's sessions
 	// (serve's: servingAppName).
 	appName string
 }
 
-// openDatabase finds or starts the PostgreSQL server (cluster.Open: DATABASE_URL,
+// openDatabase finds or starts the PostgreSQL server (pgcluster.Open: DATABASE_URL,
 // 127.0.0.1:5432, private cluster in the data folder) and makes sure the
 // pbem database exists. Close stops a private cluster it started.
 func openDatabase(ctx context.Context, e *env) (*database, error) {
-	srv, err := cluster.Open(ctx, cluster.Options{
+	srv, err := pgcluster.Open(ctx, pgcluster.Options{
 		DatabaseURL: e.cfg.DatabaseURL,
 		DataDir:     e.cfg.DataDir,
 		Install:     true,
@@ -111,7 +111,7 @@ func (d *database) pool(ctx context.Context) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// logWriter sends the cluster package's progress lines to the logger.
+// logWriter sends the pgcluster package's progress lines to the logger.
 type logWriter struct{ e *env }
 
 func (w logWriter) Write(p []byte) (int, error) {

@@ -10,12 +10,12 @@ import (
 	"syscall"
 	"time"
 
-	"pbem/events/postgres/cluster"
+	"pbem/internal/pgcluster"
 )
 
 // dbCmd is `pbem db`, the PostgreSQL helper of the Makefile:
 //
-//	pbem db ensure            find or start a server (see cluster.Open), print its admin URL
+//	pbem db ensure            find or start a server (see pgcluster.Open), print its admin URL
 //	pbem db stop              stop the private cluster of the data folder, if it runs
 //	pbem db exec -- CMD ARGS  ensure, run CMD with PBEM_TEST_DATABASE_URL set to the
 //	                          admin URL, then stop the private cluster if this started it
@@ -50,8 +50,8 @@ func dbCmd(ctx context.Context, e *env, args []string) error {
 	return fmt.Errorf("unknown db command %q (want ensure, stop or exec)", args[0])
 }
 
-func openServer(ctx context.Context, e *env) (*cluster.Database, error) {
-	return cluster.Open(ctx, cluster.Options{
+func openServer(ctx context.Context, e *env) (*pgcluster.Database, error) {
+	return pgcluster.Open(ctx, pgcluster.Options{
 		DatabaseURL: e.cfg.DatabaseURL,
 		DataDir:     e.cfg.DataDir,
 		Install:     true,
@@ -97,7 +97,7 @@ func dbExec(ctx context.Context, e *env, argv []string) error {
 // starts or installs anything.
 func stopCluster(ctx context.Context, e *env) error {
 	dir := filepath.Join(e.cfg.DataDir, "postgres")
-	c, running, err := cluster.Find(ctx, dir, logWriter{e})
+	c, running, err := pgcluster.Find(ctx, dir, logWriter{e})
 	if err != nil {
 		return err
 	}

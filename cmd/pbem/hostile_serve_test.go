@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 )
 

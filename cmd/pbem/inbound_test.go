@@ -15,7 +15,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 func TestLoadInboundDefaults(t *testing.T) {

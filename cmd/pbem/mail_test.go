@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // TestServeWithoutSMTPUsesTheDevMailbox starts serve with no PBEM_SMTP_URL,

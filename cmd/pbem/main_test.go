@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 )
 

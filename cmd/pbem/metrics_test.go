@@ -24,7 +24,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/notify/smtpsink"
 )
 

@@ -13,7 +13,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"

@@ -16,7 +16,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
 )

@@ -26,7 +26,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/notify"
 	"pbem/notify/postfixtest"
 	"pbem/notify/smtpsink"

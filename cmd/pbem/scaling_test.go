@@ -18,7 +18,7 @@ import (
 
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // gameKeyed lists the tables keyed by game, with the column that holds

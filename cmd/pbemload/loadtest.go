@@ -20,7 +20,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/cluster"
+	"pbem/internal/pgcluster"
 	ppg "pbem/projections/postgres"
 )
 
@@ -53,7 +53,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return errors.New("-players and -seats must be positive")
 	}
 	wiring.TuneGC(o.getenv) // as pbem serve does
-	srv, err := cluster.Open(ctx, cluster.Options{DatabaseURL: o.databaseURL, DataDir: o.dataDir, Install: true, Log: stderr})
+	srv, err := pgcluster.Open(ctx, pgcluster.Options{DatabaseURL: o.databaseURL, DataDir: o.dataDir, Install: true, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	dbURL := o.db
 	if dbURL == "" {
 		var drop func()
-		if dbURL, drop, err = cluster.ScratchDB(ctx, srv.AdminURL, "pbem_load_"); err != nil {
+		if dbURL, drop, err = pgcluster.ScratchDB(ctx, srv.AdminURL, "pbem_load_"); err != nil {
 			return err
 		}
 		defer drop()

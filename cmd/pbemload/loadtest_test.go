@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // peersLines are the lines the peers harness (peers/pbem-load.js) reads

@@ -14,7 +14,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // benchPool returns a pool on a fresh migrated database, big enough for 32

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pbem/events"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // TestDecoderMatchesScan checks the fast decoder against pgx's Scan on the

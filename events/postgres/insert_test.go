@@ -10,7 +10,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/migrations"
 )
 

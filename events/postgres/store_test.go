@@ -6,7 +6,7 @@ import (
 	"pbem/events"
 	"pbem/events/eventstest"
 	"pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // newStore returns a Store on a fresh migrated database.

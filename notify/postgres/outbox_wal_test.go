@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )

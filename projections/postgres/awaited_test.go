@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // TestAwaitedSinceKeepsTheVersionOfASeatStillAwaited is the table of

@@ -22,7 +22,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 )
 
 // TestMovesUpdateGamesHOT plays moves of many games through the service

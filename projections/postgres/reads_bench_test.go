@@ -10,7 +10,7 @@ import (
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 )
 

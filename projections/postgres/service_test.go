@@ -12,7 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	play1 "pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"

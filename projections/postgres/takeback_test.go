@@ -15,7 +15,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
-	"pbem/events/postgres/pgtest"
+	"pbem/internal/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
 )

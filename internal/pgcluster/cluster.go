@@ -1,4 +1,4 @@
-// Package cluster finds or starts the PostgreSQL server pbem uses when it is
+// Package pgcluster finds or starts the PostgreSQL server pbem uses when it is
 // not told which one (DATABASE_URL unset), so that a newcomer's `make run`
 // and `make test` work on a machine with PostgreSQL merely installed.
 //
@@ -22,7 +22,7 @@
 // The private cluster keeps its data between runs. Whoever started it stops
 // it (Database.Close): `pbem serve` when it ends, `pbem db exec` after its
 // command.
-package cluster
+package pgcluster
 
 import (
 	"bufio"
