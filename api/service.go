@@ -14,7 +14,7 @@ import (
 // (events/play.Service implements it): what they may ask of a game, in
 // four parts. The other ways in declare their own, smaller views of the
 // same service: notify.Timeouter (deadlines), inbound.Service (email
-// replies), notify/postgres.BotConfig.Player (bots).
+// replies), bots.Config.Player (events/play/bots).
 type Service interface {
 	Play
 	Reads

@@ -11,7 +11,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/play"
-	notifypg "pbem/notify/postgres"
+	"pbem/events/play/bots"
 )
 
 // defaultBotDelay is the bots' think time when PBEM_BOT_DELAY is unset.
@@ -45,7 +45,7 @@ func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Sto
 		e.log.Warn("bot worker: no append notifications, polling only", "err", err)
 		wake = nil
 	}
-	w := notifypg.NewBotWorker(pool, notifypg.BotConfig{Player: svc, Delay: delay, Wake: wake, Logger: e.log})
+	w := bots.NewWorker(pool, bots.Config{Player: svc, Delay: delay, Wake: wake, Logger: e.log})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); w.Run(bctx) }()

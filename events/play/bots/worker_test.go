@@ -1,4 +1,4 @@
-package postgres_test
+package bots_test
 
 import (
 	"context"
@@ -19,8 +19,9 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	"pbem/events/play"
+	"pbem/events/play/bots"
 	evpg "pbem/events/postgres"
-	"pbem/notify/postgres"
+	"pbem/internal/pgtest"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
@@ -37,7 +38,7 @@ type botEnv struct {
 
 func newBotEnv(t *testing.T, now func() time.Time) *botEnv {
 	t.Helper()
-	pool := newPool(t)
+	pool := pgtest.NewPool(t)
 	l, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func (e *botEnv) runWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := postgres.NewBotWorker(e.pool, postgres.BotConfig{Player: e.svc, Wake: wake, Poll: 20 * time.Millisecond})
+	w := bots.NewWorker(e.pool, bots.Config{Player: e.svc, Wake: wake, Poll: 20 * time.Millisecond})
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })

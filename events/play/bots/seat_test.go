@@ -1,4 +1,4 @@
-package postgres_test
+package bots_test
 
 import (
 	"context"

@@ -1,4 +1,16 @@
-package postgres
+// Package bots plays the seats a bot holds: a worker that finds the games
+// awaiting a bot's decision, claims each seat (so that several servers on
+// one database play it once) and plays it through the game service
+// (events/play, whose PlayBot decides the move with engine/bot).
+//
+// It lives under events/play because it is one of the service's drivers:
+// like a request or the deadline scheduler's timeout, a bot's move enters
+// the game through the service and is appended to the event log; it sends
+// no email (notify) and projects nothing (projections). It knows the
+// service only as a Player, so the service does not import it; cmd/pbem
+// starts it. Its SQL reads the games and seats rows the projector keeps
+// and writes only seats.bot_lease.
+package bots
 
 import (
 	"context"
@@ -10,16 +22,16 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// BotPlayer is what the bot worker needs of the game service: play one
+// Player is what the bot worker needs of the game service: play one
 // decision of the bot of a seat (game.(*Service).PlayBot).
-type BotPlayer interface {
+type Player interface {
 	PlayBot(ctx context.Context, id string, seat int) (bool, error)
 }
 
-// BotConfig configures a BotWorker.
-type BotConfig struct {
+// Config configures a Worker.
+type Config struct {
 	// Player plays the moves (the game service).
-	Player BotPlayer
+	Player Player
 	// Delay is the bot's think time: how long after a game last changed its
 	// bot plays (PBEM_BOT_DELAY; 0 plays at once).
 	Delay time.Duration
@@ -37,20 +49,20 @@ type BotConfig struct {
 	Logger *slog.Logger
 }
 
-// BotWorker plays the bots' moves: it finds active games whose awaited
+// Worker plays the bots' moves: it finds active games whose awaited
 // seat is a bot's and whose last change is at least Delay old, claims
 // each such seat (FOR UPDATE SKIP LOCKED, then a short lease in
 // seats.bot_lease, so that no row lock is held while the move is
 // appended), plays it through the service, and releases the lease. Several
 // servers may run it on one database: each decision is claimed by one, and
 // the move's idempotency key makes a replay by another harmless.
-type BotWorker struct {
+type Worker struct {
 	pool *pgxpool.Pool
-	c    BotConfig
+	c    Config
 }
 
-// NewBotWorker returns a BotWorker on pool.
-func NewBotWorker(pool *pgxpool.Pool, c BotConfig) *BotWorker {
+// NewWorker returns a Worker on pool.
+func NewWorker(pool *pgxpool.Pool, c Config) *Worker {
 	if c.Lease <= 0 {
 		c.Lease = 30 * time.Second
 	}
@@ -63,7 +75,7 @@ func NewBotWorker(pool *pgxpool.Pool, c BotConfig) *BotWorker {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return &BotWorker{pool: pool, c: c}
+	return &Worker{pool: pool, c: c}
 }
 
 // botClaimSQL leases up to $2 awaited bot seats of games unchanged since
@@ -82,35 +94,35 @@ UPDATE seats s SET bot_lease = $1 + $4 * interval '1 microsecond'
 FROM due WHERE s.game_id = due.game_id AND s.seat = due.seat
 RETURNING s.game_id, s.seat`
 
-// BotSeat is one claimed seat.
-type BotSeat struct {
+// Seat is one claimed seat.
+type Seat struct {
 	GameID string
 	Seat   int
 }
 
 // Claim leases up to limit awaited bot seats that are due.
-func (w *BotWorker) Claim(ctx context.Context, limit int) ([]BotSeat, error) {
+func (w *Worker) Claim(ctx context.Context, limit int) ([]Seat, error) {
 	now := w.c.Now().UTC()
 	rows, err := w.pool.Query(ctx, botClaimSQL, now, limit, now.Add(-w.c.Delay), w.c.Lease.Microseconds())
 	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: claim bot seats: %w", err)
+		return nil, fmt.Errorf("bots: claim bot seats: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (BotSeat, error) {
-		var b BotSeat
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Seat, error) {
+		var b Seat
 		err := r.Scan(&b.GameID, &b.Seat)
 		return b, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: claim bot seats: %w", err)
+		return nil, fmt.Errorf("bots: claim bot seats: %w", err)
 	}
 	return out, nil
 }
 
 // release ends the lease of a seat whose decision was played.
-func (w *BotWorker) release(ctx context.Context, b BotSeat) error {
+func (w *Worker) release(ctx context.Context, b Seat) error {
 	_, err := w.pool.Exec(ctx, `UPDATE seats SET bot_lease = NULL WHERE game_id = $1 AND seat = $2`, b.GameID, b.Seat)
 	if err != nil {
-		return fmt.Errorf("notify/postgres: release bot seat: %w", err)
+		return fmt.Errorf("bots: release bot seat: %w", err)
 	}
 	return nil
 }
@@ -118,7 +130,7 @@ func (w *BotWorker) release(ctx context.Context, b BotSeat) error {
 // RunOnce claims the due bot seats (up to 20) and plays one decision of
 // each; it returns how many moves it played. A failed decision keeps its
 // lease, so it is tried again when the lease ends, and is logged.
-func (w *BotWorker) RunOnce(ctx context.Context) (int, error) {
+func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	seats, err := w.Claim(ctx, 20)
 	if err != nil {
 		return 0, err
@@ -143,7 +155,7 @@ func (w *BotWorker) RunOnce(ctx context.Context) (int, error) {
 // Run plays bots' moves until ctx ends: at once after a move (the next
 // decision may be a bot's again), else on a wake-up or every Poll. With a
 // think delay, a game that just changed is retried at its next poll.
-func (w *BotWorker) Run(ctx context.Context) {
+func (w *Worker) Run(ctx context.Context) {
 	t := time.NewTicker(w.c.Poll)
 	defer t.Stop()
 	wake := w.c.Wake
