@@ -35,9 +35,13 @@ type Answer struct {
 
 // What an Answer says.
 const (
-	AnswerPlayed     = "played"      // the move was played
-	AnswerPosted     = "posted"      // the chat message went to the table
-	AnswerMovedOn    = "moved_on"    // the email answered listed other moves than now
+	AnswerPlayed  = "played"   // the move was played
+	AnswerPosted  = "posted"   // the chat message went to the table
+	AnswerMovedOn = "moved_on" // the email answered listed other moves than now
+	// AnswerStale: the email answered is about an earlier position (a
+	// move was taken back, or the seat moved, after it), although its
+	// list may be the seat's list again: nothing was played.
+	AnswerStale      = "stale"
 	AnswerUnreadable = "unreadable"  // neither a move nor chat: nothing done
 	AnswerNotAwaited = "not_awaited" // a move, but none is awaited from the seat
 	// AnswerNotYourTurn: a move, but the game awaits other seats (Turn):

@@ -88,7 +88,7 @@ func emailPayload(k Kind, lang string) Payload {
 		p.Games = []WaitingGame{{Game: GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
 			Seat: 0, Deadline: &dl, Chat: []string{"Cid : bien joué"}}}
 	case Reply:
-		p.Answer = &Answer{Says: []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerUnreadable, AnswerNotAwaited, AnswerRefused, AnswerChatFailed, AnswerEnded},
+		p.Answer = &Answer{Says: []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerStale, AnswerUnreadable, AnswerNotAwaited, AnswerRefused, AnswerChatFailed, AnswerEnded},
 			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn}
 	case Chat:
 		p.Lines = []string{"Ann : ciao !"}

@@ -221,7 +221,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		if choice == "" {
 			choice = NoChoice
 		}
-		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice,
+		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice, Version: p.Version,
 			Tag: play.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
 		for i, m := range p.Moves {
 			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})

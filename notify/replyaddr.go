@@ -8,19 +8,26 @@ import (
 
 // ReplyAddress is the Reply-To of an email to a seat:
 //
-//	GAME-SEAT-CHOICE-TAG@PBEM_REPLY_DOMAIN
+//	GAME-SEAT-CHOICEvVERSION-TAG@PBEM_REPLY_DOMAIN
 //
 // GAME is the game id, SEAT the seat number, CHOICE the projections.ChoiceTag
 // of the moves the email numbered ("x" when it numbered none: a reminder),
-// and TAG the seat's reply secret (game.ReplyTag). Only TAG is a secret;
-// changing CHOICE only gets the sender the fresh list. Outgoing emails use
+// VERSION the game version the email was written at (the version a reply
+// answers: a take-back or a move of the seat after it makes the reply
+// stale, see play.Service.ReplyStale), and TAG the seat's reply secret
+// (play.ReplyTag). Only TAG is a secret; changing CHOICE or VERSION only
+// gets the sender the fresh list. An address written before versions were
+// bound (no "vVERSION") parses with Version 0 and is read against its
+// CHOICE alone. Outgoing emails use
 // the same address as their envelope sender, so that bounces come back to
 // the listener and name the seat they are about.
 type ReplyAddress struct {
 	GameID string
 	Seat   int
 	Choice string
-	Tag    string
+	// Version is the game version the email answered (0: not bound).
+	Version int64
+	Tag     string
 }
 
 // NoChoice is the CHOICE of an email that numbered no moves.
@@ -28,7 +35,11 @@ const NoChoice = "x"
 
 // String returns the address at domain.
 func (a ReplyAddress) String(domain string) string {
-	return a.GameID + "-" + strconv.Itoa(a.Seat) + "-" + a.Choice + "-" + a.Tag + "@" + domain
+	choice := a.Choice
+	if a.Version > 0 {
+		choice += "v" + strconv.FormatInt(a.Version, 10)
+	}
+	return a.GameID + "-" + strconv.Itoa(a.Seat) + "-" + choice + "-" + a.Tag + "@" + domain
 }
 
 // ErrNotReplyAddress is returned by ParseReplyAddress for an address that
@@ -44,14 +55,23 @@ func ParseReplyAddress(addr, domain string) (ReplyAddress, error) {
 		return ReplyAddress{}, ErrNotReplyAddress
 	}
 	parts := strings.Split(addr[:at], "-")
-	if len(parts) != 4 || !isToken(parts[0], 64) || !isToken(parts[2], 16) || !isToken(parts[3], 32) {
+	if len(parts) != 4 || !isToken(parts[0], 64) || !isToken(parts[2], 24) || !isToken(parts[3], 32) {
 		return ReplyAddress{}, ErrNotReplyAddress
+	}
+	choice, version, bound := strings.Cut(parts[2], "v")
+	var v int64
+	if bound {
+		n, err := strconv.ParseInt(version, 10, 64)
+		if err != nil || n <= 0 || strconv.FormatInt(n, 10) != version || choice == "" {
+			return ReplyAddress{}, ErrNotReplyAddress
+		}
+		v = n
 	}
 	seat, err := strconv.Atoi(parts[1])
 	if err != nil || seat < 0 || seat > 99 || strconv.Itoa(seat) != parts[1] {
 		return ReplyAddress{}, ErrNotReplyAddress
 	}
-	return ReplyAddress{GameID: parts[0], Seat: seat, Choice: parts[2], Tag: parts[3]}, nil
+	return ReplyAddress{GameID: parts[0], Seat: seat, Choice: choice, Version: v, Tag: parts[3]}, nil
 }
 
 // isToken reports whether s is 1..max lowercase letters and digits.

@@ -32,7 +32,13 @@
 // (projections.ChoiceTag): a first move is played only while the seat's
 // list is still that list, and each next line only while the list is the
 // one the move before it left (see Processor.play). Otherwise the answer says that the game moved on and
-// lists the moves now; a reminder, which numbers no moves, gets the list
+// lists the moves now. The address also holds the version the email was
+// written at: a first move is not played when, after it, a move was taken
+// back or the seat moved or timed out (play.Service.ReplyStale), since the
+// list alone comes back with a take-back and an old reply resent then
+// would play the taken-back move again; a chat line or another seat's move
+// leaves it valid. The answer says the reply was about an earlier position
+// (notify.AnswerStale) and lists the moves now; a reminder, which numbers no moves, gets the list
 // the same way. An unreadable reply gets an answer that quotes what was
 // read and lists the moves again. A move by reply is the same event as a
 // move by the page; its metadata's request id says "email:<key>"

@@ -25,6 +25,7 @@ type Service interface {
 	Reply(ctx context.Context, id string, seat int, tag string) (*play.ReplySeat, error)
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
+	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
 }
 
 // Ledger remembers the replies read, so that a message delivered twice is
@@ -294,6 +295,18 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		case l.want != rs.Choice:
 			stop(notify.AnswerMovedOn)
 			return rs, false, nil
+		}
+		if l.n == 0 && a.Version > 0 {
+			// The first line answers the email's position, not just its
+			// list: a take-back gives the seat the same list again.
+			stale, err := p.c.Service.ReplyStale(ctx, a.GameID, a.Seat, a.Version, events.EmailRequestID(strings.TrimPrefix(l.key, "mail:")))
+			if err != nil {
+				return nil, false, err
+			}
+			if stale {
+				ans.Says = append(ans.Says, notify.AnswerStale)
+				return rs, false, nil
+			}
 		}
 		i := pick(l.text, projections.Labels(rs.Legal))
 		if i < 0 && l.n == 0 {

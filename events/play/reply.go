@@ -5,6 +5,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,4 +97,40 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	}
 	r.Choice = projections.ChoiceTag(r.Legal)
 	return r, nil
+}
+
+// ReplyStale reports whether a reply to an email of seat about version
+// (the version the email answered: its reply address holds it) comes too
+// late to play a move: after version, a move was taken back (pbem.takeback:
+// the position the email told of is gone, although the seat's list of
+// moves may be the same again), the seat itself moved (by the page or by
+// another reply), or the seat's deadline passed (pbem.timeout naming it).
+// A chat line, a resent link or another seat's move leaves a reply valid:
+// the caller compares the seat's list of moves with the email's
+// (projections.ChoiceTag) for what others changed. Events whose request id
+// starts with except (the reply's own earlier lines, delivered again) do
+// not count. Errors: those of the store.
+func (s *Service) ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error) {
+	evs, err := s.store.ReadStream(ctx, id, version+1)
+	if err != nil {
+		return false, err
+	}
+	me := "seat:" + strconv.Itoa(seat)
+	for _, e := range evs {
+		if except != "" && strings.HasPrefix(e.Meta.RequestID, except) {
+			continue
+		}
+		switch {
+		case e.Type == projections.TypeTakeback:
+			return true, nil
+		case e.Type == projections.TypeTimeout:
+			var t projections.Timeout
+			if err := json.Unmarshal(e.Data, &t); err != nil || slices.Contains(t.Seats, seat) {
+				return true, nil
+			}
+		case !projections.IsServiceEvent(e.Type) && e.Meta.Actor == me:
+			return true, nil
+		}
+	}
+	return false, nil
 }
