@@ -35,7 +35,7 @@ func botDelay(v string) (time.Duration, error) {
 // append, else polling every second) until ctx ends; the returned
 // function stops it and waits.
 func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Store, svc *play.Service) (func(), error) {
-	delay, err := botDelay(e.getenv("PBEM_BOT_DELAY"))
+	delay, err := botDelay(e.cfg.BotDelay)
 	if err != nil {
 		return nil, err
 	}

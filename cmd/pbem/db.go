@@ -64,7 +64,7 @@ func openServer(ctx context.Context, e *env) (*pgcluster.Database, error) {
 func dbExec(ctx context.Context, e *env, argv []string) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, e.stdout, e.stderr
-	if e.getenv("PBEM_TEST_DATABASE_URL") == "" {
+	if e.cfg.TestDatabaseURL == "" {
 		srv, err := openServer(ctx, e)
 		if err != nil {
 			return err

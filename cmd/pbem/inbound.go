@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,11 +31,10 @@ type inboundConfig struct {
 	Hostname string
 }
 
-// loadInbound reads the listener's configuration.
-func loadInbound(e *env, cfg config) (inboundConfig, error) {
-	ic := inboundConfig{Listen: strings.TrimSpace(e.getenv("PBEM_INBOUND_LISTEN")),
-		Domain: strings.TrimSpace(e.getenv("PBEM_REPLY_DOMAIN")), Hostname: heloName(cfg)}
-	if v := strings.TrimSpace(e.getenv("PBEM_INBOUND_MAX_BYTES")); v != "" {
+// loadInbound reads the listener's configuration from cfg.
+func loadInbound(cfg config) (inboundConfig, error) {
+	ic := inboundConfig{Listen: cfg.InboundListen, Domain: cfg.ReplyDomain, Hostname: heloName(cfg)}
+	if v := cfg.InboundMaxBytes; v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 1024 {
 			return ic, fmt.Errorf("PBEM_INBOUND_MAX_BYTES %q: give a number of bytes, at least 1024", v)

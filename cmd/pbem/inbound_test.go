@@ -20,22 +20,20 @@ import (
 
 func TestLoadInboundDefaults(t *testing.T) {
 	cfg := config{PublicURL: "https://games.example.org"}
-	vars := map[string]string{}
-	e := &env{getenv: func(k string) string { return vars[k] }}
-	ic, err := loadInbound(e, cfg)
+	ic, err := loadInbound(cfg)
 	if err != nil || ic.Domain != "games.example.org" || ic.Listen != "" {
 		t.Errorf("dev mailbox: %+v, %v", ic, err)
 	}
 	cfg.SMTPURL = "smtp://relay.example.org:25"
-	if ic, err = loadInbound(e, cfg); err != nil || ic.Domain != "" {
+	if ic, err = loadInbound(cfg); err != nil || ic.Domain != "" {
 		t.Errorf("a relay without listener or domain: %+v, %v", ic, err)
 	}
-	vars["PBEM_INBOUND_LISTEN"], vars["PBEM_REPLY_DOMAIN"], vars["PBEM_INBOUND_MAX_BYTES"] = ":2525", "reply.example.org", "65536"
-	if ic, err = loadInbound(e, cfg); err != nil || ic.Domain != "reply.example.org" || ic.MaxBytes != 65536 {
+	cfg.InboundListen, cfg.ReplyDomain, cfg.InboundMaxBytes = ":2525", "reply.example.org", "65536"
+	if ic, err = loadInbound(cfg); err != nil || ic.Domain != "reply.example.org" || ic.MaxBytes != 65536 {
 		t.Errorf("configured: %+v, %v", ic, err)
 	}
-	vars["PBEM_INBOUND_MAX_BYTES"] = "lots"
-	if _, err = loadInbound(e, cfg); err == nil {
+	cfg.InboundMaxBytes = "lots"
+	if _, err = loadInbound(cfg); err == nil {
 		t.Error("a bad PBEM_INBOUND_MAX_BYTES was accepted")
 	}
 }
@@ -64,14 +62,14 @@ func TestServeStartsTheReplyListener(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	var out bytes.Buffer
-	vars := map[string]string{"PBEM_SECRET": "s3cret", "PBEM_INBOUND_LISTEN": "127.0.0.1:0", "PBEM_REPLY_DOMAIN": "reply.example.org"}
-	e := &env{getenv: func(k string) string { return vars[k] }, stdout: &out, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		cfg: config{Secret: "s3cret", DataDir: t.TempDir(), PublicURL: "https://games.example.org"}}
+	e := &env{stdout: &out, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		cfg: config{Secret: "s3cret", DataDir: t.TempDir(), PublicURL: "https://games.example.org",
+			InboundListen: "127.0.0.1:0", ReplyDomain: "reply.example.org"}}
 	svc, err := newService(e, pool, store)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ic, err := loadInbound(e, e.cfg)
+	ic, err := loadInbound(e.cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"pbem/api"
 )
 
-// limitsFromEnv reads the rate limits of the organiser and sign-in flows
+// limitsOf reads the rate limits of the organiser and sign-in flows
 // (issue #15): each variable is a whole number, 0 or unset for the
 // default, "off" (or a negative number) for no limit.
 //
@@ -18,19 +18,19 @@ import (
 //	PBEM_LIMIT_INVITATIONS_IP       invitations one client IP may cause per day (150)
 //	PBEM_LIMIT_SIGNINS              sign-in links per hour, per address and per IP (5)
 //	PBEM_TRUST_PROXY                1: the client IP is X-Forwarded-For's (behind a proxy)
-func limitsFromEnv(getenv func(string) string) (api.Limits, bool, error) {
+func limitsOf(c limitSettings) (api.Limits, bool, error) {
 	var l api.Limits
 	for _, v := range []struct {
-		key string
-		dst *int
+		key, value string
+		dst        *int
 	}{
-		{"PBEM_LIMIT_GAMES_ADDRESS", &l.GamesPerHourAddress},
-		{"PBEM_LIMIT_GAMES_IP", &l.GamesPerHourIP},
-		{"PBEM_LIMIT_INVITATIONS_ADDRESS", &l.InvitationsPerDayAddress},
-		{"PBEM_LIMIT_INVITATIONS_IP", &l.InvitationsPerDayIP},
-		{"PBEM_LIMIT_SIGNINS", &l.SigninsPerHour},
+		{"PBEM_LIMIT_GAMES_ADDRESS", c.GamesAddress, &l.GamesPerHourAddress},
+		{"PBEM_LIMIT_GAMES_IP", c.GamesIP, &l.GamesPerHourIP},
+		{"PBEM_LIMIT_INVITATIONS_ADDRESS", c.InvitationsAddress, &l.InvitationsPerDayAddress},
+		{"PBEM_LIMIT_INVITATIONS_IP", c.InvitationsIP, &l.InvitationsPerDayIP},
+		{"PBEM_LIMIT_SIGNINS", c.Signins, &l.SigninsPerHour},
 	} {
-		s := strings.TrimSpace(getenv(v.key))
+		s := v.value
 		switch s {
 		case "":
 			continue
@@ -47,6 +47,6 @@ func limitsFromEnv(getenv func(string) string) (api.Limits, bool, error) {
 			*v.dst = -1
 		}
 	}
-	trust := strings.TrimSpace(getenv("PBEM_TRUST_PROXY"))
+	trust := c.TrustProxy
 	return l, trust == "1" || strings.EqualFold(trust, "true"), nil
 }

@@ -13,8 +13,8 @@ import (
 // is not (isTerminal); at PBEM_LOG_LEVEL (debug, info, warn or error; default info:
 // debug adds one line per HTTP request). Every line logged with a
 // request's context carries its request id (api.LogHandler).
-func newLogger(w io.Writer, getenv func(string) string) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logLevel(getenv("PBEM_LOG_LEVEL"))}
+func newLogger(w io.Writer, level string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: logLevel(level)}
 	var h slog.Handler
 	if isTerminal(w) {
 		h = slog.NewTextHandler(w, opts)

@@ -38,7 +38,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if retention <= 0 {
 		retention = -1 // kept forever
 	}
-	ic, err := loadInbound(e, cfg)
+	ic, err := loadInbound(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,11 +52,11 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 			dk = d
 		}
 	}
-	lease, err := mailLease(e.getenv("PBEM_MAIL_LEASE"))
+	lease, err := mailLease(cfg.MailLease)
 	if err != nil {
 		return nil, nil, err
 	}
-	senders, err := mailSenders(e.getenv("PBEM_MAIL_SENDERS"))
+	senders, err := mailSenders(cfg.MailSenders)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,8 @@
 //	pbem verify --audit FILE     check a downloaded audit record offline
 //	pbem version                 print the version and commit (stamped by make release)
 //
-// Configuration comes from the environment (see config); flags override
+// Configuration comes from the environment, read once into config
+// (config.go, loadConfig) and passed down; flags override
 // it where a subcommand has one. This package only wires: flags, env, and
 // the packages that do the work.
 package main
@@ -23,7 +24,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 )
 
@@ -34,76 +34,9 @@ func main() {
 	os.Exit(code)
 }
 
-// config is pbem's configuration, from the environment.
-type config struct {
-	// DatabaseURL (DATABASE_URL) is the PostgreSQL database. Unset: the
-	// database "pbem" on a server on 127.0.0.1:5432 if one answers, else on
-	// a private cluster in DataDir/postgres (package cluster).
-	DatabaseURL string
-	// Listen (PBEM_LISTEN, default ":8080") is the HTTP listen address.
-	Listen string
-	// PublicURL (PBEM_PUBLIC_URL) is the server's URL as players reach it,
-	// for links in emails. Unset: http://localhost:<listen port>.
-	PublicURL string
-	// SMTPURL (PBEM_SMTP_URL, smtp://user:pass@host:port) is the mail
-	// relay. Unset: mail goes to the dev mailbox at /dev/mail.
-	SMTPURL string
-	// MailFrom (PBEM_MAIL_FROM) is the From address of emails.
-	MailFrom string
-	// SMTPHelo (PBEM_SMTP_HELO) is the host name pbem gives in SMTP: in
-	// EHLO to the relay and in the reply listener's greeting; default the
-	// host of PBEM_PUBLIC_URL (see heloName).
-	SMTPHelo string
-	// Secret (PBEM_SECRET) keys the play-link tokens.
-	Secret string
-	// DataDir (PBEM_DATA, default "data") is the data folder: the private
-	// PostgreSQL cluster and other local state.
-	DataDir string
-	// DKIMKey (PBEM_DKIM_KEY) is the path of a PEM private key (RSA or
-	// Ed25519) that signs outgoing email, with DKIMSelector
-	// (PBEM_DKIM_SELECTOR) and DKIMDomain (PBEM_DKIM_DOMAIN): all three or
-	// none (see loadDKIM).
-	DKIMKey, DKIMSelector, DKIMDomain string
-	// OutboxRetention (PBEM_OUTBOX_RETENTION, a Go duration, default 720h)
-	// is how long sent emails stay in the outbox; "0" or a negative value
-	// keeps them forever.
-	OutboxRetention string
-	// MailGrace (PBEM_MAIL_GRACE, a Go duration, default 2m) is how long
-	// the emails of a player's move wait, so that a move taken back sends
-	// none (wiring.MailGrace reads it).
-	MailGrace string
-}
-
-// loadConfig reads the configuration from getenv, with defaults.
-func loadConfig(getenv func(string) string) config {
-	def := func(key, fallback string) string {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			return v
-		}
-		return fallback
-	}
-	return config{
-		DatabaseURL: def("DATABASE_URL", ""),
-		Listen:      def("PBEM_LISTEN", ":8080"),
-		PublicURL:   def("PBEM_PUBLIC_URL", ""),
-		SMTPURL:     def("PBEM_SMTP_URL", ""),
-		MailFrom:    def("PBEM_MAIL_FROM", ""),
-		SMTPHelo:    def("PBEM_SMTP_HELO", ""),
-		Secret:      def("PBEM_SECRET", ""),
-		DataDir:     def("PBEM_DATA", "data"),
-
-		DKIMKey:         def("PBEM_DKIM_KEY", ""),
-		DKIMSelector:    def("PBEM_DKIM_SELECTOR", ""),
-		DKIMDomain:      def("PBEM_DKIM_DOMAIN", ""),
-		OutboxRetention: def("PBEM_OUTBOX_RETENTION", "720h"),
-		MailGrace:       def("PBEM_MAIL_GRACE", ""),
-	}
-}
-
 // env is what every subcommand gets: configuration, output, logger.
 type env struct {
 	cfg    config
-	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger
@@ -136,12 +69,12 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 // run runs the subcommand of args and returns the process's exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg := loadConfig(getenv)
 	e := &env{
-		cfg:    loadConfig(getenv),
-		getenv: getenv,
+		cfg:    cfg,
 		stdout: stdout,
 		stderr: stderr,
-		log:    newLogger(stderr, getenv),
+		log:    newLogger(stderr, cfg.LogLevel),
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)

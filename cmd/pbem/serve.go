@@ -35,16 +35,12 @@ import (
 // Background workers (outbox, deadlines, the schema watch of
 // schemawatch.go) start after step 2 with ctx and are waited for in step 5.
 func serve(ctx context.Context, e *env, args []string) error {
-	tlsCfg, err := https.FromEnv(e.getenv, e.cfg.DataDir)
+	tlsCfg, err := https.Load(e.cfg.TLS, e.cfg.DataDir)
 	if err != nil {
 		return err
 	}
-	defListen := e.cfg.Listen
-	if tlsCfg.Enabled() && strings.TrimSpace(e.getenv("PBEM_LISTEN")) == "" {
-		defListen = ":443"
-	}
 	fs := newFlagSet(e, "serve")
-	listen := fs.String("listen", defListen, "listen address (PBEM_LISTEN; default :443 with TLS)")
+	listen := fs.String("listen", e.cfg.Listen, "listen address (PBEM_LISTEN; default :443 with TLS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -56,8 +52,8 @@ func serve(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	wiring.TuneGC(e.getenv)
-	timeouts, err := httpTimeouts(e.getenv)
+	wiring.TuneGC(e.cfg.GOGC, e.cfg.GOMEMLIMIT)
+	timeouts, err := httpTimeouts(e.cfg)
 	if err != nil {
 		return err
 	}
@@ -123,7 +119,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	defer stopBots()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
-	limits, trustProxy, err := limitsFromEnv(e.getenv)
+	limits, trustProxy, err := limitsOf(e.cfg.Limits)
 	if err != nil {
 		return err
 	}

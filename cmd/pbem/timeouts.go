@@ -2,29 +2,28 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"pbem/api"
 )
 
-// httpTimeouts reads the HTTP server's timeouts from the environment:
+// httpTimeouts reads the HTTP server's timeouts from cfg:
 // PBEM_READ_HEADER_TIMEOUT, PBEM_READ_TIMEOUT, PBEM_WRITE_TIMEOUT and
 // PBEM_IDLE_TIMEOUT, each a Go duration ("30s", "2m"); unset, the value of
 // api.DefaultTimeouts. A value that is not a positive duration is an error
 // naming the variable.
-func httpTimeouts(getenv func(string) string) (api.Timeouts, error) {
+func httpTimeouts(cfg config) (api.Timeouts, error) {
 	t := api.DefaultTimeouts
 	for _, v := range []struct {
-		key string
-		dst *time.Duration
+		key, value string
+		dst        *time.Duration
 	}{
-		{"PBEM_READ_HEADER_TIMEOUT", &t.ReadHeader},
-		{"PBEM_READ_TIMEOUT", &t.Read},
-		{"PBEM_WRITE_TIMEOUT", &t.Write},
-		{"PBEM_IDLE_TIMEOUT", &t.Idle},
+		{"PBEM_READ_HEADER_TIMEOUT", cfg.ReadHeaderTimeout, &t.ReadHeader},
+		{"PBEM_READ_TIMEOUT", cfg.ReadTimeout, &t.Read},
+		{"PBEM_WRITE_TIMEOUT", cfg.WriteTimeout, &t.Write},
+		{"PBEM_IDLE_TIMEOUT", cfg.IdleTimeout, &t.Idle},
 	} {
-		s := strings.TrimSpace(getenv(v.key))
+		s := v.value
 		if s == "" {
 			continue
 		}

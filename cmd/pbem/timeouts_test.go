@@ -9,7 +9,7 @@ import (
 )
 
 func TestHTTPTimeoutsFromEnvironment(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	env := func(m map[string]string) config { return loadConfig(func(k string) string { return m[k] }) }
 	got, err := httpTimeouts(env(nil))
 	if err != nil || got != api.DefaultTimeouts {
 		t.Fatalf("defaults: %+v, %v", got, err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 
 	"pbem/api"
 	"pbem/cmd/internal/https"
@@ -27,10 +26,7 @@ func setupTLS(e *env, cfg https.Config, srv *http.Server, ln net.Listener, t api
 		return nil, err
 	}
 	srv.TLSConfig = setup.TLS
-	addr := strings.TrimSpace(e.getenv("PBEM_HTTP_LISTEN"))
-	if addr == "" {
-		addr = ":80"
-	}
+	addr := e.cfg.HTTPListen
 	if addr == "off" {
 		return nil, nil
 	}

@@ -52,7 +52,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if o.players < 1 || o.seats < 1 {
 		return errors.New("-players and -seats must be positive")
 	}
-	wiring.TuneGC(o.getenv) // as pbem serve does
+	wiring.TuneGC(o.gogc, o.gomemlimit) // as pbem serve does
 	srv, err := pgcluster.Open(ctx, pgcluster.Options{DatabaseURL: o.databaseURL, DataDir: o.dataDir, Install: true, Log: stderr})
 	if err != nil {
 		return err

@@ -48,7 +48,8 @@ type options struct {
 	db           string        // an existing migrated database to play on (kept), or "" for a scratch one
 	databaseURL  string        // DATABASE_URL, or "" to find a server as pbem does
 	dataDir      string        // PBEM_DATA: where a private cluster lives
-	getenv       func(string) string
+	gogc         string        // GOGC, GOMEMLIMIT: the collector settings the operator chose (wiring.TuneGC)
+	gomemlimit   string
 }
 
 // run parses args and runs the load test; it returns the exit code: 0 on
@@ -63,7 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "usage: pbemload [flags]\n\nenvironment: DATABASE_URL, PBEM_DATA (see README.md)\n\nflags:")
 		fs.PrintDefaults()
 	}
-	o := options{getenv: getenv}
+	var o options
 	fs.IntVar(&o.players, "players", 32, "concurrent players (HTTP clients)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to play")
 	fs.DurationVar(&o.baseline, "baseline", 5*time.Second, "how long to run the plain INSERT baseline")
@@ -88,6 +89,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if o.dataDir == "" {
 		o.dataDir = "data"
 	}
+	o.gogc, o.gomemlimit = getenv("GOGC"), getenv("GOMEMLIMIT")
 	if err := loadtest(ctx, o, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "pbemload: %v\n", err)
 		return 1

@@ -24,7 +24,36 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 )
 
-// Config is the TLS configuration, from the environment (FromEnv).
+// Settings are the TLS variables as the environment gives them (pbem's
+// configuration reads them; Load checks them).
+type Settings struct {
+	Domains   string // PBEM_TLS_DOMAINS, comma-separated
+	Directory string // PBEM_ACME_DIRECTORY
+	Email     string // PBEM_ACME_EMAIL
+	CAFile    string // PBEM_ACME_CA_FILE
+	CertFile  string // PBEM_TLS_CERT
+	KeyFile   string // PBEM_TLS_KEY
+}
+
+// Wanted reports whether s asks for HTTPS (ACME domains or a certificate
+// of one's own), before Load checks it: a valid s is Wanted exactly when
+// its Config is Enabled.
+func (s Settings) Wanted() bool {
+	return len(s.domains()) > 0 || strings.TrimSpace(s.CertFile) != ""
+}
+
+// domains are the names of PBEM_TLS_DOMAINS, trimmed and in lower case.
+func (s Settings) domains() []string {
+	var out []string
+	for _, d := range strings.Split(s.Domains, ",") {
+		if d = strings.ToLower(strings.TrimSpace(d)); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Config is the TLS configuration, from the environment's Settings (Load).
 type Config struct {
 	// Domains (PBEM_TLS_DOMAINS, comma-separated) are the names ACME
 	// certificates are got for; none: no ACME.
@@ -50,25 +79,22 @@ type Config struct {
 // LetsEncrypt is the default ACME directory.
 const LetsEncrypt = autocert.DefaultACMEDirectory
 
-// FromEnv reads the configuration from getenv; dataDir is PBEM_DATA. It
+// Load checks s and returns the configuration; dataDir is PBEM_DATA. It
 // refuses a half or contradictory configuration.
-func FromEnv(getenv func(string) string, dataDir string) (Config, error) {
-	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
+func Load(s Settings, dataDir string) (Config, error) {
 	c := Config{
-		Directory: get("PBEM_ACME_DIRECTORY"),
-		Email:     get("PBEM_ACME_EMAIL"),
-		CAFile:    get("PBEM_ACME_CA_FILE"),
+		Directory: strings.TrimSpace(s.Directory),
+		Email:     strings.TrimSpace(s.Email),
+		CAFile:    strings.TrimSpace(s.CAFile),
 		CacheDir:  filepath.Join(dataDir, "acme"),
-		CertFile:  get("PBEM_TLS_CERT"),
-		KeyFile:   get("PBEM_TLS_KEY"),
+		CertFile:  strings.TrimSpace(s.CertFile),
+		KeyFile:   strings.TrimSpace(s.KeyFile),
 	}
-	for _, d := range strings.Split(get("PBEM_TLS_DOMAINS"), ",") {
-		if d = strings.ToLower(strings.TrimSpace(d)); d != "" {
-			if strings.ContainsAny(d, ":/ ") || !strings.Contains(d, ".") {
-				return Config{}, fmt.Errorf("PBEM_TLS_DOMAINS: %q is not a domain name", d)
-			}
-			c.Domains = append(c.Domains, d)
+	for _, d := range s.domains() {
+		if strings.ContainsAny(d, ":/ ") || !strings.Contains(d, ".") {
+			return Config{}, fmt.Errorf("PBEM_TLS_DOMAINS: %q is not a domain name", d)
 		}
+		c.Domains = append(c.Domains, d)
 	}
 	if (c.CertFile == "") != (c.KeyFile == "") {
 		return Config{}, errors.New("PBEM_TLS_CERT and PBEM_TLS_KEY go together: set both or neither")

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestFromEnv checks the environment's readings and the refusals of half or
+// TestLoad checks the environment's readings and the refusals of half or
 // contradictory configurations.
-func TestFromEnv(t *testing.T) {
+func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		env     map[string]string
 		domains string // joined with ","
@@ -24,7 +24,11 @@ func TestFromEnv(t *testing.T) {
 		{env: map[string]string{"PBEM_TLS_DOMAINS": "https://play.example.org"}, err: "not a domain name"},
 		{env: map[string]string{"PBEM_TLS_DOMAINS": "localhost"}, err: "not a domain name"},
 	} {
-		c, err := FromEnv(func(k string) string { return tc.env[k] }, "/var/lib/pbem")
+		c, err := Load(Settings{Domains: tc.env["PBEM_TLS_DOMAINS"], Directory: tc.env["PBEM_ACME_DIRECTORY"], Email: tc.env["PBEM_ACME_EMAIL"],
+			CAFile: tc.env["PBEM_ACME_CA_FILE"], CertFile: tc.env["PBEM_TLS_CERT"], KeyFile: tc.env["PBEM_TLS_KEY"]}, "/var/lib/pbem")
+		if err == nil && c.Enabled() != (Settings{Domains: tc.env["PBEM_TLS_DOMAINS"], CertFile: tc.env["PBEM_TLS_CERT"]}).Wanted() {
+			t.Errorf("%v: Wanted and Enabled disagree", tc.env)
+		}
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%v: error %v, want %q", tc.env, err, tc.err)

@@ -34,12 +34,13 @@ const (
 )
 
 // TuneGC applies the server's collector settings, unless the operator chose
-// them with GOGC or GOMEMLIMIT (read through getenv).
-func TuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
+// them: gogc and gomemlimit are the values of GOGC and GOMEMLIMIT, empty
+// when unset.
+func TuneGC(gogc, gomemlimit string) {
+	if gogc == "" {
 		debug.SetGCPercent(serverGCPercent)
 	}
-	if getenv("GOMEMLIMIT") == "" {
+	if gomemlimit == "" {
 		debug.SetMemoryLimit(serverMemoryLimit)
 	}
 }
