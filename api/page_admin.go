@@ -23,18 +23,21 @@ type adminPage struct {
 	StatusKey string
 	Version   int64
 	Seats     []play.SeatName
-	Deadline  *when
-	Active    bool
-	Paused    bool
-	Ended     bool
-	Extends   []option
+	// Table is the seat table: who plays each seat, their address, person
+	// or bot, last visit and since when the game awaits them, with the
+	// actions on each row.
+	Table    []adminSeatRow
+	Deadline *when
+	Active   bool
+	Paused   bool
+	Ended    bool
+	Extends  []option
 	// BotLevels are the levels a seat may be handed to (normal chosen).
 	BotLevels []option
-	Done      bool
-	Failed    []failedRow
-	ShowFail  bool
-	// Waiting lists whom the game waits for, and since when.
-	Waiting []waitingRow
+	// Answer says what the last action did and who was told ("" : none).
+	Answer   string
+	Failed   []failedRow
+	ShowFail bool
 }
 
 // failedRow is an email that failed or waits for its next attempt, on the
@@ -44,10 +47,13 @@ type failedRow struct {
 	Next *when
 }
 
-// waitingRow is one awaited seat on the admin page.
-type waitingRow struct {
-	Name  string
-	Since when
+// adminSeatRow is one row of the admin page's seat table.
+type adminSeatRow struct {
+	play.AdminSeat
+	// Kind says who plays the seat: a person, or a bot of some level.
+	Kind string
+	// Visit and Awaited tell LastVisit and AwaitedSince (nil: never, not awaited).
+	Visit, Awaited *when
 }
 
 // adminAuth checks that tok is game id's admin token.
@@ -84,7 +90,7 @@ func (p *pages) admin(c echo.Context) error {
 	}
 	d := adminPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Status: cat.T("status." + sm.Status),
 		StatusKey: sm.Status, Version: sm.Version, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
-		Paused: sm.Status == projections.StatusPaused, Done: c.QueryParam("n") == "done"}
+		Paused: sm.Status == projections.StatusPaused}
 	d.Ended = !d.Active && !d.Paused
 	d.Title = cat.T("admin.title", d.GameName)
 	d.CSRF = p.csrfFor(tok)
@@ -100,13 +106,27 @@ func (p *pages) admin(c echo.Context) error {
 		d.Extends = append(d.Extends, option{Value: strconv.Itoa(h) + "h", Label: lbl, Selected: h == 24})
 	}
 	d.BotLevels = botLevels(cat, engine.BotNormal.String())
-	ws, err := p.svc.WaitingFor(ctx, id)
+	seats, err := p.svc.AdminSeats(ctx, id, tok)
 	if err != nil {
 		return err
 	}
-	for _, w := range ws {
-		d.Waiting = append(d.Waiting, waitingRow{Name: w.Name, Since: tellTime(cat, w.Since, p.svc.Now(), location(c))})
+	loc, now := location(c), p.svc.Now()
+	for _, st := range seats {
+		r := adminSeatRow{AdminSeat: st, Kind: cat.T("lobby.kind.person")}
+		if st.Bot != "" {
+			r.Kind = cat.T("lobby.kind." + st.Bot)
+		}
+		if st.LastVisit != nil {
+			w := tellTime(cat, *st.LastVisit, now, loc)
+			r.Visit = &w
+		}
+		if st.AwaitedSince != nil {
+			w := tellTime(cat, *st.AwaitedSince, now, loc)
+			r.Awaited = &w
+		}
+		d.Table = append(d.Table, r)
 	}
+	d.Answer = adminAnswer(cat, c.QueryParam("n"), c.QueryParam("seat"), d.Deadline, seats)
 	if p.cfg.Failed != nil {
 		d.ShowFail = true
 		failed, err := p.cfg.Failed.Failed(ctx, id)
@@ -187,5 +207,9 @@ func (p *pages) adminAction(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/admin/"+url.PathEscape(id)+"?n=done")
+	to := "/admin/" + url.PathEscape(id) + "?n=" + url.QueryEscape(c.FormValue("action"))
+	if seat := c.FormValue("seat"); seat != "" {
+		to += "&seat=" + url.QueryEscape(seat)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
 }

@@ -68,6 +68,7 @@ type Admin interface {
 	ResendLink(ctx context.Context, id, adminToken string, seat int) (*play.Summary, error)
 	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*play.Summary, error)
 	Rematch(ctx context.Context, id, adminToken string) (*play.CreatedGame, error)
+	AdminSeats(ctx context.Context, id, adminToken string) ([]play.AdminSeat, error)
 }
 
 // Accounts are the commands of people rather than seats: creating and
