@@ -47,9 +47,10 @@ func (s *Server) adminReplace(c echo.Context) error {
 	})
 }
 
-// adminRematch: POST /api/v1/games/:id/admin/rematch: a new game of the
-// same players and options (201, as a confirmation answers), charged to
-// the organiser's and the client's limits.
+// adminRematch: POST /api/v1/games/:id/admin/rematch: once the game has
+// ended, a new game of the same seats (bots included) and options (201, as
+// a confirmation answers), charged to the organiser's and the client's
+// limits; the rematch already started, if any (200, charged nothing).
 func (s *Server) adminRematch(c echo.Context) error {
 	var b emptyBody
 	if err := decode(c, &b, true); err != nil {
@@ -67,11 +68,14 @@ func (s *Server) adminRematch(c echo.Context) error {
 	for i, n := range cg.Game.Players {
 		out.Seats = append(out.Seats, play.SeatName{Seat: i, Name: n})
 	}
+	if cg.Again {
+		return c.JSON(http.StatusOK, out)
+	}
 	return c.JSON(http.StatusCreated, out)
 }
 
 // rematch checks the admin token, charges the limits and starts the rematch.
-func (s *Server) rematch(c echo.Context, id, tok string) (*play.CreatedGame, error) {
+func (s *Server) rematch(c echo.Context, id, tok string) (*play.Confirmed, error) {
 	ctx := c.Request().Context()
 	a, err := s.svc.Authenticate(ctx, id, tok)
 	if err != nil {
@@ -93,11 +97,10 @@ func (s *Server) rematch(c echo.Context, id, tok string) (*play.CreatedGame, err
 		return nil, err
 	}
 	cg, err := s.svc.Rematch(ctx, id, tok)
-	if err != nil {
+	if err != nil || cg.Again {
 		ch.undo()
-		return nil, err
 	}
-	return cg, nil
+	return cg, err
 }
 
 // adminWaiting: GET /api/v1/games/:id/admin/waiting: whom the game waits

@@ -132,7 +132,14 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 		t.Fatalf("verify after pause: %v", err)
 	}
 
-	// A rematch: the same players (Dee now) and options, a new seed.
+	// A rematch waits for the end of the game (409 while it is paused);
+	// then the same players (Dee now) and options, a new seed.
+	if st := e.do("POST", g+"/admin/rematch", c.AdminToken, nil, nil); st != http.StatusConflict {
+		t.Fatalf("rematch of a paused game: %d", st)
+	}
+	if st := e.do("POST", g+"/admin/abort", c.AdminToken, nil, nil); st != http.StatusOK {
+		t.Fatalf("abort: %d", st)
+	}
 	var rm created
 	if st := e.do("POST", g+"/admin/rematch", c.AdminToken, nil, &rm); st != http.StatusCreated || rm.ID == "" || rm.ID == c.ID {
 		t.Fatalf("rematch: %d %+v", st, rm)

@@ -65,6 +65,8 @@ func (s *Server) routes() []Route {
 
 			// take back my last move (form: csrf, version)
 			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},
+			// start (or open) the rematch of an ended game, on my seat (form: csrf)
+			{http.MethodPost, "/play/:game/rematch", p.wrap(p.seatRematch)},
 		}...)
 	}
 	if s.cfg.Metrics != nil {

@@ -31,6 +31,7 @@ type Play interface {
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
 	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (json.RawMessage, error)
 	Chat(ctx context.Context, id, token, text, requestID string) error
+	RematchAs(ctx context.Context, id, token string) (*play.SeatRematch, error)
 }
 
 // Reads are what the pages and endpoints show of a game; they change
@@ -67,7 +68,7 @@ type Admin interface {
 	ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*play.Summary, error)
 	ResendLink(ctx context.Context, id, adminToken string, seat int) (*play.Summary, error)
 	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*play.Summary, error)
-	Rematch(ctx context.Context, id, adminToken string) (*play.CreatedGame, error)
+	Rematch(ctx context.Context, id, adminToken string) (*play.Confirmed, error)
 	AdminSeats(ctx context.Context, id, adminToken string) ([]play.AdminSeat, error)
 }
 

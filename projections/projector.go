@@ -62,10 +62,17 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	var lines []string
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
+	// ending is the last event that may have ended the game: an engine
+	// event or an abort. The service events an ended game still takes (a
+	// rematch) come after it, and must not move its end.
+	var ending events.Event
 	seatMove := false // an engine event of a seat's own move or a bot's (its emails wait MailGrace)
 	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/play)
 	for i, e := range appended {
 		last = e
+		if !IsServiceEvent(e.Type) || e.Type == TypeAborted {
+			ending = e
+		}
 		var ev engine.Event
 		if IsServiceEvent(e.Type) {
 			switch e.Type {
@@ -190,7 +197,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	if g.Ended() {
 		g.ToMove = []int{}
 		if g.FinishedAt == nil {
-			t := last.RecordedAt.UTC()
+			if ending.Stream == "" {
+				ending = last
+			}
+			t := ending.RecordedAt.UTC()
 			g.FinishedAt = &t
 		}
 	}

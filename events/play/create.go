@@ -88,6 +88,13 @@ func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.P
 	if err != nil {
 		return nil, err
 	}
+	return s.proposalAs(id, req)
+}
+
+// proposalAs is the proposal row of checked request req under id,
+// created now.
+func (s *Service) proposalAs(id string, req *CreateGame) (*projections.Proposal, error) {
+	var err error
 	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
 		OrganiserEmail: req.Organiser.Email, CreatedAt: s.now().UTC()}
 	if p.Request, err = json.Marshal(req); err != nil {

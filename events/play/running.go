@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -160,46 +159,6 @@ func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (
 		}
 	}
 	return g, gen, nil
-}
-
-// Rematch starts a new game of the same players, options and settings
-// with a new seed (invitations sent), records pbem.rematch in the old
-// game, and emails the new game's admin link to the organiser. Errors:
-// ENotFound, EUnauthorized, EInvalid if an address now refuses
-// invitations.
-func (s *Service) Rematch(ctx context.Context, id, adminToken string) (*CreatedGame, error) {
-	g, err := s.authAdmin(ctx, id, adminToken)
-	if err != nil {
-		return nil, err
-	}
-	org, err := s.Organiser(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	req := CreateGame{Game: g.Game, Language: g.Language, Options: g.Options, TurnDeadline: g.TurnDeadline,
-		ReminderBefore: g.ReminderBefore, TimeoutPolicy: g.TimeoutPolicy, Organiser: org}
-	for _, st := range g.Seats {
-		req.Players = append(req.Players, NewPlayer{Name: st.Name, Email: st.Email})
-	}
-	cg, err := s.Create(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.repo.Proposal(ctx, cg.ID)
-	if err != nil {
-		return nil, err
-	}
-	row, err := organiserMail(projections.KindAdminLink, cg.ID, p, g.Language, g.Game, cg.Game.Players)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.repo.QueueMail(ctx, row); err != nil {
-		return nil, err
-	}
-	if _, err := s.serviceEvent(ctx, g, "admin", projections.TypeRematch, projections.Rematch{Game: cg.ID}); err != nil {
-		return nil, fmt.Errorf("game: rematch %s of %s: %w", cg.ID, id, err)
-	}
-	return cg, nil
 }
 
 // PauseReason is the reason the organiser gave for the pause of a paused
