@@ -86,18 +86,28 @@ func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok st
 
 // groupCatchUp groups consecutive lines of the same player's turn, each
 // group headed by the player's name (or "The game" for the game's own
-// events: deals, round ends, the organiser's actions).
+// events: deals, round ends, the organiser's actions; "Table talk" for
+// the other players' lines).
 func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []catchUpGroup {
 	var out []catchUpGroup
-	last := -2
+	last := ""
 	for _, l := range lines {
-		if len(out) == 0 || l.Seat != last {
+		// Table talk has a group of its own: a line written between turns
+		// is no part of its author's turn.
+		key := strconv.Itoa(l.Seat)
+		if l.Type == projections.TypeChat {
+			key = "chat"
+		}
+		if len(out) == 0 || key != last {
 			who := cat.T("catchup.game")
-			if l.Seat >= 0 {
+			switch {
+			case key == "chat":
+				who = cat.T("catchup.chat")
+			case l.Seat >= 0:
 				who = cat.T("catchup.turn_of", seatName(names, l.Seat))
 			}
 			out = append(out, catchUpGroup{Who: who})
-			last = l.Seat
+			last = key
 		}
 		g := &out[len(out)-1]
 		g.Lines = append(g.Lines, catchUpLine{Version: l.Version, Text: l.Text})

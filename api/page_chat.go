@@ -2,6 +2,9 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -43,18 +46,40 @@ func (p *pages) chat(c echo.Context) error {
 	return p.backToPlay(c, id, tok, notice, "table-talk")
 }
 
-// chatLines returns the latest table-talk lines of a game as the seat's
-// history has them (already in the game's language).
-func chatLines(ctx context.Context, svc Reads, id, tok string) ([]string, error) {
+// chatLine is one table-talk message on the play page: who wrote it and
+// when (in the reader's time zone), and whether the reader has not seen it
+// yet (New: written by another player after the version the reader knew,
+// the start of "Since your last turn").
+type chatLine struct {
+	Version int64
+	Who     string
+	Text    string
+	When    when
+	New     bool
+	Mine    bool
+}
+
+// chatLines returns the latest table-talk lines of a game as the seat of
+// tok may see them: author (names by seat), time told in cat's language
+// and loc, and New for another player's line after version from.
+func chatLines(ctx context.Context, svc Reads, id, tok string, seat int, names []string, from int64,
+	cat i18n.Printer, loc *time.Location) ([]chatLine, error) {
 	h, err := svc.History(ctx, id, tok)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	now := svc.Now()
+	var out []chatLine
 	for _, r := range h.Events {
-		if r.Type == projections.TypeChat {
-			out = append(out, r.Summary)
+		if r.Type != projections.TypeChat {
+			continue
 		}
+		var c projections.Chat
+		if err := json.Unmarshal(r.Data, &c); err != nil {
+			return nil, fmt.Errorf("chat line v%d: %w", r.Version, err)
+		}
+		out = append(out, chatLine{Version: r.Version, Who: seatName(names, c.Seat), Text: c.Text,
+			When: tellTime(cat, r.RecordedAt, now, loc), Mine: c.Seat == seat, New: c.Seat != seat && r.Version > from})
 	}
 	if len(out) > chatShown {
 		out = out[len(out)-chatShown:]

@@ -63,7 +63,13 @@ func (p *pages) playFor(c echo.Context, id, tok, notice string) (*playPage, erro
 		return nil, err
 	}
 	p.recordZone(c, id, sp.View.Seat)
-	if d.Chat, err = chatLines(ctx, p.svc, id, tok); err != nil {
+	names := seatNames(sp.Summary)
+	from := d.Version
+	if d.CatchUp != nil {
+		from = d.CatchUp.From
+	}
+	cat := p.cat(d.Lang)
+	if d.Chat, err = chatLines(ctx, p.svc, id, tok, sp.View.Seat, names, from, cat, location(c)); err != nil {
 		return nil, err
 	}
 	d.ChatMax = play.MaxChatRunes

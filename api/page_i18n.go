@@ -82,7 +82,7 @@ type when struct {
 }
 
 // tellTime says t in cat's language and loc's time zone, relative to now:
-// "today 18:00", "tomorrow 18:00", "Thursday 18:00" within a week, else
+// "today 18:00", "tomorrow 18:00", "yesterday 18:00", "Thursday 18:00" within a week, else
 // "Thursday 27 November 18:00".
 func tellTime(cat i18n.Printer, t, now time.Time, loc *time.Location) when {
 	lt, ln := t.In(loc), now.In(loc)
@@ -97,6 +97,8 @@ func tellTime(cat i18n.Printer, t, now time.Time, loc *time.Location) when {
 		w.Text = cat.T("date.today", hm)
 	case days == 1:
 		w.Text = cat.T("date.tomorrow", hm)
+	case days == -1:
+		w.Text = cat.T("date.yesterday", hm)
 	case days > 1 && days < 7 && len(wd) == 7:
 		w.Text = cat.T("date.short", wd[lt.Weekday()], hm)
 	case len(wd) == 7 && len(mo) == 12:

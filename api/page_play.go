@@ -39,7 +39,7 @@ type playPage struct {
 	Ended    bool
 	Result   []projections.Ranking
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
-	Chat    []string
+	Chat    []chatLine
 	ChatMax int
 	// Explain holds the engine's explanations for this seat (how the rules
 	// apply now); HelpLink is the game's help page.

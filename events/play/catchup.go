@@ -19,8 +19,9 @@ import (
 // CatchUp is what happened in a game since a seat last moved or last
 // opened its page, whichever is later. Its lines are the seat's history
 // rows as stored (the sentences the your-turn email tells, see notify's
-// Story): table talk (shown beside it on the page) and the game's creation
-// are left out, as the email leaves them out.
+// Story), the other players' table talk included (issue #31); the seat's
+// own lines and the game's creation are left out, as the email leaves
+// them out.
 type CatchUp struct {
 	// From is the version the seat knew: Lines are the events after it.
 	From int64
@@ -80,7 +81,8 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	from := max(since, lastMove(rows, seat))
 	cu := &CatchUp{From: from}
 	for _, r := range rows {
-		if r.Version <= from || r.Version > version || r.Type == projections.TypeChat || r.Type == projections.TypeCreated {
+		if r.Version <= from || r.Version > version || r.Type == projections.TypeCreated ||
+			(r.Type == projections.TypeChat && r.Actor == "seat:"+strconv.Itoa(seat)) {
 			continue
 		}
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
