@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -41,7 +42,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	if st := opens(seatToken(c.ID, 1)); st != http.StatusUnauthorized {
 		t.Fatalf("Bob's old link after the correction: %d", st)
 	}
-	if st := opens(play.SeatToken(secret, c.ID, 1, 1)); st != http.StatusOK {
+	if st := opens(tokens.Seat(secret, c.ID, 1, 1)); st != http.StatusOK {
 		t.Fatalf("Bob's new link: %d", st)
 	}
 	// Replace Cid by Dee.
@@ -51,7 +52,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	if st := opens(seatToken(c.ID, 2)); st != http.StatusUnauthorized {
 		t.Fatalf("Cid's link after the replacement: %d", st)
 	}
-	if st := opens(play.SeatToken(secret, c.ID, 2, 1)); st != http.StatusOK {
+	if st := opens(tokens.Seat(secret, c.ID, 2, 1)); st != http.StatusOK {
 		t.Fatalf("Dee's link: %d", st)
 	}
 	// Bad corrections change nothing.

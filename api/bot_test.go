@@ -7,7 +7,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // botSummary is the part of a summary that shows who is a bot.
@@ -53,7 +53,7 @@ func TestBotSeatsThroughTheAPI(t *testing.T) {
 	if st := e.do("POST", "/api/v1/games", "", body, &proposed); st != http.StatusAccepted {
 		t.Fatalf("propose: %d", st)
 	}
-	if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken(secret, proposed.ID), "", nil, &c); st != http.StatusCreated {
+	if st := e.do("POST", "/api/v1/confirm/"+tokens.Confirm(secret, proposed.ID), "", nil, &c); st != http.StatusCreated {
 		t.Fatalf("confirm: %d", st)
 	}
 	if c.Seats[1].Bot != "normal" || c.Seats[1].Name != "Robot 1" || c.Seats[0].Bot != "" {

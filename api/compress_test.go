@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // rawGet fetches path with b's cookies and the given headers, without the
@@ -73,7 +73,7 @@ func TestResponsesAreCompressed(t *testing.T) {
 	b.open(id, 0)
 	ctx := context.Background()
 	view := "/api/v1/games/" + id + "/view"
-	bearer := map[string]string{"Authorization": "Bearer " + play.SeatToken(secret, id, 0, 0)}
+	bearer := map[string]string{"Authorization": "Bearer " + tokens.Seat(secret, id, 0, 0)}
 	bearerGz := map[string]string{"Authorization": bearer["Authorization"], "Accept-Encoding": "gzip, deflate, br"}
 	for _, c := range []struct {
 		name, path string

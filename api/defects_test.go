@@ -20,7 +20,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
@@ -229,7 +229,7 @@ func TestCrossOriginFormsAreRefused(t *testing.T) {
 	id := e.createGame("lords-of-scotland", 2, "en", "")
 
 	adm := e.browser()
-	adm.get("/admin/" + id + "?token=" + url.QueryEscape(play.AdminToken(secret, id, 0)))
+	adm.get("/admin/" + id + "?token=" + url.QueryEscape(tokens.Admin(secret, id, 0)))
 	csrf := moveForm(t, adm.get("/admin/"+id).Body).csrf
 	pause := url.Values{"csrf": {csrf}, "action": {"pause"}}
 	for _, h := range crossSite {
@@ -285,7 +285,7 @@ func TestAdminLinkIgnoresForgedHost(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &proposed); err != nil || proposed.ID == "" {
 			t.Fatalf("propose: %s (%v)", out, err)
 		}
-		st, out = forgedPost(t, e.url+"/api/v1/confirm/"+play.ConfirmToken(secret, proposed.ID), "")
+		st, out = forgedPost(t, e.url+"/api/v1/confirm/"+tokens.Confirm(secret, proposed.ID), "")
 		if st != http.StatusCreated || strings.Contains(out, "evil") {
 			t.Fatalf("public URL %q: confirm: %d %s", public, st, out)
 		}
@@ -330,7 +330,7 @@ func oldUnsubscribeToken(email string) string {
 // old-style tokens are refused, and a cross-site form is refused (defect 7).
 func TestUnsubscribeTokensAreOpaque(t *testing.T) {
 	e := newMailEnv(t, false)
-	tok := notify.UnsubscribeToken(secret, "ann@example.org")
+	tok := tokens.Unsubscribe(secret, "ann@example.org")
 	if strings.Contains(tok, base64.RawURLEncoding.EncodeToString([]byte("ann@example.org"))[:10]) {
 		t.Fatalf("token %q shows the address", tok)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -150,7 +150,7 @@ func TestAdminActions(t *testing.T) {
 	if st := e.do("GET", g+"/view", seatToken(c.ID, 1), nil, nil); st != 401 {
 		t.Fatalf("old link after resend: %d", st)
 	}
-	if st := e.do("GET", g+"/view", play.SeatToken(secret, c.ID, 1, 1), nil, nil); st != 200 {
+	if st := e.do("GET", g+"/view", tokens.Seat(secret, c.ID, 1, 1), nil, nil); st != 200 {
 		t.Fatalf("new link after resend: %d", st)
 	}
 	if st := e.do("POST", g+"/admin/abort", c.AdminToken, nil, &sm); st != 200 || sm.Status != "aborted" {

@@ -21,8 +21,8 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
-	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -323,7 +323,7 @@ func FuzzPageForms(f *testing.F) {
 		if r.method == http.MethodGet {
 			st, resp, err = s.send(http.MethodGet, path+"?"+rawQuery(b), "", nil, ck)
 		} else {
-			extra := url.Values{"token": {notify.UnsubscribeToken(secret, "ann@example.org")}}
+			extra := url.Values{"token": {tokens.Unsubscribe(secret, "ann@example.org")}}
 			if ck != nil {
 				extra.Set("csrf", s.csrf[ck.Value])
 			}

@@ -16,6 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
@@ -158,11 +159,11 @@ func proposeAndConfirm(t testing.TB, base, body string) (int, string) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	return post(base+"/api/v1/confirm/"+play.ConfirmToken(secret, p.ID), "")
+	return post(base+"/api/v1/confirm/"+tokens.Confirm(secret, p.ID), "")
 }
 
 // seatToken is the token the invitation email of seat carries.
-func seatToken(id string, seat int) string { return play.SeatToken(secret, id, seat, 0) }
+func seatToken(id string, seat int) string { return tokens.Seat(secret, id, seat, 0) }
 
 type viewBody struct {
 	GameID     string            `json:"game_id"`

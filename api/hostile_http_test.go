@@ -20,7 +20,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine/bagpipes"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -247,7 +247,7 @@ func TestHostileConfirmLinkDoesNotHandOutTheAdminTokenAgain(t *testing.T) {
 	e := newEnv(t)
 	g := e.create(testgame.Name, 2, `{"target":25}`)
 	var again map[string]any
-	req, _ := http.NewRequest(http.MethodPost, e.url+"/api/v1/confirm/"+play.ConfirmToken(secret, g.ID), nil)
+	req, _ := http.NewRequest(http.MethodPost, e.url+"/api/v1/confirm/"+tokens.Confirm(secret, g.ID), nil)
 	code, _, body := hostileDo(t, req)
 	if err := json.Unmarshal([]byte(body), &again); err != nil || code != http.StatusOK || again["again"] != true {
 		t.Fatalf("confirm again: %d %s", code, body)

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/api/inbound"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -56,7 +57,7 @@ func (m *mailRoutes) unsubscribePage(c echo.Context) error {
 	pageHeaders(c)
 	lang := m.pages.lang(c.QueryParam("lang"))
 	token := c.QueryParam("token")
-	email, err := notify.VerifyUnsubscribeToken(m.cfg.Secret, token)
+	email, err := tokens.VerifyUnsubscribe(m.cfg.Secret, token)
 	if err != nil {
 		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
 	}
@@ -85,7 +86,7 @@ func (m *mailRoutes) unsubscribe(c echo.Context) error {
 	if token == "" {
 		token = c.FormValue("token")
 	}
-	email, err := notify.VerifyUnsubscribeToken(m.cfg.Secret, token)
+	email, err := tokens.VerifyUnsubscribe(m.cfg.Secret, token)
 	if err != nil {
 		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
 	}

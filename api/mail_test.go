@@ -16,6 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
@@ -81,7 +82,7 @@ func (e *mailEnv) mode(email string) notify.Mode {
 
 func TestUnsubscribeGetShowsAFormAndChangesNothing(t *testing.T) {
 	e := newMailEnv(t, false)
-	tok := url.QueryEscape(notify.UnsubscribeToken(secret, "Ann@Example.org"))
+	tok := url.QueryEscape(tokens.Unsubscribe(secret, "Ann@Example.org"))
 	for _, lang := range []string{"en", "fr", "it", "xx"} {
 		code, body := e.request(http.MethodGet, "/mail/unsubscribe?token="+tok+"&lang="+lang, "", "")
 		if code != http.StatusOK || !strings.Contains(body, `<form method="post"`) || !strings.Contains(body, "ann@example.org") {
@@ -105,7 +106,7 @@ func TestUnsubscribeGetShowsAFormAndChangesNothing(t *testing.T) {
 
 func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
 	e := newMailEnv(t, false)
-	tok := url.QueryEscape(notify.UnsubscribeToken(secret, "ann@example.org"))
+	tok := url.QueryEscape(tokens.Unsubscribe(secret, "ann@example.org"))
 	// RFC 8058: the mail provider POSTs List-Unsubscribe=One-Click to the URL.
 	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+tok, "List-Unsubscribe=One-Click", ""); code != http.StatusOK {
 		t.Fatalf("one-click: %d", code)
@@ -124,7 +125,7 @@ func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
 	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+tok, "mode=sometimes", ""); code != http.StatusBadRequest {
 		t.Errorf("bad mode: %d", code)
 	}
-	forged := url.QueryEscape(notify.UnsubscribeToken([]byte("other secret"), "bob@example.org"))
+	forged := url.QueryEscape(tokens.Unsubscribe([]byte("other secret"), "bob@example.org"))
 	if code, _ := e.request(http.MethodPost, "/mail/unsubscribe?token="+forged, "List-Unsubscribe=One-Click", ""); code != http.StatusBadRequest {
 		t.Errorf("forged token: %d", code)
 	}
@@ -158,7 +159,7 @@ func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 	if strings.Contains(body, "token") {
 		t.Errorf("failed emails leak a token: %s", body)
 	}
-	if code, _ := e.request(http.MethodGet, path, "", play.SeatToken(secret, g.ID, 0, 0)); code != http.StatusForbidden {
+	if code, _ := e.request(http.MethodGet, path, "", tokens.Seat(secret, g.ID, 0, 0)); code != http.StatusForbidden {
 		t.Errorf("a seat token: %d", code)
 	}
 	if code, _ := e.request(http.MethodGet, path, "", ""); code != http.StatusUnauthorized {
@@ -191,7 +192,7 @@ func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	if !strings.Contains(body, `<a href="`+strings.ReplaceAll(link, "&", "&amp;")+`">`) || !strings.Contains(body, m.Subject) {
 		t.Errorf("no clickable play link in:\n%s", body)
 	}
-	tok := play.SeatToken(secret, "g1", 0, 0)
+	tok := tokens.Seat(secret, "g1", 0, 0)
 	if !strings.Contains(logs.String(), "dev mail") || strings.Contains(logs.String(), tok) || strings.Contains(logs.String(), "token=") {
 		t.Errorf("log line: %q", logs.String())
 	}

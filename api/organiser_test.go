@@ -16,6 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
@@ -149,7 +150,7 @@ func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
 	}
 	for _, id := range accepted {
 		var cf created
-		if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken(secret, id), "", nil, &cf); st != http.StatusCreated || cf.ID != id {
+		if st := e.do("POST", "/api/v1/confirm/"+tokens.Confirm(secret, id), "", nil, &cf); st != http.StatusCreated || cf.ID != id {
 			t.Fatalf("confirm %s: %d %+v", id, st, cf)
 		}
 	}
@@ -166,7 +167,7 @@ func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
 	// Confirming again sends the admin link again, within its own limit.
 	again := 0
 	for range 10 {
-		st, retry, _ := e.postFrom("192.0.2.1", "/api/v1/confirm/"+play.ConfirmToken(secret, accepted[0]), nil)
+		st, retry, _ := e.postFrom("192.0.2.1", "/api/v1/confirm/"+tokens.Confirm(secret, accepted[0]), nil)
 		switch {
 		case st == http.StatusOK:
 			again++
@@ -190,11 +191,11 @@ func TestConfirmationLinkExpires(t *testing.T) {
 	if st := e.do("POST", "/api/v1/games", "", body, &p); st != http.StatusAccepted {
 		t.Fatalf("propose: %d", st)
 	}
-	if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken([]byte("another secret"), p.ID), "", nil, nil); st != http.StatusUnauthorized {
+	if st := e.do("POST", "/api/v1/confirm/"+tokens.Confirm([]byte("another secret"), p.ID), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("guessed confirmation: %d", st)
 	}
 	*e.now = e.now.Add(play.ProposalLifetime + time.Minute)
-	if st := e.do("POST", "/api/v1/confirm/"+play.ConfirmToken(secret, p.ID), "", nil, nil); st != http.StatusUnauthorized {
+	if st := e.do("POST", "/api/v1/confirm/"+tokens.Confirm(secret, p.ID), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("expired confirmation: %d", st)
 	}
 	if c := e.counts(); c.games != 0 || c.invitation != 0 {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // adminBrowser opens game id's admin page with its admin link and
@@ -18,7 +18,7 @@ import (
 func adminBrowser(t *testing.T, e *pageEnv, id string) (*browser, func(url.Values) string) {
 	t.Helper()
 	adm := e.browser()
-	if r := adm.get("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0)); r.Status != http.StatusSeeOther {
+	if r := adm.get("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0)); r.Status != http.StatusSeeOther {
 		t.Fatalf("admin link: %d", r.Status)
 	}
 	csrf := moveForm(t, adm.get("/admin/"+id).Body).csrf
@@ -138,7 +138,7 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 	// In French, with the plural of one player.
 	fr := e.createGame(lords.Name, 2, "fr", "")
 	_, act = adminBrowser(t, e, fr)
-	if _, err := e.svc.SeatBot(t.Context(), fr, play.AdminToken(secret, fr, 0), 1, "easy"); err != nil {
+	if _, err := e.svc.SeatBot(t.Context(), fr, tokens.Admin(secret, fr, 0), 1, "easy"); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := answerOf(act(url.Values{"action": {"pause"}})), "La partie est en pause ; 1 joueur a été prévenu."; got != want {

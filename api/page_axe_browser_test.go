@@ -16,6 +16,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // axeVersion is the axe-core release the accessibility test runs.
@@ -105,10 +106,10 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 		mid := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(mid, 3, 6)
 		seat := e.toMove(mid)
-		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(play.SeatToken(secret, mid, seat, 0)), "/play/" + mid})
+		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(tokens.Seat(secret, mid, seat, 0)), "/play/" + mid})
 		end := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(end, 5, 5000)
-		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(play.SeatToken(secret, end, 0, 0)), "/play/" + end})
+		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(tokens.Seat(secret, end, 0, 0)), "/play/" + end})
 		pages = append(pages, target{g.name + " help", "", "/help/" + g.name + "?lang=en"})
 		pages = append(pages, target{g.name + " admin", "", ""})
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // BenchmarkPlayPage renders a mid-game Lords of Scotland play page (4
@@ -23,7 +23,7 @@ func BenchmarkPlayPage(b *testing.B) {
 	if seat < 0 {
 		b.Fatal("the game ended too soon")
 	}
-	ck := &http.Cookie{Name: "pbem_seat", Value: play.SeatToken(secret, id, seat, 0)}
+	ck := &http.Cookie{Name: "pbem_seat", Value: tokens.Seat(secret, id, seat, 0)}
 	var size int
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

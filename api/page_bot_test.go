@@ -9,6 +9,7 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 func TestBotPageShowsBotsAsBots(t *testing.T) {
@@ -20,7 +21,7 @@ func TestBotPageShowsBotsAsBots(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := e.browser()
-		b.get("/play/" + cg.ID + "?token=" + play.SeatToken(secret, cg.ID, 0, 0))
+		b.get("/play/" + cg.ID + "?token=" + tokens.Seat(secret, cg.ID, 0, 0))
 		p := b.get("/play/" + cg.ID)
 		if p.Status != http.StatusOK || !strings.Contains(p.Body, tc.mark) || strings.Contains(p.Body, "Ann (") {
 			t.Fatalf("%s page: %d, lacks %q:\n%s", tc.lang, p.Status, tc.mark, p.Body)
@@ -46,7 +47,7 @@ func TestLobbyOffersBots(t *testing.T) {
 	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Post(e.url+"/api/v1/confirm/"+play.ConfirmToken(secret, id), "application/json", nil)
+	resp, err := http.Post(e.url+"/api/v1/confirm/"+tokens.Confirm(secret, id), "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestAdminPageHandsASeatToABot(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(bagpipes.Name, 3, "en", "")
 	adm := e.browser()
-	adm.get("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0))
+	adm.get("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0))
 	a := adm.get("/admin/" + id)
 	if !strings.Contains(a.Body, `value="bot"`) || !strings.Contains(a.Body, "a bot (normal)") {
 		t.Fatalf("admin page without the bot form:\n%s", a.Body)

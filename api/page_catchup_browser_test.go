@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // TestBrowserCatchUpFollowsLiveWithoutAJump: seat A's page is open,
@@ -53,7 +54,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 					_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Rome"})
 					return err
 				}),
-				chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, aSeat, 0)),
+				chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, aSeat, 0)),
 				chromedp.WaitVisible(chromedp.CSS("#catchup")),
 				// The script stores the time zone (once, with a reload): wait for it.
 				chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -138,7 +139,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 			}
 			// The others' lines, as A's redacted history tells them, are all
 			// there, marked as new.
-			h, err := e.svc.History(ctx, id, play.SeatToken(secret, id, aSeat, 0))
+			h, err := e.svc.History(ctx, id, tokens.Seat(secret, id, aSeat, 0))
 			if err != nil {
 				t.Fatal(err)
 			}

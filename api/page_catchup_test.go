@@ -16,6 +16,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -76,7 +77,7 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 			names := []string{"Ann", "Bob", "Cid", "Dee", "Eve"}[:tc.n]
 			const me = 0
 			b := e.browser()
-			tok := play.SeatToken(secret, id, me, 0)
+			tok := tokens.Seat(secret, id, me, 0)
 			rng := rand.New(rand.NewPCG(uint64(ci), 14))
 			var seen, since, lastMove int64
 			visits, lines, marked := 0, 0, 0

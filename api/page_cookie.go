@@ -2,14 +2,13 @@ package api
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"net/http"
 	"net/url"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -58,16 +57,9 @@ func cookieToken(c echo.Context, name string) (string, error) {
 	return ck.Value, nil
 }
 
-// csrfFor is the CSRF token of a session: HMAC-SHA256 of the cookie's
-// value with PBEM_SECRET. A form carries it; a POST must carry the one of
-// its cookie (double submit: another site can neither read the cookie nor
-// compute the HMAC).
-func (p *pages) csrfFor(session string) string {
-	m := hmac.New(sha256.New, p.cfg.Secret)
-	m.Write([]byte("pbem page csrf\x00"))
-	m.Write([]byte(session))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
+// csrfFor is the CSRF token of a session (events/tokens.CSRF). A form
+// carries it; a POST must carry the one of its cookie.
+func (p *pages) csrfFor(session string) string { return tokens.CSRF(p.cfg.Secret, session) }
 
 // checkCSRF checks the form's csrf field against the session.
 func (p *pages) checkCSRF(c echo.Context, session string) error {

@@ -15,6 +15,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
 
@@ -216,7 +217,7 @@ func TestViewCarriesExplanations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+play.SeatToken(secret, id, 1, 0))
+	req.Header.Set("Authorization", "Bearer "+tokens.Seat(secret, id, 1, 0))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"net/url"
+	"pbem/events/tokens"
 	"slices"
 	"strings"
 	"sync"
@@ -14,8 +15,6 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-
-	"pbem/events/play"
 )
 
 // pageRequests records the requests a tab sends for one game's play page
@@ -113,7 +112,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 	seat := e.untilUndoable(id)
 	phone := tab(t, root, 360, 740, true)
 	reqs := watchPages(t, phone, id)
-	within(t, phone, 20*time.Second, "open the page", chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, seat, 0)))
+	within(t, phone, 20*time.Second, "open the page", chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, seat, 0)))
 	settle(t, phone)
 	reqs.take()
 	y := eval[int](t, phone, `window.pbemSamePage = true;
@@ -222,7 +221,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 			_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "fr-FR,fr;q=0.9"}})
 			return err
 		}),
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, seat, 0)))
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, seat, 0)))
 	settle(t, phone)
 	reqs.take()
 	before := e.version(id)
@@ -330,7 +329,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 			_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 			return err
 		}),
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, e.toMove(id), 0)),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, e.toMove(id), 0)),
 		chromedp.WaitVisible(chromedp.CSS("form.moves")))
 	plain.take()
 	now := e.version(id)

@@ -23,6 +23,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
@@ -140,7 +141,7 @@ func read(t testing.TB, resp *http.Response) page {
 // page is fetched.
 func (b *browser) open(id string, seat int) page {
 	b.t.Helper()
-	p := b.get("/play/" + id + "?token=" + play.SeatToken(secret, id, seat, 0))
+	p := b.get("/play/" + id + "?token=" + tokens.Seat(secret, id, seat, 0))
 	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id {
 		b.t.Fatalf("open: %d to %q", p.Status, p.Header.Get("Location"))
 	}

@@ -12,8 +12,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
-	"pbem/events/play"
-	"pbem/notify"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -127,14 +126,14 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals ORDER BY created_at DESC LIMIT 1`).Scan(&pid); err != nil {
 			t.Fatal(err)
 		}
-		tok := play.ConfirmToken(secret, pid)
+		tok := tokens.Confirm(secret, pid)
 		s.check("confirm", b.get("/confirm/"+tok+"?lang="+lang), http.StatusOK)
 		s.check("confirmed", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
 		s.check("confirmed again", b.post("/confirm/"+tok+"?lang="+lang, url.Values{}), http.StatusOK)
 
 		// The admin page of that game, before and after an action.
 		adm := e.speaking(lang)
-		adm.get("/admin/" + pid + "?token=" + play.AdminToken(secret, pid, 0))
+		adm.get("/admin/" + pid + "?token=" + tokens.Admin(secret, pid, 0))
 		ap := adm.get("/admin/" + pid)
 		s.check("admin", ap, http.StatusOK)
 		s.has("admin", ap, api.PageCatalog.T(lang, "lobby.kind.easy"))
@@ -192,13 +191,13 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM signin_links WHERE email = 'ann@example.org' ORDER BY created_at DESC LIMIT 1`).Scan(&sid); err != nil || !reSigninID.MatchString(sid) {
 			t.Fatalf("sign-in link: %q %v", sid, err)
 		}
-		stok := play.SigninToken(secret, sid)
+		stok := tokens.Signin(secret, sid)
 		s.check("sign-in link", sb.get("/signin/"+stok+"?lang="+lang), http.StatusOK)
 		sb.post("/signin/"+stok, url.Values{})
 		s.check("my games", sb.get("/me?lang="+lang), http.StatusOK)
-		block := url.QueryEscape(notify.BlockToken(secret, "dee@example.org"))
+		block := url.QueryEscape(tokens.Block(secret, "dee@example.org"))
 		s.check("block", sb.get("/mail/block?token="+block+"&lang="+lang), http.StatusOK)
-		s.check("blocked", sb.post("/mail/block", url.Values{"token": {notify.BlockToken(secret, "dee@example.org")}, "action": {"block"}}), http.StatusOK)
+		s.check("blocked", sb.post("/mail/block", url.Values{"token": {tokens.Block(secret, "dee@example.org")}, "action": {"block"}}), http.StatusOK)
 
 		// The error pages: each status the pages can answer.
 		s.check("error 404", b.get("/games/nosuchgame/audit"), http.StatusNotFound)
@@ -210,7 +209,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		s.check("error 413", fb.post("/play/"+id, url.Values{"pad": {strings.Repeat("x", 200_000)}}), http.StatusRequestEntityTooLarge)
 
 		// The mail preference page, shown and saved.
-		utok := url.QueryEscape(notify.UnsubscribeToken(secret, "ann@example.org"))
+		utok := url.QueryEscape(tokens.Unsubscribe(secret, "ann@example.org"))
 		for kind, path := range map[string]string{"preferences": "/mail/unsubscribe?token=" + utok + "&lang=" + lang, "preferences, bad link": "/mail/unsubscribe?token=bogus.token&lang=" + lang} {
 			code, body := m.request(http.MethodGet, path, "", "")
 			want := http.StatusOK

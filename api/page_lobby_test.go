@@ -12,7 +12,7 @@ import (
 	"pbem/api"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -29,7 +29,7 @@ func (e *pageEnv) confirmLast(t *testing.T) string {
 		t.Fatal(err)
 	}
 	b := e.browser()
-	p := b.get("/confirm/" + play.ConfirmToken(secret, id))
+	p := b.get("/confirm/" + tokens.Confirm(secret, id))
 	m := reConfirm.FindStringSubmatch(p.Body)
 	if p.Status != http.StatusOK || m == nil {
 		t.Fatalf("confirm page: %d\n%s", p.Status, p.Body)
@@ -83,7 +83,7 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 	}
 	// The organiser (Ann, a player) confirms by the emailed link.
 	id := e.confirmLast(t)
-	link, err := url.Parse("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0))
+	link, err := url.Parse("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 		t.Fatalf("resend: %d", p.Status)
 	}
 	// Bob's first link no longer opens the game.
-	if p := e.browser().get("/play/" + id + "?token=" + play.SeatToken(secret, id, 1, 0)); p.Status != http.StatusUnauthorized {
+	if p := e.browser().get("/play/" + id + "?token=" + tokens.Seat(secret, id, 1, 0)); p.Status != http.StatusUnauthorized {
 		t.Errorf("old link after resend: %d", p.Status)
 	}
 	if p := act(url.Values{"action": {"abort"}}); p.Status != http.StatusBadRequest || status() != projections.StatusActive {
@@ -158,7 +158,7 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 	// A seat's cookie is no admin cookie.
 	seat := e.browser()
 	seat.open(id, 0)
-	if p := seat.get("/admin/" + id + "?token=" + play.SeatToken(secret, id, 0, 0)); p.Status != http.StatusUnauthorized {
+	if p := seat.get("/admin/" + id + "?token=" + tokens.Seat(secret, id, 0, 0)); p.Status != http.StatusUnauthorized {
 		t.Errorf("seat token on the admin page: %d", p.Status)
 	}
 }
@@ -275,14 +275,14 @@ func TestPageAdminSeesFailedEmails(t *testing.T) {
 	})
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
-	r := b.get("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0))
+	r := b.get("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0))
 	if !strings.Contains(r.Header.Get("Set-Cookie"), "Secure") {
 		t.Errorf("cookie not Secure with PageConfig.Secure: %q", r.Header.Get("Set-Cookie"))
 	}
 	// The test client speaks plain http, so it would not send a Secure
 	// cookie back: read the page with the token's cookie by hand.
 	req, _ := http.NewRequest(http.MethodGet, e.url+"/admin/"+id, nil)
-	req.AddCookie(&http.Cookie{Name: "pbem_admin", Value: play.AdminToken(secret, id, 0)})
+	req.AddCookie(&http.Cookie{Name: "pbem_admin", Value: tokens.Admin(secret, id, 0)})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,9 @@ package api
 
 import (
 	"net/http"
+	"pbem/events/tokens"
 
 	"github.com/labstack/echo/v4"
-
-	"pbem/notify"
 )
 
 // confirmPage is the organiser's confirmation page.
@@ -48,7 +47,7 @@ type blockPage struct {
 // with one button.
 func (p *pages) blockForm(c echo.Context) error {
 	tok := c.QueryParam("token")
-	email, err := notify.VerifyBlockToken(p.cfg.Secret, tok)
+	email, err := tokens.VerifyBlock(p.cfg.Secret, tok)
 	if err != nil {
 		return errBadLink
 	}
@@ -66,7 +65,7 @@ func (p *pages) blockForm(c echo.Context) error {
 // token is the proof of the address.
 func (p *pages) block(c echo.Context) error {
 	tok := c.FormValue("token")
-	email, err := notify.VerifyBlockToken(p.cfg.Secret, tok)
+	email, err := tokens.VerifyBlock(p.cfg.Secret, tok)
 	if err != nil {
 		return errBadLink
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"pbem/events/play"
-	"pbem/notify"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -42,7 +42,7 @@ func TestPagesSigninMyGamesAndBlock(t *testing.T) {
 	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM signin_links WHERE email = 'bob@example.org'`).Scan(&sid); err != nil {
 		t.Fatal(err)
 	}
-	tok := play.SigninToken(secret, sid)
+	tok := tokens.Signin(secret, sid)
 	if p := b.get("/signin/" + tok + "?lang=fr"); p.Status != http.StatusOK || !strings.Contains(p.Body, `id="signin-use"`) {
 		t.Fatalf("link page: %d", p.Status)
 	}
@@ -70,7 +70,7 @@ func TestPagesSigninMyGamesAndBlock(t *testing.T) {
 	}
 
 	// Bob refuses invitations with one click; the lobby then names him.
-	block := notify.BlockToken(secret, "bob@example.org")
+	block := tokens.Block(secret, "bob@example.org")
 	if p := b.get("/mail/block?token=" + url.QueryEscape(block)); p.Status != http.StatusOK || !strings.Contains(p.Body, `id="block"`) {
 		t.Fatalf("block page: %d", p.Status)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // TestBrowserFirstVisitStyleSheet opens a play link in chromium with a
@@ -25,7 +25,7 @@ func TestBrowserFirstVisitStyleSheet(t *testing.T) {
 	styled := `getComputedStyle(document.body).backgroundColor === "rgb(246, 244, 239)" &&
 		getComputedStyle(document.querySelector("header.top")).backgroundColor === "rgb(18, 35, 61)"`
 	within(t, tb, 30*time.Second, "first visit",
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, 0, 0)),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, 0, 0)),
 		chromedp.WaitVisible(chromedp.CSS("#game")))
 	if !eval[bool](t, tb, `document.querySelectorAll("head style").length === 1 && !document.querySelector('link[rel="stylesheet"]:not([media="print"])')`) {
 		t.Fatal("the first visit's page does not carry the style sheet inline")

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // reFinal finds the move buttons that ask for a confirmation first, and
@@ -34,7 +35,7 @@ func (e *pageEnv) untilUndoable(id string) int {
 		if seat < 0 {
 			e.t.Fatal("the game ended before a move that can be taken back")
 		}
-		sp, err := e.svc.SeatPage(ctx, id, play.SeatToken(secret, id, seat, 0))
+		sp, err := e.svc.SeatPage(ctx, id, tokens.Seat(secret, id, seat, 0))
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -172,7 +173,7 @@ func TestBrowserTakeback(t *testing.T) {
 	phone := tab(t, root, 360, 740, true)
 	label := ""
 	within(t, phone, 30*time.Second, "a move that can be taken back",
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, seat, 0)),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, seat, 0)),
 		chromedp.WaitVisible(chromedp.CSS("form.moves")),
 	)
 	label = eval[string](t, phone, `document.querySelector("form.moves button:not([data-final])").textContent`)

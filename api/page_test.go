@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -20,7 +20,7 @@ func TestPageTokenIsSwappedForAScopedCookie(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
-	p := b.get("/play/" + id + "?token=" + play.SeatToken(secret, id, 0, 0) + "&x=1")
+	p := b.get("/play/" + id + "?token=" + tokens.Seat(secret, id, 0, 0) + "&x=1")
 	if p.Status != http.StatusSeeOther || p.Header.Get("Location") != "/play/"+id+"?x=1" {
 		t.Fatalf("token URL: %d to %q", p.Status, p.Header.Get("Location"))
 	}

@@ -13,7 +13,7 @@ import (
 
 	"pbem/api"
 	"pbem/engine/lords"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
@@ -50,7 +50,7 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 			_, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"})
 			return err
 		}),
-		chromedp.Navigate(e.url+"/play/"+id+"?token="+play.SeatToken(secret, id, 0, 0)),
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, 0, 0)),
 		chromedp.WaitVisible(chromedp.CSS("#game")),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := chromedp.Poll[bool](`document.body.dataset.tz === "Asia/Tokyo"`, chromedp.WithPollingTimeout(10*time.Second))(ctx, tg)

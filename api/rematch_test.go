@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -139,7 +140,7 @@ func TestRematchWithTwoBotsPage(t *testing.T) {
 	}
 	id := cg.ID
 	adm := e.browser()
-	adm.get("/admin/" + id + "?token=" + play.AdminToken(secret, id, 0))
+	adm.get("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0))
 	if a := adm.get("/admin/" + id); a.Status != http.StatusOK || strings.Contains(a.Body, `id="rematch"`) {
 		t.Fatalf("admin page mid-game: %d, offers a rematch: %v", a.Status, strings.Contains(a.Body, `id="rematch"`))
 	}

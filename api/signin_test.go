@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
 
@@ -21,7 +22,7 @@ func (e *env) signinLink(email string) string {
 	if err != nil {
 		return ""
 	}
-	return play.SigninToken(secret, id)
+	return tokens.Signin(secret, id)
 }
 
 // raw posts body and returns the status and the body's bytes.
@@ -68,7 +69,7 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 
 	// Guessed, then real, then reused.
 	tok := e.signinLink("cid@example.org")
-	if st := e.do("POST", "/api/v1/signin/"+play.SigninToken([]byte("guess"), "x"), "", nil, nil); st != http.StatusUnauthorized {
+	if st := e.do("POST", "/api/v1/signin/"+tokens.Signin([]byte("guess"), "x"), "", nil, nil); st != http.StatusUnauthorized {
 		t.Fatalf("guessed link: %d", st)
 	}
 	var s struct{ Session string }

@@ -10,6 +10,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
@@ -77,7 +78,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 			t.Fatal(err)
 		}
 		seat = sm.ToMove[0]
-		sp, err := svc.SeatPage(ctx, id, play.SeatToken(secret, id, seat, 0))
+		sp, err := svc.SeatPage(ctx, id, tokens.Seat(secret, id, seat, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	run(2 * time.Minute) // the setup moves' emails, after their grace
 	sent := len(sink.Messages())
 
-	tok := play.SeatToken(secret, id, seat, 0)
+	tok := tokens.Seat(secret, id, seat, 0)
 	versionOf := func(view json.RawMessage, err error) int64 {
 		t.Helper()
 		var v struct{ Version int64 }

@@ -70,7 +70,7 @@
 // # Secrets
 //
 // A play link's token is derived from PBEM_SECRET when the email is
-// rendered (game.SeatToken); it is never stored and never logged.
+// rendered (events/tokens.Seat); it is never stored and never logged.
 // Emails carry only what the payload holds (written by the game service
 // from the recipient's view) and what the worker's SeatReader reads for
 // the recipient's seat when the email is rendered (story.go: its redacted

@@ -11,7 +11,7 @@ import (
 	texttemplate "text/template"
 
 	"pbem/engine/i18n"
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -222,7 +222,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 			choice = NoChoice
 		}
 		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice, Version: p.Version,
-			Tag: play.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
+			Tag: tokens.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
 		for i, m := range p.Moves {
 			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})
 		}
@@ -243,11 +243,11 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
 		d.HelpLink = r.link("help", p.Game.Name) + "?lang=" + url.QueryEscape(lang)
 	case Confirm:
-		d.Link = r.link("confirm", play.ConfirmToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+		d.Link = r.link("confirm", tokens.Confirm(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case AdminLink:
-		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(play.AdminToken(r.secret, gameID, 0))
+		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(tokens.Admin(r.secret, gameID, 0))
 	case Signin:
-		d.Link = r.link("signin", play.SigninToken(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
+		d.Link = r.link("signin", tokens.Signin(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	}
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
@@ -334,19 +334,19 @@ func subjectArgs(k Kind, d emailData) []any {
 
 // PlayLink is a seat's play link: PUBLIC_URL/play/GAME?token=TOKEN.
 func (r *Renderer) PlayLink(gameID string, seat, gen int) string {
-	return r.link("play", gameID) + "?token=" + url.QueryEscape(play.SeatToken(r.secret, gameID, seat, gen))
+	return r.link("play", gameID) + "?token=" + url.QueryEscape(tokens.Seat(r.secret, gameID, seat, gen))
 }
 
 // UnsubscribeLink is the signed link to an address's mail preference; lang
 // picks the language of the page it opens.
 func (r *Renderer) UnsubscribeLink(email, lang string) string {
-	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(UnsubscribeToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
+	return r.link("mail", "unsubscribe") + "?token=" + url.QueryEscape(tokens.Unsubscribe(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
 }
 
 // BlockLink is the signed link by which an address refuses every
 // invitation; lang picks the language of the page it opens.
 func (r *Renderer) BlockLink(email, lang string) string {
-	return r.link("mail", "block") + "?token=" + url.QueryEscape(BlockToken(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
+	return r.link("mail", "block") + "?token=" + url.QueryEscape(tokens.Block(r.secret, email)) + "&lang=" + url.QueryEscape(lang)
 }
 
 // MessageID is the fixed Message-ID of an outbox row (without brackets).

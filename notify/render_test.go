@@ -2,11 +2,10 @@ package notify
 
 import (
 	"encoding/json"
+	"pbem/events/tokens"
 	"strings"
 	"testing"
 	"time"
-
-	"pbem/events/play"
 )
 
 func testRenderer(t testing.TB) *Renderer {
@@ -56,14 +55,14 @@ func TestEmailCatalogCheck(t *testing.T) {
 // organiserLinks are the links the organiser's and sign-in emails of the
 // sample row must carry.
 var organiserLinks = map[Kind]string{
-	Confirm:   "https://pbem.example.org/confirm/" + play.ConfirmToken([]byte("test-secret"), "g1abc"),
-	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + play.AdminToken([]byte("test-secret"), "g1abc", 0),
-	Signin:    "https://pbem.example.org/signin/" + play.SigninToken([]byte("test-secret"), "g1abc"),
+	Confirm:   "https://pbem.example.org/confirm/" + tokens.Confirm([]byte("test-secret"), "g1abc"),
+	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + tokens.Admin([]byte("test-secret"), "g1abc", 0),
+	Signin:    "https://pbem.example.org/signin/" + tokens.Signin([]byte("test-secret"), "g1abc"),
 }
 
 func TestRenderEveryKindAndLanguage(t *testing.T) {
 	r := testRenderer(t)
-	token := play.SeatToken([]byte("test-secret"), "g1abc", 1, 2)
+	token := tokens.Seat([]byte("test-secret"), "g1abc", 1, 2)
 	for _, lang := range []string{"en", "fr", "it"} {
 		for _, k := range Kinds() {
 			t.Run(lang+"/"+string(k), func(t *testing.T) {
@@ -117,7 +116,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if k == RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 					t.Errorf("round end email lacks the lines:\n%s", m.Text)
 				}
-				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+play.SeatToken([]byte("test-secret"), "g2", 0, 0)) {
+				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+tokens.Seat([]byte("test-secret"), "g2", 0, 0)) {
 					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
 				}
 			})
@@ -182,13 +181,13 @@ func TestNewRendererChecksConfig(t *testing.T) {
 
 func TestUnsubscribeToken(t *testing.T) {
 	secret := []byte("s3cret")
-	tok := UnsubscribeToken(secret, " Ann@Example.org ")
-	e, err := VerifyUnsubscribeToken(secret, tok)
+	tok := tokens.Unsubscribe(secret, " Ann@Example.org ")
+	e, err := tokens.VerifyUnsubscribe(secret, tok)
 	if err != nil || e != "ann@example.org" {
 		t.Fatalf("verify = %q, %v", e, err)
 	}
-	for _, bad := range []string{"", "x", tok + "x", "YQ." + strings.SplitN(tok, ".", 2)[1], UnsubscribeToken([]byte("other"), "ann@example.org")} {
-		if _, err := VerifyUnsubscribeToken(secret, bad); err == nil {
+	for _, bad := range []string{"", "x", tok + "x", "YQ." + strings.SplitN(tok, ".", 2)[1], tokens.Unsubscribe([]byte("other"), "ann@example.org")} {
+		if _, err := tokens.VerifyUnsubscribe(secret, bad); err == nil {
 			t.Errorf("token %q verified", bad)
 		}
 	}

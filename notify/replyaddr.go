@@ -15,7 +15,7 @@ import (
 // VERSION the game version the email was written at (the version a reply
 // answers: a take-back or a move of the seat after it makes the reply
 // stale, see play.Service.ReplyStale), and TAG the seat's reply secret
-// (play.ReplyTag). Only TAG is a secret; changing CHOICE or VERSION only
+// (events/tokens.ReplyTag). Only TAG is a secret; changing CHOICE or VERSION only
 // gets the sender the fresh list. An address written before versions were
 // bound (no "vVERSION") parses with Version 0 and is read against its
 // CHOICE alone. Outgoing emails use

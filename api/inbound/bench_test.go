@@ -12,7 +12,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 )
 
@@ -62,7 +62,7 @@ func BenchmarkRepliesEndToEnd(b *testing.B) {
 					continue
 				}
 				seat := sm.ToMove[0]
-				tag := play.ReplyTag(secret, id, seat, 0)
+				tag := tokens.ReplyTag(secret, id, seat, 0)
 				rs, err := e.svc.Reply(ctx, id, seat, tag)
 				if err != nil {
 					b.Error(err)
@@ -105,7 +105,7 @@ func BenchmarkLargeReply(b *testing.B) {
 		b.Fatal(err)
 	}
 	seat := sm.ToMove[0]
-	tag := play.ReplyTag(secret, id, seat, 0)
+	tag := tokens.ReplyTag(secret, id, seat, 0)
 	quoted := strings.Repeat("<p>An earlier message, quoted at length by a desktop client.</p>\r\n", 1<<20/66)
 	var peak uint64
 	b.ReportAllocs()

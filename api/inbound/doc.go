@@ -5,7 +5,7 @@
 // # Trust
 //
 // Every email to a seat has a Reply-To address (notify.ReplyAddress) that
-// holds the seat's reply secret (game.ReplyTag): the same trust as the play
+// holds the seat's reply secret (events/tokens.ReplyTag): the same trust as the play
 // link, revoked with it when the organiser resends the link. A forged or
 // revoked address is refused at RCPT (550): nothing is read, nothing is
 // played, no answer is written (so the listener cannot be used to mail a

@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -28,7 +29,7 @@ func (e *env) untilUndoable(id string) (seat, move int) {
 			e.t.Fatal("the game ended before a move that can be taken back")
 		}
 		seat := sm.ToMove[0]
-		sp, err := e.svc.SeatPage(ctx, id, play.SeatToken(secret, id, seat, 0))
+		sp, err := e.svc.SeatPage(ctx, id, tokens.Seat(secret, id, seat, 0))
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestOldReplyAfterTakebackIsStale(t *testing.T) {
 		t.Fatalf("answer to the first reply:\n%s", a.text)
 	}
 
-	if _, err := e.svc.Takeback(ctx, id, play.SeatToken(secret, id, seat, 0), play.TakebackRequest{Version: played}); err != nil {
+	if _, err := e.svc.Takeback(ctx, id, tokens.Seat(secret, id, seat, 0), play.TakebackRequest{Version: played}); err != nil {
 		t.Fatalf("take-back: %v", err)
 	}
 	if got := projections.Labels(e.view(id, seat).LegalMoves); !slices.Equal(got, listBefore) {

@@ -21,6 +21,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	ppg "pbem/projections/postgres"
 )
 
@@ -108,7 +109,7 @@ func (s *server) stop() {
 
 // playLink is seat's play link (the first token generation).
 func (s *server) playLink(id string, seat int) string {
-	return s.url + "/play/" + id + "?token=" + play.SeatToken(s.secret, id, seat, 0)
+	return s.url + "/play/" + id + "?token=" + tokens.Seat(s.secret, id, seat, 0)
 }
 
 // seatView is what the bench reads of a seat's view.
@@ -143,7 +144,7 @@ func (s *server) play(ctx context.Context, id string, n int, pick func(int) int)
 		if err != nil || seat < 0 {
 			return err
 		}
-		tok := play.SeatToken(s.secret, id, seat, 0)
+		tok := tokens.Seat(s.secret, id, seat, 0)
 		var v seatView
 		if err := s.call(ctx, http.MethodGet, "/api/v1/games/"+id+"/view", tok, nil, &v); err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/migrations"
 )
@@ -77,9 +77,9 @@ func TestMigrateDownUnderARunningServer(t *testing.T) {
 		call(t, http.MethodPost, srv.base+"/api/v1/games", "", "", `{"game":"lords-of-scotland","language":"en",
 			"organiser":{"name":"Ann","email":"ann@example.org"},
 			"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`, http.StatusAccepted, &created)
-		call(t, http.MethodPost, srv.base+"/api/v1/confirm/"+play.ConfirmToken([]byte(testServeSecret), created.ID), "", "", "",
+		call(t, http.MethodPost, srv.base+"/api/v1/confirm/"+tokens.Confirm([]byte(testServeSecret), created.ID), "", "", "",
 			http.StatusCreated, nil)
-		return created.ID, play.SeatToken([]byte(testServeSecret), created.ID, 0, 0)
+		return created.ID, tokens.Seat([]byte(testServeSecret), created.ID, 0, 0)
 	}
 	id, tok := newGame()
 	if code, body := getStatus(t, srv.base+"/api/v1/games/"+id+"/view", tok); code != http.StatusOK {
@@ -88,7 +88,7 @@ func TestMigrateDownUnderARunningServer(t *testing.T) {
 	// A legal move of the seat to move, kept for after the migration.
 	var move struct{ token, body string }
 	for seat := range 2 {
-		st := play.SeatToken([]byte(testServeSecret), id, seat, 0)
+		st := tokens.Seat([]byte(testServeSecret), id, seat, 0)
 		var v struct {
 			Version    int64             `json:"version"`
 			LegalMoves []json.RawMessage `json:"legal_moves"`

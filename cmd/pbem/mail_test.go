@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 )
 
@@ -35,7 +35,7 @@ func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
 		t.Fatalf("create: %s", resp.Status)
 	}
 	// The organiser confirms with the token of the emailed link.
-	resp, err = http.Post(base+"/api/v1/confirm/"+play.ConfirmToken([]byte(testServeSecret), created.ID), "application/json", nil)
+	resp, err = http.Post(base+"/api/v1/confirm/"+tokens.Confirm([]byte(testServeSecret), created.ID), "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/notify/smtpsink"
 )
@@ -47,7 +47,7 @@ func TestMetricsCountAMoveAndAnEmail(t *testing.T) {
 	call(t, http.MethodPost, srv.base+"/api/v1/games", "", "", `{"game":"lords-of-scotland","language":"en",
 		"organiser":{"name":"Ann","email":"ann@example.org"},
 		"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}]}`, http.StatusAccepted, &created)
-	call(t, http.MethodPost, srv.base+"/api/v1/confirm/"+play.ConfirmToken([]byte(testServeSecret), created.ID), "", "", "",
+	call(t, http.MethodPost, srv.base+"/api/v1/confirm/"+tokens.Confirm([]byte(testServeSecret), created.ID), "", "", "",
 		http.StatusCreated, nil)
 
 	// The organiser's confirmation, the two invitations and the admin link.

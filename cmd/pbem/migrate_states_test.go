@@ -13,6 +13,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/migrations"
 	"pbem/projections"
@@ -91,7 +92,7 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 			if sm.Status != projections.StatusActive {
 				break
 			}
-			tok := play.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
+			tok := tokens.Seat([]byte(fixtureSecret), id, sm.ToMove[0], 0)
 			v, err := svc.View(ctx, id, tok)
 			if err != nil {
 				t.Fatal(err)

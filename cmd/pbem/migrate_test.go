@@ -16,6 +16,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
@@ -75,7 +76,7 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := play.SeatToken([]byte(fixtureSecret), id, sm.ToMove[0], 0)
+		tok := tokens.Seat([]byte(fixtureSecret), id, sm.ToMove[0], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)

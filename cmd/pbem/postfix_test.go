@@ -25,7 +25,7 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 	"github.com/emersion/go-smtp"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/notify"
 	"pbem/notify/postfixtest"
@@ -72,7 +72,7 @@ func TestPostfixBetweenPbemAndMailboxes(t *testing.T) {
 	// The unknown user: Postfix accepts the invitation, bounces it to the
 	// reply address (pbem's envelope sender), pbem marks the email.
 	start := time.Now()
-	admin := play.AdminToken([]byte(secret), gameB, 0)
+	admin := tokens.Admin([]byte(secret), gameB, 0)
 	var failed []notify.FailedEmail
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		var list struct {
@@ -253,7 +253,7 @@ func createGame(t *testing.T, base, secret, a, b string) string {
 		"organiser":{"name":"Org","email":"org@players.test"},
 		"players":[{"name":"`+a+`","email":"`+a+`@players.test"},{"name":"`+b+`","email":"`+b+`@players.test"}]}`,
 		http.StatusAccepted, &created)
-	call(t, http.MethodPost, base+"/api/v1/confirm/"+play.ConfirmToken([]byte(secret), created.ID), "", "", "",
+	call(t, http.MethodPost, base+"/api/v1/confirm/"+tokens.Confirm([]byte(secret), created.ID), "", "", "",
 		http.StatusCreated, nil)
 	return created.ID
 }

@@ -13,6 +13,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	ppg "pbem/projections/postgres"
 )
@@ -54,7 +55,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			seat := sm.ToMove[0]
-			tok := play.SeatToken(secret, c.ID, seat, 0)
+			tok := tokens.Seat(secret, c.ID, seat, 0)
 			v, err := svc.View(ctx, c.ID, tok)
 			if err != nil {
 				t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 )
 
@@ -175,7 +176,7 @@ func playOne(t *testing.T, svc *play.Service, e *env, id string, i int) {
 	ctx := context.Background()
 	secret := []byte(e.cfg.Secret)
 	for seat := range 2 {
-		tok := play.SeatToken(secret, id, seat, 0)
+		tok := tokens.Seat(secret, id, seat, 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/notify/smtpsink"
 )
@@ -110,7 +110,7 @@ func yourTurnEmails(t *testing.T, gameName string) {
 		"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Rob","bot":"normal"},{"name":"Bea","bot":"easy"}]}`,
 		http.StatusAccepted, &created)
 	gameID = created.ID
-	call(t, http.MethodPost, base+"/api/v1/confirm/"+play.ConfirmToken([]byte(yourTurnSecret), gameID), "", "", "",
+	call(t, http.MethodPost, base+"/api/v1/confirm/"+tokens.Confirm([]byte(yourTurnSecret), gameID), "", "", "",
 		http.StatusCreated, nil)
 
 	// Ann's token, from her invitation.

@@ -8,11 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"pbem/events/tokens"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"pbem/events/play"
 )
 
 // loadClient plays games on pbem's API over HTTP, with one keep-alive
@@ -130,7 +129,7 @@ func (s *session) newGame() (string, error) {
 	if created.ID == "" {
 		return "", fmt.Errorf("create: no id in %.200s", body)
 	}
-	st, body, err = s.do("POST", "/api/v1/confirm/"+play.ConfirmToken(s.lc.secret, created.ID), "", nil)
+	st, body, err = s.do("POST", "/api/v1/confirm/"+tokens.Confirm(s.lc.secret, created.ID), "", nil)
 	if err != nil {
 		return "", err
 	}
@@ -185,7 +184,7 @@ func (lc *loadClient) readAll(ctx context.Context, n int) (int, error) {
 		if summary.Status == "active" {
 			active.Add(1)
 		}
-		if st, _, err := s.do("GET", "/api/v1/games/"+id+"/view", play.SeatToken(lc.secret, id, 0, 0), nil); err != nil || st != http.StatusOK {
+		if st, _, err := s.do("GET", "/api/v1/games/"+id+"/view", tokens.Seat(lc.secret, id, 0, 0), nil); err != nil || st != http.StatusOK {
 			return fmt.Errorf("view of %s: %d %v", id, st, err)
 		}
 		return nil

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/http"
+	"pbem/events/tokens"
 	"slices"
 	"strconv"
 	"time"
-
-	"pbem/events/play"
 )
 
 // player is one player goroutine: its session, its random choices, what it
@@ -72,10 +71,10 @@ func (p *player) start(id string) {
 // token returns the play-link token of seat.
 func (p *player) token(seat int) string {
 	if seat < 0 || seat >= len(p.tokens) {
-		return play.SeatToken(p.s.lc.secret, p.id, seat, 0)
+		return tokens.Seat(p.s.lc.secret, p.id, seat, 0)
 	}
 	if p.tokens[seat] == "" {
-		p.tokens[seat] = play.SeatToken(p.s.lc.secret, p.id, seat, 0)
+		p.tokens[seat] = tokens.Seat(p.s.lc.secret, p.id, seat, 0)
 	}
 	return p.tokens[seat]
 }

@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -109,7 +110,7 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 	g = g.Clone() // the loaded row is shared (cached)
 	for i := range g.Seats {
 		if g.Seats[i].Seat == seat {
-			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, gen))
+			g.Seats[i].TokenHash = tokens.Hash(tokens.Seat(s.secret, id, seat, gen))
 		}
 	}
 	return s.serviceEvent(ctx, g, "admin", projections.TypeLinkResent, projections.LinkResent{Seat: seat, TokenGen: gen})

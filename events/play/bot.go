@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bot"
 	"pbem/events"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -201,7 +202,7 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 		g = g.Clone() // the loaded row is shared (cached)
 		for i := range g.Seats {
 			if g.Seats[i].Seat == seat {
-				g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, id, seat, ev.TokenGen))
+				g.Seats[i].TokenHash = tokens.Hash(tokens.Seat(s.secret, id, seat, ev.TokenGen))
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -95,7 +96,7 @@ func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.P
 // created now.
 func (s *Service) proposalAs(id string, req *CreateGame) (*projections.Proposal, error) {
 	var err error
-	p := &projections.Proposal{ID: id, TokenHash: TokenHash(ConfirmToken(s.secret, id)), OrganiserName: req.Organiser.Name,
+	p := &projections.Proposal{ID: id, TokenHash: tokens.Hash(tokens.Confirm(s.secret, id)), OrganiserName: req.Organiser.Name,
 		OrganiserEmail: req.Organiser.Email, CreatedAt: s.now().UTC()}
 	if p.Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("game: marshal request: %w", err)
@@ -167,7 +168,7 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	seats := make([]projections.Seat, len(req.Players))
 	for i, p := range req.Players {
 		names[i] = p.Name
-		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: TokenHash(SeatToken(s.secret, id, i, 0)), Bot: p.Bot}
+		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: tokens.Hash(tokens.Seat(s.secret, id, i, 0)), Bot: p.Bot}
 	}
 	c := projections.Created{
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
@@ -180,8 +181,8 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal pbem.created: %w", err)
 	}
-	admin := AdminToken(s.secret, id, 0)
-	shell := &projections.Game{ID: id, Seats: seats, AdminHash: TokenHash(admin), CommitKey: &key}
+	admin := tokens.Admin(s.secret, id, 0)
+	shell := &projections.Game{ID: id, Seats: seats, AdminHash: tokens.Hash(admin), CommitKey: &key}
 	ev := events.NewEvent{Type: projections.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
 	var extra func(*projections.Change, engine.State) error
 	if len(mail) > 0 {

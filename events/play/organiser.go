@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -46,9 +47,6 @@ func (o *Organiser) check() error {
 	}
 	return nil
 }
-
-// ConfirmToken is the token of proposal id's confirmation link.
-func ConfirmToken(secret []byte, id string) string { return derive(secret, "confirm", id, "", "0") }
 
 // Proposed is the answer to Propose: the proposal's id (the future
 // game's) and when its confirmation link expires.
@@ -103,7 +101,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	if token == "" {
 		return nil, projections.Errorf(projections.EUnauthorized, "give the token of the confirmation link")
 	}
-	p, err := s.repo.ClaimProposal(ctx, TokenHash(token), s.now().UTC())
+	p, err := s.repo.ClaimProposal(ctx, tokens.Hash(token), s.now().UTC())
 	if err != nil {
 		if projections.ErrorCode(err) == projections.ENotFound {
 			return nil, projections.Errorf(projections.EUnauthorized, "this confirmation link is unknown or has expired")
@@ -135,7 +133,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	if projections.ErrorCode(err) == projections.EConflict {
 		// A concurrent Confirm of the same link created it first.
 		if g, gerr := s.game(ctx, p.ID); gerr == nil {
-			return &Confirmed{CreatedGame: &CreatedGame{ID: p.ID, AdminToken: AdminToken(s.secret, p.ID, 0), Game: g}, Again: true}, nil
+			return &Confirmed{CreatedGame: &CreatedGame{ID: p.ID, AdminToken: tokens.Admin(s.secret, p.ID, 0), Game: g}, Again: true}, nil
 		}
 	}
 	if err != nil {
@@ -153,7 +151,7 @@ func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g
 	if err := s.repo.QueueMail(ctx, row); err != nil {
 		return nil, err
 	}
-	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: AdminToken(s.secret, g.ID, 0), Game: g}, Again: true}, nil
+	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: tokens.Admin(s.secret, g.ID, 0), Game: g}, Again: true}, nil
 }
 
 // Settings describes what game name lets its creator choose, labelled in

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) RematchAs(ctx context.Context, id, token string) (*SeatRematch
 	if err != nil {
 		return nil, err
 	}
-	return &SeatRematch{Confirmed: c, Seat: seat, Token: SeatToken(s.secret, c.ID, seat, 0)}, nil
+	return &SeatRematch{Confirmed: c, Seat: seat, Token: tokens.Seat(s.secret, c.ID, seat, 0)}, nil
 }
 
 // rematch starts (or finds) the rematch of ended game g.
@@ -121,7 +122,7 @@ func (s *Service) rematchOf(ctx context.Context, id string) (string, error) {
 // admin link in its first append.
 func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req CreateGame, id string) (*Confirmed, error) {
 	if ng, err := s.game(ctx, id); err == nil {
-		return &Confirmed{CreatedGame: &CreatedGame{ID: id, AdminToken: AdminToken(s.secret, id, 0), Game: ng}, Again: true}, nil
+		return &Confirmed{CreatedGame: &CreatedGame{ID: id, AdminToken: tokens.Admin(s.secret, id, 0), Game: ng}, Again: true}, nil
 	} else if projections.ErrorCode(err) != projections.ENotFound {
 		return nil, err
 	}

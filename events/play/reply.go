@@ -3,8 +3,6 @@ package play
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base32"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -12,31 +10,20 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
 // Reply addresses.
 //
 // Every email to a seat carries a Reply-To address that names the game and
-// the seat and holds a per-seat secret, the reply tag: 80 bits of
+// the seat and holds a per-seat secret, the reply tag (tokens.ReplyTag): 80 bits of
 // HMAC-SHA256 over the game id, the seat and the seat's token generation,
 // derived from PBEM_SECRET like the play-link token (and independent of
 // it: neither can be computed from the other). Holding a reply address is
 // the same trust as holding the play link, and resending the link (a new
 // generation) revokes both. The tag is lowercase base32 because mail
 // systems may fold the case of an address's local part.
-
-var replyEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// ReplyTag returns the reply-address secret of seat at token generation gen.
-func ReplyTag(secret []byte, gameID string, seat, gen int) string {
-	m := hmac.New(sha256.New, secret)
-	for _, p := range []string{"reply", gameID, strconv.Itoa(seat), strconv.Itoa(gen)} {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
-	}
-	return replyEncoding.EncodeToString(m.Sum(nil)[:10])
-}
 
 // ReplySeat is what the mail listener needs to read and answer a reply
 // from a seat: the seat's own legal moves and its email address, never
@@ -76,7 +63,7 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	if st == nil {
 		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
 	}
-	want := ReplyTag(s.secret, id, seat, st.TokenGen)
+	want := tokens.ReplyTag(s.secret, id, seat, st.TokenGen)
 	if !hmac.Equal([]byte(strings.ToLower(tag)), []byte(want)) {
 		return nil, projections.Errorf(projections.EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -151,7 +152,7 @@ func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (
 	g = g.Clone() // the loaded row is shared (cached)
 	for i := range g.Seats {
 		if g.Seats[i].Seat == seat {
-			g.Seats[i].TokenHash = TokenHash(SeatToken(s.secret, g.ID, seat, gen))
+			g.Seats[i].TokenHash = tokens.Hash(tokens.Seat(s.secret, g.ID, seat, gen))
 			g.Seats[i].Email = email
 			if name != "" {
 				g.Seats[i].Name = name

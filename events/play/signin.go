@@ -11,6 +11,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -29,9 +30,6 @@ const SigninLifetime = 30 * time.Minute
 
 // SessionLifetime is how long a session of "My games" lasts.
 const SessionLifetime = 30 * 24 * time.Hour
-
-// SigninToken is the token of sign-in link id.
-func SigninToken(secret []byte, id string) string { return derive(secret, "signin", id, "", "0") }
 
 // RequestSignin emails a sign-in link to email, in lang, if the address
 // has games and accepts mail from us. It answers the same either way.
@@ -63,7 +61,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 		return fmt.Errorf("game: sign-in email: %w", err)
 	}
 	row := projections.OutboxRow{Kind: projections.KindSignin, Payload: b}
-	return s.repo.CreateSignin(ctx, id, TokenHash(SigninToken(s.secret, id)), email, now, now.Add(SigninLifetime), row)
+	return s.repo.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
 }
 
 // SignIn uses a sign-in link's token and returns a new session's token.
@@ -73,7 +71,7 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired")
 	}
 	now := s.now().UTC()
-	email, err := s.repo.UseSignin(ctx, TokenHash(token), now)
+	email, err := s.repo.UseSignin(ctx, tokens.Hash(token), now)
 	if projections.ErrorCode(err) == projections.ENotFound {
 		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
 	}
@@ -85,7 +83,7 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 		return "", fmt.Errorf("game: session token: %w", err)
 	}
 	sess := base64.RawURLEncoding.EncodeToString(b)
-	if err := s.repo.CreateSession(ctx, TokenHash(sess), email, now, now.Add(SessionLifetime)); err != nil {
+	if err := s.repo.CreateSession(ctx, tokens.Hash(sess), email, now, now.Add(SessionLifetime)); err != nil {
 		return "", err
 	}
 	return sess, nil
@@ -96,7 +94,7 @@ func (s *Service) SessionEmail(ctx context.Context, session string) (string, err
 	if session == "" || len(session) > 200 {
 		return "", projections.Errorf(projections.EUnauthorized, "sign in first")
 	}
-	email, err := s.repo.Session(ctx, TokenHash(session), s.now().UTC())
+	email, err := s.repo.Session(ctx, tokens.Hash(session), s.now().UTC())
 	if projections.ErrorCode(err) == projections.ENotFound {
 		return "", projections.Errorf(projections.EUnauthorized, "sign in first: the session is unknown or has expired")
 	}
@@ -105,7 +103,7 @@ func (s *Service) SessionEmail(ctx context.Context, session string) (string, err
 
 // SignOut ends a session.
 func (s *Service) SignOut(ctx context.Context, session string) error {
-	return s.repo.DeleteSession(ctx, TokenHash(session))
+	return s.repo.DeleteSession(ctx, tokens.Hash(session))
 }
 
 // MyGames lists every seat of the session's address. Errors: EUnauthorized.
@@ -154,7 +152,7 @@ func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string,
 	}
 	for _, st := range g.Seats {
 		if strings.EqualFold(st.Email, email) {
-			return SeatToken(s.secret, id, st.Seat, st.TokenGen), nil
+			return tokens.Seat(s.secret, id, st.Seat, st.TokenGen), nil
 		}
 	}
 	return "", projections.Errorf(projections.ENotFound, "you have no seat in game %s", id)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -128,7 +129,7 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections
 	if err != nil {
 		return nil, err
 	}
-	if !TokenMatches(token, g.AdminHash) {
+	if !tokens.Matches(token, g.AdminHash) {
 		return nil, projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	return g, nil
@@ -147,7 +148,7 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 	if seat := seatFor(g, token); seat >= 0 {
 		return Auth{Seat: seat}, nil
 	}
-	if TokenMatches(token, g.AdminHash) {
+	if tokens.Matches(token, g.AdminHash) {
 		return Auth{Seat: engine.Spectator, Admin: true}, nil
 	}
 	return Auth{}, projections.Errorf(projections.EUnauthorized, "this token does not open game %s", id)

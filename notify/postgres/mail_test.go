@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )
@@ -62,7 +62,7 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	}
 	// One log line per message, without the link's token.
 	l := logs.String()
-	if strings.Count(l, "dev mail") != 2 || strings.Contains(l, "token") || strings.Contains(l, play.SeatToken([]byte("s"), "g1", 0, 0)) {
+	if strings.Count(l, "dev mail") != 2 || strings.Contains(l, "token") || strings.Contains(l, tokens.Seat([]byte("s"), "g1", 0, 0)) {
 		t.Errorf("logs:\n%s", l)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -21,7 +22,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	// A game that cannot end within the test's moves (at a target of 25,
 	// some deals ended it before the last visits).
 	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)
-	tok := play1.SeatToken(secret, c.ID, 0, 0)
+	tok := tokens.Seat(secret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(14, 1))
 	var lastMove int64
 	// play plays n moves of whoever is awaited, and returns the version.
@@ -114,7 +115,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		t.Errorf("an unknown game: %v", err)
 	}
 	// A live update is no visit: seat 1's first page still starts at 0.
-	tok1 := play1.SeatToken(secret, c.ID, 1, 0)
+	tok1 := tokens.Seat(secret, c.ID, 1, 0)
 	if _, err := svc.SeatCatchUp(ctx, c.ID, tok1, v4, 0); err != nil {
 		t.Fatal(err)
 	}

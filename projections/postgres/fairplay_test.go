@@ -22,6 +22,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 )
@@ -243,7 +244,7 @@ func playAttacked(t *testing.T, svc *play1.Service, store events.Store, pool *pg
 	}
 	a := &attacker{t: t, id: cg.ID, shown: map[string]bool{}, tried: map[int64]bool{}, hidden: map[int64]bool{}}
 	rng := rand.New(rand.NewPCG(c.seed, 28))
-	token := func(seat int) string { return play1.SeatToken(secret, cg.ID, seat, 0) }
+	token := func(seat int) string { return tokens.Seat(secret, cg.ID, seat, 0) }
 	for step := 0; ; step++ {
 		if step > 5000 {
 			t.Fatal("the game does not end")
@@ -294,7 +295,7 @@ func (a *attacker) collect(text []byte) {
 // has not tried yet.
 func (a *attacker) attack(ctx context.Context, svc *play1.Service, store events.Store, pool *pgxpool.Pool, v *play1.View) {
 	t := a.t
-	token := play1.SeatToken(secret, a.id, 0, 0)
+	token := tokens.Seat(secret, a.id, 0, 0)
 	h, err := svc.History(ctx, a.id, token)
 	if err != nil {
 		t.Fatal(err)
@@ -552,7 +553,7 @@ func TestFairPlayIndistinguishable(t *testing.T) {
 				}
 				ids[k] = cg.ID
 			}
-			tok := func(k, seat int) string { return play1.SeatToken(secret, ids[k], seat, 0) }
+			tok := func(k, seat int) string { return tokens.Seat(secret, ids[k], seat, 0) }
 			rng := rand.New(rand.NewPCG(28, 26))
 			for step := 0; ; step++ {
 				if step > 3000 {

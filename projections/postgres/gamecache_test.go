@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -36,7 +37,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 			break
 		}
 		seat := g.ToMove[0]
-		tok := play1.SeatToken(secret, c.ID, seat, 0)
+		tok := tokens.Seat(secret, c.ID, seat, 0)
 		want, err := plain.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -78,12 +79,12 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, err := svc.View(ctx, c.ID, play1.SeatToken(secret, c.ID, seat, 0)); err != nil {
+				if _, err := svc.View(ctx, c.ID, tokens.Seat(secret, c.ID, seat, 0)); err != nil {
 					errs <- err
 				}
 			}()
 		}
-		tok := play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
+		tok := tokens.Seat(secret, c.ID, g.ToMove[0], 0)
 		v, err := svc.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +110,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	c := create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(7, 8))
 	g, _ := repo.Game(ctx, c.ID)
-	tok := play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
+	tok := tokens.Seat(secret, c.ID, g.ToMove[0], 0)
 	v, err := svcB.View(ctx, c.ID, tok) // B caches the game
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 		t.Fatalf("version %d after one move from %d: the stale move wrote", g2.Version, v.Version)
 	}
 	g, _ = repo.Game(ctx, c.ID)
-	tok = play1.SeatToken(secret, c.ID, g.ToMove[0], 0)
+	tok = tokens.Seat(secret, c.ID, g.ToMove[0], 0)
 	v, err = svcA.View(ctx, c.ID, tok)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +147,7 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	g, _ := repo.Game(ctx, c.ID)
 	seat := g.ToMove[0]
-	old := play1.SeatToken(secret, c.ID, seat, 0)
+	old := tokens.Seat(secret, c.ID, seat, 0)
 	v, err := svcB.View(ctx, c.ID, old) // B caches the game and the old token's hash
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +168,7 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if after, _ := repo.Game(ctx, c.ID); after.Version != before.Version {
 		t.Fatalf("a revoked token moved the game from version %d to %d", before.Version, after.Version)
 	}
-	tok := play1.SeatToken(secret, c.ID, seat, 1)
+	tok := tokens.Seat(secret, c.ID, seat, 1)
 	nv, err := svcB.View(ctx, c.ID, tok)
 	if err != nil {
 		t.Fatalf("view with the new token: %v", err)

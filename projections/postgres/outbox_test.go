@@ -9,6 +9,7 @@ import (
 	"time"
 
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -71,7 +72,7 @@ func TestOutboxRows(t *testing.T) {
 	for _, r := range rows {
 		kinds[r.Kind]++
 		for seat := range 3 {
-			if strings.Contains(r.Raw, play1.SeatToken(secret, c.ID, seat, 0)) {
+			if strings.Contains(r.Raw, tokens.Seat(secret, c.ID, seat, 0)) {
 				t.Fatalf("%s row holds a token", r.Kind)
 			}
 		}
@@ -136,7 +137,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	if g2.Version <= g.Version+1 || g2.ToMove[0] != 1 || !g2.DeadlineAt.Equal(clock.Add(projections.DefaultTurnDeadline)) {
 		t.Fatalf("after timeout: version %d to_move %v deadline %v", g2.Version, g2.ToMove, g2.DeadlineAt)
 	}
-	h, err := svc.History(ctx, c.ID, play1.SeatToken(secret, c.ID, 0, 0))
+	h, err := svc.History(ctx, c.ID, tokens.Seat(secret, c.ID, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections/postgres"
 )
@@ -64,7 +65,7 @@ func BenchmarkSeatReads(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := play1.SeatToken(secret, c.ID, 1, 0)
+	tok := tokens.Seat(secret, c.ID, 1, 0)
 	b.Run("history", func(b *testing.B) {
 		for range b.N {
 			h, err := svc.History(ctx, c.ID, tok)
@@ -92,7 +93,7 @@ func BenchmarkSeatReads(b *testing.B) {
 	if err := pool.QueryRow(ctx, `SELECT payload->'game'->>'id' FROM outbox WHERE kind = 'signin'`).Scan(&link); err != nil {
 		b.Fatal(err)
 	}
-	session, err := svc.SignIn(ctx, play1.SigninToken(secret, link))
+	session, err := svc.SignIn(ctx, tokens.Signin(secret, link))
 	if err != nil {
 		b.Fatal(err)
 	}

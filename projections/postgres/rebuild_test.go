@@ -14,6 +14,7 @@ import (
 
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -37,7 +38,7 @@ func play(svc *play1.Service, repo projections.Repository, id string, n int, rng
 			return nil
 		}
 		seat := g.ToMove[0]
-		tok := play1.SeatToken(secret, id, seat, g.Seats[seat].TokenGen)
+		tok := tokens.Seat(secret, id, seat, g.Seats[seat].TokenGen)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -96,7 +97,7 @@ func TestServicePlaysAGameToTheEnd(t *testing.T) {
 			break
 		}
 		seat := g.ToMove[0]
-		tok := play1.SeatToken(secret, c.ID, seat, 0)
+		tok := tokens.Seat(secret, c.ID, seat, 0)
 		v, err := svc.View(ctx, c.ID, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -136,7 +137,7 @@ func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
 	if items, _ := svc.Inbox(ctx, "Bob@example.org"); len(items) != 0 {
 		t.Fatalf("Bob's inbox before any move: %+v", items)
 	}
-	tok := play1.SeatToken(secret, a.ID, 0, 0)
+	tok := tokens.Seat(secret, a.ID, 0, 0)
 	v, err := svc.View(ctx, a.ID, tok)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/testgame"
 )
@@ -50,7 +51,7 @@ func TestStateSnapshots(t *testing.T) {
 		}
 		fresh := otherService(t, pool)
 		for seat := range 3 {
-			tok := play1.SeatToken(secret, c.ID, seat, 0)
+			tok := tokens.Seat(secret, c.ID, seat, 0)
 			want, err := svc.View(ctx, c.ID, tok)
 			if err != nil {
 				t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
@@ -99,7 +100,7 @@ func untilReversible(t *testing.T, svc *play1.Service, id string) (int, string, 
 			t.Fatal("the game ended before a reversible move")
 		}
 		seat := sm.ToMove[0]
-		tok := play1.SeatToken(secret, id, seat, 0)
+		tok := tokens.Seat(secret, id, seat, 0)
 		sp, err := svc.SeatPage(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)
@@ -186,7 +187,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if sp.Takeback.Version != moved.Version {
 		t.Fatalf("the page offers to take back version %d, want %d", sp.Takeback.Version, moved.Version)
 	}
-	other := play1.SeatToken(secret, id, (seat+1)%3, 0)
+	other := tokens.Seat(secret, id, (seat+1)%3, 0)
 	if _, err := svc.Takeback(ctx, id, other, play1.TakebackRequest{Version: moved.Version}); projections.ErrorCode(err) != projections.EForbidden {
 		t.Fatalf("another seat's take-back: %v, want forbidden", err)
 	}
@@ -279,7 +280,7 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	seat := g.ToMove[0]
-	tok := play1.SeatToken(secret, id, seat, 0)
+	tok := tokens.Seat(secret, id, seat, 0)
 	v, err := svc.View(ctx, id, tok)
 	if err != nil {
 		t.Fatal(err)
@@ -321,14 +322,14 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine, _ := repo.Game(ctx, id)
-	if err := svc.Chat(ctx, id, play1.SeatToken(secret, id, (seat+1)%3, 0), "nice move", ""); err != nil {
+	if err := svc.Chat(ctx, id, tokens.Seat(secret, id, (seat+1)%3, 0), "nice move", ""); err != nil {
 		t.Fatal(err)
 	}
 	next := mine.ToMove[0]
 	if next == seat {
 		t.Fatal("the reversible move kept the turn")
 	}
-	ntok := play1.SeatToken(secret, id, next, 0)
+	ntok := tokens.Seat(secret, id, next, 0)
 	nv, err := svc.View(ctx, id, ntok)
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +363,7 @@ func TestTakebackRace(t *testing.T) {
 		if next == seat {
 			t.Fatal("the reversible move kept the turn")
 		}
-		ntok := play1.SeatToken(secret, id, next, 0)
+		ntok := tokens.Seat(secret, id, next, 0)
 		nv, err := svc.View(ctx, id, ntok)
 		if err != nil {
 			t.Fatal(err)
@@ -450,7 +451,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	// Let the bot play whenever it is its turn, until Ann has a move she
 	// could take back.
 	var mv json.RawMessage
-	tok := play1.SeatToken(secret, c.ID, 0, 0)
+	tok := tokens.Seat(secret, c.ID, 0, 0)
 	for range 300 {
 		g, err := repo.Game(ctx, c.ID)
 		if err != nil {
@@ -618,7 +619,7 @@ func TestTakebackCatchUp(t *testing.T) {
 	svc, repo, _, _ := lordsService(t, 0)
 	id := createLords(t, svc, 2)
 	seat, tok, mv := untilReversible(t, svc, id)
-	other := play1.SeatToken(secret, id, 1-seat, 0)
+	other := tokens.Seat(secret, id, 1-seat, 0)
 	g, _ := repo.Game(ctx, id)
 	if _, err := svc.SeatCatchUp(ctx, id, other, g.Version, -1); err != nil { // the other seat looks
 		t.Fatal(err)

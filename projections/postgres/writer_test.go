@@ -11,6 +11,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
@@ -73,7 +74,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := play1.SeatToken(secret, id, g.ToMove[0], 0)
+		tok := tokens.Seat(secret, id, g.ToMove[0], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			t.Fatal(err)

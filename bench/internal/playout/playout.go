@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/projections"
 )
 
@@ -49,7 +50,7 @@ func Play(ctx context.Context, svc *play.Service, secret []byte, id string, rng 
 		if sm.Status != projections.StatusActive {
 			return moves, true, nil
 		}
-		tok := play.SeatToken(secret, id, sm.ToMove[rng.IntN(len(sm.ToMove))], 0)
+		tok := tokens.Seat(secret, id, sm.ToMove[rng.IntN(len(sm.ToMove))], 0)
 		v, err := svc.View(ctx, id, tok)
 		if err != nil {
 			return moves, false, err

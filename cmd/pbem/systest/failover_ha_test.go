@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
 
@@ -132,7 +132,7 @@ func remindAfterFailover(t *testing.T, base, dbURL string, in *inbox) bool {
 		resp.Body.Close()
 		if st == http.StatusAccepted && err == nil {
 			// Confirm as the organiser would, with the emailed link.
-			resp, err = http.Post(base+"/api/v1/confirm/"+play.ConfirmToken([]byte(systestSecret), created.ID), "application/json", nil)
+			resp, err = http.Post(base+"/api/v1/confirm/"+tokens.Confirm([]byte(systestSecret), created.ID), "application/json", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

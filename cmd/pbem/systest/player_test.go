@@ -8,12 +8,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"pbem/events/tokens"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"pbem/events/play"
 )
 
 // ackedMove is a move the API answered 200 to: it must be in the store.
@@ -132,7 +131,7 @@ func (p *players) confirm(ctx context.Context, proposed []byte) ([]byte, int) {
 	if err := json.Unmarshal(proposed, &pr); err != nil || pr.ID == "" {
 		return proposed, 0
 	}
-	st, resp := p.do(ctx, "POST", "/api/v1/confirm/"+play.ConfirmToken([]byte(systestSecret), pr.ID), "", nil, true, false)
+	st, resp := p.do(ctx, "POST", "/api/v1/confirm/"+tokens.Confirm([]byte(systestSecret), pr.ID), "", nil, true, false)
 	return resp, st
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -41,7 +42,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.ID
-	ann, bob := play.SeatToken(botSecret, id, 0, 0), play.SeatToken(botSecret, id, 1, 0)
+	ann, bob := tokens.Seat(botSecret, id, 0, 0), tokens.Seat(botSecret, id, 1, 0)
 	rng := rand.New(rand.NewPCG(5, 6))
 	moves := 0
 	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, func() bool { moves++; return moves > 6 })
@@ -94,7 +95,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 		t.Fatalf("Bob's old link: %v", err)
 	}
 	botMoves := countBy(t, e, id, "bot:normal")
-	bob = play.SeatToken(botSecret, id, 1, 1)
+	bob = tokens.Seat(botSecret, id, 1, 1)
 	end := e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, nil)
 	if end.Status != projections.StatusFinished {
 		t.Fatalf("summary %+v", end)
@@ -164,7 +165,7 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann plays until the bot (not played: no worker) is awaited.
-	tok := play.SeatToken(botSecret, c.ID, 0, 0)
+	tok := tokens.Seat(botSecret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(8, 9))
 	e.playPeople(t, c.ID, map[int]string{0: tok}, rng, time.Minute, func() bool {
 		sm, err := e.svc.Summary(ctx, c.ID)

@@ -21,6 +21,7 @@ import (
 	"pbem/events/play"
 	"pbem/events/play/bots"
 	evpg "pbem/events/postgres"
+	"pbem/events/tokens"
 	"pbem/internal/pgtest"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"
@@ -82,7 +83,7 @@ func (e *botEnv) create(t *testing.T, name string, policy string, levels ...stri
 // plays the bots), failing after limit.
 func (e *botEnv) playPerson(t *testing.T, id string, rng *rand.Rand, limit time.Duration) *play.Summary {
 	t.Helper()
-	return e.playPeople(t, id, map[int]string{0: play.SeatToken(botSecret, id, 0, 0)}, rng, limit, nil)
+	return e.playPeople(t, id, map[int]string{0: tokens.Seat(botSecret, id, 0, 0)}, rng, limit, nil)
 }
 
 // playPeople plays random moves for the seats of tokens until the game
@@ -255,7 +256,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 	ctx := context.Background()
 	id := e.create(t, lords.Name, "", "strong")
 	rng := rand.New(rand.NewPCG(3, 4))
-	tok := play.SeatToken(botSecret, id, 0, 0)
+	tok := tokens.Seat(botSecret, id, 0, 0)
 	for range 50 {
 		g, err := e.svc.Summary(ctx, id)
 		if err != nil {
@@ -288,7 +289,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann cannot play the bot's seat with its link.
-	if _, err := e.svc.Move(ctx, id, play.SeatToken(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
 		t.Fatalf("move of a bot's seat: %v", err)
 	}
 }
@@ -304,7 +305,7 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 	e := newBotEnv(t, nil)
 	ctx := context.Background()
 	id := e.create(t, bagpipes.Name, "", "normal")
-	tok := play.SeatToken(botSecret, id, 0, 0)
+	tok := tokens.Seat(botSecret, id, 0, 0)
 	rng := rand.New(rand.NewPCG(1, 1))
 	e.playPeople(t, id, map[int]string{0: tok}, rng, time.Minute, func() bool {
 		sm, err := e.svc.Summary(ctx, id)

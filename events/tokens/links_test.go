@@ -1,4 +1,4 @@
-package notify
+package tokens
 
 import (
 	"crypto/hmac"
@@ -23,33 +23,33 @@ func oldUnsubscribeToken(secret []byte, email string) string {
 func TestUnsubscribeTokenIsOpaque(t *testing.T) {
 	secret := []byte("s3cret")
 	const email = "ann.smith@example.org"
-	tok := UnsubscribeToken(secret, email)
+	tok := Unsubscribe(secret, email)
 	for _, shown := range []string{email, "ann", base64.RawURLEncoding.EncodeToString([]byte(email))[:8],
 		base64.StdEncoding.EncodeToString([]byte(email))[:8]} {
 		if strings.Contains(tok, shown) {
 			t.Errorf("token %q shows %q", tok, shown)
 		}
 	}
-	if tok != UnsubscribeToken(secret, " Ann.Smith@Example.org ") {
+	if tok != Unsubscribe(secret, " Ann.Smith@Example.org ") {
 		t.Error("the same address got two tokens")
 	}
-	if tok == UnsubscribeToken(secret, "bob@example.org") {
+	if tok == Unsubscribe(secret, "bob@example.org") {
 		t.Error("two addresses share a token")
 	}
-	if e, err := VerifyUnsubscribeToken(secret, tok); err != nil || e != email {
+	if e, err := VerifyUnsubscribe(secret, tok); err != nil || e != email {
 		t.Fatalf("verify = %q, %v", e, err)
 	}
 	raw, _ := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(tok, unsubPrefix))
 	for i := range raw {
 		b := append([]byte(nil), raw...)
 		b[i] ^= 1
-		if _, err := VerifyUnsubscribeToken(secret, unsubPrefix+base64.RawURLEncoding.EncodeToString(b)); err == nil {
+		if _, err := VerifyUnsubscribe(secret, unsubPrefix+base64.RawURLEncoding.EncodeToString(b)); err == nil {
 			t.Fatalf("a token with byte %d changed verified", i)
 		}
 	}
-	for _, bad := range []string{oldUnsubscribeToken(secret, email), UnsubscribeToken([]byte("other"), email),
+	for _, bad := range []string{oldUnsubscribeToken(secret, email), Unsubscribe([]byte("other"), email),
 		unsubPrefix, unsubPrefix + "AAAA", "u1." + strings.TrimPrefix(tok, unsubPrefix), tok[:len(tok)-2]} {
-		if _, err := VerifyUnsubscribeToken(secret, bad); err == nil {
+		if _, err := VerifyUnsubscribe(secret, bad); err == nil {
 			t.Errorf("token %q verified", bad)
 		}
 	}
