@@ -2,7 +2,7 @@
 #
 # PostgreSQL: DATABASE_URL if set, else a server on 127.0.0.1:5432 if one
 # answers, else a private cluster in $(PBEM_DATA)/postgres started with the
-# machine's initdb/pg_ctl (see internal/pgcluster).
+# machine's initdb/pg_ctl (see cmd/internal/pgcluster).
 
 # Go may be installed without being on PATH.
 export PATH := $(PATH):/usr/local/go/bin
@@ -85,7 +85,7 @@ vet:
 
 ## page-bench: the play page of both games in chromium on a throttled slow 4G phone (bench/page)
 page-bench: build
-	$(GO) run ./bench/page -pbem $(BIN) $(PAGE_BENCH_FLAGS)
+	$(BIN) db exec -- $(GO) run ./bench/page -pbem $(BIN) $(PAGE_BENCH_FLAGS)
 
 ## mail-bench: the outbox worker sending the 10,000-address daily digest to a loopback SMTP server
 mail-bench: build

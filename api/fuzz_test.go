@@ -22,7 +22,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections"
 	"pbem/projections/postgres"

@@ -16,7 +16,7 @@ import (
 	"pbem/engine"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections/postgres"

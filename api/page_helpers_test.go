@@ -24,7 +24,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // TestOutageKinds classifies errors that a real PostgreSQL and the real

@@ -22,7 +22,7 @@ import (
 	"pbem/events"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"

@@ -46,7 +46,7 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/internal/pgcluster"
+	"pbem/events/postgres/pgtest"
 )
 
 // The targets (issue 18, item 5).
@@ -93,16 +93,13 @@ func run(ctx context.Context, pbem, chromium string, runs, moves int, verbose, s
 	if showTimings {
 		timings = out
 	}
-	db, err := pgcluster.Open(ctx, pgcluster.Options{DatabaseURL: os.Getenv("DATABASE_URL"), DataDir: os.Getenv("PBEM_DATA")})
+	// The server is the one `pbem db exec` names (the Makefile runs this
+	// so), or DATABASE_URL, or 127.0.0.1:5432: see pgtest.AdminURL.
+	dbURL, drop, err := pgtest.Scratch(ctx, pgtest.AdminURL(), "pbem_page_", true)
 	if err != nil {
 		return false, err
 	}
-	defer db.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
-	dbURL, drop, err := pgcluster.ScratchDB(ctx, db.AdminURL, "pbem_page_")
-	if err != nil {
-		return false, err
-	}
-	defer drop()
+	defer drop() //nolint:errcheck // a database left behind is named pbem_page_*
 	secret := []byte("page benchmark secret, not a real one")
 	names := []string{lords.Name, bagpipes.Name}
 	ids, err := createGames(ctx, dbURL, secret, names)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/internal/pgcluster"
+	"pbem/cmd/internal/pgcluster"
 	"pbem/migrations"
 )
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"pbem/internal/pgcluster"
+	"pbem/cmd/internal/pgcluster"
 )
 
 // dbCmd is `pbem db`, the PostgreSQL helper of the Makefile:

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
 )
 

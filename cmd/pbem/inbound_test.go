@@ -15,7 +15,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	evpg "pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 func TestLoadInboundDefaults(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // TestServeWithoutSMTPUsesTheDevMailbox starts serve with no PBEM_SMTP_URL,

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
 )
 

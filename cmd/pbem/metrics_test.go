@@ -24,7 +24,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/notify/smtpsink"
 )
 

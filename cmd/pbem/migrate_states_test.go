@@ -14,7 +14,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"

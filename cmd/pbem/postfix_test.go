@@ -26,7 +26,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	"pbem/notify/postfixtest"
 	"pbem/notify/smtpsink"

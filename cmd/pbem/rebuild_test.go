@@ -14,7 +14,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	ppg "pbem/projections/postgres"
 )
 

@@ -19,7 +19,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // gameKeyed lists the tables keyed by game, with the column that holds

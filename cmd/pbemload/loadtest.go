@@ -17,10 +17,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/api"
+	"pbem/cmd/internal/pgcluster"
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/internal/pgcluster"
+	"pbem/events/postgres/pgtest"
 	ppg "pbem/projections/postgres"
 )
 
@@ -60,11 +61,12 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer srv.Close(context.Background()) //nolint:errcheck // nothing to do about it at the end
 	dbURL := o.db
 	if dbURL == "" {
-		var drop func()
-		if dbURL, drop, err = pgcluster.ScratchDB(ctx, srv.AdminURL, "pbem_load_"); err != nil {
+		var drop func() error
+		if dbURL, drop, err = pgtest.Scratch(ctx, srv.AdminURL, "pbem_load_", true); err != nil {
 			return err
 		}
-		defer drop()
+		defer drop() //nolint:errcheck // a database left behind is named pbem_load_*
+
 	}
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {

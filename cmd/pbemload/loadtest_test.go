@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // peersLines are the lines the peers harness (peers/pbem-load.js) reads

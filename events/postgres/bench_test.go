@@ -14,7 +14,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // benchPool returns a pool on a fresh migrated database, big enough for 32

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pbem/events"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // TestDecoderMatchesScan checks the fast decoder against pgx's Scan on the

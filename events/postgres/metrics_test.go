@@ -11,7 +11,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 func gather(t *testing.T, reg *prometheus.Registry) map[string]*dto.Metric {

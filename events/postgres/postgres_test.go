@@ -12,7 +12,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/migrations"
 )
 

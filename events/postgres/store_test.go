@@ -6,7 +6,7 @@ import (
 	"pbem/events"
 	"pbem/events/eventstest"
 	"pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // newStore returns a Store on a fresh migrated database.

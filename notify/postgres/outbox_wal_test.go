@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // TestAwaitedSinceKeepsTheVersionOfASeatStillAwaited is the table of

@@ -16,7 +16,7 @@ import (
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
 )

@@ -23,7 +23,7 @@ import (
 	"pbem/events"
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 )
 
 // TestMovesUpdateGamesHOT plays moves of many games through the service

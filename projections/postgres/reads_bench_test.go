@@ -11,7 +11,7 @@ import (
 	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections/postgres"
 )
 

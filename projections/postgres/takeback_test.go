@@ -16,7 +16,7 @@ import (
 	"pbem/events"
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	"pbem/projections/postgres"
 )

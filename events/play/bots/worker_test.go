@@ -22,7 +22,7 @@ import (
 	"pbem/events/play/bots"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
-	"pbem/internal/pgtest"
+	"pbem/events/postgres/pgtest"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )

@@ -1,4 +1,4 @@
-// Package pgtest gives tests a fresh, migrated PostgreSQL database.
+// Package pgtest gives tests (and the benchmarks' runs) a fresh, migrated PostgreSQL database.
 //
 // It connects to PBEM_TEST_DATABASE_URL (which `make test` sets, through
 // `pbem db exec`, to a server it found or started), else DATABASE_URL, else
@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"testing"
@@ -38,36 +39,62 @@ func NewEmptyDB(tb testing.TB) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	admin, err := pgx.Connect(ctx, AdminURL())
+	u, drop, err := Scratch(ctx, AdminURL(), "pbem_test_", false)
 	if err != nil {
-		tb.Fatalf("pgtest: connect to %s: %v (run the tests with make test, which starts PostgreSQL, or set PBEM_TEST_DATABASE_URL)", redact(AdminURL()), err)
-	}
-	defer admin.Close(ctx)
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "pbem_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		tb.Fatalf("pgtest: create database: %v", err)
+		tb.Fatalf("pgtest: %v (run the tests with make test, which starts PostgreSQL, or set PBEM_TEST_DATABASE_URL)", err)
 	}
 	tb.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := pgx.Connect(ctx, AdminURL())
-		if err != nil {
-			tb.Logf("pgtest: drop %s: %v", name, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			tb.Logf("pgtest: drop %s: %v", name, err)
+		if err := drop(); err != nil {
+			tb.Logf("pgtest: %v", err)
 		}
 	})
-	u, err := url.Parse(AdminURL())
+	return u
+}
+
+// Scratch creates a database named prefix plus random hex on the server of
+// adminURL (a URL on which CREATE DATABASE may run), with every migration
+// applied when migrate is set, for a test or a benchmark run (the load
+// client, the page benchmark). It returns the database's URL and a function
+// that drops it; the prefix makes databases left by an interrupted run easy
+// to find.
+func Scratch(ctx context.Context, adminURL, prefix string, migrate bool) (string, func() error, error) {
+	u, err := url.Parse(adminURL)
 	if err != nil {
-		tb.Fatalf("pgtest: parse admin URL: %v", err)
+		return "", nil, fmt.Errorf("parse admin URL: %w", err)
 	}
-	u.Path = "/" + name
-	return u.String()
+	admin, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to %s: %w", redact(adminURL), err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := pgx.Identifier{prefix + hex.EncodeToString(b)}
+	_, err = admin.Exec(ctx, "CREATE DATABASE "+name.Sanitize())
+	admin.Close(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("create database: %w", err)
+	}
+	drop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := pgx.Connect(ctx, adminURL)
+		if err != nil {
+			return fmt.Errorf("drop %s: %w", name[0], err)
+		}
+		defer c.Close(ctx)
+		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name.Sanitize()+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop %s: %w", name[0], err)
+		}
+		return nil
+	}
+	u.Path = "/" + name[0]
+	if migrate {
+		if err := migrations.Up(u.String()); err != nil {
+			_ = drop()
+			return "", nil, fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return u.String(), drop, nil
 }
 
 // NewDB creates a fresh database with every migration applied and returns
