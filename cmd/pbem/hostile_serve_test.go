@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/migrations"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 )
 
 // TestServeWithoutSMTPUsesTheDevMailbox starts serve with no PBEM_SMTP_URL,

@@ -23,8 +23,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
 

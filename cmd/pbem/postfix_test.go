@@ -25,8 +25,8 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 	"github.com/emersion/go-smtp"
 
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postfixtest"
 	"pbem/notify/smtpsink"

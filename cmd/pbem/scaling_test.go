@@ -18,8 +18,8 @@ import (
 
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 )
 
 // gameKeyed lists the tables keyed by game, with the column that holds

@@ -14,8 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
 

@@ -22,8 +22,8 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/projections/postgres"
 )
 

@@ -10,8 +10,8 @@ import (
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
 	evpg "pbem/events/postgres"
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/projections/postgres"
 )
 

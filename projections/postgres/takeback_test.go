@@ -15,8 +15,8 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/postgres"
 )

@@ -21,8 +21,8 @@ import (
 	"pbem/events/play"
 	"pbem/events/play/bots"
 	evpg "pbem/events/postgres"
-	"pbem/events/tokens"
 	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
 	"pbem/projections"
 	ppg "pbem/projections/postgres"
 )
