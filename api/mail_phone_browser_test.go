@@ -13,6 +13,7 @@ import (
 
 	"pbem/engine"
 	"pbem/notify"
+	"pbem/projections/outbox"
 )
 
 // TestBrowserEmailsReadWellOnAPhone renders the emails that tell the story
@@ -27,11 +28,11 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	dl := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
-	p := notify.Payload{To: notify.Recipient{Seat: 1, Name: "Bérénice", Email: "berenice@example.org"}, Language: "fr",
-		Game:     notify.GameInfo{ID: "g1phone", Name: "lords-of-scotland", Players: []string{"Anne-Sophie", "Bérénice", "Charles-Édouard", "Dominique"}},
+	p := outbox.Payload{To: outbox.Recipient{Seat: 1, Name: "Bérénice", Email: "berenice@example.org"}, Language: "fr",
+		Game:     outbox.GameInfo{ID: "g1phone", Name: "lords-of-scotland", Players: []string{"Anne-Sophie", "Bérénice", "Charles-Édouard", "Dominique"}},
 		TokenGen: 0, Version: 40, Deadline: &dl, Awaited: true, Notice: "extended",
 		Lines:   []string{"Anne-Sophie récupère le partisan Fergusson 12", "La manche 2 commence ; partisans : MacDonnell 1, Scott 8, Cockburn 9"},
-		Ranking: []notify.Rank{{Seat: 1, Name: "Bérénice", Place: 1, Score: 58}, {Seat: 0, Name: "Anne-Sophie", Place: 2, Score: 41}, {Seat: 2, Name: "Charles-Édouard", Place: 3, Score: 40}, {Seat: 3, Name: "Dominique", Place: 4, Score: 12}},
+		Ranking: []outbox.Rank{{Seat: 1, Name: "Bérénice", Place: 1, Score: 58}, {Seat: 0, Name: "Anne-Sophie", Place: 2, Score: 41}, {Seat: 2, Name: "Charles-Édouard", Place: 3, Score: 40}, {Seat: 3, Name: "Dominique", Place: 4, Score: 12}},
 		Summary: "Bérénice gagne avec 58 points."}
 	payload, err := json.Marshal(p)
 	if err != nil {
@@ -49,11 +50,11 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 		},
 		Notes: []string{"Charles-Édouard prend l'initiative."}}
 	rows := map[string]notify.Row{
-		"your_turn":  {ID: 1, GameID: "g1phone", Seat: 1, Kind: notify.YourTurn, Payload: payload, Story: &notify.Story{Events: story, Zone: "Europe/Paris"}},
-		"round_end":  {ID: 2, GameID: "g1phone", Seat: 1, Kind: notify.RoundEnd, Payload: payload, Story: &notify.Story{Round: round}},
-		"game_over":  {ID: 3, GameID: "g1phone", Seat: 1, Kind: notify.GameOver, Payload: payload},
-		"notice":     {ID: 4, GameID: "g1phone", Seat: 1, Kind: notify.Notice, Payload: payload},
-		"invitation": {ID: 5, GameID: "g1phone", Seat: 1, Kind: notify.Invitation, Payload: payload},
+		"your_turn":  {ID: 1, GameID: "g1phone", Seat: 1, Kind: outbox.YourTurn, Payload: payload, Story: &notify.Story{Events: story, Zone: "Europe/Paris"}},
+		"round_end":  {ID: 2, GameID: "g1phone", Seat: 1, Kind: outbox.RoundEnd, Payload: payload, Story: &notify.Story{Round: round}},
+		"game_over":  {ID: 3, GameID: "g1phone", Seat: 1, Kind: outbox.GameOver, Payload: payload},
+		"notice":     {ID: 4, GameID: "g1phone", Seat: 1, Kind: outbox.Notice, Payload: payload},
+		"invitation": {ID: 5, GameID: "g1phone", Seat: 1, Kind: outbox.Invitation, Payload: payload},
 	}
 	pages := map[string]string{}
 	for name, row := range rows {

@@ -20,6 +20,7 @@ import (
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
+	"pbem/projections/outbox"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
 )
@@ -153,7 +154,7 @@ func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil || code != http.StatusOK {
 		t.Fatalf("%d %s", code, body)
 	}
-	if len(got.Failed) != 1 || got.Failed[0].To != "bob@example.org" || got.Failed[0].LastError != "550 no such user" || got.Failed[0].Kind != notify.Invitation {
+	if len(got.Failed) != 1 || got.Failed[0].To != "bob@example.org" || got.Failed[0].LastError != "550 no such user" || got.Failed[0].Kind != outbox.Invitation {
 		t.Fatalf("failed = %+v", got.Failed)
 	}
 	if strings.Contains(body, "token") {
@@ -173,9 +174,9 @@ func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := json.Marshal(notify.Payload{To: notify.Recipient{Name: "Ann", Email: "ann@example.org"}, Language: "en",
-		Game: notify.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}}})
-	m, err := r.Render(notify.Row{ID: 1, GameID: "g1", Kind: notify.YourTurn, Payload: p})
+	p, _ := json.Marshal(outbox.Payload{To: outbox.Recipient{Name: "Ann", Email: "ann@example.org"}, Language: "en",
+		Game: outbox.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}}})
+	m, err := r.Render(notify.Row{ID: 1, GameID: "g1", Kind: outbox.YourTurn, Payload: p})
 	if err != nil {
 		t.Fatal(err)
 	}

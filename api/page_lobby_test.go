@@ -15,6 +15,7 @@ import (
 	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 var reConfirm = regexp.MustCompile(`<form method="post" action="/confirm/([^"?]+)`)
@@ -267,9 +268,9 @@ func (f failedList) Failed(context.Context, string) ([]notify.FailedEmail, error
 func TestPageAdminSeesFailedEmails(t *testing.T) {
 	e := newPageEnvWith(t, func(pc *api.PageConfig) {
 		next := time.Now().Add(time.Hour)
-		pc.Failed = failedList{{ID: 8, Seat: 0, Kind: notify.Kind("your_turn"), To: "ann@example.org", Status: notify.EmailWaiting, Attempts: 12,
+		pc.Failed = failedList{{ID: 8, Seat: 0, Kind: outbox.Kind("your_turn"), To: "ann@example.org", Status: notify.EmailWaiting, Attempts: 12,
 			LastError: "421 relay busy", NextAttempt: &next, CreatedAt: time.Now()},
-			{ID: 7, Seat: 1, Kind: notify.Kind("invitation"), To: "bob@example.org", Status: notify.EmailFailed, Attempts: 8,
+			{ID: 7, Seat: 1, Kind: outbox.Kind("invitation"), To: "bob@example.org", Status: notify.EmailFailed, Attempts: 8,
 				LastError: "550 mailbox unavailable", CreatedAt: time.Now()}}
 		pc.Secure = true
 	})

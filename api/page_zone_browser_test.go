@@ -16,6 +16,7 @@ import (
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // seatsOf is the page config's ZoneRecorder, on a pool known only once
@@ -38,7 +39,7 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	id := e.createGame(lords.Name, 2, "en", "")
 	zone := func(seat int) string {
 		t.Helper()
-		sts, err := zones.s.Stories(context.Background(), []notify.StoryRequest{{GameID: id, Seat: seat, Kind: notify.Invitation}})
+		sts, err := zones.s.Stories(context.Background(), []notify.StoryRequest{{GameID: id, Seat: seat, Kind: outbox.Invitation}})
 		if err != nil {
 			t.Fatal(err)
 		}

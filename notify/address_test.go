@@ -8,6 +8,7 @@ import (
 
 	"pbem/notify"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // TestDisplayNamesReachTheToHeader sends invitations to players whose
@@ -39,16 +40,16 @@ func TestDisplayNamesReachTheToHeader(t *testing.T) {
 	}
 	var msgs []*notify.Message
 	for i, name := range names {
-		p := notify.Payload{
-			To:       notify.Recipient{Seat: 0, Name: name, Email: "player" + string(rune('a'+i)) + "@example.org"},
+		p := outbox.Payload{
+			To:       outbox.Recipient{Seat: 0, Name: name, Email: "player" + string(rune('a'+i)) + "@example.org"},
 			Language: "en",
-			Game:     notify.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{name, "Bob"}},
+			Game:     outbox.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{name, "Bob"}},
 		}
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := r.Render(notify.Row{ID: int64(i + 1), GameID: "g1", Seat: 0, Kind: notify.Invitation, Payload: b})
+		m, err := r.Render(notify.Row{ID: int64(i + 1), GameID: "g1", Seat: 0, Kind: outbox.Invitation, Payload: b})
 		if err != nil {
 			t.Fatalf("%q: render: %v", name, err)
 		}
@@ -91,7 +92,7 @@ func TestBadRecipientAddressIsPermanent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := message(t, renderer(t), 1, notify.YourTurn, "en")
+	m := message(t, renderer(t), 1, outbox.YourTurn, "en")
 	for _, bad := range []string{"Ann <ann@example.org>", "ann@example.org, bob@example.org", "not an address"} {
 		m.To = bad
 		if errs := s.Send(t.Context(), []*notify.Message{m}); !notify.IsPermanent(errs[0]) {

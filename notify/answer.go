@@ -1,61 +1,6 @@
 package notify
 
-// Answer is what the mail listener says back to a reply (the payload of a
-// Reply email). Every reply it reads gets one, unless the seat's hourly
-// bound of answers is reached (see the inbound package).
-type Answer struct {
-	// Says lists what happened, in order: AnswerPlayed, AnswerPosted... The
-	// email says each in the game's language.
-	Says []string `json:"says"`
-	// Move is the label of the move played (AnswerPlayed), the first one
-	// when a reply played several.
-	Move string `json:"move,omitempty"`
-	// Moves are the labels of the moves played, in order, one for each
-	// AnswerPlayed of Says (a reply of several lines, issue #30); empty:
-	// Move alone.
-	Moves []string `json:"moves,omitempty"`
-	// Stopped is the reply's line at which reading stopped after one or
-	// more moves were played (AnswerStopped); the reason follows it in
-	// Says (AnswerUnknownLine, AnswerTurnOver or AnswerRefused).
-	Stopped string `json:"stopped,omitempty"`
-	// Quote is the text read from the reply (AnswerUnreadable), as lines.
-	Quote []string `json:"quote,omitempty"`
-	// Detail is the reason a move or a message was refused, in English
-	// (the service's message), and Code its error code: the email explains
-	// the code in its language (projections.ExplainError).
-	Detail string `json:"detail,omitempty"`
-	Code   string `json:"code,omitempty"`
-	// Turn names the seats whose move the game awaits
-	// (AnswerNotYourTurn).
-	Turn []string `json:"turn,omitempty"`
-	// InReplyTo is the Message-ID of the reply, with its brackets, so that
-	// mail clients thread the answer.
-	InReplyTo string `json:"in_reply_to,omitempty"`
-}
-
-// What an Answer says.
-const (
-	AnswerPlayed  = "played"   // the move was played
-	AnswerPosted  = "posted"   // the chat message went to the table
-	AnswerMovedOn = "moved_on" // the email answered listed other moves than now
-	// AnswerStale: the email answered is about an earlier position (a
-	// move was taken back, or the seat moved, after it), although its
-	// list may be the seat's list again: nothing was played.
-	AnswerStale      = "stale"
-	AnswerUnreadable = "unreadable"  // neither a move nor chat: nothing done
-	AnswerNotAwaited = "not_awaited" // a move, but none is awaited from the seat
-	// AnswerNotYourTurn: a move, but the game awaits other seats (Turn):
-	// the answer names them and says an email will come.
-	AnswerNotYourTurn = "not_your_turn"
-	AnswerRefused     = "refused"     // the service refused the move
-	AnswerChatFailed  = "chat_failed" // the service refused the message
-	AnswerEnded       = "ended"       // the game is over, aborted or paused
-	// After one or more moves of a reply of several lines were played:
-	// AnswerStopped names the line not played (Stopped), then why.
-	AnswerStopped     = "stopped"      // reading stopped at a line
-	AnswerUnknownLine = "unknown_line" // the line is none of the seat's moves now
-	AnswerTurnOver    = "turn_over"    // no move is awaited from the seat any more
-)
+import "pbem/projections/outbox"
 
 // said is one sentence of an answer: its catalog key and the move it
 // names (the move played, or the line reading stopped at).
@@ -65,18 +10,18 @@ type said struct {
 }
 
 // sentences pairs each of a's Says with the move it names.
-func (a *Answer) sentences() []said {
+func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
 	played := 0
 	for _, k := range a.Says {
 		s := said{Key: k, Move: a.Move}
 		switch k {
-		case AnswerPlayed:
+		case outbox.AnswerPlayed:
 			if played < len(a.Moves) {
 				s.Move = a.Moves[played]
 			}
 			played++
-		case AnswerStopped:
+		case outbox.AnswerStopped:
 			s.Move = a.Stopped
 		}
 		out = append(out, s)

@@ -1,14 +1,17 @@
 package notify
 
-import "time"
+import (
+	"pbem/projections/outbox"
+	"time"
+)
 
 // deadlineFor is the deadline an email of kind k tells its recipient: a
 // your-turn email and a reminder are sent only to seats that must act, and
 // any other email tells the deadline only when the payload says the game
 // awaits the recipient (Payload.Awaited). Nil: the email says nothing of a
 // deadline.
-func deadlineFor(k Kind, p Payload) *time.Time {
-	if k == YourTurn || k == Reminder || p.Awaited {
+func deadlineFor(k outbox.Kind, p outbox.Payload) *time.Time {
+	if k == outbox.YourTurn || k == outbox.Reminder || p.Awaited {
 		return p.Deadline
 	}
 	return nil

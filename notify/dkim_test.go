@@ -23,6 +23,7 @@ import (
 
 	"pbem/notify"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // dkimKey is a test key: its PEM file and the TXT record a domain would
@@ -87,7 +88,7 @@ func TestDKIMSignsEveryKindOfEmail(t *testing.T) {
 			cfg.DKIM = d
 			r := renderer(t)
 			var msgs []*notify.Message
-			for _, kind := range notify.Kinds() {
+			for _, kind := range outbox.Kinds() {
 				for _, lang := range []string{"en", "fr", "it"} {
 					msgs = append(msgs, message(t, r, int64(len(msgs)+1), kind, lang))
 				}

@@ -1,6 +1,9 @@
 package notify
 
-import "context"
+import (
+	"context"
+	"pbem/projections/outbox"
+)
 
 // Emails that are true when read (issue #30). A your-turn email or a
 // reminder waits in the outbox (the mail grace, a retry) while the game goes
@@ -36,10 +39,6 @@ type Freshness interface {
 	// that do not await a move (Kind.Awaits) are always fresh.
 	Freshness(ctx context.Context, rows []Row) ([]News, error)
 }
-
-// Awaits reports whether an email of kind k asks its seat to move, so that
-// it is stale once the seat has moved or is no longer awaited.
-func (k Kind) Awaits() bool { return k == YourTurn || k == Reminder }
 
 // Stale reasons, recorded in a skipped row's last_error.
 const (
@@ -77,7 +76,7 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 			stale[i] = n.Stale
 			continue
 		}
-		if rows[i].Kind == YourTurn && n.Version > rows[i].EventVersion {
+		if rows[i].Kind == outbox.YourTurn && n.Version > rows[i].EventVersion {
 			rows[i].EventVersion = n.Version
 		}
 	}

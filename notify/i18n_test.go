@@ -10,6 +10,7 @@ import (
 	"pbem/engine/i18n"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // TestEmailPlurals is the table of the emails' counted texts: points in
@@ -65,32 +66,32 @@ func TestEmailElision(t *testing.T) {
 // emailPayloads are payloads of every kind as the service writes them in
 // lang: every part of every email shows (lines, ranking, digest with
 // table talk, numbered moves, every answer to a reply).
-func emailPayload(k Kind, lang string) Payload {
+func emailPayload(k outbox.Kind, lang string) outbox.Payload {
 	dl := time.Date(2026, 3, 4, 18, 30, 0, 0, time.UTC)
 	lines := map[string][]string{
 		"en": {"Ann recruits Fergusson 12 face-up.", "Élodie claims the supporter."},
 		"fr": {"Ann recrute Fergusson 12 face visible.", "Élodie récupère le partisan."},
 		"it": {"Ann recluta Fergusson 12 scoperta.", "Élodie rivendica il supporter."},
 	}[lang]
-	p := Payload{
-		To:       Recipient{Seat: 1, Name: "Élodie", Email: "elodie@example.org"},
+	p := outbox.Payload{
+		To:       outbox.Recipient{Seat: 1, Name: "Élodie", Email: "elodie@example.org"},
 		Language: lang,
-		Game:     GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Élodie", "Robot"}, Bots: []string{"", "", "easy"}},
+		Game:     outbox.GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Élodie", "Robot"}, Bots: []string{"", "", "easy"}},
 		TokenGen: 1, Version: 12, Deadline: &dl,
 		Lines:   lines,
-		Ranking: []Rank{{Seat: 1, Name: "Élodie", Place: 1, Score: 1}, {Seat: 0, Name: "Ann", Place: 2, Score: 0}},
+		Ranking: []outbox.Rank{{Seat: 1, Name: "Élodie", Place: 1, Score: 1}, {Seat: 0, Name: "Ann", Place: 2, Score: 0}},
 		Summary: lines[1],
 		Moves:   lines,
 		Choice:  "c1",
 	}
 	switch k {
-	case Digest:
-		p.Games = []WaitingGame{{Game: GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
+	case outbox.Digest:
+		p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
 			Seat: 0, Deadline: &dl, Chat: []string{"Cid : bien joué"}}}
-	case Reply:
-		p.Answer = &Answer{Says: []string{AnswerPlayed, AnswerPosted, AnswerMovedOn, AnswerStale, AnswerUnreadable, AnswerNotAwaited, AnswerRefused, AnswerChatFailed, AnswerEnded},
+	case outbox.Reply:
+		p.Answer = &outbox.Answer{Says: []string{outbox.AnswerPlayed, outbox.AnswerPosted, outbox.AnswerMovedOn, outbox.AnswerStale, outbox.AnswerUnreadable, outbox.AnswerNotAwaited, outbox.AnswerRefused, outbox.AnswerChatFailed, outbox.AnswerEnded},
 			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn}
-	case Chat:
+	case outbox.Chat:
 		p.Lines = []string{"Ann : ciao !"}
 	}
 	return p
@@ -117,7 +118,7 @@ func TestEveryEmailIsTranslated(t *testing.T) {
 		if bad := i18ntest.Allowed(emailCatalog, lang, allowedInEmails[lang]); len(bad) > 0 {
 			t.Errorf("%s: allowed phrases that are not %s text: %q", lang, lang, bad)
 		}
-		for _, k := range Kinds() {
+		for _, k := range outbox.Kinds() {
 			b, err := json.Marshal(emailPayload(k, lang))
 			if err != nil {
 				t.Fatal(err)
@@ -140,11 +141,11 @@ func TestEveryEmailIsTranslated(t *testing.T) {
 					t.Errorf("%s %s: the text part lacks %q", lang, k, want)
 				}
 			}
-			if k == Reply && (strings.Contains(m.Text, "it is not your turn") ||
+			if k == outbox.Reply && (strings.Contains(m.Text, "it is not your turn") ||
 				!strings.Contains(m.Text, projections.ExplainError(lang, engine.CodeNotYourTurn, ""))) {
 				t.Errorf("%s reply: the refusal is not explained in %s:\n%s", lang, lang, m.Text)
 			}
-			if k == GameOver && !strings.Contains(m.Text, emailCatalog.T(lang, "rank", 1, "Élodie", 1)) {
+			if k == outbox.GameOver && !strings.Contains(m.Text, emailCatalog.T(lang, "rank", 1, "Élodie", 1)) {
 				t.Errorf("%s game over: no singular point in\n%s", lang, m.Text)
 			}
 		}
@@ -155,11 +156,11 @@ func TestEveryEmailIsTranslated(t *testing.T) {
 // English emails hold English phrases.
 func TestEnglishEmailsAreFlagged(t *testing.T) {
 	r := testRenderer(t)
-	b, err := json.Marshal(emailPayload(YourTurn, "en"))
+	b, err := json.Marshal(emailPayload(outbox.YourTurn, "en"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := r.Render(Row{ID: 3, GameID: "g1abc", Seat: 1, Kind: YourTurn, Payload: b})
+	m, err := r.Render(Row{ID: 3, GameID: "g1abc", Seat: 1, Kind: outbox.YourTurn, Payload: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"pbem/engine/i18n/i18ntest"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // inboxThread is the thread root of seat 1 of game g1abc (Renderer.ThreadID).
@@ -34,13 +35,13 @@ const inboxReplyID = "<CAE+reply.1@mail.example.net>"
 
 // bulkKinds are the kinds with Precedence: bulk and List-Unsubscribe: the
 // mail the person did not just ask for.
-var bulkKinds = map[Kind]bool{YourTurn: true, Reminder: true, Timeout: true, RoundEnd: true, GameOver: true,
-	Digest: true, Chat: true, Notice: true}
+var bulkKinds = map[outbox.Kind]bool{outbox.YourTurn: true, outbox.Reminder: true, outbox.Timeout: true, outbox.RoundEnd: true, outbox.GameOver: true,
+	outbox.Digest: true, outbox.Chat: true, outbox.Notice: true}
 
 // inboxCase is one email of TestInboxHeaders and what its headers must say.
 type inboxCase struct {
 	lang       string
-	kind       Kind
+	kind       outbox.Kind
 	row        Row
 	messageID  string // "" : the row's outbox Message-ID
 	references string
@@ -50,16 +51,16 @@ type inboxCase struct {
 // with accents (long subjects, several encoded words), a bot at the table,
 // the timeout lines of every policy as the service writes them, a bot in
 // the digest, the reply's Message-ID.
-func inboxPayload(k Kind, lang string) Payload {
+func inboxPayload(k outbox.Kind, lang string) outbox.Payload {
 	p := emailPayload(k, lang)
 	p.Game.Players = []string{"Ann", "Élodie Dupré-Lefèvre", "Robot"}
 	p.To.Name = p.Game.Players[1]
 	switch k {
-	case Timeout:
+	case outbox.Timeout:
 		p.Lines = timeoutLines(p.Game.Players, lang)
-	case Digest:
+	case outbox.Digest:
 		p.Games[0].Game.Bots = []string{"", "normal"}
-	case Reply:
+	case outbox.Reply:
 		p.Answer.InReplyTo = inboxReplyID
 	}
 	return p
@@ -79,17 +80,17 @@ func timeoutLines(players []string, lang string) []string {
 func inboxCases(t *testing.T) []inboxCase {
 	t.Helper()
 	var cases []inboxCase
-	add := func(lang string, k Kind, p Payload, c inboxCase) {
+	add := func(lang string, k outbox.Kind, p outbox.Payload, c inboxCase) {
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.lang, c.kind = lang, k
 		c.row = Row{ID: int64(len(cases) + 1), GameID: "g1abc", Seat: 1, Kind: k, Payload: b, EventVersion: 12}
-		if k == Digest || k == Confirm || k == AdminLink || k == Signin {
+		if k == outbox.Digest || k == outbox.Confirm || k == outbox.AdminLink || k == outbox.Signin {
 			c.references = ""
 		}
-		if k == YourTurn {
+		if k == outbox.YourTurn {
 			// What happened since the seat's last move: its time ran out.
 			c.row.Story = &Story{Events: []StoryEvent{{Version: 11, Type: projections.TypeTimeout, Actor: "system", Seat: -1,
 				Summary: timeoutLines(p.Game.Players, lang)[0]}}}
@@ -97,21 +98,21 @@ func inboxCases(t *testing.T) []inboxCase {
 		cases = append(cases, c)
 	}
 	for _, lang := range []string{"en", "fr", "it"} {
-		for _, k := range Kinds() {
+		for _, k := range outbox.Kinds() {
 			p := inboxPayload(k, lang)
 			c := inboxCase{references: inboxThread}
 			switch k {
-			case Invitation:
+			case outbox.Invitation:
 				p.TokenGen = 0 // the seat's first invitation: the thread's root
 				c.messageID, c.references = inboxThread, ""
-			case Reply:
+			case outbox.Reply:
 				c.references = inboxThread + " " + inboxReplyID
 			}
 			add(lang, k, p, c)
 		}
 		// A replacement's invitation (a later token generation) is in the
 		// seat's thread, not its root.
-		add(lang, Invitation, inboxPayload(Invitation, lang), inboxCase{references: inboxThread})
+		add(lang, outbox.Invitation, inboxPayload(outbox.Invitation, lang), inboxCase{references: inboxThread})
 	}
 	return cases
 }
@@ -185,7 +186,7 @@ func TestInboxHeaders(t *testing.T) {
 			t.Errorf("%s: References %q (Python %q), want %q", name, got, py["References"], c.references)
 		}
 		wantInReplyTo := ""
-		if c.kind == Reply {
+		if c.kind == outbox.Reply {
 			wantInReplyTo = inboxReplyID
 		}
 		if h.Get("In-Reply-To") != wantInReplyTo {
@@ -199,7 +200,7 @@ func TestInboxHeaders(t *testing.T) {
 			t.Errorf("%s: List-Unsubscribe %q (Python %q), bulk %v", name, got, py["List-Unsubscribe"], bulk)
 		}
 		wantAuto := "auto-generated"
-		if c.kind == Reply {
+		if c.kind == outbox.Reply {
 			wantAuto = "auto-replied"
 		}
 		if h.Get("Auto-Submitted") != wantAuto {
@@ -284,11 +285,11 @@ func checkWords(t *testing.T, name string, c inboxCase, text string) {
 	t.Helper()
 	var want []string
 	switch c.kind {
-	case Timeout:
+	case outbox.Timeout:
 		want = timeoutLines([]string{"Ann", "Élodie Dupré-Lefèvre", "Robot"}, c.lang)
-	case YourTurn:
+	case outbox.YourTurn:
 		want = timeoutLines([]string{"Ann", "Élodie Dupré-Lefèvre", "Robot"}, c.lang)[:1]
-	case Digest:
+	case outbox.Digest:
 		want = []string{"Cid " + emailCatalog.T(c.lang, "bot.mark")}
 	}
 	for _, w := range want {
@@ -296,7 +297,7 @@ func checkWords(t *testing.T, name string, c inboxCase, text string) {
 			t.Errorf("%s: the text lacks %q:\n%s", name, w, text)
 		}
 	}
-	if c.lang == "en" && c.kind == Timeout && !strings.Contains(text, "(default move)") {
+	if c.lang == "en" && c.kind == outbox.Timeout && !strings.Contains(text, "(default move)") {
 		t.Errorf("%s: the default move is not named in words:\n%s", name, text)
 	}
 }
@@ -404,8 +405,8 @@ func TestFromDisplayName(t *testing.T) {
 		if err != nil {
 			t.Fatalf("From %q: %v", c.from, err)
 		}
-		b, _ := json.Marshal(inboxPayload(YourTurn, "fr"))
-		m, err := r.Render(Row{ID: int64(i + 1), GameID: "g1abc", Seat: 1, Kind: YourTurn, Payload: b})
+		b, _ := json.Marshal(inboxPayload(outbox.YourTurn, "fr"))
+		m, err := r.Render(Row{ID: int64(i + 1), GameID: "g1abc", Seat: 1, Kind: outbox.YourTurn, Payload: b})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"errors"
+	"pbem/projections/outbox"
 )
 
 // Message is a rendered email, ready for a Sender.
@@ -25,7 +26,7 @@ type Message struct {
 	Unsubscribe string
 	Bulk        bool
 	// Kind and GameID say what the message is about, for logs.
-	Kind   Kind
+	Kind   outbox.Kind
 	GameID string
 	// OutboxID is the outbox row the message was rendered from (0: none).
 	OutboxID int64

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"pbem/projections/outbox"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,7 +36,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	// Every series exists from the start, at 0, so that rate() and
 	// increase() see the first email.
-	for _, k := range Kinds() {
+	for _, k := range outbox.Kinds() {
 		m.sent.WithLabelValues(string(k))
 		m.failed.WithLabelValues(string(k), "true")
 		m.failed.WithLabelValues(string(k), "false")

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"pbem/projections/outbox"
 	"time"
 )
 
@@ -12,7 +13,7 @@ type Row struct {
 	GameID string
 	// Seat is the recipient's seat, or -1 when the row is not for a seat.
 	Seat         int
-	Kind         Kind
+	Kind         outbox.Kind
 	Payload      json.RawMessage
 	EventVersion int64
 	CreatedAt    time.Time
@@ -51,15 +52,15 @@ type Outcome struct {
 // it: no payload, no link. Status says whether it is still retried
 // (EmailWaiting, until NextAttempt) or was given up (EmailFailed).
 type FailedEmail struct {
-	ID          int64      `json:"id"`
-	Seat        int        `json:"seat"`
-	Kind        Kind       `json:"kind"`
-	To          string     `json:"to"`
-	Status      string     `json:"status"`
-	Attempts    int        `json:"attempts"`
-	LastError   string     `json:"last_error"`
-	NextAttempt *time.Time `json:"next_attempt,omitempty"`
-	CreatedAt   time.Time  `json:"created_at"`
+	ID          int64       `json:"id"`
+	Seat        int         `json:"seat"`
+	Kind        outbox.Kind `json:"kind"`
+	To          string      `json:"to"`
+	Status      string      `json:"status"`
+	Attempts    int         `json:"attempts"`
+	LastError   string      `json:"last_error"`
+	NextAttempt *time.Time  `json:"next_attempt,omitempty"`
+	CreatedAt   time.Time   `json:"created_at"`
 }
 
 // FailedEmail.Status values.
@@ -76,8 +77,8 @@ const (
 type NewRow struct {
 	GameID       string
 	Seat         int
-	Kind         Kind
-	Payload      Payload
+	Kind         outbox.Kind
+	Payload      outbox.Payload
 	EventVersion int64
 }
 

@@ -13,6 +13,7 @@ import (
 	"pbem/engine/i18n"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 //go:embed templates/*.tmpl
@@ -51,8 +52,8 @@ type Renderer struct {
 // templates, with "t" bound to the printer.
 type language struct {
 	p    i18n.Printer
-	text map[Kind]*texttemplate.Template
-	html map[Kind]*htmltemplate.Template
+	text map[outbox.Kind]*texttemplate.Template
+	html map[outbox.Kind]*htmltemplate.Template
 }
 
 // NewRenderer parses the templates and catalogs. It fails on a bad
@@ -82,9 +83,9 @@ func NewRenderer(cfg RenderConfig) (*Renderer, error) {
 }
 
 func newLanguage(p i18n.Printer) (*language, error) {
-	l := &language{p: p, text: map[Kind]*texttemplate.Template{}, html: map[Kind]*htmltemplate.Template{}}
+	l := &language{p: p, text: map[outbox.Kind]*texttemplate.Template{}, html: map[outbox.Kind]*htmltemplate.Template{}}
 	tr := p.T
-	for _, k := range Kinds() {
+	for _, k := range outbox.Kinds() {
 		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "variant": emailCatalog.Variant, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
@@ -128,7 +129,7 @@ type emailData struct {
 	MyGamesLink string
 	Summary     string
 	Lines       []string
-	Ranking     []Rank
+	Ranking     []outbox.Rank
 	// Turns are what happened since the recipient's last move, grouped by
 	// who acted (your-turn emails read with a Story); Notice is a notice's
 	// subject ("paused", "resumed", "extended").
@@ -185,7 +186,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		gameID = row.GameID
 	}
 	seat := p.To.Seat
-	if row.Seat >= 0 && row.Kind != Digest {
+	if row.Seat >= 0 && row.Kind != outbox.Digest {
 		seat = row.Seat
 	}
 	d := emailData{
@@ -216,7 +217,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if d.Name == "" {
 		d.Name = p.To.Email
 	}
-	if r.reply != "" && row.Kind != Digest && seat >= 0 {
+	if r.reply != "" && row.Kind != outbox.Digest && seat >= 0 {
 		choice := p.Choice
 		if choice == "" {
 			choice = NoChoice
@@ -232,21 +233,21 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
-		d.Says, d.Quote, d.Turn = a.sentences(), a.Quote, strings.Join(a.Turn, ", ")
+		d.Says, d.Quote, d.Turn = sentences(a), a.Quote, strings.Join(a.Turn, ", ")
 		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}
 	messageID, references := r.threading(row, p, seat, inReplyTo)
 	d.MyGamesLink = r.link("me")
 	switch row.Kind {
-	case Invitation:
+	case outbox.Invitation:
 		d.BlockLink = r.BlockLink(p.To.Email, lang)
 		d.HelpLink = r.link("help", p.Game.Name) + "?lang=" + url.QueryEscape(lang)
-	case Confirm:
+	case outbox.Confirm:
 		d.Link = r.link("confirm", tokens.Confirm(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
-	case AdminLink:
+	case outbox.AdminLink:
 		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(tokens.Admin(r.secret, gameID, 0))
-	case Signin:
+	case outbox.Signin:
 		d.Link = r.link("signin", tokens.Signin(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	}
 	for _, g := range p.Games {
@@ -297,7 +298,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 // email of the game to the seat refers to the root, and the answer to a
 // reply also to the reply (inReplyTo). The digest and the organiser's and
 // sign-in emails belong to no game's seat and form no thread.
-func (r *Renderer) threading(row Row, p Payload, seat int, inReplyTo string) (messageID, references string) {
+func (r *Renderer) threading(row Row, p outbox.Payload, seat int, inReplyTo string) (messageID, references string) {
 	messageID = r.MessageID(row.ID, row.GameID)
 	root := ""
 	if row.Kind.ForSeat() {
@@ -305,7 +306,7 @@ func (r *Renderer) threading(row Row, p Payload, seat int, inReplyTo string) (me
 	}
 	switch {
 	case root == "":
-	case row.Kind == Invitation && p.TokenGen == 0:
+	case row.Kind == outbox.Invitation && p.TokenGen == 0:
 		messageID = root
 	default:
 		references = "<" + root + ">"
@@ -322,11 +323,11 @@ func (r *Renderer) threading(row Row, p Payload, seat int, inReplyTo string) (me
 // subjectArgs are the arguments of a kind's subject: the number of games
 // waiting for a digest; the game, its players and the deadline for the
 // others (each subject uses those it names).
-func subjectArgs(k Kind, d emailData) []any {
+func subjectArgs(k outbox.Kind, d emailData) []any {
 	switch k {
-	case Digest:
+	case outbox.Digest:
 		return []any{len(d.Games)}
-	case Notice:
+	case outbox.Notice:
 		return []any{d.Game, d.Players, d.NoticeText}
 	}
 	return []any{d.Game, d.Players, d.Deadline}
@@ -401,7 +402,7 @@ func GameTitle(name string) string {
 
 // playerList is a game's players for an email, a bot's name marked with
 // mark: "Ann, Robot 1 (bot)".
-func playerList(g GameInfo, mark string) string {
+func playerList(g outbox.GameInfo, mark string) string {
 	names := make([]string, len(g.Players))
 	for i, n := range g.Players {
 		names[i] = n

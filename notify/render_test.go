@@ -3,6 +3,7 @@ package notify
 import (
 	"encoding/json"
 	"pbem/events/tokens"
+	"pbem/projections/outbox"
 	"strings"
 	"testing"
 	"time"
@@ -17,22 +18,22 @@ func testRenderer(t testing.TB) *Renderer {
 	return r
 }
 
-func samplePayload(lang string) Payload {
+func samplePayload(lang string) outbox.Payload {
 	dl := time.Date(2026, 3, 4, 18, 30, 0, 0, time.UTC)
-	return Payload{
-		To:       Recipient{Seat: 1, Name: "Bob", Email: "bob@example.org"},
+	return outbox.Payload{
+		To:       outbox.Recipient{Seat: 1, Name: "Bob", Email: "bob@example.org"},
 		Language: lang,
-		Game:     GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Bob <b>"}},
+		Game:     outbox.GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Bob <b>"}},
 		TokenGen: 2, Version: 12, Deadline: &dl,
 		Lines:   []string{"Ann claims the Earl of Mar", "Bob claims nothing"},
-		Ranking: []Rank{{Seat: 1, Name: "Bob", Place: 1, Score: 42}, {Seat: 0, Name: "Ann", Place: 2, Score: 30}},
+		Ranking: []outbox.Rank{{Seat: 1, Name: "Bob", Place: 1, Score: 42}, {Seat: 0, Name: "Ann", Place: 2, Score: 30}},
 		Summary: "Bob wins.",
-		Games: []WaitingGame{{Game: GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Bob", "Cid"}},
+		Games: []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Bob", "Cid"}},
 			Seat: 0, TokenGen: 0, Deadline: &dl}},
 	}
 }
 
-func sampleRow(t testing.TB, kind Kind, lang string) Row {
+func sampleRow(t testing.TB, kind outbox.Kind, lang string) Row {
 	t.Helper()
 	b, err := json.Marshal(samplePayload(lang))
 	if err != nil {
@@ -45,7 +46,7 @@ func TestEmailCatalogCheck(t *testing.T) {
 	if err := emailCatalog.Check(); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range Kinds() {
+	for _, k := range outbox.Kinds() {
 		if !emailCatalog.Has("subject." + string(k)) {
 			t.Errorf("the emails' catalog has no subject for %s", k)
 		}
@@ -54,17 +55,17 @@ func TestEmailCatalogCheck(t *testing.T) {
 
 // organiserLinks are the links the organiser's and sign-in emails of the
 // sample row must carry.
-var organiserLinks = map[Kind]string{
-	Confirm:   "https://pbem.example.org/confirm/" + tokens.Confirm([]byte("test-secret"), "g1abc"),
-	AdminLink: "https://pbem.example.org/admin/g1abc?token=" + tokens.Admin([]byte("test-secret"), "g1abc", 0),
-	Signin:    "https://pbem.example.org/signin/" + tokens.Signin([]byte("test-secret"), "g1abc"),
+var organiserLinks = map[outbox.Kind]string{
+	outbox.Confirm:   "https://pbem.example.org/confirm/" + tokens.Confirm([]byte("test-secret"), "g1abc"),
+	outbox.AdminLink: "https://pbem.example.org/admin/g1abc?token=" + tokens.Admin([]byte("test-secret"), "g1abc", 0),
+	outbox.Signin:    "https://pbem.example.org/signin/" + tokens.Signin([]byte("test-secret"), "g1abc"),
 }
 
 func TestRenderEveryKindAndLanguage(t *testing.T) {
 	r := testRenderer(t)
 	token := tokens.Seat([]byte("test-secret"), "g1abc", 1, 2)
 	for _, lang := range []string{"en", "fr", "it"} {
-		for _, k := range Kinds() {
+		for _, k := range outbox.Kinds() {
 			t.Run(lang+"/"+string(k), func(t *testing.T) {
 				m, err := r.Render(sampleRow(t, k, lang))
 				if err != nil {
@@ -73,8 +74,8 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if m.Language != lang || m.To != "bob@example.org" || m.MessageID != "outbox-7.g1abc@pbem.example.org" {
 					t.Errorf("message = %+v", m)
 				}
-				seatless := k == Confirm || k == AdminLink || k == Signin
-				if k != Digest && k != Signin && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
+				seatless := k == outbox.Confirm || k == outbox.AdminLink || k == outbox.Signin
+				if k != outbox.Digest && k != outbox.Signin && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
 					t.Errorf("subject %q does not name the game and the players", m.Subject)
 				}
 				for _, body := range []string{m.Text, m.HTML} {
@@ -84,7 +85,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					if !strings.Contains(body, "/mail/unsubscribe?token=") {
 						t.Errorf("body has no unsubscribe link:\n%s", body)
 					}
-					if k != Digest && !seatless && !strings.Contains(body, "https://pbem.example.org/play/g1abc?token="+token) {
+					if k != outbox.Digest && !seatless && !strings.Contains(body, "https://pbem.example.org/play/g1abc?token="+token) {
 						t.Errorf("body has no play link:\n%s", body)
 					}
 					if seatless && strings.Contains(body, "/play/") {
@@ -93,30 +94,30 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					if want := organiserLinks[k]; want != "" && !strings.Contains(body, want) {
 						t.Errorf("%s email lacks its link %s:\n%s", k, want, body)
 					}
-					if k == Invitation && !strings.Contains(body, "https://pbem.example.org/mail/block?token=") {
+					if k == outbox.Invitation && !strings.Contains(body, "https://pbem.example.org/mail/block?token=") {
 						t.Errorf("invitation has no block link:\n%s", body)
 					}
-					if help := "https://pbem.example.org/help/lords-of-scotland?lang=" + lang; (k == Invitation) != strings.Contains(body, help) {
+					if help := "https://pbem.example.org/help/lords-of-scotland?lang=" + lang; (k == outbox.Invitation) != strings.Contains(body, help) {
 						t.Errorf("%s email and the help link %s:\n%s", k, help, body)
 					}
-					if k == Digest && !strings.Contains(body, "https://pbem.example.org/me") {
+					if k == outbox.Digest && !strings.Contains(body, "https://pbem.example.org/me") {
 						t.Errorf("digest has no link to My games:\n%s", body)
 					}
 				}
 				if strings.Contains(m.HTML, "Bob <b>") {
 					t.Error("HTML part does not escape names")
 				}
-				if k == GameOver {
+				if k == outbox.GameOver {
 					for _, want := range []string{"https://pbem.example.org/games/g1abc/audit", "42", "Bob wins."} {
 						if !strings.Contains(m.Text, want) || !strings.Contains(m.HTML, want) {
 							t.Errorf("game over email lacks %q:\n%s", want, m.Text)
 						}
 					}
 				}
-				if k == RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
+				if k == outbox.RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 					t.Errorf("round end email lacks the lines:\n%s", m.Text)
 				}
-				if k == Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+tokens.Seat([]byte("test-secret"), "g2", 0, 0)) {
+				if k == outbox.Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+tokens.Seat([]byte("test-secret"), "g2", 0, 0)) {
 					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
 				}
 			})
@@ -128,7 +129,7 @@ func TestRenderLanguagesDiffer(t *testing.T) {
 	r := testRenderer(t)
 	subjects := map[string]string{}
 	for _, lang := range []string{"en", "fr", "it"} {
-		m, err := r.Render(sampleRow(t, YourTurn, lang))
+		m, err := r.Render(sampleRow(t, outbox.YourTurn, lang))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +144,7 @@ func TestRenderLanguagesDiffer(t *testing.T) {
 }
 
 func TestRenderUnknownLanguageFallsBackToEnglish(t *testing.T) {
-	m, err := testRenderer(t).Render(sampleRow(t, YourTurn, "de"))
+	m, err := testRenderer(t).Render(sampleRow(t, outbox.YourTurn, "de"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,10 +157,10 @@ func TestRenderBadRowsArePermanentErrors(t *testing.T) {
 	r := testRenderer(t)
 	for name, row := range map[string]Row{
 		"unknown kind":    {ID: 1, GameID: "g", Kind: "spam", Payload: json.RawMessage(`{"to":{"email":"a@b.c"}}`)},
-		"no address":      {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{}`)},
-		"bad address":     {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{"to":{"email":"a@b.c>\r\nBcc: x@y.z"}}`)},
-		"not json":        {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`nope`)},
-		"wrong json type": {ID: 1, GameID: "g", Kind: YourTurn, Payload: json.RawMessage(`{"to":"a@b.c"}`)},
+		"no address":      {ID: 1, GameID: "g", Kind: outbox.YourTurn, Payload: json.RawMessage(`{}`)},
+		"bad address":     {ID: 1, GameID: "g", Kind: outbox.YourTurn, Payload: json.RawMessage(`{"to":{"email":"a@b.c>\r\nBcc: x@y.z"}}`)},
+		"not json":        {ID: 1, GameID: "g", Kind: outbox.YourTurn, Payload: json.RawMessage(`nope`)},
+		"wrong json type": {ID: 1, GameID: "g", Kind: outbox.YourTurn, Payload: json.RawMessage(`{"to":"a@b.c"}`)},
 	} {
 		if _, err := r.Render(row); err == nil || !IsPermanent(err) {
 			t.Errorf("%s: err = %v, want a permanent error", name, err)

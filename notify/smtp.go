@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	netmail "net/mail"
+	"pbem/projections/outbox"
 	"strings"
 	"time"
 
@@ -250,7 +251,7 @@ func buildMsg(m *Message) (*mail.Msg, error) {
 	// RFC 3834: automatic mail (an answer to a reply is "auto-replied");
 	// vacation responders must not answer it, nor Exchange's.
 	auto := "auto-generated"
-	if m.Kind == Reply {
+	if m.Kind == outbox.Reply {
 		auto = "auto-replied"
 	}
 	gm.SetGenHeader(mail.Header("Auto-Submitted"), auto)

@@ -11,6 +11,7 @@ import (
 
 	"pbem/notify"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 func renderer(t testing.TB) *notify.Renderer {
@@ -22,12 +23,12 @@ func renderer(t testing.TB) *notify.Renderer {
 	return r
 }
 
-func message(t testing.TB, r *notify.Renderer, id int64, kind notify.Kind, lang string) *notify.Message {
+func message(t testing.TB, r *notify.Renderer, id int64, kind outbox.Kind, lang string) *notify.Message {
 	t.Helper()
-	p := notify.Payload{
-		To:       notify.Recipient{Seat: 0, Name: "Ann Dupré", Email: "ann@example.org"},
+	p := outbox.Payload{
+		To:       outbox.Recipient{Seat: 0, Name: "Ann Dupré", Email: "ann@example.org"},
 		Language: lang,
-		Game:     notify.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann Dupré", "Bob"}},
+		Game:     outbox.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann Dupré", "Bob"}},
 		Lines:    []string{"Bob a pris le Comte de Mar"},
 	}
 	b, _ := json.Marshal(p)
@@ -61,7 +62,7 @@ func TestSMTPConversationHeadersPartsLanguages(t *testing.T) {
 	langs := []string{"en", "fr", "it"}
 	var msgs []*notify.Message
 	for i, lang := range langs {
-		msgs = append(msgs, message(t, r, int64(i+1), notify.YourTurn, lang))
+		msgs = append(msgs, message(t, r, int64(i+1), outbox.YourTurn, lang))
 	}
 	send(t, cfg, msgs...)
 	got := sink.Wait(3, 5*time.Second)
@@ -122,7 +123,7 @@ func TestSMTPStartTLSWithTestCertificate(t *testing.T) {
 		t.Fatalf("config %+v", cfg)
 	}
 	cfg.TLSConfig = &tls.Config{RootCAs: pool}
-	send(t, cfg, message(t, renderer(t), 1, notify.Invitation, "it"))
+	send(t, cfg, message(t, renderer(t), 1, outbox.Invitation, "it"))
 	got := sink.Wait(1, 5*time.Second)
 	if len(got) != 1 || !got[0].TLS {
 		t.Fatalf("received %+v, want one message over TLS", got)
@@ -134,7 +135,7 @@ func TestSMTPStartTLSWithTestCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := s.Send(context.Background(), []*notify.Message{message(t, renderer(t), 2, notify.Invitation, "it")}); errs[0] == nil {
+	if errs := s.Send(context.Background(), []*notify.Message{message(t, renderer(t), 2, outbox.Invitation, "it")}); errs[0] == nil {
 		t.Error("sent over an untrusted certificate")
 	}
 }
@@ -147,7 +148,7 @@ func TestSMTPImplicitTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.TLSConfig = &tls.Config{RootCAs: pool}
-	send(t, cfg, message(t, renderer(t), 1, notify.GameOver, "fr"))
+	send(t, cfg, message(t, renderer(t), 1, outbox.GameOver, "fr"))
 	if got := sink.Wait(1, 5*time.Second); len(got) != 1 || !got[0].TLS {
 		t.Fatalf("received %+v", got)
 	}
@@ -160,7 +161,7 @@ func TestSMTPStartTLSRequiredButNotOffered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := s.Send(context.Background(), []*notify.Message{message(t, renderer(t), 1, notify.YourTurn, "en")})
+	errs := s.Send(context.Background(), []*notify.Message{message(t, renderer(t), 1, outbox.YourTurn, "en")})
 	if errs[0] == nil || notify.IsPermanent(errs[0]) {
 		t.Errorf("err = %v, want a retryable error", errs[0])
 	}
@@ -211,7 +212,7 @@ func TestRelayWithoutSMTPUTF8(t *testing.T) {
 	r := renderer(t)
 	var msgs []*notify.Message
 	for i, lang := range []string{"en", "fr", "it"} {
-		msgs = append(msgs, message(t, r, int64(i+1), notify.Invitation, lang))
+		msgs = append(msgs, message(t, r, int64(i+1), outbox.Invitation, lang))
 	}
 	send(t, cfg, msgs...)
 	got := sink.Wait(len(msgs), 10*time.Second)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/projections/outbox"
 )
 
 // Story is what a seat's email tells beyond its payload: what happened
@@ -54,7 +55,7 @@ type StoryRequest struct {
 	GameID string
 	Seat   int
 	Upto   int64
-	Kind   Kind
+	Kind   outbox.Kind
 }
 
 // StoryEvent is one line of a seat's redacted history.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/projections/outbox"
 )
 
 func TestActingSeat(t *testing.T) {
@@ -41,7 +42,7 @@ func TestCheckZone(t *testing.T) {
 }
 
 // storyRow is the sample your-turn (or round-end) row with a story.
-func storyRow(t *testing.T, kind Kind, lang string, s *Story) Row {
+func storyRow(t *testing.T, kind outbox.Kind, lang string, s *Story) Row {
 	r := sampleRow(t, kind, lang)
 	r.Story = s
 	return r
@@ -55,7 +56,7 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 		{Version: 6, Actor: "admin", Seat: -1, Summary: "The deadline is extended"},
 		{Version: 7, Actor: "bot:easy", Seat: 1, Summary: "Bob <b> passed"},
 	}}
-	m, err := testRenderer(t).Render(storyRow(t, YourTurn, "fr", s))
+	m, err := testRenderer(t).Render(storyRow(t, outbox.YourTurn, "fr", s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestDeadlineInTheRecipientsZone(t *testing.T) {
 		"it": "Gioca entro il 04/03/2026 alle 18:30 UTC, per favore.",
 	} {
 		zone := map[string]string{"en": "Europe/Paris", "fr": "Asia/Tokyo", "it": ""}[lang]
-		m, err := r.Render(storyRow(t, YourTurn, lang, &Story{Zone: zone}))
+		m, err := r.Render(storyRow(t, outbox.YourTurn, lang, &Story{Zone: zone}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,13 +90,13 @@ func TestDeadlineInTheRecipientsZone(t *testing.T) {
 		}
 	}
 	// A digest tells each game's deadline in the zone its worker found.
-	m, err := r.Render(storyRow(t, Digest, "en", &Story{Zone: "America/New_York"}))
+	m, err := r.Render(storyRow(t, outbox.Digest, "en", &Story{Zone: "America/New_York"}))
 	if err != nil || !strings.Contains(m.Text, "play before Wed 4 Mar 2026, 13:30 (America/New_York)") {
 		t.Errorf("digest: %v\n%s", err, m.Text)
 	}
 	// An unknown zone (say, from before a time zone database update)
 	// falls back to UTC, labelled.
-	m, err = r.Render(storyRow(t, YourTurn, "en", &Story{Zone: "Mars/Olympus"}))
+	m, err = r.Render(storyRow(t, outbox.YourTurn, "en", &Story{Zone: "Mars/Olympus"}))
 	if err != nil || !strings.Contains(m.Text, "Please play before Wed 4 Mar 2026, 18:30 UTC.") {
 		t.Errorf("unknown zone: %v\n%s", err, m.Text)
 	}
@@ -103,7 +104,7 @@ func TestDeadlineInTheRecipientsZone(t *testing.T) {
 
 func TestPleasePlayBeforeOnlyToAwaitedSeats(t *testing.T) {
 	r := testRenderer(t)
-	for _, k := range []Kind{RoundEnd, Notice, Timeout, Invitation} {
+	for _, k := range []outbox.Kind{outbox.RoundEnd, outbox.Notice, outbox.Timeout, outbox.Invitation} {
 		for _, awaited := range []bool{false, true} {
 			row := sampleRow(t, k, "en")
 			p := samplePayload("en")
@@ -124,7 +125,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 	s := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total"},
 		Rows:  []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7, Scott 9", "32"}}, {Seat: 0, Cells: []string{"aucune", "0"}}},
 		Notes: []string{"Bob prend l'initiative."}}}
-	m, err := testRenderer(t).Render(storyRow(t, RoundEnd, "fr", s))
+	m, err := testRenderer(t).Render(storyRow(t, outbox.RoundEnd, "fr", s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 func TestNoticeSubjects(t *testing.T) {
 	r := testRenderer(t)
 	for notice, want := range map[string]string{"paused": "la partie est en pause", "resumed": "la partie reprend", "extended": "plus de temps pour jouer"} {
-		row := sampleRow(t, Notice, "fr")
+		row := sampleRow(t, outbox.Notice, "fr")
 		p := samplePayload("fr")
 		p.Notice = notice
 		row.Payload = mustJSON(t, p)
@@ -161,7 +162,7 @@ func TestNoticeSubjects(t *testing.T) {
 
 func TestEmailsReadWellOnAPhone(t *testing.T) {
 	r := testRenderer(t)
-	for _, k := range Kinds() {
+	for _, k := range outbox.Kinds() {
 		m, err := r.Render(sampleRow(t, k, "it"))
 		if err != nil {
 			t.Fatal(err)
@@ -169,7 +170,7 @@ func TestEmailsReadWellOnAPhone(t *testing.T) {
 		if !strings.Contains(m.HTML, `<meta name="viewport" content="width=device-width, initial-scale=1">`) {
 			t.Errorf("%s: no viewport", k)
 		}
-		if strings.Contains(m.HTML, "font-size:small") || strings.Contains(m.HTML, "<table") && k != GameOver {
+		if strings.Contains(m.HTML, "font-size:small") || strings.Contains(m.HTML, "<table") && k != outbox.GameOver {
 			t.Errorf("%s: small print or a table on a phone:\n%s", k, m.HTML)
 		}
 	}
@@ -196,7 +197,7 @@ func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
 		{"lords-of-scotland", "fine della schermaglia", "Una schermaglia di Lords of Scotland con Ann, Bob <b> è finita.\n\nSchermaglia 2:", "round"},
 		{"swords-and-bagpipes", "fine del round", "Un round di Swords and Bagpipes con Ann, Bob <b> è finito.\n\nRound 2:", "schermaglia"},
 	} {
-		row := storyRow(t, RoundEnd, "it", sum)
+		row := storyRow(t, outbox.RoundEnd, "it", sum)
 		p := samplePayload("it")
 		p.Game.Name = tc.game
 		row.Payload = mustJSON(t, p)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"pbem/projections/outbox"
 	"strings"
 	"sync"
 	"time"
@@ -213,7 +214,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			continue
 		}
 		if !r.Kind.AlwaysSent() {
-			if mode := modes[strings.ToLower(m.To)]; mode == Off || (mode == DailyDigest && r.Kind != Digest) {
+			if mode := modes[strings.ToLower(m.To)]; mode == Off || (mode == DailyDigest && r.Kind != outbox.Digest) {
 				early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: "preference: " + string(mode)})
 				continue
 			}

@@ -1,6 +1,9 @@
 package notify
 
-import "context"
+import (
+	"context"
+	"pbem/projections/outbox"
+)
 
 // stories fills in the Story of each row written for a seat of a game (its
 // time zone; for a your-turn email, also what happened since the seat's
@@ -15,7 +18,7 @@ func (w *Worker) stories(ctx context.Context, rows []Row) error {
 	var at []int // at[j] is the row of reqs[j]
 	for i, r := range rows {
 		req := StoryRequest{GameID: r.GameID, Seat: r.Seat, Upto: r.EventVersion, Kind: r.Kind}
-		if r.Kind == Digest {
+		if r.Kind == outbox.Digest {
 			p, err := DecodePayload(r.Payload)
 			if err != nil || len(p.Games) == 0 {
 				continue // Render refuses a bad payload
@@ -39,18 +42,3 @@ func (w *Worker) stories(ctx context.Context, rows []Row) error {
 	}
 	return nil
 }
-
-// ForSeat reports whether an email of kind k goes to a seat of a game (and
-// so has a time zone to tell its deadline in): not the digest, which spans
-// games (see stories), nor the organiser's and sign-in emails.
-func (k Kind) ForSeat() bool {
-	switch k {
-	case Digest, Confirm, AdminLink, Signin:
-		return false
-	}
-	return true
-}
-
-// TellsStory reports whether an email of kind k lists everything that
-// happened since its recipient's last move.
-func (k Kind) TellsStory() bool { return k == YourTurn }

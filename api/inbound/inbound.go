@@ -18,6 +18,7 @@ import (
 	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Service is the game service as the listener uses it.
@@ -188,7 +189,7 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 	if rerr == nil || l.text != "" {
 		read = replyLines(l.text)
 	}
-	ans := &notify.Answer{}
+	ans := &outbox.Answer{}
 	if msgID != "" && len(msgID) < 250 && !strings.ContainsAny(msgID, "<>\r\n \t") {
 		ans.InReplyTo = "<" + msgID + ">"
 	}
@@ -215,18 +216,18 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 
 // act posts the chat and plays the moves of a parsed reply, filling in
 // the answer, and returns the seat's context afterwards (its fresh list).
-func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, key string, pr parsed, read []string, ans *notify.Answer) (*play.ReplySeat, error) {
+func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, key string, pr parsed, read []string, ans *outbox.Answer) (*play.ReplySeat, error) {
 	if len(pr.moves) == 0 && len(pr.chat) == 0 {
-		ans.Says, ans.Quote = []string{notify.AnswerUnreadable}, quote(read)
+		ans.Says, ans.Quote = []string{outbox.AnswerUnreadable}, quote(read)
 		return rs, nil
 	}
 	if len(pr.chat) > 0 {
 		err := p.c.Service.ChatAs(ctx, a.GameID, a.Seat, strings.Join(pr.chat, "\n"), key)
 		switch code := projections.ErrorCode(err); code {
 		case "":
-			ans.Says = append(ans.Says, notify.AnswerPosted)
+			ans.Says = append(ans.Says, outbox.AnswerPosted)
 		case projections.EInvalid, projections.EConflict:
-			ans.Says, ans.Detail, ans.Code = append(ans.Says, notify.AnswerChatFailed), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, outbox.AnswerChatFailed), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 		default:
 			return nil, err
 		}
@@ -263,13 +264,13 @@ type moveLine struct {
 // first if stale), and reports whether it was played; if not, the answer
 // says why (for a line after a played one: where reading stopped, and
 // why). It returns the seat's context afterwards.
-func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, stale bool, read []string, ans *notify.Answer) (*play.ReplySeat, bool, error) {
+func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, stale bool, read []string, ans *outbox.Answer) (*play.ReplySeat, bool, error) {
 	stop := func(why string) {
 		if l.n == 0 {
 			ans.Says = append(ans.Says, why)
 			return
 		}
-		ans.Says, ans.Stopped = append(ans.Says, notify.AnswerStopped, why), l.text
+		ans.Says, ans.Stopped = append(ans.Says, outbox.AnswerStopped, why), l.text
 	}
 	for try := 0; ; try++ {
 		if stale {
@@ -281,19 +282,19 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		stale = true
 		switch {
 		case l.n > 0 && (rs.Status != projections.StatusActive || len(rs.Legal) == 0):
-			stop(notify.AnswerTurnOver)
+			stop(outbox.AnswerTurnOver)
 			return rs, false, nil
 		case rs.Status != projections.StatusActive:
-			ans.Says = append(ans.Says, notify.AnswerEnded)
+			ans.Says = append(ans.Says, outbox.AnswerEnded)
 			return rs, false, nil
 		case len(rs.Legal) == 0 && len(rs.ToMove) > 0:
-			ans.Says, ans.Turn = append(ans.Says, notify.AnswerNotYourTurn), rs.ToMove
+			ans.Says, ans.Turn = append(ans.Says, outbox.AnswerNotYourTurn), rs.ToMove
 			return rs, false, nil
 		case len(rs.Legal) == 0:
-			ans.Says = append(ans.Says, notify.AnswerNotAwaited)
+			ans.Says = append(ans.Says, outbox.AnswerNotAwaited)
 			return rs, false, nil
 		case l.want != rs.Choice:
-			stop(notify.AnswerMovedOn)
+			stop(outbox.AnswerMovedOn)
 			return rs, false, nil
 		}
 		if l.n == 0 && a.Version > 0 {
@@ -304,17 +305,17 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 				return nil, false, err
 			}
 			if stale {
-				ans.Says = append(ans.Says, notify.AnswerStale)
+				ans.Says = append(ans.Says, outbox.AnswerStale)
 				return rs, false, nil
 			}
 		}
 		i := pick(l.text, projections.Labels(rs.Legal))
 		if i < 0 && l.n == 0 {
-			ans.Says, ans.Quote = append(ans.Says, notify.AnswerUnreadable), quote(read)
+			ans.Says, ans.Quote = append(ans.Says, outbox.AnswerUnreadable), quote(read)
 			return rs, false, nil
 		}
 		if i < 0 {
-			stop(notify.AnswerUnknownLine)
+			stop(outbox.AnswerUnknownLine)
 			return rs, false, nil
 		}
 		mv, err := json.Marshal(rs.Legal[i])
@@ -327,7 +328,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		switch {
 		case err == nil:
 			label := rs.Legal[i].Label()
-			ans.Says, ans.Moves = append(ans.Says, notify.AnswerPlayed), append(ans.Moves, label)
+			ans.Says, ans.Moves = append(ans.Says, outbox.AnswerPlayed), append(ans.Moves, label)
 			if ans.Move == "" {
 				ans.Move = label
 			}
@@ -339,7 +340,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		case code == projections.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
 		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
-			stop(notify.AnswerRefused)
+			stop(outbox.AnswerRefused)
 			ans.Detail, ans.Code = projections.ErrorMessage(err), projections.ServiceErrorCode(err)
 			next, err := p.fresh(ctx, a, rs)
 			return next, false, err
@@ -430,11 +431,11 @@ func messageKey(a notify.ReplyAddress, msgID string, raw []byte) string {
 }
 
 // answerRow is the outbox row of an answer to the seat's own address.
-func answerRow(rs *play.ReplySeat, ans *notify.Answer) *notify.NewRow {
-	p := notify.Payload{
-		To:       notify.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
+func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *notify.NewRow {
+	p := outbox.Payload{
+		To:       outbox.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
 		Language: rs.Language,
-		Game:     notify.GameInfo{ID: rs.GameID, Name: rs.Game, Players: rs.Players},
+		Game:     outbox.GameInfo{ID: rs.GameID, Name: rs.Game, Players: rs.Players},
 		TokenGen: rs.TokenGen,
 		Version:  rs.Version,
 		Deadline: rs.Deadline,
@@ -443,5 +444,5 @@ func answerRow(rs *play.ReplySeat, ans *notify.Answer) *notify.NewRow {
 		Choice:   rs.Choice,
 		Answer:   ans,
 	}
-	return &notify.NewRow{GameID: rs.GameID, Seat: rs.Seat, Kind: notify.Reply, Payload: p, EventVersion: rs.Version}
+	return &notify.NewRow{GameID: rs.GameID, Seat: rs.Seat, Kind: outbox.Reply, Payload: p, EventVersion: rs.Version}
 }

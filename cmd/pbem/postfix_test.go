@@ -30,6 +30,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postfixtest"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // TestPostfixBetweenPbemAndMailboxes puts Debian's Postfix, set up as
@@ -420,14 +421,14 @@ func sendEveryKind(t *testing.T, pf *postfixtest.Postfix, keyPath, secret string
 	}
 	dl := time.Now().Add(48 * time.Hour).UTC()
 	var msgs []*notify.Message
-	for i, k := range notify.Kinds() {
-		p := notify.Payload{To: notify.Recipient{Seat: 0, Name: "Kim Kinds", Email: "kinds@players.test"}, Language: "it",
-			Game:     notify.GameInfo{ID: "kinds", Name: "lords-of-scotland", Players: []string{"Kim Kinds", "Lou"}},
+	for i, k := range outbox.Kinds() {
+		p := outbox.Payload{To: outbox.Recipient{Seat: 0, Name: "Kim Kinds", Email: "kinds@players.test"}, Language: "it",
+			Game:     outbox.GameInfo{ID: "kinds", Name: "lords-of-scotland", Players: []string{"Kim Kinds", "Lou"}},
 			Deadline: &dl, Lines: []string{"Lou prende il Conte di Mar"}, Moves: []string{"Prendi il Conte"}, Choice: "abc",
-			Ranking: []notify.Rank{{Seat: 0, Name: "Kim Kinds", Place: 1, Score: 40}, {Seat: 1, Name: "Lou", Place: 2, Score: 31}},
-			Summary: "Kim vince.", Games: []notify.WaitingGame{{Game: notify.GameInfo{ID: "kinds", Name: "lords-of-scotland",
+			Ranking: []outbox.Rank{{Seat: 0, Name: "Kim Kinds", Place: 1, Score: 40}, {Seat: 1, Name: "Lou", Place: 2, Score: 31}},
+			Summary: "Kim vince.", Games: []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "kinds", Name: "lords-of-scotland",
 				Players: []string{"Kim Kinds", "Lou"}}, Deadline: &dl}},
-			Answer: &notify.Answer{Says: []string{notify.AnswerPlayed}, Move: "Prendi il Conte"}}
+			Answer: &outbox.Answer{Says: []string{outbox.AnswerPlayed}, Move: "Prendi il Conte"}}
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)

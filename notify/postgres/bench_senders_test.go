@@ -14,6 +14,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // BenchmarkOutboxRun is the daily digest's load run: b.N digest emails
@@ -82,16 +83,16 @@ func insertDigests(tb testing.TB, pool *pgxpool.Pool, n int) {
 	ctx := context.Background()
 	now := time.Now().UTC()
 	deadline := now.Add(48 * time.Hour)
-	var games []notify.WaitingGame
+	var games []outbox.WaitingGame
 	for g := range 3 {
-		games = append(games, notify.WaitingGame{
-			Game:     notify.GameInfo{ID: fmt.Sprintf("g%d", g), Name: "lords-of-scotland", Players: []string{"Ann", "Bob", "Cid", "Dee"}},
+		games = append(games, outbox.WaitingGame{
+			Game:     outbox.GameInfo{ID: fmt.Sprintf("g%d", g), Name: "lords-of-scotland", Players: []string{"Ann", "Bob", "Cid", "Dee"}},
 			Seat:     g % 4,
 			Deadline: &deadline,
 			Chat:     []string{"Bob: your move, Ann", "Cid: good luck everyone"},
 		})
 	}
-	p := notify.Payload{To: notify.Recipient{Seat: -1, Name: "Player", Email: "player@example.org"}, Language: "en", Games: games}
+	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Name: "Player", Email: "player@example.org"}, Language: "en", Games: games}
 	b, err := json.Marshal(p)
 	if err != nil {
 		tb.Fatal(err)
@@ -100,7 +101,7 @@ func insertDigests(tb testing.TB, pool *pgxpool.Pool, n int) {
 	if _, err := pool.Exec(ctx, `
 INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt_at)
 SELECT '', $1, jsonb_set($2::jsonb, '{to,email}', to_jsonb('player' || i || '@example.org')), $3, $3
-FROM generate_series(1, $4) AS i`, string(notify.Digest), b, now.Add(-time.Second), n); err != nil {
+FROM generate_series(1, $4) AS i`, string(outbox.Digest), b, now.Add(-time.Second), n); err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := pool.Exec(ctx, `INSERT INTO mail_prefs (email, mode, updated_at)

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // BenchmarkOutboxThroughput sends b.N outbox rows to a loopback SMTP sink
@@ -16,7 +16,7 @@ import (
 func BenchmarkOutboxThroughput(b *testing.B) {
 	pool := newPool(b)
 	sink := smtpsink.Start(b, smtpsink.Options{})
-	insert(b, pool, time.Now().Add(-time.Second), notify.YourTurn, b.N, "ann@example.org")
+	insert(b, pool, time.Now().Add(-time.Second), outbox.YourTurn, b.N, "ann@example.org")
 	w := newWorker(b, pool, workerOpts{sender: smtpSender(b, sink), batch: 100})
 	ctx := context.Background()
 	b.ResetTimer()

@@ -14,6 +14,7 @@ import (
 	"pbem/engine"
 	"pbem/notify"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Deadlines is the scheduler's SQL over the games and seats tables
@@ -118,11 +119,11 @@ func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow
 	return out, rows.Err()
 }
 
-func (g gameRow) payload(s seatRow, lines []string) notify.Payload {
-	return notify.Payload{
-		To:       notify.Recipient{Seat: s.seat, Name: s.name, Email: s.email},
+func (g gameRow) payload(s seatRow, lines []string) outbox.Payload {
+	return outbox.Payload{
+		To:       outbox.Recipient{Seat: s.seat, Name: s.name, Email: s.email},
 		Language: g.lang,
-		Game:     notify.GameInfo{ID: g.id, Name: g.name, Players: g.players},
+		Game:     outbox.GameInfo{ID: g.id, Name: g.name, Players: g.players},
 		TokenGen: s.tokenGen,
 		Version:  g.version,
 		Deadline: g.deadline,
@@ -166,7 +167,7 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 							return err
 						}
 					}
-					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: notify.Reminder, Payload: p, EventVersion: g.version})
+					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: outbox.Reminder, Payload: p, EventVersion: g.version})
 				}
 			}
 		}
@@ -233,7 +234,7 @@ RETURNING email`, day, now)
 				return err
 			}
 			if err := tx.QueryRow(ctx, `INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt_at)
-VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&id); err != nil {
+VALUES ('', $1, $2, $3, $3) RETURNING id`, string(outbox.Digest), b, now).Scan(&id); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE mail_digests SET outbox_id = $1 WHERE email = $2 AND day = $3`, id, e, day); err != nil {
@@ -252,8 +253,8 @@ VALUES ('', $1, $2, $3, $3) RETURNING id`, string(notify.Digest), b, now).Scan(&
 // waitingFor builds the digest payload of an address: the active games
 // awaiting one of its seats, soonest deadline first, each with its table
 // talk of the last day.
-func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (notify.Payload, error) {
-	p := notify.Payload{To: notify.Recipient{Seat: -1, Email: email}, Language: "en"}
+func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (outbox.Payload, error) {
+	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: "en"}
 	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
     ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)
 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
@@ -264,7 +265,7 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 	defer rows.Close()
 	var games []projections.Game // each game as its table talk is told
 	for rows.Next() {
-		var w notify.WaitingGame
+		var w outbox.WaitingGame
 		var lang, name, addr string
 		var players []byte
 		var version int64

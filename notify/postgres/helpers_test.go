@@ -15,6 +15,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // newPool gives a fresh migrated database.
@@ -35,16 +36,16 @@ func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-func payload(email, lang string, seat int) notify.Payload {
-	return notify.Payload{
-		To:       notify.Recipient{Seat: seat, Name: "Player " + fmt.Sprint(seat), Email: email},
+func payload(email, lang string, seat int) outbox.Payload {
+	return outbox.Payload{
+		To:       outbox.Recipient{Seat: seat, Name: "Player " + fmt.Sprint(seat), Email: email},
 		Language: lang,
-		Game:     notify.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}},
+		Game:     outbox.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}},
 	}
 }
 
 // insert writes outbox rows due at 'at' and returns their ids.
-func insert(t testing.TB, pool *pgxpool.Pool, at time.Time, kind notify.Kind, n int, email string) []int64 {
+func insert(t testing.TB, pool *pgxpool.Pool, at time.Time, kind outbox.Kind, n int, email string) []int64 {
 	t.Helper()
 	b, err := json.Marshal(payload(email, "en", 0))
 	if err != nil {

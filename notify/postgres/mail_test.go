@@ -12,6 +12,7 @@ import (
 	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // syncBuffer is a bytes.Buffer safe for the worker's goroutine.
@@ -43,7 +44,7 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 	if m.Mailbox == nil {
 		t.Fatal("no dev mailbox without PBEM_SMTP_URL")
 	}
-	insert(t, pool, time.Now().Add(-time.Second), notify.Invitation, 2, "ann@example.org")
+	insert(t, pool, time.Now().Add(-time.Second), outbox.Invitation, 2, "ann@example.org")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { m.Run(ctx); close(done) }()

@@ -8,6 +8,7 @@ import (
 
 	"pbem/notify"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // TestMeteredSenderKeepsStreaming: the metrics' wrapper of the SMTP sender
@@ -23,7 +24,7 @@ func TestMeteredSenderKeepsStreaming(t *testing.T) {
 		t.Fatal("the metered SMTP sender is not a StreamSender")
 	}
 	c := newClock()
-	insert(t, pool, c.Now(), notify.YourTurn, 30, "ann@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 30, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: sender, batch: 10})
 	for range 3 {
 		if n, err := w.RunOnce(context.Background()); n != 10 || err != nil {
@@ -44,13 +45,13 @@ func TestMeteredSenderKeepsStreaming(t *testing.T) {
 		}
 		for _, m := range f.GetMetric() {
 			for _, l := range m.GetLabel() {
-				if l.GetName() == "kind" && l.GetValue() == string(notify.YourTurn) {
+				if l.GetName() == "kind" && l.GetValue() == string(outbox.YourTurn) {
 					sent = m.GetCounter().GetValue()
 				}
 			}
 		}
 	}
 	if sent != 30 {
-		t.Errorf("pbem_emails_sent_total{kind=%q} = %v, want 30", notify.YourTurn, sent)
+		t.Errorf("pbem_emails_sent_total{kind=%q} = %v, want 30", outbox.YourTurn, sent)
 	}
 }

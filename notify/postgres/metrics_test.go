@@ -8,8 +8,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // gauges gathers reg and returns its gauges by name, and the error.
@@ -38,9 +38,9 @@ func TestOutboxCollectorReportsDepthAndAge(t *testing.T) {
 		t.Fatalf("empty outbox: %v %v", g, err)
 	}
 	now := time.Now()
-	insert(t, pool, now.Add(-time.Hour), notify.YourTurn, 2, "ann@example.org")
-	insert(t, pool, now.Add(24*time.Hour), notify.Reminder, 3, "bob@example.org")
-	failed := insert(t, pool, now.Add(-2*time.Hour), notify.Invitation, 1, "eve@example.org")
+	insert(t, pool, now.Add(-time.Hour), outbox.YourTurn, 2, "ann@example.org")
+	insert(t, pool, now.Add(24*time.Hour), outbox.Reminder, 3, "bob@example.org")
+	failed := insert(t, pool, now.Add(-2*time.Hour), outbox.Invitation, 1, "eve@example.org")
 	if _, err := pool.Exec(context.Background(), `UPDATE outbox SET status = 'failed' WHERE id = $1`, failed[0]); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // playUntilAwaited plays the first legal move of whoever is to move until
@@ -56,8 +57,8 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 			t.Errorf("zone %q accepted", bad)
 		}
 	}
-	sts, err := seats.Stories(ctx, []notify.StoryRequest{{GameID: c.ID, Seat: 1, Kind: notify.Invitation},
-		{GameID: c.ID, Seat: 2, Kind: notify.Invitation}, {GameID: "nope", Seat: 1, Kind: notify.Invitation}})
+	sts, err := seats.Stories(ctx, []notify.StoryRequest{{GameID: c.ID, Seat: 1, Kind: outbox.Invitation},
+		{GameID: c.ID, Seat: 2, Kind: outbox.Invitation}, {GameID: "nope", Seat: 1, Kind: outbox.Invitation}})
 	if err != nil || len(sts) != 3 || sts[0].Zone != "Asia/Kolkata" || sts[0].Events != nil || sts[1].Zone != "" || sts[2].Zone != "" {
 		t.Fatalf("stories = %+v, %v; want seat 1's zone only", sts, err)
 	}
@@ -67,7 +68,7 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 		row, _, _ := e.state(c.ID)
 		var mail *sentEmail
 		for i := range sent {
-			if sent[i].Kind == notify.YourTurn && sent[i].Seat == seat {
+			if sent[i].Kind == outbox.YourTurn && sent[i].Seat == seat {
 				mail = &sent[i]
 			}
 		}
@@ -95,8 +96,8 @@ func TestDigestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 		t.Fatal(err)
 	}
 	dl := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	p := notify.Payload{To: notify.Recipient{Seat: -1, Name: "P1", Email: "p1@example.org"}, Language: "en",
-		Games: []notify.WaitingGame{{Game: notify.GameInfo{ID: c.ID, Name: lords.Name, Players: []string{"P0", "P1"}}, Seat: 1, Deadline: &dl}}}
+	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Name: "P1", Email: "p1@example.org"}, Language: "en",
+		Games: []outbox.WaitingGame{{Game: outbox.GameInfo{ID: c.ID, Name: lords.Name, Players: []string{"P0", "P1"}}, Seat: 1, Deadline: &dl}}}
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -141,12 +142,12 @@ func TestPauseResumeAndExtendSendNotices(t *testing.T) {
 				continue
 			}
 			if action == "resume" && awaited[seat] {
-				if m.Kind != notify.YourTurn {
+				if m.Kind != outbox.YourTurn {
 					t.Errorf("resume: awaited seat %d got a %s email, want your_turn", seat, m.Kind)
 				}
 				continue
 			}
-			if m.Kind != notify.Notice || !strings.Contains(m.Mail.Subject, subject) || !strings.Contains(m.Mail.Text, line) {
+			if m.Kind != outbox.Notice || !strings.Contains(m.Mail.Subject, subject) || !strings.Contains(m.Mail.Text, line) {
 				t.Errorf("%s: seat %d got %s %q, want a notice %q saying %q:\n%s", action, seat, m.Kind, m.Mail.Subject, subject, line, m.Mail.Text)
 			}
 			if got := strings.Contains(m.Mail.Text, please); got != (awaited[seat] && row.DeadlineAt != nil) {

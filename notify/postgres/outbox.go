@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/notify"
+	"pbem/projections/outbox"
 )
 
 // Outbox is the outbox table as notify.Worker uses it.
@@ -50,7 +51,7 @@ func (o *Outbox) Claim(ctx context.Context, now time.Time, limit int, lease time
 		var kind string
 		var payload []byte
 		err := r.Scan(&x.ID, &x.GameID, &x.Seat, &kind, &payload, &x.EventVersion, &x.CreatedAt, &x.Attempts)
-		x.Kind, x.Payload = notify.Kind(kind), json.RawMessage(payload)
+		x.Kind, x.Payload = outbox.Kind(kind), json.RawMessage(payload)
 		return x, err
 	})
 	if err != nil {
@@ -134,7 +135,7 @@ ORDER BY id DESC`, gameID)
 		var f notify.FailedEmail
 		var kind, status string
 		err := r.Scan(&f.ID, &f.Seat, &kind, &f.To, &status, &f.Attempts, &f.LastError, &f.NextAttempt, &f.CreatedAt)
-		f.Kind, f.Status = notify.Kind(kind), notify.EmailFailed
+		f.Kind, f.Status = outbox.Kind(kind), notify.EmailFailed
 		if status == string(notify.Pending) {
 			f.Status = notify.EmailWaiting
 		}

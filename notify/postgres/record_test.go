@@ -11,6 +11,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // flakyStore is an outbox whose Finish fails its first n calls, as while
@@ -36,7 +37,7 @@ func TestWorkerRecordsSentRowsThroughAnOutage(t *testing.T) {
 	c := newClock()
 	store := &flakyStore{OutboxStore: postgres.NewOutbox(pool)}
 	store.fails.Store(3)
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 2, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 2, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), store: store, recordFor: 10 * time.Second})
 	if n, err := w.RunOnce(context.Background()); n != 2 || err != nil {
 		t.Fatalf("RunOnce = %d, %v", n, err)

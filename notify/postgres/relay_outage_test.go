@@ -15,6 +15,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // relayFront stands before a sink as the relay pbem talks to: while down,
@@ -76,7 +77,7 @@ func TestRelayDownFiveHours(t *testing.T) {
 	front.down.Store(true)
 	// An invitation (a seat's first one has the seat's thread as its
 	// Message-ID) and four your-turn emails.
-	ids := append(insert(t, pool, start, notify.Invitation, 1, "ann@example.org"), insert(t, pool, start, notify.YourTurn, 4, "bob@example.org")...)
+	ids := append(insert(t, pool, start, outbox.Invitation, 1, "ann@example.org"), insert(t, pool, start, outbox.YourTurn, 4, "bob@example.org")...)
 	outbox := postgres.NewOutbox(pool)
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: outbox, Sender: senderAt(t, front.ln.Addr().String()),
 		Renderer: testRenderer(t), Now: clk.Now, Lease: time.Minute, RecordFor: -1})
@@ -141,7 +142,7 @@ func TestRelayDownForDaysGivesUp(t *testing.T) {
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	front := startRelayFront(t, sink.Addr())
 	front.down.Store(true)
-	insert(t, pool, start, notify.Invitation, 1, "ann@example.org")
+	insert(t, pool, start, outbox.Invitation, 1, "ann@example.org")
 	outbox := postgres.NewOutbox(pool)
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: outbox, Sender: senderAt(t, front.ln.Addr().String()),
 		Renderer: testRenderer(t), Now: clk.Now, Lease: time.Minute, RecordFor: -1})

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // TestMailRunRemovesSentEmailsPastTheirRetention runs the email side as
@@ -22,7 +22,7 @@ func TestMailRunRemovesSentEmailsPastTheirRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	ids := insert(t, pool, now.Add(-4*time.Hour), notify.YourTurn, 4, "ann@example.org")
+	ids := insert(t, pool, now.Add(-4*time.Hour), outbox.YourTurn, 4, "ann@example.org")
 	for i, r := range []struct {
 		status string
 		sent   *time.Time

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/notify"
 	"pbem/notify/postgres"
+	"pbem/projections/outbox"
 )
 
 // Sent (and skipped) rows older than the cut are removed, in chunks;
@@ -15,7 +15,7 @@ func TestPurgeSentRemovesOnlySentRowsPastRetention(t *testing.T) {
 	ctx := context.Background()
 	pool := newPool(t)
 	now := time.Now().UTC()
-	ids := insert(t, pool, now, notify.YourTurn, 7, "ann@example.org")
+	ids := insert(t, pool, now, outbox.YourTurn, 7, "ann@example.org")
 	set := func(id int64, status string, sentAt *time.Time) {
 		t.Helper()
 		if _, err := pool.Exec(ctx, `UPDATE outbox SET status = $2, sent_at = $3 WHERE id = $1`, id, status, sentAt); err != nil {

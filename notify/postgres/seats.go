@@ -11,6 +11,7 @@ import (
 	"pbem/engine"
 	"pbem/notify"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Seats reads, for an email being rendered, its seat's time zone, its
@@ -83,7 +84,7 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 		}
 	}
 	for i, r := range reqs {
-		if r.Kind == notify.RoundEnd {
+		if r.Kind == outbox.RoundEnd {
 			if out[i].Round, err = s.round(ctx, r.GameID, r.Seat, r.Upto); err != nil {
 				return nil, err
 			}

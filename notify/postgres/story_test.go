@@ -23,6 +23,7 @@ import (
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
+	"pbem/projections/outbox"
 	projpg "pbem/projections/postgres"
 )
 
@@ -77,7 +78,7 @@ func (e *storyEnv) create(name, lang string, players int) *play.CreatedGame {
 
 // sentEmail is one email the SMTP server received, with its outbox row.
 type sentEmail struct {
-	Kind    notify.Kind
+	Kind    outbox.Kind
 	Seat    int
 	Version int64
 	Mail    smtpsink.Parsed
@@ -119,7 +120,7 @@ func (e *storyEnv) deliver() []sentEmail {
 		if err := e.pool.QueryRow(ctx, `SELECT kind, coalesce(seat, -1), coalesce(event_version, 0) FROM outbox WHERE message_id = $1`, mid).Scan(&kind, &s.Seat, &s.Version); err != nil {
 			e.t.Fatalf("the row of Message-Id %q: %v", mid, err)
 		}
-		s.Kind = notify.Kind(kind)
+		s.Kind = outbox.Kind(kind)
 		out = append(out, s)
 	}
 	e.seen = len(got)
@@ -292,18 +293,18 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 								t.Fatalf("%s email to seat %d holds %q, which it may not know:\n%s", m.Kind, m.Seat, s, m.Mail.Text)
 							}
 						}
-						if m.Kind == notify.GameOver {
+						if m.Kind == outbox.GameOver {
 							gameOver = append(gameOver, m)
 						}
 						after, _, _ := e.state(c.ID)
 						if got, want := strings.Contains(m.Mail.Text, pleaseLine[lang]), slices.Contains(after.ToMove, m.Seat); got != want {
 							t.Fatalf("%s email to seat %d (awaited: %v) says %q: %v\n%s", m.Kind, m.Seat, want, pleaseLine[lang], got, m.Mail.Text)
 						}
-						if m.Kind == notify.RoundEnd {
+						if m.Kind == outbox.RoundEnd {
 							e.checkRoundEnd(m, c.ID, eng, names, lang)
 							roundEnds++
 						}
-						if m.Kind != notify.YourTurn {
+						if m.Kind != outbox.YourTurn {
 							continue
 						}
 						yourTurn++

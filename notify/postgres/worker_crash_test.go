@@ -15,6 +15,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // sentCount is how many outbox rows are marked sent.
@@ -41,7 +42,7 @@ func TestWorkerMarksEachEmailSentWhenTheRelayAcceptsIt(t *testing.T) {
 		seen = append(seen, fmt.Sprintf("%d/%d", sentCount(t, pool), accepted))
 	}})
 	c := newClock()
-	insert(t, pool, c.Now(), notify.YourTurn, 5, "ann@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 5, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), batch: 10})
 	if n, err := w.RunOnce(context.Background()); n != 5 || err != nil {
 		t.Fatalf("RunOnce = %d, %v", n, err)
@@ -70,7 +71,7 @@ func TestStoppingWorkerReleasesItsClaims(t *testing.T) {
 		}
 	}})
 	c := newClock()
-	insert(t, pool, c.Now(), notify.YourTurn, 5, "ann@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 5, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), batch: 10})
 	if err := w.Run(ctx); err != context.Canceled {
 		t.Fatalf("Run = %v", err)
@@ -127,7 +128,7 @@ func TestWorkerCrashDuplicatesAtMostOneEmail(t *testing.T) {
 			close(killed)
 		}
 	}})
-	insert(t, pool, time.Now().Add(-time.Second), notify.YourTurn, 5, "ann@example.org")
+	insert(t, pool, time.Now().Add(-time.Second), outbox.YourTurn, 5, "ann@example.org")
 	child := exec.Command(os.Args[0], "-test.run=^TestWorkerCrashDuplicatesAtMostOneEmail$", "-test.v")
 	child.Env = append(os.Environ(), crashChildEnv+"="+dbURL, "PBEM_TEST_CRASH_WORKER_SMTP="+sink.Addr())
 	if err := child.Start(); err != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"pbem/notify"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 // TestWorkerKeepsItsConnectionBetweenBatches sends three batches on one
@@ -17,7 +17,7 @@ func TestWorkerKeepsItsConnectionBetweenBatches(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
-	insert(t, pool, c.Now(), notify.YourTurn, 30, "ann@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 30, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), batch: 10})
 	for i := range 3 {
 		if n, err := w.RunOnce(context.Background()); n != 10 || err != nil {
@@ -31,7 +31,7 @@ func TestWorkerKeepsItsConnectionBetweenBatches(t *testing.T) {
 		t.Fatalf("three batches took %d connections, want 1", n)
 	}
 	sink.CloseConnections()
-	insert(t, pool, c.Now(), notify.YourTurn, 10, "ann@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 10, "ann@example.org")
 	if n, err := w.RunOnce(context.Background()); n != 10 || err != nil {
 		t.Fatalf("after the relay closed the connection: RunOnce = %d, %v", n, err)
 	}
@@ -61,7 +61,7 @@ func TestWorkerConnectionBrokenMidBatchLosesNothing(t *testing.T) {
 		}
 	}})
 	c := newClock()
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 10, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 10, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), batch: 10})
 	if n, err := w.RunOnce(context.Background()); n != 10 || err != nil {
 		t.Fatalf("RunOnce = %d, %v", n, err)
@@ -106,7 +106,7 @@ func TestParallelSendersSendEachRowOnce(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	const rows = 2000
-	insert(t, pool, time.Now().Add(-time.Second), notify.YourTurn, rows, "ann@example.org")
+	insert(t, pool, time.Now().Add(-time.Second), outbox.YourTurn, rows, "ann@example.org")
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range 2 {

@@ -11,13 +11,14 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/outbox"
 )
 
 func TestWorkerSendsEachRowOnceAndMarksItSent(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 3, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 3, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink)})
 	n, err := w.RunOnce(context.Background())
 	if err != nil || n != 3 {
@@ -47,7 +48,7 @@ func TestWorkerRetriesWhileTheServerRefusesThenDeliversOnce(t *testing.T) {
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	sink.RefuseNext(7) // more than one batch's worth of refusals
 	c := newClock()
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 4, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 4, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink)})
 	for range 5 {
 		if _, err := w.RunOnce(context.Background()); err != nil {
@@ -82,7 +83,7 @@ func TestWorkerMarksFailedAfterTheLimitAndTheAdminSeesIt(t *testing.T) {
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	sink.RefuseNext(1000)
 	c := newClock()
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 1, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 1, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink)})
 	for range 8 {
 		if _, err := w.RunOnce(context.Background()); err != nil {
@@ -115,7 +116,7 @@ func TestWorkerStoppedBetweenClaimAndSentStillDelivers(t *testing.T) {
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
 	store := postgres.NewOutbox(pool)
-	ids := insert(t, pool, c.Now(), notify.YourTurn, 2, "ann@example.org")
+	ids := insert(t, pool, c.Now(), outbox.YourTurn, 2, "ann@example.org")
 
 	// A worker takes the rows and dies before sending anything.
 	if rows, err := store.Claim(context.Background(), c.Now(), 10, time.Minute); err != nil || len(rows) != 2 {
@@ -136,7 +137,7 @@ func TestWorkerStoppedBetweenClaimAndSentStillDelivers(t *testing.T) {
 
 	// A worker that sent and died before marking: the row goes out again
 	// after the lease, with the same Message-ID (the documented trade-off).
-	id := insert(t, pool, c.Now(), notify.Reminder, 1, "bob@example.org")[0]
+	id := insert(t, pool, c.Now(), outbox.Reminder, 1, "bob@example.org")[0]
 	crasher := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), store: crashingStore{store}})
 	if _, err := crasher.RunOnce(context.Background()); err == nil {
 		t.Fatal("crashing store did not fail")
@@ -157,7 +158,7 @@ func TestTwoWorkersOverAThousandRowsSendEachOnce(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	const n = 1000
-	insert(t, pool, time.Now().Add(-time.Second), notify.YourTurn, n, "ann@example.org")
+	insert(t, pool, time.Now().Add(-time.Second), outbox.YourTurn, n, "ann@example.org")
 	var wg sync.WaitGroup
 	claimed := make([]int, 2)
 	for i := range 2 {
@@ -211,11 +212,11 @@ func TestWorkerHonoursPreferences(t *testing.T) {
 		t.Error("bad mode accepted")
 	}
 	c := newClock()
-	insert(t, pool, c.Now(), notify.YourTurn, 1, "off@example.org")
-	insert(t, pool, c.Now(), notify.Invitation, 1, "OFF@example.org")
-	insert(t, pool, c.Now(), notify.Reminder, 1, "digest@example.org")
-	insert(t, pool, c.Now(), notify.Link, 1, "digest@example.org")
-	insert(t, pool, c.Now(), notify.YourTurn, 1, "every@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 1, "off@example.org")
+	insert(t, pool, c.Now(), outbox.Invitation, 1, "OFF@example.org")
+	insert(t, pool, c.Now(), outbox.Reminder, 1, "digest@example.org")
+	insert(t, pool, c.Now(), outbox.Link, 1, "digest@example.org")
+	insert(t, pool, c.Now(), outbox.YourTurn, 1, "every@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), prefs: prefs})
 	if _, err := w.RunOnce(ctx); err != nil {
 		t.Fatal(err)
@@ -237,8 +238,8 @@ func TestWorkerFailsAPermanentRefusalAtOnce(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{RejectRcpt: "nobody@example.org"})
 	c := newClock()
-	bad := insert(t, pool, c.Now(), notify.YourTurn, 1, "nobody@example.org")[0]
-	insert(t, pool, c.Now(), notify.YourTurn, 1, "ann@example.org")
+	bad := insert(t, pool, c.Now(), outbox.YourTurn, 1, "nobody@example.org")[0]
+	insert(t, pool, c.Now(), outbox.YourTurn, 1, "ann@example.org")
 	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink)})
 	if _, err := w.RunOnce(context.Background()); err != nil {
 		t.Fatal(err)

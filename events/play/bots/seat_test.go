@@ -14,6 +14,7 @@ import (
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // countBy counts the events of game id by actor.
@@ -189,7 +190,7 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := r.Render(notify.Row{GameID: c.ID, Seat: 0, Kind: notify.Invitation, Payload: payload, EventVersion: 1})
+	m, err := r.Render(notify.Row{GameID: c.ID, Seat: 0, Kind: outbox.Invitation, Payload: payload, EventVersion: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestDigestMarksBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := r.Render(notify.Row{ID: 1, Seat: -1, Kind: notify.Digest, Payload: payload})
+	m, err := r.Render(notify.Row{ID: 1, Seat: -1, Kind: outbox.Digest, Payload: payload})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package notify
+package outbox
 
 // Kind names what an outbox row announces.
 type Kind string
@@ -64,3 +64,22 @@ func (k Kind) AlwaysSent() bool {
 // "bulk" mail away from what a person waits for (a confirmation, a sign-in
 // link, the answer to their reply, an invitation or a new link).
 func (k Kind) Bulk() bool { return !k.AlwaysSent() }
+
+// Awaits reports whether an email of kind k asks its seat to move, so that
+// it is stale once the seat has moved or is no longer awaited.
+func (k Kind) Awaits() bool { return k == YourTurn || k == Reminder }
+
+// ForSeat reports whether an email of kind k goes to a seat of a game (and
+// so has a time zone to tell its deadline in): not the digest, which spans
+// games (see stories), nor the organiser's and sign-in emails.
+func (k Kind) ForSeat() bool {
+	switch k {
+	case Digest, Confirm, AdminLink, Signin:
+		return false
+	}
+	return true
+}
+
+// TellsStory reports whether an email of kind k lists everything that
+// happened since its recipient's last move.
+func (k Kind) TellsStory() bool { return k == YourTurn }

@@ -1,0 +1,77 @@
+package outbox
+
+import "time"
+
+// Payload is an outbox row's JSON payload: everything an email says. The
+// game service writes it from the recipient's own view of the game, so it
+// holds nothing the recipient may not see.
+type Payload struct {
+	To       Recipient `json:"to"`
+	Language string    `json:"language"`
+	Game     GameInfo  `json:"game"`
+	// TokenGen is the recipient seat's token generation: the link in the
+	// email is derived from it, so a resend (new generation) revokes it.
+	TokenGen int   `json:"token_gen"`
+	Version  int64 `json:"version"`
+	// Deadline is the turn deadline, if the game has one.
+	Deadline *time.Time `json:"deadline"`
+	// Lines are human lines in the game's language (what happened).
+	Lines   []string `json:"lines"`
+	Ranking []Rank   `json:"ranking"`
+	Summary string   `json:"summary"`
+	// Games lists the games waiting for the recipient (digest only).
+	Games []WaitingGame `json:"games,omitempty"`
+	// Moves are the labels of the recipient's legal moves, numbered from 1
+	// in the email; Choice is their tag (projections.ChoiceTag), carried
+	// by the reply address. Empty Choice: the email numbers no moves.
+	Moves  []string `json:"moves,omitempty"`
+	Choice string   `json:"choice,omitempty"`
+	// Answer is the listener's answer to a reply (Reply only).
+	Answer *Answer `json:"answer,omitempty"`
+	// Awaited is true when the game awaits the recipient's decision: only
+	// then does an email other than a your-turn email or a reminder say
+	// "please play before" the deadline.
+	Awaited bool `json:"awaited,omitempty"`
+	// Notice names what a Notice email announces: "paused", "resumed" or
+	// "extended".
+	Notice string `json:"notice,omitempty"`
+	// Policy is what happens at the deadline if the recipient has not
+	// played (the game's timeout policy: "default_move", "skip", "pause"
+	// or "bot"); a reminder says it. Empty: the email does not say.
+	Policy string `json:"policy,omitempty"`
+}
+
+// Recipient is the player an email goes to.
+type Recipient struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// GameInfo names a game.
+type GameInfo struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Players []string `json:"players"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person); the player list marks bots (the catalog's "bot.mark").
+	Bots []string `json:"bots,omitempty"`
+}
+
+// Rank is one line of a game's final ranking.
+type Rank struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Place int    `json:"place"`
+	Score int    `json:"score"`
+}
+
+// WaitingGame is a game waiting for the recipient's move (digest).
+type WaitingGame struct {
+	Game     GameInfo   `json:"game"`
+	Seat     int        `json:"seat"`
+	TokenGen int        `json:"token_gen"`
+	Deadline *time.Time `json:"deadline"`
+	// Chat is the game's table talk of the last day (public lines).
+	Chat []string `json:"chat,omitempty"`
+}
