@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"pbem/events/pbemevent"
 	"strings"
 	"testing"
 
 	"pbem/events/play"
 	"pbem/events/tokens"
-	"pbem/projections"
 	"pbem/projections/testgame"
 )
 
@@ -87,11 +87,11 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 	}
 	rows.Close()
 	n := len(types)
-	if n < 3 || types[n-2] != projections.TypeEmailChanged || types[n-1] != projections.TypePlayerReplaced {
+	if n < 3 || types[n-2] != pbemevent.TypeEmailChanged || types[n-1] != pbemevent.TypePlayerReplaced {
 		t.Fatalf("events %v", types)
 	}
-	var rp projections.PlayerReplaced
-	if err := json.Unmarshal([]byte(data[n-1]), &rp); err != nil || rp != (projections.PlayerReplaced{Seat: 2, Name: "Dee", Previous: "Cid", TokenGen: 1}) {
+	var rp pbemevent.PlayerReplaced
+	if err := json.Unmarshal([]byte(data[n-1]), &rp); err != nil || rp != (pbemevent.PlayerReplaced{Seat: 2, Name: "Dee", Previous: "Cid", TokenGen: 1}) {
 		t.Fatalf("pbem.player_replaced %s", data[n-1])
 	}
 	for _, d := range data {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []
 		// Table talk has a group of its own: a line written between turns
 		// is no part of its author's turn.
 		key := strconv.Itoa(l.Seat)
-		if l.Type == projections.TypeChat {
+		if l.Type == pbemevent.TypeChat {
 			key = "chat"
 		}
 		if len(out) == 0 || key != last {

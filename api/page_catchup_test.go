@@ -7,6 +7,7 @@ import (
 	"html"
 	"math/rand/v2"
 	"net/http"
+	"pbem/events/pbemevent"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,7 +18,6 @@ import (
 	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/events/tokens"
-	"pbem/projections"
 )
 
 var (
@@ -192,7 +192,7 @@ func fullSentences(t testing.TB, e *pageEnv, eng engine.Game, id string, names [
 	}
 	out := map[int64]string{}
 	for _, ev := range evs {
-		if projections.IsServiceEvent(ev.Type) {
+		if pbemevent.IsServiceEvent(ev.Type) {
 			continue
 		}
 		x, err := eng.DecodeEvent(ev.Type, ev.Data)

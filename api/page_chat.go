@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -71,10 +72,10 @@ func chatLines(ctx context.Context, svc Reads, id, tok string, seat int, names [
 	now := svc.Now()
 	var out []chatLine
 	for _, r := range h.Events {
-		if r.Type != projections.TypeChat {
+		if r.Type != pbemevent.TypeChat {
 			continue
 		}
-		var c projections.Chat
+		var c pbemevent.Chat
 		if err := json.Unmarshal(r.Data, &c); err != nil {
 			return nil, fmt.Errorf("chat line v%d: %w", r.Version, err)
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 
 	"pbem/engine/i18n/i18ntest"
+	"pbem/events/pbemevent"
 	"pbem/notify/smtpsink"
 	"pbem/projections"
 	"pbem/projections/outbox"
@@ -72,7 +73,7 @@ func timeoutLines(players []string, lang string) []string {
 	var out []string
 	for _, pol := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot} {
 		data := fmt.Sprintf(`{"seats":[1],"policy":%q}`, pol)
-		out = append(out, projections.DescribeService(projections.TypeTimeout, json.RawMessage(data), players, lang))
+		out = append(out, projections.DescribeService(pbemevent.TypeTimeout, json.RawMessage(data), players, lang))
 	}
 	return out
 }
@@ -92,7 +93,7 @@ func inboxCases(t *testing.T) []inboxCase {
 		}
 		if k == outbox.YourTurn {
 			// What happened since the seat's last move: its time ran out.
-			c.row.Story = &Story{Events: []StoryEvent{{Version: 11, Type: projections.TypeTimeout, Actor: "system", Seat: -1,
+			c.row.Story = &Story{Events: []StoryEvent{{Version: 11, Type: pbemevent.TypeTimeout, Actor: "system", Seat: -1,
 				Summary: timeoutLines(p.Game.Players, lang)[0]}}}
 		}
 		cases = append(cases, c)

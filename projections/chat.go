@@ -4,25 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"pbem/events/pbemevent"
 
 	"pbem/engine"
 	"pbem/events"
 )
-
-// TypeChat is the type of a table-talk message: a line a seat wrote to
-// the whole table, from the play page or in a reply to an email. It is an
-// event of the game's stream like any other: every seat sees it in its
-// history, the audit shows it, and the projector mails it to the other
-// seats.
-const TypeChat = "pbem.chat"
-
-// Chat is the data of pbem.chat. Text is already cleaned and limited by
-// the game service (see game.CleanChat); it is plain text, escaped by
-// whatever shows it.
-type Chat struct {
-	Seat int    `json:"seat"`
-	Text string `json:"text"`
-}
 
 // ChoiceTag identifies a list of legal moves: the first 8 hex digits of
 // SHA-256 over the moves' JSON, one per line. An email's reply address
@@ -58,12 +44,12 @@ func Labels(moves []engine.Move) []string {
 // that says who wrote what, and each recipient's own legal moves (a chat
 // email can be answered with a move like any other).
 func (p *Projector) chatMails(b *Batch, e events.Event) error {
-	var c Chat
+	var c pbemevent.Chat
 	if err := json.Unmarshal(e.Data, &c); err != nil {
 		return err
 	}
 	g := p.Game
-	line := DescribeService(TypeChat, e.Data, g.Players, g.Language)
+	line := DescribeService(pbemevent.TypeChat, e.Data, g.Players, g.Language)
 	for i := range g.Seats {
 		if g.Seats[i].Seat == c.Seat {
 			continue

@@ -11,8 +11,9 @@
 // and `pbem verify`, so a rebuild equals the live tables. A Repository
 // (its SQL in projections/postgres) reads and writes the rows.
 //
-// The service's own events ("pbem.*": created, timeout, paused...) are
-// declared here (pbemevents.go), since the projector reads them.
+// The service's own events ("pbem.*": created, timeout, paused...) that
+// the projector folds are declared in package events/pbemevent, with the
+// one replay of a stream's standing engine events (StandingEvents).
 //
 // It imports engine and events; it must not import events/play, api,
 // notify, pgx or echo.

@@ -8,6 +8,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 )
 
 // Game statuses.
@@ -177,7 +178,7 @@ type Change struct {
 	Request    *Request
 	// TakenBack lists the moves this append took back: their emails still
 	// pending are cancelled (marked skipped) in the same transaction.
-	TakenBack []Takeback
+	TakenBack []pbemevent.Takeback
 }
 
 // Request is a remembered answer to a move with an idempotency key.

@@ -8,6 +8,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 )
 
 // A game's history is not stored (migration 0080 dropped the history
@@ -32,7 +33,7 @@ func (t told) differs(pub told) bool { return !bytes.Equal(t.data, pub.data) || 
 // everyone may see it.
 func public(eng engine.Game, lang string, players []string, e events.Event, ev engine.Event) (told, error) {
 	if ev == nil {
-		data := RedactService(e.Type, e.Data)
+		data := pbemevent.RedactService(e.Type, e.Data)
 		return told{data: data, line: DescribeService(e.Type, data, players, lang)}, nil
 	}
 	return redacted(eng, ev, engine.Spectator, players, lang)
@@ -101,7 +102,7 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 // seat sees e as everyone does.
 func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat int) (HistoryRow, error) {
 	var ev engine.Event
-	if !IsServiceEvent(e.Type) {
+	if !pbemevent.IsServiceEvent(e.Type) {
 		var err error
 		if ev, err = eng.DecodeEvent(e.Type, e.Data); err != nil {
 			return HistoryRow{}, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
@@ -133,10 +134,10 @@ func playersBefore(g *Game, evs []events.Event) ([]string, error) {
 	players := slices.Clone(g.Players)
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if e.Version > g.Version || e.Type != TypePlayerReplaced {
+		if e.Version > g.Version || e.Type != pbemevent.TypePlayerReplaced {
 			continue
 		}
-		var x PlayerReplaced
+		var x pbemevent.PlayerReplaced
 		if err := json.Unmarshal(e.Data, &x); err != nil {
 			return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 		}
@@ -151,13 +152,13 @@ func playersBefore(g *Game, evs []events.Event) ([]string, error) {
 // replacement renames its seat (as the projector does).
 func playersAfter(players []string, e events.Event) []string {
 	switch e.Type {
-	case TypeCreated:
-		var c Created
+	case pbemevent.TypeCreated:
+		var c pbemevent.Created
 		if json.Unmarshal(e.Data, &c) == nil {
 			return c.Players
 		}
-	case TypePlayerReplaced:
-		var x PlayerReplaced
+	case pbemevent.TypePlayerReplaced:
+		var x pbemevent.PlayerReplaced
 		if json.Unmarshal(e.Data, &x) == nil && x.Seat >= 0 && x.Seat < len(players) {
 			players = slices.Clone(players)
 			players[x.Seat] = x.Name

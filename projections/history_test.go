@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"pbem/events/pbemevent"
 	"reflect"
 	"testing"
 	"time"
@@ -37,8 +38,8 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 		players[i] = fmt.Sprintf("P%d", i)
 		seats[i] = projections.Seat{Seat: i, Name: players[i], Email: fmt.Sprintf("p%d@example.org", i)}
 	}
-	created, _ := json.Marshal(projections.Created{Game: eng.Name(), RulesVersion: "1", Players: players,
-		Options: json.RawMessage(`{}`), Language: lang, Seed: fmt.Sprintf("%x", seed[:]), SeedHash: projections.SeedHash(seed),
+	created, _ := json.Marshal(pbemevent.Created{Game: eng.Name(), RulesVersion: "1", Players: players,
+		Options: json.RawMessage(`{}`), Language: lang, Seed: fmt.Sprintf("%x", seed[:]), SeedHash: pbemevent.SeedHash(seed),
 		TurnDeadline: "72h", ReminderBefore: "12h", TimeoutPolicy: "pause", ChainFormat: events.FormatCommitted})
 	var evs []events.Event
 	var want []projections.HistoryRow
@@ -46,7 +47,7 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 	p := &projections.Projector{Games: games, Game: &projections.Game{ID: "g", Seats: seats},
 		Now: func(e events.Event) time.Time { return e.RecordedAt },
 		Rewind: func(from int64) (engine.State, error) {
-			_, st, err := projections.StateBefore(games, evs, from)
+			_, st, err := pbemevent.StateBefore(games, evs, from)
 			return st, err
 		}}
 	at := time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC)
@@ -70,25 +71,25 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 		want = append(want, hist...)
 		rows = append(rows, p.Game.Clone())
 	}
-	add(projections.TypeCreated, "admin", created, nil)
+	add(pbemevent.TypeCreated, "admin", created, nil)
 	var last []int64 // the versions of the last seat's move, if it was one
 	lastSeat := -1
 	for step := 0; step < 2000 && p.State.Result() == nil; step++ {
 		switch k := r.IntN(40); {
 		case k == 0:
 			s := r.IntN(n)
-			data, _ := json.Marshal(projections.Chat{Seat: s, Text: fmt.Sprintf("hello %d", step)})
-			add(projections.TypeChat, fmt.Sprintf("seat:%d", s), data, nil)
+			data, _ := json.Marshal(pbemevent.Chat{Seat: s, Text: fmt.Sprintf("hello %d", step)})
+			add(pbemevent.TypeChat, fmt.Sprintf("seat:%d", s), data, nil)
 			continue
 		case k == 1:
 			s := r.IntN(n)
-			data, _ := json.Marshal(projections.PlayerReplaced{Seat: s, Name: fmt.Sprintf("R%d", step), Previous: p.Game.Players[s], TokenGen: step})
-			add(projections.TypePlayerReplaced, "admin", data, nil)
+			data, _ := json.Marshal(pbemevent.PlayerReplaced{Seat: s, Name: fmt.Sprintf("R%d", step), Previous: p.Game.Players[s], TokenGen: step})
+			add(pbemevent.TypePlayerReplaced, "admin", data, nil)
 			last = nil
 			continue
 		case k == 2 && last != nil:
-			data, _ := json.Marshal(projections.Takeback{Seat: lastSeat, Version: last[len(last)-1], From: last[0]})
-			add(projections.TypeTakeback, fmt.Sprintf("seat:%d", lastSeat), data, nil)
+			data, _ := json.Marshal(pbemevent.Takeback{Seat: lastSeat, Version: last[len(last)-1], From: last[0]})
+			add(pbemevent.TypeTakeback, fmt.Sprintf("seat:%d", lastSeat), data, nil)
 			last = nil
 			continue
 		}
@@ -152,8 +153,8 @@ func TestSeatHistoryEqualsTheProjectorsRows(t *testing.T) {
 			evs, all, rows := randomStream(t, eng, 2+i%3, r)
 			replaced, tookBack := 0, 0
 			for _, e := range evs {
-				replaced += b2i(e.Type == projections.TypePlayerReplaced)
-				tookBack += b2i(e.Type == projections.TypeTakeback)
+				replaced += b2i(e.Type == pbemevent.TypePlayerReplaced)
+				tookBack += b2i(e.Type == pbemevent.TypeTakeback)
 			}
 			t.Logf("%s game %d: %d events, %d players, %d replacements, %d take-backs", eng.Name(), i, len(evs), len(rows[0].Players), replaced, tookBack)
 			for seat := engine.Spectator; seat < len(rows[0].Players); seat++ {

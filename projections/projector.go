@@ -1,10 +1,10 @@
 package projections
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 	"slices"
 	"strings"
 	"time"
@@ -36,7 +36,7 @@ type Projector struct {
 	MailGrace time.Duration
 	// Rewind gives the engine state just before version from (a fresh
 	// copy), for a pbem.takeback: live, the state the service computed
-	// before the append; in a rebuild, StateBefore over the stream.
+	// before the append; in a rebuild, pbemevent.StateBefore over the stream.
 	Rewind func(from int64) (engine.State, error)
 }
 
@@ -46,7 +46,7 @@ type Batch struct {
 	Tokens []Seat
 	// TakenBack lists the moves taken back: their pending emails are
 	// cancelled in the same transaction.
-	TakenBack []Takeback
+	TakenBack []pbemevent.Takeback
 }
 
 // Apply folds one append's events. decoded may hold the engine events the
@@ -70,29 +70,29 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/play)
 	for i, e := range appended {
 		last = e
-		if !IsServiceEvent(e.Type) || e.Type == TypeAborted {
+		if !pbemevent.IsServiceEvent(e.Type) || e.Type == pbemevent.TypeAborted {
 			ending = e
 		}
 		var ev engine.Event
-		if IsServiceEvent(e.Type) {
+		if pbemevent.IsServiceEvent(e.Type) {
 			switch e.Type {
-			case TypeCreated:
+			case pbemevent.TypeCreated:
 				if err := p.create(e); err != nil {
 					return nil, err
 				}
 				created, freshDeadline = true, true
-			case TypeTimeout:
-				var t Timeout
+			case pbemevent.TypeTimeout:
+				var t pbemevent.Timeout
 				if err := json.Unmarshal(e.Data, &t); err != nil {
 					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 				}
 				timedOut = append(timedOut, t.Seats...)
 				freshDeadline = true
-			case TypePaused:
+			case pbemevent.TypePaused:
 				g.Status = StatusPaused
 				notice = NoticePaused
-			case TypeResumed:
-				var r Resumed
+			case pbemevent.TypeResumed:
+				var r pbemevent.Resumed
 				if err := json.Unmarshal(e.Data, &r); err != nil {
 					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 				}
@@ -101,8 +101,8 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				notice = NoticeResumed
 				d := r.DeadlineAt.UTC()
 				explicit = &d
-			case TypeExtended:
-				var x Extended
+			case pbemevent.TypeExtended:
+				var x pbemevent.Extended
 				if err := json.Unmarshal(e.Data, &x); err != nil {
 					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 				}
@@ -110,29 +110,29 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				notice = NoticeExtended
 				d := x.DeadlineAt.UTC()
 				explicit = &d
-			case TypeAborted:
+			case pbemevent.TypeAborted:
 				g.Status = StatusAborted
-			case TypeChat:
+			case pbemevent.TypeChat:
 				if p.Outbox {
 					if err := p.chatMails(b, e); err != nil {
 						return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 					}
 				}
-			case TypeEmailChanged, TypePlayerReplaced:
+			case pbemevent.TypeEmailChanged, pbemevent.TypePlayerReplaced:
 				if err := p.reseat(b, e); err != nil {
 					return nil, err
 				}
-			case TypeSeatBot:
+			case pbemevent.TypeSeatBot:
 				if err := p.seatBot(b, e); err != nil {
 					return nil, err
 				}
-			case TypeTakeback:
+			case pbemevent.TypeTakeback:
 				if err := p.takeBack(b, e); err != nil {
 					return nil, err
 				}
 				tookBack = true
-			case TypeLinkResent:
-				var l LinkResent
+			case pbemevent.TypeLinkResent:
+				var l pbemevent.LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {
 					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 				}
@@ -164,7 +164,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				}
 			}
 			p.State.Apply(ev)
-			if _, ok := seatOfActor(e.Meta.Actor); ok || strings.HasPrefix(e.Meta.Actor, "bot:") {
+			if _, ok := pbemevent.SeatOfActor(e.Meta.Actor); ok || strings.HasPrefix(e.Meta.Actor, "bot:") {
 				seatMove = true
 			}
 			if p.Engine.RoundEnd(ev) {
@@ -243,7 +243,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 // takeBack handles pbem.takeback: the engine state goes back to the one
 // before the move (Rewind), and the move's pending emails are cancelled.
 func (p *Projector) takeBack(b *Batch, e events.Event) error {
-	var x Takeback
+	var x pbemevent.Takeback
 	if err := json.Unmarshal(e.Data, &x); err != nil {
 		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 	}
@@ -261,7 +261,7 @@ func (p *Projector) takeBack(b *Batch, e events.Event) error {
 
 // create handles pbem.created: the game row and its first state.
 func (p *Projector) create(e events.Event) error {
-	var c Created
+	var c pbemevent.Created
 	if err := json.Unmarshal(e.Data, &c); err != nil {
 		return fmt.Errorf("projections: pbem.created of %s: %w", e.Stream, err)
 	}
@@ -269,7 +269,7 @@ func (p *Projector) create(e events.Event) error {
 	if !ok {
 		return fmt.Errorf("projections: game %s: unknown engine %q", e.Stream, c.Game)
 	}
-	seed, err := DecodeSeed(c.Seed)
+	seed, err := pbemevent.DecodeSeed(c.Seed)
 	if err != nil {
 		return fmt.Errorf("projections: game %s: %w", e.Stream, err)
 	}
@@ -311,7 +311,7 @@ func (p *Projector) create(e events.Event) error {
 // (a new link, or an invitation for a new player). The seat's address is
 // primary data: the service sets it on the row before the append.
 func (p *Projector) reseat(b *Batch, e events.Event) error {
-	var x PlayerReplaced // EmailChanged's fields are a subset
+	var x pbemevent.PlayerReplaced // pbemevent.EmailChanged's fields are a subset
 	if err := json.Unmarshal(e.Data, &x); err != nil {
 		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 	}
@@ -322,7 +322,7 @@ func (p *Projector) reseat(b *Batch, e events.Event) error {
 	}
 	s.TokenGen = x.TokenGen
 	kind := KindLink
-	if e.Type == TypePlayerReplaced {
+	if e.Type == pbemevent.TypePlayerReplaced {
 		g.Players = slices.Clone(g.Players)
 		g.Players[x.Seat] = x.Name
 		s.Name = x.Name
@@ -453,7 +453,7 @@ func (p *Projector) addMailWith(b *Batch, kind string, s *Seat, version int64, l
 		m.Summary = ResultSummary(g.Result, g.Players, g.Language)
 	}
 	if g.Status == StatusAborted {
-		m.Summary = DescribeService(TypeAborted, nil, g.Players, g.Language)
+		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, g.Language)
 	}
 	if g.Status == StatusActive && p.State != nil {
 		m.Awaited = slices.Contains(g.ToMove, s.Seat)
@@ -497,21 +497,6 @@ func NonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-func DecodeSeed(s string) (engine.Seed, error) {
-	var seed engine.Seed
-	b, err := hex.DecodeString(s)
-	if err != nil || len(b) != len(seed) {
-		return seed, fmt.Errorf("bad seed in pbem.created")
-	}
-	copy(seed[:], b)
-	return seed, nil
-}
-
-func SeedHash(seed engine.Seed) string {
-	h := sha256.Sum256(seed[:])
-	return hex.EncodeToString(h[:])
 }
 
 // MarshalState is json.Marshal(st) without its second pass over a state

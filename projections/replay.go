@@ -7,6 +7,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 )
 
 // ECorrupt is the code of a projection that does not match its events.
@@ -26,7 +27,7 @@ func Replay(ctx context.Context, games engine.Registry, store events.Store, live
 	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash}
 	p := &Projector{Games: games, Game: shell, Now: func(e events.Event) time.Time { return e.RecordedAt },
 		Rewind: func(from int64) (engine.State, error) {
-			_, st, err := StateBefore(games, evs, from)
+			_, st, err := pbemevent.StateBefore(games, evs, from)
 			return st, err
 		}}
 	if _, err := p.Apply(evs, nil); err != nil {

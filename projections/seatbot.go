@@ -3,18 +3,10 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 
 	"pbem/events"
 )
-
-// SeatBot is the data of pbem.seat_bot: the organiser handed seat to a bot
-// of level Bot, or back to its person (Bot ""), who then gets a fresh play
-// link of generation TokenGen by email.
-type SeatBot struct {
-	Seat     int    `json:"seat"`
-	Bot      string `json:"bot"`
-	TokenGen int    `json:"token_gen,omitempty"`
-}
 
 // Bots returns, by seat, the level of the bot that plays it ("" for a
 // person), or nil when no seat is a bot's.
@@ -41,7 +33,7 @@ func (g *Game) IsBot(seat int) bool {
 }
 
 // createdBots sets the seats' bots from pbem.created.
-func (g *Game) createdBots(c *Created) {
+func (g *Game) createdBots(c *pbemevent.Created) {
 	for i := range g.Seats {
 		if n := g.Seats[i].Seat; n >= 0 && n < len(c.Bots) {
 			g.Seats[i].Bot = c.Bots[n]
@@ -53,7 +45,7 @@ func (g *Game) createdBots(c *Created) {
 // saved like a new token), and a seat handed back to its person gets its
 // new play link by email.
 func (p *Projector) seatBot(b *Batch, e events.Event) error {
-	var sb SeatBot
+	var sb pbemevent.SeatBot
 	if err := json.Unmarshal(e.Data, &sb); err != nil {
 		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 	}

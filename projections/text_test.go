@@ -2,6 +2,7 @@ package projections
 
 import (
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"testing"
 
 	"pbem/engine"
@@ -30,18 +31,18 @@ func TestDescribeService(t *testing.T) {
 		lang string
 		want string
 	}{
-		{TypePlayerReplaced, raw(PlayerReplaced{Name: "Zoé", Previous: "Alice"}), "fr", "Zoé prend la place d'Alice."},
-		{TypePlayerReplaced, raw(PlayerReplaced{Name: "Zoé", Previous: "Bob"}), "fr", "Zoé prend la place de Bob."},
-		{TypeLinkResent, raw(LinkResent{Seat: 1}), "en", "A new play link was sent to Élodie."},
-		{TypeSeatBot, raw(SeatBot{Seat: 2}), "it", "Anna gioca di nuovo."},
-		{TypeChat, raw(Chat{Seat: 0, Text: "gg"}), "fr", "Bob dit : « gg »"},
-		{TypeLinkResent, raw(LinkResent{Seat: 7}), "en", "A new play link was sent to seat 7."},
-		{TypeAborted, nil, "de", "The game is aborted."},
-		{TypeExtended, raw(Extended{By: "24h0m0s"}), "en", "The deadline is extended by 1 day."},
-		{TypeExtended, raw(Extended{By: "72h0m0s"}), "fr", "Le délai est prolongé de 3 jours."},
-		{TypeExtended, raw(Extended{By: "1h0m0s"}), "it", "La scadenza è prorogata di 1 ora."},
-		{TypeExtended, raw(Extended{By: "1h30m0s"}), "en", "The deadline is extended by 90 minutes."},
-		{TypeChat, json.RawMessage(`{"seat": "x"}`), "en", "An event of this game could not be read (the audit's verify names it)."},
+		{pbemevent.TypePlayerReplaced, raw(pbemevent.PlayerReplaced{Name: "Zoé", Previous: "Alice"}), "fr", "Zoé prend la place d'Alice."},
+		{pbemevent.TypePlayerReplaced, raw(pbemevent.PlayerReplaced{Name: "Zoé", Previous: "Bob"}), "fr", "Zoé prend la place de Bob."},
+		{pbemevent.TypeLinkResent, raw(pbemevent.LinkResent{Seat: 1}), "en", "A new play link was sent to Élodie."},
+		{pbemevent.TypeSeatBot, raw(pbemevent.SeatBot{Seat: 2}), "it", "Anna gioca di nuovo."},
+		{pbemevent.TypeChat, raw(pbemevent.Chat{Seat: 0, Text: "gg"}), "fr", "Bob dit : « gg »"},
+		{pbemevent.TypeLinkResent, raw(pbemevent.LinkResent{Seat: 7}), "en", "A new play link was sent to seat 7."},
+		{pbemevent.TypeAborted, nil, "de", "The game is aborted."},
+		{pbemevent.TypeExtended, raw(pbemevent.Extended{By: "24h0m0s"}), "en", "The deadline is extended by 1 day."},
+		{pbemevent.TypeExtended, raw(pbemevent.Extended{By: "72h0m0s"}), "fr", "Le délai est prolongé de 3 jours."},
+		{pbemevent.TypeExtended, raw(pbemevent.Extended{By: "1h0m0s"}), "it", "La scadenza è prorogata di 1 ora."},
+		{pbemevent.TypeExtended, raw(pbemevent.Extended{By: "1h30m0s"}), "en", "The deadline is extended by 90 minutes."},
+		{pbemevent.TypeChat, json.RawMessage(`{"seat": "x"}`), "en", "An event of this game could not be read (the audit's verify names it)."},
 		{"pbem.unknown", nil, "en", "pbem.unknown"},
 	} {
 		if got := DescribeService(tc.typ, tc.data, names, tc.lang); got != tc.want {

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"testing"
 )
 
@@ -13,15 +14,15 @@ func TestServiceLinesNameWordsInTheLanguage(t *testing.T) {
 	for _, tc := range []struct {
 		typ, data, lang, want string
 	}{
-		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "en", "Time ran out for Élodie (turn skipped)."},
-		{TypeTimeout, `{"seats":[1],"policy":"default_move"}`, "en", "Time ran out for Élodie (default move)."},
-		{TypeTimeout, `{"seats":[1],"policy":"bot"}`, "en", "Time ran out for Élodie (a bot plays)."},
-		{TypeTimeout, `{"seats":[1],"policy":"skip"}`, "fr", "Le temps est écoulé pour Élodie (tour passé)."},
-		{TypeTimeout, `{"seats":[0],"policy":"default_move"}`, "it", "Il tempo è scaduto per Bob (mossa predefinita)."},
-		{TypeTimeout, `{"seats":[0],"policy":"future"}`, "fr", "Le temps est écoulé pour Bob (future)."},
-		{TypeSeatBot, `{"seat":0,"bot":"easy"}`, "en", "Bob is now played by a bot (easy)."},
-		{TypeSeatBot, `{"seat":0,"bot":"strong"}`, "fr", "Bob est désormais joué par un robot (fort)."},
-		{TypeSeatBot, `{"seat":1,"bot":"normal"}`, "it", "Élodie ora è giocato da un robot (normale)."},
+		{pbemevent.TypeTimeout, `{"seats":[1],"policy":"skip"}`, "en", "Time ran out for Élodie (turn skipped)."},
+		{pbemevent.TypeTimeout, `{"seats":[1],"policy":"default_move"}`, "en", "Time ran out for Élodie (default move)."},
+		{pbemevent.TypeTimeout, `{"seats":[1],"policy":"bot"}`, "en", "Time ran out for Élodie (a bot plays)."},
+		{pbemevent.TypeTimeout, `{"seats":[1],"policy":"skip"}`, "fr", "Le temps est écoulé pour Élodie (tour passé)."},
+		{pbemevent.TypeTimeout, `{"seats":[0],"policy":"default_move"}`, "it", "Il tempo è scaduto per Bob (mossa predefinita)."},
+		{pbemevent.TypeTimeout, `{"seats":[0],"policy":"future"}`, "fr", "Le temps est écoulé pour Bob (future)."},
+		{pbemevent.TypeSeatBot, `{"seat":0,"bot":"easy"}`, "en", "Bob is now played by a bot (easy)."},
+		{pbemevent.TypeSeatBot, `{"seat":0,"bot":"strong"}`, "fr", "Bob est désormais joué par un robot (fort)."},
+		{pbemevent.TypeSeatBot, `{"seat":1,"bot":"normal"}`, "it", "Élodie ora è giocato da un robot (normale)."},
 	} {
 		if got := DescribeService(tc.typ, json.RawMessage(tc.data), names, tc.lang); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.typ, tc.lang, got, tc.want)

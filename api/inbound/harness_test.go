@@ -20,13 +20,13 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
-	"pbem/projections"
 	projpg "pbem/projections/postgres"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -303,12 +303,12 @@ func (e *env) engineResult(id string) *engine.Result {
 	var eng engine.Game
 	var st engine.State
 	for _, ev := range evs {
-		if ev.Type == projections.TypeCreated {
-			var c projections.Created
+		if ev.Type == pbemevent.TypeCreated {
+			var c pbemevent.Created
 			if err := json.Unmarshal(ev.Data, &c); err != nil {
 				e.t.Fatal(err)
 			}
-			seed, err := projections.DecodeSeed(c.Seed)
+			seed, err := pbemevent.DecodeSeed(c.Seed)
 			if err != nil {
 				e.t.Fatal(err)
 			}
@@ -318,7 +318,7 @@ func (e *env) engineResult(id string) *engine.Result {
 			}
 			continue
 		}
-		if projections.IsServiceEvent(ev.Type) {
+		if pbemevent.IsServiceEvent(ev.Type) {
 			continue
 		}
 		de, err := eng.DecodeEvent(ev.Type, ev.Data)

@@ -13,6 +13,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 	projpg "pbem/projections/postgres"
 )
@@ -94,7 +95,7 @@ func TestWholeGamesByEmailReplies(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, ev := range evs {
-				if !projections.IsServiceEvent(ev.Type) && ev.Meta.Channel() != events.ChannelEmail {
+				if !pbemevent.IsServiceEvent(ev.Type) && ev.Meta.Channel() != events.ChannelEmail {
 					t.Fatalf("event v%d %s came by %s", ev.Version, ev.Type, ev.Meta.Channel())
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,13 +31,13 @@ func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Su
 	if g.Status != projections.StatusActive {
 		return nil, projections.Errorf(projections.EConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
-	pe := projections.Paused{By: "admin", Reason: reason}
+	pe := pbemevent.Paused{By: "admin", Reason: reason}
 	if g.DeadlineAt != nil {
 		if left := g.DeadlineAt.Sub(s.now()).Truncate(time.Second); left > 0 {
 			pe.Left = left.String()
 		}
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypePaused, pe)
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypePaused, pe)
 }
 
 // Resume resumes a paused game and tells the awaited seats. The new
@@ -57,7 +58,7 @@ func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, 
 		return nil, err
 	}
 	d := s.now().UTC().Add(max(g.TurnDeadline, left)).Truncate(time.Microsecond)
-	return s.serviceEvent(ctx, g, "admin", projections.TypeResumed, projections.Resumed{DeadlineAt: d})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeResumed, pbemevent.Resumed{DeadlineAt: d})
 }
 
 // Extend moves an active game's deadline later by by (1 minute to
@@ -79,7 +80,7 @@ func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Dur
 		return nil, projections.Errorf(projections.EConflict, "this game has had its %d extensions", projections.MaxExtensions)
 	}
 	d := g.DeadlineAt.UTC().Add(by).Truncate(time.Microsecond)
-	return s.serviceEvent(ctx, g, "admin", projections.TypeExtended, projections.Extended{By: by.String(), DeadlineAt: d})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeExtended, pbemevent.Extended{By: by.String(), DeadlineAt: d})
 }
 
 // Abort ends a game without a result and tells every player. Errors:
@@ -92,7 +93,7 @@ func (s *Service) Abort(ctx context.Context, id, adminToken string) (*Summary, e
 	if g.Ended() {
 		return nil, projections.Errorf(projections.EConflict, "the game has already ended")
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypeAborted, projections.Aborted{})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeAborted, pbemevent.Aborted{})
 }
 
 // ResendLink gives seat a new play link (the old one stops working) and
@@ -113,7 +114,7 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 			g.Seats[i].TokenHash = tokens.Hash(tokens.Seat(s.secret, id, seat, gen))
 		}
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypeLinkResent, projections.LinkResent{Seat: seat, TokenGen: gen})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeLinkResent, pbemevent.LinkResent{Seat: seat, TokenGen: gen})
 }
 
 // serviceEvent appends one pbem.* event at g's version.

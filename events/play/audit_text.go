@@ -1,6 +1,9 @@
 package play
 
-import "pbem/projections"
+import (
+	"pbem/events/pbemevent"
+	"pbem/projections"
+)
 
 // DescribeAudit tells each event of an audit record as a sentence in lang,
 // in the order of a.Events: the history's sentences, told from the whole
@@ -12,7 +15,7 @@ func (s *Service) DescribeAudit(a *Audit, names []string, lang string) []string 
 	eng, ok := s.games[a.Game]
 	for i, e := range a.Events {
 		r := projections.HistoryRow{Version: e.Version, Type: e.Type, Actor: e.Meta.Actor, Data: e.Data}
-		if !ok && !projections.IsServiceEvent(e.Type) {
+		if !ok && !pbemevent.IsServiceEvent(e.Type) {
 			continue
 		}
 		out[i] = describeRow(eng, r, names, lang)

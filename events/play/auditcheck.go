@@ -10,7 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/projections"
+	"pbem/events/pbemevent"
 )
 
 // AuditError names the first event of an audit record that does not
@@ -56,7 +56,7 @@ func CheckAudit(games engine.Registry, a *Audit) (*AuditReport, error) {
 	bad := func(v int64, format string, args ...any) error {
 		return &AuditError{Game: a.GameID, Version: v, Reason: fmt.Sprintf(format, args...)}
 	}
-	if len(a.Events) == 0 || a.Events[0].Type != projections.TypeCreated {
+	if len(a.Events) == 0 || a.Events[0].Type != pbemevent.TypeCreated {
 		return nil, bad(1, "the record does not begin with pbem.created")
 	}
 	seedBytes, err := hex.DecodeString(a.Seed)
@@ -67,7 +67,7 @@ func CheckAudit(games engine.Registry, a *Audit) (*AuditReport, error) {
 	if sum := sha256.Sum256(seed[:]); hex.EncodeToString(sum[:]) != a.SeedHash {
 		return nil, bad(1, "the revealed seed's SHA-256 is %x, not the published seed_hash %s", sum, a.SeedHash)
 	}
-	var c projections.Created
+	var c pbemevent.Created
 	if err := json.Unmarshal(a.Events[0].Data, &c); err != nil {
 		return nil, bad(1, "pbem.created does not decode: %v", err)
 	}
@@ -116,13 +116,13 @@ type standing struct {
 // standing engine events, the legal decision that gives it (the longest,
 // when several do).
 func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport) error {
-	eng, st, err := projections.Deal(games, evs)
+	eng, st, err := pbemevent.Deal(games, evs)
 	if err != nil {
 		return &AuditError{Version: 1, Reason: err.Error()}
 	}
 	var run []standing
 	var bad *AuditError
-	if err := projections.StandingEvents(eng, evs, 0, func(e events.Event, _ engine.Event) {
+	if err := pbemevent.StandingEvents(eng, evs, 0, func(e events.Event, _ engine.Event) {
 		data, err := events.CanonicalJSON(e.Data)
 		if err != nil && bad == nil {
 			bad = &AuditError{Version: e.Version, Reason: err.Error()}

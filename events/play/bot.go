@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"pbem/events/pbemevent"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,15 +141,15 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != projections.TypeCreated {
+	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != pbemevent.TypeCreated {
 		return nil, projections.Errorf(projections.EConflict, "game %s moved on", g.ID)
 	}
-	_, seed, err := projections.Opening(evs)
+	_, seed, err := pbemevent.Opening(evs)
 	if err != nil {
 		return nil, err
 	}
 	h := &botGame{key: seed.BotKey()}
-	err = projections.StandingEvents(eng, evs, 0, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
+	err = pbemevent.StandingEvents(eng, evs, 0, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +181,7 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 	if st == nil {
 		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
 	}
-	ev := projections.SeatBot{Seat: seat}
+	ev := pbemevent.SeatBot{Seat: seat}
 	if strings.TrimSpace(level) != "" {
 		l, err := bot.ParseLevel(level)
 		if err != nil {
@@ -206,5 +207,5 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 			}
 		}
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypeSeatBot, ev)
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeSeatBot, ev)
 }

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"strconv"
 	"strings"
 	"time"
@@ -81,8 +82,8 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	from := max(since, lastMove(rows, seat))
 	cu := &CatchUp{From: from}
 	for _, r := range rows {
-		if r.Version <= from || r.Version > version || r.Type == projections.TypeCreated ||
-			(r.Type == projections.TypeChat && r.Actor == "seat:"+strconv.Itoa(seat)) {
+		if r.Version <= from || r.Version > version || r.Type == pbemevent.TypeCreated ||
+			(r.Type == pbemevent.TypeChat && r.Actor == "seat:"+strconv.Itoa(seat)) {
 			continue
 		}
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
@@ -103,7 +104,7 @@ func lastMove(rows []projections.HistoryRow, seat int) int64 {
 	actor := "seat:" + strconv.Itoa(seat)
 	var v int64
 	for _, r := range rows {
-		if r.Actor == actor && !projections.IsServiceEvent(r.Type) {
+		if r.Actor == actor && !pbemevent.IsServiceEvent(r.Type) {
 			v = r.Version
 		}
 	}
@@ -131,7 +132,7 @@ func turnSeat(r projections.HistoryRow, players int) int {
 // the game's language; a row the engine cannot read keeps its stored
 // line (the audit's, see DescribeAudit).
 func describeRow(eng engine.Game, r projections.HistoryRow, names []string, lang string) string {
-	if projections.IsServiceEvent(r.Type) {
+	if pbemevent.IsServiceEvent(r.Type) {
 		return projections.DescribeService(r.Type, r.Data, names, lang)
 	}
 	ev, err := eng.DecodeEvent(r.Type, r.Data)
@@ -153,7 +154,7 @@ func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engin
 		return nil, err
 	}
 	// The state as it was at version: moves taken back by then left out.
-	_, st, err := projections.StateBefore(s.games, evs, version+1)
+	_, st, err := pbemevent.StateBefore(s.games, evs, version+1)
 	if err != nil {
 		return nil, err
 	}

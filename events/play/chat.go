@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"pbem/events/pbemevent"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,11 +76,11 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 	if err := s.chatQuota(ctx, g.ID, seat); err != nil {
 		return err
 	}
-	data, err := json.Marshal(projections.Chat{Seat: seat, Text: clean})
+	data, err := json.Marshal(pbemevent.Chat{Seat: seat, Text: clean})
 	if err != nil {
 		return fmt.Errorf("game: marshal chat: %w", err)
 	}
-	ev := events.NewEvent{Type: projections.TypeChat, Data: data, Meta: meta}
+	ev := events.NewEvent{Type: pbemevent.TypeChat, Data: data, Meta: meta}
 	// A chat line does not depend on the game's state: when a move wins
 	// the race for the version, append again at the new one.
 	for try := 0; ; try++ {
@@ -105,7 +106,7 @@ func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
 	}
 	actor, since, n := "seat:"+strconv.Itoa(seat), s.now().Add(-time.Hour), 0
 	for _, e := range evs {
-		if e.Type == projections.TypeChat && e.Meta.Actor == actor && e.RecordedAt.After(since) {
+		if e.Type == pbemevent.TypeChat && e.Meta.Actor == actor && e.RecordedAt.After(since) {
 			n++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"pbem/events/pbemevent"
 	"slices"
 	"strings"
 	"time"
@@ -170,9 +171,9 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 		names[i] = p.Name
 		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: tokens.Hash(tokens.Seat(s.secret, id, i, 0)), Bot: p.Bot}
 	}
-	c := projections.Created{
+	c := pbemevent.Created{
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
-		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: projections.SeedHash(seed),
+		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: pbemevent.SeedHash(seed),
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
 		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(), ChainFormat: events.FormatCommitted,
 	}
@@ -183,7 +184,7 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	}
 	admin := tokens.Admin(s.secret, id, 0)
 	shell := &projections.Game{ID: id, Seats: seats, AdminHash: tokens.Hash(admin), CommitKey: &key}
-	ev := events.NewEvent{Type: projections.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
+	ev := events.NewEvent{Type: pbemevent.TypeCreated, Data: data, Meta: events.Metadata{Actor: "admin", RequestID: req.RequestID}}
 	var extra func(*projections.Change, engine.State) error
 	if len(mail) > 0 {
 		extra = func(ch *projections.Change, _ engine.State) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -92,8 +93,8 @@ func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 	if g.CommitKey != nil {
 		a.CommitKey = hex.EncodeToString(g.CommitKey[:])
 	}
-	if len(evs) > 0 && evs[0].Type == projections.TypeCreated {
-		var c projections.Created
+	if len(evs) > 0 && evs[0].Type == pbemevent.TypeCreated {
+		var c pbemevent.Created
 		if err := json.Unmarshal(evs[0].Data, &c); err == nil {
 			a.Seed = c.Seed
 		}

@@ -5,7 +5,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/projections"
+	"pbem/events/pbemevent"
 )
 
 // This file holds what the HTML play pages need beyond the JSON API: one
@@ -68,13 +68,13 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	if err != nil {
 		return err
 	}
-	eng, st, err := projections.Deal(s.games, a.Events)
+	eng, st, err := pbemevent.Deal(s.games, a.Events)
 	if err != nil {
 		return err
 	}
-	visit(PublicStep{Version: a.Events[0].Version, Type: projections.TypeCreated, View: st.View(engine.Spectator)})
+	visit(PublicStep{Version: a.Events[0].Version, Type: pbemevent.TypeCreated, View: st.View(engine.Spectator)})
 	// A move taken back never happened, for the chart.
-	return projections.StandingEvents(eng, a.Events, 0, func(e events.Event, ev engine.Event) {
+	return pbemevent.StandingEvents(eng, a.Events, 0, func(e events.Event, ev engine.Event) {
 		st.Apply(ev)
 		visit(PublicStep{Version: e.Version, Type: e.Type, View: st.View(engine.Spectator)})
 	})

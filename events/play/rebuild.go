@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -92,12 +93,12 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 		}
 		return projections.Errorf(projections.ECorrupt, "game %s does not replay: %v", id, err)
 	}
-	var created projections.Created
-	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != projections.TypeCreated {
+	var created pbemevent.Created
+	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != pbemevent.TypeCreated {
 		return projections.Errorf(projections.ECorrupt, "game %s: first event is not a valid pbem.created", id)
 	}
-	seed, err := projections.DecodeSeed(created.Seed)
-	if err != nil || projections.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
+	seed, err := pbemevent.DecodeSeed(created.Seed)
+	if err != nil || pbemevent.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
 		return projections.Errorf(projections.ECorrupt, "game %s: the seed does not match its published hash", id)
 	}
 	// The stored snapshot and the events after it must give the replayed state.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 	"slices"
 
 	"pbem/events/tokens"
@@ -82,7 +83,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 		if id, err = newID(); err != nil {
 			return nil, err
 		}
-		_, err = s.serviceEvent(ctx, g, "admin", projections.TypeRematch, projections.Rematch{Game: id})
+		_, err = s.serviceEvent(ctx, g, "admin", pbemevent.TypeRematch, pbemevent.Rematch{Game: id})
 		if projections.ErrorCode(err) == projections.EConflict {
 			// Another request moved the game on (its own rematch, most
 			// likely): look again.
@@ -106,8 +107,8 @@ func (s *Service) rematchOf(ctx context.Context, id string) (string, error) {
 		return "", err
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type == projections.TypeRematch {
-			var r projections.Rematch
+		if evs[i].Type == pbemevent.TypeRematch {
+			var r pbemevent.Rematch
 			if err := json.Unmarshal(evs[i].Data, &r); err != nil {
 				return "", fmt.Errorf("game: %s v%d: %w", id, evs[i].Version, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,14 +109,14 @@ func (s *Service) ReplyStale(ctx context.Context, id string, seat int, version i
 			continue
 		}
 		switch {
-		case e.Type == projections.TypeTakeback:
+		case e.Type == pbemevent.TypeTakeback:
 			return true, nil
-		case e.Type == projections.TypeTimeout:
-			var t projections.Timeout
+		case e.Type == pbemevent.TypeTimeout:
+			var t pbemevent.Timeout
 			if err := json.Unmarshal(e.Data, &t); err != nil || slices.Contains(t.Seats, seat) {
 				return true, nil
 			}
-		case !projections.IsServiceEvent(e.Type) && e.Meta.Actor == me:
+		case !pbemevent.IsServiceEvent(e.Type) && e.Meta.Actor == me:
 			return true, nil
 		}
 	}

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"pbem/events/pbemevent"
 	"strings"
 	"time"
 
@@ -78,7 +79,7 @@ func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat i
 	if err != nil {
 		return nil, err
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypeEmailChanged, projections.EmailChanged{Seat: seat, TokenGen: gen})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeEmailChanged, pbemevent.EmailChanged{Seat: seat, TokenGen: gen})
 }
 
 // ReplacePlayer gives seat to a new person (name, email): the seat gets a
@@ -113,8 +114,8 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	if err != nil {
 		return nil, err
 	}
-	return s.serviceEvent(ctx, g, "admin", projections.TypePlayerReplaced,
-		projections.PlayerReplaced{Seat: seat, Name: name, Previous: prev, TokenGen: gen})
+	return s.serviceEvent(ctx, g, "admin", pbemevent.TypePlayerReplaced,
+		pbemevent.PlayerReplaced{Seat: seat, Name: name, Previous: prev, TokenGen: gen})
 }
 
 // refused is EInvalid when email refuses invitations.
@@ -174,7 +175,7 @@ func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
 		return "", err
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type == projections.TypePaused {
+		if evs[i].Type == pbemevent.TypePaused {
 			return pauseReason(evs[i].Data), nil
 		}
 	}
@@ -182,17 +183,17 @@ func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
 }
 
 // pausedLeft is the time the last pause of game id kept for its resume
-// (projections.Paused.Left), 0 if none.
+// (pbemevent.Paused.Left), 0 if none.
 func (s *Service) pausedLeft(ctx context.Context, id string) (time.Duration, error) {
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
 		return 0, err
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
-		if evs[i].Type != projections.TypePaused {
+		if evs[i].Type != pbemevent.TypePaused {
 			continue
 		}
-		var p projections.Paused
+		var p pbemevent.Paused
 		if json.Unmarshal(evs[i].Data, &p) != nil || p.Left == "" {
 			return 0, nil
 		}
@@ -207,7 +208,7 @@ func (s *Service) pausedLeft(ctx context.Context, id string) (time.Duration, err
 
 // pauseReason reads the reason of a pbem.paused event's data.
 func pauseReason(data []byte) string {
-	var p projections.Paused
+	var p pbemevent.Paused
 	if err := json.Unmarshal(data, &p); err != nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -50,11 +51,11 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 			break // appended after the row was read
 		}
 		at = e.Version
-		if e.Type == projections.TypeTakeback {
+		if e.Type == pbemevent.TypeTakeback {
 			// The projector stores the state with every take-back.
 			return nil, projections.Errorf(projections.ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
 		}
-		if projections.IsServiceEvent(e.Type) {
+		if pbemevent.IsServiceEvent(e.Type) {
 			continue // the service's own events leave the engine state alone
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)

@@ -7,6 +7,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -69,22 +70,22 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	if err != nil {
 		return nil, err
 	}
-	move, from, mover, err := projections.TakebackMove(evs, req.Version)
+	move, from, mover, err := TakebackMove(evs, req.Version)
 	if err != nil {
 		return nil, err
 	}
 	if mover != seat {
 		return nil, projections.Errorf(projections.EForbidden, "only the player who made the move at version %d may take it back", req.Version)
 	}
-	decoded, err := projections.DecodeMoveEvents(eng, move)
+	decoded, err := pbemevent.DecodeMoveEvents(eng, move)
 	if err != nil {
 		return nil, err
 	}
-	_, runStart, err := projections.StateBefore(s.games, evs, from)
+	_, runStart, err := pbemevent.StateBefore(s.games, evs, from)
 	if err != nil {
 		return nil, err
 	}
-	k, before, ok := projections.LastDecision(runStart, seat, decoded)
+	k, before, ok := LastDecision(runStart, seat, decoded)
 	if !ok {
 		return nil, projections.Errorf(projections.EConflict,
 			"the move at version %d cannot be told apart from the moves before it: it cannot be taken back", req.Version)
@@ -94,13 +95,13 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, projections.Errorf(projections.EConflict,
 			"the move at version %d revealed something (a card drawn or turned face-up, a secret choice, a shuffle, a new round): it cannot be taken back", req.Version)
 	}
-	data, err := json.Marshal(projections.Takeback{Seat: seat, Version: req.Version, From: from})
+	data, err := json.Marshal(pbemevent.Takeback{Seat: seat, Version: req.Version, From: from})
 	if err != nil {
 		return nil, err
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
 	var answer json.RawMessage
-	p := &pending{g: g, st: st, evs: []events.NewEvent{{Type: projections.TypeTakeback, Data: data, Meta: meta}},
+	p := &pending{g: g, st: st, evs: []events.NewEvent{{Type: pbemevent.TypeTakeback, Data: data, Meta: meta}},
 		decoded: []engine.Event{nil}, rewind: before,
 		extra: func(c *projections.Change, nst engine.State) error {
 			b, err := marshalView(view(c.Game, nst, seat))
@@ -138,7 +139,7 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	if err != nil {
 		return o, err
 	}
-	back, err := projections.TakenBack(evs)
+	back, err := pbemevent.TakenBack(evs)
 	if err != nil {
 		return o, err
 	}
@@ -146,14 +147,14 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	// the tail; TakebackMove says whether it may still be taken back.
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if projections.IsServiceEvent(e.Type) || back[e.Version] {
+		if pbemevent.IsServiceEvent(e.Type) || back[e.Version] {
 			continue
 		}
-		move, _, mover, err := projections.TakebackMove(evs, e.Version)
+		move, _, mover, err := TakebackMove(evs, e.Version)
 		if err != nil || mover != seat {
 			return o, nil
 		}
-		decoded, err := projections.DecodeMoveEvents(eng, move)
+		decoded, err := pbemevent.DecodeMoveEvents(eng, move)
 		if err != nil {
 			return o, err
 		}
@@ -179,7 +180,7 @@ func (s *Service) remembered(ctx context.Context, id string, seat int, key strin
 	if err != nil {
 		return nil, err
 	}
-	back, err := projections.TakenBack(evs)
+	back, err := pbemevent.TakenBack(evs)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/bot"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -39,18 +40,18 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	}
 	awaited := slices.Clone(g.ToMove)
 	meta := events.Metadata{Actor: "system"}
-	tdata, err := json.Marshal(projections.Timeout{Seats: projections.NonNil(awaited), Policy: g.TimeoutPolicy})
+	tdata, err := json.Marshal(pbemevent.Timeout{Seats: projections.NonNil(awaited), Policy: g.TimeoutPolicy})
 	if err != nil {
 		return false, err
 	}
-	evs := []events.NewEvent{{Type: projections.TypeTimeout, Data: tdata, Meta: meta}}
+	evs := []events.NewEvent{{Type: pbemevent.TypeTimeout, Data: tdata, Meta: meta}}
 	decoded := []engine.Event{nil}
 	if g.TimeoutPolicy == projections.PolicyPause {
-		pdata, err := json.Marshal(projections.Paused{By: "timeout"})
+		pdata, err := json.Marshal(pbemevent.Paused{By: "timeout"})
 		if err != nil {
 			return false, err
 		}
-		evs = append(evs, events.NewEvent{Type: projections.TypePaused, Data: pdata, Meta: meta})
+		evs = append(evs, events.NewEvent{Type: pbemevent.TypePaused, Data: pdata, Meta: meta})
 		decoded = append(decoded, nil)
 	} else {
 		var h *botGame // the bot's knowledge under policy bot

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events/pbemevent"
 	"slices"
 	"strings"
 	"time"
@@ -317,7 +318,7 @@ func (d *Deadlines) digestChat(ctx context.Context, tx pgx.Tx, g *projections.Ga
 	}
 	var out []string
 	for _, h := range hist {
-		if h.Type == projections.TypeChat && h.RecordedAt.After(since) {
+		if h.Type == pbemevent.TypeChat && h.RecordedAt.After(since) {
 			out = append(out, h.Summary)
 		}
 	}

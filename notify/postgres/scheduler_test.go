@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
@@ -182,11 +183,11 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 		t.Fatalf("after the timeout: version %d, to move %v", g.Version, g.ToMove)
 	}
 	var timeouts int
-	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream = $1 AND type = $2`, c.ID, projections.TypeTimeout).Scan(&timeouts); err != nil || timeouts != 1 {
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream = $1 AND type = $2`, c.ID, pbemevent.TypeTimeout).Scan(&timeouts); err != nil || timeouts != 1 {
 		t.Fatalf("timeout events: %d, %v", timeouts, err)
 	}
 	var played int
-	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream = $1 AND actor = 'system' AND type <> $2`, c.ID, projections.TypeTimeout).Scan(&played); err != nil || played == 0 {
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream = $1 AND actor = 'system' AND type <> $2`, c.ID, pbemevent.TypeTimeout).Scan(&played); err != nil || played == 0 {
 		t.Fatalf("default moves recorded as events: %d, %v", played, err)
 	}
 	after := r.mail(sent)
@@ -386,7 +387,7 @@ func TestTwoSchedulersTimeOutEachGameOnce(t *testing.T) {
 		t.Errorf("%d timeouts for %d games", total, len(ids))
 	}
 	var n int
-	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE type = $1`, projections.TypeTimeout).Scan(&n); err != nil || n != len(ids) {
+	if err := r.pool.QueryRow(ctx, `SELECT count(*) FROM events WHERE type = $1`, pbemevent.TypeTimeout).Scan(&n); err != nil || n != len(ids) {
 		t.Fatalf("%d timeout events for %d games (%v)", n, len(ids), err)
 	}
 	var notices int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"pbem/events/pbemevent"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -141,7 +142,7 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 		if h.Version > r.Upto {
 			break
 		}
-		if h.Type == projections.TypeChat || h.Type == projections.TypeCreated {
+		if h.Type == pbemevent.TypeChat || h.Type == pbemevent.TypeCreated {
 			continue
 		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
@@ -189,7 +190,7 @@ func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) 
 		if h.Version > upto {
 			break
 		}
-		if projections.IsServiceEvent(h.Type) {
+		if pbemevent.IsServiceEvent(h.Type) {
 			continue
 		}
 		ev, err := eng.DecodeEvent(h.Type, h.Data)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"math/rand/v2"
+	"pbem/events/pbemevent"
 	"slices"
 	"strconv"
 	"strings"
@@ -168,13 +169,13 @@ func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
 	}
 	var last int64
 	for _, r := range rows {
-		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && !projections.IsServiceEvent(r.Type) {
+		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && !pbemevent.IsServiceEvent(r.Type) {
 			last = r.Version
 		}
 	}
 	var out []string
 	for _, r := range rows {
-		if r.Version > last && r.Version <= upto && r.Type != projections.TypeChat && r.Type != projections.TypeCreated && r.Summary != "" {
+		if r.Version > last && r.Version <= upto && r.Type != pbemevent.TypeChat && r.Type != pbemevent.TypeCreated && r.Summary != "" {
 			out = append(out, r.Summary)
 		}
 	}
@@ -218,7 +219,7 @@ func (e *storyEnv) secretLines(id string, eng engine.Game, names []string, lang 
 	}
 	out := map[int][]string{}
 	for _, ev := range evs {
-		if projections.IsServiceEvent(ev.Type) {
+		if pbemevent.IsServiceEvent(ev.Type) {
 			continue
 		}
 		raw, err := eng.DecodeEvent(ev.Type, ev.Data)
@@ -411,7 +412,7 @@ func (e *storyEnv) checkRoundEnd(m sentEmail, id string, eng engine.Game, names 
 	}
 	var round []engine.Event
 	for _, ev := range stored {
-		if ev.Version > m.Version || projections.IsServiceEvent(ev.Type) {
+		if ev.Version > m.Version || pbemevent.IsServiceEvent(ev.Type) {
 			continue
 		}
 		x, err := eng.DecodeEvent(ev.Type, ev.Data)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
 	"pbem/projections"
@@ -57,7 +58,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		}
 		// No table talk here: every event after From but the creation.
 		for i, l := range cu.Lines {
-			if l.Version != max(cu.From, 1)+int64(i)+1 || l.Text == "" || l.Type == projections.TypeCreated {
+			if l.Version != max(cu.From, 1)+int64(i)+1 || l.Text == "" || l.Type == pbemevent.TypeCreated {
 				t.Fatalf("line %d: %+v (from v%d)", i, l, cu.From)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
 	"pbem/projections"
@@ -141,7 +142,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Events[1].Type != projections.TypeTimeout || h.Events[2].Actor != "system" {
+	if h.Events[1].Type != pbemevent.TypeTimeout || h.Events[2].Actor != "system" {
 		t.Fatalf("history %+v", h.Events[1:3])
 	}
 	// The timeout notice is written with the timeout, in its transaction.

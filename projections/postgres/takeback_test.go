@@ -14,6 +14,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
@@ -62,7 +63,7 @@ func (r *currentRepo) Game(ctx context.Context, id string) (*projections.Game, e
 	if err != nil {
 		return nil, err
 	}
-	_, st, err := projections.StateBefore(r.games, evs, g.Version+1)
+	_, st, err := pbemevent.StateBefore(r.games, evs, g.Version+1)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +229,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := evs[len(evs)-1]; last.Type != projections.TypeTakeback || len(evs) != int(after.Version-before.Version) {
+	if last := evs[len(evs)-1]; last.Type != pbemevent.TypeTakeback || len(evs) != int(after.Version-before.Version) {
 		t.Fatalf("stream after the move: %d events, last %s", len(evs), last.Type)
 	}
 	h, err := svc.History(ctx, id, tok)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/events/tokens"
 	"pbem/notify"
@@ -113,7 +114,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	seen := 0
 	for _, ev := range h.Events {
-		if ev.Type == projections.TypeSeatBot {
+		if ev.Type == pbemevent.TypeSeatBot {
 			seen++
 		}
 	}
@@ -143,7 +144,7 @@ func TestBotTimeoutPolicyBotPlaysTheMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) < 2 || evs[0].Type != projections.TypeTimeout || evs[0].Meta.Actor != "system" {
+	if len(evs) < 2 || evs[0].Type != pbemevent.TypeTimeout || evs[0].Meta.Actor != "system" {
 		t.Fatalf("timeout events: %+v", evs)
 	}
 	for _, ev := range evs[1:] {

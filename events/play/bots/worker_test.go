@@ -18,6 +18,7 @@ import (
 	"pbem/engine/bot"
 	"pbem/engine/lords"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/events/play/bots"
 	evpg "pbem/events/postgres"
@@ -145,7 +146,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c projections.Created
+	var c pbemevent.Created
 	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 		t.Fatalf("pbem.created bots = %q", c.Bots)
 	}
 	eng := e.games[c.Game]
-	seed, err := projections.DecodeSeed(c.Seed)
+	seed, err := pbemevent.DecodeSeed(c.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 	bots := 0
 	for i := 1; i < len(evs); i++ {
 		ev := evs[i]
-		if projections.IsServiceEvent(ev.Type) {
+		if pbemevent.IsServiceEvent(ev.Type) {
 			continue
 		}
 		if strings.HasPrefix(ev.Meta.Actor, "bot:") && ev.Meta.IdempotencyKey != "" {

@@ -1,12 +1,10 @@
-package projections
+package pbemevent
 
 import (
 	"encoding/json"
 	"strings"
 	"time"
 
-	"pbem/engine"
-	"pbem/engine/i18n"
 	"pbem/events"
 )
 
@@ -151,129 +149,37 @@ func RedactService(typ string, data json.RawMessage) json.RawMessage {
 	return b
 }
 
-// DescribeService is the one-line summary of a service event in lang. A
-// payload that does not decode (a corrupt record: verify reports it) gets
-// a line saying so rather than a summary with empty fields.
-func DescribeService(typ string, data json.RawMessage, names []string, lang string) string {
-	p := texts.In(lang)
-	line, err := describeService(p, typ, data, names)
-	if err != nil {
-		return p.T("unreadable")
-	}
-	return line
+// Takeback is the data of pbem.takeback: Seat took back its move, the
+// engine events of versions From to Version (the version the move
+// produced). The stream keeps them; every projection is computed as if
+// they had not happened (see StateBefore). Their history rows stay, and
+// the take-back gets its own.
+type Takeback struct {
+	Seat    int   `json:"seat"`
+	Version int64 `json:"version"`
+	From    int64 `json:"from"`
 }
 
-// describeService formats a service event; an error when data does not
-// decode. An event type without a text describes as itself.
-func describeService(p i18n.Printer, typ string, data json.RawMessage, names []string) (string, error) {
-	name := func(seat int) string {
-		if seat >= 0 && seat < len(names) {
-			return names[seat]
-		}
-		return p.T("seat", seat)
-	}
-	decode := func(v any) error {
-		if len(data) == 0 {
-			return nil
-		}
-		return json.Unmarshal(data, v)
-	}
-	switch typ {
-	case TypeCreated:
-		var c Created
-		err := decode(&c)
-		return p.T(typ, strings.Join(c.Players, ", ")), err
-	case TypeTimeout:
-		var t Timeout
-		err := decode(&t)
-		who := make([]string, len(t.Seats))
-		for i, s := range t.Seats {
-			who[i] = name(s)
-		}
-		return p.T(typ, strings.Join(who, ", "), word(p, "policy.", t.Policy)), err
-	case TypeExtended:
-		var x Extended
-		err := decode(&x)
-		by, perr := time.ParseDuration(x.By)
-		if err == nil && perr != nil {
-			err = perr
-		}
-		return p.T(typ, duration(p, by)), err
-	case TypeLinkResent:
-		var l LinkResent
-		err := decode(&l)
-		return p.T(typ, name(l.Seat)), err
-	case TypeSeatBot:
-		var sb SeatBot
-		err := decode(&sb)
-		if sb.Bot == "" {
-			return p.T(TypeSeatBot+".back", name(sb.Seat)), err
-		}
-		return p.T(typ, name(sb.Seat), word(p, "bot.", sb.Bot)), err
-	case TypeChat:
-		var c Chat
-		err := decode(&c)
-		return p.T(typ, name(c.Seat), c.Text), err
-	case TypeEmailChanged:
-		var x EmailChanged
-		err := decode(&x)
-		return p.T(typ, name(x.Seat)), err
-	case TypePlayerReplaced:
-		var x PlayerReplaced
-		err := decode(&x)
-		return p.T(typ, x.Name, x.Previous), err
-	case TypeRematch:
-		var x Rematch
-		err := decode(&x)
-		return p.T(typ, x.Game), err
-	case TypeTakeback:
-		var x Takeback
-		err := decode(&x)
-		return p.T(typ, name(x.Seat), x.Version), err
-	case TypePaused:
-		var x Paused
-		err := decode(&x)
-		if x.Reason != "" {
-			return p.T(TypePaused+".reason", x.Reason), err
-		}
-		return p.T(typ), err
-	case TypeResumed, TypeAborted:
-		return p.T(typ), nil
-	}
-	return typ, nil
+// TypeChat is the type of a table-talk message: a line a seat wrote to
+// the whole table, from the play page or in a reply to an email. It is an
+// event of the game's stream like any other: every seat sees it in its
+// history, the audit shows it, and the projector mails it to the other
+// seats.
+const TypeChat = "pbem.chat"
+
+// Chat is the data of pbem.chat. Text is already cleaned and limited by
+// the game service (see game.CleanChat); it is plain text, escaped by
+// whatever shows it.
+type Chat struct {
+	Seat int    `json:"seat"`
+	Text string `json:"text"`
 }
 
-// duration is d in words: whole days, else whole hours, else minutes.
-func duration(p i18n.Printer, d time.Duration) string {
-	switch {
-	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
-		return p.T("days", int(d/(24*time.Hour)))
-	case d >= time.Hour && d%time.Hour == 0:
-		return p.T("hours", int(d/time.Hour))
-	}
-	return p.T("minutes", int(d.Round(time.Minute)/time.Minute))
-}
-
-// ResultSummary is the one-line result of a finished game in lang, with the
-// players' names (the engine's own Summary knows only seat numbers).
-func ResultSummary(r *engine.Result, names []string, lang string) string {
-	var winners []string
-	score := 0
-	for _, s := range r.Ranking {
-		if s.Place != 1 {
-			continue
-		}
-		score = s.Score
-		if s.Seat >= 0 && s.Seat < len(names) {
-			winners = append(winners, names[s.Seat])
-		}
-	}
-	switch len(winners) {
-	case 0:
-		return r.Summary
-	case 1:
-		return texts.T(lang, "result.win", winners[0], score)
-	default:
-		return texts.T(lang, "result.shared", strings.Join(winners, ", "), score)
-	}
+// SeatBot is the data of pbem.seat_bot: the organiser handed seat to a bot
+// of level Bot, or back to its person (Bot ""), who then gets a fresh play
+// link of generation TokenGen by email.
+type SeatBot struct {
+	Seat     int    `json:"seat"`
+	Bot      string `json:"bot"`
+	TokenGen int    `json:"token_gen,omitempty"`
 }

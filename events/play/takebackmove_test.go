@@ -1,4 +1,4 @@
-package projections
+package play
 
 import (
 	"encoding/json"
@@ -6,20 +6,9 @@ import (
 	"testing"
 
 	"pbem/events"
+	"pbem/events/pbemevent"
+	"pbem/projections"
 )
-
-func TestDescribeTakeback(t *testing.T) {
-	data, _ := json.Marshal(Takeback{Seat: 1, Version: 7, From: 6})
-	for lang, want := range map[string]string{
-		"en": "Élodie takes back their move (version 7).",
-		"fr": "Élodie reprend son coup (version 7).",
-		"it": "Élodie ritira la sua mossa (versione 7).",
-	} {
-		if got := DescribeService(TypeTakeback, data, []string{"Ann", "Élodie"}, lang); got != want {
-			t.Errorf("%s: %q, want %q", lang, got, want)
-		}
-	}
-}
 
 // stream builds a stream from (type, actor, request, key) rows.
 func stream(rows ...[4]string) []events.Event {
@@ -37,14 +26,14 @@ func stream(rows ...[4]string) []events.Event {
 // events after it allowed; anything else after it, a service event, a
 // bot's or the system's move, or a move taken back refused.
 func TestTakebackMove(t *testing.T) {
-	created := [4]string{TypeCreated, "admin", "", ""}
+	created := [4]string{pbemevent.TypeCreated, "admin", "", ""}
 	evs := stream(created,
 		[4]string{"played", "seat:0", "r1", "k1"},
 		[4]string{"played", "seat:1", "r2", ""},
-		[4]string{"mustered", "seat:1", "r3", "k3"}, // 4: a keyed move of two events
-		[4]string{"turn", "seat:1", "r3", ""},       // 5
-		[4]string{TypeChat, "seat:0", "c", ""},      // 6: quiet
-		[4]string{TypeExtended, "admin", "", ""},    // 7: quiet
+		[4]string{"mustered", "seat:1", "r3", "k3"},        // 4: a keyed move of two events
+		[4]string{"turn", "seat:1", "r3", ""},              // 5
+		[4]string{pbemevent.TypeChat, "seat:0", "c", ""},   // 6: quiet
+		[4]string{pbemevent.TypeExtended, "admin", "", ""}, // 7: quiet
 	)
 	move, from, seat, err := TakebackMove(evs, 5)
 	if err != nil || from != 4 || seat != 1 || len(move) != 2 {
@@ -53,21 +42,21 @@ func TestTakebackMove(t *testing.T) {
 	for v, want := range map[int64]string{
 		4: "moved on", 3: "moved on", 1: "not a move", 6: "not a move", 99: "not a move",
 	} {
-		if _, _, _, err := TakebackMove(evs, v); ErrorCode(err) != EConflict || !strings.Contains(err.Error(), want) {
+		if _, _, _, err := TakebackMove(evs, v); projections.ErrorCode(err) != projections.EConflict || !strings.Contains(err.Error(), want) {
 			t.Errorf("version %d: %v, want a conflict saying %q", v, err, want)
 		}
 	}
 	// Taken back: refused again; the earlier move of the same seat may
 	// follow (nothing but the taken-back move and its take-back after it).
-	tb, _ := json.Marshal(Takeback{Seat: 1, Version: 5, From: 4})
-	evs = append(evs, events.Event{Stream: "g", Version: 8, Type: TypeTakeback, Data: tb, Meta: events.Metadata{Actor: "seat:1"}})
+	tb, _ := json.Marshal(pbemevent.Takeback{Seat: 1, Version: 5, From: 4})
+	evs = append(evs, events.Event{Stream: "g", Version: 8, Type: pbemevent.TypeTakeback, Data: tb, Meta: events.Metadata{Actor: "seat:1"}})
 	if _, _, _, err := TakebackMove(evs, 5); err == nil || !strings.Contains(err.Error(), "already taken back") {
 		t.Errorf("a move taken back twice: %v", err)
 	}
 	if _, from, seat, err := TakebackMove(evs, 3); err != nil || from != 3 || seat != 1 {
 		t.Errorf("the move before a take-back: from %d seat %d, %v", from, seat, err)
 	}
-	back, err := TakenBack(evs)
+	back, err := pbemevent.TakenBack(evs)
 	if err != nil || !back[4] || !back[5] || back[3] || back[8] {
 		t.Errorf("taken back %v, %v", back, err)
 	}

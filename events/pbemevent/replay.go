@@ -1,0 +1,157 @@
+package pbemevent
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"pbem/engine"
+	"pbem/events"
+)
+
+// TakenBack returns the versions taken back by the pbem.takeback events
+// of a game's stream: readers that replay engine events (a bot's
+// history, the audit's chart) leave them out.
+func TakenBack(evs []events.Event) (map[int64]bool, error) { return takenBack(evs, 0) }
+
+// takenBack returns the versions taken back by the pbem.takeback events of
+// evs below version before (0: all of them).
+func takenBack(evs []events.Event, before int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	for _, e := range evs {
+		if before > 0 && e.Version >= before {
+			break
+		}
+		if e.Type != TypeTakeback {
+			continue
+		}
+		var x Takeback
+		if err := json.Unmarshal(e.Data, &x); err != nil {
+			return nil, fmt.Errorf("pbemevent: %s v%d: %w", e.Stream, e.Version, err)
+		}
+		for v := x.From; v <= x.Version; v++ {
+			out[v] = true
+		}
+	}
+	return out, nil
+}
+
+// Opening reads the pbem.created event that opens a game's stream evs,
+// with its secret seed.
+func Opening(evs []events.Event) (Created, engine.Seed, error) {
+	var c Created
+	if len(evs) == 0 || evs[0].Type != TypeCreated {
+		return c, engine.Seed{}, fmt.Errorf("pbemevent: the stream does not begin with pbem.created")
+	}
+	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
+		return c, engine.Seed{}, fmt.Errorf("pbemevent: pbem.created of %s: %w", evs[0].Stream, err)
+	}
+	seed, err := DecodeSeed(c.Seed)
+	if err != nil {
+		return c, engine.Seed{}, fmt.Errorf("pbemevent: game %s: %w", evs[0].Stream, err)
+	}
+	return c, seed, nil
+}
+
+// Deal deals the game of evs again from its opening pbem.created (see
+// Opening), with its engine from games.
+func Deal(games engine.Registry, evs []events.Event) (engine.Game, engine.State, error) {
+	c, seed, err := Opening(evs)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, ok := games[c.Game]
+	if !ok {
+		return nil, nil, fmt.Errorf("pbemevent: game %s: unknown engine %q", evs[0].Stream, c.Game)
+	}
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
+	if err != nil {
+		return nil, nil, fmt.Errorf("pbemevent: game %s: deal: %w", evs[0].Stream, err)
+	}
+	return eng, st, nil
+}
+
+// StandingEvents calls visit with each engine event of evs below version
+// before (0: all), decoded by eng, leaving out those taken back by the
+// take-backs below before: the moves that stand. Every reader that
+// replays a game (StateBefore, the audit's chart, the bots' history) goes
+// through it.
+func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit func(e events.Event, ev engine.Event)) error {
+	back, err := takenBack(evs, before)
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if before > 0 && e.Version >= before {
+			break
+		}
+		if IsServiceEvent(e.Type) || back[e.Version] {
+			continue
+		}
+		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		if err != nil {
+			return fmt.Errorf("pbemevent: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+		}
+		visit(e, ev)
+	}
+	return nil
+}
+
+// StateBefore deals the game of evs (its whole stream, or a prefix
+// reaching before) again and applies its engine events below version
+// before, leaving out those taken back by the take-backs below before:
+// the engine state just before that version. It returns the engine too.
+func StateBefore(games engine.Registry, evs []events.Event, before int64) (engine.Game, engine.State, error) {
+	eng, st, err := Deal(games, evs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := StandingEvents(eng, evs, before, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
+		return nil, nil, err
+	}
+	return eng, st, nil
+}
+
+// DecodeMoveEvents decodes the engine events of a stored move.
+func DecodeMoveEvents(eng engine.Game, evs []events.Event) ([]engine.Event, error) {
+	out := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("pbemevent: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+		}
+		out[i] = ev
+	}
+	return out, nil
+}
+
+// DecodeSeed reads the hex seed of pbem.created.
+func DecodeSeed(s string) (engine.Seed, error) {
+	var seed engine.Seed
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(seed) {
+		return seed, fmt.Errorf("bad seed in pbem.created")
+	}
+	copy(seed[:], b)
+	return seed, nil
+}
+
+// SeedHash is the public hash of a game's seed: hex SHA-256 of its 32 bytes.
+func SeedHash(seed engine.Seed) string {
+	h := sha256.Sum256(seed[:])
+	return hex.EncodeToString(h[:])
+}
+
+// SeatOfActor reads the seat of an actor "seat:N" (a player's; the
+// service's own actors are "system", "admin" and "bot:<level>").
+func SeatOfActor(actor string) (int, bool) {
+	n, ok := strings.CutPrefix(actor, "seat:")
+	if !ok {
+		return 0, false
+	}
+	s, err := strconv.Atoi(n)
+	return s, err == nil && s >= 0
+}

@@ -1,0 +1,138 @@
+package projections
+
+import (
+	"encoding/json"
+	"pbem/events/pbemevent"
+	"strings"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/i18n"
+)
+
+// DescribeService is the one-line summary of a service event in lang. A
+// payload that does not decode (a corrupt record: verify reports it) gets
+// a line saying so rather than a summary with empty fields.
+func DescribeService(typ string, data json.RawMessage, names []string, lang string) string {
+	p := texts.In(lang)
+	line, err := describeService(p, typ, data, names)
+	if err != nil {
+		return p.T("unreadable")
+	}
+	return line
+}
+
+// describeService formats a service event; an error when data does not
+// decode. An event type without a text describes as itself.
+func describeService(p i18n.Printer, typ string, data json.RawMessage, names []string) (string, error) {
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(names) {
+			return names[seat]
+		}
+		return p.T("seat", seat)
+	}
+	decode := func(v any) error {
+		if len(data) == 0 {
+			return nil
+		}
+		return json.Unmarshal(data, v)
+	}
+	switch typ {
+	case pbemevent.TypeCreated:
+		var c pbemevent.Created
+		err := decode(&c)
+		return p.T(typ, strings.Join(c.Players, ", ")), err
+	case pbemevent.TypeTimeout:
+		var t pbemevent.Timeout
+		err := decode(&t)
+		who := make([]string, len(t.Seats))
+		for i, s := range t.Seats {
+			who[i] = name(s)
+		}
+		return p.T(typ, strings.Join(who, ", "), word(p, "policy.", t.Policy)), err
+	case pbemevent.TypeExtended:
+		var x pbemevent.Extended
+		err := decode(&x)
+		by, perr := time.ParseDuration(x.By)
+		if err == nil && perr != nil {
+			err = perr
+		}
+		return p.T(typ, duration(p, by)), err
+	case pbemevent.TypeLinkResent:
+		var l pbemevent.LinkResent
+		err := decode(&l)
+		return p.T(typ, name(l.Seat)), err
+	case pbemevent.TypeSeatBot:
+		var sb pbemevent.SeatBot
+		err := decode(&sb)
+		if sb.Bot == "" {
+			return p.T(pbemevent.TypeSeatBot+".back", name(sb.Seat)), err
+		}
+		return p.T(typ, name(sb.Seat), word(p, "bot.", sb.Bot)), err
+	case pbemevent.TypeChat:
+		var c pbemevent.Chat
+		err := decode(&c)
+		return p.T(typ, name(c.Seat), c.Text), err
+	case pbemevent.TypeEmailChanged:
+		var x pbemevent.EmailChanged
+		err := decode(&x)
+		return p.T(typ, name(x.Seat)), err
+	case pbemevent.TypePlayerReplaced:
+		var x pbemevent.PlayerReplaced
+		err := decode(&x)
+		return p.T(typ, x.Name, x.Previous), err
+	case pbemevent.TypeRematch:
+		var x pbemevent.Rematch
+		err := decode(&x)
+		return p.T(typ, x.Game), err
+	case pbemevent.TypeTakeback:
+		var x pbemevent.Takeback
+		err := decode(&x)
+		return p.T(typ, name(x.Seat), x.Version), err
+	case pbemevent.TypePaused:
+		var x pbemevent.Paused
+		err := decode(&x)
+		if x.Reason != "" {
+			return p.T(pbemevent.TypePaused+".reason", x.Reason), err
+		}
+		return p.T(typ), err
+	case pbemevent.TypeResumed, pbemevent.TypeAborted:
+		return p.T(typ), nil
+	}
+	return typ, nil
+}
+
+// duration is d in words: whole days, else whole hours, else minutes.
+func duration(p i18n.Printer, d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour && d%(24*time.Hour) == 0:
+		return p.T("days", int(d/(24*time.Hour)))
+	case d >= time.Hour && d%time.Hour == 0:
+		return p.T("hours", int(d/time.Hour))
+	}
+	return p.T("minutes", int(d.Round(time.Minute)/time.Minute))
+}
+
+// ResultSummary is the one-line result of a finished game in lang, with the
+// players' names (the engine's own Summary knows only seat numbers).
+func ResultSummary(r *engine.Result, names []string, lang string) string {
+	var winners []string
+	score := 0
+	for _, s := range r.Ranking {
+		if s.Place != 1 {
+			continue
+		}
+		score = s.Score
+		if s.Seat >= 0 && s.Seat < len(names) {
+			winners = append(winners, names[s.Seat])
+		}
+	}
+	switch len(winners) {
+	case 0:
+		return r.Summary
+	case 1:
+		return texts.T(lang, "result.win", winners[0], score)
+	default:
+		return texts.T(lang, "result.shared", strings.Join(winners, ", "), score)
+	}
+}
