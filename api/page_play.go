@@ -52,6 +52,9 @@ type playPage struct {
 	// taken back, shown for confirmation (page_takeback.go).
 	Takeback int64
 	Confirm  *moveButton
+	// Played is true on the answer to the seat's own move (the action
+	// bar says so when there is nothing to take back).
+	Played bool
 }
 
 // playerRow is one player in the page's list of players.
@@ -232,6 +235,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	}
 	switch notice {
 	case noticePlayed:
+		d.Played = true
 		d.Notices = append(d.Notices, cat.T("play.played"))
 		if !d.YourTurn && len(waiting) > 0 && sm.Status == projections.StatusActive {
 			d.Notices = append(d.Notices, cat.T("play.next", strings.Join(waiting, ", ")))

@@ -75,6 +75,12 @@
       var old = document.getElementById(f.id);
       if (old && old.innerHTML !== f.innerHTML) { old.replaceWith(document.importNode(f, true)); }
     });
+    // The live region that tells whose turn it is keeps its node (a
+    // screen reader announces a change of its text, not a new node).
+    Array.prototype.forEach.call(fresh.querySelectorAll("[data-announce][id]"), function (f) {
+      var old = document.getElementById(f.id);
+      if (old && old.textContent !== f.textContent) { old.textContent = f.textContent; }
+    });
     Array.prototype.forEach.call(document.querySelectorAll("#catchup li[data-v]"), function (li) {
       if (+li.getAttribute("data-v") > loaded) { li.classList.add("fresh-line"); }
     });
@@ -83,7 +89,9 @@
     });
     document.title = doc.title;
     if (focused && focused !== document.body && !document.body.contains(focused)) {
-      var t = twin(focused, region);
+      // The tapped control is gone: its twin, else what the action bar
+      // now asks for (a confirmation, a take-back).
+      var t = twin(focused, region) || document.querySelector("#action-bar button");
       if (t) { t.focus({ preventScroll: true }); }
     }
     window.scrollTo(0, y);

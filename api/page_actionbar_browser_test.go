@@ -1,0 +1,159 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/events/tokens"
+)
+
+// barControl is the control the action bar shows after a tap, as the page
+// places it.
+type barControl struct {
+	ID     string  `json:"id"`
+	Top    float64 `json:"top"`
+	Bottom float64 `json:"bottom"`
+	Left   float64 `json:"left"`
+	Right  float64 `json:"right"`
+	W      float64 `json:"w"`
+	H      float64 `json:"h"`
+}
+
+// pendingControl finds the confirmation, the take-back or the "played"
+// line of the action bar and its bounding box ("" when there is none).
+// A seat whose turn is several moves (Swords and Bagpipes) has a take-back
+// before its next tap: the tests mark the bar they tapped under.
+const pendingControl = `(function () {
+  var el = document.querySelector("#action-bar #confirm-move, #action-bar #takeback, #action-bar #bar-played");
+  if (!el) { return ""; }
+  var r = el.getBoundingClientRect();
+  return JSON.stringify({id: el.id, top: r.top, bottom: r.bottom, left: r.left, right: r.right, w: innerWidth, h: innerHeight});
+})()`
+
+// TestBrowserActionBarAfterEveryTap plays the first moves of both games in
+// chromium on a phone (390x844) and on a desktop (1280x900), each seat in
+// its own tab, tapping a move far down the list (the page scrolled to it):
+// after every tap, the confirmation (a move that cannot be taken back) or
+// the take-back control, or the line that says the move was played, is
+// inside the viewport (its bounding box), and a confirmation, once tapped,
+// leaves the take-back or the "played" line inside it too.
+func TestBrowserActionBarAfterEveryTap(t *testing.T) {
+	root := startBrowser(t)
+	e := newPageEnv(t)
+	shots := os.Getenv("PBEM_SCREENSHOTS")
+	for _, g := range []struct {
+		name    string
+		players int
+	}{{lords.Name, 2}, {bagpipes.Name, 3}} {
+		for _, vp := range []struct {
+			w, h   int64
+			mobile bool
+		}{{390, 844, true}, {1280, 900, false}} {
+			t.Run(g.name+"-"+strconv.FormatInt(vp.w, 10), func(t *testing.T) {
+				id := e.createGame(g.name, g.players, "en", "")
+				tabs := map[int]context.Context{}
+				taps := 0
+				for step := 0; step < 8; step++ {
+					seat := e.toMove(id)
+					if seat < 0 {
+						break
+					}
+					tb, ok := tabs[seat]
+					if !ok {
+						tb = tab(t, root, vp.w, vp.h, vp.mobile)
+						tabs[seat] = tb
+						within(t, tb, 20*time.Second, "open the link",
+							chromedp.Navigate(e.url+"/play/"+id+"?token="+url.QueryEscape(tokens.Seat(secret, id, seat, 0))),
+							chromedp.WaitVisible(chromedp.CSS("#game")))
+					}
+					within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
+						chromedp.WaitVisible(chromedp.CSS("form.moves button")))
+					// The bar before the tap is marked: the one after it is new.
+					within(t, tb, 10*time.Second, "mark the bar",
+						chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`))
+					// Tap the last move of the list, scrolled into view, as a
+					// thumb would after reading the page.
+					n := eval[int](t, tb, `document.querySelectorAll("form.moves button").length`)
+					sel := `(document.querySelectorAll("form.moves button")[` + strconv.Itoa(n-1) + `])`
+					within(t, tb, 20*time.Second, "tap a move",
+						chromedp.Evaluate[chromedp.Void](sel+`.scrollIntoView({block: "center"})`),
+						chromedp.Evaluate[chromedp.Void](sel+`.click()`))
+					taps++
+					c := waitControl(t, tb, "after tap "+strconv.Itoa(taps), "")
+					inViewport(t, c, "after tap "+strconv.Itoa(taps))
+					if shots != "" && vp.mobile && step < 3 {
+						viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-"+c.ID+".png")
+					}
+					if c.ID == "confirm-move" {
+						within(t, tb, 20*time.Second, "confirm",
+							chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`),
+							chromedp.Evaluate[chromedp.Void](`document.getElementById("confirm-move").click()`))
+						c = waitControl(t, tb, "after the confirmation of tap "+strconv.Itoa(taps), "confirm-move")
+						inViewport(t, c, "after the confirmation of tap "+strconv.Itoa(taps))
+						if shots != "" && vp.mobile && step < 3 {
+							viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-confirmed.png")
+						}
+					}
+				}
+				if taps < 4 {
+					t.Fatalf("only %d taps", taps)
+				}
+			})
+		}
+	}
+}
+
+// waitControl waits for a new action bar (not the one marked before the
+// tap) with a pending control other than not, and returns the control.
+func waitControl(t *testing.T, tb context.Context, what, not string) barControl {
+	t.Helper()
+	var c barControl
+	var got string
+	within(t, tb, 20*time.Second, what, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var err error
+		got, err = chromedp.Poll[string](`(function () {
+  var bar = document.getElementById("action-bar"), s = `+pendingControl+`;
+  return bar && !bar.dataset.old && s !== "" && JSON.parse(s).id !== "`+not+`" ? s : false;
+})()`, chromedp.WithPollingTimeout(15*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
+		return err
+	}))
+	if err := json.Unmarshal([]byte(got), &c); err != nil {
+		t.Fatalf("%s: %v in %q", what, err, got)
+	}
+	return c
+}
+
+// inViewport fails t unless c's box is inside the viewport.
+func inViewport(t *testing.T, c barControl, what string) {
+	t.Helper()
+	if c.Top < 0 || c.Left < 0 || c.Bottom > c.H || c.Right > c.W || c.Bottom-c.Top < 1 {
+		t.Errorf("%s: #%s at top %.0f bottom %.0f left %.0f right %.0f, outside the %.0fx%.0f viewport",
+			what, c.ID, c.Top, c.Bottom, c.Left, c.Right, c.W, c.H)
+	}
+}
+
+// viewportShot saves what the screen shows (not the whole page).
+func viewportShot(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(dir+"/"+name, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
