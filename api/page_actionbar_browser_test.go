@@ -77,6 +77,9 @@ func TestBrowserActionBarAfterEveryTap(t *testing.T) {
 					}
 					within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
 						chromedp.WaitVisible(chromedp.CSS("form.moves button")))
+					if shots != "" && vp.mobile && step == 0 {
+						viewportShot(t, tb, shots, "bar-"+g.name+"-open.png")
+					}
 					// The bar before the tap is marked: the one after it is new.
 					within(t, tb, 10*time.Second, "mark the bar",
 						chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`))

@@ -38,6 +38,13 @@ type playPage struct {
 	Generic  []field
 	Ended    bool
 	Result   []projections.Ranking
+	// Headline names the winner and how they won (the engine's summary,
+	// its tie-break in words); Rounds is the round-by-round table of the
+	// scores (an ended game only; nil for a game without rounds).
+	Headline string
+	Rounds   *scoreChart
+	// Engine is the game's engine name (the round table's words).
+	Engine string
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
 	Chat    []chatLine
 	ChatMax int
@@ -217,6 +224,12 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Turn = cat.T("play.aborted")
 	case sm.Status == projections.StatusFinished:
 		d.Turn = cat.T("play.finished")
+		if sm.Result != nil && sm.Result.Summary != "" {
+			d.Headline = sm.Result.Summary
+			d.Turn += " " + sm.Result.Summary
+		}
+		d.Engine = sm.Game
+		d.Rounds = drawChart(p.scores(c, sm.ID), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
 	case d.YourTurn:
 		d.Turn = cat.T("play.your_turn")
 		if len(waiting) > 0 {

@@ -1,0 +1,46 @@
+package api_test
+
+import (
+	"context"
+	"html"
+	"strings"
+	"testing"
+)
+
+// TestFinishedPageNamesTheWinnerAndTellsTheRounds: the play page of a
+// finished game, in both games, opens its result with a headline naming
+// the winner and how they won (the engine's words, its tie-break), shows
+// the round-by-round table under the final one, offers to play again, and
+// says it in the action bar too.
+func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
+	e := newPageEnv(t)
+	for _, c := range []struct {
+		name    string
+		players int
+	}{{"lords-of-scotland", 2}, {"swords-and-bagpipes", 3}} {
+		t.Run(c.name, func(t *testing.T) {
+			id := e.createGame(c.name, c.players, "en", "")
+			e.playToEnd(id, 11, 5000)
+			sm, err := e.svc.Summary(context.Background(), id)
+			if err != nil || sm.Result == nil || sm.Result.Summary == "" {
+				t.Fatalf("the game did not end with a summary: %v", err)
+			}
+			p := e.browser().open(id, 0)
+			body := html.UnescapeString(p.Body)
+			head := `<p class="headline" id="headline">` + sm.Result.Summary + `</p>`
+			if !strings.Contains(body, head) {
+				t.Errorf("no headline %q on the page", sm.Result.Summary)
+			}
+			if strings.Index(body, `id="action-bar"`) < 0 || !strings.Contains(body[strings.Index(body, `id="action-bar"`):], sm.Result.Summary) {
+				t.Error("the action bar does not name the winner")
+			}
+			rounds := body[strings.Index(body, `id="rounds"`)+1:]
+			if !strings.Contains(body, `id="rounds"`) || strings.Count(rounds[:strings.Index(rounds, "</table>")], "<tr>") < c.players+1 {
+				t.Error("no round-by-round table with a row per player")
+			}
+			if !strings.Contains(body, `id="rematch"`) {
+				t.Error("no play-again (rematch) button")
+			}
+		})
+	}
+}
