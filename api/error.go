@@ -72,6 +72,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	if p := pageOf(c); p != nil && p.renderError(c, err) == nil {
+		return // a page's panic, recovered by the chain: an HTML page
+	}
 	err = s.schemaError(c.Request().Context(), err)
 	var lim *errLimited
 	if errors.As(err, &lim) {

@@ -34,8 +34,10 @@ const (
 //   - with Config.HSTS, echo's Secure middleware for Strict-Transport-Security
 //     alone (one year, this host only) on answers over HTTPS.
 //
-// The HTML pages apply Recover, BodyLimit and the text check themselves
-// (pages.wrap), so that their refusals are HTML pages, not JSON.
+// The HTML pages apply BodyLimit and the text check themselves
+// (pages.wrap), so that their refusals are HTML pages, not JSON; a page's
+// panic, recovered here, is rendered as an HTML page by the error handler
+// (handleError, pageOf).
 func (s *Server) middleware() []echo.MiddlewareFunc {
 	mw := []echo.MiddlewareFunc{
 		middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID, RequestIDHandler: saneRequestID}),
@@ -74,7 +76,7 @@ func (s *Server) ready(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// recoverer is echo's Recover middleware handing the panic, with the
+// recoverer is echo's Recover middleware, the chain's one, handing the panic, with the
 // panicking goroutine's stack, to the caller as an error (which the error
 // handler logs and answers as an internal error).
 func recoverer() echo.MiddlewareFunc {

@@ -137,20 +137,33 @@ type pageError struct {
 }
 
 // wrap renders a handler's error as a friendly HTML page. Inside it, the
-// handler runs under echo's Recover (a panic is an internal error page),
-// BodyLimit (forms are small: a larger body is a 413 page) and, for every
-// request, the text check of its parameters and form fields, and for a
-// POST the cross-origin check (pageGuard).
+// handler runs under echo's BodyLimit (forms are small: a larger body is a
+// 413 page) and, for every request, the text check of its parameters and
+// form fields, and for a POST the cross-origin check (pageGuard). A panic
+// is recovered by the server's one chain (middleware.go), whose error
+// handler renders it as this page's internal error page (pageOf).
 func (p *pages) wrap(h echo.HandlerFunc) echo.HandlerFunc {
-	inner := recoverer()(middleware.BodyLimit(bodyLimit)(p.guard(h)))
+	inner := middleware.BodyLimit(bodyLimit)(p.guard(h))
 	return func(c echo.Context) error {
 		securityHeaders(c)
+		c.Set(pageKey, p)
 		err := inner(c)
 		if err == nil || c.Response().Committed {
 			return err
 		}
 		return p.renderError(c, err)
 	}
+}
+
+// pageKey is the context key under which wrap names the pages serving a
+// request (pageOf).
+const pageKey = "pbem.page"
+
+// pageOf returns the pages serving c's request, or nil when c is not a
+// page's request.
+func pageOf(c echo.Context) *pages {
+	p, _ := c.Get(pageKey).(*pages)
+	return p
 }
 
 // renderError shows err as an HTML page with the status of its code.
