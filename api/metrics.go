@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -48,13 +49,14 @@ func (m *httpMetrics) labels(method, route string) (string, string) {
 // newHTTPMetrics registers the request metrics on reg.
 // routes are the route table's entries.
 func newHTTPMetrics(reg prometheus.Registerer, routes []Route) *httpMetrics {
+	f := promauto.With(reg)
 	m := &httpMetrics{
 		routes: map[string]bool{},
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+		requests: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_http_requests_total",
 			Help: "HTTP requests answered, by method, route (echo's route path) and status code.",
 		}, []string{"method", "route", "status"}),
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		duration: f.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "pbem_http_request_duration_seconds",
 			Help:    "Time to answer an HTTP request, by method and route.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
@@ -63,14 +65,13 @@ func newHTTPMetrics(reg prometheus.Registerer, routes []Route) *httpMetrics {
 	for _, r := range routes {
 		m.routes[r.Path] = true
 	}
-	reg.MustRegister(m.requests, m.duration)
 	return m
 }
 
 // observe measures and logs every request: the request metrics (when
 // Config.Metrics is set) and, at debug level, one line per request. It
 // runs the error handler itself, so that the status it records is the one
-// sent; the handler's panics are turned into errors by s.recover, inside.
+// sent; the handler's panics are turned into errors by recoverer, inside.
 func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()

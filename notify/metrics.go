@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 )
 
 // Metrics counts what the mail side does: emails handed to the next hop or
@@ -20,16 +21,17 @@ type Metrics struct {
 
 // NewMetrics registers the mail metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
+	f := promauto.With(reg)
 	m := &Metrics{
-		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
+		sent: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_emails_sent_total",
 			Help: "Emails accepted by the SMTP relay (or the dev mailbox), by kind.",
 		}, []string{"kind"}),
-		failed: prometheus.NewCounterVec(prometheus.CounterOpts{
+		failed: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_emails_failed_total",
 			Help: "Email sends that failed, by kind and whether the failure is permanent (the row is marked failed) or retried.",
 		}, []string{"kind", "permanent"}),
-		timeouts: prometheus.NewCounter(prometheus.CounterOpts{
+		timeouts: f.NewCounter(prometheus.CounterOpts{
 			Name: "pbem_deadlines_fired_total",
 			Help: "Turn deadlines that passed and made the scheduler apply the game's timeout policy.",
 		}),
@@ -41,7 +43,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.failed.WithLabelValues(string(k), "true")
 		m.failed.WithLabelValues(string(k), "false")
 	}
-	reg.MustRegister(m.sent, m.failed, m.timeouts)
 	return m
 }
 

@@ -2,6 +2,7 @@ package inbound
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 )
 
 // Metrics counts what the reply listener refuses and what becomes of the
@@ -33,12 +34,13 @@ const (
 
 // NewMetrics registers the listener's metrics on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
+	f := promauto.With(reg)
 	m := &Metrics{
-		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+		refused: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_inbound_refused_total",
 			Help: "Recipients or messages the reply listener refused, by reason: unknown_address and invalid_secret (550), too_big (552), temporary (451: the database failed), structure (554: nested or divided beyond the limits, or too slow to read), busy (421: too many sessions at once).",
 		}, []string{"reason"}),
-		messages: prometheus.NewCounterVec(prometheus.CounterOpts{
+		messages: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_inbound_messages_total",
 			Help: "Messages the reply listener accepted, by result: reply, ignored (automatic), hard_bounce, soft_bounce, duplicate.",
 		}, []string{"result"}),
@@ -49,7 +51,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, r := range []string{ResultReply, ResultIgnored, ResultHardBounce, ResultSoftBounce, ResultDuplicate} {
 		m.messages.WithLabelValues(r)
 	}
-	reg.MustRegister(m.refused, m.messages)
 	return m
 }
 

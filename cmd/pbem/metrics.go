@@ -4,6 +4,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"pbem/api/inbound"
 	"pbem/events"
@@ -32,7 +33,7 @@ func newServeMetrics(pool *pgxpool.Pool) *serveMetrics {
 		reg:     reg,
 		mail:    notify.NewMetrics(reg),
 		inbound: inbound.NewMetrics(reg),
-		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+		moves: promauto.With(reg).NewCounterVec(prometheus.CounterOpts{
 			Name: "pbem_moves_total",
 			Help: "Players' moves committed, by game (its name: lords-of-scotland, swords-and-bagpipes).",
 		}, []string{"game"}),
@@ -42,7 +43,6 @@ func newServeMetrics(pool *pgxpool.Pool) *serveMetrics {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		evpg.NewPoolCollector(pool),
 		notifypg.NewOutboxCollector(pool),
-		m.moves,
 	)
 	return m
 }

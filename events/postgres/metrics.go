@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"pbem/events"
 )
@@ -85,27 +86,27 @@ func (c *PoolCollector) Collect(ch chan<- prometheus.Metric) {
 // (a move's append is a batch, and the group commit gathers several), its
 // size, and the appends that lost to a concurrent one. Reads pass through.
 func InstrumentStore(s events.Store, reg prometheus.Registerer) events.Store {
+	f := promauto.With(reg)
 	m := &meteredStore{Store: s,
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		latency: f.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "pbem_store_append_seconds",
 			Help:    "Time to append a batch of events with its projections, commit included, by result (ok, conflict, error).",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"result"}),
-		batch: prometheus.NewHistogram(prometheus.HistogramOpts{
+		batch: f.NewHistogram(prometheus.HistogramOpts{
 			Name:    "pbem_store_append_batch_appends",
 			Help:    "Appends (games) written together in one transaction by the group commit.",
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128},
 		}),
-		events: prometheus.NewCounter(prometheus.CounterOpts{
+		events: f.NewCounter(prometheus.CounterOpts{
 			Name: "pbem_store_events_appended_total",
 			Help: "Events written to the store.",
 		}),
-		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+		conflicts: f.NewCounter(prometheus.CounterOpts{
 			Name: "pbem_store_append_conflicts_total",
 			Help: "Appends refused because their stream had moved on (stale version or lost race).",
 		}),
 	}
-	reg.MustRegister(m.latency, m.batch, m.events, m.conflicts)
 	return m
 }
 
