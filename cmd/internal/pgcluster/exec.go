@@ -16,21 +16,29 @@ import (
 
 // command returns a command that runs name as the cluster's user.
 func (c *Cluster) command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	if c.user == "" {
-		return exec.CommandContext(ctx, name, args...)
-	}
+	return AsUser(ctx, c.user, name, args...)
+}
+
+// AsUser returns a command that runs name with args as user (with
+// runuser, else su), or as the current user when user is "": the way to
+// run PostgreSQL's programs as root, since the server refuses to run as
+// root (the system tests use it too). It runs in "/": the user may not be
+// allowed into the current directory (a checkout under /root), which
+// initdb and pg_ctl complain about.
+func AsUser(ctx context.Context, user, name string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
-	if p, err := exec.LookPath("runuser"); err == nil {
-		cmd = exec.CommandContext(ctx, p, append([]string{"-u", c.user, "--", name}, args...)...)
-	} else {
+	switch p, err := exec.LookPath("runuser"); {
+	case user == "":
+		cmd = exec.CommandContext(ctx, name, args...)
+	case err == nil:
+		cmd = exec.CommandContext(ctx, p, append([]string{"-u", user, "--", name}, args...)...)
+	default:
 		quoted := make([]string, 0, len(args)+1)
 		for _, a := range append([]string{name}, args...) {
 			quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 		}
-		cmd = exec.CommandContext(ctx, "su", "-s", "/bin/sh", c.user, "-c", strings.Join(quoted, " "))
+		cmd = exec.CommandContext(ctx, "su", "-s", "/bin/sh", user, "-c", strings.Join(quoted, " "))
 	}
-	// The user may not be allowed into the current directory (a checkout
-	// under /root), which initdb and pg_ctl complain about.
 	cmd.Dir = "/"
 	return cmd
 }

@@ -15,12 +15,8 @@ import (
 // acknowledged move is in the store, `pbem verify --all` passes, and every
 // email due went out, each with at most one duplicate per crash.
 func TestCrashes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
-	start := time.Now()
-	pg := newCluster(t)
-	dbURL := pg.createDB(t, "pbem")
+	start := systemTest(t)
+	pg, dbURL := newDatabase(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	env := []string{"DATABASE_URL=" + dbURL, fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr()), "PBEM_MAIL_FROM=pbem@example.org",
 		"PBEM_MAIL_LEASE=3s"}

@@ -31,15 +31,11 @@ const acmeDomain = "play.pbem.test"
 //   - the certificate is renewed before it expires (a new serial number),
 //     by the restarted process.
 func TestHTTPSWithACME(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
-	start := time.Now()
+	start := systemTest(t)
 	const validity = 45 * time.Second
 	httpPort, httpsPort := freePort(t), freePort(t)
 	peb := startPebble(t, httpPort, httpsPort, validity)
-	pg := newCluster(t)
-	dbURL := pg.createDB(t, "pbem")
+	_, dbURL := newDatabase(t)
 	data := t.TempDir()
 	srv := newServerOn(t, fmt.Sprintf("127.0.0.1:%d", httpsPort), "DATABASE_URL="+dbURL, "PBEM_DATA="+data,
 		"PBEM_TLS_DOMAINS="+acmeDomain, fmt.Sprintf("PBEM_HTTP_LISTEN=127.0.0.1:%d", httpPort),
@@ -108,11 +104,8 @@ func TestHTTPSWithACME(t *testing.T) {
 // (PBEM_TLS_CERT, PBEM_TLS_KEY) and replaces its files while serve runs:
 // the next connections get the new certificate.
 func TestHTTPSOwnCertificate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
-	pg := newCluster(t)
-	dbURL := pg.createDB(t, "pbem")
+	systemTest(t)
+	_, dbURL := newDatabase(t)
 	dir := t.TempDir()
 	names, ips := []string{acmeDomain}, []net.IP{net.IPv4(127, 0, 0, 1)}
 	certFile, keyFile := writeCert(t, dir, "own", names, ips, time.Hour)

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"pbem/cmd/internal/pgcluster"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -45,14 +47,11 @@ func pgBin(t testing.TB) string {
 // as: the current one, or postgres when the current one is root (the server
 // refuses to run as root).
 func asServerUser(name string, args ...string) *exec.Cmd {
-	var cmd *exec.Cmd
+	user := ""
 	if os.Geteuid() == 0 {
-		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", name}, args...)...)
-	} else {
-		cmd = exec.Command(name, args...)
+		user = "postgres"
 	}
-	cmd.Dir = "/"
-	return cmd
+	return pgcluster.AsUser(context.Background(), user, name, args...)
 }
 
 // run runs cmd and fails t with its output when it fails.
@@ -94,6 +93,24 @@ func freePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// systemTest skips t in short mode (a system test runs real processes) and
+// returns when t started, for the figures it logs.
+func systemTest(t testing.TB) time.Time {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("system test: real processes")
+	}
+	return time.Now()
+}
+
+// newDatabase starts a private cluster for t (newCluster) and creates its
+// database pbem; it returns the cluster and that database's URL.
+func newDatabase(t testing.TB) (*pgCluster, string) {
+	t.Helper()
+	c := newCluster(t)
+	return c, c.createDB(t, "pbem")
 }
 
 // pgCluster is a private PostgreSQL cluster of one test, on its own port.

@@ -25,9 +25,7 @@ import (
 // it to T with pgBackRest, and check that `pbem verify --all` passes and
 // every move acknowledged before T is there.
 func TestPointInTimeRestore(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
+	systemTest(t)
 	if os.Geteuid() != 0 {
 		t.Skip("runs pgBackRest and the setup script as root and postgres")
 	}
@@ -35,8 +33,7 @@ func TestPointInTimeRestore(t *testing.T) {
 		t.Fatal("pgbackrest is not installed (.ci/run installs it)")
 	}
 	start := time.Now()
-	pg := newCluster(t)
-	dbURL := pg.createDB(t, "pbem")
+	pg, dbURL := newDatabase(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	in := newInbox(sink)
 	env := []string{"DATABASE_URL=" + dbURL, fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr()), "PBEM_MAIL_FROM=pbem@example.org"}

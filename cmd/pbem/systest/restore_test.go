@@ -19,25 +19,20 @@ import (
 // else done: every write succeeds, every acknowledged move of both halves is
 // in B, and `pbem verify --all` passes.
 func TestRestoreIntoFreshCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
-	start := time.Now()
+	start := systemTest(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	in := newInbox(sink)
 	common := []string{"PBEM_MAIL_FROM=pbem@example.org",
 		fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr())}
 
-	a := newCluster(t)
-	urlA := a.createDB(t, "pbem")
+	a, urlA := newDatabase(t)
 	srvA := newServer(t, append([]string{"DATABASE_URL=" + urlA}, common...)...)
 	before := playFor(t, srvA.base(), in, 4*time.Second)
 	srvA.stop()
 
 	dump := filepath.Join(t.TempDir(), "pbem.dump")
 	run(t, exec.Command(filepath.Join(a.bin, "pg_dump"), "-Fc", "-f", dump, "-d", urlA))
-	b := newCluster(t)
-	urlB := b.createDB(t, "pbem")
+	b, urlB := newDatabase(t)
 	run(t, exec.Command(filepath.Join(b.bin, "pg_restore"), "--no-owner", "-d", urlB, dump))
 	if behind := xidBehind(t, urlB); !behind {
 		t.Fatal("cluster B's transaction ids are not behind the restored positions: the test proves nothing")

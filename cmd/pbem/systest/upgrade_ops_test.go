@@ -27,14 +27,10 @@ const previousRelease = "d68be756c4113562247e7eb0e0c8d63407993c6d"
 // counted: no 5xx other than 503 is allowed, and every acknowledged move
 // must be in the database; `pbem verify --all` passes.
 func TestUpgradeUnderLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("system test: real processes")
-	}
-	start := time.Now()
+	start := systemTest(t)
 	old := buildRelease(t, previousRelease)
 	binary(t) // the tree's, built before the clock of the upgrade starts
-	pg := newCluster(t)
-	dbURL := pg.createDB(t, "pbem")
+	_, dbURL := newDatabase(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	in := newInbox(sink)
 	env := []string{"DATABASE_URL=" + dbURL, fmt.Sprintf("PBEM_SMTP_URL=smtp://%s?tls=none", sink.Addr()), "PBEM_MAIL_FROM=pbem@example.org"}
