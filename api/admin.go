@@ -41,6 +41,19 @@ func (s *Server) adminResend(c echo.Context) error {
 	})
 }
 
+// adminRevoke: POST /api/v1/games/:id/admin/revoke revokes the admin
+// link the bearer token is (and every earlier one) and emails a new one to
+// the organiser; the answer holds no token. Charged like an invitation.
+func (s *Server) adminRevoke(c echo.Context) error {
+	var b emptyBody
+	if err := decode(c, &b, true); err != nil {
+		return err
+	}
+	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
+		return s.svc.RevokeAdminLink(c.Request().Context(), id, tok)
+	})
+}
+
 // adminSeat: POST /api/v1/games/:id/admin/seat {"seat":N,"bot":"normal"}
 // hands seat N to a bot; {"seat":N,"bot":""} hands it back to its person.
 func (s *Server) adminSeat(c echo.Context) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
 )
@@ -206,6 +207,8 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	switch {
 	case errors.Is(err, errCSRF), errors.Is(err, errCrossOrigin):
 		d.Msg = "err.csrf"
+	case errors.Is(err, play.ErrAdminRevoked):
+		d.Msg = "err.admin_revoked"
 	case status == http.StatusUnauthorized:
 		d.Msg = "err.unauthorized"
 	case status == http.StatusNotFound:
@@ -224,8 +227,8 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	}
 	if status < 500 {
 		d.Detail = errorDetail(p.cat(d.Lang), err)
-		if he != nil {
-			d.Detail = ""
+		if he != nil || errors.Is(err, play.ErrAdminRevoked) {
+			d.Detail = "" // the message says it all
 		}
 	}
 	return p.render(c, status, "error", d)

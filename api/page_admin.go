@@ -189,6 +189,8 @@ func (p *pages) adminAction(c echo.Context) error {
 		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
 	case "rematch":
 		return p.rematch(c, id, tok)
+	case "revoke":
+		return p.revokeAdmin(c, id, tok)
 	case "resume":
 		_, err = p.svc.Resume(ctx, id, tok)
 	case "extend":
@@ -212,4 +214,29 @@ func (p *pages) adminAction(c echo.Context) error {
 		to += "&seat=" + url.QueryEscape(seat)
 	}
 	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// revokeAdmin revokes the admin link of the page's cookie (the form's
+// confirm box ticked) and shows that a new one was emailed to the
+// organiser; the cookie is cleared, since its token no longer opens the
+// page, and the new link goes only by email.
+func (p *pages) revokeAdmin(c echo.Context, id, tok string) error {
+	if c.FormValue("confirm") != "yes" {
+		return projections.Errorf(projections.EInvalid, "tick the box to confirm that the admin link is to be replaced")
+	}
+	err := chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+		_, err := p.svc.RevokeAdminLink(c.Request().Context(), id, tok)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: adminCookie, Value: "", Path: "/admin/" + id, MaxAge: -1, HttpOnly: true,
+		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
+	sm, cat, b, err := p.summaryPage(c, id)
+	if err != nil {
+		return err
+	}
+	b.Title = cat.T("admin.revoked_title", gameName(cat, sm.Game))
+	return p.render(c, http.StatusOK, "admin_revoked", b)
 }

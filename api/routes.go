@@ -29,6 +29,7 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/games/:id/admin/resend", s.adminResend},
 		{http.MethodPost, "/api/v1/games/:id/admin/seat", s.adminSeat},
 		{http.MethodPost, "/api/v1/games/:id/admin/abort", s.adminAbort},
+		{http.MethodPost, "/api/v1/games/:id/admin/revoke", s.adminRevoke},
 		{http.MethodPost, "/api/v1/games/:id/admin/pause", s.adminPause},
 		{http.MethodPost, "/api/v1/games/:id/admin/resume", s.adminResume},
 		{http.MethodPost, "/api/v1/games/:id/admin/extend", s.adminExtend},

@@ -67,6 +67,7 @@ type Admin interface {
 	ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*play.Summary, error)
 	ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*play.Summary, error)
 	ResendLink(ctx context.Context, id, adminToken string, seat int) (*play.Summary, error)
+	RevokeAdminLink(ctx context.Context, id, adminToken string) (*play.Summary, error)
 	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*play.Summary, error)
 	Rematch(ctx context.Context, id, adminToken string) (*play.Confirmed, error)
 	AdminSeats(ctx context.Context, id, adminToken string) ([]play.AdminSeat, error)

@@ -246,7 +246,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	case outbox.Confirm:
 		d.Link = r.link("confirm", tokens.Confirm(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	case outbox.AdminLink:
-		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(tokens.Admin(r.secret, gameID, 0))
+		d.Link = r.link("admin", gameID) + "?token=" + url.QueryEscape(tokens.Admin(r.secret, gameID, p.TokenGen))
 	case outbox.Signin:
 		d.Link = r.link("signin", tokens.Signin(r.secret, gameID)) + "?lang=" + url.QueryEscape(lang)
 	}

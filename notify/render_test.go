@@ -57,7 +57,7 @@ func TestEmailCatalogCheck(t *testing.T) {
 // sample row must carry.
 var organiserLinks = map[outbox.Kind]string{
 	outbox.Confirm:   "https://pbem.example.org/confirm/" + tokens.Confirm([]byte("test-secret"), "g1abc"),
-	outbox.AdminLink: "https://pbem.example.org/admin/g1abc?token=" + tokens.Admin([]byte("test-secret"), "g1abc", 0),
+	outbox.AdminLink: "https://pbem.example.org/admin/g1abc?token=" + tokens.Admin([]byte("test-secret"), "g1abc", 2), // the payload's generation
 	outbox.Signin:    "https://pbem.example.org/signin/" + tokens.Signin([]byte("test-secret"), "g1abc"),
 }
 

@@ -96,7 +96,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 			return p.T(pbemevent.TypePaused+".reason", x.Reason), err
 		}
 		return p.T(typ), err
-	case pbemevent.TypeResumed, pbemevent.TypeAborted:
+	case pbemevent.TypeResumed, pbemevent.TypeAborted, pbemevent.TypeAdminLinkRevoked:
 		return p.T(typ), nil
 	}
 	return typ, nil

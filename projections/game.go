@@ -174,6 +174,9 @@ type Change struct {
 	Create bool
 	// SeatTokens lists seats whose token generation changed.
 	SeatTokens []Seat
+	// AdminToken is set when the admin link was revoked: Game.AdminHash
+	// is written.
+	AdminToken bool
 	Outbox     []OutboxRow
 	Request    *Request
 	// TakenBack lists the moves this append took back: their emails still

@@ -44,6 +44,9 @@ type Projector struct {
 type Batch struct {
 	Outbox []OutboxRow
 	Tokens []Seat
+	// AdminToken is set when the admin link was revoked: the game's
+	// AdminHash (set by the service before the append) is written.
+	AdminToken bool
 	// TakenBack lists the moves taken back: their pending emails are
 	// cancelled in the same transaction.
 	TakenBack []pbemevent.Takeback
@@ -131,6 +134,8 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 					return nil, err
 				}
 				tookBack = true
+			case pbemevent.TypeAdminLinkRevoked:
+				b.AdminToken = true
 			case pbemevent.TypeLinkResent:
 				var l pbemevent.LinkResent
 				if err := json.Unmarshal(e.Data, &l); err != nil {

@@ -26,6 +26,9 @@ const (
 	TypeSeatBot        = "pbem.seat_bot"
 	// TypeTakeback is a seat taking back its last move (issue #14).
 	TypeTakeback = "pbem.takeback"
+	// TypeAdminLinkRevoked is the organiser revoking the game's admin
+	// link: a new one, of the next token generation, is emailed to them.
+	TypeAdminLinkRevoked = "pbem.admin_link_revoked"
 )
 
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
@@ -124,6 +127,12 @@ type Extended struct {
 
 // Aborted is the data of pbem.aborted.
 type Aborted struct{}
+
+// AdminLinkRevoked is the data of pbem.admin_link_revoked: the admin
+// token's new generation (the links of every earlier one stop working).
+type AdminLinkRevoked struct {
+	TokenGen int `json:"token_gen"`
+}
 
 // LinkResent is the data of pbem.link_resent: the seat's new token generation.
 type LinkResent struct {

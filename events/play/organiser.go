@@ -143,15 +143,20 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 }
 
 // confirmedAgain queues the admin link of a confirmed game again.
+// It is the current admin link: one the organiser revoked is not sent again.
 func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g *projections.Game) (*Confirmed, error) {
-	row, err := organiserMail(projections.KindAdminLink, g.ID, p, g.Language, g.Game, g.Players)
+	gen, err := s.adminGen(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	row, err := adminLinkMail(g, p, gen)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.repo.QueueMail(ctx, row); err != nil {
 		return nil, err
 	}
-	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: tokens.Admin(s.secret, g.ID, 0), Game: g}, Again: true}, nil
+	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: tokens.Admin(s.secret, g.ID, gen), Game: g}, Again: true}, nil
 }
 
 // Settings describes what game name lets its creator choose, labelled in

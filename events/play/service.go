@@ -220,7 +220,7 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 	if err != nil {
 		return nil, err
 	}
-	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, Outbox: b.Outbox,
+	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, AdminToken: b.AdminToken, Outbox: b.Outbox,
 		TakenBack: b.TakenBack}
 	if p.extra != nil {
 		if err := p.extra(c, pr.State); err != nil {

@@ -14,7 +14,7 @@ import (
 // quietTypes are the service events that may come between a move and its
 // take-back: they change neither the engine state nor whose turn it is,
 // and nobody plays in them.
-var quietTypes = map[string]bool{pbemevent.TypeChat: true, pbemevent.TypeLinkResent: true, pbemevent.TypeEmailChanged: true, pbemevent.TypeExtended: true}
+var quietTypes = map[string]bool{pbemevent.TypeChat: true, pbemevent.TypeLinkResent: true, pbemevent.TypeEmailChanged: true, pbemevent.TypeExtended: true, pbemevent.TypeAdminLinkRevoked: true}
 
 // TakebackMove finds the move of a game that produced version, for a
 // take-back: evs is the game's whole stream, in order. The move is within

@@ -130,6 +130,9 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections
 		return nil, err
 	}
 	if !tokens.Matches(token, g.AdminHash) {
+		if s.revokedAdmin(id, token) {
+			return nil, ErrAdminRevoked
+		}
 		return nil, projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	return g, nil
@@ -150,6 +153,9 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 	}
 	if tokens.Matches(token, g.AdminHash) {
 		return Auth{Seat: engine.Spectator, Admin: true}, nil
+	}
+	if s.revokedAdmin(id, token) {
+		return Auth{}, ErrAdminRevoked
 	}
 	return Auth{}, projections.Errorf(projections.EUnauthorized, "this token does not open game %s", id)
 }

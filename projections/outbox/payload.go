@@ -11,6 +11,8 @@ type Payload struct {
 	Game     GameInfo  `json:"game"`
 	// TokenGen is the recipient seat's token generation: the link in the
 	// email is derived from it, so a resend (new generation) revokes it.
+	// In an admin-link email, the admin token's generation (a revocation
+	// makes a new one).
 	TokenGen int   `json:"token_gen"`
 	Version  int64 `json:"version"`
 	// Deadline is the turn deadline, if the game has one.

@@ -67,6 +67,10 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, '')
 			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot)
 	}
+	if c.AdminToken && !c.Create {
+		// A revoked admin link: the new one's hash (primary data).
+		b.Queue(`UPDATE games SET admin_token_hash = $2 WHERE id = $1`, g.ID, g.AdminHash)
+	}
 	if len(c.SeatTokens) > 0 && !c.Create {
 		// A replaced player renames the seat in the game row too (rare:
 		// changesSQL leaves players alone).
