@@ -43,6 +43,9 @@ import (
 //
 // The collector is set as pbem serve sets it (wiring.TuneGC).
 func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
+	if o.url != "" {
+		return remoteLoadtest(ctx, o, stdout)
+	}
 	games, err := wiring.Games()
 	if err != nil {
 		return err
@@ -139,12 +142,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	c3 := clock.read(ctx)
-	rate := float64(res.moves) / res.elapsed.Seconds()
-	fmt.Fprintf(stdout, "moves:          %8.0f moves/s (%d moves, %d games, %d conflicts) = %.0f%% of plain INSERT\n",
-		rate, res.moves, res.games, res.conflicts, 100*rate/plain)
-	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(pct(res.lat, 0.50)), ms(pct(res.lat, 0.99)), ms(pct(res.lat, 1)))
-	fmt.Fprintf(stdout, "GET /view:      p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d views)\n",
-		ms(pct(res.viewLat, 0.50)), ms(pct(res.viewLat, 0.99)), ms(pct(res.viewLat, 1)), len(res.viewLat))
+	report(stdout, res, plain, c2, c3)
 	fmt.Fprintf(stdout, "CPU per INSERT: %s\n", perOp(c0, c1, inserts))
 	fmt.Fprintf(stdout, "CPU per move:   %s (views, creations and clients included)\n", perOp(c2, c3, res.moves))
 
@@ -161,6 +159,20 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 			active, o.games, created.Round(time.Millisecond), float64(m.HeapInuse)/(1<<20), rss())
 	}
 	return nil
+}
+
+// report prints the play's rate and latencies; plain is the plain INSERT
+// rate the moves are compared with (none when 0).
+func report(stdout io.Writer, res *playResult, plain float64, before, after cpuReading) {
+	rate := float64(res.moves) / res.elapsed.Seconds()
+	fmt.Fprintf(stdout, "moves:          %8.0f moves/s (%d moves, %d games, %d conflicts)", rate, res.moves, res.games, res.conflicts)
+	if plain > 0 {
+		fmt.Fprintf(stdout, " = %.0f%% of plain INSERT", 100*rate/plain)
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "POST /moves:    p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms(pct(res.lat, 0.50)), ms(pct(res.lat, 0.99)), ms(pct(res.lat, 1)))
+	fmt.Fprintf(stdout, "GET /view:      p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d views)\n",
+		ms(pct(res.viewLat, 0.50)), ms(pct(res.viewLat, 0.99)), ms(pct(res.viewLat, 1)), len(res.viewLat))
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

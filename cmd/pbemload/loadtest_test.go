@@ -3,10 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http/httptest"
+	"os"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/api"
+	"pbem/cmd/internal/wiring"
+	"pbem/events/play"
+	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
+	ppg "pbem/projections/postgres"
 )
 
 // peersLines are the lines the peers harness (peers/pbem-load.js) reads
@@ -57,5 +68,49 @@ func TestCommandLine(t *testing.T) {
 		if code != c.code || !bytes.Contains(errOut.Bytes(), []byte(c.want)) {
 			t.Errorf("pbemload %v: exit %d, stderr %q; want %d and %q", c.args, code, errOut.String(), c.code, c.want)
 		}
+	}
+}
+
+// TestLoadtestDrivesAServerApart: with -url, pbemload plays against a
+// server it did not start (here an API the test serves, with its secret in
+// PBEM_SECRET) and, with -pid (here the test's own process) and the
+// server's DATABASE_URL, reports the server's CPU a move apart from its
+// clients', the whole PostgreSQL cluster's, and their sum.
+func TestLoadtestDrivesAServerApart(t *testing.T) {
+	dbURL := pgtest.NewDB(t)
+	pool, err := pgxpool.New(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	games, err := wiring.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := evpg.New(pool)
+	t.Cleanup(store.Close)
+	secret := strings.Repeat("k7", 16)
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: []byte(secret)})
+	hs := httptest.NewServer(api.New(api.Config{Service: svc, Limits: noLimits}))
+	t.Cleanup(hs.Close)
+
+	env := map[string]string{"DATABASE_URL": dbURL, "PBEM_SECRET": secret}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"-url", hs.URL, "-pid", strconv.Itoa(os.Getpid()), "-players", "2", "-duration", "1s", "-games", "4"},
+		func(k string) string { return env[k] }, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("pbemload -url: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	for _, re := range []*regexp.Regexp{
+		peersLines[1], peersLines[2],
+		regexp.MustCompile(`(?m)^CPU per move:\s+server ([\d.]+) ms, clients ([\d.]+) ms, PostgreSQL ([\d.]+) ms \(whole cluster ([\d.]+) ms\); server \+ whole cluster ([\d.]+) ms`),
+	} {
+		if !re.Match(out.Bytes()) {
+			t.Fatalf("the report lacks %s:\n%s", re, out.String())
+		}
+	}
+	if code := run(context.Background(), []string{"-url", hs.URL}, func(string) string { return "" }, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "PBEM_SECRET") {
+		t.Fatalf("-url without PBEM_SECRET: exit %d, %s", code, errOut.String())
 	}
 }

@@ -50,6 +50,9 @@ type options struct {
 	dataDir      string        // PBEM_DATA: where a private cluster lives
 	gogc         string        // GOGC, GOMEMLIMIT: the collector settings the operator chose (wiring.TuneGC)
 	gomemlimit   string
+	url          string // a pbem serve running apart to drive (remoteLoadtest), or "" to serve in this process
+	pid          int    // that server's process id, for its CPU (0: not measured)
+	secret       []byte // PBEM_SECRET: that server's secret
 }
 
 // run parses args and runs the load test; it returns the exit code: 0 on
@@ -61,7 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("pbemload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pbemload [flags]\n\nenvironment: DATABASE_URL, PBEM_DATA (see README.md)\n\nflags:")
+		fmt.Fprintln(stderr, "usage: pbemload [flags]\n\nenvironment: DATABASE_URL, PBEM_DATA, PBEM_SECRET with -url (see README.md)\n\nflags:")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.IntVar(&o.seats, "seats", 4, "players per game")
 	fs.BoolVar(&o.genericPlans, "generic-plans", false, "plan_cache_mode=force_generic_plan on the server's connections")
 	fs.StringVar(&o.db, "db", "", "play on this existing, migrated database (URL; kept, games added) instead of a scratch one: bench/history")
+	fs.StringVar(&o.url, "url", "", "drive this separately running pbem serve (its base URL; PBEM_SECRET its secret, PBEM_LIMIT_*=off) instead of serving in this process")
+	fs.IntVar(&o.pid, "pid", 0, "with -url: the server's process id, whose CPU is then counted apart from the clients'")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the play phase to this file (players labelled side=client)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,6 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		o.dataDir = "data"
 	}
 	o.gogc, o.gomemlimit = getenv("GOGC"), getenv("GOMEMLIMIT")
+	o.secret = []byte(strings.TrimSpace(getenv("PBEM_SECRET")))
 	if err := loadtest(ctx, o, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "pbemload: %v\n", err)
 		return 1
