@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 type resendBody struct {
@@ -34,7 +33,7 @@ func (s *Server) adminResend(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return projections.Errorf(projections.EInvalid, "seat: give the seat whose link to resend")
+		return play.Errorf(play.EInvalid, "seat: give the seat whose link to resend")
 	}
 	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
@@ -62,10 +61,10 @@ func (s *Server) adminSeat(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return projections.Errorf(projections.EInvalid, "seat: give the seat to hand to a bot or back")
+		return play.Errorf(play.EInvalid, "seat: give the seat to hand to a bot or back")
 	}
 	if b.Bot == nil {
-		return projections.Errorf(projections.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
+		return play.Errorf(play.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
 	}
 	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.SeatBot(c.Request().Context(), id, tok, *b.Seat, *b.Bot)
@@ -83,7 +82,7 @@ func (s *Server) adminExtend(c echo.Context) error {
 		return err
 	}
 	if by == 0 {
-		return projections.Errorf(projections.EInvalid, "by: give a duration like \"24h\"")
+		return play.Errorf(play.EInvalid, "by: give a duration like \"24h\"")
 	}
 	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.Extend(c.Request().Context(), id, tok, by)
@@ -143,7 +142,7 @@ func (s *Server) adminMail(c echo.Context, f func(id, token string) (*play.Summa
 func (s *Server) admin(c echo.Context, f func(id, token string) (*play.Summary, error)) error {
 	tok := bearer(c)
 	if tok == "" {
-		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	sm, err := f(c.Param("id"), tok)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"pbem/events/play"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestAdminLinkRevocation(t *testing.T) {
 			Error struct{ Code, Message string }
 		}
 		if st := api.do(http.MethodPost, "/api/v1/games/"+id+"/admin/"+action, old, nil, &eb); st != http.StatusUnauthorized ||
-			eb.Error.Code != projections.EUnauthorized || !strings.Contains(eb.Error.Message, "revoked") {
+			eb.Error.Code != play.EUnauthorized || !strings.Contains(eb.Error.Message, "revoked") {
 			t.Fatalf("%s with the old token: %d %+v", action, st, eb)
 		}
 	}

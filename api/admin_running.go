@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // seatEmailBody is a corrected address, or a replacing player.
@@ -25,7 +24,7 @@ func (s *Server) adminEmail(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat whose address to correct")
+		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat whose address to correct")
 	}
 	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ChangeEmail(c.Request().Context(), id, tok, *b.Seat, b.Email)
@@ -40,7 +39,7 @@ func (s *Server) adminReplace(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return projections.FieldErrorf(projections.EInvalid, "seat", "seat: give the seat to give to a new player")
+		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat to give to a new player")
 	}
 	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.ReplacePlayer(c.Request().Context(), id, tok, *b.Seat, b.Name, b.Email)
@@ -58,7 +57,7 @@ func (s *Server) adminRematch(c echo.Context) error {
 	}
 	tok := bearer(c)
 	if tok == "" {
-		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	cg, err := s.rematch(c, c.Param("id"), tok)
 	if err != nil {
@@ -82,7 +81,7 @@ func (s *Server) rematch(c echo.Context, id, tok string) (*play.Confirmed, error
 		return nil, err
 	}
 	if !a.Admin {
-		return nil, projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
+		return nil, play.Errorf(play.EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	org, err := s.svc.Organiser(ctx, id)
 	if err != nil {
@@ -112,7 +111,7 @@ func (s *Server) adminWaiting(c echo.Context) error {
 		return err
 	}
 	if !a.Admin {
-		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	w, err := s.svc.WaitingFor(c.Request().Context(), c.Param("id"))
 	if err != nil {

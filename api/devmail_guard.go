@@ -3,11 +3,10 @@ package api
 import (
 	"net"
 	"net/netip"
+	"pbem/events/play"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-
-	"pbem/projections"
 )
 
 // The dev mailbox (GET /dev/mail, POST /dev/mail/reply) holds every play,
@@ -27,7 +26,7 @@ func loopbackOnly(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // errNotLoopback is the answer of the dev mailbox to another machine.
-var errNotLoopback = projections.Errorf(projections.EForbidden,
+var errNotLoopback = play.Errorf(play.EForbidden,
 	"the dev mailbox is shown only on the server's own machine (open it at 127.0.0.1); set PBEM_SMTP_URL to send emails for real")
 
 // isLoopback reports whether ip is a loopback address (127.0.0.0/8, ::1,

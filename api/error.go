@@ -3,12 +3,12 @@ package api
 import (
 	"errors"
 	"net/http"
+	"pbem/events/play"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
-	"pbem/projections"
 )
 
 // codeUnavailable is the code of an error that says the database cannot
@@ -23,20 +23,20 @@ const codeUnavailable = "unavailable"
 // database outage is a 503 to retry after 5 seconds (a failover takes
 // that long or more; clients back off further by themselves).
 var errorTable = map[string]struct{ status, retryAfter int }{
-	projections.EInvalid:      {http.StatusBadRequest, 0},
-	engine.CodeBadMove:        {http.StatusBadRequest, 0},
-	engine.CodeBadOptions:     {http.StatusBadRequest, 0},
-	projections.EUnauthorized: {http.StatusUnauthorized, 0},
-	projections.EForbidden:    {http.StatusForbidden, 0},
-	engine.CodeNotYourTurn:    {http.StatusForbidden, 0},
-	projections.ENotFound:     {http.StatusNotFound, 0},
-	projections.EConflict:     {http.StatusConflict, 0},
-	engine.CodeGameOver:       {http.StatusConflict, 0},
-	engine.CodeIllegalMove:    {http.StatusUnprocessableEntity, 0},
-	projections.EInternal:     {http.StatusInternalServerError, 0},
-	"method_not_allowed":      {http.StatusMethodNotAllowed, 0},
-	"too_large":               {http.StatusRequestEntityTooLarge, 0},
-	codeUnavailable:           {http.StatusServiceUnavailable, 5},
+	play.EInvalid:          {http.StatusBadRequest, 0},
+	engine.CodeBadMove:     {http.StatusBadRequest, 0},
+	engine.CodeBadOptions:  {http.StatusBadRequest, 0},
+	play.EUnauthorized:     {http.StatusUnauthorized, 0},
+	play.EForbidden:        {http.StatusForbidden, 0},
+	engine.CodeNotYourTurn: {http.StatusForbidden, 0},
+	play.ENotFound:         {http.StatusNotFound, 0},
+	play.EConflict:         {http.StatusConflict, 0},
+	engine.CodeGameOver:    {http.StatusConflict, 0},
+	engine.CodeIllegalMove: {http.StatusUnprocessableEntity, 0},
+	play.EInternal:         {http.StatusInternalServerError, 0},
+	"method_not_allowed":   {http.StatusMethodNotAllowed, 0},
+	"too_large":            {http.StatusRequestEntityTooLarge, 0},
+	codeUnavailable:        {http.StatusServiceUnavailable, 5},
 }
 
 // ErrorBody is the JSON of every error response.
@@ -88,15 +88,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		switch he.Code {
 		case http.StatusNotFound:
-			code, msg = projections.ENotFound, "no such route"
+			code, msg = play.ENotFound, "no such route"
 		case http.StatusMethodNotAllowed:
 			code, msg = "method_not_allowed", "method not allowed"
 		case http.StatusRequestEntityTooLarge:
 			code, msg = "too_large", "request body too large"
 		case http.StatusBadRequest:
-			code, msg = projections.EInvalid, "bad request"
+			code, msg = play.EInvalid, "bad request"
 		default:
-			code, msg = projections.EInternal, "internal error"
+			code, msg = play.EInternal, "internal error"
 		}
 	}
 	status := statusFor(code, err)
@@ -107,14 +107,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case status >= 500 && status != http.StatusServiceUnavailable:
 		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Path(),
 			"err", err)
-		code, msg = projections.EInternal, "internal error"
+		code, msg = play.EInternal, "internal error"
 	}
 	setRetryAfter(c, code)
 	var werr error
 	if c.Request().Method == http.MethodHead {
 		werr = c.NoContent(status)
 	} else {
-		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, Field: projections.ErrorField(err)}})
+		werr = c.JSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, Field: play.ErrorField(err)}})
 	}
 	if werr != nil {
 		s.log.WarnContext(c.Request().Context(), "write error response", "err", werr)
@@ -125,8 +125,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 // that an unexpected error saying the database cannot serve now is
 // codeUnavailable.
 func codeOf(err error) (code, msg string) {
-	code, msg = projections.ErrorCode(err), projections.ErrorMessage(err)
-	if code == projections.EInternal && unavailable(err) {
+	code, msg = play.ErrorCode(err), play.ErrorMessage(err)
+	if code == play.EInternal && unavailable(err) {
 		return codeUnavailable, "the database is unavailable; try again in a moment"
 	}
 	return code, msg

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // createPlayer is a player of POST /api/v1/games: a person (name, email)
@@ -66,10 +65,10 @@ func (s *Server) createGame(c echo.Context) error {
 // request is the service's request of a create body.
 func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 	if b.Game == "" {
-		return play.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "game", "game: give the game's name")
+		return play.CreateGame{}, play.FieldErrorf(play.EInvalid, "game", "game: give the game's name")
 	}
 	if b.Organiser == nil {
-		return play.CreateGame{}, projections.FieldErrorf(projections.EInvalid, "organiser",
+		return play.CreateGame{}, play.FieldErrorf(play.EInvalid, "organiser",
 			`organiser: give {"name": ..., "email": ...}: the organiser confirms the game by email`)
 	}
 	turn, err := parseDuration("turn_deadline", b.TurnDeadline)
@@ -155,17 +154,17 @@ func (s *Server) postMove(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, token := c.Param("id"), bearer(c)
 	if token == "" {
-		return projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	var b moveBody
 	if err := decode(c, &b, false); err != nil {
 		return err
 	}
 	if b.Version == nil {
-		return projections.Errorf(projections.EInvalid, "version: give the version of the view you played from")
+		return play.Errorf(play.EInvalid, "version: give the version of the view you played from")
 	}
 	if len(b.Move) == 0 || b.Move[0] != '{' {
-		return projections.Errorf(projections.EInvalid, "move: give one of your legal moves, as a JSON object")
+		return play.Errorf(play.EInvalid, "move: give one of your legal moves, as a JSON object")
 	}
 	out, err := s.svc.Move(ctx, id, token, play.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
 		RequestID: requestID(c)})

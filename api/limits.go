@@ -3,6 +3,7 @@ package api
 import (
 	"math"
 	"net/http"
+	"pbem/events/play"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,8 +11,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
-
-	"pbem/projections"
 )
 
 // Limits bound what one client IP and one organiser address may ask the
@@ -234,7 +233,7 @@ func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, sen
 		return err
 	}
 	if !a.Admin {
-		return projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
+		return play.Errorf(play.EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	org, err := svc.Organiser(ctx, id)
 	if err != nil {

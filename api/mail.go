@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"pbem/events/play"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -9,7 +10,6 @@ import (
 	"pbem/api/inbound"
 	"pbem/events/tokens"
 	"pbem/notify"
-	"pbem/projections"
 )
 
 // MailConfig is what the mail routes need (Config.Mail).
@@ -113,7 +113,7 @@ type failedEmailsBody struct {
 func (m *mailRoutes) failedEmails(c echo.Context) error {
 	tok := bearer(c)
 	if tok == "" {
-		return projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	id := c.Param("id")
 	auth, err := m.cfg.Service.Authenticate(c.Request().Context(), id, tok)
@@ -121,7 +121,7 @@ func (m *mailRoutes) failedEmails(c echo.Context) error {
 		return err
 	}
 	if !auth.Admin {
-		return projections.Errorf(projections.EForbidden, "only the game's admin sees its failed emails")
+		return play.Errorf(play.EForbidden, "only the game's admin sees its failed emails")
 	}
 	failed, err := m.cfg.Outbox.Failed(c.Request().Context(), id)
 	if err != nil {

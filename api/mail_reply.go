@@ -7,13 +7,13 @@ import (
 	"net/http"
 	"net/mail"
 	"net/url"
+	"pbem/events/play"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/api/inbound"
-	"pbem/projections"
 )
 
 // devReply: POST /dev/mail/reply (form: from, to, in_reply_to, subject,
@@ -29,11 +29,11 @@ func (m *mailRoutes) devReply(c echo.Context) error {
 	}
 	from, to := strings.TrimSpace(c.FormValue("from")), strings.TrimSpace(c.FormValue("to"))
 	if _, err := mail.ParseAddress(from); err != nil || strings.ContainsAny(from+to, "\r\n") {
-		return projections.Errorf(projections.EInvalid, "from: give the address the email was sent to")
+		return play.Errorf(play.EInvalid, "from: give the address the email was sent to")
 	}
 	text := c.FormValue("text")
 	if len(text) > 64<<10 {
-		return projections.Errorf(projections.EInvalid, "text: at most 64 KiB")
+		return play.Errorf(play.EInvalid, "text: at most 64 KiB")
 	}
 	ctx := c.Request().Context()
 	a, err := m.cfg.Replies.Check(ctx, to)

@@ -8,7 +8,6 @@ import (
 
 	"pbem/engine"
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // proposedBody is the answer to a proposed game.
@@ -71,7 +70,7 @@ func (s *Server) confirm(c echo.Context) (*play.Confirmed, error) {
 func (s *Server) getSettings(c echo.Context) error {
 	st, ok := s.svc.Settings(c.Param("game"), c.QueryParam("lang"))
 	if !ok {
-		return projections.Errorf(projections.ENotFound, "unknown game %q", c.Param("game"))
+		return play.Errorf(play.ENotFound, "unknown game %q", c.Param("game"))
 	}
 	if st.Options == nil {
 		st.Options = []engine.OptionSpec{}

@@ -14,7 +14,6 @@ import (
 
 	"pbem/events/play"
 	"pbem/notify"
-	"pbem/projections"
 )
 
 // The HTML pages: the lobby (/), a seat's play page (/play/{game}) with its
@@ -182,14 +181,14 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	code, _ := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
-		code = projections.EInternal
+		code = play.EInternal
 		switch he.Code {
 		case http.StatusNotFound:
-			code = projections.ENotFound
+			code = play.ENotFound
 		case http.StatusForbidden:
-			code = projections.EForbidden
+			code = play.EForbidden
 		case http.StatusBadRequest:
-			code = projections.EInvalid
+			code = play.EInvalid
 		case http.StatusRequestEntityTooLarge:
 			code = "too_large"
 		}

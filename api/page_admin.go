@@ -63,7 +63,7 @@ func (p *pages) adminAuth(c echo.Context, id, tok string) error {
 		return err
 	}
 	if !a.Admin {
-		return projections.Errorf(projections.EUnauthorized, "this is not the admin link of game %s", id)
+		return play.Errorf(play.EUnauthorized, "this is not the admin link of game %s", id)
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func (p *pages) adminAction(c echo.Context) error {
 	case "resend":
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+			return play.Errorf(play.EInvalid, "seat: choose a player")
 		}
 		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
 			_, err := p.svc.ResendLink(ctx, id, tok, seat)
@@ -169,7 +169,7 @@ func (p *pages) adminAction(c echo.Context) error {
 	case "email", "replace":
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+			return play.Errorf(play.EInvalid, "seat: choose a player")
 		}
 		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
 			var err error
@@ -184,7 +184,7 @@ func (p *pages) adminAction(c echo.Context) error {
 		// Hand a seat to a bot (level) or back to its person (level "").
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return projections.Errorf(projections.EInvalid, "seat: choose a player")
+			return play.Errorf(play.EInvalid, "seat: choose a player")
 		}
 		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
 	case "rematch":
@@ -200,11 +200,11 @@ func (p *pages) adminAction(c echo.Context) error {
 		}
 	case "abort":
 		if c.FormValue("confirm") != "yes" {
-			return projections.Errorf(projections.EInvalid, "tick the box to confirm the abort")
+			return play.Errorf(play.EInvalid, "tick the box to confirm the abort")
 		}
 		_, err = p.svc.Abort(ctx, id, tok)
 	default:
-		return projections.Errorf(projections.EInvalid, "action: unknown")
+		return play.Errorf(play.EInvalid, "action: unknown")
 	}
 	if err != nil {
 		return err
@@ -222,7 +222,7 @@ func (p *pages) adminAction(c echo.Context) error {
 // page, and the new link goes only by email.
 func (p *pages) revokeAdmin(c echo.Context, id, tok string) error {
 	if c.FormValue("confirm") != "yes" {
-		return projections.Errorf(projections.EInvalid, "tick the box to confirm that the admin link is to be replaced")
+		return play.Errorf(play.EInvalid, "tick the box to confirm that the admin link is to be replaced")
 	}
 	err := chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
 		_, err := p.svc.RevokeAdminLink(c.Request().Context(), id, tok)

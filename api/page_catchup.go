@@ -10,7 +10,6 @@ import (
 
 	"pbem/engine/i18n"
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // catchUpBlock is the play page's "Since your last turn": the events the
@@ -43,7 +42,7 @@ func fromParam(c echo.Context) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < 0 {
-		return 0, projections.Errorf(projections.EInvalid, "from: give the version the page's lines start after (a whole number from 0)")
+		return 0, play.Errorf(play.EInvalid, "from: give the version the page's lines start after (a whole number from 0)")
 	}
 	return v, nil
 }

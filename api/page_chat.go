@@ -11,7 +11,6 @@ import (
 
 	"pbem/engine/i18n"
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // Table talk on the play page: the last messages of the table, and a form
@@ -37,9 +36,9 @@ func (p *pages) chat(c echo.Context) error {
 	}
 	notice := noticeChatSent
 	err = p.svc.Chat(ctx, id, tok, c.FormValue("text"), requestID(c))
-	switch projections.ErrorCode(err) {
+	switch play.ErrorCode(err) {
 	case "":
-	case projections.EInvalid, projections.EConflict:
+	case play.EInvalid, play.EConflict:
 		notice = noticeChatRefused
 	default:
 		return err

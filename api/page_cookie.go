@@ -4,12 +4,12 @@ import (
 	"crypto/hmac"
 	"net/http"
 	"net/url"
+	"pbem/events/play"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
 	"pbem/events/tokens"
-	"pbem/projections"
 )
 
 // Cookies of the pages. A seat's cookie holds its play-link token and is
@@ -23,7 +23,7 @@ const (
 )
 
 // errCSRF is the error of a POST without a valid CSRF token.
-var errCSRF = projections.Errorf(projections.EForbidden, "missing or wrong CSRF token")
+var errCSRF = play.Errorf(play.EForbidden, "missing or wrong CSRF token")
 
 // swapToken handles a ?token= in a page's URL: it checks the token with
 // valid, stores it in the cookie name scoped to path, and answers 303 to the
@@ -52,7 +52,7 @@ func (p *pages) secure(c echo.Context) bool { return p.cfg.Secure || c.Scheme() 
 func cookieToken(c echo.Context, name string) (string, error) {
 	ck, err := c.Cookie(name)
 	if err != nil || ck.Value == "" {
-		return "", projections.Errorf(projections.EUnauthorized, "open the game with the link of your email")
+		return "", play.Errorf(play.EUnauthorized, "open the game with the link of your email")
 	}
 	return ck.Value, nil
 }

@@ -3,10 +3,9 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"pbem/events/play"
 
 	"github.com/labstack/echo/v4"
-
-	"pbem/projections"
 )
 
 // Cross-origin protection of the HTML forms. Every page form that changes
@@ -57,4 +56,4 @@ func (p *pages) guard(h echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // errCrossOrigin is the error of a form sent from another origin.
-var errCrossOrigin = projections.Errorf(projections.EForbidden, "this form was sent from another site")
+var errCrossOrigin = play.Errorf(play.EForbidden, "this form was sent from another site")

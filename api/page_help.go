@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pbem/events/play"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"pbem/projections"
 )
 
 // helpPage is a game's help page: the rules in short, in our own words.
@@ -69,7 +68,7 @@ func (p *pages) help(c echo.Context) error {
 		d.Sections = append(d.Sections, helpSection{Title: cat.T(helpKey(name, n, "title")), Blocks: helpBlocks(cat.T(helpKey(name, n, "text")))})
 	}
 	if len(d.Sections) == 0 {
-		return projections.Errorf(projections.ENotFound, "no help for the game %q", name)
+		return play.Errorf(play.ENotFound, "no help for the game %q", name)
 	}
 	d.Title = cat.T("help.title", d.GameName)
 	return p.render(c, http.StatusOK, "help", d)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"embed"
+	"pbem/events/play"
 	"strings"
 	"time"
 	_ "time/tzdata" // players' time zones, whatever the host has installed
@@ -35,7 +36,7 @@ func textOr(cat i18n.Printer, key, fallback string) string {
 
 // errorDetail explains err in cat's language (projections.ExplainError).
 func errorDetail(cat i18n.Printer, err error) string {
-	return projections.ExplainError(cat.Lang(), projections.ServiceErrorCode(err), projections.ErrorMessage(err))
+	return projections.ExplainError(cat.Lang(), play.ServiceErrorCode(err), play.ErrorMessage(err))
 }
 
 // pickLang chooses a page's language: the game's if it has one, else

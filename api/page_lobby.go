@@ -234,7 +234,7 @@ func (p *pages) create(c echo.Context) error {
 	}
 	if _, err := p.svc.Propose(c.Request().Context(), req); err != nil {
 		ch.undo()
-		if projections.ErrorCode(err) == projections.EInternal {
+		if play.ErrorCode(err) == play.EInternal {
 			return err
 		}
 		return p.lobbyError(c, lang, session, err)
@@ -286,14 +286,14 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
 				x, err := strconv.Atoi(v)
 				if err != nil {
-					return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
+					return req, play.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
 				}
 				opts[o.Key] = x
 			}
 		case engine.OptionDocument:
 			doc, chosen, err := formDocument(c, name)
 			if err != nil {
-				return req, projections.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
+				return req, play.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
 			}
 			if chosen {
 				opts[o.Key] = doc
@@ -335,7 +335,7 @@ func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
-		return nil, false, projections.Errorf(projections.EInvalid, "not a JSON object")
+		return nil, false, play.Errorf(play.EInvalid, "not a JSON object")
 	}
 	return json.RawMessage(b), true, nil
 }
@@ -345,8 +345,8 @@ func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool
 func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 	d := p.lobbyData(c, lang, sess)
 	cat := p.cat(lang)
-	field := projections.ErrorField(err)
-	msg := projections.ErrorMessage(err)
+	field := play.ErrorField(err)
+	msg := play.ErrorMessage(err)
 	placed := false
 	for i := range d.Options {
 		if d.Options[i].Key == field {

@@ -128,7 +128,7 @@ const (
 func formVersion(c echo.Context, min int64, what string) (int64, error) {
 	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
 	if err != nil || ver < min {
-		return 0, projections.Errorf(projections.EInvalid, "version: give the version %s", what)
+		return 0, play.Errorf(play.EInvalid, "version: give the version %s", what)
 	}
 	return ver, nil
 }
@@ -149,7 +149,7 @@ func (p *pages) move(c echo.Context) error {
 	}
 	mv := strings.TrimSpace(c.FormValue("move"))
 	if !strings.HasPrefix(mv, "{") {
-		return projections.Errorf(projections.EInvalid, "move: choose one of your moves")
+		return play.Errorf(play.EInvalid, "move: choose one of your moves")
 	}
 	if c.QueryParam("confirm") == confirmAsk {
 		return p.askConfirm(c, id, tok, ver, mv)
@@ -161,9 +161,9 @@ func (p *pages) move(c echo.Context) error {
 	_, err = p.svc.Move(ctx, id, tok, play.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
 		RequestID: requestID(c)})
 	notice := noticePlayed
-	switch code := projections.ErrorCode(err); code {
+	switch code := play.ErrorCode(err); code {
 	case "":
-	case projections.EConflict:
+	case play.EConflict:
 		notice = noticeConflict
 		if cur, verr := p.svc.SeatVersion(ctx, id, tok); verr == nil && cur != ver {
 			notice = noticeStale

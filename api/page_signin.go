@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"pbem/events/play"
 	"strings"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // errBadLink is the error of a signed link that does not verify.
-var errBadLink = projections.Errorf(projections.EUnauthorized, "this link is not valid")
+var errBadLink = play.Errorf(play.EUnauthorized, "this link is not valid")
 
 // signinPage is the sign-in form (and its answer).
 type signinPage struct {
@@ -71,7 +72,7 @@ func (p *pages) signinRequest(c echo.Context) error {
 	}
 	if err := p.svc.RequestSignin(c.Request().Context(), email, lang); err != nil {
 		ch.undo() // no link was sent (a bad address, the database down)
-		if projections.ErrorCode(err) != projections.EInvalid {
+		if play.ErrorCode(err) != play.EInvalid {
 			return err
 		}
 		d.Sent, d.Error = false, p.cat(lang).T("lobby.err.email")
@@ -104,7 +105,7 @@ func (p *pages) signinDo(c echo.Context) error {
 // without a session).
 func (p *pages) myGames(c echo.Context) error {
 	email, gs, err := p.svc.MyGames(c.Request().Context(), sessionOf(c))
-	if projections.ErrorCode(err) == projections.EUnauthorized {
+	if play.ErrorCode(err) == play.EUnauthorized {
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	}
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // Notices of a take-back, by the redirect's ?n=.
@@ -36,9 +35,9 @@ func (p *pages) takeback(c echo.Context) error {
 	}
 	_, err = p.svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: ver, RequestID: requestID(c)})
 	notice := noticeTakenBack
-	switch projections.ErrorCode(err) {
+	switch play.ErrorCode(err) {
 	case "":
-	case projections.EConflict, projections.EForbidden:
+	case play.EConflict, play.EForbidden:
 		notice = noticeTakebackLate
 	default:
 		return err

@@ -4,7 +4,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/events/play"
-	"pbem/projections"
 )
 
 // takebackBody is the body of POST /api/v1/games/:id/takeback.
@@ -19,14 +18,14 @@ type takebackBody struct {
 func (s *Server) postTakeback(c echo.Context) error {
 	id, token := c.Param("id"), bearer(c)
 	if token == "" {
-		return projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return play.Errorf(play.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	var b takebackBody
 	if err := decode(c, &b, false); err != nil {
 		return err
 	}
 	if b.Version == nil || *b.Version < 1 {
-		return projections.Errorf(projections.EInvalid, "version: give the version your move produced")
+		return play.Errorf(play.EInvalid, "version: give the version your move produced")
 	}
 	out, err := s.svc.Takeback(c.Request().Context(), id, token, play.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
 	if err != nil {

@@ -3,13 +3,12 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"pbem/events/play"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-
-	"pbem/projections"
 )
 
 // Text fields refuse two things PostgreSQL refuses in text and jsonb: the
@@ -22,7 +21,7 @@ func badText(s string) bool { return strings.IndexByte(s, 0) >= 0 || !utf8.Valid
 
 // textError is the EInvalid error of a field with bad text.
 func textError(field string) error {
-	return projections.Errorf(projections.EInvalid, "%s: remove the NUL character or invalid UTF-8", field)
+	return play.Errorf(play.EInvalid, "%s: remove the NUL character or invalid UTF-8", field)
 }
 
 // checkParams checks the path and query parameters of a request.

@@ -54,7 +54,7 @@ type MyGame struct {
 
 // Accounts stores what the organiser and sign-in flows need beside the
 // games: proposals, blocked addresses, sign-in links and sessions.
-// Addresses are compared lower-cased. Errors: *Error with ENotFound for
+// Addresses are compared lower-cased. Errors: a *Fault of ErrNotFound for
 // an unknown (or expired, or used) key.
 type Accounts interface {
 	// Propose stores p and queues its confirmation email, in one
@@ -76,11 +76,11 @@ type Accounts interface {
 	// CreateSignin stores a sign-in link and queues its email.
 	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail OutboxRow) error
 	// UseSignin marks the link used at now and returns its address:
-	// ENotFound for an unknown, used or expired link.
+	// ErrNotFound for an unknown, used or expired link.
 	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// CreateSession stores a session of email.
 	CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error
-	// Session returns a live session's address, or ENotFound.
+	// Session returns a live session's address, or ErrNotFound.
 	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// DeleteSession ends a session.
 	DeleteSession(ctx context.Context, tokenHash []byte) error

@@ -5,82 +5,31 @@ import (
 	"fmt"
 )
 
-// Error codes of the service. The API maps each to an HTTP status.
-const (
-	// EInvalid: malformed input (bad JSON, missing or unknown fields, bad values).
-	EInvalid = "invalid"
-	// EUnauthorized: missing or unknown token.
-	EUnauthorized = "unauthorized"
-	// EForbidden: a valid token that may not do this (e.g. audit before the end).
-	EForbidden = "forbidden"
-	// ENotFound: no such game (or seat).
-	ENotFound = "not_found"
-	// EConflict: stale version, lost race, or a game not in a state for this.
-	EConflict = "conflict"
-	// EInternal: a bug or an unavailable database; never caused by input.
-	EInternal = "internal"
+// The kinds of the read models' errors: a Repository read of a row that is
+// not there (a game, a remembered request, a proposal, a sign-in link, a
+// session), a rebuild overtaken by a move (Replace), a game without events
+// (Replay). The game service (events/play) gives each its own code
+// (ENotFound, EConflict, ECorrupt), so that the read models need not know
+// the service's error type.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrMovedOn  = errors.New("moved on")
+	ErrNoEvents = errors.New("no events")
 )
 
-// Error is the service's error: a machine code, and a message safe to show to
-// the client. Engine rule errors keep their own codes (engine.CodeIllegalMove...).
-type Error struct {
-	Code    string
+// Fault is an error of the read models: Kind is one of the errors above,
+// Message says what, and is safe to show to a client.
+type Fault struct {
+	Kind    error
 	Message string
-	// Field names the request field at fault ("players[1].email",
-	// "organiser.email"), for a form to show the message beside it.
-	Field string
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (f *Fault) Error() string { return f.Message }
 
-// Errorf returns an *Error with the given code and formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
+// Unwrap is f's kind, for errors.Is.
+func (f *Fault) Unwrap() error { return f.Kind }
 
-// FieldErrorf returns an *Error about field.
-func FieldErrorf(code, field, format string, args ...any) *Error {
-	return &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...)}
-}
-
-// ErrorField returns the field an error is about (an *Error's or a
-// *engine.RuleError's Field), "" if none.
-func ErrorField(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Field
-	}
-	if re := AsRuleError(err); re != nil {
-		return re.Field
-	}
-	return ""
-}
-
-// ErrorCode returns the code of err: its *Error or *engine.RuleError code,
-// EInternal for anything else, "" for nil.
-func ErrorCode(err error) string {
-	if err == nil {
-		return ""
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	if re := AsRuleError(err); re != nil {
-		return re.Code
-	}
-	return EInternal
-}
-
-// ErrorMessage returns the client-safe message of err ("internal error" for
-// unexpected errors).
-func ErrorMessage(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Message
-	}
-	if re := AsRuleError(err); re != nil {
-		return re.Message
-	}
-	return "internal error"
+// Faultf returns a *Fault of kind with the formatted message.
+func Faultf(kind error, format string, args ...any) *Fault {
+	return &Fault{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }

@@ -6,21 +6,11 @@ import "pbem/engine/i18n"
 // lang: message, the service's own message, in the default language (it
 // is written in it); in another, the catalog's sentence for code
 // ("error.<code>"), or message if there is none (an empty code: see
-// ServiceErrorCode).
+// events/play.ServiceErrorCode).
 func ExplainError(lang, code, message string) string {
 	p := texts.In(lang)
 	if p.Lang() == i18n.Languages[0] || !texts.Has("error."+code) {
 		return message
 	}
 	return p.T("error." + code)
-}
-
-// ServiceErrorCode is the code of err for ExplainError: its *Error's,
-// whose message is the service's English, or "" for an engine's rule
-// error, whose message the engine words itself.
-func ServiceErrorCode(err error) string {
-	if AsRuleError(err) != nil {
-		return ""
-	}
-	return ErrorCode(err)
 }

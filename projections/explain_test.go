@@ -1,9 +1,11 @@
-package projections
+package projections_test
 
 import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/events/play"
+	"pbem/projections"
 )
 
 // TestExplainError checks an error's explanation: the service's message
@@ -12,21 +14,21 @@ func TestExplainError(t *testing.T) {
 	for _, tc := range []struct {
 		lang, code, want string
 	}{
-		{"en", EConflict, "game is paused"},
-		{"fr", EConflict, "La partie ne permet pas cela maintenant (elle a avancé, ou elle est en pause, terminée ou abandonnée)."},
+		{"en", play.EConflict, "game is paused"},
+		{"fr", play.EConflict, "La partie ne permet pas cela maintenant (elle a avancé, ou elle est en pause, terminée ou abandonnée)."},
 		{"it", engine.CodeNotYourTurn, "Non è il tuo turno."},
 		{"fr", "too_weak", "game is paused"},
 		{"it", "", "game is paused"},
-		{"xx", EConflict, "game is paused"},
+		{"xx", play.EConflict, "game is paused"},
 	} {
-		if got := ExplainError(tc.lang, tc.code, "game is paused"); got != tc.want {
+		if got := projections.ExplainError(tc.lang, tc.code, "game is paused"); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.lang, tc.code, got, tc.want)
 		}
 	}
-	if c := ServiceErrorCode(Errorf(EConflict, "x")); c != EConflict {
+	if c := play.ServiceErrorCode(play.Errorf(play.EConflict, "x")); c != play.EConflict {
 		t.Errorf("service error code %q", c)
 	}
-	if c := ServiceErrorCode(&engine.RuleError{Code: engine.CodeIllegalMove, Message: "x"}); c != "" {
+	if c := play.ServiceErrorCode(&engine.RuleError{Code: engine.CodeIllegalMove, Message: "x"}); c != "" {
 		t.Errorf("rule error code %q, want none: the engine words its message", c)
 	}
 }

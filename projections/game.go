@@ -2,7 +2,6 @@ package projections
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 	"time"
 
@@ -191,14 +190,6 @@ type Request struct {
 	Key      string
 	Version  int64
 	Response json.RawMessage
-}
-
-func AsRuleError(err error) *engine.RuleError {
-	var re *engine.RuleError
-	if errors.As(err, &re) {
-		return re
-	}
-	return nil
 }
 
 // InboxItem is a game waiting for a player's decision.

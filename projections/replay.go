@@ -10,19 +10,16 @@ import (
 	"pbem/events/pbemevent"
 )
 
-// ECorrupt is the code of a projection that does not match its events.
-const ECorrupt = "corrupt"
-
 // Replay folds a game's whole stream into a Change, as a rebuild writes it.
 // live gives the primary data (seats, admin token hash). It returns the
-// events read. Errors: ECorrupt for a game without events.
+// events read. Errors: a Fault of ErrNoEvents for a game without events.
 func Replay(ctx context.Context, games engine.Registry, store events.Store, live *Game) (*Change, []events.Event, error) {
 	evs, err := store.ReadStream(ctx, live.ID, 1)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(evs) == 0 {
-		return nil, nil, Errorf(ECorrupt, "game %s has no events", live.ID)
+		return nil, nil, Faultf(ErrNoEvents, "game %s has no events", live.ID)
 	}
 	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash}
 	p := &Projector{Games: games, Game: shell, Now: func(e events.Event) time.Time { return e.RecordedAt },

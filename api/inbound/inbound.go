@@ -122,8 +122,8 @@ func (p *Processor) Check(ctx context.Context, rcpt string) (notify.ReplyAddress
 		return a, &RefusedError{Kind: RefusedUnknown, Reason: "no such address here"}
 	}
 	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag); err != nil {
-		switch projections.ErrorCode(err) {
-		case projections.EUnauthorized, projections.ENotFound:
+		switch play.ErrorCode(err) {
+		case play.EUnauthorized, play.ENotFound:
 			return a, &RefusedError{Kind: RefusedSecret, Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
 		}
 		return a, err
@@ -223,11 +223,11 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 	}
 	if len(pr.chat) > 0 {
 		err := p.c.Service.ChatAs(ctx, a.GameID, a.Seat, strings.Join(pr.chat, "\n"), key)
-		switch code := projections.ErrorCode(err); code {
+		switch code := play.ErrorCode(err); code {
 		case "":
 			ans.Says = append(ans.Says, outbox.AnswerPosted)
-		case projections.EInvalid, projections.EConflict:
-			ans.Says, ans.Detail, ans.Code = append(ans.Says, outbox.AnswerChatFailed), projections.ErrorMessage(err), projections.ServiceErrorCode(err)
+		case play.EInvalid, play.EConflict:
+			ans.Says, ans.Detail, ans.Code = append(ans.Says, outbox.AnswerChatFailed), play.ErrorMessage(err), play.ServiceErrorCode(err)
 		default:
 			return nil, err
 		}
@@ -324,7 +324,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		}
 		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, play.MoveRequest{Version: rs.Version, Move: mv,
 			Key: l.key, RequestID: events.EmailRequestID(strings.TrimPrefix(l.key, "mail:"))})
-		code := projections.ErrorCode(err)
+		code := play.ErrorCode(err)
 		switch {
 		case err == nil:
 			label := rs.Legal[i].Label()
@@ -337,11 +337,11 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			}
 			next, err := p.fresh(ctx, a, rs)
 			return next, err == nil, err
-		case code == projections.EConflict && try < 3:
+		case code == play.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
-		case code == projections.EConflict || code == engine.CodeGameOver || isRule(err):
+		case code == play.EConflict || code == engine.CodeGameOver || isRule(err):
 			stop(outbox.AnswerRefused)
-			ans.Detail, ans.Code = projections.ErrorMessage(err), projections.ServiceErrorCode(err)
+			ans.Detail, ans.Code = play.ErrorMessage(err), play.ServiceErrorCode(err)
 			next, err := p.fresh(ctx, a, rs)
 			return next, false, err
 		default:
@@ -398,7 +398,7 @@ func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *play.R
 	return p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
 }
 
-func isRule(err error) bool { return projections.AsRuleError(err) != nil }
+func isRule(err error) bool { return play.AsRuleError(err) != nil }
 
 // quote bounds what an answer quotes of a reply: 20 lines of 200 characters.
 func quote(read []string) []string {

@@ -22,14 +22,14 @@ import (
 func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Summary, error) {
 	reason = strings.TrimSpace(reason)
 	if utf8.RuneCountInString(reason) > 200 || !utf8.ValidString(reason) || strings.ContainsAny(reason, "\r\n\t") {
-		return nil, projections.FieldErrorf(projections.EInvalid, "reason", "reason: give one line of at most 200 characters")
+		return nil, FieldErrorf(EInvalid, "reason", "reason: give one line of at most 200 characters")
 	}
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
 		return nil, err
 	}
 	if g.Status != projections.StatusActive {
-		return nil, projections.Errorf(projections.EConflict, "only an active game can be paused (this one is %s)", g.Status)
+		return nil, Errorf(EConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
 	pe := pbemevent.Paused{By: "admin", Reason: reason}
 	if g.DeadlineAt != nil {
@@ -51,7 +51,7 @@ func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, 
 		return nil, err
 	}
 	if g.Status != projections.StatusPaused {
-		return nil, projections.Errorf(projections.EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
+		return nil, Errorf(EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
 	}
 	left, err := s.pausedLeft(ctx, id)
 	if err != nil {
@@ -71,13 +71,13 @@ func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Dur
 		return nil, err
 	}
 	if by < time.Minute || by > projections.MaxExtension {
-		return nil, projections.Errorf(projections.EInvalid, "by: give a duration from 1m to %s", projections.MaxExtension)
+		return nil, Errorf(EInvalid, "by: give a duration from 1m to %s", projections.MaxExtension)
 	}
 	if g.Status != projections.StatusActive || g.DeadlineAt == nil {
-		return nil, projections.Errorf(projections.EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
+		return nil, Errorf(EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
 	}
 	if g.Extensions >= projections.MaxExtensions {
-		return nil, projections.Errorf(projections.EConflict, "this game has had its %d extensions", projections.MaxExtensions)
+		return nil, Errorf(EConflict, "this game has had its %d extensions", projections.MaxExtensions)
 	}
 	d := g.DeadlineAt.UTC().Add(by).Truncate(time.Microsecond)
 	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeExtended, pbemevent.Extended{By: by.String(), DeadlineAt: d})
@@ -91,7 +91,7 @@ func (s *Service) Abort(ctx context.Context, id, adminToken string) (*Summary, e
 		return nil, err
 	}
 	if g.Ended() {
-		return nil, projections.Errorf(projections.EConflict, "the game has already ended")
+		return nil, Errorf(EConflict, "the game has already ended")
 	}
 	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeAborted, pbemevent.Aborted{})
 }
@@ -105,7 +105,7 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	gen := st.TokenGen + 1
 	g = g.Clone() // the loaded row is shared (cached)

@@ -32,7 +32,7 @@ const MaxAdminRevocations = 50
 
 // ErrAdminRevoked is the error of an admin link that a revocation
 // replaced: a 401 whose message says to use the latest email's link.
-var ErrAdminRevoked = projections.Errorf(projections.EUnauthorized,
+var ErrAdminRevoked = Errorf(EUnauthorized,
 	"this admin link was revoked: a newer one was emailed to the organiser; use the link of the latest email")
 
 // RevokeAdminLink revokes game id's admin link (adminToken, the current
@@ -49,7 +49,7 @@ func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*
 		return nil, err
 	}
 	if gen >= MaxAdminRevocations {
-		return nil, projections.Errorf(projections.EConflict, "this game's admin link was revoked %d times, the most it may be", MaxAdminRevocations)
+		return nil, Errorf(EConflict, "this game's admin link was revoked %d times, the most it may be", MaxAdminRevocations)
 	}
 	gen++
 	p, err := s.repo.Proposal(ctx, id)

@@ -43,10 +43,10 @@ func (req *CreateGame) checkBots() error {
 		}
 		level, err := bot.ParseLevel(p.Bot)
 		if err != nil {
-			return projections.Errorf(projections.EInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
+			return Errorf(EInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
 		}
 		if strings.TrimSpace(p.Email) != "" {
-			return projections.Errorf(projections.EInvalid, "players[%d].email: a bot has no email", i)
+			return Errorf(EInvalid, "players[%d].email: a bot has no email", i)
 		}
 		n++
 		req.Players[i].Bot, req.Players[i].Email = level.String(), ""
@@ -55,7 +55,7 @@ func (req *CreateGame) checkBots() error {
 		}
 	}
 	if people == 0 {
-		return projections.Errorf(projections.EInvalid, "players: give at least one person (a game of bots only is not played)")
+		return Errorf(EInvalid, "players: give at least one person (a game of bots only is not played)")
 	}
 	return nil
 }
@@ -87,7 +87,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return false, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return false, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	if st.Bot == "" || g.Status != projections.StatusActive || !slices.Contains(g.ToMove, seat) {
 		return false, nil
@@ -101,7 +101,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 		return false, err
 	}
 	h, err := s.botHistory(ctx, g, eng)
-	if projections.ErrorCode(err) == projections.EConflict {
+	if ErrorCode(err) == EConflict {
 		return false, nil
 	}
 	if err != nil {
@@ -118,7 +118,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	req := MoveRequest{Version: g.Version, Move: data, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
 		RequestID: "bot:" + id, actor: botActor(level)}
 	if _, err := s.move(ctx, g, seat, req); err != nil {
-		if projections.ErrorCode(err) == projections.EConflict {
+		if ErrorCode(err) == EConflict {
 			return false, nil
 		}
 		return false, err
@@ -142,7 +142,7 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 		return nil, err
 	}
 	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != pbemevent.TypeCreated {
-		return nil, projections.Errorf(projections.EConflict, "game %s moved on", g.ID)
+		return nil, Errorf(EConflict, "game %s moved on", g.ID)
 	}
 	_, seed, err := pbemevent.Opening(evs)
 	if err != nil {
@@ -179,25 +179,25 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	ev := pbemevent.SeatBot{Seat: seat}
 	if strings.TrimSpace(level) != "" {
 		l, err := bot.ParseLevel(level)
 		if err != nil {
-			return nil, projections.Errorf(projections.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back (not %q)", level)
+			return nil, Errorf(EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back (not %q)", level)
 		}
 		ev.Bot = l.String()
 	}
 	if g.Ended() {
-		return nil, projections.Errorf(projections.EConflict, "the game has already ended")
+		return nil, Errorf(EConflict, "the game has already ended")
 	}
 	if ev.Bot == st.Bot {
-		return nil, projections.Errorf(projections.EConflict, "seat %d is already played that way", seat)
+		return nil, Errorf(EConflict, "seat %d is already played that way", seat)
 	}
 	if ev.Bot == "" {
 		if st.Email == "" {
-			return nil, projections.Errorf(projections.EConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
+			return nil, Errorf(EConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
 		}
 		ev.TokenGen = st.TokenGen + 1
 		g = g.Clone() // the loaded row is shared (cached)

@@ -49,7 +49,7 @@ func (s *Service) ChatAs(ctx context.Context, id string, seat int, text, key str
 		return err
 	}
 	if g.SeatAt(seat) == nil {
-		return projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: events.EmailRequestID(key)}
 	if key != "" {
@@ -64,7 +64,7 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 		return err
 	}
 	if g.Status == projections.StatusAborted {
-		return projections.Errorf(projections.EConflict, "the game was aborted")
+		return Errorf(EConflict, "the game was aborted")
 	}
 	// One line of a game at a time in this process: lines sent at once
 	// would race each other for the game's version (each loser appending
@@ -89,7 +89,7 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 			return err
 		}
 		_, _, _, err = s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
-		if err == nil || projections.ErrorCode(err) != projections.EConflict || try == 4 {
+		if err == nil || ErrorCode(err) != EConflict || try == 4 {
 			return err
 		}
 		if g, err = s.load(ctx, g.ID); err != nil {
@@ -111,7 +111,7 @@ func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
 		}
 	}
 	if n >= ChatPerHour {
-		return projections.Errorf(projections.EConflict, "you wrote %d messages to the table in the last hour: wait a little", n)
+		return Errorf(EConflict, "you wrote %d messages to the table in the last hour: wait a little", n)
 	}
 	return nil
 }
@@ -122,7 +122,7 @@ func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
 // MaxChatRunes characters.
 func CleanChat(text string) (string, error) {
 	if !utf8.ValidString(text) {
-		return "", projections.Errorf(projections.EInvalid, "the message is not valid text")
+		return "", Errorf(EInvalid, "the message is not valid text")
 	}
 	var lines []string
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
@@ -132,14 +132,14 @@ func CleanChat(text string) (string, error) {
 		}
 	}
 	if len(lines) == 0 {
-		return "", projections.Errorf(projections.EInvalid, "the message is empty")
+		return "", Errorf(EInvalid, "the message is empty")
 	}
 	if len(lines) > 10 {
-		return "", projections.Errorf(projections.EInvalid, "a message has at most 10 lines")
+		return "", Errorf(EInvalid, "a message has at most 10 lines")
 	}
 	out := strings.Join(lines, "\n")
 	if n := utf8.RuneCountInString(out); n > MaxChatRunes {
-		return "", projections.Errorf(projections.EInvalid, "the message has %d characters; at most %d", n, MaxChatRunes)
+		return "", Errorf(EInvalid, "the message has %d characters; at most %d", n, MaxChatRunes)
 	}
 	return out, nil
 }

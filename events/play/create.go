@@ -109,7 +109,7 @@ func (s *Service) proposalAs(id string, req *CreateGame) (*projections.Proposal,
 func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	eng, ok := s.games[req.Game]
 	if !ok {
-		return projections.FieldErrorf(projections.EInvalid, "game", "unknown game %q", req.Game)
+		return FieldErrorf(EInvalid, "game", "unknown game %q", req.Game)
 	}
 	if err := req.check(); err != nil {
 		return err
@@ -127,7 +127,7 @@ func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
-		return projections.FieldErrorf(projections.EInvalid, "options", "options: give a JSON object")
+		return FieldErrorf(EInvalid, "options", "options: give a JSON object")
 	}
 	req.Options = json.RawMessage(compact.Bytes())
 	if err := checkSetup(eng, len(req.Players), req.Options, req.MessageLanguage, seed); err != nil {
@@ -149,11 +149,11 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 	}
 	for i, p := range req.Players {
 		if slices.Contains(blocked, strings.ToLower(p.Email)) {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i),
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i),
 				"players[%d].email: %s does not accept invitations", i, p.Email)
 		}
 	}
-	return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
+	return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
 }
 
 // create deals a checked request as game id and appends pbem.created;
@@ -207,10 +207,10 @@ func checkSetup(eng engine.Game, players int, opts json.RawMessage, lang string,
 		return err
 	}
 	if _, err := eng.New(engine.Setup{Players: players, Options: opts, Seed: seed, Language: lang}); err != nil {
-		if re := projections.AsRuleError(err); re != nil {
+		if re := AsRuleError(err); re != nil {
 			return re
 		}
-		return projections.Errorf(engine.CodeBadOptions, "%v", err)
+		return Errorf(engine.CodeBadOptions, "%v", err)
 	}
 	return nil
 }
@@ -225,10 +225,10 @@ func (req *CreateGame) check() error {
 		ok = ok || l == req.Language
 	}
 	if !ok {
-		return projections.Errorf(projections.EInvalid, "language must be one of %s", strings.Join(languages, ", "))
+		return Errorf(EInvalid, "language must be one of %s", strings.Join(languages, ", "))
 	}
 	if len(req.Players) == 0 || len(req.Players) > 16 {
-		return projections.FieldErrorf(projections.EInvalid, "players", "players: give 1 to 16 players")
+		return FieldErrorf(EInvalid, "players", "players: give 1 to 16 players")
 	}
 	if err := req.checkBots(); err != nil {
 		return err
@@ -238,10 +238,10 @@ func (req *CreateGame) check() error {
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if !engine.PlainName(name, 40) {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control or text-direction characters", i)
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control or text-direction characters", i)
 		}
 		if seen[strings.ToLower(name)] {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
 		if p.Bot != "" {
@@ -250,12 +250,12 @@ func (req *CreateGame) check() error {
 		}
 		email := strings.TrimSpace(p.Email)
 		if problem := projections.AddressProblem(email); problem != "" {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
 		}
 		// Addresses are compared without regard to case: one mailbox
 		// with other capitals is still one player.
 		if j, dup := emails[strings.ToLower(email)]; dup {
-			return projections.FieldErrorf(projections.EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
 		}
 		emails[strings.ToLower(email)] = i
 		req.Players[i].Name, req.Players[i].Email = name, email
@@ -264,20 +264,20 @@ func (req *CreateGame) check() error {
 		req.TurnDeadline = projections.DefaultTurnDeadline
 	}
 	if req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour {
-		return projections.Errorf(projections.EInvalid, "turn_deadline: give a duration from 1m to 1440h")
+		return Errorf(EInvalid, "turn_deadline: give a duration from 1m to 1440h")
 	}
 	if req.ReminderBefore == 0 {
 		req.ReminderBefore = min(projections.DefaultReminderBefore, req.TurnDeadline/3)
 	}
 	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
-		return projections.Errorf(projections.EInvalid, "reminder_before: give a duration shorter than turn_deadline")
+		return Errorf(EInvalid, "reminder_before: give a duration shorter than turn_deadline")
 	}
 	switch req.TimeoutPolicy {
 	case "":
 		req.TimeoutPolicy = projections.PolicyDefaultMove
 	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot:
 	default:
-		return projections.Errorf(projections.EInvalid, "timeout_policy: give default_move, skip, pause or bot")
+		return Errorf(EInvalid, "timeout_policy: give default_move, skip, pause or bot")
 	}
 	return nil
 }

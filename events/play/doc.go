@@ -53,7 +53,7 @@
 // load, and are gone); a move listed in them writes its own object with
 // engine.MoveJSON, whose doc gives the figure that keeps it.
 //
-// Errors are *projections.Error values with a machine code; the HTTP layer
+// Errors are *Error values with a machine code; the HTTP layer
 // maps codes to statuses in one table.
 //
 // Choices the design left open, written down here:

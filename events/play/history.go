@@ -82,7 +82,7 @@ func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 		return nil, err
 	}
 	if !g.Ended() {
-		return nil, projections.Errorf(projections.EForbidden, "the audit opens when the game has ended")
+		return nil, Errorf(EForbidden, "the audit opens when the game has ended")
 	}
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {

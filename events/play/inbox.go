@@ -12,7 +12,7 @@ import (
 func (s *Service) Inbox(ctx context.Context, email string) ([]projections.InboxItem, error) {
 	email = strings.TrimSpace(email)
 	if email == "" {
-		return nil, projections.Errorf(projections.EInvalid, "give an email address")
+		return nil, Errorf(EInvalid, "give an email address")
 	}
 	items, err := s.repo.Inbox(ctx, email)
 	if err != nil {

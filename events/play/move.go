@@ -40,7 +40,7 @@ type MoveRequest struct {
 // against the database's row (another process may have resent the link).
 func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
 	if token == "" {
-		return nil, projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, cached, err := s.knownGame(ctx, id, req.Version)
 	if err != nil {
@@ -67,35 +67,35 @@ func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveReque
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	return s.move(ctx, g, seat, req)
 }
 
 func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req MoveRequest) (json.RawMessage, error) {
 	if len(req.Key) > 200 || !utf8.ValidString(req.Key) {
-		return nil, projections.Errorf(projections.EInvalid, "id: give an idempotency key of at most 200 characters")
+		return nil, Errorf(EInvalid, "id: give an idempotency key of at most 200 characters")
 	}
 	if req.Key != "" {
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
-		} else if projections.ErrorCode(err) != projections.ENotFound {
+		} else if ErrorCode(err) != ENotFound {
 			return nil, err
 		}
 	}
 	switch g.Status {
 	case projections.StatusPaused:
-		return nil, projections.Errorf(projections.EConflict, "the game is paused")
+		return nil, Errorf(EConflict, "the game is paused")
 	case projections.StatusAborted:
-		return nil, projections.Errorf(projections.EConflict, "the game was aborted")
+		return nil, Errorf(EConflict, "the game was aborted")
 	case projections.StatusFinished:
 		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
 	}
 	if g.IsBot(seat) && req.actor == "" {
-		return nil, projections.Errorf(projections.EConflict, "seat %d is played by a bot: the organiser can hand it back to you", seat)
+		return nil, Errorf(EConflict, "seat %d is played by a bot: the organiser can hand it back to you", seat)
 	}
 	if req.Version != g.Version {
-		return nil, projections.Errorf(projections.EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
+		return nil, Errorf(EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
 	}
 	eng, st, err := s.state(g)
 	if err != nil {
@@ -106,14 +106,14 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	}
 	mv, err := eng.DecodeMove(req.Move)
 	if err != nil {
-		if re := projections.AsRuleError(err); re != nil {
+		if re := AsRuleError(err); re != nil {
 			return nil, re
 		}
 		return nil, engine.Errorf(engine.CodeBadMove, "%v", err)
 	}
 	decided, err := st.Decide(seat, mv)
 	if err != nil {
-		if re := projections.AsRuleError(err); re != nil {
+		if re := AsRuleError(err); re != nil {
 			return nil, re
 		}
 		return nil, fmt.Errorf("projections: decide: %w", err)
@@ -150,7 +150,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	}
 	ng, nst, ran, err := s.append(ctx, g, st, evs, decided, extra)
 	if err != nil {
-		if projections.ErrorCode(err) == projections.EConflict && req.Key != "" {
+		if ErrorCode(err) == EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
 			if r, rerr := s.remembered(ctx, g.ID, seat, req.Key); rerr == nil {
 				return r.Response, nil
@@ -166,7 +166,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return r.Response, nil
 		}
-		return nil, projections.Errorf(projections.EConflict, "id %q was already used for another request", req.Key)
+		return nil, Errorf(EConflict, "id %q was already used for another request", req.Key)
 	}
 	if answer == nil {
 		return marshalView(view(ng, nst, seat))

@@ -40,10 +40,10 @@ func (o *Organiser) check() error {
 	o.Name = strings.TrimSpace(o.Name)
 	o.Email = strings.TrimSpace(o.Email)
 	if problem := projections.AddressProblem(o.Email); problem != "" {
-		return projections.FieldErrorf(projections.EInvalid, "organiser.email", "organiser.email: %s", problem)
+		return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
 	if !engine.PlainName(o.Name, 40) {
-		return projections.FieldErrorf(projections.EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
+		return FieldErrorf(EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
 	}
 	return nil
 }
@@ -99,12 +99,12 @@ type Confirmed struct {
 // invitations since the proposal.
 func (s *Service) Confirm(ctx context.Context, token string, again func(id string) error) (*Confirmed, error) {
 	if token == "" {
-		return nil, projections.Errorf(projections.EUnauthorized, "give the token of the confirmation link")
+		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
 	}
 	p, err := s.repo.ClaimProposal(ctx, tokens.Hash(token), s.now().UTC())
 	if err != nil {
-		if projections.ErrorCode(err) == projections.ENotFound {
-			return nil, projections.Errorf(projections.EUnauthorized, "this confirmation link is unknown or has expired")
+		if ErrorCode(err) == ENotFound {
+			return nil, Errorf(EUnauthorized, "this confirmation link is unknown or has expired")
 		}
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 			}
 		}
 		return s.confirmedAgain(ctx, p, g)
-	} else if projections.ErrorCode(err) != projections.ENotFound {
+	} else if ErrorCode(err) != ENotFound {
 		return nil, err
 	}
 	var req CreateGame
@@ -130,7 +130,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 		return nil, err
 	}
 	cg, err := s.create(ctx, req, p.ID, []projections.OutboxRow{row})
-	if projections.ErrorCode(err) == projections.EConflict {
+	if ErrorCode(err) == EConflict {
 		// A concurrent Confirm of the same link created it first.
 		if g, gerr := s.game(ctx, p.ID); gerr == nil {
 			return &Confirmed{CreatedGame: &CreatedGame{ID: p.ID, AdminToken: tokens.Admin(s.secret, p.ID, 0), Game: g}, Again: true}, nil

@@ -24,7 +24,7 @@ func (s *Service) replay(ctx context.Context, live *projections.Game) (*projecti
 // Rebuild recomputes game id's projections from its events alone and
 // writes them. It is safe while the game is played: if a move commits
 // between the read of the events and the write, it starts again.
-// Errors: ENotFound, projections.ECorrupt for a game without events, EConflict if the
+// Errors: ENotFound, ECorrupt for a game without events, EConflict if the
 // game kept moving through several attempts.
 func (s *Service) Rebuild(ctx context.Context, id string) error {
 	var err error
@@ -37,7 +37,7 @@ func (s *Service) Rebuild(ctx context.Context, id string) error {
 		if c, _, err = s.replay(ctx, live); err != nil {
 			return err
 		}
-		if err = s.repo.Replace(ctx, c); projections.ErrorCode(err) != projections.EConflict {
+		if err = s.repo.Replace(ctx, c); ErrorCode(err) != EConflict {
 			return err
 		}
 	}
@@ -68,7 +68,7 @@ func (s *Service) GameIDs(ctx context.Context) ([]string, error) { return s.repo
 // Verify replays game id from its events, checks their hash chain and the
 // seed's hash, and compares the result with the stored projections. It
 // returns nil, a *events.ChainError for a broken chain, or an *Error with
-// code projections.ECorrupt naming the first difference. Errors: ENotFound.
+// code ECorrupt naming the first difference. Errors: ENotFound.
 func (s *Service) Verify(ctx context.Context, id string) error {
 	live, err := s.repo.Game(ctx, id)
 	if err != nil {
@@ -87,26 +87,26 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 		return verr
 	}
 	if err != nil {
-		var e *projections.Error
+		var e *Error
 		if errors.As(err, &e) {
 			return err
 		}
-		return projections.Errorf(projections.ECorrupt, "game %s does not replay: %v", id, err)
+		return Errorf(ECorrupt, "game %s does not replay: %v", id, err)
 	}
 	var created pbemevent.Created
 	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != pbemevent.TypeCreated {
-		return projections.Errorf(projections.ECorrupt, "game %s: first event is not a valid pbem.created", id)
+		return Errorf(ECorrupt, "game %s: first event is not a valid pbem.created", id)
 	}
 	seed, err := pbemevent.DecodeSeed(created.Seed)
 	if err != nil || pbemevent.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
-		return projections.Errorf(projections.ECorrupt, "game %s: the seed does not match its published hash", id)
+		return Errorf(ECorrupt, "game %s: the seed does not match its published hash", id)
 	}
 	// The stored snapshot and the events after it must give the replayed state.
 	if _, err := s.advance(live, evs); err != nil {
-		return projections.Errorf(projections.ECorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
+		return Errorf(ECorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
 	}
 	if diff := diffGames(c.Game, live); diff != "" {
-		return projections.Errorf(projections.ECorrupt, "game %s: projection differs from the events: %s", id, diff)
+		return Errorf(ECorrupt, "game %s: projection differs from the events: %s", id, diff)
 	}
 	return nil
 }

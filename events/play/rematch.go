@@ -62,7 +62,7 @@ func (s *Service) RematchAs(ctx context.Context, id, token string) (*SeatRematch
 // rematch starts (or finds) the rematch of ended game g.
 func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed, error) {
 	if !g.Ended() {
-		return nil, projections.Errorf(projections.EConflict, "a rematch can start once the game has ended (this one is %s)", g.Status)
+		return nil, Errorf(EConflict, "a rematch can start once the game has ended (this one is %s)", g.Status)
 	}
 	org, err := s.Organiser(ctx, g.ID)
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 			return nil, err
 		}
 		_, err = s.serviceEvent(ctx, g, "admin", pbemevent.TypeRematch, pbemevent.Rematch{Game: id})
-		if projections.ErrorCode(err) == projections.EConflict {
+		if ErrorCode(err) == EConflict {
 			// Another request moved the game on (its own rematch, most
 			// likely): look again.
 			if g, err = s.game(ctx, g.ID); err != nil {
@@ -97,7 +97,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 		}
 		return s.rematchGame(ctx, g, req, id)
 	}
-	return nil, projections.Errorf(projections.EConflict, "game %s changed while its rematch started: try again", g.ID)
+	return nil, Errorf(EConflict, "game %s changed while its rematch started: try again", g.ID)
 }
 
 // rematchOf is the id of the rematch game g's stream names ("" for none).
@@ -124,11 +124,11 @@ func (s *Service) rematchOf(ctx context.Context, id string) (string, error) {
 func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req CreateGame, id string) (*Confirmed, error) {
 	if ng, err := s.game(ctx, id); err == nil {
 		return &Confirmed{CreatedGame: &CreatedGame{ID: id, AdminToken: tokens.Admin(s.secret, id, 0), Game: ng}, Again: true}, nil
-	} else if projections.ErrorCode(err) != projections.ENotFound {
+	} else if ErrorCode(err) != ENotFound {
 		return nil, err
 	}
 	p, err := s.repo.Proposal(ctx, id)
-	if projections.ErrorCode(err) == projections.ENotFound {
+	if ErrorCode(err) == ENotFound {
 		if p, err = s.proposalAs(id, &req); err == nil {
 			p.ExpiresAt, p.ConfirmedAt = p.CreatedAt, &p.CreatedAt
 			err = s.repo.Propose(ctx, p, nil)
@@ -142,7 +142,7 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 		return nil, err
 	}
 	cg, err := s.create(ctx, req, id, []projections.OutboxRow{row})
-	if projections.ErrorCode(err) == projections.EConflict {
+	if ErrorCode(err) == EConflict {
 		// A concurrent request created it first.
 		return s.rematchGame(ctx, g, req, id)
 	}

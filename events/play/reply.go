@@ -62,11 +62,11 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	want := tokens.ReplyTag(s.secret, id, seat, st.TokenGen)
 	if !hmac.Equal([]byte(strings.ToLower(tag)), []byte(want)) {
-		return nil, projections.Errorf(projections.EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
+		return nil, Errorf(EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
 	}
 	_, state, err := s.state(g)
 	if err != nil {

@@ -54,7 +54,7 @@ func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) 
 // checkAddress validates a player's address.
 func checkAddress(field, email string) error {
 	if problem := projections.AddressProblem(email); problem != "" {
-		return projections.FieldErrorf(projections.EInvalid, field, "%s: %s", field, problem)
+		return FieldErrorf(EInvalid, field, "%s: %s", field, problem)
 	}
 	return nil
 }
@@ -93,11 +93,11 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	}
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if !engine.PlainName(name, 40) {
-		return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
+		return nil, FieldErrorf(EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
 	}
 	for i, n := range g.Players {
 		if i != seat && strings.EqualFold(n, name) {
-			return nil, projections.FieldErrorf(projections.EInvalid, "name", "name: %q is already taken", name)
+			return nil, FieldErrorf(EInvalid, "name", "name: %q is already taken", name)
 		}
 	}
 	if err := checkAddress("email", email); err != nil {
@@ -125,7 +125,7 @@ func (s *Service) refused(ctx context.Context, email string) error {
 		return err
 	}
 	if b {
-		return projections.FieldErrorf(projections.EInvalid, "email", "email: %s does not accept invitations", email)
+		return FieldErrorf(EInvalid, "email", "email: %s does not accept invitations", email)
 	}
 	return nil
 }
@@ -135,17 +135,17 @@ func (s *Service) refused(ctx context.Context, email string) error {
 // address another seat of the game has is refused (EInvalid).
 func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (*projections.Game, int, error) {
 	if g.Ended() {
-		return nil, 0, projections.Errorf(projections.EConflict, "the game has ended")
+		return nil, 0, Errorf(EConflict, "the game has ended")
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, 0, projections.Errorf(projections.ENotFound, "game %s has no seat %d", g.ID, seat)
+		return nil, 0, Errorf(ENotFound, "game %s has no seat %d", g.ID, seat)
 	}
 	// One seat per address, as Create checks: a mailbox holding two seats
 	// of one game would read both hands.
 	for _, o := range g.Seats {
 		if o.Seat != seat && o.Email != "" && strings.EqualFold(o.Email, email) {
-			return nil, 0, projections.FieldErrorf(projections.EInvalid, "email",
+			return nil, 0, FieldErrorf(EInvalid, "email",
 				"email: %s is already the address of seat %d (%s); a game has one seat per address", email, o.Seat, o.Name)
 		}
 	}

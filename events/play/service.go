@@ -190,7 +190,7 @@ func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projection
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
 			s.cache.drop(g.ID)
-			return nil, nil, false, projections.Errorf(projections.EConflict, "the game has moved on: reload it and try again")
+			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
 	}

@@ -37,7 +37,7 @@ const SessionLifetime = 30 * 24 * time.Hour
 func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if problem := projections.AddressProblem(email); problem != "" {
-		return projections.FieldErrorf(projections.EInvalid, "email", "email: %s", problem)
+		return FieldErrorf(EInvalid, "email", "email: %s", problem)
 	}
 	has, err := s.repo.HasGames(ctx, email)
 	if err != nil {
@@ -68,12 +68,12 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 // Errors: EUnauthorized for an unknown, used or expired link.
 func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 	if token == "" || len(token) > 200 {
-		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired")
+		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired")
 	}
 	now := s.now().UTC()
 	email, err := s.repo.UseSignin(ctx, tokens.Hash(token), now)
-	if projections.ErrorCode(err) == projections.ENotFound {
-		return "", projections.Errorf(projections.EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
+	if ErrorCode(err) == ENotFound {
+		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
 	}
 	if err != nil {
 		return "", err
@@ -92,11 +92,11 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 // SessionEmail returns the address of a live session. Errors: EUnauthorized.
 func (s *Service) SessionEmail(ctx context.Context, session string) (string, error) {
 	if session == "" || len(session) > 200 {
-		return "", projections.Errorf(projections.EUnauthorized, "sign in first")
+		return "", Errorf(EUnauthorized, "sign in first")
 	}
 	email, err := s.repo.Session(ctx, tokens.Hash(session), s.now().UTC())
-	if projections.ErrorCode(err) == projections.ENotFound {
-		return "", projections.Errorf(projections.EUnauthorized, "sign in first: the session is unknown or has expired")
+	if ErrorCode(err) == ENotFound {
+		return "", Errorf(EUnauthorized, "sign in first: the session is unknown or has expired")
 	}
 	return email, err
 }
@@ -155,5 +155,5 @@ func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string,
 			return tokens.Seat(s.secret, id, st.Seat, st.TokenGen), nil
 		}
 	}
-	return "", projections.Errorf(projections.ENotFound, "you have no seat in game %s", id)
+	return "", Errorf(ENotFound, "you have no seat in game %s", id)
 }

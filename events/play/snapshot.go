@@ -53,7 +53,7 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 		at = e.Version
 		if e.Type == pbemevent.TypeTakeback {
 			// The projector stores the state with every take-back.
-			return nil, projections.Errorf(projections.ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
+			return nil, Errorf(ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
 		}
 		if pbemevent.IsServiceEvent(e.Type) {
 			continue // the service's own events leave the engine state alone
@@ -65,7 +65,7 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 		st.Apply(ev)
 	}
 	if at != g.Version {
-		return nil, projections.Errorf(projections.ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
+		return nil, Errorf(ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
 	}
 	if g.State, err = projections.MarshalState(st); err != nil {
 		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)

@@ -48,15 +48,15 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, err
 	}
 	if req.Version < 1 {
-		return nil, projections.Errorf(projections.EInvalid, "version: give the version your move produced")
+		return nil, Errorf(EInvalid, "version: give the version your move produced")
 	}
 	switch g.Status {
 	case projections.StatusPaused:
-		return nil, projections.Errorf(projections.EConflict, "the game is paused: a move cannot be taken back now")
+		return nil, Errorf(EConflict, "the game is paused: a move cannot be taken back now")
 	case projections.StatusAborted:
-		return nil, projections.Errorf(projections.EConflict, "the game was aborted")
+		return nil, Errorf(EConflict, "the game was aborted")
 	case projections.StatusFinished:
-		return nil, projections.Errorf(projections.EConflict, "the game is over: its last move cannot be taken back")
+		return nil, Errorf(EConflict, "the game is over: its last move cannot be taken back")
 	}
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
@@ -64,7 +64,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	}
 	if len(evs) == 0 || evs[len(evs)-1].Version != g.Version {
 		s.cache.drop(id)
-		return nil, projections.Errorf(projections.EConflict, "the game has moved on: reload it and try again")
+		return nil, Errorf(EConflict, "the game has moved on: reload it and try again")
 	}
 	eng, st, err := s.state(g)
 	if err != nil {
@@ -75,7 +75,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, err
 	}
 	if mover != seat {
-		return nil, projections.Errorf(projections.EForbidden, "only the player who made the move at version %d may take it back", req.Version)
+		return nil, Errorf(EForbidden, "only the player who made the move at version %d may take it back", req.Version)
 	}
 	decoded, err := pbemevent.DecodeMoveEvents(eng, move)
 	if err != nil {
@@ -87,12 +87,12 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	}
 	k, before, ok := LastDecision(runStart, seat, decoded)
 	if !ok {
-		return nil, projections.Errorf(projections.EConflict,
+		return nil, Errorf(EConflict,
 			"the move at version %d cannot be told apart from the moves before it: it cannot be taken back", req.Version)
 	}
 	decoded, from = decoded[k:], from+int64(k)
 	if !eng.Reversible(decoded) {
-		return nil, projections.Errorf(projections.EConflict,
+		return nil, Errorf(EConflict,
 			"the move at version %d revealed something (a card drawn or turned face-up, a secret choice, a shuffle, a new round): it cannot be taken back", req.Version)
 	}
 	data, err := json.Marshal(pbemevent.Takeback{Seat: seat, Version: req.Version, From: from})
@@ -185,7 +185,7 @@ func (s *Service) remembered(ctx context.Context, id string, seat int, key strin
 		return nil, err
 	}
 	if back[r.Version] {
-		return nil, projections.Errorf(projections.EConflict, "the move of id %q was taken back: play again with a new id", key)
+		return nil, Errorf(EConflict, "the move of id %q was taken back: play again with a new id", key)
 	}
 	return r, nil
 }

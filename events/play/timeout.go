@@ -58,7 +58,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		moveMeta := meta
 		if g.TimeoutPolicy == projections.PolicyBot {
 			if h, err = s.botHistory(ctx, g, eng); err != nil {
-				if projections.ErrorCode(err) == projections.EConflict {
+				if ErrorCode(err) == EConflict {
 					return false, nil
 				}
 				return false, err
@@ -102,7 +102,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		}
 	}
 	if _, _, _, err := s.append(ctx, g, st, evs, decoded, nil); err != nil {
-		if projections.ErrorCode(err) == projections.EConflict {
+		if ErrorCode(err) == EConflict {
 			return false, nil
 		}
 		return false, err

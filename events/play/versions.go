@@ -77,7 +77,7 @@ func (r *versionReader) run() {
 				v, ok := vs[id]
 				res.v = v
 				if !ok {
-					res.err = projections.Errorf(projections.ENotFound, "no game %q", id)
+					res.err = Errorf(ENotFound, "no game %q", id)
 				}
 			}
 			for _, ch := range chs {

@@ -101,7 +101,7 @@ type Auth struct {
 // EUnauthorized.
 func (s *Service) authSeat(ctx context.Context, id, token string) (*projections.Game, int, error) {
 	if token == "" {
-		return nil, 0, projections.Errorf(projections.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, 0, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -116,14 +116,14 @@ func (s *Service) authSeat(ctx context.Context, id, token string) (*projections.
 
 // errBadSeatToken is the error for a token that opens no seat of game id.
 func errBadSeatToken(id string) error {
-	return projections.Errorf(projections.EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
+	return Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
 }
 
 // authAdmin loads a game and checks its admin token. Errors: ENotFound,
 // EUnauthorized.
 func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections.Game, error) {
 	if token == "" {
-		return nil, projections.Errorf(projections.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return nil, Errorf(EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections
 		if s.revokedAdmin(id, token) {
 			return nil, ErrAdminRevoked
 		}
-		return nil, projections.Errorf(projections.EUnauthorized, "this is not the admin token of game %s", id)
+		return nil, Errorf(EUnauthorized, "this is not the admin token of game %s", id)
 	}
 	return g, nil
 }
@@ -142,7 +142,7 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections
 // Errors: ENotFound, EUnauthorized.
 func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, error) {
 	if token == "" {
-		return Auth{}, projections.Errorf(projections.EUnauthorized, "no token")
+		return Auth{}, Errorf(EUnauthorized, "no token")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -157,7 +157,7 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 	if s.revokedAdmin(id, token) {
 		return Auth{}, ErrAdminRevoked
 	}
-	return Auth{}, projections.Errorf(projections.EUnauthorized, "this token does not open game %s", id)
+	return Auth{}, Errorf(EUnauthorized, "this token does not open game %s", id)
 }
 
 // View returns the view of the seat that token opens. Errors: ENotFound,
@@ -188,7 +188,7 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, projections.Errorf(projections.ENotFound, "game %s has no seat %d", id, seat)
+		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
 	_, st, err := s.state(g)
 	if err != nil {

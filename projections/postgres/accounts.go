@@ -43,7 +43,7 @@ func (r *Repo) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Tim
 	p, err := scanProposal(r.pool.QueryRow(ctx, `UPDATE proposals SET confirmed_at = COALESCE(confirmed_at, $2)
 		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2) RETURNING `+proposalCols, tokenHash, now))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, projections.Errorf(projections.ENotFound, "this confirmation link is unknown or has expired")
+		return nil, projections.Faultf(projections.ErrNotFound, "this confirmation link is unknown or has expired")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: claim proposal: %w", err)
@@ -55,7 +55,7 @@ func (r *Repo) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Tim
 func (r *Repo) Proposal(ctx context.Context, id string) (*projections.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, projections.Errorf(projections.ENotFound, "no organiser for game %s", id)
+		return nil, projections.Faultf(projections.ErrNotFound, "no organiser for game %s", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: proposal: %w", err)
@@ -132,7 +132,7 @@ func (r *Repo) UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (
 	err := r.pool.QueryRow(ctx, `UPDATE signin_links SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING email`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", projections.Errorf(projections.ENotFound, "this sign-in link is unknown, used or expired")
+		return "", projections.Faultf(projections.ErrNotFound, "this sign-in link is unknown, used or expired")
 	}
 	if err != nil {
 		return "", fmt.Errorf("projections/postgres: use sign-in link: %w", err)
@@ -154,7 +154,7 @@ func (r *Repo) Session(ctx context.Context, tokenHash []byte, now time.Time) (st
 	var email string
 	err := r.pool.QueryRow(ctx, `SELECT email FROM sessions WHERE token_hash = $1 AND expires_at > $2`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", projections.Errorf(projections.ENotFound, "no such session")
+		return "", projections.Faultf(projections.ErrNotFound, "no such session")
 	}
 	if err != nil {
 		return "", fmt.Errorf("projections/postgres: session: %w", err)

@@ -8,7 +8,6 @@ import (
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
-	"pbem/projections"
 )
 
 // SeatCatchUp, through the service on PostgreSQL: the lines start after
@@ -109,10 +108,10 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	}
 
 	// Refusals record nothing.
-	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); projections.ErrorCode(err) != projections.EUnauthorized {
+	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); play1.ErrorCode(err) != play1.EUnauthorized {
 		t.Errorf("a wrong token: %v", err)
 	}
-	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); projections.ErrorCode(err) != projections.ENotFound {
+	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); play1.ErrorCode(err) != play1.ENotFound {
 		t.Errorf("an unknown game: %v", err)
 	}
 	// A live update is no visit: seat 1's first page still starts at 0.

@@ -119,7 +119,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)})
-	if projections.ErrorCode(err) != projections.EConflict {
+	if play1.ErrorCode(err) != play1.EConflict {
 		t.Fatalf("stale move through a stale cache: %v, want a conflict", err)
 	}
 	if g2, _ := repo.Game(ctx, c.ID); g2.Version != v.Version+1 {
@@ -155,13 +155,13 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if _, err := svcA.ResendLink(ctx, c.ID, c.AdminToken, seat); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcB.View(ctx, c.ID, old); projections.ErrorCode(err) != projections.EUnauthorized {
+	if _, err := svcB.View(ctx, c.ID, old); play1.ErrorCode(err) != play1.EUnauthorized {
 		t.Fatalf("view with the revoked token through B: %v, want unauthorized", err)
 	}
 	before, _ := repo.Game(ctx, c.ID)
 	for _, version := range []int64{v.Version, before.Version} {
 		_, err := svcB.Move(ctx, c.ID, old, play1.MoveRequest{Version: version, Move: moveOf(t, v, rng)})
-		if code := projections.ErrorCode(err); code != projections.EUnauthorized && code != projections.EConflict {
+		if code := play1.ErrorCode(err); code != play1.EUnauthorized && code != play1.EConflict {
 			t.Fatalf("move with the revoked token at version %d: %v, want unauthorized or conflict", version, err)
 		}
 	}

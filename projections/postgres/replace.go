@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -25,11 +26,11 @@ func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 			return notFound(err, g.ID)
 		}
 		if live > g.Version {
-			return projections.Errorf(projections.EConflict, "game %s moved on to version %d during its rebuild", g.ID, live)
+			return projections.Faultf(projections.ErrMovedOn, "game %s moved on to version %d during its rebuild", g.ID, live)
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})
-	if projections.ErrorCode(err) == projections.EConflict || projections.ErrorCode(err) == projections.ENotFound {
+	if errors.Is(err, projections.ErrMovedOn) || errors.Is(err, projections.ErrNotFound) {
 		return err
 	}
 	if err != nil {

@@ -62,7 +62,7 @@ func duration(i pgtype.Interval) time.Duration {
 
 func notFound(err error, id string) error {
 	if errors.Is(err, pgx.ErrNoRows) {
-		return projections.Errorf(projections.ENotFound, "no game %q", id)
+		return projections.Faultf(projections.ErrNotFound, "no game %q", id)
 	}
 	return fmt.Errorf("projections/postgres: %w", err)
 }

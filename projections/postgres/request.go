@@ -16,7 +16,7 @@ func (r *Repo) Request(ctx context.Context, id string, seat int, key string) (*p
 	err := r.pool.QueryRow(ctx, `SELECT version, response FROM move_requests WHERE game_id = $1 AND seat = $2 AND key = $3`,
 		id, seat, key).Scan(&rq.Version, &rq.Response)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, projections.Errorf(projections.ENotFound, "no request %q", key)
+		return nil, projections.Faultf(projections.ErrNotFound, "no request %q", key)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: request: %w", err)

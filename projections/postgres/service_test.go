@@ -154,7 +154,7 @@ func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
 	if len(items) != 1 || items[0].GameID != a.ID || items[0].Seat != 1 || items[0].Deadline == nil {
 		t.Fatalf("Bob's inbox after Ann's move: %+v", items)
 	}
-	if _, err := svc.Inbox(ctx, " "); projections.ErrorCode(err) != projections.EInvalid {
+	if _, err := svc.Inbox(ctx, " "); play1.ErrorCode(err) != play1.EInvalid {
 		t.Fatalf("empty address: %v", err)
 	}
 }

@@ -50,10 +50,10 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, func() bool { moves++; return moves > 6 })
 
 	// The organiser hands Bob's seat to a bot: a bad level changes nothing.
-	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "hard"); projections.ErrorCode(err) != projections.EInvalid || !strings.Contains(err.Error(), "bot") {
+	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "hard"); play.ErrorCode(err) != play.EInvalid || !strings.Contains(err.Error(), "bot") {
 		t.Fatalf("bad level: %v", err)
 	}
-	if _, err := e.svc.SeatBot(ctx, id, "wrong", 1, "normal"); projections.ErrorCode(err) != projections.EUnauthorized {
+	if _, err := e.svc.SeatBot(ctx, id, "wrong", 1, "normal"); play.ErrorCode(err) != play.EUnauthorized {
 		t.Fatalf("bad admin token: %v", err)
 	}
 	sm, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "normal")
@@ -65,13 +65,13 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	handed := sm.Version
 	e.playPeople(t, id, map[int]string{0: ann}, rng, time.Minute, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
-	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: []byte(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: []byte(`{}`)}); play.ErrorCode(err) != play.EConflict {
 		t.Fatalf("Bob's move while a bot plays his seat: %v", err)
 	}
 
 	// And back: Bob gets a new link by email; the old one stops working.
 	sm, err = e.svc.SeatBot(ctx, id, c.AdminToken, 1, "")
-	if projections.ErrorCode(err) == projections.EConflict && strings.Contains(err.Error(), "ended") {
+	if play.ErrorCode(err) == play.EConflict && strings.Contains(err.Error(), "ended") {
 		t.Skip("the game ended before the seat was handed back")
 	}
 	if err != nil {
@@ -81,7 +81,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	if sm.Seats[1].Bot != "" {
 		t.Fatalf("seats = %+v", sm.Seats)
 	}
-	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, ""); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, ""); play.ErrorCode(err) != play.EConflict {
 		t.Fatalf("handing back twice: %v", err)
 	}
 	var toBot, links int
@@ -93,7 +93,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	if toBot != 0 || links != 1 {
 		t.Fatalf("Bob's emails: %d while a bot played, %d new links", toBot, links)
 	}
-	if _, err := e.svc.View(ctx, id, bob); projections.ErrorCode(err) != projections.EUnauthorized {
+	if _, err := e.svc.View(ctx, id, bob); play.ErrorCode(err) != play.EUnauthorized {
 		t.Fatalf("Bob's old link: %v", err)
 	}
 	botMoves := countBy(t, e, id, "bot:normal")

@@ -118,7 +118,7 @@ func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng 
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil && projections.ErrorCode(err) != projections.EConflict {
+			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil && play.ErrorCode(err) != play.EConflict {
 				t.Fatalf("seat %d's move: %v", seat, err)
 			}
 			played = true
@@ -290,7 +290,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann cannot play the bot's seat with its link.
-	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); projections.ErrorCode(err) != projections.EConflict {
+	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); play.ErrorCode(err) != play.EConflict {
 		t.Fatalf("move of a bot's seat: %v", err)
 	}
 }
@@ -334,7 +334,7 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 	if played, err := e.svc.PlayBot(ctx, id, 0); err != nil || played {
 		t.Fatalf("PlayBot of a person's seat = %v, %v", played, err)
 	}
-	if _, err := e.svc.PlayBot(ctx, id, 7); projections.ErrorCode(err) != projections.ENotFound {
+	if _, err := e.svc.PlayBot(ctx, id, 7); play.ErrorCode(err) != play.ENotFound {
 		t.Fatalf("PlayBot of no seat: %v", err)
 	}
 }
