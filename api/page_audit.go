@@ -4,7 +4,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -23,6 +25,13 @@ type auditPage struct {
 	Rules    string
 	Seed     string
 	SeedHash string
+	// CommitKey is the hex key of a format-2 chain's commitments (K,
+	// derived from the seed), revealed with it; "" for a format-1 chain.
+	CommitKey string
+	// AuditURL is the audit record's address for the command to download
+	// it: on PBEM_PUBLIC_URL, else the path alone (never the request's
+	// Host, which the client chooses).
+	AuditURL string
 	Chart    *scoreChart
 	Events   []auditEvent
 }
@@ -54,7 +63,8 @@ func (p *pages) audit(c echo.Context) error {
 		return err
 	}
 	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Engine: sm.Game, Rules: a.Rules,
-		Seed: a.Seed, SeedHash: a.SeedHash}
+		Seed: a.Seed, SeedHash: a.SeedHash, CommitKey: a.CommitKey,
+		AuditURL: strings.TrimRight(p.cfg.PublicURL, "/") + "/api/v1/games/" + url.PathEscape(id) + "/audit"}
 	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
 	texts := p.svc.DescribeAudit(a, names, b.Lang)
