@@ -73,15 +73,6 @@ const (
 	EmailFailed = "failed"
 )
 
-// NewRow is an outbox row to write (reminders, timeouts, digests).
-type NewRow struct {
-	GameID       string
-	Seat         int
-	Kind         outbox.Kind
-	Payload      outbox.Payload
-	EventVersion int64
-}
-
 // OutboxStore is the outbox as the worker uses it. The Postgres
 // implementation is notify/postgres.Outbox.
 type OutboxStore interface {

@@ -7,15 +7,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-)
-
-// Outbox kinds of the organiser and sign-in flows: emails that are not
-// about a seat. Their rows have no seat; game_id is the proposal's (the
-// future game's) id, or "" for a sign-in link.
-const (
-	KindConfirm   = "confirm"    // the organiser's confirmation link
-	KindAdminLink = "admin_link" // the organiser's admin link
-	KindSignin    = "signin"     // a sign-in link to "My games"
+	"pbem/projections/outbox"
 )
 
 // Proposal is a game as its organiser asked for it, kept until they
@@ -60,7 +52,7 @@ type Accounts interface {
 	// Propose stores p and queues its confirmation email, in one
 	// transaction (a p.ConfirmedAt already set stores a confirmed game:
 	// a rematch, and mail may be nil).
-	Propose(ctx context.Context, p *Proposal, mail *OutboxRow) error
+	Propose(ctx context.Context, p *Proposal, mail *outbox.Row) error
 	// ClaimProposal marks the proposal whose token hashes to tokenHash
 	// confirmed at now, if it is not yet and has not expired, and returns
 	// it. A proposal confirmed before is returned as it is.
@@ -68,13 +60,13 @@ type Accounts interface {
 	// Proposal returns the proposal (the organiser) of game id.
 	Proposal(ctx context.Context, id string) (*Proposal, error)
 	// QueueMail writes outbox rows on their own.
-	QueueMail(ctx context.Context, rows ...OutboxRow) error
+	QueueMail(ctx context.Context, rows ...outbox.Row) error
 	// Blocked returns those of emails that refuse invitations.
 	Blocked(ctx context.Context, emails []string) ([]string, error)
 	// SetBlocked blocks or unblocks invitations to email.
 	SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error
 	// CreateSignin stores a sign-in link and queues its email.
-	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail OutboxRow) error
+	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error
 	// UseSignin marks the link used at now and returns its address:
 	// ErrNotFound for an unknown, used or expired link.
 	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)

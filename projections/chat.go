@@ -8,6 +8,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections/outbox"
 )
 
 // ChoiceTag identifies a list of legal moves: the first 8 hex digits of
@@ -54,7 +55,7 @@ func (p *Projector) chatMails(b *Batch, e events.Event) error {
 		if g.Seats[i].Seat == c.Seat {
 			continue
 		}
-		if err := p.addMail(b, KindChat, &g.Seats[i], e.Version, []string{line}); err != nil {
+		if err := p.addMail(b, outbox.Chat, &g.Seats[i], e.Version, []string{line}); err != nil {
 			return err
 		}
 	}

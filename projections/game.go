@@ -8,6 +8,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/events/pbemevent"
+	"pbem/projections/outbox"
 )
 
 // Game statuses.
@@ -139,31 +140,6 @@ type HistoryRow struct {
 	RecordedAt time.Time       `json:"recorded_at"`
 }
 
-// OutboxRow is one email to send, written in the append's transaction and
-// sent by the notify worker. Payload never holds a token, a seed or a hidden card.
-type OutboxRow struct {
-	GameID       string
-	Seat         *int
-	Kind         string
-	Payload      json.RawMessage
-	EventVersion int64
-	// Delay is how long the email waits before it may be sent: the mail
-	// grace of a move its seat may still take back (0: at once).
-	Delay time.Duration
-}
-
-// Outbox kinds written by the service.
-const (
-	KindInvitation = "invitation"
-	KindYourTurn   = "your_turn"
-	KindRoundEnd   = "round_end"
-	KindGameOver   = "game_over"
-	KindLink       = "link"
-	KindTimeout    = "timeout"
-	KindChat       = "chat"
-	KindNotice     = "notice"
-)
-
 // Change is everything one append does to the projections.
 type Change struct {
 	// Game is the new row (its Seats and AdminHash are written only when
@@ -176,7 +152,7 @@ type Change struct {
 	// AdminToken is set when the admin link was revoked: Game.AdminHash
 	// is written.
 	AdminToken bool
-	Outbox     []OutboxRow
+	Outbox     []outbox.Row
 	Request    *Request
 	// TakenBack lists the moves this append took back: their emails still
 	// pending are cancelled (marked skipped) in the same transaction.

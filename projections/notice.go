@@ -1,5 +1,7 @@
 package projections
 
+import "pbem/projections/outbox"
+
 // What a notice email announces (Mail.Notice): the organiser paused the
 // game (or a timeout under the pause policy did), resumed it, or extended
 // its deadline.
@@ -30,7 +32,7 @@ func (p *Projector) noticeMails(b *Batch, notice string, lines []string) error {
 		if mailed[s.Seat] {
 			continue
 		}
-		if err := p.addMailWith(b, KindNotice, s, g.Version, lines, func(m *Mail) { m.Notice = notice }); err != nil {
+		if err := p.addMailWith(b, outbox.Notice, s, g.Version, lines, func(m *outbox.Payload) { m.Notice = notice }); err != nil {
 			return err
 		}
 	}

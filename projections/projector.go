@@ -11,6 +11,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/projections/outbox"
 )
 
 // Projector folds a game's events into its projection rows. The live path
@@ -42,7 +43,7 @@ type Projector struct {
 
 // Batch is what one append changed, beyond the game row.
 type Batch struct {
-	Outbox []OutboxRow
+	Outbox []outbox.Row
 	Tokens []Seat
 	// AdminToken is set when the admin link was revoked: the game's
 	// AdminHash (set by the service before the append) is written.
@@ -149,7 +150,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				}
 				if p.Outbox {
 					if s := g.SeatAt(l.Seat); s != nil {
-						if err := p.addMail(b, KindLink, s, e.Version, nil); err != nil {
+						if err := p.addMail(b, outbox.Link, s, e.Version, nil); err != nil {
 							return nil, err
 						}
 					}
@@ -326,12 +327,12 @@ func (p *Projector) reseat(b *Batch, e events.Event) error {
 		return fmt.Errorf("projections: %s v%d: no seat %d", e.Stream, e.Version, x.Seat)
 	}
 	s.TokenGen = x.TokenGen
-	kind := KindLink
+	kind := outbox.Link
 	if e.Type == pbemevent.TypePlayerReplaced {
 		g.Players = slices.Clone(g.Players)
 		g.Players[x.Seat] = x.Name
 		s.Name = x.Name
-		kind = KindInvitation
+		kind = outbox.Invitation
 	}
 	b.Tokens = append(b.Tokens, *s)
 	if p.Outbox {
@@ -348,7 +349,7 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 	v := g.Version
 	for _, seat := range timedOut {
 		if s := g.SeatAt(seat); s != nil {
-			if err := p.addMail(b, KindTimeout, s, v, lines); err != nil {
+			if err := p.addMail(b, outbox.Timeout, s, v, lines); err != nil {
 				return err
 			}
 		}
@@ -356,20 +357,20 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 	switch {
 	case created:
 		for i := range g.Seats {
-			if err := p.addMail(b, KindInvitation, &g.Seats[i], v, lines); err != nil {
+			if err := p.addMail(b, outbox.Invitation, &g.Seats[i], v, lines); err != nil {
 				return err
 			}
 		}
 	case g.Ended() && beforeStatus != g.Status:
 		for i := range g.Seats {
-			if err := p.addMail(b, KindGameOver, &g.Seats[i], v, lines); err != nil {
+			if err := p.addMail(b, outbox.GameOver, &g.Seats[i], v, lines); err != nil {
 				return err
 			}
 		}
 	case g.Status == StatusActive:
 		if roundEnd {
 			for i := range g.Seats {
-				if err := p.addMail(b, KindRoundEnd, &g.Seats[i], v, lines); err != nil {
+				if err := p.addMail(b, outbox.RoundEnd, &g.Seats[i], v, lines); err != nil {
 					return err
 				}
 			}
@@ -380,7 +381,7 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 		}
 		for _, seat := range awaited {
 			if s := g.SeatAt(seat); s != nil {
-				if err := p.addMail(b, KindYourTurn, s, v, lines); err != nil {
+				if err := p.addMail(b, outbox.YourTurn, s, v, lines); err != nil {
 					return err
 				}
 			}
@@ -389,72 +390,33 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 	return nil
 }
 
-// Mail is the payload of an outbox row: everything the email renderer needs
-// apart from the seat's token, which it derives from the token generation.
-type Mail struct {
-	To       MailTo    `json:"to"`
-	Language string    `json:"language"`
-	Game     MailGame  `json:"game"`
-	TokenGen int       `json:"token_gen"`
-	Version  int64     `json:"version"`
-	Deadline *string   `json:"deadline"`
-	Lines    []string  `json:"lines"`
-	Ranking  []Ranking `json:"ranking,omitempty"`
-	Summary  string    `json:"summary,omitempty"`
-	// Moves are the labels of the recipient's own legal moves, numbered
-	// from 1 in the email; Choice is their ChoiceTag, carried by the
-	// email's reply address. Only the recipient's email holds them.
-	Moves  []string `json:"moves,omitempty"`
-	Choice string   `json:"choice,omitempty"`
-	// Awaited is true when the game awaits the recipient's decision (the
-	// email then says "please play before" the deadline); Notice names
-	// what a notice email announces (see noticeMails).
-	Awaited bool   `json:"awaited,omitempty"`
-	Notice  string `json:"notice,omitempty"`
-}
-
-// MailTo is the recipient of a Mail.
-type MailTo struct {
-	Seat  int    `json:"seat"`
-	Name  string `json:"name"`
-	Email string `json:"email"`
-}
-
-// MailGame names the game of a Mail.
-type MailGame struct {
-	ID      string   `json:"id"`
-	Name    string   `json:"name"`
-	Players []string `json:"players"`
-	// Bots holds, by seat, the level of the bot that plays it ("" for a
-	// person); absent without bots. Emails show bots as bots.
-	Bots []string `json:"bots,omitempty"`
-}
-
 // addMail adds to b the email of kind to seat s about version.
-func (p *Projector) addMail(b *Batch, kind string, s *Seat, version int64, lines []string) error {
+func (p *Projector) addMail(b *Batch, kind outbox.Kind, s *Seat, version int64, lines []string) error {
 	return p.addMailWith(b, kind, s, version, lines, nil)
 }
 
 // addMailWith is addMail with a last touch to the payload (nil: none).
-func (p *Projector) addMailWith(b *Batch, kind string, s *Seat, version int64, lines []string, touch func(*Mail)) error {
+func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int64, lines []string, touch func(*outbox.Payload)) error {
 	g := p.Game
 	if s.Bot != "" {
 		return nil // a bot reads no email
 	}
-	m := Mail{
-		To:       MailTo{Seat: s.Seat, Name: s.Name, Email: s.Email},
+	m := outbox.Payload{
+		To:       outbox.Recipient{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: g.Language,
-		Game:     MailGame{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
+		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
 		TokenGen: s.TokenGen,
 		Version:  version,
 		Lines:    NonNil(lines),
 	}
 	if g.DeadlineAt != nil {
-		d := g.DeadlineAt.UTC().Format(time.RFC3339)
+		d := g.DeadlineAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
 		m.Deadline = &d
 	}
 	if g.Result != nil {
-		m.Ranking = Rankings(g.Result, g.Players)
+		for _, r := range Rankings(g.Result, g.Players) {
+			m.Ranking = append(m.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})
+		}
 		m.Summary = ResultSummary(g.Result, g.Players, g.Language)
 	}
 	if g.Status == StatusAborted {
@@ -468,12 +430,8 @@ func (p *Projector) addMailWith(b *Batch, kind string, s *Seat, version int64, l
 	if touch != nil {
 		touch(&m)
 	}
-	payload, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("projections: %s email of game %s: %w", kind, g.ID, err)
-	}
 	seat := s.Seat
-	b.Outbox = append(b.Outbox, OutboxRow{GameID: g.ID, Seat: &seat, Kind: kind, Payload: payload, EventVersion: version})
+	b.Outbox = append(b.Outbox, outbox.Row{GameID: g.ID, Seat: &seat, Kind: kind, Payload: m, EventVersion: version})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"pbem/events/pbemevent"
 
 	"pbem/events"
+	"pbem/projections/outbox"
 )
 
 // Bots returns, by seat, the level of the bot that plays it ("" for a
@@ -59,7 +60,7 @@ func (p *Projector) seatBot(b *Batch, e events.Event) error {
 	}
 	b.Tokens = append(b.Tokens, *s)
 	if p.Outbox && sb.Bot == "" {
-		return p.addMail(b, KindLink, s, e.Version, nil)
+		return p.addMail(b, outbox.Link, s, e.Version, nil)
 	}
 	return nil
 }

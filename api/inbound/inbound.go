@@ -44,7 +44,7 @@ type Ledger interface {
 	// answer (nil: none) to the outbox, unless the seat got perHour
 	// answers in the last hour. duplicate: the key was recorded already,
 	// and nothing was written.
-	Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *notify.NewRow, perHour int, now time.Time) (answered, duplicate bool, err error)
+	Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *outbox.Row, perHour int, now time.Time) (answered, duplicate bool, err error)
 	// Bounce records a hard bounce of a seat's address: the organiser sees
 	// the seat's latest email as failed, with the reason.
 	Bounce(ctx context.Context, gameID string, seat int, email, reason string, now time.Time) error
@@ -431,7 +431,7 @@ func messageKey(a notify.ReplyAddress, msgID string, raw []byte) string {
 }
 
 // answerRow is the outbox row of an answer to the seat's own address.
-func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *notify.NewRow {
+func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *outbox.Row {
 	p := outbox.Payload{
 		To:       outbox.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
 		Language: rs.Language,
@@ -444,5 +444,5 @@ func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *notify.NewRow {
 		Choice:   rs.Choice,
 		Answer:   ans,
 	}
-	return &notify.NewRow{GameID: rs.GameID, Seat: rs.Seat, Kind: outbox.Reply, Payload: p, EventVersion: rs.Version}
+	return &outbox.Row{GameID: rs.GameID, Seat: &rs.Seat, Kind: outbox.Reply, Payload: p, EventVersion: rs.Version}
 }

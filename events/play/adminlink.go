@@ -10,6 +10,7 @@ import (
 	"pbem/events/pbemevent"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Revoking the admin link (issue #29).
@@ -105,21 +106,10 @@ func (s *Service) adminGen(ctx context.Context, id string) (int, error) {
 // adminLinkMail is the outbox row that emails game g's admin link of
 // generation gen to the organiser of proposal p (the renderer derives the
 // link from the payload's token generation).
-func adminLinkMail(g *projections.Game, p *projections.Proposal, gen int) (projections.OutboxRow, error) {
-	row, err := organiserMail(projections.KindAdminLink, g.ID, p, g.Language, g.Game, g.Players)
-	if err != nil || gen == 0 {
-		return row, err
-	}
-	var m projections.Mail
-	if err := json.Unmarshal(row.Payload, &m); err != nil {
-		return row, fmt.Errorf("game: admin link email: %w", err)
-	}
-	m.TokenGen = gen
-	row.Payload, err = json.Marshal(m)
-	if err != nil {
-		return row, fmt.Errorf("game: admin link email: %w", err)
-	}
-	return row, nil
+func adminLinkMail(g *projections.Game, p *projections.Proposal, gen int) (outbox.Row, error) {
+	row, err := organiserMail(outbox.AdminLink, g.ID, p, g.Language, g.Game, g.Players)
+	row.Payload.TokenGen = gen
+	return row, err
 }
 
 // revokedAdmin reports whether token is one of game id's admin tokens of a

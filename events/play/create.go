@@ -17,6 +17,7 @@ import (
 	"pbem/events"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Languages the service speaks.
@@ -158,7 +159,7 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 
 // create deals a checked request as game id and appends pbem.created;
 // mail adds outbox rows to the same transaction (the admin link).
-func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []projections.OutboxRow) (*CreatedGame, error) {
+func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []outbox.Row) (*CreatedGame, error) {
 	eng := s.games[req.Game]
 	var seed engine.Seed
 	if _, err := io.ReadFull(s.seeds, seed[:]); err != nil {

@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // The organiser (issue #15).
@@ -73,7 +74,7 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 	for i, pl := range req.Players {
 		names[i] = pl.Name
 	}
-	row, err := organiserMail(projections.KindConfirm, id, p, lang, req.Game, names)
+	row, err := organiserMail(outbox.Confirm, id, p, lang, req.Game, names)
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +126,11 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	if err := s.checkBlocked(ctx, &req); err != nil {
 		return nil, err
 	}
-	row, err := organiserMail(projections.KindAdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
+	row, err := organiserMail(outbox.AdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
 	if err != nil {
 		return nil, err
 	}
-	cg, err := s.create(ctx, req, p.ID, []projections.OutboxRow{row})
+	cg, err := s.create(ctx, req, p.ID, []outbox.Row{row})
 	if ErrorCode(err) == EConflict {
 		// A concurrent Confirm of the same link created it first.
 		if g, gerr := s.game(ctx, p.ID); gerr == nil {
@@ -192,22 +193,18 @@ func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
 
 // organiserMail is an outbox row of kind to the organiser of p about game
 // id (a proposal's confirmation link, or a game's admin link).
-func organiserMail(kind, id string, p *projections.Proposal, lang, gameName string, players []string) (projections.OutboxRow, error) {
-	m := projections.Mail{
-		To:       projections.MailTo{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
+func organiserMail(kind outbox.Kind, id string, p *projections.Proposal, lang, gameName string, players []string) (outbox.Row, error) {
+	m := outbox.Payload{
+		To:       outbox.Recipient{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
 		Language: lang,
-		Game:     projections.MailGame{ID: id, Name: gameName, Players: players},
+		Game:     outbox.GameInfo{ID: id, Name: gameName, Players: players},
 		Lines:    []string{},
 	}
-	if kind == projections.KindConfirm {
-		d := p.ExpiresAt.UTC().Format(time.RFC3339)
+	if kind == outbox.Confirm {
+		d := p.ExpiresAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
 		m.Deadline = &d
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return projections.OutboxRow{}, fmt.Errorf("game: %s email: %w", kind, err)
-	}
-	return projections.OutboxRow{GameID: id, Kind: kind, Payload: b}, nil
+	return outbox.Row{GameID: id, Kind: kind, Payload: m}, nil
 }
 
 func playerNames(req CreateGame) []string {

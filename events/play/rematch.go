@@ -9,6 +9,7 @@ import (
 
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Rematches (issue #15, #31). Once a game has ended, its organiser (the
@@ -137,11 +138,11 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 	if err != nil {
 		return nil, err
 	}
-	row, err := organiserMail(projections.KindAdminLink, id, p, g.Language, g.Game, playerNames(req))
+	row, err := organiserMail(outbox.AdminLink, id, p, g.Language, g.Game, playerNames(req))
 	if err != nil {
 		return nil, err
 	}
-	cg, err := s.create(ctx, req, id, []projections.OutboxRow{row})
+	cg, err := s.create(ctx, req, id, []outbox.Row{row})
 	if ErrorCode(err) == EConflict {
 		// A concurrent request created it first.
 		return s.rematchGame(ctx, g, req, id)

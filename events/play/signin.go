@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"pbem/events"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Sign-in links and "My games" (issue #15).
@@ -52,15 +52,11 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 		return err
 	}
 	now := s.now().UTC()
-	m := projections.Mail{To: projections.MailTo{Seat: -1, Email: email}, Language: lang,
-		Game: projections.MailGame{ID: id, Players: []string{}}, Lines: []string{}}
-	exp := now.Add(SigninLifetime).Format(time.RFC3339)
+	m := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: lang,
+		Game: outbox.GameInfo{ID: id, Players: []string{}}, Lines: []string{}}
+	exp := now.Add(SigninLifetime).Truncate(time.Second) // written to the second, as RFC 3339
 	m.Deadline = &exp
-	b, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("game: sign-in email: %w", err)
-	}
-	row := projections.OutboxRow{Kind: projections.KindSignin, Payload: b}
+	row := outbox.Row{Kind: outbox.Signin, Payload: m}
 	return s.repo.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
 }
 

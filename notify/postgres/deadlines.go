@@ -157,7 +157,7 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 		if err != nil {
 			return err
 		}
-		var out []notify.NewRow
+		var out []outbox.Row
 		for _, g := range games {
 			for _, s := range seats[g.id] {
 				if slices.Contains(g.toMove, s.seat) {
@@ -168,11 +168,11 @@ ORDER BY g.reminder_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 							return err
 						}
 					}
-					out = append(out, notify.NewRow{GameID: g.id, Seat: s.seat, Kind: outbox.Reminder, Payload: p, EventVersion: g.version})
+					out = append(out, outbox.Row{GameID: g.id, Seat: &s.seat, Kind: outbox.Reminder, Payload: p, EventVersion: g.version, At: now})
 				}
 			}
 		}
-		if err := insertRows(ctx, tx, now, out); err != nil {
+		if err := insertRows(ctx, tx, out); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE games SET reminded_version = version, reminder_at = NULL WHERE id = ANY($1)`, ids); err != nil {
@@ -230,12 +230,11 @@ RETURNING email`, day, now)
 				return err
 			}
 			var id int64
-			b, err := json.Marshal(p)
+			sql, args, err := outbox.Insert(outbox.Row{Kind: outbox.Digest, Payload: p, At: now})
 			if err != nil {
 				return err
 			}
-			if err := tx.QueryRow(ctx, `INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt_at)
-VALUES ('', $1, $2, $3, $3) RETURNING id`, string(outbox.Digest), b, now).Scan(&id); err != nil {
+			if err := tx.QueryRow(ctx, sql, args...).Scan(&id); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE mail_digests SET outbox_id = $1 WHERE email = $2 AND day = $3`, id, e, day); err != nil {

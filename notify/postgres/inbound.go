@@ -2,15 +2,14 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"pbem/projections/outbox"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"pbem/notify"
 )
 
 // Inbound is the mail listener's ledger: the replies read (tables
@@ -22,36 +21,36 @@ type Inbound struct{ pool *pgxpool.Pool }
 func NewInbound(pool *pgxpool.Pool) *Inbound { return &Inbound{pool: pool} }
 
 // Finish records message key of a game's seat with its outcome and writes
-// its answer to the outbox unless the seat got perHour answers in the hour
-// before now: one statement, so one round trip and one commit. It returns
+// its answer to the outbox (outbox.Insert, at now) unless the seat got
+// perHour answers in the hour before now, in one transaction. It returns
 // duplicate=true, and writes nothing, when the key was recorded already.
-func (in *Inbound) Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *notify.NewRow, perHour int, now time.Time) (answered, duplicate bool, err error) {
-	var payload []byte
-	kind, version := "", int64(0)
-	if answer != nil {
-		if payload, err = json.Marshal(answer.Payload); err != nil {
-			return false, false, fmt.Errorf("notify/postgres: inbound answer: %w", err)
+func (in *Inbound) Finish(ctx context.Context, gameID, key string, seat int, outcome string, answer *outbox.Row, perHour int, now time.Time) (answered, duplicate bool, err error) {
+	err = pgx.BeginFunc(ctx, in.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO inbound_mail (game_id, key, seat, received_at, claimed_at, done, outcome, answered)
+SELECT $1, $2, $3, $4, $4, true, $5, $6::bool AND (SELECT count(*) FROM inbound_mail
+    WHERE game_id = $1 AND seat = $3 AND answered AND received_at > $7) < $8
+ON CONFLICT (game_id, key) DO NOTHING
+RETURNING answered`, gameID, key, seat, now, outcome, answer != nil, now.Add(-time.Hour), perHour).Scan(&answered)
+		if errors.Is(err, pgx.ErrNoRows) {
+			duplicate = true
+			return nil
 		}
-		kind, version = string(answer.Kind), answer.EventVersion
-	}
-	var recorded bool
-	err = in.pool.QueryRow(ctx, `WITH ins AS (
-    INSERT INTO inbound_mail (game_id, key, seat, received_at, claimed_at, done, outcome, answered)
-    SELECT $1, $2, $3, $4, $4, true, $5, $6::bool AND (SELECT count(*) FROM inbound_mail
-        WHERE game_id = $1 AND seat = $3 AND answered AND received_at > $7) < $8
-    ON CONFLICT (game_id, key) DO NOTHING
-    RETURNING answered
-), answer AS (
-    INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at)
-    SELECT $1, $3, $9, $10, nullif($11::bigint, 0), $4, $4 FROM ins WHERE ins.answered
-    RETURNING id
-)
-SELECT coalesce((SELECT answered FROM ins), false), EXISTS (SELECT 1 FROM ins), (SELECT count(*) FROM answer)`,
-		gameID, key, seat, now, outcome, answer != nil, now.Add(-time.Hour), perHour, kind, payload, version).Scan(&answered, &recorded, new(int))
+		if err != nil || !answered {
+			return err
+		}
+		row := *answer
+		row.GameID, row.Seat, row.At = gameID, &seat, now
+		sql, args, err := outbox.Insert(row)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, sql, args...)
+		return err
+	})
 	if err != nil {
 		return false, false, fmt.Errorf("notify/postgres: inbound finish: %w", err)
 	}
-	return answered, !recorded, nil
+	return answered, duplicate, nil
 }
 
 // Bounce records a hard bounce of a seat's address, and marks the seat's

@@ -147,26 +147,17 @@ ORDER BY id DESC`, gameID)
 	return out, nil
 }
 
-// Insert writes rows to the outbox in tx (the scheduler's reminders and
-// the digests), due now.
-func insertRows(ctx context.Context, tx pgx.Tx, now time.Time, rows []notify.NewRow) error {
-	for _, r := range rows {
-		payload, err := json.Marshal(r.Payload)
-		if err != nil {
-			return fmt.Errorf("notify/postgres: outbox payload: %w", err)
-		}
-		var seat *int
-		if r.Seat >= 0 {
-			seat = &r.Seat
-		}
-		var ev *int64
-		if r.EventVersion > 0 {
-			ev = &r.EventVersion
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at)
-VALUES ($1, $2, $3, $4, $5, $6, $6)`, r.GameID, seat, string(r.Kind), payload, ev, now); err != nil {
-			return fmt.Errorf("notify/postgres: outbox insert: %w", err)
-		}
+// insertRows writes rows to the outbox in tx (the scheduler's reminders).
+func insertRows(ctx context.Context, tx pgx.Tx, rows []outbox.Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	sql, args, err := outbox.Insert(rows...)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: %w", err)
+	}
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
+		return fmt.Errorf("notify/postgres: outbox insert: %w", err)
 	}
 	return nil
 }

@@ -19,8 +19,8 @@ type Payload struct {
 	Deadline *time.Time `json:"deadline"`
 	// Lines are human lines in the game's language (what happened).
 	Lines   []string `json:"lines"`
-	Ranking []Rank   `json:"ranking"`
-	Summary string   `json:"summary"`
+	Ranking []Rank   `json:"ranking,omitempty"`
+	Summary string   `json:"summary,omitempty"`
 	// Games lists the games waiting for the recipient (digest only).
 	Games []WaitingGame `json:"games,omitempty"`
 	// Moves are the labels of the recipient's legal moves, numbered from 1

@@ -11,12 +11,13 @@ import (
 
 	"pbem/events"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // The SQL of projections.Accounts (tables of migration 0020).
 
 // Propose implements projections.Accounts.
-func (r *Repo) Propose(ctx context.Context, p *projections.Proposal, mail *projections.OutboxRow) error {
+func (r *Repo) Propose(ctx context.Context, p *projections.Proposal, mail *outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO proposals (id, token_hash, organiser_name, organiser_email, request,
 			created_at, expires_at, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -64,7 +65,7 @@ func (r *Repo) Proposal(ctx context.Context, id string) (*projections.Proposal, 
 }
 
 // QueueMail implements projections.Accounts.
-func (r *Repo) QueueMail(ctx context.Context, rows ...projections.OutboxRow) error {
+func (r *Repo) QueueMail(ctx context.Context, rows ...outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		for _, m := range rows {
 			if err := insertMail(ctx, tx, m); err != nil {
@@ -75,9 +76,12 @@ func (r *Repo) QueueMail(ctx context.Context, rows ...projections.OutboxRow) err
 	})
 }
 
-func insertMail(ctx context.Context, q querier, m projections.OutboxRow) error {
-	if _, err := q.Exec(ctx, `INSERT INTO outbox (game_id, seat, kind, payload, event_version) VALUES ($1, $2, $3, $4, $5)`,
-		m.GameID, m.Seat, m.Kind, m.Payload, m.EventVersion); err != nil {
+func insertMail(ctx context.Context, q querier, m outbox.Row) error {
+	sql, args, err := outbox.Insert(m)
+	if err != nil {
+		return fmt.Errorf("projections/postgres: %w", err)
+	}
+	if _, err := q.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("projections/postgres: queue %s email: %w", m.Kind, err)
 	}
 	return nil
@@ -116,7 +120,7 @@ func (r *Repo) SetBlocked(ctx context.Context, email string, blocked bool, now t
 }
 
 // CreateSignin implements projections.Accounts.
-func (r *Repo) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail projections.OutboxRow) error {
+func (r *Repo) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO signin_links (id, token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
 			id, tokenHash, strings.ToLower(email), now, expires); err != nil {

@@ -12,13 +12,14 @@ import (
 	play1 "pbem/events/play"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 	"pbem/projections/testgame"
 )
 
 type outboxRow struct {
 	Seat    int
-	Kind    string
-	Payload projections.Mail
+	Kind    outbox.Kind
+	Payload outbox.Payload
 	Raw     string
 	Version int64
 }
@@ -57,7 +58,7 @@ func TestOutboxRows(t *testing.T) {
 	}
 	for i, r := range rows {
 		p := r.Payload
-		if r.Kind != projections.KindInvitation || r.Seat != i || p.To.Seat != i || p.To.Email == "" || p.Language != "en" ||
+		if r.Kind != outbox.Invitation || r.Seat != i || p.To.Seat != i || p.To.Email == "" || p.Language != "en" ||
 			p.Game.ID != c.ID || len(p.Game.Players) != 3 || p.Deadline == nil || p.Version != 1 {
 			t.Fatalf("invitation %d: %+v", i, r)
 		}
@@ -69,7 +70,7 @@ func TestOutboxRows(t *testing.T) {
 	}
 	seed := a.Seed
 	rows = read()
-	kinds := map[string]int{}
+	kinds := map[outbox.Kind]int{}
 	for _, r := range rows {
 		kinds[r.Kind]++
 		for seat := range 3 {
@@ -93,16 +94,16 @@ func TestOutboxRows(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM move_requests WHERE game_id = $1`, c.ID).Scan(&moves); err != nil {
 		t.Fatal(err)
 	}
-	if moves < 3 || kinds[projections.KindYourTurn] != moves-1 || kinds[projections.KindRoundEnd] < 1 || kinds[projections.KindGameOver] != 3 {
+	if moves < 3 || kinds[outbox.YourTurn] != moves-1 || kinds[outbox.RoundEnd] < 1 || kinds[outbox.GameOver] != 3 {
 		t.Fatalf("kinds %v after %d moves", kinds, moves)
 	}
 	last := rows[len(rows)-1]
-	if last.Kind != projections.KindGameOver || len(last.Payload.Ranking) != 3 || last.Payload.Summary == "" {
+	if last.Kind != outbox.GameOver || len(last.Payload.Ranking) != 3 || last.Payload.Summary == "" {
 		t.Fatalf("last row %+v", last)
 	}
 	// your_turn goes to the seat that is now awaited.
 	for _, r := range rows {
-		if r.Kind == projections.KindYourTurn && r.Version > 1 {
+		if r.Kind == outbox.YourTurn && r.Version > 1 {
 			var who int
 			if err := pool.QueryRow(ctx, `SELECT (data->>'seat')::int FROM events WHERE stream = $1 AND version = $2`, c.ID, r.Version).Scan(&who); err == nil && who == r.Seat {
 				t.Fatalf("your_turn at version %d to seat %d, who just moved", r.Version, r.Seat)
@@ -148,7 +149,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	// The timeout notice is written with the timeout, in its transaction.
 	var noticed []int32
 	if err := pool.QueryRow(ctx, `SELECT coalesce(array_agg(seat ORDER BY id), '{}') FROM outbox WHERE game_id = $1 AND kind = $2 AND event_version = $3`,
-		c.ID, projections.KindTimeout, g2.Version).Scan(&noticed); err != nil || len(noticed) != 1 || noticed[0] != 0 {
+		c.ID, outbox.Timeout, g2.Version).Scan(&noticed); err != nil || len(noticed) != 1 || noticed[0] != 0 {
 		t.Fatalf("timeout notices %v (%v), want one for seat 0", noticed, err)
 	}
 	if ok, _ := svc.Timeout(ctx, c.ID, clock); ok {

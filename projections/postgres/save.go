@@ -11,12 +11,14 @@ import (
 
 	"pbem/events"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Save implements projections.Repository: it writes one batch's Changes
 // in the batch's transaction. The projections of every Change (game rows,
-// outbox, remembered answers) are one statement over arrays
-// (changesSQL), whatever their number; before it, a creation inserts its
+// remembered answers) are one statement over arrays (changesSQL), and
+// their emails another (outbox.Insert), whatever their number; before
+// them, a creation inserts its
 // game row and seats, and a resent link updates its seat (primary data).
 // When the store lets it (a deferrer), the statements go with the store's
 // COMMIT, in the same round trip.
@@ -167,9 +169,8 @@ func keyBytes(k *events.CommitKey) []byte {
 // changesSQL writes the projections of a batch's Changes (moves, admin
 // actions, timeouts, creations) in one statement: $1..$12 one element per game for its row
 // (to_move as an int[] literal, result as JSON or NULL, state NULL unless
-// the Change takes a snapshot: then it goes to game_states), $13..$17 and
-// $23 (its delay in microseconds: the mail grace) one per outbox row,
-// $18..$22 one per remembered answer (the history is not stored: see
+// the Change takes a snapshot: then it goes to game_states), $13..$17
+// one per remembered answer (the history is not stored: see
 // projections.SeatHistory). The row's awaited_since follows its to_move
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
@@ -192,14 +193,9 @@ const changesSQL = `WITH u AS (
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
 	FROM u WHERE s.game_id = u.id AND s.game_id = ANY ($1::text[]) AND u.state IS NOT NULL
-), mail AS (
-	INSERT INTO outbox (game_id, seat, kind, payload, event_version, next_attempt_at)
-	SELECT m.game_id, m.seat, m.kind, m.payload, m.event_version, now() + m.delay * interval '1 microsecond'
-	FROM unnest($13::text[], $14::int[], $15::text[], $16::json[], $17::bigint[], $23::bigint[])
-		AS m(game_id, seat, kind, payload, event_version, delay)
 ), req AS (
 	INSERT INTO move_requests (game_id, seat, key, version, response)
-	SELECT * FROM unnest($18::text[], $19::int[], $20::text[], $21::bigint[], $22::json[])
+	SELECT * FROM unnest($13::text[], $14::int[], $15::text[], $16::bigint[], $17::json[])
 ) SELECT ('projections/postgres: ' || count(*) || ' of ' || cardinality($1::text[]) || ' game rows updated')::int
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
@@ -210,7 +206,7 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	paused, ext := make([]bool, n), make([]int32, n)
-	var mail []projections.OutboxRow
+	var mail []outbox.Row
 	var reqs []*projections.Request
 	for i, c := range cs {
 		g := c.Game
@@ -232,24 +228,20 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 			reqs = append(reqs, c.Request)
 		}
 	}
-	m := len(mail)
-	oGame, oSeat, oKind, oPayload, oVersion := make([]string, m), make([]*int32, m), make([]string, m), make([]string, m), make([]int64, m)
-	oDelay := make([]int64, m)
-	for i, o := range mail {
-		if o.Seat != nil {
-			oSeat[i] = new(int32(*o.Seat))
-		}
-		oGame[i], oKind[i], oPayload[i], oVersion[i] = o.GameID, o.Kind, string(o.Payload), o.EventVersion
-		oDelay[i] = o.Delay.Microseconds()
-	}
 	k := len(reqs)
 	rGame, rSeat, rKey, rVersion, rResp := make([]string, k), make([]int32, k), make([]string, k), make([]int64, k), make([]string, k)
 	for i, rq := range reqs {
 		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
-		oGame, oSeat, oKind, oPayload, oVersion,
-		rGame, rSeat, rKey, rVersion, rResp, oDelay)
+		rGame, rSeat, rKey, rVersion, rResp)
+	if len(mail) > 0 {
+		sql, args, err := outbox.Insert(mail...)
+		if err != nil {
+			return fmt.Errorf("projections/postgres: %w", err)
+		}
+		b.Queue(sql, args...)
+	}
 	for _, c := range cs {
 		queueCancelMail(b, c)
 	}
