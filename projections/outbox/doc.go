@@ -2,8 +2,11 @@
 // outbox table's rows, written in the transaction of what causes them and
 // sent later by notify's worker. It holds the one kind list (Kind), the one
 // payload schema (Payload: everything an email says, written from the
-// recipient's own view, so nothing the recipient may not see). notify only
-// reads these types.
+// recipient's own view, so nothing the recipient may not see), the one row
+// to write (Row) and the one statement every writer runs to add rows
+// (Insert): the projector's batches, the organiser's and sign-in emails,
+// the scheduler's reminders and digests, and the mail listener's answers
+// to replies. notify only reads these types.
 //
 // It imports no other package of pbem, so the projector, the game service
 // and notify can all use it.
