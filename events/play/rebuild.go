@@ -44,24 +44,6 @@ func (s *Service) Rebuild(ctx context.Context, id string) error {
 	return err
 }
 
-// RebuildAll rebuilds every game; progress, if set, is called after each
-// game with the number done and the total. It stops at the first error.
-func (s *Service) RebuildAll(ctx context.Context, progress func(done, total int)) (int, error) {
-	ids, err := s.repo.GameIDs(ctx)
-	if err != nil {
-		return 0, err
-	}
-	for i, id := range ids {
-		if err := s.Rebuild(ctx, id); err != nil {
-			return i, fmt.Errorf("rebuild %s: %w", id, err)
-		}
-		if progress != nil {
-			progress(i+1, len(ids))
-		}
-	}
-	return len(ids), nil
-}
-
 // GameIDs lists every game, oldest first.
 func (s *Service) GameIDs(ctx context.Context) ([]string, error) { return s.repo.GameIDs(ctx) }
 

@@ -109,8 +109,3 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	}
 	return true, nil
 }
-
-// DueGames lists up to limit active games whose deadline is at or before now.
-func (s *Service) DueGames(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	return s.repo.Due(ctx, now, limit)
-}

@@ -127,7 +127,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	if ok, err := svc.Timeout(ctx, c.ID, clock.Add(time.Hour)); ok || err != nil {
 		t.Fatalf("timeout before the deadline: %v %v", ok, err)
 	}
-	due, err := svc.DueGames(ctx, clock.Add(80*time.Hour), 10)
+	due, err := repo.Due(ctx, clock.Add(80*time.Hour), 10)
 	if err != nil || len(due) != 1 || due[0] != c.ID {
 		t.Fatalf("due: %v %v", due, err)
 	}
