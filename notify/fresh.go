@@ -2,6 +2,8 @@ package notify
 
 import (
 	"context"
+	"time"
+
 	"pbem/projections/outbox"
 )
 
@@ -28,9 +30,36 @@ type News struct {
 	// Stale, if not empty, says why the row must not be sent.
 	Stale string
 	// Version is the game's version now: a fresh your-turn email tells its
-	// story up to it (0: unknown, the row's own version is kept).
+	// story up to it (0: unknown, the row's own version is kept), and a
+	// table-talk email the lines up to it.
 	Version int64
+	// LastSent is when the last table-talk email of the game went to the
+	// row's seat (zero: never), for a table-talk row: the next one waits
+	// until ChatGather after it.
+	LastSent time.Time
 }
+
+// Table talk is gathered (issue #31): a line written to the table no
+// longer emails every other player at once. Each line still writes a
+// table-talk row per recipient (the projector), but just before sending
+// the worker asks its Freshness about it:
+//
+//   - folded: a your-turn email to the seat is waiting; it tells the
+//     lines (its story includes the table talk), so the row is skipped;
+//   - gathered: an older table-talk row to the seat is waiting; that one
+//     will tell this line too, so this one is skipped;
+//   - too soon: a table-talk email went to the seat less than ChatGather
+//     ago; the row waits until ChatGather after it (still pending);
+//   - else it is sent, telling every line of the others the seat has not
+//     been told yet (after its last visit of the page and its last
+//     table-talk or your-turn email) up to the game's version now. A row
+//     whose lines were all told already is skipped.
+//
+// So a player gets at most one table-talk email per game per quarter
+// hour, or none when a your-turn email brings the lines.
+
+// ChatGather is the least time between two table-talk emails to a seat.
+const ChatGather = 15 * time.Minute
 
 // Freshness reads, just before sending, whether claimed rows still tell
 // the truth. notify/postgres.Outbox implements it.
@@ -45,6 +74,9 @@ const (
 	StaleNotAwaited = "stale: the seat is no longer awaited"
 	StalePlayed     = "stale: the seat played since"
 	StaleSuperseded = "stale: a newer email to the seat is waiting"
+	StaleFolded     = "gathered: the seat's your-turn email tells the table talk"
+	StaleGathered   = "gathered: an older table-talk email to the seat is waiting"
+	StaleTold       = "gathered: every line was told already"
 )
 
 // fresh drops the stale rows of rows (recorded as skipped outcomes in
@@ -57,7 +89,7 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	var asked []Row
 	var at []int // at[j] is the index in rows of asked[j]
 	for i, r := range rows {
-		if r.Kind.Awaits() && r.Seat >= 0 && r.GameID != "" {
+		if (r.Kind.Awaits() || r.Kind.Gathered()) && r.Seat >= 0 && r.GameID != "" {
 			asked = append(asked, r)
 			at = append(at, i)
 		}
@@ -70,19 +102,29 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 		return nil, nil, err
 	}
 	stale := make(map[int]string, len(asked))
+	later := map[int]time.Time{} // gathered rows that wait
+	now := w.c.Now()
 	for j, n := range news {
 		i := at[j]
 		if n.Stale != "" {
 			stale[i] = n.Stale
 			continue
 		}
-		if rows[i].Kind == outbox.YourTurn && n.Version > rows[i].EventVersion {
+		if next := n.LastSent.Add(ChatGather); rows[i].Kind.Gathered() && !n.LastSent.IsZero() && next.After(now) {
+			later[i] = next
+			continue
+		}
+		if (rows[i].Kind == outbox.YourTurn || rows[i].Kind.Gathered()) && n.Version > rows[i].EventVersion {
 			rows[i].EventVersion = n.Version
 		}
 	}
 	for i, r := range rows {
 		if why, ok := stale[i]; ok {
 			early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: why})
+			continue
+		}
+		if next, ok := later[i]; ok {
+			early = append(early, Outcome{ID: r.ID, Status: Pending, NextAttempt: next})
 			continue
 		}
 		keep = append(keep, r)

@@ -46,6 +46,10 @@ type Outcome struct {
 	// the reason a row was skipped.
 	Error       string
 	NextAttempt time.Time
+	// EventVersion, if above 0, is the game version a sent email told up
+	// to (a your-turn email's story, a table-talk email's lines), kept in
+	// the row so that the next table-talk email starts after it.
+	EventVersion int64
 }
 
 // FailedEmail is an email that could not be sent, as the game's admin sees

@@ -208,6 +208,13 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if d.Notice != "" {
 		d.NoticeText = l.p.T("notice." + d.Notice)
 	}
+	if row.Story != nil && row.Kind.Gathered() && len(row.Story.Events) > 0 {
+		// A gathered table-talk email tells every line not told yet.
+		d.Lines = d.Lines[:0:0]
+		for _, e := range row.Story.Events {
+			d.Lines = append(d.Lines, e.Summary)
+		}
+	}
 	if row.Story != nil && row.Kind.TellsStory() {
 		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.p.T("story.system"), l.p.T("story.admin"))
 	}

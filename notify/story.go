@@ -37,7 +37,10 @@ import (
 // The seat's last move is its last game event whose actor is "seat:N"
 // (moves it made itself, from the page, the API or an email); moves made for
 // it (a default move when its time ran out, a bot) are part of the story.
-// Table talk (which has its own emails) and the game's creation are left out.
+// The other players' table talk is part of it (issue #31: a table-talk
+// email waiting for the seat is then not sent, see ChatGather); the seat's
+// own lines and the game's creation are left out. A table-talk email's
+// Events are the other players' lines the seat was not told yet.
 type Story struct {
 	// Events are the seat's redacted history after its last move, up to the
 	// email's event version, oldest first (filled for your-turn emails).

@@ -206,6 +206,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		return len(rows), err
 	}
 	for _, r := range live {
+		if r.Kind.Gathered() && r.Story != nil && len(r.Story.Events) == 0 {
+			early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: StaleTold})
+			continue
+		}
 		m, err := w.c.Renderer.Render(r)
 		if err != nil {
 			// A row that does not render (a bad payload, a refused
@@ -236,7 +240,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		if err != nil && sctx.Err() != nil && errors.Is(err, sctx.Err()) {
 			return false // stopping: released below
 		}
-		o := Outcome{ID: sending[j].ID, Status: Sent, MessageID: msgs[j].MessageID}
+		o := Outcome{ID: sending[j].ID, Status: Sent, MessageID: msgs[j].MessageID, EventVersion: sending[j].EventVersion}
 		if err != nil {
 			o = w.failure(sending[j], err)
 		}

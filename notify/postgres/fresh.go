@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -29,11 +30,33 @@ FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY A
 LEFT JOIN games g ON g.id = r.game_id
 ORDER BY r.i`
 
-// Freshness implements notify.Freshness with one query for the batch.
+// gatheredSQL reads, for each claimed table-talk row ($1..$3: ids, game
+// ids, seats), with its index: whether a your-turn email to the seat waits
+// (it will tell the lines), whether an older table-talk row to the seat
+// waits (it will tell them), when the last table-talk email of the game
+// went to the seat (outbox_seat_sent, migration 0095), and the game's
+// version. See notify.ChatGather.
+const gatheredSQL = `SELECT r.i,
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+    AND n.kind = 'your_turn'),
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+    AND n.kind = 'chat' AND n.id < r.id),
+  (SELECT max(n.sent_at) FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'sent'
+    AND n.kind = 'chat'),
+  coalesce(g.version, 0)
+FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS r(id, game_id, seat, i)
+LEFT JOIN games g ON g.id = r.game_id
+ORDER BY r.i`
+
+// Freshness implements notify.Freshness with one query for the batch's
+// your-turn emails and reminders, and one for its table talk.
 func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
 	out := make([]notify.News, len(rows))
 	n := len(rows)
 	ids, games, seats, versions := make([]int64, n), make([]string, n), make([]int32, n), make([]int64, n)
+	if err := o.gathered(ctx, rows, out); err != nil {
+		return nil, err
+	}
 	var asked []int
 	for i, r := range rows {
 		if !r.Kind.Awaits() || r.Seat < 0 {
@@ -68,4 +91,45 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
 	return out, nil
+}
+
+// gathered fills in out the News of the table-talk rows of rows.
+func (o *Outbox) gathered(ctx context.Context, rows []notify.Row, out []notify.News) error {
+	var ids []int64
+	var games []string
+	var seats []int32
+	var asked []int
+	for i, r := range rows {
+		if r.Kind.Gathered() && r.Seat >= 0 {
+			ids, games, seats = append(ids, r.ID), append(games, r.GameID), append(seats, int32(r.Seat))
+			asked = append(asked, i)
+		}
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	res, err := o.pool.Query(ctx, gatheredSQL, ids, games, seats)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: gathered: %w", err)
+	}
+	var j, version int64
+	var folded, older bool
+	var last *time.Time
+	if _, err := pgx.ForEachRow(res, []any{&j, &folded, &older, &last, &version}, func() error {
+		nw := &out[asked[j-1]]
+		nw.Version = version
+		if last != nil {
+			nw.LastSent = *last
+		}
+		switch {
+		case folded:
+			nw.Stale = notify.StaleFolded
+		case older:
+			nw.Stale = notify.StaleGathered
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("notify/postgres: gathered: %w", err)
+	}
+	return nil
 }

@@ -69,9 +69,10 @@ UPDATE outbox o SET
     sent_at = CASE WHEN x.status IN ('sent', 'skipped') THEN $1 ELSE o.sent_at END,
     last_error = nullif(x.error, ''),
     next_attempt_at = CASE WHEN x.status = 'pending' THEN x.next_at ELSE o.next_attempt_at END,
+    event_version = CASE WHEN x.status = 'sent' AND x.version > 0 THEN x.version ELSE o.event_version END,
     leased_until = NULL
-FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-    AS x(id, status, message_id, error, next_at)
+FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::bigint[])
+    AS x(id, status, message_id, error, next_at, version)
 WHERE o.id = x.id AND o.status <> 'sent'`
 
 // Finish implements notify.OutboxStore.
@@ -81,18 +82,19 @@ func (o *Outbox) Finish(ctx context.Context, now time.Time, outcomes []notify.Ou
 	}
 	n := len(outcomes)
 	ids, st, mid, errs, next := make([]int64, n), make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
+	versions := make([]int64, n)
 	for i, x := range outcomes {
 		switch x.Status {
 		case notify.Sent, notify.Skipped, notify.Failed, notify.Pending:
 		default:
 			return fmt.Errorf("notify/postgres: finish: row %d: bad status %q", x.ID, x.Status)
 		}
-		ids[i], st[i], mid[i], errs[i], next[i] = x.ID, string(x.Status), x.MessageID, x.Error, x.NextAttempt
+		ids[i], st[i], mid[i], errs[i], next[i], versions[i] = x.ID, string(x.Status), x.MessageID, x.Error, x.NextAttempt, x.EventVersion
 		if x.Status == notify.Pending && x.NextAttempt.IsZero() {
 			next[i] = now
 		}
 	}
-	if _, err := o.pool.Exec(ctx, finishSQL, now, ids, st, mid, errs, next); err != nil {
+	if _, err := o.pool.Exec(ctx, finishSQL, now, ids, st, mid, errs, next, versions); err != nil {
 		return fmt.Errorf("notify/postgres: finish: %w", err)
 	}
 	return nil

@@ -59,12 +59,15 @@ ORDER BY r.i`
 func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*notify.Story, error) {
 	out := make([]*notify.Story, len(reqs))
 	ids, seats, uptos := make([]string, len(reqs)), make([]int32, len(reqs)), make([]int64, len(reqs))
-	var told []int // the requests that tell a story
+	var told, talk []int // the requests that tell a story, and table talk
 	for i, r := range reqs {
 		out[i] = &notify.Story{}
 		ids[i], seats[i], uptos[i] = r.GameID, int32(r.Seat), r.Upto
-		if r.Kind.TellsStory() {
+		switch {
+		case r.Kind.TellsStory():
 			told = append(told, i)
+		case r.Kind.Gathered():
+			talk = append(talk, i)
 		}
 	}
 	rows, err := s.pool.Query(ctx, zonesSQL, ids, seats)
@@ -84,6 +87,11 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 			return nil, err
 		}
 	}
+	if len(talk) > 0 && s.histories.Events != nil {
+		if err := s.chatStories(ctx, reqs, talk, out); err != nil {
+			return nil, err
+		}
+	}
 	for i, r := range reqs {
 		if r.Kind == outbox.RoundEnd {
 			if out[i].Round, err = s.round(ctx, r.GameID, r.Seat, r.Upto); err != nil {
@@ -97,8 +105,8 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 // stories reads the story of each request of reqs listed in told into
 // out: the seat's history (its own row of a version if it has one, else
 // the public row) after its last game event of its own, up to the
-// request's version. Table talk and the game's creation are left out (see
-// notify's Story).
+// request's version. The seat's own table talk and the game's creation are
+// left out (see notify's Story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
 	ids, seats, uptos := make([]string, len(told)), make([]int32, len(told)), make([]int64, len(told))
 	for j, i := range told {
@@ -142,11 +150,74 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 		if h.Version > r.Upto {
 			break
 		}
-		if h.Type == pbemevent.TypeChat || h.Type == pbemevent.TypeCreated {
+		acting := notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
+		if h.Type == pbemevent.TypeCreated || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
 			continue
 		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
-			Seat: notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey), Summary: h.Summary})
+			Seat: acting, Summary: h.Summary})
+	}
+	return nil
+}
+
+// chatFromSQL selects, for each requested seat ($1, $2: game ids and
+// seats), with the request's index, its game row and the version its
+// table talk was told up to: the later of the last page it was shown
+// (seat_visits.seen) and the last table-talk or your-turn email it was
+// sent (outbox.event_version, the version such an email told up to).
+const chatFromSQL = `SELECT r.i, g.game, g.language, g.players, g.version,
+  greatest(coalesce((SELECT v.seen FROM seat_visits v WHERE v.game_id = r.game_id AND v.seat = r.seat), 0),
+    coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat
+      AND n.status = 'sent' AND n.kind IN ('chat', 'your_turn')), 0))
+FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
+JOIN games g ON g.id = r.game_id
+ORDER BY r.i`
+
+// chatStories reads the story of each table-talk request of reqs listed
+// in told into out: the other players' lines the seat was not told yet
+// (see chatFromSQL), up to the request's version.
+func (s *Seats) chatStories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
+	ids, seats := make([]string, len(told)), make([]int32, len(told))
+	for j, i := range told {
+		ids[j], seats[j] = reqs[i].GameID, int32(reqs[i].Seat)
+	}
+	rows, err := s.pool.Query(ctx, chatFromSQL, ids, seats)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: table talk: %w", err)
+	}
+	type start struct {
+		j    int64
+		g    projections.Game
+		from int64
+	}
+	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (start, error) {
+		var st start
+		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.from)
+		return st, err
+	})
+	if err != nil {
+		return fmt.Errorf("notify/postgres: table talk: %w", err)
+	}
+	for _, st := range starts {
+		r := reqs[told[st.j-1]]
+		st.g.ID = r.GameID
+		hist, evs, err := s.histories.seat(ctx, &st.g, r.Seat, st.from)
+		if err != nil {
+			return fmt.Errorf("notify/postgres: table talk of %s seat %d: %w", r.GameID, r.Seat, err)
+		}
+		story := out[told[st.j-1]]
+		story.Events = []notify.StoryEvent{} // told, even if empty: nothing new
+		for i, h := range hist {
+			if h.Version > r.Upto {
+				break
+			}
+			acting := notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
+			if h.Version <= st.from || h.Type != pbemevent.TypeChat || acting == r.Seat {
+				continue
+			}
+			story.Events = append(story.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
+				Seat: acting, Summary: h.Summary})
+		}
 	}
 	return nil
 }

@@ -83,3 +83,8 @@ func (k Kind) ForSeat() bool {
 // TellsStory reports whether an email of kind k lists everything that
 // happened since its recipient's last move.
 func (k Kind) TellsStory() bool { return k == YourTurn }
+
+// Gathered reports whether emails of kind k are gathered as table talk is
+// (at most one per seat and game per quarter hour, or told by the seat's
+// your-turn email: see notify.ChatGather).
+func (k Kind) Gathered() bool { return k == Chat }
