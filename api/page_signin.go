@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"pbem/events/play"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,9 +29,17 @@ type signinUsePage struct {
 // myGamesPage lists the games of the signed-in address.
 type myGamesPage struct {
 	base
-	Email                            string
-	Games                            []myGameRow
+	Email string
+	Games []myGameRow
+	// Organised are the games this address organises, each with its
+	// admin page's link.
+	Organised                        []organisedRow
 	DeadlineWord, LastWord, OpenWord string
+}
+
+// organisedRow is a game the address organises, in "My games".
+type organisedRow struct {
+	ID, Game, Players, Status string
 }
 
 // myGameRow is one game of "My games", ready to show.
@@ -146,12 +153,34 @@ func (p *pages) myGames(c echo.Context) error {
 				r.Turn = cat.T("me.yourturn")
 			}
 			if g.DeadlineAt != nil {
-				r.Deadline = g.DeadlineAt.In(loc).Format(time.DateTime)
+				r.Deadline = tellTime(cat, *g.DeadlineAt, p.svc.Now(), loc).Text
 			}
 		}
 		d.Games = append(d.Games, r)
 	}
+	org, err := p.svc.Organised(c.Request().Context(), sessionOf(c))
+	if err != nil {
+		return err
+	}
+	for _, g := range org {
+		d.Organised = append(d.Organised, organisedRow{ID: g.GameID, Game: gameName(cat, g.Game),
+			Players: strings.Join(g.Players, ", "), Status: cat.T("status." + g.Status)})
+	}
 	return p.render(c, http.StatusOK, "mygames", d)
+}
+
+// openAdmin: GET /me/admin/:game puts the admin token of a game the
+// session's address organises in the admin page's cookie and goes to that
+// page (as the admin link would, without a token in any URL).
+func (p *pages) openAdmin(c echo.Context) error {
+	id := c.Param("game")
+	tok, err := p.svc.AdminTokenFor(c.Request().Context(), sessionOf(c), id)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: adminCookie, Value: tok, Path: "/admin/" + id, MaxAge: cookieAge, HttpOnly: true,
+		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
+	return c.Redirect(http.StatusSeeOther, "/admin/"+id)
 }
 
 // signOut: POST /me/signout.

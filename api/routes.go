@@ -51,6 +51,7 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/me", p.wrap(p.myGames)},                 // My games (the session's address)
 			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},        // end the session (form: csrf)
 			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},     // open my seat of a game (sets its cookie)
+			{http.MethodGet, "/me/admin/:game", p.wrap(p.openAdmin)},   // open the admin page of a game I organise (sets its cookie)
 			{http.MethodGet, "/mail/block", p.wrap(p.blockForm)},       // refuse every invitation (?token=): one button
 			{http.MethodPost, "/mail/block", p.wrap(p.block)},          // (form: token, action=block|unblock)
 			{http.MethodGet, "/play/:game", p.wrap(p.play)},            // a seat's page (?token= is swapped for a cookie)

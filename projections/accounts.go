@@ -44,6 +44,15 @@ type MyGame struct {
 	UpdatedAt  time.Time      `json:"updated_at"`
 }
 
+// OrganisedGame is a game its organiser sees in "My games" with its
+// admin page's link (issue #31).
+type OrganisedGame struct {
+	GameID  string   `json:"game_id"`
+	Game    string   `json:"game"`
+	Status  string   `json:"status"`
+	Players []string `json:"players"`
+}
+
 // Accounts stores what the organiser and sign-in flows need beside the
 // games: proposals, blocked addresses, sign-in links and sessions.
 // Addresses are compared lower-cased. Errors: a *Fault of ErrNotFound for
@@ -79,6 +88,9 @@ type Accounts interface {
 	// MyGames lists every seat of email, the active games first, with
 	// each game's last event, without LastMove (the service tells it).
 	MyGames(ctx context.Context, email string) ([]MyGame, error)
+	// Organised lists the games email organises (confirmed proposals),
+	// running games first, then the newest.
+	Organised(ctx context.Context, email string) ([]OrganisedGame, error)
 	// HasGames reports whether email has a seat or organises a game.
 	HasGames(ctx context.Context, email string) (bool, error)
 	// WaitingSince maps each seat game id awaits to the time of the

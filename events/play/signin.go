@@ -134,6 +134,42 @@ func (s *Service) lastLine(m *projections.MyGame) (string, error) {
 	return rows[0].Summary, nil
 }
 
+// Organised lists the games the session's address organises, for "My
+// games". Errors: EUnauthorized (no session).
+func (s *Service) Organised(ctx context.Context, session string) ([]projections.OrganisedGame, error) {
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.repo.Organised(ctx, email)
+}
+
+// AdminTokenFor returns the admin token of game id when the session's
+// address organises it. Errors: EUnauthorized (no session), ENotFound (no
+// such game, or another organiser's).
+func (s *Service) AdminTokenFor(ctx context.Context, session, id string) (string, error) {
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return "", err
+	}
+	p, err := s.repo.Proposal(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if p.ConfirmedAt == nil || !strings.EqualFold(p.OrganiserEmail, email) {
+		return "", Errorf(ENotFound, "you do not organise game %s", id)
+	}
+	gen, err := s.adminGen(ctx, id) // a revoked link has a newer generation
+	if err != nil {
+		return "", err
+	}
+	tok := tokens.Admin(s.secret, id, gen)
+	if _, err := s.authAdmin(ctx, id, tok); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
 // SeatTokenFor returns the play-link token of the seat of game id that
 // the session's address holds. Errors: EUnauthorized (no session),
 // ENotFound (no such game, or no seat of this address in it).

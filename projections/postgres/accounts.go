@@ -210,6 +210,27 @@ func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame,
 	return out, nil
 }
 
+// Organised implements projections.Accounts: a game's id is its
+// proposal's.
+func (r *Repo) Organised(ctx context.Context, email string) ([]projections.OrganisedGame, error) {
+	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.status, g.players
+		FROM proposals p JOIN games g ON g.id = p.id
+		WHERE lower(p.organiser_email) = lower($1) AND p.confirmed_at IS NOT NULL
+		ORDER BY g.status IN ('finished', 'aborted'), g.updated_at DESC, g.id`, email)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: organised games: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.OrganisedGame, error) {
+		var o projections.OrganisedGame
+		err := row.Scan(&o.GameID, &o.Game, &o.Status, &o.Players)
+		return o, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: organised games: %w", err)
+	}
+	return out, nil
+}
+
 // HasGames implements projections.Accounts.
 func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 	var ok bool
