@@ -14,6 +14,7 @@ const bagpipesName = "swords-and-bagpipes"
 // bagCard is a bagpipe card of the Swords and Bagpipes view JSON: its
 // printed name and its text in the game's language.
 type bagCard struct {
+	ID    string `json:"id"`
 	Name  string `json:"name"`
 	Phase string `json:"phase"`
 	X2    bool   `json:"x2"`
@@ -23,6 +24,8 @@ type bagCard struct {
 	// Changed marks a card that came here since the seat last looked
 	// (see page_catchup.go).
 	Changed bool `json:"-"`
+	// Moves are the moves a tap on the card offers (page_play_cards.go).
+	Moves []moveButton `json:"-"`
 }
 
 // bagViewJSON is the part of the Swords and Bagpipes view the page shows.
@@ -91,6 +94,10 @@ type bagPage struct {
 	Battle  string
 	Hand    []bagCard
 	Players []bagPlayer
+	// Other are the seat's moves about no card of its hand (replenish,
+	// relocate, end the turn, stay home, choose a side, the badge), offered
+	// by its camp's tile.
+	Other []moveButton
 }
 
 // bagData reads a Swords and Bagpipes view (JSON) into the page's data.

@@ -66,6 +66,8 @@ type lordsCard struct {
 	// Changed marks a card that came here (or turned) since the seat last
 	// looked (see page_catchup.go).
 	Changed bool
+	// Moves are the moves a tap on the card offers (page_play_cards.go).
+	Moves []moveButton
 }
 
 // lordsSeat is one player's table as the page draws it.
@@ -88,6 +90,8 @@ type lordsPage struct {
 	Supporters []lordsCard
 	Seats      []lordsSeat
 	Piles      string
+	// Other are the seat's moves about no card (a power's yes or no).
+	Other []moveButton
 }
 
 // lordsData reads a Lords of Scotland view (JSON) into the page's data,

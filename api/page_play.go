@@ -85,6 +85,11 @@ type moveButton struct {
 	JSON  string
 	Label string
 	Final bool
+	// Ask is the form action of a Final move (the confirmation first).
+	Ask string
+	// Card is the card of the table this move is about (see
+	// page_play_cards.go; "" for a move about no card).
+	Card string
 }
 
 // field is one public field of a game's view (the generic rendering).
@@ -275,6 +280,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		return nil, err
 	}
 	var labeler func(m rawMove) (group, label string)
+	var keyer func(m rawMove) string
 	switch sm.Game {
 	case lordsName:
 		lv, err := p.lordsData(cat, raw, names)
@@ -282,18 +288,25 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 			return nil, err
 		}
 		d.Lords = lv
-		labeler = lordsGroup
+		labeler, keyer = lordsGroup, lordsCardKey
 	case bagpipesName:
 		bv, err := p.bagData(cat, raw, names)
 		if err != nil {
 			return nil, err
 		}
 		d.Bag = bv
-		labeler = bagLabel
+		labeler, keyer = bagLabel, bagCardKey
 	default:
 		d.Generic = genericFields(raw)
 	}
-	d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler)
+	d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler, keyer)
+	for _, g := range d.Groups {
+		for i := range g.Moves {
+			if g.Moves[i].Final {
+				g.Moves[i].Ask = "/play/" + sm.ID + "?confirm=" + confirmAsk
+			}
+		}
+	}
 	for _, e := range v.Explanations {
 		d.Explain = append(d.Explain, e.Text)
 	}
@@ -306,6 +319,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	if sm.Status == projections.StatusActive {
 		d.Takeback = sp.Takeback.Version
 	}
+	d.cardMoves()
 	return d, nil
 }
 
@@ -320,8 +334,10 @@ type rawMove struct {
 // groupMoves turns the legal moves into titled button groups, in the order
 // of their first appearance. final[i] marks moves[i] as one that cannot be
 // taken back. labeler, if set, gives a move's group (a catalog key) and
-// label in the page's language ("" keeps the engine's).
-func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler func(rawMove) (string, string)) []moveGroup {
+// label in the page's language ("" keeps the engine's); keyer, if set,
+// names the card of the table a move is about.
+func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler func(rawMove) (string, string),
+	keyer func(rawMove) string) []moveGroup {
 	var out []moveGroup
 	at := map[string]int{}
 	for k, m := range moves {
@@ -354,7 +370,11 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler fun
 			at[group] = i
 			out = append(out, moveGroup{Title: cat.T(group)})
 		}
-		out[i].Moves = append(out[i].Moves, moveButton{JSON: rm.JSON, Label: label, Final: k < len(final) && final[k]})
+		mb := moveButton{JSON: rm.JSON, Label: label, Final: k < len(final) && final[k]}
+		if keyer != nil {
+			mb.Card = keyer(rm)
+		}
+		out[i].Moves = append(out[i].Moves, mb)
 	}
 	return out
 }

@@ -66,5 +66,6 @@ func (p *pages) askConfirm(c echo.Context, id, tok string, ver int64, mv string)
 	if d.Confirm == nil {
 		return p.backToPlay(c, id, tok, noticeStale, "")
 	}
+	d.cardMoves() // the cards offer nothing while a move waits for its confirmation
 	return p.render(c, http.StatusOK, "play", d)
 }
