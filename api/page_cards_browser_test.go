@@ -49,12 +49,12 @@ func TestBrowserWholeGameByTappingCards(t *testing.T) {
 						chromedp.WaitVisible(chromedp.CSS("#game")))
 				}
 				within(t, tb, 30*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
-					chromedp.WaitVisible(chromedp.CSS(".playable > .pick > summary")))
+					chromedp.WaitVisible(chromedp.CSS(".pick > summary")))
 				within(t, tb, 10*time.Second, "mark the bar",
 					chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`))
 				// A card, then one of its moves, chosen by the tap's number.
-				n := eval[int](t, tb, `document.querySelectorAll(".playable > .pick > summary").length`)
-				card := `document.querySelectorAll(".playable > .pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
+				n := eval[int](t, tb, `document.querySelectorAll(".pick > summary").length`)
+				card := `document.querySelectorAll(".pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
 				within(t, tb, 20*time.Second, "tap a card",
 					chromedp.Evaluate[chromedp.Void](card+`.scrollIntoView({block: "center"})`),
 					chromedp.Evaluate[chromedp.Void](card+`.click()`),
