@@ -105,7 +105,7 @@ func TestCorrectEmailAndReplacePlayer(t *testing.T) {
 		t.Fatalf("seats %+v", sm.Seats)
 	}
 	var to []string
-	rows, err = e.pool.Query(ctx, `SELECT kind || ' ' || (payload->'to'->>'email') FROM outbox WHERE game_id = $1 ORDER BY id DESC LIMIT 2`, c.ID)
+	rows, err = e.pool.Query(ctx, `SELECT kind || ' ' || (payload->'to'->>'email') FROM outbox WHERE game_id = $1 AND kind IN ('invitation', 'link') ORDER BY id DESC LIMIT 2`, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,6 +230,9 @@ func (p *pages) renderError(c echo.Context, err error) error {
 			d.Detail = "" // the message says it all
 		}
 	}
+	if msg, detail, ok := p.oldLinkText(c, p.cat(d.Lang), err); ok {
+		d.Msg, d.Detail = msg, detail
+	}
 	return p.render(c, status, "error", d)
 }
 

@@ -68,8 +68,9 @@ func (p *pages) audit(c echo.Context) error {
 	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
 	texts := p.svc.DescribeAudit(a, names, b.Lang)
+	at := play.AuditNames(a, names) // each act's author as of the act
 	for i, e := range a.Events {
-		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorName(e.Meta.Actor, names),
+		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorName(e.Meta.Actor, at[i]),
 			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}

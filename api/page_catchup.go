@@ -103,6 +103,8 @@ func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []
 			switch {
 			case key == "chat":
 				who = cat.T("catchup.chat")
+			case l.Who != "": // the seat's holder when it acted
+				who = cat.T("catchup.turn_of", l.Who)
 			case l.Seat >= 0:
 				who = cat.T("catchup.turn_of", seatName(names, l.Seat))
 			}

@@ -53,7 +53,11 @@ func (p *pages) history(c echo.Context) error {
 	names := seatNames(sm)
 	now, loc := p.svc.Now(), location(c)
 	for _, r := range h.Events {
-		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: actorName(r.Actor, names),
+		who := r.ActorName // the seat's holder when it acted
+		if who == "" {
+			who = actorName(r.Actor, names)
+		}
+		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: who,
 			When: tellTime(cat, r.RecordedAt, now, loc), Hash: hex.EncodeToString(r.Hash)})
 	}
 	return p.render(c, http.StatusOK, "history", d)

@@ -104,7 +104,7 @@ func (p *pages) play(c echo.Context) error {
 	id := c.Param("game")
 	if swapped, err := p.swapToken(c, seatCookie, "/play/"+id, func(tok string) error {
 		_, err := p.svc.SeatVersion(ctx, id, tok)
-		return err
+		return p.oldLink(c, id, tok, err)
 	}); swapped {
 		return err
 	}
@@ -114,7 +114,7 @@ func (p *pages) play(c echo.Context) error {
 	}
 	d, err := p.playFor(c, id, tok, c.QueryParam("n"))
 	if err != nil {
-		return err
+		return p.oldLink(c, id, tok, err)
 	}
 	return p.render(c, http.StatusOK, "play", d)
 }

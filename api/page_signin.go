@@ -2,11 +2,12 @@ package api
 
 import (
 	"net/http"
-	"pbem/events/play"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/play"
 	"pbem/projections"
 )
 
@@ -48,6 +49,9 @@ type myGameRow struct {
 	Turn, Deadline    string
 	Status, Result    string
 	LastMove          string
+	// Ended marks a finished or aborted game; BotPlayed a seat the
+	// organiser handed to a bot (it has no turn of its own).
+	Ended, BotPlayed bool
 }
 
 // signinForm: GET /signin.
@@ -129,7 +133,8 @@ func (p *pages) myGames(c echo.Context) error {
 	d.Title, d.CSRF = cat.T("me.title"), p.csrfFor(sess)
 	loc := location(c)
 	for _, g := range gs {
-		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(g.Players, ", "), LastMove: g.LastMove}
+		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(markBots(g.Players, g.Bots, cat.T("play.bot")), ", "),
+			LastMove: g.LastMove, Ended: projections.StatusEnded(g.Status), BotPlayed: g.BotPlayed()}
 		switch g.Status {
 		case projections.StatusFinished:
 			if g.Result != nil {
@@ -151,6 +156,9 @@ func (p *pages) myGames(c echo.Context) error {
 			r.Turn = cat.T("me.waiting", strings.Join(who, ", "))
 			if mine {
 				r.Turn = cat.T("me.yourturn")
+			}
+			if r.BotPlayed {
+				r.Turn = cat.T("me.botplays")
 			}
 			if g.DeadlineAt != nil {
 				r.Deadline = tellTime(cat, *g.DeadlineAt, p.svc.Now(), loc).Text
@@ -181,6 +189,17 @@ func (p *pages) openAdmin(c echo.Context) error {
 	c.SetCookie(&http.Cookie{Name: adminCookie, Value: tok, Path: "/admin/" + id, MaxAge: cookieAge, HttpOnly: true,
 		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
 	return c.Redirect(http.StatusSeeOther, "/admin/"+id)
+}
+
+// markBots is names with each bot's seat marked (mark: "(bot)").
+func markBots(names, bots []string, mark string) []string {
+	out := slices.Clone(names)
+	for i := range out {
+		if i < len(bots) && bots[i] != "" {
+			out[i] += " " + mark
+		}
+	}
+	return out
 }
 
 // signOut: POST /me/signout.

@@ -50,6 +50,7 @@ type Reads interface {
 	Verify(ctx context.Context, id string) error
 	WaitingFor(ctx context.Context, id string) ([]play.Waiting, error)
 	PauseReason(ctx context.Context, id string) (string, error)
+	OldLinkOf(ctx context.Context, id, token string) (*play.OldLink, error)
 	Authenticate(ctx context.Context, id, token string) (play.Auth, error)
 	Organiser(ctx context.Context, id string) (play.Organiser, error)
 	Games() []string

@@ -215,6 +215,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 			d.Lines = append(d.Lines, e.Summary)
 		}
 	}
+	if seat < 0 {
+		d.PlayLink = "" // not a seat's email (a player who left): no link to play
+	}
 	if row.Story != nil && row.Kind.TellsStory() {
 		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.p.T("story.system"), l.p.T("story.admin"))
 	}

@@ -70,6 +70,9 @@ type StoryEvent struct {
 	Type  string
 	Actor string
 	Seat  int
+	// Who names the person who held the acting seat when it acted ("":
+	// the seat's current name is told, or none).
+	Who string
 	// Summary is the event's sentence as the seat's history has it.
 	Summary string
 }
@@ -142,6 +145,8 @@ func storyTurns(evs []StoryEvent, names []string, system, admin string) []storyT
 		if len(out) == 0 || key != last {
 			who := system
 			switch {
+			case e.Who != "":
+				who = e.Who
 			case e.Seat >= 0 && e.Seat < len(names):
 				who = names[e.Seat]
 			case e.Actor == "admin":

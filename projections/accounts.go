@@ -42,6 +42,10 @@ type MyGame struct {
 	LastMoveAt *time.Time     `json:"last_move_at"`
 	Result     *engine.Result `json:"result,omitempty"`
 	UpdatedAt  time.Time      `json:"updated_at"`
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person): the address's own seat among them when the organiser handed
+	// it to a bot (no turn of its own to play then).
+	Bots []string `json:"bots"`
 }
 
 // OrganisedGame is a game its organiser sees in "My games" with its
@@ -52,6 +56,9 @@ type OrganisedGame struct {
 	Status  string   `json:"status"`
 	Players []string `json:"players"`
 }
+
+// BotPlayed reports whether a bot plays the address's own seat of m.
+func (m *MyGame) BotPlayed() bool { return m.Seat >= 0 && m.Seat < len(m.Bots) && m.Bots[m.Seat] != "" }
 
 // Accounts stores what the organiser and sign-in flows need beside the
 // games: proposals, blocked addresses, sign-in links and sessions.

@@ -128,11 +128,14 @@ func (g *Game) Clone() *Game {
 // from the event when read (see SeatHistory). A seat has its own row only
 // where it differs from the public (Spectator) row.
 type HistoryRow struct {
-	GameID     string          `json:"-"`
-	Version    int64           `json:"version"`
-	Seat       int             `json:"-"`
-	Type       string          `json:"type"`
-	Actor      string          `json:"actor,omitempty"`
+	GameID  string `json:"-"`
+	Version int64  `json:"version"`
+	Seat    int    `json:"-"`
+	Type    string `json:"type"`
+	Actor   string `json:"actor,omitempty"`
+	// ActorName names the person who held the acting seat when it acted
+	// ("seat:N" actors only; a later replacement does not change it).
+	ActorName  string          `json:"actor_name,omitempty"`
 	Data       json.RawMessage `json:"data"`
 	Summary    string          `json:"summary"`
 	Hash       []byte          `json:"hash"`

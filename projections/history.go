@@ -51,8 +51,8 @@ func redacted(eng engine.Game, ev engine.Event, seat int, players []string, lang
 
 // rowOf is e's history row for seat, told as t. Its hashes are those of
 // the event (see ShowsHashes).
-func rowOf(g *Game, e events.Event, seat int, t told) HistoryRow {
-	r := HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor,
+func rowOf(g *Game, players []string, e events.Event, seat int, t told) HistoryRow {
+	r := HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor, ActorName: ActorName(e.Meta.Actor, players),
 		Data: t.data, Summary: t.line, RecordedAt: e.RecordedAt.UTC()}
 	if ShowsHashes(g) {
 		r.Hash, r.PrevHash = e.Hash, e.PrevHash
@@ -88,7 +88,7 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 	}
 	out := make([]HistoryRow, 0, len(evs))
 	for _, e := range evs {
-		players = playersAfter(players, e)
+		players = PlayersAfter(players, e)
 		r, err := seatRow(eng, g, players, e, seat)
 		if err != nil {
 			return nil, err
@@ -96,6 +96,16 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// ActorName is the name of the person who held the seat of actor
+// ("seat:N") among players, the names when it acted; "" for another actor
+// (a bot, the organiser, the system) or an unknown seat.
+func ActorName(actor string, players []string) string {
+	if s, ok := pbemevent.SeatOfActor(actor); ok && s < len(players) {
+		return players[s]
+	}
+	return ""
 }
 
 // seatRow is e's row for seat (redacted for it), or its public row when
@@ -118,10 +128,10 @@ func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat in
 			return HistoryRow{}, err
 		}
 		if own.differs(pub) {
-			return rowOf(g, e, seat, own), nil
+			return rowOf(g, players, e, seat, own), nil
 		}
 	}
-	return rowOf(g, e, engine.Spectator, pub), nil
+	return rowOf(g, players, e, engine.Spectator, pub), nil
 }
 
 // playersBefore takes g.Players (the names at g.Version) back to the
@@ -148,9 +158,9 @@ func playersBefore(g *Game, evs []events.Event) ([]string, error) {
 	return players, nil
 }
 
-// playersAfter is players after e: the creation names them, a
-// replacement renames its seat (as the projector does).
-func playersAfter(players []string, e events.Event) []string {
+// PlayersAfter is players (the names by seat) after event e: the creation
+// names them, a replacement renames its seat (as the projector does).
+func PlayersAfter(players []string, e events.Event) []string {
 	switch e.Type {
 	case pbemevent.TypeCreated:
 		var c pbemevent.Created

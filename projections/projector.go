@@ -126,9 +126,17 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				if err := p.reseat(b, e); err != nil {
 					return nil, err
 				}
+				if e.Type == pbemevent.TypePlayerReplaced {
+					notice = NoticeReplaced
+				}
 			case pbemevent.TypeSeatBot:
-				if err := p.seatBot(b, e); err != nil {
+				back, err := p.seatBot(b, e)
+				if err != nil {
 					return nil, err
+				}
+				notice = NoticeBot
+				if back {
+					notice = NoticeBotBack
 				}
 			case pbemevent.TypeTakeback:
 				if err := p.takeBack(b, e); err != nil {
@@ -395,10 +403,13 @@ func (p *Projector) addMail(b *Batch, kind outbox.Kind, s *Seat, version int64, 
 	return p.addMailWith(b, kind, s, version, lines, nil)
 }
 
-// addMailWith is addMail with a last touch to the payload (nil: none).
+// addMailWith is addMail with a last touch to the payload (nil: none). A
+// seat without an address (a bot's from the start) gets nothing; a seat a
+// bot plays for its person (SeatBot) gets only what a person who played
+// is told (BotPlayedKind): never a turn to play.
 func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int64, lines []string, touch func(*outbox.Payload)) error {
 	g := p.Game
-	if s.Bot != "" {
+	if s.Email == "" || (s.Bot != "" && !BotPlayedKind(kind)) {
 		return nil // a bot reads no email
 	}
 	m := outbox.Payload{
@@ -422,7 +433,7 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 	if g.Status == StatusAborted {
 		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, g.Language)
 	}
-	if g.Status == StatusActive && p.State != nil {
+	if g.Status == StatusActive && p.State != nil && s.Bot == "" {
 		m.Awaited = slices.Contains(g.ToMove, s.Seat)
 		legal := p.State.Legal(s.Seat)
 		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
@@ -434,6 +445,11 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 	b.Outbox = append(b.Outbox, outbox.Row{GameID: g.ID, Seat: &seat, Kind: kind, Payload: m, EventVersion: version})
 	return nil
 }
+
+// BotPlayedKind reports whether an email of kind goes to the person of a
+// seat a bot plays: the notices (who plays, pauses) and the game's result,
+// never a turn, a timeout, a round or table talk.
+func BotPlayedKind(kind outbox.Kind) bool { return kind == outbox.Notice || kind == outbox.GameOver }
 
 func (g *Game) SeatAt(n int) *Seat {
 	for i := range g.Seats {

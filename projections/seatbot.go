@@ -44,15 +44,15 @@ func (g *Game) createdBots(c *pbemevent.Created) {
 
 // seatBot applies pbem.seat_bot: the seat's bot column changes (a seat row,
 // saved like a new token), and a seat handed back to its person gets its
-// new play link by email.
-func (p *Projector) seatBot(b *Batch, e events.Event) error {
+// new play link by email. back reports a seat handed back.
+func (p *Projector) seatBot(b *Batch, e events.Event) (back bool, err error) {
 	var sb pbemevent.SeatBot
 	if err := json.Unmarshal(e.Data, &sb); err != nil {
-		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+		return false, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 	}
 	s := p.Game.SeatAt(sb.Seat)
 	if s == nil {
-		return nil
+		return false, nil
 	}
 	s.Bot = sb.Bot
 	if sb.Bot == "" {
@@ -60,7 +60,7 @@ func (p *Projector) seatBot(b *Batch, e events.Event) error {
 	}
 	b.Tokens = append(b.Tokens, *s)
 	if p.Outbox && sb.Bot == "" {
-		return p.addMail(b, outbox.Link, s, e.Version, nil)
+		return true, p.addMail(b, outbox.Link, s, e.Version, nil)
 	}
-	return nil
+	return sb.Bot == "", nil
 }

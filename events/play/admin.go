@@ -13,6 +13,7 @@ import (
 	"pbem/events"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Pause pauses an active game: no deadline runs and no move is taken until
@@ -119,6 +120,13 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 
 // serviceEvent appends one pbem.* event at g's version.
 func (s *Service) serviceEvent(ctx context.Context, g *projections.Game, actor, typ string, data any) (*Summary, error) {
+	return s.serviceEventWith(ctx, g, actor, typ, data, nil)
+}
+
+// serviceEventWith is serviceEvent with outbox rows of the caller's in the
+// same append (mail; the event's version is given to it).
+func (s *Service) serviceEventWith(ctx context.Context, g *projections.Game, actor, typ string, data any,
+	mail func(version int64) ([]outbox.Row, error)) (*Summary, error) {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal %s: %w", typ, err)
@@ -128,7 +136,15 @@ func (s *Service) serviceEvent(ctx context.Context, g *projections.Game, actor, 
 		return nil, err
 	}
 	ev := events.NewEvent{Type: typ, Data: b, Meta: events.Metadata{Actor: actor}}
-	ng, _, _, err := s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+	var extra func(*projections.Change, engine.State) error
+	if mail != nil {
+		extra = func(ch *projections.Change, _ engine.State) error {
+			rows, err := mail(g.Version + 1)
+			ch.Outbox = append(ch.Outbox, rows...)
+			return err
+		}
+	}
+	ng, _, _, err := s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, extra)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,9 @@ type CatchUpLine struct {
 	// language, with the players' names).
 	Text       string
 	RecordedAt time.Time
+	// Who is the person who held the acting seat when it acted ("" for
+	// an actor that is not a seat).
+	Who string
 }
 
 // SeatCatchUp returns what the seat that token opens has not seen at
@@ -87,7 +90,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 			continue
 		}
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
-			Seat: turnSeat(r, len(g.Players)), Text: r.Summary, RecordedAt: r.RecordedAt})
+			Seat: turnSeat(r, len(g.Players)), Text: r.Summary, RecordedAt: r.RecordedAt, Who: r.ActorName})
 	}
 	if len(cu.Lines) > 0 {
 		// Before the first event there is no view: the deal is the base.

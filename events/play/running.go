@@ -3,13 +3,16 @@ package play
 import (
 	"context"
 	"encoding/json"
-	"pbem/events/pbemevent"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"pbem/engine"
+	"pbem/events/pbemevent"
 	"pbem/events/tokens"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Running a game (issue #15): the organiser corrects a player's address,
@@ -106,16 +109,46 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	if err := s.refused(ctx, email); err != nil {
 		return nil, err
 	}
-	prev := ""
-	if seat >= 0 && seat < len(g.Players) {
-		prev = g.Players[seat]
+	var left projections.Seat
+	if st := g.SeatAt(seat); st != nil {
+		left = *st
 	}
 	g, gen, err := s.reseatRow(g, seat, name, email)
 	if err != nil {
 		return nil, err
 	}
-	return s.serviceEvent(ctx, g, "admin", pbemevent.TypePlayerReplaced,
-		pbemevent.PlayerReplaced{Seat: seat, Name: name, Previous: prev, TokenGen: gen})
+	ev := pbemevent.PlayerReplaced{Seat: seat, Name: name, Previous: left.Name, TokenGen: gen}
+	return s.serviceEventWith(ctx, g, "admin", pbemevent.TypePlayerReplaced, ev, func(v int64) ([]outbox.Row, error) {
+		return leftNotice(g, left, ev, v)
+	})
+}
+
+// leftNotice is the notice to the person who played seat left until
+// replacement ev (at version v of game g, the row after it) tells them,
+// at their address, which only this append still knows: no play link,
+// since theirs stops working. None for a seat without an address.
+func leftNotice(g *projections.Game, left projections.Seat, ev pbemevent.PlayerReplaced, v int64) ([]outbox.Row, error) {
+	if left.Email == "" {
+		return nil, nil
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return nil, fmt.Errorf("game: replacement notice: %w", err)
+	}
+	players := slices.Clone(g.Players)
+	if ev.Seat >= 0 && ev.Seat < len(players) {
+		players[ev.Seat] = ev.Name
+	}
+	m := outbox.Payload{
+		To:       outbox.Recipient{Seat: -1, Name: left.Name, Email: left.Email},
+		Language: g.Language,
+		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: players, Bots: g.Bots()},
+		TokenGen: left.TokenGen,
+		Version:  v,
+		Lines:    []string{projections.DescribeService(pbemevent.TypePlayerReplaced, data, g.Players, g.Language)},
+		Notice:   projections.NoticeLeft,
+	}
+	return []outbox.Row{{GameID: g.ID, Kind: outbox.Notice, Payload: m, EventVersion: v}}, nil
 }
 
 // refused is EInvalid when email refuses invitations.

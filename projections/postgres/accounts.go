@@ -178,7 +178,8 @@ func (r *Repo) DeleteSession(ctx context.Context, tokenHash []byte) error {
 // game's last event (the service tells it: LastMove).
 func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame, error) {
 	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.language, g.status, g.players, s.seat, g.to_move, g.deadline_at,
-			g.version, e.type, e.data, e.actor, e.recorded_at, g.result, g.updated_at
+			g.version, e.type, e.data, e.actor, e.recorded_at, g.result, g.updated_at,
+			(SELECT array_agg(coalesce(b.bot, '') ORDER BY b.seat) FROM seats b WHERE b.game_id = g.id)
 		FROM seats s JOIN games g ON g.id = s.game_id
 		LEFT JOIN events e ON e.stream = g.id AND e.version = g.version
 		WHERE lower(s.email) = lower($1)
@@ -193,7 +194,7 @@ func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame,
 		var data []byte
 		var last events.Event
 		err := row.Scan(&m.GameID, &m.Game, &m.Language, &m.Status, &m.Players, &m.Seat, &toMove, &m.DeadlineAt,
-			&last.Version, &typ, &data, &actor, &m.LastMoveAt, &m.Result, &m.UpdatedAt)
+			&last.Version, &typ, &data, &actor, &m.LastMoveAt, &m.Result, &m.UpdatedAt, &m.Bots)
 		m.ToMove = []int{}
 		for _, s := range toMove {
 			m.ToMove = append(m.ToMove, int(s))
