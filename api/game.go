@@ -18,6 +18,9 @@ type createPlayer struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
 	Bot   string `json:"bot"`
+	// Language is the language this player reads ("en", "fr", "it"):
+	// their pages and emails. Absent: the game's.
+	Language string `json:"language"`
 }
 
 type createBody struct {
@@ -83,7 +86,7 @@ func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c),
 		Organiser: play.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
-		req.Players = append(req.Players, play.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot})
+		req.Players = append(req.Players, play.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot, Language: p.Language})
 	}
 	return req, nil
 }

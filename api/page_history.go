@@ -44,10 +44,14 @@ func (p *pages) history(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sm, cat, b, err := p.summaryPage(c, id)
+	sm, err := p.svc.Summary(ctx, id)
 	if err != nil {
 		return err
 	}
+	lang := seatLang(c, h.Language)
+	cat, b := p.cat(lang), p.base(c, lang)
+	b.CSRF = p.csrfFor(tok)
+	seatMenu(&b, id)
 	d := historyPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Ended: sm.Ended()}
 	d.Title = cat.T("history.title", d.GameName)
 	names := seatNames(sm)

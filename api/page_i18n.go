@@ -39,15 +39,26 @@ func errorDetail(cat i18n.Printer, err error) string {
 	return projections.ExplainError(cat.Lang(), play.ServiceErrorCode(err), play.ErrorMessage(err))
 }
 
-// pickLang chooses a page's language: the game's if it has one, else
-// ?lang=, else the browser's Accept-Language, else English.
+// pickLang chooses a page's language: ?lang=, else the language the
+// visitor chose from a page's menu (langCookie), else the game's if it has
+// one, else the browser's Accept-Language, else English. A seat's pages
+// take the seat's language instead (seatLang).
 func pickLang(c echo.Context, game string) string {
-	if i18n.Supported(game) {
-		return game
-	}
 	if q := c.QueryParam("lang"); i18n.Supported(q) {
 		return q
 	}
+	if ck, err := c.Cookie(langCookie); err == nil && i18n.Supported(ck.Value) {
+		return ck.Value
+	}
+	if i18n.Supported(game) {
+		return game
+	}
+	return browserLang(c)
+}
+
+// browserLang is the first language of the browser's Accept-Language
+// that pbem speaks, else English.
+func browserLang(c echo.Context) string {
 	for _, part := range strings.Split(c.Request().Header.Get("Accept-Language"), ",") {
 		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 		base, _, _ := strings.Cut(strings.ToLower(tag), "-")
@@ -56,6 +67,15 @@ func pickLang(c echo.Context, game string) string {
 		}
 	}
 	return i18n.Languages[0]
+}
+
+// seatLang is the language of a seat's page: the seat's (which its
+// player changes from the page's menu), else as pickLang chooses.
+func seatLang(c echo.Context, seat string) string {
+	if i18n.Supported(seat) {
+		return seat
+	}
+	return pickLang(c, "")
 }
 
 // tzCookie is the cookie the pages' script sets to the browser's time zone.

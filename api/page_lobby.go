@@ -58,6 +58,9 @@ type lobbySeat struct {
 	// Kinds are the choices of who plays the seat: a person, or a bot of a
 	// level.
 	Kinds []option
+	// Languages are the languages the seat's player may read, the posted
+	// one (else the page's) selected.
+	Languages []option
 }
 
 // optionField is one game option in the form.
@@ -176,7 +179,7 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	for i := range n {
 		k := strconv.Itoa(i + 1)
 		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k),
-			Kinds: seatKinds(cat, c.FormValue("kind"+k))})
+			Kinds: seatKinds(cat, c.FormValue("kind"+k)), Languages: p.languageChoices(c.FormValue("lang"+k), lang)})
 	}
 	d.Organiser = lobbySeat{Name: c.FormValue("organiser_name"), Email: c.FormValue("organiser_email")}
 	for _, o := range st.For(n) {
@@ -197,6 +200,19 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 		d.Options = append(d.Options, f)
 	}
 	return d
+}
+
+// languageChoices are the languages of a select, each named in itself,
+// chosen selected if the service speaks it, else fallback.
+func (p *pages) languageChoices(chosen, fallback string) []option {
+	if !i18n.Supported(chosen) {
+		chosen = fallback
+	}
+	var out []option
+	for _, l := range i18n.Languages {
+		out = append(out, option{Value: l, Label: p.cat(l).T("lang.name"), Selected: l == chosen})
+	}
+	return out
 }
 
 // defaultText writes an option's default as a form value.
@@ -255,7 +271,8 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 		Organiser: play.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
-		pl := play.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k))}
+		pl := play.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k)),
+			Language: c.FormValue("lang" + k)}
 		if kind := c.FormValue("kind" + k); kind != "" && kind != "person" {
 			// A bot: its level; the email field, if filled, is ignored.
 			pl.Bot, pl.Email = kind, ""

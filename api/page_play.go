@@ -189,11 +189,12 @@ func (p *pages) move(c echo.Context) error {
 // answer (one of the notice constants, "" for none).
 func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) (*playPage, error) {
 	v, sm := sp.View, sp.Summary
-	lang := pickLang(c, sm.Language)
+	lang := seatLang(c, v.Language)
 	cat := p.cat(lang)
 	d := &playPage{base: p.base(c, lang), GameID: sm.ID, GameName: gameName(cat, sm.Game), Seat: v.Seat,
 		Version: v.Version, Status: v.Status, Ended: sm.Ended()}
 	d.CSRF = p.csrfFor(tok)
+	seatMenu(&d.base, sm.ID)
 	names := make([]string, len(sm.Seats))
 	for _, s := range sm.Seats {
 		if s.Seat >= 0 && s.Seat < len(names) {

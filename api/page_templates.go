@@ -35,6 +35,8 @@ type base struct {
 	// InlineCSS is the style sheet, inlined on a browser's first visit
 	// (static_inline.go); empty: the page links it.
 	InlineCSS template.CSS
+	// langMenu is the page's language menu.
+	langMenu
 }
 
 func (b base) language() string { return b.Lang }
@@ -51,7 +53,7 @@ func langOf(d any) string {
 
 // base returns the common data of a page in lang.
 func (p *pages) base(c echo.Context, lang string) base {
-	return base{Lang: lang, TZ: location(c).String(), InlineCSS: inlineCSSFor(c)}
+	return base{Lang: lang, TZ: location(c).String(), InlineCSS: inlineCSSFor(c), langMenu: p.menu(c, lang)}
 }
 
 // cat returns the pages' catalog in lang (the default language if pbem

@@ -40,30 +40,32 @@ func (s *Server) routes() []Route {
 	}
 	if p := s.pages; p != nil {
 		rs = append(rs, []Route{
-			{http.MethodGet, "/", p.wrap(p.lobby)},                     // the lobby: a form to create a game
-			{http.MethodPost, "/games", p.wrap(p.create)},              // propose a game (the organiser confirms by email), or refresh the form
-			{http.MethodGet, "/confirm/:token", p.wrap(p.confirmForm)}, // the organiser's confirmation: one button
-			{http.MethodPost, "/confirm/:token", p.wrap(p.confirm)},    // create the game (or email the admin link again)
-			{http.MethodGet, "/signin", p.wrap(p.signinForm)},          // ask for a sign-in link to My games
-			{http.MethodPost, "/signin", p.wrap(p.signinRequest)},      // (form: csrf, email) same answer for every address
-			{http.MethodGet, "/signin/:token", p.wrap(p.signinUse)},    // a sign-in link: one button
-			{http.MethodPost, "/signin/:token", p.wrap(p.signinDo)},    // use it once: session cookie, then /me
-			{http.MethodGet, "/me", p.wrap(p.myGames)},                 // My games (the session's address)
-			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},        // end the session (form: csrf)
-			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},     // open my seat of a game (sets its cookie)
-			{http.MethodGet, "/me/admin/:game", p.wrap(p.openAdmin)},   // open the admin page of a game I organise (sets its cookie)
-			{http.MethodGet, "/mail/block", p.wrap(p.blockForm)},       // refuse every invitation (?token=): one button
-			{http.MethodPost, "/mail/block", p.wrap(p.block)},          // (form: token, action=block|unblock)
-			{http.MethodGet, "/play/:game", p.wrap(p.play)},            // a seat's page (?token= is swapped for a cookie)
-			{http.MethodPost, "/play/:game", p.wrap(p.move)},           // play a move (form: version, csrf, move)
-			{http.MethodPost, "/play/:game/chat", p.wrap(p.chat)},      // write to the table (form: csrf, text)
-			{http.MethodGet, "/play/:game/history", p.wrap(p.history)}, // the seat's redacted history
-			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},   // server-sent events: the game's version
-			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},      // an ended game's audit, with the score chart
-			{http.MethodGet, "/help/:game", p.wrap(p.help)},            // a game's rules in short (?lang=)
-			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},          // the admin page (?token= is swapped for a cookie)
-			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},   // an admin action (form: csrf, action, seat, by)
-			{http.MethodGet, "/static/*", staticAssets.handler()},      // the pages' CSS and JavaScript (hashed URLs: static.go)
+			{http.MethodGet, "/", p.wrap(p.lobby)},                            // the lobby: a form to create a game
+			{http.MethodPost, "/games", p.wrap(p.create)},                     // propose a game (the organiser confirms by email), or refresh the form
+			{http.MethodGet, "/confirm/:token", p.wrap(p.confirmForm)},        // the organiser's confirmation: one button
+			{http.MethodPost, "/confirm/:token", p.wrap(p.confirm)},           // create the game (or email the admin link again)
+			{http.MethodGet, "/signin", p.wrap(p.signinForm)},                 // ask for a sign-in link to My games
+			{http.MethodPost, "/signin", p.wrap(p.signinRequest)},             // (form: csrf, email) same answer for every address
+			{http.MethodGet, "/signin/:token", p.wrap(p.signinUse)},           // a sign-in link: one button
+			{http.MethodPost, "/signin/:token", p.wrap(p.signinDo)},           // use it once: session cookie, then /me
+			{http.MethodGet, "/me", p.wrap(p.myGames)},                        // My games (the session's address)
+			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},               // end the session (form: csrf)
+			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},            // open my seat of a game (sets its cookie)
+			{http.MethodGet, "/me/admin/:game", p.wrap(p.openAdmin)},          // open the admin page of a game I organise (sets its cookie)
+			{http.MethodGet, "/mail/block", p.wrap(p.blockForm)},              // refuse every invitation (?token=): one button
+			{http.MethodPost, "/mail/block", p.wrap(p.block)},                 // (form: token, action=block|unblock)
+			{http.MethodGet, "/play/:game", p.wrap(p.play)},                   // a seat's page (?token= is swapped for a cookie)
+			{http.MethodPost, "/play/:game", p.wrap(p.move)},                  // play a move (form: version, csrf, move)
+			{http.MethodPost, "/play/:game/chat", p.wrap(p.chat)},             // write to the table (form: csrf, text)
+			{http.MethodPost, "/play/:game/language", p.wrap(p.seatLanguage)}, // the seat's language (form: csrf, lang, back)
+			{http.MethodPost, "/language", p.wrap(p.setLanguage)},             // the browser's language (form: lang, back)
+			{http.MethodGet, "/play/:game/history", p.wrap(p.history)},        // the seat's redacted history
+			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},          // server-sent events: the game's version
+			{http.MethodGet, "/games/:id/audit", p.wrap(p.audit)},             // an ended game's audit, with the score chart
+			{http.MethodGet, "/help/:game", p.wrap(p.help)},                   // a game's rules in short (?lang=)
+			{http.MethodGet, "/admin/:game", p.wrap(p.admin)},                 // the admin page (?token= is swapped for a cookie)
+			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},          // an admin action (form: csrf, action, seat, by)
+			{http.MethodGet, "/static/*", staticAssets.handler()},             // the pages' CSS and JavaScript (hashed URLs: static.go)
 
 			// take back my last move (form: csrf, version)
 			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},

@@ -32,6 +32,8 @@ type Play interface {
 	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (json.RawMessage, error)
 	Chat(ctx context.Context, id, token, text, requestID string) error
 	RematchAs(ctx context.Context, id, token string) (*play.SeatRematch, error)
+	// SetLanguage: the seat's player reads the game in lang from now on.
+	SetLanguage(ctx context.Context, id, token, lang, requestID string) error
 }
 
 // Reads are what the pages and endpoints show of a game; they change

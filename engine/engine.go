@@ -223,6 +223,13 @@ type State interface {
 	// change in another seat's hidden cards never changes it. It returns
 	// nil when there is nothing to explain, and never changes the state.
 	Explain(seat int, lang string) []Explanation
+	// Speak returns a copy of the state whose move labels, view texts and
+	// card names are in lang ("en", "fr", "it"; English otherwise), as the
+	// rulebook of that language names them: what a player who reads lang
+	// is shown. Names a creator wrote (players, custom cards) stay as
+	// written. The state itself is unchanged; the copy is for reading and
+	// is never stored.
+	Speak(lang string) State
 }
 
 // Explanation is one sentence of State.Explain.

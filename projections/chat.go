@@ -50,12 +50,12 @@ func (p *Projector) chatMails(b *Batch, e events.Event) error {
 		return err
 	}
 	g := p.Game
-	line := DescribeService(pbemevent.TypeChat, e.Data, g.Players, g.Language)
+	line := oneLine(func(lang string) string { return DescribeService(pbemevent.TypeChat, e.Data, g.Players, lang) })
 	for i := range g.Seats {
 		if g.Seats[i].Seat == c.Seat {
 			continue
 		}
-		if err := p.addMail(b, outbox.Chat, &g.Seats[i], e.Version, []string{line}); err != nil {
+		if err := p.addMail(b, outbox.Chat, &g.Seats[i], e.Version, line); err != nil {
 			return err
 		}
 	}

@@ -81,6 +81,10 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		var x pbemevent.PlayerReplaced
 		err := decode(&x)
 		return p.T(typ, x.Name, x.Previous), err
+	case pbemevent.TypeLanguage:
+		var x pbemevent.Language
+		err := decode(&x)
+		return p.T(typ, name(x.Seat), word(p, "language.", x.Language)), err
 	case pbemevent.TypeRematch:
 		var x pbemevent.Rematch
 		err := decode(&x)

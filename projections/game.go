@@ -89,6 +89,19 @@ type Seat struct {
 	// Bot is the level of the bot that plays this seat ("easy", "normal",
 	// "strong"), "" for a person. A bot's seat gets no email.
 	Bot string `json:"bot,omitempty"`
+	// Language is the language its player reads ("en", "fr", "it"): the
+	// pages, emails and answers to replies of this seat follow it. ""
+	// means the game's (SeatLanguage).
+	Language string `json:"language,omitempty"`
+}
+
+// SeatLanguage is the language the player of seat n reads: the seat's own,
+// else the game's.
+func (g *Game) SeatLanguage(n int) string {
+	if s := g.SeatAt(n); s != nil && s.Language != "" {
+		return s.Language
+	}
+	return g.Language
 }
 
 // SnapshotEvery is how many events may follow the stored state snapshot

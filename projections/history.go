@@ -118,12 +118,16 @@ func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat in
 			return HistoryRow{}, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
 		}
 	}
-	pub, err := public(eng, g.Language, players, e, ev)
+	lang := g.Language
+	if seat >= 0 {
+		lang = g.SeatLanguage(seat) // the reader's (issue #31)
+	}
+	pub, err := public(eng, lang, players, e, ev)
 	if err != nil {
 		return HistoryRow{}, err
 	}
 	if ev != nil && seat >= 0 && seat < len(players) {
-		own, err := redacted(eng, ev, seat, players, g.Language)
+		own, err := redacted(eng, ev, seat, players, lang)
 		if err != nil {
 			return HistoryRow{}, err
 		}

@@ -24,7 +24,7 @@ const (
 // resume gives back gets its your-turn email instead, a seat that timed
 // out its timeout email, a new player their invitation. lines are the
 // append's public lines (what the notice says).
-func (p *Projector) noticeMails(b *Batch, notice string, lines []string) error {
+func (p *Projector) noticeMails(b *Batch, notice string, lines mailLines) error {
 	if notice == "" {
 		return nil
 	}

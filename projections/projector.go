@@ -63,7 +63,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	created, freshDeadline, resumed, roundEnd := false, false, false, false
 	var explicit *time.Time // a deadline an event sets
 	var timedOut []int      // seats whose deadline passed (pbem.timeout)
-	var lines []string
+	lines := &lineBook{}
 	var notice string // what a notice email announces (see noticeMails)
 	var last events.Event
 	// ending is the last event that may have ended the game: an engine
@@ -138,6 +138,10 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				if back {
 					notice = NoticeBotBack
 				}
+			case pbemevent.TypeLanguage:
+				if err := p.language(b, e); err != nil {
+					return nil, err
+				}
 			case pbemevent.TypeTakeback:
 				if err := p.takeBack(b, e); err != nil {
 					return nil, err
@@ -187,11 +191,7 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 		}
 		g.Version = e.Version
 		g.UpdatedAt = e.RecordedAt.UTC()
-		line, err := public(p.Engine, g.Language, g.Players, e, ev)
-		if err != nil {
-			return nil, err
-		}
-		lines = append(lines, line.line)
+		lines.add(p.Engine, e, ev, g.Players)
 	}
 	if p.State == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
@@ -352,7 +352,7 @@ func (p *Projector) reseat(b *Batch, e events.Event) error {
 // mails adds the outbox rows of an append. A timeout notice goes to each
 // seat that timed out, in the same transaction as the timeout itself, so a
 // crash cannot lose it.
-func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines []string) error {
+func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines mailLines) error {
 	g := p.Game
 	v := g.Version
 	for _, seat := range timedOut {
@@ -399,26 +399,35 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 }
 
 // addMail adds to b the email of kind to seat s about version.
-func (p *Projector) addMail(b *Batch, kind outbox.Kind, s *Seat, version int64, lines []string) error {
+func (p *Projector) addMail(b *Batch, kind outbox.Kind, s *Seat, version int64, lines mailLines) error {
 	return p.addMailWith(b, kind, s, version, lines, nil)
 }
 
-// addMailWith is addMail with a last touch to the payload (nil: none). A
+// addMailWith is addMail with a last touch to the payload (nil: none),
+// written in the language its reader reads (Game.SeatLanguage). A
 // seat without an address (a bot's from the start) gets nothing; a seat a
 // bot plays for its person (SeatBot) gets only what a person who played
 // is told (BotPlayedKind): never a turn to play.
-func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int64, lines []string, touch func(*outbox.Payload)) error {
+func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int64, lines mailLines, touch func(*outbox.Payload)) error {
 	g := p.Game
 	if s.Email == "" || (s.Bot != "" && !BotPlayedKind(kind)) {
 		return nil // a bot reads no email
 	}
+	lang := g.SeatLanguage(s.Seat)
+	var told []string
+	if lines != nil {
+		var err error
+		if told, err = lines.in(lang); err != nil {
+			return err
+		}
+	}
 	m := outbox.Payload{
 		To:       outbox.Recipient{Seat: s.Seat, Name: s.Name, Email: s.Email},
-		Language: g.Language,
+		Language: lang,
 		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
 		TokenGen: s.TokenGen,
 		Version:  version,
-		Lines:    NonNil(lines),
+		Lines:    NonNil(told),
 	}
 	if g.DeadlineAt != nil {
 		d := g.DeadlineAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
@@ -428,14 +437,14 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 		for _, r := range Rankings(g.Result, g.Players) {
 			m.Ranking = append(m.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})
 		}
-		m.Summary = ResultSummary(g.Result, g.Players, g.Language)
+		m.Summary = ResultSummary(g.Result, g.Players, lang)
 	}
 	if g.Status == StatusAborted {
-		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, g.Language)
+		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, lang)
 	}
 	if g.Status == StatusActive && p.State != nil && s.Bot == "" {
 		m.Awaited = slices.Contains(g.ToMove, s.Seat)
-		legal := p.State.Legal(s.Seat)
+		legal := speak(g, p.State, lang).Legal(s.Seat)
 		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
 	}
 	if touch != nil {

@@ -34,6 +34,18 @@ const (
 // bound to Scotland, and the seat's own camp for the side it chose, which
 // only it knows); after the reveal, the totals, the winner and the
 // deserters. Other seats' secret choices and cards are never used.
+// Speak implements engine.State: a copy labelled in lang, its cards named
+// as the rulebook of lang names them (custom names stay as written).
+func (s *state) Speak(lang string) engine.State {
+	c := s.clone()
+	c.Lang = ""
+	if l := i18n.Norm(lang); l != "en" {
+		c.Lang = l
+	}
+	c.lab = &labeling{set: c.Set, names: c.Names, lang: i18n.Norm(c.Lang)}
+	return c
+}
+
 func (s *state) Explain(seat int, lang string) []engine.Explanation {
 	if s.Res != nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pbem/engine"
+	"pbem/engine/i18n"
 )
 
 // The kinds of explanation Explain gives.
@@ -34,6 +35,17 @@ const (
 // blocks it, or the missing target); during the claims, every army's
 // total, doubling, place and claims, and how ties were broken. It uses
 // only the seat's hand and public cards.
+// Speak implements engine.State: a copy labelled in lang.
+func (s *State) Speak(lang string) engine.State {
+	c := s.clone()
+	c.Lang = ""
+	if l := i18n.Norm(lang); l != "en" {
+		c.Lang = l
+	}
+	c.lab = newLabeling(c.d, c.Names, c.Lang)
+	return c
+}
+
 func (s *State) Explain(seat int, lang string) []engine.Explanation {
 	l := newLabeling(s.d, s.Names, lang)
 	switch {

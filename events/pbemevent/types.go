@@ -29,6 +29,8 @@ const (
 	// TypeAdminLinkRevoked is the organiser revoking the game's admin
 	// link: a new one, of the next token generation, is emailed to them.
 	TypeAdminLinkRevoked = "pbem.admin_link_revoked"
+	// TypeLanguage is a player choosing the language they read (issue #31).
+	TypeLanguage = "pbem.language"
 )
 
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
@@ -57,6 +59,10 @@ type Created struct {
 	// from Seed (events.CommitKeyFrom); absent (format 1, data in clear)
 	// in older games. Public.
 	ChainFormat int `json:"chain_format,omitempty"`
+	// Languages holds, by seat, the language its player reads ("" : the
+	// game's); absent when no seat has its own. The seats row keeps the
+	// current one (pbem.language changes it).
+	Languages []string `json:"languages,omitempty"`
 }
 
 // CommitKey is the commitment key of the game c creates, derived from its
@@ -132,6 +138,13 @@ type Aborted struct{}
 // token's new generation (the links of every earlier one stop working).
 type AdminLinkRevoked struct {
 	TokenGen int `json:"token_gen"`
+}
+
+// Language is the data of pbem.language: the language the player of Seat
+// reads from now on ("en", "fr" or "it").
+type Language struct {
+	Seat     int    `json:"seat"`
+	Language string `json:"language"`
 }
 
 // LinkResent is the data of pbem.link_resent: the seat's new token generation.

@@ -85,7 +85,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	from := max(since, lastMove(rows, seat))
 	cu := &CatchUp{From: from}
 	for _, r := range rows {
-		if r.Version <= from || r.Version > version || r.Type == pbemevent.TypeCreated ||
+		if r.Version <= from || r.Version > version || r.Type == pbemevent.TypeCreated || r.Type == pbemevent.TypeLanguage ||
 			(r.Type == pbemevent.TypeChat && r.Actor == "seat:"+strconv.Itoa(seat)) {
 			continue
 		}

@@ -52,6 +52,9 @@ type NewPlayer struct {
 	// "normal" or "strong"): it has no email, and its name defaults to
 	// "Robot N".
 	Bot string
+	// Language is the language this player reads ("en", "fr", "it"; ""
+	// : the game's): their pages and emails.
+	Language string
 }
 
 // CreatedGame is the answer to CreateGame. The seat tokens are never returned:
@@ -168,15 +171,23 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	opts := req.Options
 	names := make([]string, len(req.Players))
 	seats := make([]projections.Seat, len(req.Players))
+	var langs []string
 	for i, p := range req.Players {
 		names[i] = p.Name
-		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: tokens.Hash(tokens.Seat(s.secret, id, i, 0)), Bot: p.Bot}
+		seats[i] = projections.Seat{Seat: i, Name: p.Name, Email: p.Email, TokenHash: tokens.Hash(tokens.Seat(s.secret, id, i, 0)), Bot: p.Bot,
+			Language: p.Language}
+		if p.Language != "" {
+			if langs == nil {
+				langs = make([]string, len(req.Players))
+			}
+			langs[i] = p.Language
+		}
 	}
 	c := pbemevent.Created{
 		Game: eng.Name(), RulesVersion: eng.RulesVersion(), Players: names, Options: opts,
 		Language: req.Language, Seed: hex.EncodeToString(seed[:]), SeedHash: pbemevent.SeedHash(seed),
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
-		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(), ChainFormat: events.FormatCommitted,
+		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(), Languages: langs, ChainFormat: events.FormatCommitted,
 	}
 	key := events.CommitKeyFrom(seed)
 	data, err := json.Marshal(c)
@@ -245,6 +256,11 @@ func (req *CreateGame) check() error {
 			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
+		if p.Language != "" {
+			if err := checkLanguage(fmt.Sprintf("players[%d].language", i), p.Language); err != nil {
+				return err
+			}
+		}
 		if p.Bot != "" {
 			req.Players[i].Name = name
 			continue

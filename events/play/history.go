@@ -16,10 +16,12 @@ type History struct {
 	GameID string                   `json:"game_id"`
 	Seat   int                      `json:"seat"`
 	Events []projections.HistoryRow `json:"events"`
+	// Language is the language the seat's player reads, the summaries'.
+	Language string `json:"language"`
 }
 
 // History returns the history of the seat that token opens: every event as
-// that seat may see it, with a one-line summary in the game's language and
+// that seat may see it, with a one-line summary in the seat's language and
 // the event's hash (checkable against the audit once the game has ended).
 // Errors: ENotFound, EUnauthorized.
 func (s *Service) History(ctx context.Context, id, token string) (*History, error) {
@@ -31,7 +33,7 @@ func (s *Service) History(ctx context.Context, id, token string) (*History, erro
 	if err != nil {
 		return nil, err
 	}
-	return &History{GameID: g.ID, Seat: seat, Events: projections.NonNil(rows)}, nil
+	return &History{GameID: g.ID, Seat: seat, Events: projections.NonNil(rows), Language: g.SeatLanguage(seat)}, nil
 }
 
 // seatHistory is game g's history after version after (0: all of it) as

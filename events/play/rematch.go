@@ -164,7 +164,7 @@ func RematchRequest(g *projections.Game, org Organiser) CreateGame {
 	seats := slices.Clone(g.Seats)
 	slices.SortFunc(seats, func(a, b projections.Seat) int { return a.Seat - b.Seat })
 	for _, st := range seats {
-		p := NewPlayer{Name: st.Name, Email: st.Email}
+		p := NewPlayer{Name: st.Name, Email: st.Email, Language: st.Language}
 		if st.Email == "" {
 			p.Bot = st.Bot
 		}

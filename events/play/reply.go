@@ -72,11 +72,11 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	if err != nil {
 		return nil, err
 	}
-	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.Language, Players: g.Players, Status: g.Status,
+	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.SeatLanguage(seat), Players: g.Players, Status: g.Status,
 		Version: g.Version, Deadline: g.DeadlineAt, Seat: seat, Name: st.Name, Email: st.Email, TokenGen: st.TokenGen,
 		Legal: []engine.Move{}}
 	if g.Status == projections.StatusActive {
-		r.Legal = projections.NonNil(state.Legal(seat))
+		r.Legal = projections.NonNil(projections.SpeakTo(g, state, seat).Legal(seat))
 		for _, n := range g.ToMove {
 			if s := g.SeatAt(n); s != nil {
 				r.ToMove = append(r.ToMove, s.Name)

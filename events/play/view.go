@@ -22,10 +22,13 @@ type View struct {
 	LegalMoves []engine.Move `json:"legal_moves"`
 	State      any           `json:"state"`
 	Deadline   *time.Time    `json:"deadline"`
-	// Explanations say how the rules apply to the seat now, in the game's
+	// Explanations say how the rules apply to the seat now, in the seat's
 	// language (engine.State.Explain): why a power cannot be used, how a
 	// score or a battle is counted. Never nil.
 	Explanations []engine.Explanation `json:"explanations"`
+	// Language is the language the seat's player reads (its own, else the
+	// game's): labels and explanations are in it, and its pages follow it.
+	Language string `json:"language"`
 }
 
 // Summary is the public summary of a game.
@@ -197,10 +200,12 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 	return view(g, st, seat), nil
 }
 
+// view is seat's view of g in its player's language (Game.SeatLanguage).
 func view(g *projections.Game, st engine.State, seat int) *View {
+	st = projections.SpeakTo(g, st, seat)
 	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: projections.NonNil(g.ToMove),
 		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt,
-		Explanations: projections.NonNil(st.Explain(seat, g.Language))}
+		Explanations: projections.NonNil(st.Explain(seat, g.SeatLanguage(seat))), Language: g.SeatLanguage(seat)}
 	if g.Status == projections.StatusActive {
 		v.LegalMoves = projections.NonNil(st.Legal(seat))
 	}

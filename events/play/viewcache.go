@@ -10,6 +10,7 @@ type viewKey struct {
 	game    string
 	seat    int
 	version int64
+	lang    string // the reader's language (issue #31)
 }
 
 // viewCache keeps seats' views at past versions: the "before" of a

@@ -83,6 +83,7 @@ type seatRow struct {
 	name     string
 	email    string
 	tokenGen int
+	lang     string // the seat's own language, "" for the game's
 }
 
 func scanGame(r pgx.Row) (gameRow, error) {
@@ -103,7 +104,7 @@ const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.d
 // seatsOf lists the seats of games ids that read email: a bot's seat
 // (seats.bot) gets none.
 func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow, error) {
-	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen FROM seats WHERE game_id = ANY($1) AND bot IS NULL ORDER BY game_id, seat`, ids)
+	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen, language FROM seats WHERE game_id = ANY($1) AND bot IS NULL ORDER BY game_id, seat`, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow
 	for rows.Next() {
 		var id string
 		var s seatRow
-		if err := rows.Scan(&id, &s.seat, &s.name, &s.email, &s.tokenGen); err != nil {
+		if err := rows.Scan(&id, &s.seat, &s.name, &s.email, &s.tokenGen, &s.lang); err != nil {
 			return nil, err
 		}
 		out[id] = append(out[id], s)
@@ -121,9 +122,13 @@ func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow
 }
 
 func (g gameRow) payload(s seatRow, lines []string) outbox.Payload {
+	lang := g.lang
+	if s.lang != "" {
+		lang = s.lang // the reader's (issue #31)
+	}
 	return outbox.Payload{
 		To:       outbox.Recipient{Seat: s.seat, Name: s.name, Email: s.email},
-		Language: g.lang,
+		Language: lang,
 		Game:     outbox.GameInfo{ID: g.id, Name: g.name, Players: g.players},
 		TokenGen: s.tokenGen,
 		Version:  g.version,
@@ -255,7 +260,7 @@ RETURNING email`, day, now)
 // talk of the last day.
 func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (outbox.Payload, error) {
 	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: "en"}
-	rows, err := tx.Query(ctx, `SELECT g.id, g.game, g.language, g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
+	rows, err := tx.Query(ctx, `SELECT g.id, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
     ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)
 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
 WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))

@@ -46,11 +46,12 @@ JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
 // seats and versions), with the request's index, its game row and the
 // version of the seat's last game event of its own up to the request's
 // version (0: none): its story is told after it.
-const storiesSQL = `SELECT r.i, g.game, g.language, g.players, g.version,
+const storiesSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version,
   coalesce((SELECT max(m.version) FROM events m
     WHERE m.stream = r.game_id AND m.actor = 'seat:' || r.seat AND m.version <= r.upto AND m.type NOT LIKE 'pbem.%'), 0)
 FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, upto, i)
 JOIN games g ON g.id = r.game_id
+JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
 ORDER BY r.i`
 
 // Stories implements notify.SeatReader with one query for the zones, one
@@ -151,7 +152,7 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 			break
 		}
 		acting := notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
-		if h.Type == pbemevent.TypeCreated || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
+		if h.Type == pbemevent.TypeCreated || h.Type == pbemevent.TypeLanguage || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
 			continue
 		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
@@ -240,7 +241,8 @@ func (s *Seats) SetZone(ctx context.Context, gameID string, seat int, zone strin
 // ended round).
 func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) (*engine.RoundSummary, error) {
 	g := projections.Game{ID: gameID}
-	err := s.pool.QueryRow(ctx, `SELECT game, language, players, version FROM games WHERE id = $1`, gameID).
+	err := s.pool.QueryRow(ctx, `SELECT g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version
+		FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.seat = $2 WHERE g.id = $1`, gameID, seat).
 		Scan(&g.Game, &g.Language, &g.Players, &g.Version)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil

@@ -60,14 +60,15 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 			return err
 		}
 		for _, s := range g.Seats {
-			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash, bot) VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''))`,
-				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash, s.Bot)
+			b.Queue(`INSERT INTO seats (game_id, seat, name, email, token_gen, token_hash, bot, language) VALUES ($1, $2, $3, $4, $5, $6, nullif($7, ''), $8)`,
+				g.ID, s.Seat, s.Name, s.Email, s.TokenGen, s.TokenHash, s.Bot, s.Language)
 		}
 	}
 	for _, s := range c.SeatTokens {
-		// A corrected address or a replaced player comes with its token.
-		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, '')
-			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot)
+		// A corrected address or a replaced player comes with its token;
+		// a language the player chose, with the seat as it is.
+		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, ''), language = $8
+			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot, s.Language)
 	}
 	if c.AdminToken && !c.Create {
 		// A revoked admin link: the new one's hash (primary data).

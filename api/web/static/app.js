@@ -19,6 +19,12 @@
       }
     }
   }
+  // The language menu takes effect as soon as a language is chosen (its
+  // button does it without script).
+  Array.prototype.forEach.call(document.querySelectorAll("[data-autosubmit]"), function (el) {
+    document.documentElement.classList.add("js");
+    el.addEventListener("change", function () { if (el.form) { el.form.submit(); } });
+  });
   // The lobby: a new game or number of players shows the form again with
   // that choice's options (the Update button does it without script).
   var refresh = document.getElementById("refresh");

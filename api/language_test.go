@@ -1,0 +1,308 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/i18n"
+	"pbem/engine/i18n/i18ntest"
+	"pbem/engine/lords"
+	"pbem/events/tokens"
+	"pbem/notify"
+	notifypg "pbem/notify/postgres"
+	"pbem/notify/smtpsink"
+)
+
+// emailCatalog is the emails' catalog (notify/i18n), read from the source
+// tree as notify embeds it.
+var emailCatalog = i18n.MustLoad(os.DirFS("../notify"), "i18n", "emails")
+
+// reader is one player of the three-language table.
+type reader struct {
+	name, email, lang string
+}
+
+var table = []reader{
+	{"Ann", "ann@example.org", "en"},
+	{"Béa", "bea@example.org", "fr"},
+	{"Ciro", "ciro@example.org", "it"},
+}
+
+// readerOf is the player an address belongs to.
+func readerOf(t *testing.T, addr string) reader {
+	t.Helper()
+	for _, r := range table {
+		if strings.EqualFold(r.email, addr) {
+			return r
+		}
+	}
+	t.Fatalf("an email to %s, who is not at the table", addr)
+	return reader{}
+}
+
+// sentMail is one email the SMTP sink received, parsed.
+type sentMail struct {
+	to                  string
+	subject, text, html string
+}
+
+// drainOutbox sends every due email of the outbox through the notify
+// worker (with its SeatReader, as serve runs it) to a real SMTP sink, and
+// returns them.
+func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
+	t.Helper()
+	sink := smtpsink.Start(t, smtpsink.Options{})
+	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg, err := lords.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := notifypg.NewSeats(e.pool, notifypg.Histories{Games: engine.NewRegistry(lg), Events: e.store})
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(e.pool), Sender: sender, Renderer: r, Seats: seats,
+		Now: func() time.Time { return time.Now().Add(time.Second) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		got, err := w.RunOnce(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == 0 {
+			break
+		}
+		n += got
+	}
+	var out []sentMail
+	for _, m := range sink.Wait(n, 10*time.Second) {
+		p, err := smtpsink.Parse(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to, err := mail.ParseAddress(p.Header.Get("To"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sentMail{to: to.Address, subject: p.Header.Get("Subject"), text: p.Text, html: p.HTML})
+	}
+	if len(out) != n {
+		t.Fatalf("the SMTP server received %d emails, the worker sent %d", len(out), n)
+	}
+	return out
+}
+
+// checkEmailIn fails the test unless m is written in lang: for French and
+// Italian no phrase of the English catalog in its subject, text or HTML;
+// in every language the catalog's footer in lang.
+func checkEmailIn(t *testing.T, m sentMail, lang string) {
+	t.Helper()
+	texts := append([]string{m.subject}, i18ntest.TextLines(m.text)...)
+	htmlTexts, err := i18ntest.HTMLTexts(m.html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts = append(texts, htmlTexts...)
+	if lang != "en" {
+		for _, l := range i18ntest.Untranslated(emailCatalog, texts, allowedInEmails[lang]) {
+			t.Errorf("%s (%s) %q: %v", m.to, lang, m.subject, l)
+		}
+	}
+	if want := emailCatalog.T(lang, "footer.why"); !strings.Contains(m.text, want) {
+		t.Errorf("%s (%s) %q: not in %s (no %q):\n%s", m.to, lang, m.subject, lang, want, m.text)
+	}
+}
+
+// allowedInEmails are the English phrases French and Italian emails share
+// (as notify's TestEveryEmailIsTranslated has them).
+var allowedInEmails = map[string][]string{
+	"fr": {"Re:", "Points"},
+	"it": {"Re:"},
+}
+
+// TestEachPlayerReadsTheirLanguage is a table of three players who read
+// three languages (English, French, Italian) at one English game of Lords
+// of Scotland, created with players[i].language through the API: every
+// email each receives (invitation, your turn, round end, game over, read
+// from a real SMTP conversation) and every page each opens (play page,
+// history, with a browser that asks for English) is in their language; the
+// game's labels and explanations too. Then Ciro chooses French from the
+// play page's language menu: his page and his next emails are in French.
+func TestEachPlayerReadsTheirLanguage(t *testing.T) {
+	e := newPageEnv(t)
+	ctx := context.Background()
+	body := map[string]any{"game": lords.Name, "language": "en", "organiser": map[string]string{"name": "Ann", "email": "ann@example.org"}}
+	var players []map[string]string
+	for _, r := range table {
+		players = append(players, map[string]string{"name": r.name, "email": r.email, "language": r.lang})
+	}
+	body["players"] = players
+	raw, _ := json.Marshal(body)
+	resp, err := http.Post(e.url+"/api/v1/games", "application/json", strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proposed struct {
+		ID string `json:"id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&proposed); err != nil || resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("create: %s %v", resp.Status, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Post(e.url+"/api/v1/confirm/"+tokens.Confirm(secret, proposed.ID), "application/json", nil)
+	if err != nil || resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+		t.Fatalf("confirm: %v %v", resp.Status, err)
+	}
+	resp.Body.Close()
+	id := proposed.ID
+
+	// A bad language is refused, naming the field.
+	bad := strings.Replace(string(raw), `"language":"it"`, `"language":"de"`, 1)
+	resp, err = http.Post(e.url+"/api/v1/games", "application/json", strings.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refusal struct {
+		Error struct {
+			Field string `json:"field"`
+		} `json:"error"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&refusal)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || refusal.Error.Field != "players[2].language" {
+		t.Errorf("players[2].language de: %s, field %q", resp.Status, refusal.Error.Field)
+	}
+
+	// The invitations.
+	kinds := map[string]int{}
+	invited := 0
+	for _, m := range drainOutbox(t, e) {
+		if strings.Contains(m.text, "/admin/") || strings.Contains(m.text, "/confirm/") {
+			continue // the organiser's
+		}
+		r := readerOf(t, m.to)
+		checkEmailIn(t, m, r.lang)
+		if !strings.Contains(m.text, emailCatalog.T(r.lang, "hello", r.name)) {
+			t.Errorf("%s: no %q in\n%s", m.to, emailCatalog.T(r.lang, "hello", r.name), m.text)
+		}
+		invited++
+	}
+	if invited != 3 {
+		t.Fatalf("%d invitations, want 3", invited)
+	}
+
+	// The pages, with browsers that ask for English: each in its seat's
+	// language, with the game's labels in it.
+	browsers := make([]*browser, len(table))
+	for i, r := range table {
+		browsers[i] = e.speaking("en")
+		p := browsers[i].open(id, i)
+		readerPage(t, r.lang, "play", p, http.StatusOK)
+		if !strings.Contains(p.Body, `lang="`+r.lang+`"`) {
+			t.Errorf("%s's play page is not in %s", r.name, r.lang)
+		}
+		v, err := e.svc.SeatView(ctx, id, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Language != r.lang {
+			t.Errorf("%s's view says language %q", r.name, v.Language)
+		}
+	}
+	ann, _ := e.svc.SeatView(ctx, id, 0)
+	bea, _ := e.svc.SeatView(ctx, id, 1)
+	ciro, _ := e.svc.SeatView(ctx, id, 2)
+	if len(ann.LegalMoves)+len(bea.LegalMoves)+len(ciro.LegalMoves) == 0 {
+		t.Fatal("nobody may move")
+	}
+
+	// Half the game: every email is in its reader's language.
+	e.playSome(id, 3, 40)
+	for _, m := range drainOutbox(t, e) {
+		checkEmailIn(t, m, readerOf(t, m.to).lang)
+		kinds[readerOf(t, m.to).lang]++
+	}
+	for i, r := range table {
+		readerPage(t, r.lang, "history", browsers[i].get("/play/"+id+"/history"), http.StatusOK)
+		readerPage(t, r.lang, "play, later", browsers[i].get("/play/"+id), http.StatusOK)
+	}
+
+	// Ciro chooses French from his page's menu.
+	p := browsers[2].get("/play/" + id)
+	f := moveForm(t, p.Body)
+	r := browsers[2].post("/play/"+id+"/language", url.Values{"csrf": {f.csrf}, "lang": {"fr"}, "back": {"/play/" + id}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/play/"+id {
+		t.Fatalf("language menu: %d to %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	readerPage(t, "fr", "Ciro's page after the menu", browsers[2].get("/play/"+id), http.StatusOK)
+	if v, _ := e.svc.SeatView(ctx, id, 2); v.Language != "fr" {
+		t.Errorf("Ciro's view after the menu says %q", v.Language)
+	}
+	table[2].lang = "fr"
+	defer func() { table[2].lang = "it" }()
+
+	// The rest of the game: Ciro's emails are now French, the result
+	// reaches everyone in their language.
+	if n := e.playToEnd(id, 4, 5000); e.toMove(id) >= 0 {
+		t.Fatalf("not over after %d moves", n)
+	}
+	for _, m := range drainOutbox(t, e) {
+		rd := readerOf(t, m.to)
+		checkEmailIn(t, m, rd.lang)
+		kinds[rd.lang]++
+	}
+	for _, l := range []string{"en", "fr", "it"} {
+		if kinds[l] == 0 {
+			t.Errorf("no email in %s after the invitations", l)
+		}
+	}
+	for i, rd := range table {
+		readerPage(t, rd.lang, "play, over", browsers[i].get("/play/"+id), http.StatusOK)
+	}
+}
+
+// readerPage fails the test unless p (named kind, status want) is in
+// lang: its lang attribute, and for French and Italian no English text of
+// the pages' catalog (pageSweep).
+func readerPage(t *testing.T, lang, kind string, p page, want int) {
+	t.Helper()
+	if lang != "en" {
+		(&pageSweep{t: t, lang: lang}).check(kind, p, want)
+		return
+	}
+	if p.Status != want || !strings.Contains(p.Body, `<html lang="en"`) {
+		t.Errorf("en %s: status %d (want %d), or not in English", kind, p.Status, want)
+	}
+}
+
+// playSome plays n moves of game id (random legal ones, from seed), fewer
+// if it ends.
+func (e *pageEnv) playSome(id string, seed uint64, n int) {
+	e.t.Helper()
+	for range n {
+		if e.toMove(id) < 0 {
+			return
+		}
+		e.playToEnd(id, seed, 1)
+		seed++
+	}
+}

@@ -1,0 +1,67 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/events/pbemevent"
+)
+
+// Each player reads a game in their own language (issue #31): the seat's
+// language, chosen by the organiser for the seat (NewPlayer.Language) and
+// changed by the player from any page (SetLanguage). Pages, emails and
+// answers to replies follow it; what the players wrote stays as written.
+
+// checkLanguage refuses a language the service does not speak; field
+// names the request's field.
+func checkLanguage(field, lang string) error {
+	if slices.Contains(languages, lang) {
+		return nil
+	}
+	return FieldErrorf(EInvalid, field, "%s must be one of %s", field, strings.Join(languages, ", "))
+}
+
+// SetLanguage makes the player of the seat that token opens read game id
+// in lang from now on: a pbem.language event, which the seat row keeps.
+// Choosing the language the seat already reads changes nothing. Errors:
+// ENotFound, EUnauthorized, EInvalid (a language the service does not
+// speak).
+func (s *Service) SetLanguage(ctx context.Context, id, token, lang, requestID string) error {
+	if err := checkLanguage("language", lang); err != nil {
+		return err
+	}
+	g, seat, err := s.authSeat(ctx, id, token)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(pbemevent.Language{Seat: seat, Language: lang})
+	if err != nil {
+		return fmt.Errorf("game: marshal language: %w", err)
+	}
+	ev := events.NewEvent{Type: pbemevent.TypeLanguage, Data: data,
+		Meta: events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID}}
+	// The choice does not depend on the game's state: when a move wins
+	// the race for the version, append again at the new one.
+	for try := 0; ; try++ {
+		if g.SeatAt(seat).Language == lang {
+			return nil
+		}
+		_, st, err := s.state(g)
+		if err != nil {
+			return err
+		}
+		_, _, _, err = s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
+		if err == nil || ErrorCode(err) != EConflict || try == 4 {
+			return err
+		}
+		if g, err = s.load(ctx, g.ID); err != nil {
+			return err
+		}
+	}
+}
