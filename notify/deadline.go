@@ -8,10 +8,11 @@ import (
 // deadlineFor is the deadline an email of kind k tells its recipient: a
 // your-turn email and a reminder are sent only to seats that must act, and
 // any other email tells the deadline only when the payload says the game
-// awaits the recipient (Payload.Awaited). Nil: the email says nothing of a
-// deadline.
+// awaits the recipient (Payload.Awaited); the organiser's confirmation and
+// a sign-in link tell when their link stops working. Nil: the email says
+// nothing of a deadline.
 func deadlineFor(k outbox.Kind, p outbox.Payload) *time.Time {
-	if k == outbox.YourTurn || k == outbox.Reminder || p.Awaited {
+	if k == outbox.YourTurn || k == outbox.Reminder || k == outbox.Confirm || k == outbox.Signin || p.Awaited {
 		return p.Deadline
 	}
 	return nil

@@ -104,6 +104,13 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 						t.Errorf("digest has no link to My games:\n%s", body)
 					}
 				}
+				if k == outbox.Confirm || k == outbox.Signin {
+					for _, body := range []string{m.Text, m.HTML} {
+						if !strings.Contains(body, "2026") {
+							t.Errorf("%s email does not say until when its link works (the payload's deadline, 4 March 2026):\n%s", k, body)
+						}
+					}
+				}
 				if strings.Contains(m.HTML, "Bob <b>") {
 					t.Error("HTML part does not escape names")
 				}
