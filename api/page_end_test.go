@@ -31,7 +31,7 @@ func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 			if !strings.Contains(body, head) {
 				t.Errorf("no headline %q on the page", sm.Result.Summary)
 			}
-			if strings.Index(body, `id="action-bar"`) < 0 || !strings.Contains(body[strings.Index(body, `id="action-bar"`):], sm.Result.Summary) {
+			if _, bar, ok := strings.Cut(body, `id="action-bar"`); !ok || !strings.Contains(bar, sm.Result.Summary) {
 				t.Error("the action bar does not name the winner")
 			}
 			rounds := body[strings.Index(body, `id="rounds"`)+1:]

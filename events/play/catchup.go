@@ -146,9 +146,10 @@ func describeRow(eng engine.Game, r projections.HistoryRow, names []string, lang
 }
 
 // seatViewAt deals game g again from its stream and applies its events up
-// to version, and returns seat's view then (cached: the past never changes).
+// to version, and returns seat's view then, in the seat's language
+// (cached: the past never changes).
 func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engine.Game, seat int, version int64) (any, error) {
-	k := viewKey{game: g.ID, seat: seat, version: version}
+	k := viewKey{game: g.ID, seat: seat, version: version, lang: g.SeatLanguage(seat)}
 	if v, ok := s.pastViews.get(k); ok {
 		return v, nil
 	}
@@ -161,7 +162,7 @@ func (s *Service) seatViewAt(ctx context.Context, g *projections.Game, eng engin
 	if err != nil {
 		return nil, err
 	}
-	v := st.View(seat)
+	v := projections.SpeakTo(g, st, seat).View(seat)
 	s.pastViews.put(k, v)
 	return v, nil
 }

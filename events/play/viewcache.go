@@ -10,7 +10,7 @@ type viewKey struct {
 	game    string
 	seat    int
 	version int64
-	lang    string // the reader's language (issue #31)
+	lang    string // the reader's language: labels differ
 }
 
 // viewCache keeps seats' views at past versions: the "before" of a
