@@ -81,9 +81,19 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 		return fmt.Errorf("game: marshal chat: %w", err)
 	}
 	ev := events.NewEvent{Type: pbemevent.TypeChat, Data: data, Meta: meta}
-	// A chat line does not depend on the game's state: when a move wins
-	// the race for the version, append again at the new one.
+	return s.appendAside(ctx, g, ev, nil)
+}
+
+// appendAside appends ev, a service event that does not depend on the
+// game's state (a chat line, a language), to game g: when a move wins the
+// race for the version, it appends again at the new one, up to 5 times.
+// done (nil: never) says, of the game as it is now, that ev is no longer
+// needed; appendAside then appends nothing.
+func (s *Service) appendAside(ctx context.Context, g *projections.Game, ev events.NewEvent, done func(*projections.Game) bool) error {
 	for try := 0; ; try++ {
+		if done != nil && done(g) {
+			return nil
+		}
 		_, st, err := s.state(g)
 		if err != nil {
 			return err

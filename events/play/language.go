@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"pbem/engine"
 	"pbem/events"
 	"pbem/events/pbemevent"
+	"pbem/projections"
 )
 
 // Each player reads a game in their own language (issue #31): the seat's
@@ -46,22 +46,5 @@ func (s *Service) SetLanguage(ctx context.Context, id, token, lang, requestID st
 	}
 	ev := events.NewEvent{Type: pbemevent.TypeLanguage, Data: data,
 		Meta: events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID}}
-	// The choice does not depend on the game's state: when a move wins
-	// the race for the version, append again at the new one.
-	for try := 0; ; try++ {
-		if g.SeatAt(seat).Language == lang {
-			return nil
-		}
-		_, st, err := s.state(g)
-		if err != nil {
-			return err
-		}
-		_, _, _, err = s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
-		if err == nil || ErrorCode(err) != EConflict || try == 4 {
-			return err
-		}
-		if g, err = s.load(ctx, g.ID); err != nil {
-			return err
-		}
-	}
+	return s.appendAside(ctx, g, ev, func(g *projections.Game) bool { return g.SeatAt(seat).Language == lang })
 }

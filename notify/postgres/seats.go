@@ -113,31 +113,44 @@ func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []
 	for j, i := range told {
 		ids[j], seats[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), reqs[i].Upto
 	}
-	rows, err := s.pool.Query(ctx, storiesSQL, ids, seats, uptos)
+	starts, err := s.storyStarts(ctx, "stories", storiesSQL, ids, seats, uptos)
 	if err != nil {
-		return fmt.Errorf("notify/postgres: stories: %w", err)
-	}
-	type start struct {
-		j    int64
-		g    projections.Game
-		last int64
-	}
-	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (start, error) {
-		var st start
-		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.last)
-		return st, err
-	})
-	if err != nil {
-		return fmt.Errorf("notify/postgres: stories: %w", err)
+		return err
 	}
 	for _, st := range starts {
 		r := reqs[told[st.j-1]]
 		st.g.ID = r.GameID
-		if err := s.story(ctx, &st.g, r, st.last, out[told[st.j-1]]); err != nil {
+		if err := s.story(ctx, &st.g, r, st.from, out[told[st.j-1]]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// storyStart is a row of storiesSQL or chatFromSQL: the request's place j
+// (from 1) in told, its game, and the version its story starts after.
+type storyStart struct {
+	j    int64
+	g    projections.Game
+	from int64
+}
+
+// storyStarts runs query (storiesSQL or chatFromSQL: what names it in
+// errors) with args and reads its rows.
+func (s *Seats) storyStarts(ctx context.Context, what, query string, args ...any) ([]storyStart, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: %s: %w", what, err)
+	}
+	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storyStart, error) {
+		var st storyStart
+		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.from)
+		return st, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: %s: %w", what, err)
+	}
+	return starts, nil
 }
 
 // story tells r's story into st: g's history as r.Seat sees it after
@@ -182,22 +195,9 @@ func (s *Seats) chatStories(ctx context.Context, reqs []notify.StoryRequest, tol
 	for j, i := range told {
 		ids[j], seats[j] = reqs[i].GameID, int32(reqs[i].Seat)
 	}
-	rows, err := s.pool.Query(ctx, chatFromSQL, ids, seats)
+	starts, err := s.storyStarts(ctx, "table talk", chatFromSQL, ids, seats)
 	if err != nil {
-		return fmt.Errorf("notify/postgres: table talk: %w", err)
-	}
-	type start struct {
-		j    int64
-		g    projections.Game
-		from int64
-	}
-	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (start, error) {
-		var st start
-		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.from)
-		return st, err
-	})
-	if err != nil {
-		return fmt.Errorf("notify/postgres: table talk: %w", err)
+		return err
 	}
 	for _, st := range starts {
 		r := reqs[told[st.j-1]]
