@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -327,16 +328,21 @@ func (p *players) toMove() (string, smtpsink.Parsed) {
 	p.t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		for _, box := range []string{"ann", "bob"} {
-			if _, n := p.view(box); n == 0 {
+			v, n := p.view(box)
+			if n == 0 {
 				continue
 			}
+			// The email of the current version: a reply binds to the
+			// version its address names (#29), and an older email (the
+			// invitation, say) is stale once the seat has moved.
+			current := "v" + strconv.FormatInt(v, 10) + "-"
 			msgs := p.pf.Mailbox(box)
 			for i := len(msgs) - 1; i >= p.seen[box]; i-- {
 				pm, err := smtpsink.Parse(msgs[i])
 				if err != nil {
 					p.t.Fatal(err)
 				}
-				if regexp.MustCompile(`(?m)^1\. `).MatchString(pm.Text) && pm.Header.Get("Reply-To") != "" {
+				if regexp.MustCompile(`(?m)^1\. `).MatchString(pm.Text) && strings.Contains(pm.Header.Get("Reply-To"), current) {
 					p.seen[box] = len(msgs)
 					return box, pm
 				}
