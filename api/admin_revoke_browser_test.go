@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,12 +18,7 @@ import (
 func TestBrowserAdminRevoke(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 	says := map[string][2]string{
 		"en": {"A new one was emailed", "replaced by a newer one"},
 		"fr": {"Un nouveau a été envoyé", "remplacé par un plus récent"},

@@ -27,12 +27,7 @@ import (
 func TestBrowserAuditShowsCommitKey(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 	says := map[string]string{"en": "Commitment key K", "fr": "Clé d'engagement K", "it": "Chiave d'impegno K"}
 	for _, lang := range []string{"en", "fr", "it"} {
 		id := e.createGame(lords.Name, 2, lang, "")

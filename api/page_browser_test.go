@@ -86,6 +86,20 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
+// screenshotDir is where a browser test saves its screenshots:
+// PBEM_SCREENSHOTS when set (kept), else a folder of the test's own.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("PBEM_SCREENSHOTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -114,12 +128,7 @@ const a11yProblems = `Array.from(document.querySelectorAll("input:not([type=hidd
 func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 
 	// The lobby: create a game of Lords of Scotland; Ann organises it.
 	admin := tab(t, root, 1280, 900, false)

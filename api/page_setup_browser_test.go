@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/mail"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -37,12 +36,7 @@ func jsString(s string) string {
 func TestBrowserOrganiserSetsUpSwordsAndBagpipes(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 	names := []string{"Anne", "Bruno", "Chloé", "Denis", "Élise"}
 	email := func(i int) string { return []string{"anne", "bruno", "chloe", "denis", "elise"}[i] + "@example.org" }
 	fill := func(from, to int) []chromedp.Action[chromedp.Void] {

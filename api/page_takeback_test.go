@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -161,12 +160,7 @@ func waitSearch(t *testing.T, ctx context.Context, want string) {
 func TestBrowserTakeback(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 	id := e.createGame("lords-of-scotland", 2, "en", `{}`)
 	seat := e.untilUndoable(id)
 	before, version := e.stateOf(id, seat), e.version(id)
