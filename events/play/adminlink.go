@@ -57,10 +57,7 @@ func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*
 	if err != nil {
 		return nil, err
 	}
-	row, err := adminLinkMail(g, p, gen)
-	if err != nil {
-		return nil, err
-	}
+	row := adminLinkMail(g, p, gen)
 	b, err := json.Marshal(pbemevent.AdminLinkRevoked{TokenGen: gen})
 	if err != nil {
 		return nil, fmt.Errorf("game: marshal %s: %w", pbemevent.TypeAdminLinkRevoked, err)
@@ -106,10 +103,10 @@ func (s *Service) adminGen(ctx context.Context, id string) (int, error) {
 // adminLinkMail is the outbox row that emails game g's admin link of
 // generation gen to the organiser of proposal p (the renderer derives the
 // link from the payload's token generation).
-func adminLinkMail(g *projections.Game, p *projections.Proposal, gen int) (outbox.Row, error) {
-	row, err := organiserMail(outbox.AdminLink, g.ID, p, g.Language, g.Game, g.Players)
+func adminLinkMail(g *projections.Game, p *projections.Proposal, gen int) outbox.Row {
+	row := organiserMail(outbox.AdminLink, g.ID, p, g.Language, g.Game, g.Players)
 	row.Payload.TokenGen = gen
-	return row, err
+	return row
 }
 
 // revokedAdmin reports whether token is one of game id's admin tokens of a

@@ -74,10 +74,7 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 	for i, pl := range req.Players {
 		names[i] = pl.Name
 	}
-	row, err := organiserMail(outbox.Confirm, id, p, lang, req.Game, names)
-	if err != nil {
-		return nil, err
-	}
+	row := organiserMail(outbox.Confirm, id, p, lang, req.Game, names)
 	if err := s.repo.Propose(ctx, p, &row); err != nil {
 		return nil, err
 	}
@@ -126,10 +123,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	if err := s.checkBlocked(ctx, &req); err != nil {
 		return nil, err
 	}
-	row, err := organiserMail(outbox.AdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
-	if err != nil {
-		return nil, err
-	}
+	row := organiserMail(outbox.AdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
 	cg, err := s.create(ctx, req, p.ID, []outbox.Row{row})
 	if ErrorCode(err) == EConflict {
 		// A concurrent Confirm of the same link created it first.
@@ -150,10 +144,7 @@ func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g
 	if err != nil {
 		return nil, err
 	}
-	row, err := adminLinkMail(g, p, gen)
-	if err != nil {
-		return nil, err
-	}
+	row := adminLinkMail(g, p, gen)
 	if err := s.repo.QueueMail(ctx, row); err != nil {
 		return nil, err
 	}
@@ -193,7 +184,7 @@ func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
 
 // organiserMail is an outbox row of kind to the organiser of p about game
 // id (a proposal's confirmation link, or a game's admin link).
-func organiserMail(kind outbox.Kind, id string, p *projections.Proposal, lang, gameName string, players []string) (outbox.Row, error) {
+func organiserMail(kind outbox.Kind, id string, p *projections.Proposal, lang, gameName string, players []string) outbox.Row {
 	m := outbox.Payload{
 		To:       outbox.Recipient{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
 		Language: lang,
@@ -204,7 +195,7 @@ func organiserMail(kind outbox.Kind, id string, p *projections.Proposal, lang, g
 		d := p.ExpiresAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
 		m.Deadline = &d
 	}
-	return outbox.Row{GameID: id, Kind: kind, Payload: m}, nil
+	return outbox.Row{GameID: id, Kind: kind, Payload: m}
 }
 
 func playerNames(req CreateGame) []string {

@@ -138,10 +138,7 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 	if err != nil {
 		return nil, err
 	}
-	row, err := organiserMail(outbox.AdminLink, id, p, g.Language, g.Game, playerNames(req))
-	if err != nil {
-		return nil, err
-	}
+	row := organiserMail(outbox.AdminLink, id, p, g.Language, g.Game, playerNames(req))
 	cg, err := s.create(ctx, req, id, []outbox.Row{row})
 	if ErrorCode(err) == EConflict {
 		// A concurrent request created it first.
