@@ -64,7 +64,7 @@ test-ha: build
 bench: build
 	./$(BIN) db exec -- $(GO) test -run '^$$' -bench . -benchtime 2s $(BENCH_PKGS)
 
-## peers: pbem beside Message DB (appends) and its own load test on a private PostgreSQL, one run, then the table
+## peers: pbem beside boardgame.io (the move path: each server apart from its clients) and Message DB (appends) on a private PostgreSQL, one run, then the tables (needs node, npm)
 peers:
 	bench/peers/run.sh $(PEERS_SECONDS)
 

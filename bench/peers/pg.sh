@@ -6,6 +6,9 @@
 #   pg.sh              start it unless something answers on the port; print its URL
 #   pg.sh checkpoint   CHECKPOINT (before each measurement)
 #   pg.sh clean        drop databases left by interrupted runs (peers_*, pbem_load_*)
+#   pg.sh defaults     ALTER SYSTEM RESET ALL: initdb's settings again (run.sh, compare.sh)
+#   pg.sh settings     the data directory and what ALTER SYSTEM changed (run.sh prints it:
+#                      another harness may answer on the same port)
 #   pg.sh stop         stop it
 set -euo pipefail
 port=${PEERS_PG_PORT:-5545}
@@ -25,10 +28,14 @@ start)
   as_pg "$bin/pg_ctl -D $dir/data -l $dir/log -w -o \"-p $port -k $dir -c listen_addresses=127.0.0.1\" start" >&2
   echo "$url" ;;
 checkpoint) sql -c CHECKPOINT ;;
+defaults) sql -c "ALTER SYSTEM RESET ALL" -c "SELECT pg_reload_conf()" >/dev/null ;;
+settings)
+  sql -At -c "SELECT 'data directory: ' || current_setting('data_directory') || ', ALTER SYSTEM settings: ' ||
+    coalesce((SELECT string_agg(name || '=' || setting, ', ') FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'), 'none')" ;;
 clean)
   for d in $(sql -At -c "SELECT datname FROM pg_database WHERE datname ~ '^(peers_|pbem_load_)'"); do
     sql -c "DROP DATABASE IF EXISTS $d WITH (FORCE)"
   done ;;
 stop) if [ -f "$dir/data/PG_VERSION" ]; then as_pg "$bin/pg_ctl -D $dir/data -m fast stop" >&2 || true; fi ;;
-*) echo "usage: pg.sh [start|checkpoint|clean|stop]" >&2; exit 2 ;;
+*) echo "usage: pg.sh [start|checkpoint|defaults|settings|clean|stop]" >&2; exit 2 ;;
 esac

@@ -14,6 +14,10 @@ url=$("$here/pg.sh")
 dir=${PEERS_PG_DIR:-/tmp/pbem-peers-pg}
 port=${PEERS_PG_PORT:-5545}
 sql() { "$bin/psql" -X -At -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "$1"; }
+# pg_waldump needs the WAL of the play: keep it past checkpoints for the
+# run, then give the cluster back initdb's setting (run.sh's method).
+sql "ALTER SYSTEM SET wal_keep_size = '4GB'" >/dev/null; sql "SELECT pg_reload_conf()" >/dev/null
+trap 'sql "ALTER SYSTEM RESET wal_keep_size" >/dev/null; sql "SELECT pg_reload_conf()" >/dev/null' EXIT
 "$here/pg.sh" checkpoint
 start= end= moves= db=
 names=$(mktemp)
@@ -37,7 +41,7 @@ bytes=$(sql "SELECT pg_wal_lsn_diff('$end', '$start')")
 echo "WAL of the play $start..$end: $bytes bytes for $moves moves = $((bytes / moves)) bytes a move"
 # Per record type: count, record bytes, full-page-image bytes, combined, then
 # the combined bytes per move. The cluster must keep the WAL of the play:
-# pg.sh sets wal_keep_size (checkpoints otherwise recycle it).
+# wal_keep_size, set above (checkpoints otherwise recycle it).
 "$bin/pg_waldump" -p "$dir/data/pg_wal" -s "$start" -e "$end" --stats=record |
   awk -v m="$moves" '/^[A-Za-z]+\/[A-Z_+]|^Total/ {c=$(NF-1); printf "%-110s %8.0f B/move\n", $0, c/m; next} {print}'
 # Per relation (first block reference of each record; indexes and TOAST
