@@ -65,6 +65,11 @@ func (r *asyncRig) create(policy string) *play.CreatedGame {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	// Its emails are due at the database's clock: a slow create (a loaded
+	// machine) would leave them behind the rig's clock, and the next call
+	// of mail would not send them but a later one would, with what that
+	// one is about (a digest test once counted two invitations as digests).
+	r.clock.catchUp()
 	return g
 }
 
