@@ -31,6 +31,27 @@ func botDelay(v string) (time.Duration, error) {
 	return d, nil
 }
 
+// defaultDecisionPause is the decision pause when PBEM_DECISION_PAUSE is
+// unset: four times the slowest strong bot's decision measured on a
+// loaded machine (events/play/pause.go).
+const defaultDecisionPause = 2 * time.Second
+
+// decisionPause reads PBEM_DECISION_PAUSE: how long after it began a bot's
+// move or a timeout is appended at the earliest, so that its time tells
+// nothing of the decision (play.Config.DecisionPause; a Go duration, "0s"
+// to "1m"). Empty: defaultDecisionPause.
+func decisionPause(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return defaultDecisionPause, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > time.Minute {
+		return 0, fmt.Errorf("PBEM_DECISION_PAUSE=%q: give a duration from 0s to 1m, like 1s", v)
+	}
+	return d, nil
+}
+
 // startBots runs the bot worker of serve (woken by every committed
 // append, else polling every second) until ctx ends; the returned
 // function stops it and waits.

@@ -66,6 +66,9 @@ type config struct {
 	// BotDelay (PBEM_BOT_DELAY) is how long a bot waits before it plays
 	// (botDelay).
 	BotDelay string
+	// DecisionPause (PBEM_DECISION_PAUSE) is how long after it began a
+	// bot's move or a timeout is appended at the earliest (decisionPause).
+	DecisionPause string
 	// InboundListen (PBEM_INBOUND_LISTEN), ReplyDomain (PBEM_REPLY_DOMAIN)
 	// and InboundMaxBytes (PBEM_INBOUND_MAX_BYTES) configure the reply
 	// listener (loadInbound).
@@ -134,6 +137,7 @@ func loadConfig(getenv func(string) string) config {
 		MailLease:       get("PBEM_MAIL_LEASE"),
 		MailSenders:     get("PBEM_MAIL_SENDERS"),
 		BotDelay:        get("PBEM_BOT_DELAY"),
+		DecisionPause:   get("PBEM_DECISION_PAUSE"),
 
 		InboundListen:   get("PBEM_INBOUND_LISTEN"),
 		ReplyDomain:     get("PBEM_REPLY_DOMAIN"),

@@ -91,7 +91,11 @@ func serve(ctx context.Context, e *env, args []string) error {
 		cfg.PublicURL = defaultPublicURL(tlsCfg, portOf(ln.Addr()))
 	}
 
-	svc, err := newService(e, pool, store, func(c *play.Config) { c.Moved = metrics.moved })
+	pause, err := decisionPause(e.cfg.DecisionPause)
+	if err != nil {
+		return err
+	}
+	svc, err := newService(e, pool, store, func(c *play.Config) { c.Moved, c.DecisionPause = metrics.moved, pause })
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,8 @@ type arrival struct {
 }
 
 // TestYourTurnEmailsAreTrue plays, against the real server over real SMTP,
-// a person against two bots that answer at once (PBEM_BOT_DELAY=0s) with a
+// a person against two bots that answer at once (PBEM_BOT_DELAY=0s,
+// PBEM_DECISION_PAUSE=0s) with a
 // grace of 2 s (PBEM_MAIL_GRACE=2s). The person waits for the email of one
 // turn and answers the next at once on the page, in turn. Each your-turn
 // email is checked against the person's view taken when the email reached
@@ -99,7 +100,7 @@ func yourTurnEmails(t *testing.T, gameName string) {
 	srv := startServe(t, []string{"DATABASE_URL=" + dbURL, "PBEM_DATA=" + t.TempDir(),
 		"PBEM_SMTP_URL=smtp://" + sink.Addr() + "?tls=none", "PBEM_MAIL_FROM=pbem@example.org",
 		"PBEM_REPLY_DOMAIN=reply.example.org", "PBEM_SECRET=" + yourTurnSecret,
-		"PBEM_BOT_DELAY=0s", "PBEM_MAIL_GRACE=2s", "PBEM_MAIL_SENDERS=1"})
+		"PBEM_BOT_DELAY=0s", "PBEM_DECISION_PAUSE=0s", "PBEM_MAIL_GRACE=2s", "PBEM_MAIL_SENDERS=1"})
 	base = srv.base
 
 	var created struct {

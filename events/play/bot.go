@@ -26,7 +26,9 @@ import (
 // decision once. Given the seed and the version, a bot's move is the same:
 // replaying a game gives the same bot moves. The types of bot.Choose
 // (engine.SeatView, engine.SeatHistory, engine.BotKey) keep the state, the
-// unredacted events and the seed out of a bot's reach.
+// unredacted events and the seed out of a bot's reach. Its move is
+// appended no earlier than the decision pause after PlayBot began, so that
+// its time does not tell how long it thought (pause.go).
 
 // botActor is the actor of a bot's events.
 func botActor(level bot.Level) string { return "bot:" + level.String() }
@@ -81,6 +83,7 @@ func (req *CreateGame) bots() []string {
 // that does not await the bot, or that moved on meanwhile, is left alone
 // (false, nil). Errors: ENotFound (game or seat).
 func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error) {
+	notBefore := s.decisionStart()
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return false, err
@@ -116,7 +119,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 		return false, fmt.Errorf("projections: marshal bot move: %w", err)
 	}
 	req := MoveRequest{Version: g.Version, Move: data, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
-		RequestID: "bot:" + id, actor: botActor(level)}
+		RequestID: "bot:" + id, actor: botActor(level), notBefore: notBefore}
 	if _, err := s.move(ctx, g, seat, req); err != nil {
 		if ErrorCode(err) == EConflict {
 			return false, nil

@@ -53,6 +53,18 @@
 // load, and are gone); a move listed in them writes its own object with
 // engine.MoveJSON, whose doc gives the figure that keeps it.
 //
+// # What a seat can time
+//
+// A bot's move and a timeout are decisions the system takes in a seat's
+// stead, from cards other seats do not see, in a time that depends on
+// them; every seat sees each event's recorded_at to the microsecond and
+// when a live page updates. Such a decision is appended on a grid of
+// Config.DecisionPause from the moment it was asked for (serve: 2 s,
+// PBEM_DECISION_PAUSE), so its time shows nothing of how long it took:
+// the reasons, and why not the alternatives, are in pause.go;
+// TestFairPlayDecisionTimes (projections/postgres) times bots as a cheat
+// would.
+//
 // Errors are *Error values with a machine code; the HTTP layer
 // maps codes to statuses in one table.
 //

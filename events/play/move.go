@@ -26,6 +26,9 @@ type MoveRequest struct {
 	RequestID string
 	// actor, set by PlayBot only, is the bot that plays ("bot:normal").
 	actor string
+	// notBefore, set by PlayBot only, is when the move may be appended
+	// (pause.go).
+	notBefore decisionClock
 }
 
 // Move plays a move of the seat that token opens and returns that seat's new
@@ -148,7 +151,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 			return nil
 		}
 	}
-	ng, nst, ran, err := s.append(ctx, g, st, evs, decided, extra)
+	ng, nst, ran, err := s.appendPending(ctx, &pending{g: g, st: st, evs: evs, decoded: decided, extra: extra, notBefore: req.notBefore})
 	if err != nil {
 		if ErrorCode(err) == EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.

@@ -43,6 +43,12 @@ type Config struct {
 	// Seeds is where new games' seeds are read from; nil means
 	// crypto/rand. The fair-play tests deal two games with one seed.
 	Seeds io.Reader
+	// DecisionPause is how long after it began a decision the system
+	// takes (a bot's move, a timeout) is appended at the earliest, so
+	// that its time tells nothing of how long the decision took, which
+	// depends on what the decider holds (see "Time" in the package doc).
+	// serve sets it (PBEM_DECISION_PAUSE); 0 appends at once.
+	DecisionPause time.Duration
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -63,6 +69,8 @@ type Service struct {
 	chatMu chatLocks
 	grace  time.Duration
 	seeds  io.Reader
+	// pause is Config.DecisionPause.
+	pause time.Duration
 }
 
 // New returns a Service.
@@ -80,7 +88,7 @@ func New(c Config) *Service {
 		seeds = rand.Reader
 	}
 	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
-		moved: c.Moved, grace: c.MailGrace}
+		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	s.pastViews = newViewCache()
@@ -187,6 +195,9 @@ func (s *Service) append(ctx context.Context, g *projections.Game, st engine.Sta
 // rewind state).
 func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projections.Game, nst engine.State, ran bool, err error) {
 	g := p.g
+	if err := p.notBefore.wait(ctx); err != nil {
+		return nil, nil, false, err
+	}
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
 			s.cache.drop(g.ID)

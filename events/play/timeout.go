@@ -25,8 +25,11 @@ const maxDefaultMoves = 50
 // "system", until that seat is no longer awaited; under pause the game is
 // paused; under bot the normal bot plays each awaited seat (its moves'
 // actor is "bot:normal"), from that seat's view and redacted history. A game that is not active, not yet due, or that moved on while the
-// timeout was being decided is left alone (false, nil). Errors: ENotFound.
+// timeout was being decided is left alone (false, nil). Its events are
+// appended no earlier than the decision pause after the call began
+// (pause.go). Errors: ENotFound.
 func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, error) {
+	notBefore := s.decisionStart()
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return false, err
@@ -101,7 +104,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 			}
 		}
 	}
-	if _, _, _, err := s.append(ctx, g, st, evs, decoded, nil); err != nil {
+	if _, _, _, err := s.appendPending(ctx, &pending{g: g, st: st, evs: evs, decoded: decoded, notBefore: notBefore}); err != nil {
 		if ErrorCode(err) == EConflict {
 			return false, nil
 		}

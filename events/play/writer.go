@@ -42,6 +42,9 @@ type pending struct {
 	// rewind is the state before a move this append takes back (nil
 	// unless it holds a pbem.takeback).
 	rewind engine.State
+	// notBefore, if set, says when the append may be written: a system
+	// decision's pause (pause.go).
+	notBefore decisionClock
 
 	// Set by the writer: the new row and state when ran.
 	ng   *projections.Game
