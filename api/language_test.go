@@ -103,7 +103,7 @@ func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, sentMail{to: to.Address, subject: p.Header.Get("Subject"), text: p.Text, html: p.HTML})
+		out = append(out, sentMail{to: to.Address, subject: p.Subject, text: p.Text, html: p.HTML})
 	}
 	if len(out) != n {
 		t.Fatalf("the SMTP server received %d emails, the worker sent %d", len(out), n)

@@ -137,6 +137,10 @@ type emailData struct {
 	Notice string
 	// NoticeText is Notice in the email's language (the notice's subject).
 	NoticeText string
+	// KeepsLinks: the footer may say that the reader's play links keep
+	// working (not for an email without one, such as a notice to a player
+	// who left).
+	KeepsLinks bool
 	// Round is the round a round-end email closes, as a table (nil: none).
 	Round *roundTable
 	Games []digestItem
@@ -219,14 +223,16 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		d.PlayLink = "" // not a seat's email (a player who left): no link to play
 	}
 	if row.Story != nil && row.Kind.TellsStory() {
-		d.Turns = storyTurns(row.Story.Events, p.Game.Players, l.p.T("story.system"), l.p.T("story.admin"))
+		d.Turns = storyTurns(row.Story.Events, p.Game.Players, storyHeads{
+			timeout: l.p.T("story.system"), admin: l.p.T("story.admin"), game: l.p.T("story.game")})
 	}
 	if row.Story != nil && row.Story.Round != nil {
 		d.Round = l.roundTable(row.Story.Round, p.Game.Players)
 	}
-	if d.Name == "" {
-		d.Name = p.To.Email
-	}
+	// An email to a seat, and the digest of a player's games, may say
+	// that play links keep working; the others (the organiser's, a
+	// sign-in, a notice to a player who left) have none to speak of.
+	d.KeepsLinks = d.PlayLink != "" || row.Kind == outbox.Digest
 	if r.reply != "" && row.Kind != outbox.Digest && seat >= 0 {
 		choice := p.Choice
 		if choice == "" {

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/json"
+	"pbem/engine/i18n/i18ntest"
 	"pbem/events/tokens"
 	"pbem/projections/outbox"
 	"strings"
@@ -111,6 +112,17 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 						}
 					}
 				}
+				if k != outbox.Confirm && k != outbox.Reply && strings.HasPrefix(m.Subject, "Lords of Scotland") {
+					t.Errorf("subject %q begins with the table, not with the news (a phone cuts it short)", m.Subject)
+				}
+				texts := append([]string{m.Subject}, i18ntest.TextLines(m.Text)...)
+				htmlTexts, err := i18ntest.HTMLTexts(m.HTML)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range i18ntest.DeveloperStrings(append(texts, htmlTexts...)) {
+					t.Errorf("%v", d)
+				}
 				if strings.Contains(m.HTML, "Bob <b>") {
 					t.Error("HTML part does not escape names")
 				}
@@ -145,7 +157,8 @@ func TestRenderLanguagesDiffer(t *testing.T) {
 	if subjects["en"] == subjects["fr"] || subjects["en"] == subjects["it"] || subjects["fr"] == subjects["it"] {
 		t.Errorf("subjects not translated: %v", subjects)
 	}
-	if !strings.Contains(subjects["fr"], "à vous de jouer") || !strings.Contains(subjects["it"], "tocca a te") {
+	// The news comes first: a phone shows the start of a subject.
+	if !strings.HasPrefix(subjects["en"], "Your turn — ") || !strings.HasPrefix(subjects["fr"], "À vous de jouer — ") || !strings.HasPrefix(subjects["it"], "Tocca a te — ") {
 		t.Errorf("subjects = %v", subjects)
 	}
 }
@@ -155,7 +168,7 @@ func TestRenderUnknownLanguageFallsBackToEnglish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Language != "en" || !strings.Contains(m.Subject, "your turn") {
+	if m.Language != "en" || !strings.HasPrefix(m.Subject, "Your turn") {
 		t.Errorf("got %s %q", m.Language, m.Subject)
 	}
 }

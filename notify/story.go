@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,8 +66,8 @@ type StoryRequest struct {
 type StoryEvent struct {
 	Version int64
 	// Type is the event's type; Actor who acted ("seat:2", "bot:normal",
-	// "system", "admin"); Seat the acting seat (from the actor, or from a
-	// bot move's idempotency key), -1 when no seat acted.
+	// "system", "admin"); Seat the seat whose turn it belongs to (see
+	// TurnSeat), -1 when none.
 	Type  string
 	Actor string
 	Seat  int
@@ -125,6 +126,22 @@ func ActingSeat(actor, key string) int {
 	return -1
 }
 
+// TurnSeat is the seat whose turn an event belongs to: its acting seat
+// (ActingSeat), else the seat its data names (a default move when time ran
+// out, a step a bot's move led to), else -1. players is the number of seats.
+func TurnSeat(actor, key string, data json.RawMessage, players int) int {
+	if s := ActingSeat(actor, key); s >= 0 {
+		return s
+	}
+	var d struct {
+		Seat *int `json:"seat"`
+	}
+	if json.Unmarshal(data, &d) == nil && d.Seat != nil && *d.Seat >= 0 && *d.Seat < players {
+		return *d.Seat
+	}
+	return -1
+}
+
 // storyTurn is one group of an email's story: consecutive events of one
 // actor, under a heading naming it.
 type storyTurn struct {
@@ -132,29 +149,45 @@ type storyTurn struct {
 	Lines []string
 }
 
-// storyTurns groups events by consecutive actor. names are the players by
-// seat; system and admin head the groups no seat made.
-func storyTurns(evs []StoryEvent, names []string, system, admin string) []storyTurn {
+// storyHeads are the headings of the groups of an email's story that no
+// seat made, in the email's language.
+type storyHeads struct {
+	timeout string // the deadline's events (actor "system")
+	admin   string // the organiser's
+	game    string // anything else: the game's own steps
+}
+
+// storyTurns groups events by consecutive actor, each group headed by the
+// name of the seat that acted (as of the act; names are the players by
+// seat), or by one of heads. A seatless event of the actor of the group
+// before it (a step a bot's move led to) stays in that group.
+func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn {
 	var out []storyTurn
-	last := ""
+	last, lastActor := "", ""
 	for _, e := range evs {
 		if e.Summary == "" {
 			continue
 		}
 		key := e.Actor + "/" + strconv.Itoa(e.Seat)
+		if e.Seat < 0 && e.Actor == lastActor && strings.HasPrefix(e.Actor, "bot:") {
+			key = last
+		}
 		if len(out) == 0 || key != last {
-			who := system
+			who := heads.game
 			switch {
 			case e.Who != "":
 				who = e.Who
 			case e.Seat >= 0 && e.Seat < len(names):
 				who = names[e.Seat]
 			case e.Actor == "admin":
-				who = admin
+				who = heads.admin
+			case e.Actor == "system":
+				who = heads.timeout
 			}
 			out = append(out, storyTurn{Who: who})
 			last = key
 		}
+		lastActor = e.Actor
 		t := &out[len(out)-1]
 		t.Lines = append(t.Lines, e.Summary)
 	}

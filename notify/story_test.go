@@ -55,12 +55,16 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 		{Version: 5, Actor: "system", Seat: -1, Summary: "Time ran out for Cid"},
 		{Version: 6, Actor: "admin", Seat: -1, Summary: "The deadline is extended"},
 		{Version: 7, Actor: "bot:easy", Seat: 1, Summary: "Bob <b> passed"},
+		// A step Bob's bot's move led to (its event has no key).
+		{Version: 8, Actor: "bot:easy", Seat: -1, Summary: "The round ends"},
+		// A step of the game's own that no seat and no deadline made.
+		{Version: 9, Actor: "bot:normal", Seat: -1, Summary: "New cards are dealt"},
 	}}
 	m, err := testRenderer(t).Render(storyRow(t, outbox.YourTurn, "fr", s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n"
+	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n- The round ends\n\nLa partie :\n- New cards are dealt\n"
 	if !strings.Contains(m.Text, want) {
 		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
 	}
@@ -69,6 +73,72 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 	}
 	if !strings.Contains(m.HTML, "<li>Bob &lt;b&gt; passed</li>") || !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt; :</strong>") {
 		t.Errorf("HTML part does not escape the story:\n%s", m.HTML)
+	}
+}
+
+// TestTurnSeat: an event belongs to the turn of its acting seat, else of
+// the seat its data names (a default move played when time ran out).
+func TestTurnSeat(t *testing.T) {
+	for _, c := range []struct {
+		actor, key, data string
+		want             int
+	}{
+		{"seat:2", "", `{"seat":0}`, 2},
+		{"bot:normal", "seat:1:bot:v4", `{}`, 1},
+		{"system", "", `{"seat":1}`, 1},
+		{"system", "", `{"seats":[1],"policy":"default_move"}`, -1},
+		{"system", "", `{"seat":3}`, -1}, // no such seat
+		{"admin", "", `not json`, -1},
+	} {
+		if got := TurnSeat(c.actor, c.key, json.RawMessage(c.data), 3); got != c.want {
+			t.Errorf("TurnSeat(%q, %q, %s) = %d, want %d", c.actor, c.key, c.data, got, c.want)
+		}
+	}
+}
+
+// TestEmailsWithoutANameGreetPlainly: an email to an address whose
+// owner's name is not known (a sign-in link, the digest) greets with
+// "Hello," and never with the address; an email without a play link (a
+// notice to a player whose seat went to another) does not promise that
+// play links keep working.
+func TestEmailsWithoutANameGreetPlainly(t *testing.T) {
+	r := testRenderer(t)
+	for _, lang := range []string{"en", "fr", "it"} {
+		for _, k := range []outbox.Kind{outbox.Signin, outbox.Digest, outbox.Confirm} {
+			p := samplePayload(lang)
+			p.To.Name = ""
+			row := sampleRow(t, k, lang)
+			row.Payload = mustJSON(t, p)
+			m, err := r.Render(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hello := emailCatalog.T(lang, "hello.anon")
+			if !strings.HasPrefix(m.Text, hello+"\n") || !strings.Contains(m.HTML, "<p>"+hello+"</p>") || strings.Contains(m.Text, "bob@example.org,") {
+				t.Errorf("%s %s greets:\n%s", lang, k, m.Text)
+			}
+		}
+		p := samplePayload(lang)
+		p.Notice = "left"
+		p.To.Seat = -1
+		row := sampleRow(t, outbox.Notice, lang)
+		row.Seat = -1
+		row.Payload = mustJSON(t, p)
+		m, err := r.Render(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		always, links := emailCatalog.T(lang, "footer.always"), emailCatalog.T(lang, "footer.links")
+		if strings.Contains(m.Text, always) || !strings.Contains(m.Text, links) || strings.Contains(m.Text, "/play/") {
+			t.Errorf("%s: the notice to a player who left:\n%s", lang, m.Text)
+		}
+		m, err = r.Render(sampleRow(t, outbox.YourTurn, lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(m.Text, always) || !strings.Contains(m.HTML, always) {
+			t.Errorf("%s: a your-turn email does not say its links keep working:\n%s", lang, m.Text)
+		}
 	}
 }
 
@@ -145,7 +215,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 
 func TestNoticeSubjects(t *testing.T) {
 	r := testRenderer(t)
-	for notice, want := range map[string]string{"paused": "la partie est en pause", "resumed": "la partie reprend", "extended": "plus de temps pour jouer"} {
+	for notice, want := range map[string]string{"paused": "La partie est en pause — ", "resumed": "La partie reprend — ", "extended": "Plus de temps pour jouer — "} {
 		row := sampleRow(t, outbox.Notice, "fr")
 		p := samplePayload("fr")
 		p.Notice = notice
@@ -154,7 +224,7 @@ func TestNoticeSubjects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasSuffix(m.Subject, want) || !strings.Contains(m.Text, "Des nouvelles de votre partie") {
+		if !strings.HasPrefix(m.Subject, want) || !strings.Contains(m.Text, "Des nouvelles de votre partie") {
 			t.Errorf("%s notice: %q\n%s", notice, m.Subject, m.Text)
 		}
 	}
@@ -194,8 +264,8 @@ func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
 	for _, tc := range []struct {
 		game, subject, body, not string
 	}{
-		{"lords-of-scotland", "fine della schermaglia", "Una schermaglia di Lords of Scotland con Ann, Bob <b> è finita.\n\nSchermaglia 2:", "round"},
-		{"swords-and-bagpipes", "fine del round", "Un round di Swords and Bagpipes con Ann, Bob <b> è finito.\n\nRound 2:", "schermaglia"},
+		{"lords-of-scotland", "Fine della schermaglia — ", "Una schermaglia di Lords of Scotland con Ann, Bob <b> è finita.\n\nSchermaglia 2:", "round"},
+		{"swords-and-bagpipes", "Fine del round — ", "Un round di Swords and Bagpipes con Ann, Bob <b> è finito.\n\nRound 2:", "schermaglia"},
 	} {
 		row := storyRow(t, outbox.RoundEnd, "it", sum)
 		p := samplePayload("it")
@@ -205,7 +275,7 @@ func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasSuffix(m.Subject, tc.subject) || !strings.Contains(m.Text, tc.body) ||
+		if !strings.HasPrefix(m.Subject, tc.subject) || !strings.Contains(m.Text, tc.body) ||
 			strings.Contains(strings.ToLower(m.Subject+m.Text), tc.not) {
 			t.Errorf("%s round-end email in Italian: %q\n%s", tc.game, m.Subject, m.Text)
 		}

@@ -176,7 +176,7 @@ func (e *env) inbox() []email {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		em := email{to: to.Address, seat: seatOf[to.Address], subject: p.Header.Get("Subject"), text: p.Text, html: p.HTML,
+		em := email{to: to.Address, seat: seatOf[to.Address], subject: p.Subject, text: p.Text, html: p.HTML,
 			msgID: p.Header.Get("Message-Id")}
 		if rt := p.Header.Get("Reply-To"); rt != "" {
 			a, err := mail.ParseAddress(rt)

@@ -158,15 +158,15 @@ func TestPauseResumeAndExtendSendNotices(t *testing.T) {
 	if _, err := e.svc.Extend(ctx, c.ID, c.AdminToken, 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	check("extend", e.deliver(), "more time to play", "The deadline is extended")
+	check("extend", e.deliver(), "More time to play", "The deadline is extended")
 	if _, err := e.svc.Pause(ctx, c.ID, c.AdminToken, "Bob is on holiday"); err != nil {
 		t.Fatal(err)
 	}
-	check("pause", e.deliver(), "the game is paused", "Bob is on holiday")
+	check("pause", e.deliver(), "The game is paused", "Bob is on holiday")
 	if _, err := e.svc.Resume(ctx, c.ID, c.AdminToken); err != nil {
 		t.Fatal(err)
 	}
-	check("resume", e.deliver(), "the game resumes", "The game resumes.")
+	check("resume", e.deliver(), "The game resumes", "The game resumes.")
 	// A refused action (resuming a game that is not paused) sends nothing.
 	if _, err := e.svc.Resume(ctx, c.ID, c.AdminToken); err == nil {
 		t.Error("resuming a running game was accepted")

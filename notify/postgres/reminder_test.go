@@ -72,7 +72,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 			g := r.game(id)
 			var rem string
 			for _, m := range r.mail(sent) {
-				if strings.HasPrefix(m.Subject, "Reminder") && strings.Contains(m.Text, "/play/"+id+"?") {
+				if strings.HasPrefix(m.Subject, "Your turn ends") && strings.Contains(m.Text, "/play/"+id+"?") {
 					rem = m.Text
 				}
 			}
@@ -116,7 +116,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range r.mail(before) {
-				if strings.HasPrefix(m.Subject, "Reminder") && strings.Contains(m.Text, "/play/"+id+"?") && rcpt(t, m) == []string{"ann@example.org", "bob@example.org"}[seat] {
+				if strings.HasPrefix(m.Subject, "Your turn ends") && strings.Contains(m.Text, "/play/"+id+"?") && rcpt(t, m) == []string{"ann@example.org", "bob@example.org"}[seat] {
 					t.Errorf("a reminder was sent to seat %d after it played:\n%s", seat, m.Text)
 				}
 			}

@@ -171,7 +171,7 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 		t.Fatalf("reminded twice: %+v", res)
 	}
 	rem := r.mail(sent)
-	if len(rem) != 1 || !regexp.MustCompile(`^Rappel`).MatchString(rem[0].Subject) {
+	if len(rem) != 1 || !regexp.MustCompile(`^Votre tour se termine`).MatchString(rem[0].Subject) {
 		t.Fatalf("reminders: %+v", rem)
 	}
 	sent = len(r.sink.Messages())
@@ -203,9 +203,9 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 	var gotTimeout, gotTurn bool
 	for _, m := range after {
 		switch {
-		case regexp.MustCompile(`le temps est écoulé`).MatchString(m.Subject):
+		case regexp.MustCompile(`^Le temps est écoulé`).MatchString(m.Subject):
 			gotTimeout = true
-		case regexp.MustCompile(`à vous de jouer`).MatchString(m.Subject):
+		case regexp.MustCompile(`^À vous de jouer`).MatchString(m.Subject):
 			gotTurn = true
 			sub := tokenRE.FindStringSubmatch(m.Text)
 			tok, _ := url.QueryUnescape(sub[2])

@@ -169,7 +169,7 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 			continue
 		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
-			Seat: acting, Summary: h.Summary, Who: h.ActorName})
+			Seat: notify.TurnSeat(h.Actor, evs[i].Meta.IdempotencyKey, h.Data, len(g.Players)), Summary: h.Summary, Who: h.ActorName})
 	}
 	return nil
 }
