@@ -89,9 +89,8 @@ func axeRun(t *testing.T, tb context.Context, src string) []axeViolation {
 
 // TestBrowserAxeFindsNoSeriousViolation runs axe-core in chromium on the
 // lobby, the play page of both games mid-game and finished, My games, the
-// admin page and the help pages, on a phone (390x844; the layout the
-// issue judges, and one run of axe a page keeps the test short): no
-// serious or critical violation.
+// admin page and the help pages, on a phone (390x844) and on a desktop
+// (1280x900, the two-column layout): no serious or critical violation.
 func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 	root := startBrowser(t)
 	src := axeSource(t)
@@ -126,7 +125,7 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 	for _, vp := range []struct {
 		w, h   int64
 		mobile bool
-	}{{390, 844, true}} {
+	}{{390, 844, true}, {1280, 900, false}} {
 		tb := tab(t, root, vp.w, vp.h, vp.mobile)
 		for _, p := range pages {
 			if p.link != "" {
