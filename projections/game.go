@@ -48,10 +48,11 @@ type Game struct {
 	Players      []string // names by seat
 	Status       string
 	Version      int64
-	// State is the engine state after Version. The database keeps it only
-	// as a snapshot taken after StateVersion (table game_states, see
-	// SnapshotEvery); a Game read from the database holds that snapshot
-	// until the game service catches it up with the events after it.
+	// State is the engine state's snapshot: its JSON after StateVersion,
+	// which may be below Version (table game_states, see SnapshotEvery).
+	// The projector encodes the state only when a snapshot is due; the
+	// state at Version is the snapshot plus the events after it, which the
+	// game service applies (and keeps decoded, never encoded).
 	State        json.RawMessage
 	StateVersion int64
 	ToMove       []int

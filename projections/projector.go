@@ -196,11 +196,6 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	if p.State == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
 	}
-	state, err := MarshalState(p.State)
-	if err != nil {
-		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
-	}
-	g.State = state
 	g.ToMove = NonNil(p.State.ToMove())
 	if g.Status != StatusAborted {
 		if r := p.State.Result(); r != nil {
@@ -221,8 +216,13 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	if g.SnapshotDue() || tookBack {
 		// The repository stores State with this Change. A take-back's state
 		// is not the previous one plus events, so it is always stored: no
-		// snapshot ever precedes a take-back.
-		g.StateVersion = g.Version
+		// snapshot ever precedes a take-back. Between snapshots the state
+		// is not encoded at all: State keeps the last snapshot's bytes.
+		state, err := MarshalState(p.State)
+		if err != nil {
+			return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
+		}
+		g.State, g.StateVersion = state, g.Version
 	}
 	switch {
 	case g.Status != StatusActive:

@@ -131,7 +131,7 @@ func (s *Service) serviceEventWith(ctx context.Context, g *projections.Game, act
 	if err != nil {
 		return nil, fmt.Errorf("projections: marshal %s: %w", typ, err)
 	}
-	_, st, err := s.state(g)
+	_, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

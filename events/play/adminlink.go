@@ -62,7 +62,7 @@ func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*
 	if err != nil {
 		return nil, fmt.Errorf("game: marshal %s: %w", pbemevent.TypeAdminLinkRevoked, err)
 	}
-	_, st, err := s.state(g)
+	_, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	if err != nil {
 		return false, fmt.Errorf("projections: seat %d of %s: %w", seat, id, err)
 	}
-	eng, state, err := s.state(g)
+	eng, state, err := s.state(ctx, g)
 	if err != nil {
 		return false, err
 	}

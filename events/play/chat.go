@@ -94,7 +94,7 @@ func (s *Service) appendAside(ctx context.Context, g *projections.Game, ev event
 		if done != nil && done(g) {
 			return nil
 		}
-		_, st, err := s.state(g)
+		_, st, err := s.state(ctx, g)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package play
 
 import (
-	"hash/maphash"
 	"sync"
 
 	"pbem/engine"
@@ -19,15 +18,15 @@ const DefaultGameCache = 2048
 // An entry is one game's row at one version. Rows and states are shared
 // between requests and must never be modified (the projector works on a
 // clone; engine.State's Decide, Legal and View do not modify, Apply is only
-// called on a Clone). A state is used only with the exact row bytes it was
-// decoded from or encoded to (their hash is compared), so a row that a
-// rebuild rewrote at the same version is decoded again.
+// called on a Clone). A state is used for any row of its game at its
+// version: a stream's events up to a version never change, so neither does
+// the state they give (a rebuild, which rewrites a row at the same version,
+// drops its game's entry all the same).
 //
 // Memory is bounded by the entry count: entries are evicted in insertion
 // order (a game's newer row replaces its entry in place).
 type gameCache struct {
-	seed maphash.Seed
-	max  int
+	max int
 
 	mu   sync.Mutex
 	m    map[string]cachedGame
@@ -37,9 +36,8 @@ type gameCache struct {
 
 // cachedGame is one game's row and, once decoded, its state.
 type cachedGame struct {
-	g   *projections.Game
-	sum uint64       // hash of g.State
-	st  engine.State // nil until decoded
+	g  *projections.Game
+	st engine.State // the state at g.Version; nil until decoded
 }
 
 // newGameCache returns a cache of at most n games (none when n <= 0).
@@ -47,7 +45,7 @@ func newGameCache(n int) *gameCache {
 	if n <= 0 {
 		return nil
 	}
-	return &gameCache{seed: maphash.MakeSeed(), max: n, m: make(map[string]cachedGame, n)}
+	return &gameCache{max: n, m: make(map[string]cachedGame, n)}
 }
 
 // get returns the entry of game id.
@@ -65,13 +63,10 @@ func (c *gameCache) get(id string) (cachedGame, bool) {
 }
 
 // state returns the decoded state of g when the cache has one for g's
-// version and bytes, else nil.
+// version, else nil.
 func (c *gameCache) state(g *projections.Game) engine.State {
 	e, ok := c.get(g.ID)
 	if !ok || e.st == nil || e.g.Version != g.Version {
-		return nil
-	}
-	if e.g != g && e.sum != maphash.Bytes(c.seed, g.State) {
 		return nil
 	}
 	return e.st
@@ -84,13 +79,13 @@ func (c *gameCache) put(g *projections.Game, st engine.State) {
 	if c == nil || g == nil {
 		return
 	}
-	e := cachedGame{g: g, sum: maphash.Bytes(c.seed, g.State), st: st}
+	e := cachedGame{g: g, st: st}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[g.ID]; ok {
 		if old.g.Version <= g.Version {
-			if e.st == nil && old.g.Version == g.Version && old.sum == e.sum {
-				e.st = old.st // the same row again: keep its decoded state
+			if e.st == nil && old.g.Version == g.Version {
+				e.st = old.st // the same version again: keep its decoded state
 			}
 			c.m[g.ID] = e
 		}

@@ -100,7 +100,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if req.Version != g.Version {
 		return nil, Errorf(EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
 	}
-	eng, st, err := s.state(g)
+	eng, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

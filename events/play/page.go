@@ -29,7 +29,7 @@ func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, er
 		return nil, err
 	}
 	sp := &SeatPage{View: v, Summary: summarize(g)}
-	eng, st, err := s.state(g)
+	eng, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ func (s *Service) Rebuild(ctx context.Context, id string) error {
 			return err
 		}
 		if err = s.repo.Replace(ctx, c); ErrorCode(err) != EConflict {
+			s.cache.drop(id)
 			return err
 		}
 	}
@@ -84,10 +85,15 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 		return Errorf(ECorrupt, "game %s: the seed does not match its published hash", id)
 	}
 	// The stored snapshot and the events after it must give the replayed state.
-	if _, err := s.advance(live, evs); err != nil {
+	st, err := s.advance(live, evs)
+	if err != nil {
 		return Errorf(ECorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
 	}
-	if diff := diffGames(c.Game, live); diff != "" {
+	now := live.Clone()
+	if now.State, err = projections.MarshalState(st); err != nil {
+		return fmt.Errorf("projections: marshal state of %s: %w", id, err)
+	}
+	if diff := diffGames(c.Game, now); diff != "" {
 		return Errorf(ECorrupt, "game %s: projection differs from the events: %s", id, diff)
 	}
 	return nil

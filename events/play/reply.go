@@ -68,7 +68,7 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	if !hmac.Equal([]byte(strings.ToLower(tag)), []byte(want)) {
 		return nil, Errorf(EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
 	}
-	_, state, err := s.state(g)
+	_, state, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

@@ -161,9 +161,10 @@ func (s *Service) load(ctx context.Context, id string) (*projections.Game, error
 	return g, nil
 }
 
-// state returns g's engine state, decoded or from the cache. The state is
+// state returns g's engine state at g.Version: the cache's, else g's
+// snapshot caught up with the events after it (catchUp). The state is
 // shared: callers must not modify it (Clone it first).
-func (s *Service) state(g *projections.Game) (engine.Game, engine.State, error) {
+func (s *Service) state(ctx context.Context, g *projections.Game) (engine.Game, engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
 		return nil, nil, err
@@ -171,9 +172,9 @@ func (s *Service) state(g *projections.Game) (engine.Game, engine.State, error) 
 	if st := s.cache.state(g); st != nil {
 		return eng, st, nil
 	}
-	st, err := eng.DecodeState(g.State)
+	st, err := s.catchUp(ctx, g)
 	if err != nil {
-		return nil, nil, fmt.Errorf("projections: decode state of %s: %w", g.ID, err)
+		return nil, nil, err
 	}
 	s.cache.put(g, st)
 	return eng, st, nil

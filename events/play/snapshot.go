@@ -10,10 +10,10 @@ import (
 	"pbem/projections"
 )
 
-// catchUp brings the state of g, as read from the database (the snapshot
-// taken after g.StateVersion, see projections.SnapshotEvery), up to
-// g.Version with the events that follow the snapshot (advance). It
-// returns the state. g must not be shared yet.
+// catchUp brings the state of g, its snapshot taken after g.StateVersion
+// (see projections.SnapshotEvery), up to g.Version with the events that
+// follow the snapshot (advance). It returns the state and leaves g as it
+// is.
 func (s *Service) catchUp(ctx context.Context, g *projections.Game) (engine.State, error) {
 	var evs []events.Event
 	if g.StateVersion < g.Version {
@@ -25,11 +25,10 @@ func (s *Service) catchUp(ctx context.Context, g *projections.Game) (engine.Stat
 	return s.advance(g, evs)
 }
 
-// advance decodes g's stored snapshot, applies the engine events of evs
+// advance decodes g's snapshot and applies the engine events of evs
 // between g.StateVersion and g.Version (evs in version order; others are
-// skipped), and sets g.State to the current state's bytes: g.StateVersion
-// stays the stored snapshot's version, which tells the projector when the
-// next one is due. It returns the state. g must not be shared yet.
+// skipped). It returns the state at g.Version and leaves g as it is: the
+// state is encoded only when the projector writes the next snapshot.
 func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
@@ -66,9 +65,6 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 	}
 	if at != g.Version {
 		return nil, Errorf(ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
-	}
-	if g.State, err = projections.MarshalState(st); err != nil {
-		return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
 	}
 	return st, nil
 }

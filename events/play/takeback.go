@@ -66,7 +66,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		s.cache.drop(id)
 		return nil, Errorf(EConflict, "the game has moved on: reload it and try again")
 	}
-	eng, st, err := s.state(g)
+	eng, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	if g.Status != projections.StatusActive || g.DeadlineAt == nil || g.DeadlineAt.After(now) {
 		return false, nil
 	}
-	eng, st, err := s.state(g)
+	eng, st, err := s.state(ctx, g)
 	if err != nil {
 		return false, err
 	}

@@ -176,7 +176,7 @@ func (s *Service) tokenView(ctx context.Context, id, token string) (*projections
 	if err != nil {
 		return nil, nil, err
 	}
-	_, st, err := s.state(g)
+	_, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,7 +193,7 @@ func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, err
 	if seat < 0 || seat >= len(g.Players) {
 		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
 	}
-	_, st, err := s.state(g)
+	_, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
 	}
