@@ -1,10 +1,13 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,19 +74,47 @@ func TestLayering(t *testing.T) {
 // import path and a file that imports it.
 func packageImports(t *testing.T) map[string]map[string]string {
 	t.Helper()
+	pkgs := map[string]map[string]string{}
+	for _, f := range productFiles(t) {
+		parsed, err := parser.ParseFile(token.NewFileSet(), f.path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg := "pbem/" + path.Dir(f.rel)
+		if pkgs[pkg] == nil {
+			pkgs[pkg] = map[string]string{}
+		}
+		for _, imp := range parsed.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkgs[pkg][p] = f.rel
+		}
+	}
+	return pkgs
+}
+
+// goFile is a product Go file: its path on disk and from the module root
+// (slashes).
+type goFile struct{ path, rel string }
+
+// productFiles lists the module's Go files, test files and test-only
+// folders (testdata, data, hidden ones) left out.
+func productFiles(t *testing.T) []goFile {
+	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := map[string]map[string]string{}
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	var files []goFile
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "data" || name == "node_modules") {
+			if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "data" || name == "node_modules") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -91,35 +122,47 @@ func packageImports(t *testing.T) map[string]map[string]string {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			return nil
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
+		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
 		}
-		pkg := "pbem/" + filepath.ToSlash(rel)
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		files++
-		if pkgs[pkg] == nil {
-			pkgs[pkg] = map[string]string{}
-		}
-		for _, imp := range f.Imports {
-			p, err := strconv.Unquote(imp.Path.Value)
-			if err != nil {
-				return err
-			}
-			pkgs[pkg][p] = filepath.ToSlash(rel) + "/" + name
-		}
+		files = append(files, goFile{p, filepath.ToSlash(rel)})
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files < 50 {
-		t.Fatalf("only %d files read: is the module root %s?", files, root)
+	if len(files) < 50 {
+		t.Fatalf("only %d files read: is the module root %s?", len(files), root)
 	}
-	return pkgs
+	return files
+}
+
+// eventsTable finds SQL that names the events table (events_xid_shift and
+// other tables that begin with "events_" are not it).
+var eventsTable = regexp.MustCompile(`(?i)\b(FROM|JOIN|INTO|UPDATE|TABLE)\s+events\b([^_]|$)`)
+
+// TestOnlyTheStoreReadsEvents: the events table meets SQL (a string
+// literal naming it) in the event store only (events/postgres; its lookups
+// serve the read side), the benchmarks aside, which measure the table
+// itself.
+func TestOnlyTheStoreReadsEvents(t *testing.T) {
+	for _, f := range productFiles(t) {
+		if strings.HasPrefix(f.rel, "events/postgres/") || strings.HasPrefix(f.rel, "bench/") {
+			continue
+		}
+		fset := token.NewFileSet()
+		parsed, err := parser.ParseFile(fset, f.path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(parsed, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && eventsTable.MatchString(lit.Value) {
+				t.Errorf("%s:%d names the events table outside events/postgres: %.80s", f.rel, fset.Position(lit.Pos()).Line, lit.Value)
+			}
+			return true
+		})
+	}
 }
 
 // sortedKeys returns m's keys in order.

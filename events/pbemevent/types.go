@@ -33,7 +33,12 @@ const (
 	TypeLanguage = "pbem.language"
 )
 
-func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, "pbem.") }
+// ServicePrefix begins the type of every event of the service's own
+// (pbem.*); the engines' event types never do.
+const ServicePrefix = "pbem."
+
+// IsServiceEvent reports whether typ is the type of a service event.
+func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, ServicePrefix) }
 
 // Created is the data of pbem.created: everything needed to deal the game
 // again. Seed is the secret hex seed; every redacted copy has it emptied,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"pbem/events/pbemevent"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/events/pbemevent"
+	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/projections"
 	"pbem/projections/outbox"
@@ -308,15 +309,11 @@ WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLo
 // the last 10 lines), as the public history tells it.
 func (d *Deadlines) digestChat(ctx context.Context, tx pgx.Tx, g *projections.Game, now time.Time) ([]string, error) {
 	since := now.Add(-24 * time.Hour)
-	var from *int64
-	if err := tx.QueryRow(ctx, `SELECT min(version) FROM (SELECT version FROM events
-    WHERE stream = $1 AND type = 'pbem.chat' AND recorded_at > $2 ORDER BY version DESC LIMIT 10) c`, g.ID, since).Scan(&from); err != nil {
+	from, err := evpg.FirstOfLast(ctx, tx, g.ID, pbemevent.TypeChat, since, 10)
+	if err != nil || from == 0 {
 		return nil, err
 	}
-	if from == nil {
-		return nil, nil
-	}
-	hist, _, err := d.histories.seat(ctx, g, engine.Spectator, *from-1)
+	hist, _, err := d.histories.seat(ctx, g, engine.Spectator, from-1)
 	if err != nil {
 		return nil, err
 	}

@@ -3,30 +3,31 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"pbem/events/pbemevent"
+	evpg "pbem/events/postgres"
 	"pbem/notify"
 )
 
 var _ notify.Freshness = (*Outbox)(nil)
 
-// freshSQL reads, for each claimed row ($1..$5: ids, game ids, seats,
-// event versions, kinds), with its index: whether the game awaits the seat
-// now, whether the seat played a game event of its own after the row's
-// version, whether a newer your-turn email or reminder to the seat waits
-// (outbox_pending_seat, migration 0092), and the game's version. A game
-// without a row (none is removed; only tests write such emails) tells no
-// news: its emails are fresh.
+// freshSQL reads, for each claimed row ($1..$4: ids, game ids, seats,
+// the versions of the seats' last game events of their own), with its
+// index: whether the game awaits the seat now, whether a newer your-turn
+// email or reminder to the seat waits (outbox_pending_seat, migration
+// 0092), and the game's version. A game without a row (none is removed;
+// only tests write such emails) tells no news: its emails are fresh.
 const freshSQL = `SELECT r.i,
   g.id IS NULL OR (g.status = 'active' AND r.seat = ANY(g.to_move)),
-  EXISTS (SELECT 1 FROM events e WHERE e.stream = r.game_id AND e.version > r.v
-    AND e.actor = 'seat:' || r.seat AND e.type NOT LIKE 'pbem.%'),
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
     AND n.id > r.id AND n.kind IN ('your_turn', 'reminder')),
   coalesce(g.version, 0)
-FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS r(id, game_id, seat, v, i)
+FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS r(id, game_id, seat, i)
 LEFT JOIN games g ON g.id = r.game_id
 ORDER BY r.i`
 
@@ -48,12 +49,14 @@ FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS r(id, game_i
 LEFT JOIN games g ON g.id = r.game_id
 ORDER BY r.i`
 
-// Freshness implements notify.Freshness with one query for the batch's
-// your-turn emails and reminders, and one for its table talk.
+// Freshness implements notify.Freshness with two queries for the batch's
+// your-turn emails and reminders (whether each seat played a game event of
+// its own after the row's version: the event store's LastActs; the game
+// and outbox rows: freshSQL), and one for its table talk.
 func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
 	out := make([]notify.News, len(rows))
 	n := len(rows)
-	ids, games, seats, versions := make([]int64, n), make([]string, n), make([]int32, n), make([]int64, n)
+	ids, games, seats, actors := make([]int64, n), make([]string, n), make([]int32, n), make([]string, n)
 	if err := o.gathered(ctx, rows, out); err != nil {
 		return nil, err
 	}
@@ -62,26 +65,30 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		if !r.Kind.Awaits() || r.Seat < 0 {
 			continue
 		}
-		ids[len(asked)], games[len(asked)], seats[len(asked)], versions[len(asked)] = r.ID, r.GameID, int32(r.Seat), r.EventVersion
+		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), seatActor(r.Seat)
 		asked = append(asked, i)
 	}
 	if len(asked) == 0 {
 		return out, nil
 	}
 	k := len(asked)
-	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k], versions[:k])
+	acts, err := evpg.LastActs(ctx, o.pool, games[:k], actors[:k], everything(k), pbemevent.ServicePrefix)
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
+	}
+	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k])
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
 	var j, version int64
-	var awaited, played, newer bool
-	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &played, &newer, &version}, func() error {
+	var awaited, newer bool
+	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &newer, &version}, func() error {
 		nw := &out[asked[j-1]]
 		nw.Version = version
 		switch {
 		case !awaited:
 			nw.Stale = notify.StaleNotAwaited
-		case played:
+		case acts[j-1] > rows[asked[j-1]].EventVersion:
 			nw.Stale = notify.StalePlayed
 		case newer:
 			nw.Stale = notify.StaleSuperseded
@@ -132,4 +139,16 @@ func (o *Outbox) gathered(ctx context.Context, rows []notify.Row, out []notify.N
 		return fmt.Errorf("notify/postgres: gathered: %w", err)
 	}
 	return nil
+}
+
+// seatActor is the events' actor of seat's own acts.
+func seatActor(seat int) string { return "seat:" + strconv.Itoa(seat) }
+
+// everything is n upper versions that leave no event out (LastActs).
+func everything(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = math.MaxInt64
+	}
+	return out
 }

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"pbem/events/pbemevent"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/events/pbemevent"
+	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/projections"
 	"pbem/projections/outbox"
@@ -43,13 +44,11 @@ FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
 JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
 
 // storiesSQL selects, for each requested seat ($1, $2, $3: game ids,
-// seats and versions), with the request's index, its game row and the
-// version of the seat's last game event of its own up to the request's
-// version (0: none): its story is told after it.
-const storiesSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version,
-  coalesce((SELECT max(m.version) FROM events m
-    WHERE m.stream = r.game_id AND m.actor = 'seat:' || r.seat AND m.version <= r.upto AND m.type NOT LIKE 'pbem.%'), 0)
-FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, upto, i)
+// seats and the versions of the seats' last game events of their own up
+// to the requests' versions, 0: none), with the request's index, its game
+// row and that version: its story is told after it.
+const storiesSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version, r.last
+FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, last, i)
 JOIN games g ON g.id = r.game_id
 JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
 ORDER BY r.i`
@@ -109,11 +108,15 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 // request's version. The seat's own table talk and the game's creation are
 // left out (see notify's Story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
-	ids, seats, uptos := make([]string, len(told)), make([]int32, len(told)), make([]int64, len(told))
+	ids, seats, actors, uptos := make([]string, len(told)), make([]int32, len(told)), make([]string, len(told)), make([]int64, len(told))
 	for j, i := range told {
-		ids[j], seats[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), reqs[i].Upto
+		ids[j], seats[j], actors[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), seatActor(reqs[i].Seat), reqs[i].Upto
 	}
-	starts, err := s.storyStarts(ctx, "stories", storiesSQL, ids, seats, uptos)
+	lasts, err := evpg.LastActs(ctx, s.pool, ids, actors, uptos, pbemevent.ServicePrefix)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: stories: %w", err)
+	}
+	starts, err := s.storyStarts(ctx, "stories", storiesSQL, ids, seats, lasts)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"pbem/events"
+	evpg "pbem/events/postgres"
 	"pbem/projections"
 	"pbem/projections/outbox"
 )
@@ -175,38 +175,44 @@ func (r *Repo) DeleteSession(ctx context.Context, tokenHash []byte) error {
 }
 
 // MyGames implements projections.Accounts: the address's seats with each
-// game's last event (the service tells it: LastMove).
+// game's last event (the event store's ReadAt; the service tells it:
+// LastMove).
 func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame, error) {
 	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.language, g.status, g.players, s.seat, g.to_move, g.deadline_at,
-			g.version, e.type, e.data, e.actor, e.recorded_at, g.result, g.updated_at,
+			g.version, g.result, g.updated_at,
 			(SELECT array_agg(coalesce(b.bot, '') ORDER BY b.seat) FROM seats b WHERE b.game_id = g.id)
 		FROM seats s JOIN games g ON g.id = s.game_id
-		LEFT JOIN events e ON e.stream = g.id AND e.version = g.version
 		WHERE lower(s.email) = lower($1)
 		ORDER BY g.status IN ('finished', 'aborted'), g.deadline_at NULLS LAST, g.updated_at DESC, g.id, s.seat`, email)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: my games: %w", err)
 	}
+	var ids []string
+	var versions []int64
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.MyGame, error) {
 		var m projections.MyGame
 		var toMove []int32
-		var typ, actor *string
-		var data []byte
-		var last events.Event
+		var version int64
 		err := row.Scan(&m.GameID, &m.Game, &m.Language, &m.Status, &m.Players, &m.Seat, &toMove, &m.DeadlineAt,
-			&last.Version, &typ, &data, &actor, &m.LastMoveAt, &m.Result, &m.UpdatedAt, &m.Bots)
+			&version, &m.Result, &m.UpdatedAt, &m.Bots)
 		m.ToMove = []int{}
 		for _, s := range toMove {
 			m.ToMove = append(m.ToMove, int(s))
 		}
-		if typ != nil && actor != nil {
-			last.Stream, last.Type, last.Data, last.Meta.Actor, last.RecordedAt = m.GameID, *typ, data, *actor, *m.LastMoveAt
-			m.Last = &last
-		}
+		ids, versions = append(ids, m.GameID), append(versions, version)
 		return m, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: my games: %w", err)
+	}
+	last, err := evpg.ReadAt(ctx, r.pool, ids, versions)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: my games: %w", err)
+	}
+	for i := range out {
+		if last[i].Version != 0 {
+			out[i].Last, out[i].LastMoveAt = &last[i], &last[i].RecordedAt
+		}
 	}
 	return out, nil
 }
@@ -244,20 +250,37 @@ func (r *Repo) HasGames(ctx context.Context, email string) (bool, error) {
 }
 
 // WaitingSince implements projections.Accounts: the version since which
-// each awaited seat is awaited (games.awaited_since), dated by its event.
+// each awaited seat is awaited (games.awaited_since), dated by its event
+// (the event store's ReadAt).
 func (r *Repo) WaitingSince(ctx context.Context, id string) (map[int]time.Time, error) {
-	rows, err := r.pool.Query(ctx, `SELECT w.seat, e.recorded_at
+	rows, err := r.pool.Query(ctx, `SELECT w.seat, w.since
 		FROM games g CROSS JOIN unnest(g.to_move, g.awaited_since) AS w(seat, since)
-		JOIN events e ON e.stream = g.id AND e.version = w.since
 		WHERE g.id = $1`, id)
 	if err != nil {
 		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
 	}
-	out := map[int]time.Time{}
+	var seats []int
+	var ids []string
+	var versions []int64
 	var seat int
-	var at time.Time
-	if _, err := pgx.ForEachRow(rows, []any{&seat, &at}, func() error { out[seat] = at; return nil }); err != nil {
+	var since *int64
+	if _, err := pgx.ForEachRow(rows, []any{&seat, &since}, func() error {
+		if since != nil {
+			seats, ids, versions = append(seats, seat), append(ids, id), append(versions, *since)
+		}
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	evs, err := evpg.ReadAt(ctx, r.pool, ids, versions)
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: waiting since: %w", err)
+	}
+	out := map[int]time.Time{}
+	for i, e := range evs {
+		if e.Version != 0 {
+			out[seats[i]] = e.RecordedAt
+		}
 	}
 	return out, nil
 }
