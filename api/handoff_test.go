@@ -249,3 +249,64 @@ func TestGameFinishedByBotsEmailsEveryone(t *testing.T) {
 		t.Fatalf("Ann's games: %+v %v", mg, err)
 	}
 }
+
+// TestCurrentLabelsNameWhoHoldsTheSeat: once Dee took Cid's seat of a
+// Lords of Scotland game, the moves and the explanations each player is
+// shown name Dee, never Cid (the engine state was dealt with Cid's name),
+// in English and in the French of a seat that reads French.
+func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id := e.createGame("lords-of-scotland", 3, "en", `{}`)
+	admin := tokens.Admin(secret, id, 0)
+	if _, err := e.svc.ReplacePlayer(ctx, id, admin, 2, "Dee", "dee@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.SetLanguage(ctx, id, tokens.Seat(secret, id, 1, 0), "fr", "lang-bob"); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 1))
+	named := map[int]bool{} // seats shown a text naming Dee
+	for range 400 {
+		for seat := range 3 {
+			v, err := e.svc.SeatView(ctx, id, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for _, m := range v.LegalMoves {
+				texts = append(texts, m.Label())
+			}
+			for _, x := range v.Explanations {
+				texts = append(texts, x.Text)
+			}
+			for _, s := range texts {
+				if strings.Contains(s, "Cid") {
+					t.Fatalf("seat %d (v%d) is shown the replaced player's name: %q", seat, v.Version, s)
+				}
+				if strings.Contains(s, "Dee") {
+					named[seat] = true
+				}
+			}
+		}
+		if len(named) == 3 {
+			return
+		}
+		s := e.toMove(id)
+		if s < 0 {
+			break
+		}
+		v, err := e.svc.SeatView(ctx, id, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.MoveAs(ctx, id, s, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			t.Fatalf("move of seat %d: %v", s, err)
+		}
+	}
+	t.Fatalf("seats shown a text naming Dee: %v, want all three", named)
+}

@@ -225,11 +225,15 @@ type State interface {
 	Explain(seat int, lang string) []Explanation
 	// Speak returns a copy of the state whose move labels, view texts and
 	// card names are in lang ("en", "fr", "it"; English otherwise), as the
-	// rulebook of that language names them: what a player who reads lang
-	// is shown. Names a creator wrote (players, custom cards) stay as
-	// written. The state itself is unchanged; the copy is for reading and
-	// is never stored.
-	Speak(lang string) State
+	// rulebook of that language names them, and whose labels, texts and
+	// explanations name the players by names (by seat): what a player who
+	// reads lang is shown while those people hold the seats (a seat given
+	// to a new player is named after them; nil or a missing name keeps the
+	// setup's). Names a creator wrote (players, custom cards) stay as
+	// written. The state itself is unchanged; the result is for reading
+	// and is never stored, and may be the state itself when lang and
+	// names are already its own.
+	Speak(lang string, names []string) State
 }
 
 // Explanation is one sentence of State.Explain.
@@ -239,7 +243,7 @@ type Explanation struct {
 	// or style it and a test may find it.
 	Kind string `json:"kind"`
 	// Text is the sentence, in the language asked for, naming players by
-	// the setup's Names.
+	// the setup's Names (or those of Speak).
 	Text string `json:"text"`
 }
 

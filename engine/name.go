@@ -35,3 +35,22 @@ func isBidiControl(r rune) bool {
 	}
 	return false
 }
+
+// SpokenNames is the names a State.Speak labels with: by seat, for players
+// seats, the name current gives (the seat's holder now) or, where it gives
+// none, the setup's. An empty current keeps setup as it is.
+func SpokenNames(setup, current []string, players int) []string {
+	if len(current) == 0 {
+		return setup
+	}
+	out := make([]string, players)
+	for i := range out {
+		switch {
+		case i < len(current) && current[i] != "":
+			out[i] = current[i]
+		case i < len(setup):
+			out[i] = setup[i]
+		}
+	}
+	return out
+}

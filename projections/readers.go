@@ -68,13 +68,19 @@ type oneLine func(lang string) string
 
 func (f oneLine) in(lang string) ([]string, error) { return []string{f(lang)}, nil }
 
-// speak is st as a reader of lang is shown it (engine.State.Speak), or st
-// itself when lang is the game's.
+// speak is st as a reader of lang is shown it (engine.State.Speak): in
+// lang (the game's when empty), naming each seat by whoever holds it now
+// (a replaced player's successor), not by the names the game was dealt
+// with. The history and the audit name each act's author as of the act
+// instead (see history.go).
 func speak(g *Game, st engine.State, lang string) engine.State {
-	if st == nil || lang == g.Language || lang == "" {
+	if st == nil {
 		return st
 	}
-	return st.Speak(lang)
+	if lang == "" {
+		lang = g.Language
+	}
+	return st.Speak(lang, g.Players)
 }
 
 // SpeakTo is st as the player of seat reads it: labelled in the seat's

@@ -1,6 +1,8 @@
 package bagpipes
 
 import (
+	"slices"
+
 	"pbem/engine"
 	"pbem/engine/i18n"
 )
@@ -36,12 +38,19 @@ const (
 // deserters. Other seats' secret choices and cards are never used.
 // Speak implements engine.State: a copy labelled in lang, its cards named
 // as the rulebook of lang names them (custom names stay as written).
-func (s *state) Speak(lang string) engine.State {
-	c := s.clone()
-	c.Lang = ""
-	if l := i18n.Norm(lang); l != "en" {
-		c.Lang = l
+// The players are named by names (s itself when lang and names are its
+// own already).
+func (s *state) Speak(lang string, names []string) engine.State {
+	l := ""
+	if n := i18n.Norm(lang); n != "en" {
+		l = n
 	}
+	names = engine.SpokenNames(s.Names, names, s.N)
+	if i18n.Norm(lang) == i18n.Norm(s.Lang) && slices.Equal(names, s.Names) {
+		return s
+	}
+	c := s.clone()
+	c.Lang, c.Names = l, names
 	c.lab = &labeling{set: c.Set, names: c.Names, lang: i18n.Norm(c.Lang)}
 	return c
 }

@@ -165,8 +165,8 @@ func (s *toyState) DefaultMove(seat int) engine.Move {
 	}
 	return nil
 }
-func (s *toyState) Clone() engine.State       { c := *s; return &c }
-func (s *toyState) Speak(string) engine.State { return s.Clone() }
+func (s *toyState) Clone() engine.State                 { c := *s; return &c }
+func (s *toyState) Speak(string, []string) engine.State { return s.Clone() }
 func (s *toyState) Explain(seat int, lang string) []engine.Explanation {
 	text := fmt.Sprintf("%d left in the pile: whoever takes the last one wins.", s.Pile)
 	if s.g.leakExplain {

@@ -35,13 +35,19 @@ const (
 // blocks it, or the missing target); during the claims, every army's
 // total, doubling, place and claims, and how ties were broken. It uses
 // only the seat's hand and public cards.
-// Speak implements engine.State: a copy labelled in lang.
-func (s *State) Speak(lang string) engine.State {
-	c := s.clone()
-	c.Lang = ""
-	if l := i18n.Norm(lang); l != "en" {
-		c.Lang = l
+// Speak implements engine.State: a copy labelled in lang with the
+// players' names (s itself when both are its own already).
+func (s *State) Speak(lang string, names []string) engine.State {
+	l := ""
+	if n := i18n.Norm(lang); n != "en" {
+		l = n
 	}
+	names = engine.SpokenNames(s.Names, names, s.N)
+	if i18n.Norm(lang) == i18n.Norm(s.Lang) && slices.Equal(names, s.Names) {
+		return s
+	}
+	c := s.clone()
+	c.Lang, c.Names = l, names
 	c.lab = newLabeling(c.d, c.Names, c.Lang)
 	return c
 }

@@ -252,3 +252,34 @@ func TestSummaryNamesTheWinner(t *testing.T) {
 		t.Errorf("summary %q", got)
 	}
 }
+
+// A seat given to a new player is named after them: Speak with the
+// current names relabels the moves (and the explanations), in every
+// language, and leaves the state it was called on as it was; with the
+// state's own names and language it is the state itself.
+func TestSpeakNamesWhoeverHoldsTheSeatNow(t *testing.T) {
+	g := newGame(t)
+	for _, c := range labelCases() {
+		if c.name != "wemyss" && c.name != "copy" {
+			continue
+		}
+		for _, lang := range []string{"en", "fr", "it"} {
+			sc := labelState(t, g, c, []string{"Ann", "Bob"}, lang)
+			raw := sc.moveJSON(c.move)
+			sp := sc.s.Speak(lang, []string{"Ann", "Dee"}).(*State)
+			if got, want := labelOf(t, sp, c.seat, raw), strings.ReplaceAll(c.want[lang], "Bob", "Dee"); got != want {
+				t.Errorf("%s/%s: label %q, want %q", c.name, lang, got, want)
+			}
+			if got := labelOf(t, sc.s, c.seat, raw); got != c.want[lang] {
+				t.Errorf("%s/%s: Speak changed the state's label to %q", c.name, lang, got)
+			}
+			// A missing name keeps the setup's.
+			if got := labelOf(t, sc.s.Speak(lang, []string{"Ann"}).(*State), c.seat, raw); got != c.want[lang] {
+				t.Errorf("%s/%s: with a name missing, label %q", c.name, lang, got)
+			}
+			if sc.s.Speak(lang, []string{"Ann", "Bob"}) != engine.State(sc.s) {
+				t.Errorf("%s/%s: Speak with the state's own names and language made a copy", c.name, lang)
+			}
+		}
+	}
+}

@@ -6,8 +6,9 @@ import (
 	"pbem/engine"
 )
 
-// Speak implements engine.State: this test game speaks English only.
-func (s *State) Speak(string) engine.State { return s.Clone() }
+// Speak implements engine.State: this test game speaks English only and
+// names no player.
+func (s *State) Speak(string, []string) engine.State { return s.Clone() }
 
 // Explain implements engine.State: how far the seat's total is from the
 // target (public), in English whatever the language, like the rest of
