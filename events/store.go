@@ -47,11 +47,16 @@ type Event struct {
 }
 
 // Tx is the store's transaction, handed to an AppendHook or a BatchHook so
-// that callers can write their projections and outbox rows in the same
-// transaction as the events. Each store documents its concrete type (the
-// Postgres store passes a value implementing `interface{ PgxTx() pgx.Tx }`;
-// the memory store passes nil).
-type Tx any
+// that callers write their projections and outbox rows in the same
+// transaction as the events. The memory store has no SQL and passes nil.
+type Tx interface {
+	// Defer queues a statement to be sent with the transaction's COMMIT,
+	// in the same round trip, after the events and the statements queued
+	// before it. Its result is not returned: it must check what it needs
+	// in SQL and raise an error otherwise. Its error fails the append,
+	// which returns it wrapped, and nothing is committed.
+	Defer(sql string, args ...any)
+}
 
 // AppendHook runs inside the append's transaction, after the events are
 // written. If it returns an error, nothing is written and Append returns that

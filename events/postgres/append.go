@@ -78,8 +78,7 @@ func rowsFor(left int) int {
 }
 
 // Append implements events.Store.Append, as a batch of one (see
-// AppendBatch). The hooks receive an events.Tx implementing PgxTxer and
-// Deferrer. Errors: *events.Error with CodeInvalid (nothing is sent to the
+// AppendBatch). Errors: *events.Error with CodeInvalid (nothing is sent to the
 // database) or CodeConflict (a lost race included), a hook's error
 // unchanged, or a wrapped database error.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.NewEvent, hooks ...events.AppendHook) ([]events.Event, error) {
@@ -110,8 +109,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, evs [
 // then the events of the whole batch are inserted (see insertSQL).
 // Without a hook the batch is one round trip (the statements' implicit
 // transaction); with a hook, two: BEGIN with the insert, then the
-// statements the hook deferred (see Deferrer) with the COMMIT. The hook
-// receives an events.Tx implementing PgxTxer and Deferrer. An append that
+// statements the hook deferred (events.Tx) with the COMMIT. An append that
 // loses a race makes the insert fail, nothing of the batch is written, and
 // the batch is written again without it.
 func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook events.BatchHook) ([]events.Appended, error) {

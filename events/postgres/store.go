@@ -71,7 +71,7 @@
 // conflicts or replays; a race costs one more round trip, the usual append
 // none. Without a hook, a batch is one round trip; with one, the insert is
 // sent with BEGIN, the hook runs, and the statements it deferred (see
-// Deferrer) go with the COMMIT: two round trips and one commit for the
+// events.Tx) go with the COMMIT: two round trips and one commit for the
 // whole batch, which is what makes group commit pay. Listeners are notified
 // after the commit (see notifier for why).
 //
@@ -130,40 +130,14 @@ func (s *Store) Close() {
 	s.lis.close()
 }
 
-// PgxTxer is what the Postgres store hands to an AppendHook as its events.Tx:
-// the append's transaction, for the hook's own writes.
-type PgxTxer interface {
-	PgxTx() pgx.Tx
-}
-
-// TxOf returns the pgx transaction inside an events.Tx given to an
-// AppendHook by this store, or nil when tx does not come from it (the memory
-// store passes nil).
-func TxOf(tx events.Tx) pgx.Tx {
-	if t, ok := tx.(PgxTxer); ok {
-		return t.PgxTx()
-	}
-	return nil
-}
-
-// Deferrer is also implemented by the events.Tx this store hands to hooks:
-// Defer queues a statement to be sent with the transaction's COMMIT, in the
-// same round trip, after every statement the hooks ran themselves. A
-// deferred statement's result is not returned: it must check what it needs
-// in SQL and raise an error otherwise. Its error fails the append, which
-// then returns it wrapped, and nothing is committed.
-type Deferrer interface {
-	Defer(sql string, args ...any)
-}
-
-// hookTx is the events.Tx this store hands to hooks.
+// hookTx is the events.Tx this store hands to hooks: the append's
+// transaction and the statements deferred to its commit.
 type hookTx struct {
 	tx       pgx.Tx
 	deferred pgx.Batch
 }
 
-func (h *hookTx) PgxTx() pgx.Tx { return h.tx }
-
+// Defer implements events.Tx.
 func (h *hookTx) Defer(sql string, args ...any) { h.deferred.Queue(sql, args...) }
 
 // waiters is the set of local Notify channels, signalled directly after

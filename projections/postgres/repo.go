@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events"
 	"pbem/projections"
 )
 
@@ -31,24 +30,6 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
-// pgxTxer is what the Postgres event store passes to an append hook.
-type pgxTxer interface{ PgxTx() pgx.Tx }
-
-// querierOf returns the transaction of an append hook, or the pool when the
-// store has none (the memory store passes nil: writes are then not atomic
-// with the events, which only tests and tools do).
-func (r *Repo) querierOf(tx events.Tx) (querier, error) {
-	switch t := tx.(type) {
-	case nil:
-		return r.pool, nil
-	case pgxTxer:
-		return t.PgxTx(), nil
-	case pgx.Tx:
-		return t, nil
-	}
-	return nil, fmt.Errorf("projections/postgres: append hook got a %T, not a pgx transaction", tx)
 }
 
 func interval(d time.Duration) pgtype.Interval {

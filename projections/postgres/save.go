@@ -20,15 +20,13 @@ import (
 // their emails another (outbox.Insert), whatever their number; before
 // them, a creation inserts its
 // game row and seats, and a resent link updates its seat (primary data).
-// When the store lets it (a deferrer), the statements go with the store's
-// COMMIT, in the same round trip.
+// The statements go with the store's COMMIT, in the same round trip
+// (events.Tx's Defer); without a transaction (nil: the memory store, which
+// only tests and tools use) they go on the pool, not atomic with the
+// events.
 func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change) error {
 	if len(cs) == 0 {
 		return nil
-	}
-	q, err := r.querierOf(tx)
-	if err != nil {
-		return err
 	}
 	b := &pgx.Batch{}
 	for _, c := range cs {
@@ -39,13 +37,13 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change)
 	if err := queueChanges(b, cs); err != nil {
 		return err
 	}
-	if d, ok := tx.(deferrer); ok {
+	if tx != nil {
 		for _, qq := range b.QueuedQueries {
-			d.Defer(qq.SQL, qq.Arguments...)
+			tx.Defer(qq.SQL, qq.Arguments...)
 		}
 		return nil
 	}
-	if err := q.SendBatch(ctx, b).Close(); err != nil {
+	if err := r.pool.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("projections/postgres: save %d changes: %w", len(cs), err)
 	}
 	return nil
@@ -84,12 +82,6 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 		b.Queue(`UPDATE games SET players = $2 WHERE id = $1`, g.ID, players)
 	}
 	return nil
-}
-
-// deferrer is what the Postgres event store's transaction offers to send a
-// statement with its COMMIT (events/postgres.Deferrer).
-type deferrer interface {
-	Defer(sql string, args ...any)
 }
 
 type gameArgs struct {
