@@ -20,6 +20,19 @@ func pick(sel, value string) chromedp.Action[chromedp.Void] {
 		s.value = ` + jsString(value) + `; s.dispatchEvent(new Event("change", {bubbles: true})); })()`)
 }
 
+// scripted waits until the page's script has run (it marks the page "js"
+// once it listens to the lobby's selects): a select changed before that
+// changes nothing, and the script's first layout change would move what a
+// click aims at. The script is deferred, so the page's elements are
+// visible before it runs.
+func scripted() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](`document.readyState === "complete" && document.documentElement.classList.contains("js")`,
+			chromedp.WithPollingTimeout(20*time.Second))(ctx, tg)
+		return err
+	})
+}
+
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
@@ -52,10 +65,13 @@ func TestBrowserOrganiserSetsUpSwordsAndBagpipes(t *testing.T) {
 	steps := []chromedp.Action[chromedp.Void]{
 		chromedp.Navigate(e.url + "/?lang=fr"),
 		chromedp.WaitVisible(chromedp.CSS("form.lobby")),
+		scripted(),
 		pick("#game", "swords-and-bagpipes"),
 		chromedp.WaitVisible(chromedp.CSS("#opt-together")),
+		scripted(),
 		pick("#players", "3"),
 		chromedp.WaitVisible(chromedp.CSS("#opt-three_player")),
+		scripted(),
 	}
 	steps = append(steps, fill(0, 3)...)
 	steps = append(steps,
@@ -83,8 +99,10 @@ func TestBrowserOrganiserSetsUpSwordsAndBagpipes(t *testing.T) {
 
 	// Five players: the form offers Stay Home! now; two variants by clicks.
 	steps = []chromedp.Action[chromedp.Void]{
+		scripted(),
 		pick("#players", "5"),
 		chromedp.WaitVisible(chromedp.CSS("#opt-stay_home")),
+		scripted(),
 	}
 	steps = append(steps, fill(3, 5)...)
 	steps = append(steps,
