@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -125,17 +126,27 @@ func (s *Scheduler) Tick(ctx context.Context) (TickResult, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	// The due games time out side by side: each timeout waits out the
+	// service's decision pause before it is appended (events/play/pause.go).
+	var (
+		wg sync.WaitGroup
+		mu sync.Mutex
+	)
 	for _, g := range due {
-		acted, err := s.c.Timeouter.Timeout(ctx, g.ID, now)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if !acted {
-			continue
-		}
-		res.TimedOut++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acted, err := s.c.Timeouter.Timeout(ctx, g.ID, now)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			} else if acted {
+				res.TimedOut++
+			}
+		}()
 	}
+	wg.Wait()
 	if res.Reminded, err = s.c.Store.Remind(ctx, now, s.c.Batch); err != nil {
 		errs = append(errs, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -128,28 +129,44 @@ func (w *Worker) release(ctx context.Context, b Seat) error {
 }
 
 // RunOnce claims the due bot seats (up to 20) and plays one decision of
-// each; it returns how many moves it played. A failed decision keeps its
-// lease, so it is tried again when the lease ends, and is logged.
+// each, all at once: a decision waits out the service's decision pause
+// before it is appended (events/play/pause.go), so one after the other
+// twenty seats would take twenty pauses and outlast their lease. It
+// returns how many moves it played. A failed decision keeps its lease,
+// so it is tried again when the lease ends, and is logged.
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	seats, err := w.Claim(ctx, 20)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		n      int
+		errOut error
+	)
 	for _, b := range seats {
-		played, err := w.c.Player.PlayBot(ctx, b.GameID, b.Seat)
-		if err != nil {
-			w.c.Logger.Warn("bot move failed", "game", b.GameID, "seat", b.Seat, "err", err)
-			continue
-		}
-		if played {
-			n++
-		}
-		if err := w.release(ctx, b); err != nil {
-			return n, err
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			played, err := w.c.Player.PlayBot(ctx, b.GameID, b.Seat)
+			if err != nil {
+				w.c.Logger.Warn("bot move failed", "game", b.GameID, "seat", b.Seat, "err", err)
+				return
+			}
+			err = w.release(ctx, b)
+			mu.Lock()
+			defer mu.Unlock()
+			if played {
+				n++
+			}
+			if err != nil && errOut == nil {
+				errOut = err
+			}
+		}()
 	}
-	return n, nil
+	wg.Wait()
+	return n, errOut
 }
 
 // Run plays bots' moves until ctx ends: at once after a move (the next
