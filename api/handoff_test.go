@@ -310,3 +310,54 @@ func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
 	}
 	t.Fatalf("seats shown a text naming Dee: %v, want all three", named)
 }
+
+// TestReplacedPlayerIsToldOfPauseResumeAndEnd: Cid, who reads Italian,
+// leaves his seat to Dee; over SMTP on loopback he is still told, in
+// Italian and without a link to play, that the game is paused, that it
+// resumes, and how it ended; Dee and the others are told as before.
+func TestReplacedPlayerIsToldOfPauseResumeAndEnd(t *testing.T) {
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id := e.createGame(testgame.Name, 3, "en", `{"target":60}`)
+	admin := tokens.Admin(secret, id, 0)
+	if err := e.svc.SetLanguage(ctx, id, tokens.Seat(secret, id, 2, 0), "it", "lang-cid"); err != nil {
+		t.Fatal(err)
+	}
+	e.forgetMail()
+	if _, err := e.svc.ReplacePlayer(ctx, id, admin, 2, "Dee", "dee@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	got := e.letters()
+	if l := got["cid@example.org"]; len(l) != 1 || strings.Contains(l[0], "/play/") || !strings.Contains(l[0], "Dee prende il posto di Cid") {
+		t.Fatalf("Cid's notice of his replacement: %v", l)
+	}
+	cidOnly := func(step, want string) string {
+		t.Helper()
+		got := e.letters()
+		for _, who := range []string{"ann", "bob", "dee", "cid"} {
+			if len(got[who+"@example.org"]) != 1 {
+				t.Fatalf("%s: %s's emails: %v", step, who, got)
+			}
+		}
+		cid := got["cid@example.org"][0]
+		if !strings.Contains(cid, want) || strings.Contains(cid, "/play/") {
+			t.Fatalf("%s: Cid's email lacks %q or has a play link:\n%s", step, want, cid)
+		}
+		return cid
+	}
+	if _, err := e.svc.Pause(ctx, id, admin, ""); err != nil {
+		t.Fatal(err)
+	}
+	cidOnly("pause", "La partita è in pausa")
+	if _, err := e.svc.Resume(ctx, id, admin); err != nil {
+		t.Fatal(err)
+	}
+	cidOnly("resume", "La partita riprende")
+	if _, err := e.svc.Abort(ctx, id, admin); err != nil {
+		t.Fatal(err)
+	}
+	end := cidOnly("end", "/games/"+id+"/audit")
+	if !strings.Contains(end, "La partita è annullata") || strings.Contains(end, "Il tuo link") {
+		t.Fatalf("Cid's email at the end:\n%s", end)
+	}
+}

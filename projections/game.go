@@ -73,6 +73,12 @@ type Game struct {
 	// Seats and AdminHash are primary data, loaded with the row.
 	Seats     []Seat
 	AdminHash []byte
+	// Former are the people who played a seat until the organiser gave it
+	// to someone else (primary data, column former, set by the game
+	// service with the replacement), each with the seat they left. They
+	// are told when the game is paused or resumed, and how it ended, in
+	// their language and without a link to play (formerMails).
+	Former []Seat
 	// CommitKey is the commitment key of the game's stream (see package
 	// events), derived from its seed when pbem.created is projected; nil
 	// for a game begun before commitments (chain format 1). Secret until
@@ -135,6 +141,7 @@ func (g *Game) Clone() *Game {
 	c.Players = slices.Clone(g.Players)
 	c.ToMove = slices.Clone(g.ToMove)
 	c.Seats = slices.Clone(g.Seats)
+	c.Former = slices.Clone(g.Former)
 	return &c
 }
 

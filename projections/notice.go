@@ -1,6 +1,10 @@
 package projections
 
-import "pbem/projections/outbox"
+import (
+	"strings"
+
+	"pbem/projections/outbox"
+)
 
 // What a notice email announces (Mail.Notice): the organiser paused the
 // game (or a timeout under the pause policy did), resumed it, extended its
@@ -41,6 +45,38 @@ func (p *Projector) noticeMails(b *Batch, notice string, lines mailLines) error 
 			continue
 		}
 		if err := p.addMailWith(b, outbox.Notice, s, g.Version, lines, func(m *outbox.Payload) { m.Notice = notice }); err != nil {
+			return err
+		}
+	}
+	if notice == NoticePaused || notice == NoticeResumed {
+		return p.formerMails(b, outbox.Notice, notice, lines)
+	}
+	return nil
+}
+
+// formerMails adds the email of kind (a notice: what notice announces) to
+// every person who left the game (Game.Former): a pause, a resume and the
+// end reach everyone who played in it, in their language, without a link
+// to play (their seat's link no longer opens it). A person who holds a
+// seat again, and an address told already, get nothing more.
+func (p *Projector) formerMails(b *Batch, kind outbox.Kind, notice string, lines mailLines) error {
+	g := p.Game
+	told := map[string]bool{}
+	for _, s := range g.Seats {
+		told[strings.ToLower(s.Email)] = true
+	}
+	for _, f := range g.Former {
+		addr := strings.ToLower(f.Email)
+		if f.Email == "" || told[addr] {
+			continue
+		}
+		told[addr] = true
+		f.Seat, f.Bot = -1, ""
+		err := p.addMailWith(b, kind, &f, g.Version, lines, func(m *outbox.Payload) {
+			m.To.Seat = -1
+			m.Notice = notice
+		})
+		if err != nil {
 			return err
 		}
 	}

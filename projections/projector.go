@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -375,6 +376,9 @@ func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int,
 				return err
 			}
 		}
+		if err := p.formerMails(b, outbox.GameOver, "", lines); err != nil {
+			return err
+		}
 	case g.Status == StatusActive:
 		if roundEnd {
 			for i := range g.Seats {
@@ -414,6 +418,9 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 		return nil // a bot reads no email
 	}
 	lang := g.SeatLanguage(s.Seat)
+	if s.Seat < 0 { // a person who left the game (formerMails)
+		lang = cmp.Or(s.Language, g.Language)
+	}
 	var told []string
 	if lines != nil {
 		var err error
@@ -442,7 +449,7 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 	if g.Status == StatusAborted {
 		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, lang)
 	}
-	if g.Status == StatusActive && p.State != nil && s.Bot == "" {
+	if g.Status == StatusActive && p.State != nil && s.Bot == "" && s.Seat >= 0 {
 		m.Awaited = slices.Contains(g.ToMove, s.Seat)
 		legal := speak(g, p.State, lang).Legal(s.Seat)
 		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
@@ -450,8 +457,12 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 	if touch != nil {
 		touch(&m)
 	}
-	seat := s.Seat
-	b.Outbox = append(b.Outbox, outbox.Row{GameID: g.ID, Seat: &seat, Kind: kind, Payload: m, EventVersion: version})
+	row := outbox.Row{GameID: g.ID, Kind: kind, Payload: m, EventVersion: version}
+	if s.Seat >= 0 {
+		seat := s.Seat
+		row.Seat = &seat
+	}
+	b.Outbox = append(b.Outbox, row)
 	return nil
 }
 

@@ -21,7 +21,7 @@ func Replay(ctx context.Context, games engine.Registry, store events.Store, live
 	if len(evs) == 0 {
 		return nil, nil, Faultf(ErrNoEvents, "game %s has no events", live.ID)
 	}
-	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash}
+	shell := &Game{ID: live.ID, Seats: slices.Clone(live.Seats), AdminHash: live.AdminHash, Former: live.Former}
 	p := &Projector{Games: games, Game: shell, Now: func(e events.Event) time.Time { return e.RecordedAt },
 		Rewind: func(from int64) (engine.State, error) {
 			_, st, err := pbemevent.StateBefore(games, evs, from)

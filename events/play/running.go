@@ -1,6 +1,7 @@
 package play
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -117,6 +118,13 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	if err != nil {
 		return nil, err
 	}
+	if left.Email != "" {
+		// The person who leaves is still told of a pause, a resume and the
+		// end (projections' formerMails): the row keeps their address.
+		gone := left
+		gone.TokenHash, gone.Bot = nil, ""
+		g.Former = append(slices.Clone(g.Former), gone)
+	}
 	ev := pbemevent.PlayerReplaced{Seat: seat, Name: name, Previous: left.Name, TokenGen: gen}
 	return s.serviceEventWith(ctx, g, "admin", pbemevent.TypePlayerReplaced, ev, func(v int64) ([]outbox.Row, error) {
 		return leftNotice(g, left, ev, v)
@@ -141,11 +149,11 @@ func leftNotice(g *projections.Game, left projections.Seat, ev pbemevent.PlayerR
 	}
 	m := outbox.Payload{
 		To:       outbox.Recipient{Seat: -1, Name: left.Name, Email: left.Email},
-		Language: g.Language,
+		Language: cmp.Or(left.Language, g.Language),
 		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: players, Bots: g.Bots()},
 		TokenGen: left.TokenGen,
 		Version:  v,
-		Lines:    []string{projections.DescribeService(pbemevent.TypePlayerReplaced, data, g.Players, g.Language)},
+		Lines:    []string{projections.DescribeService(pbemevent.TypePlayerReplaced, data, g.Players, cmp.Or(left.Language, g.Language))},
 		Notice:   projections.NoticeLeft,
 	}
 	return []outbox.Row{{GameID: g.ID, Kind: outbox.Notice, Payload: m, EventVersion: v}}, nil

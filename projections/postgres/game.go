@@ -18,7 +18,7 @@ import (
 const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
 	st.state, st.version, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
 	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
-	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots, s.langs, st.commit_key`
+	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots, s.langs, st.commit_key, g.former`
 
 // gameFrom is the FROM clause of gameColumns: the game, its state snapshot
 // (migration 0070) and its seats as
@@ -66,11 +66,11 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var toMove, seats, gens []int32
 	var names, emails, bots, langs []string
 	var hashes [][]byte
-	var key []byte
+	var key, former []byte
 	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &options, &players, &g.Status, &g.Version,
 		&state, &g.StateVersion, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
 		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
-		&seats, &names, &emails, &gens, &hashes, &bots, &langs, &key)
+		&seats, &names, &emails, &gens, &hashes, &bots, &langs, &key, &former)
 	if err != nil {
 		return nil, notFound(err, id)
 	}
@@ -92,6 +92,11 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	slices.SortFunc(g.Seats, func(a, b projections.Seat) int { return a.Seat - b.Seat })
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("projections/postgres: players of %s: %w", id, err)
+	}
+	if len(former) > 0 {
+		if err := json.Unmarshal(former, &g.Former); err != nil {
+			return nil, fmt.Errorf("projections/postgres: former players of %s: %w", id, err)
+		}
 	}
 	if len(result) > 0 && string(result) != "null" {
 		g.Result = new(engine.Result)

@@ -73,13 +73,20 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 		b.Queue(`UPDATE games SET admin_token_hash = $2 WHERE id = $1`, g.ID, g.AdminHash)
 	}
 	if len(c.SeatTokens) > 0 && !c.Create {
-		// A replaced player renames the seat in the game row too (rare:
-		// changesSQL leaves players alone).
+		// A replaced player renames the seat in the game row too, and
+		// joins the people who left it (rare: changesSQL leaves players
+		// and former alone).
 		players, err := json.Marshal(g.Players)
 		if err != nil {
 			return fmt.Errorf("projections/postgres: marshal players: %w", err)
 		}
-		b.Queue(`UPDATE games SET players = $2 WHERE id = $1`, g.ID, players)
+		var former []byte
+		if len(g.Former) > 0 {
+			if former, err = json.Marshal(g.Former); err != nil {
+				return fmt.Errorf("projections/postgres: marshal former players: %w", err)
+			}
+		}
+		b.Queue(`UPDATE games SET players = $2, former = $3 WHERE id = $1`, g.ID, players, former)
 	}
 	return nil
 }
