@@ -149,7 +149,6 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	}
 	s.heads.note(appends, out)
 	if slices.ContainsFunc(out, func(a events.Appended) bool { return a.Wrote() }) {
-		s.lis.waiters.wake()
 		s.notifier.kick()
 	}
 	return out, nil

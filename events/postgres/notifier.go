@@ -8,13 +8,18 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// notifier sends NOTIFY for this process's appends, after they commit,
-// coalesced and at most one per minGap: however many appends commit while
-// one NOTIFY is on its way or during the gap, one more follows it. Each
-// NOTIFY is a transaction of its own, with its own WAL flush; one per append
-// would halve a single writer's rate. Listeners in other processes hear of
-// an append at most minGap plus a round trip after it commits; local Notify
-// channels are woken at once by Append itself.
+// notifier tells of this store's appends, after they commit, coalesced and
+// at most once per minGap: however many appends commit while it tells of
+// one or during the gap, it tells once more after it. To tell is to wake
+// this store's Notify channels (local), then send a NOTIFY (other
+// processes). Each NOTIFY is a transaction of its own, with its own WAL
+// flush; one per append would halve a single writer's rate. And each wake
+// costs a query in each worker that listens (pbem serve's outbox sender and
+// bot worker): woken after every batch, and again by the echo of the
+// batch's NOTIFY (which the listener now ignores, see listener.heard),
+// they sent four queries for the batch's own two round trips. A lone
+// append is told at once; in a burst, listeners hear of an append at most
+// minGap (plus a round trip, in other processes) after it commits.
 //
 // Why not pg_notify inside the append's transaction: PostgreSQL serialises
 // the commits of all notifying transactions of the cluster (a lock held
@@ -28,21 +33,25 @@ import (
 const minGap = 10 * time.Millisecond
 
 type notifier struct {
-	pool    *pgxpool.Pool
+	pool *pgxpool.Pool
+	// self is the payload of this store's NOTIFYs, which its own listener
+	// ignores: local channels are woken without them.
+	self    string
+	local   *waiters
 	pending chan struct{}
 	stop    context.CancelFunc
 	done    chan struct{}
 	once    sync.Once
 }
 
-func newNotifier(pool *pgxpool.Pool) *notifier {
+func newNotifier(pool *pgxpool.Pool, self string, local *waiters) *notifier {
 	ctx, stop := context.WithCancel(context.Background())
-	n := &notifier{pool: pool, pending: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
+	n := &notifier{pool: pool, self: self, local: local, pending: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
 	go n.run(ctx)
 	return n
 }
 
-// kick asks for a NOTIFY without waiting for it.
+// kick asks to tell of an append, without waiting.
 func (n *notifier) kick() {
 	select {
 	case n.pending <- struct{}{}:
@@ -58,9 +67,10 @@ func (n *notifier) run(ctx context.Context) {
 			return
 		case <-n.pending:
 		}
+		n.local.wake()
 		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		// Best effort: a failed NOTIFY only delays readers until they poll.
-		_, _ = n.pool.Exec(nctx, "SELECT pg_notify($1, '')", channel)
+		_, _ = n.pool.Exec(nctx, "SELECT pg_notify($1, $2)", channel, n.self)
 		cancel()
 		select {
 		case <-ctx.Done():
@@ -70,7 +80,7 @@ func (n *notifier) run(ctx context.Context) {
 	}
 }
 
-// close stops the notifier, dropping a NOTIFY not yet sent.
+// close stops the notifier, dropping a wake and a NOTIFY not yet sent.
 func (n *notifier) close() {
 	n.once.Do(func() {
 		n.stop()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // listener owns the store's dedicated LISTEN connection. It runs only while
@@ -14,6 +15,7 @@ import (
 // when it (re)connects, since appends may have been missed meanwhile.
 type listener struct {
 	cfg     *pgx.ConnConfig
+	self    string // the payload of this store's own NOTIFYs (notifier.self)
 	waiters waiters
 
 	mu     sync.Mutex
@@ -22,12 +24,14 @@ type listener struct {
 	wg     sync.WaitGroup
 }
 
-func newListener(cfg *pgx.ConnConfig) *listener { return &listener{cfg: cfg} }
+func newListener(cfg *pgx.ConnConfig, self string) *listener { return &listener{cfg: cfg, self: self} }
 
 // Notify implements events.Store.Notify. The channel receives a value
 // (coalesced) after an append commits, in this process or another one using
-// the same database, and is closed when ctx ends or the store is closed.
-// A value is also sent when the listener connection (re)connects.
+// the same database, and is closed when ctx ends or the store is closed;
+// during a burst of appends, at most one per minGap from each process (see
+// notifier). A value is also sent when the listener connection
+// (re)connects.
 //
 // Notifications are wake-ups, not data: a reader should read with ReadAll
 // after each one, and also on a timer, because ReadAll may hold events back
@@ -93,9 +97,18 @@ func (l *listener) listen(ctx context.Context) bool {
 	}
 	l.waiters.wake()
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return true
 		}
+		l.heard(n)
+	}
+}
+
+// heard wakes the channels for a notification, unless this store sent it:
+// its notifier woke them already.
+func (l *listener) heard(n *pgconn.Notification) {
+	if n.Payload != l.self {
 		l.waiters.wake()
 	}
 }

@@ -73,7 +73,7 @@
 // sent with BEGIN, the hook runs, and the statements it deferred (see
 // events.Tx) go with the COMMIT: two round trips and one commit for the
 // whole batch, which is what makes group commit pay. Listeners are notified
-// after the commit (see notifier for why).
+// after the commit, at most once per 10 ms in a burst (see notifier for why).
 //
 // It is the only place events meet SQL; it must not import the game
 // service, the read models, notify or api (cmd/pbem/layering_test.go).
@@ -81,6 +81,7 @@ package postgres
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -117,7 +118,9 @@ var _ events.Store = (*Store)(nil)
 // New returns a Store on pool, whose database must be migrated
 // (migrations.Up).
 func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, lis: newListener(pool.Config().ConnConfig), notifier: newNotifier(pool)}
+	self := rand.Text() // names this store's NOTIFYs, which its own listener ignores
+	lis := newListener(pool.Config().ConnConfig, self)
+	return &Store{pool: pool, lis: lis, notifier: newNotifier(pool, self, &lis.waiters)}
 }
 
 // Pool returns the store's connection pool.
@@ -140,9 +143,9 @@ type hookTx struct {
 // Defer implements events.Tx.
 func (h *hookTx) Defer(sql string, args ...any) { h.deferred.Queue(sql, args...) }
 
-// waiters is the set of local Notify channels, signalled directly after
-// an append commits in this process and by the listener for appends of
-// other processes.
+// waiters is the set of local Notify channels, signalled by the notifier
+// after an append commits in this process and by the listener for appends
+// of other processes.
 type waiters struct {
 	mu sync.Mutex
 	m  map[chan struct{}]struct{}
