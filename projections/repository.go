@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"time"
 
 	"pbem/events"
 )
@@ -25,8 +24,6 @@ type Repository interface {
 	// Save writes the Changes of one batch of appends (one per game)
 	// inside the batch's transaction tx.
 	Save(ctx context.Context, tx events.Tx, cs []*Change) error
-	// Due lists active games whose deadline is at or before now (at most limit).
-	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// Inbox lists the active games awaiting a seat played from email
 	// (case-insensitive), soonest deadline first.
 	Inbox(ctx context.Context, email string) ([]InboxItem, error)

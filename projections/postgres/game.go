@@ -125,20 +125,6 @@ func utcp(t *time.Time) {
 	}
 }
 
-// Due implements projections.Repository.
-func (r *Repo) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	rows, err := r.pool.Query(ctx, `SELECT id FROM games WHERE status = 'active' AND deadline_at <= $1
-		ORDER BY deadline_at LIMIT $2`, now, limit)
-	if err != nil {
-		return nil, fmt.Errorf("projections/postgres: due games: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("projections/postgres: due games: %w", err)
-	}
-	return ids, nil
-}
-
 // GameIDs lists every game id, oldest first.
 func (r *Repo) GameIDs(ctx context.Context) ([]string, error) {
 	rows, err := r.pool.Query(ctx, `SELECT id FROM games ORDER BY created_at, id`)
