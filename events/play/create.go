@@ -90,7 +90,7 @@ func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.P
 	if err := s.validate(ctx, req); err != nil {
 		return nil, err
 	}
-	id, err := newID()
+	id, err := s.newID()
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 		if id != "" {
 			return s.rematchGame(ctx, g, req, id)
 		}
-		if id, err = newID(); err != nil {
+		if id, err = s.newID(); err != nil {
 			return nil, err
 		}
 		_, err = s.serviceEvent(ctx, g, "admin", pbemevent.TypeRematch, pbemevent.Rematch{Game: id})

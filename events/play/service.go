@@ -40,8 +40,9 @@ type Config struct {
 	// they are sent, so that a move taken back sends none
 	// (PBEM_MAIL_GRACE); 0 sends them at once.
 	MailGrace time.Duration
-	// Seeds is where new games' seeds are read from; nil means
-	// crypto/rand. The fair-play tests deal two games with one seed.
+	// Seeds is where new games' ids and seeds (and proposals' ids) are
+	// read from; nil means crypto/rand. The fair-play tests read the same
+	// stream in two worlds, for two games with one id and one seed.
 	Seeds io.Reader
 	// DecisionPause is how long after it began a decision the system
 	// takes (a bot's move, a timeout) is appended at the earliest, so
@@ -243,10 +244,11 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 	return c, nil
 }
 
-// newID returns a fresh random game id (16 lowercase base32 characters).
-func newID() (string, error) {
+// newID returns a fresh random game id (16 lowercase base32 characters),
+// read from the service's source of seeds.
+func (s *Service) newID() (string, error) {
 	b := make([]byte, 10)
-	if _, err := rand.Read(b); err != nil {
+	if _, err := io.ReadFull(s.seeds, b); err != nil {
 		return "", fmt.Errorf("projections: random id: %w", err)
 	}
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil

@@ -47,7 +47,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	if err != nil || !has || blocked {
 		return err
 	}
-	id, err := newID()
+	id, err := s.newID()
 	if err != nil {
 		return err
 	}

@@ -116,7 +116,7 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 	if err := events.CheckBatch(appends); err != nil {
 		return nil, err
 	}
-	w, out, err := planBatch(appends, &s.heads)
+	w, out, err := planBatch(appends, &s.heads, s.recordedNow())
 	if err != nil {
 		return nil, err
 	}

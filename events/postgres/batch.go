@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -28,12 +29,11 @@ type batchWrite struct {
 // in look, for lookUp. An append with bad input gets its error in out and is
 // left out; an append at a version its stream is known to be past is not
 // sent (settle answers it). A batch with more events than a transaction
-// has positions is refused as a whole.
-func planBatch(appends []events.Append, known *heads) (*batchWrite, []events.Appended, error) {
+// has positions is refused as a whole. Every event is recorded at now.
+func planBatch(appends []events.Append, known *heads, now time.Time) (*batchWrite, []events.Appended, error) {
 	n := len(appends)
 	w := &batchWrite{appends: appends, prepared: make([][]events.Event, n), offsets: make([]int, n), inserted: make([]bool, n)}
 	out := make([]events.Appended, n)
-	now := events.RecordedNow()
 	total := 0
 	for i, a := range appends {
 		p, err := events.Prepare(a.Stream, a.Expected, a.Events, now)

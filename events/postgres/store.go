@@ -85,6 +85,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -111,6 +112,8 @@ type Store struct {
 	notifier *notifier
 	clock    clockCheck
 	heads    heads
+	// now, if set, dates appends instead of the wall clock (SetClock).
+	now func() time.Time
 }
 
 var _ events.Store = (*Store)(nil)
@@ -121,6 +124,20 @@ func New(pool *pgxpool.Pool) *Store {
 	self := rand.Text() // names this store's NOTIFYs, which its own listener ignores
 	lis := newListener(pool.Config().ConnConfig, self)
 	return &Store{pool: pool, lis: lis, notifier: newNotifier(pool, self, &lis.waiters)}
+}
+
+// SetClock makes the store record the events it appends at now() (in UTC,
+// to the microsecond) instead of the wall clock. The fair-play tests date
+// two games alike to compare what a seat sees of them byte for byte. Call
+// it before the store's first append.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// recordedNow is when an append that begins now is recorded.
+func (s *Store) recordedNow() time.Time {
+	if s.now == nil {
+		return events.RecordedNow()
+	}
+	return s.now().UTC().Truncate(time.Microsecond)
 }
 
 // Pool returns the store's connection pool.

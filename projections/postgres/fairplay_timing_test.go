@@ -38,13 +38,13 @@ func TestFairPlayDecisionTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	rigged := enginetest.Rigged{Game: lg, Rig: enginetest.Swap([]any{"hands", 1}, 0, []any{"draw"}, 0)}
-	pool := pgtest.NewPool(t)
-	store := newStore(t, pool)
 	var gaps [2][]time.Duration
 	t.Run("games", func(t *testing.T) {
 		for k, g := range []engine.Game{lg, rigged} {
 			t.Run([]string{"dealt", "rigged"}[k], func(t *testing.T) {
 				t.Parallel()
+				pool := pgtest.NewPool(t) // one each: both games get one id
+				store := newStore(t, pool)
 				svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret,
 					Seeds: fixedSeeds{28, 2}, DecisionPause: pause})
 				gaps[k] = botGaps(t, svc)
