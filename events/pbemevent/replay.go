@@ -77,8 +77,8 @@ func Deal(games engine.Registry, evs []events.Event) (engine.Game, engine.State,
 // StandingEvents calls visit with each engine event of evs below version
 // before (0: all), decoded by eng, leaving out those taken back by the
 // take-backs below before: the moves that stand. Every reader that
-// replays a game (StateBefore, the audit's chart, the bots' history) goes
-// through it.
+// replays a game (StateBefore, the audit's chart, the bots' history, the
+// service's catch-up from a state snapshot) goes through it.
 func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit func(e events.Event, ev engine.Event)) error {
 	back, err := takenBack(evs, before)
 	if err != nil {

@@ -41,27 +41,28 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 	if g.StateVersion >= g.Version {
 		return st, nil
 	}
-	at := g.StateVersion
-	for _, e := range evs {
+	lo, hi := len(evs), len(evs) // evs[lo:hi]: the events after the snapshot up to g.Version
+	for i, e := range evs {
 		if e.Version <= g.StateVersion {
 			continue
 		}
 		if e.Version > g.Version {
-			break // appended after the row was read
+			hi = i // appended after the row was read
+			break
 		}
-		at = e.Version
+		lo = min(lo, i)
 		if e.Type == pbemevent.TypeTakeback {
 			// The projector stores the state with every take-back.
 			return nil, Errorf(ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
 		}
-		if pbemevent.IsServiceEvent(e.Type) {
-			continue // the service's own events leave the engine state alone
-		}
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
-		if err != nil {
-			return nil, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
-		}
-		st.Apply(ev)
+	}
+	lo = min(lo, hi)
+	at := g.StateVersion
+	if lo < hi {
+		at = evs[hi-1].Version
+	}
+	if err := pbemevent.StandingEvents(eng, evs[lo:hi], 0, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
+		return nil, err
 	}
 	if at != g.Version {
 		return nil, Errorf(ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
