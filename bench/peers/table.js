@@ -76,9 +76,9 @@ if (bg.length || pb.length) {
 }
 
 if (fs.existsSync(path.join(dir, 'eventstore.json'))) {
-  const es = read('eventstore.json');
+  const es = read('eventstore.json'); // eventstore's results: an array (../shared/peers: {results})
   const by = {};
-  for (const r of es.results) (by[r.writers] ||= {})[r.system] = r;
+  for (const r of Array.isArray(es) ? es : es.results) (by[r.writers] ||= {})[r.system] = r;
   console.log('\nAPPENDS (event store): one event per transaction, each writer on its own stream, expected version checked;');
   console.log('events/s, all systems in one run, interleaved phases');
   console.log(`${pad('writers', 7)} ${pad('pbem', 8)} ${pad('MDB shared', 10)} ${pad('MDB percat', 10)} ${pad('INSERT', 8)} ${pad('INS(MDB)', 9)}` +
