@@ -56,7 +56,12 @@ type News struct {
 //     whose lines were all told already is skipped.
 //
 // So a player gets at most one table-talk email per game per quarter
-// hour, or none when a your-turn email brings the lines.
+// hour, or none when a your-turn email brings the lines. Per game, not
+// per person (#31: "at most one per player per quarter hour, or the next
+// your-turn email"): a person in two games gets each table's talk in that
+// game's email, whose replies go back to that table and whose your-turn
+// email is the one that would fold it; two tables in one email would need
+// two reply addresses and could not be folded into either turn.
 
 // ChatGather is the least time between two table-talk emails to a seat.
 const ChatGather = 15 * time.Minute
