@@ -62,6 +62,8 @@ type playPage struct {
 	// Played is true on the answer to the seat's own move (the action
 	// bar says so when there is nothing to take back).
 	Played bool
+	// Zone asks the player's time zone (page_zone.go).
+	Zone *zoneAsk
 }
 
 // playerRow is one player in the page's list of players.
@@ -249,6 +251,9 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		w := tellTime(cat, *v.Deadline, p.svc.Now(), location(c))
 		d.Deadline = &w
 	}
+	if !d.Ended {
+		d.Zone = askZone(c)
+	}
 	if sm.Result != nil {
 		d.Result = sm.Result.Ranking
 	}
@@ -271,6 +276,10 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Notices = append(d.Notices, cat.T("play.takenback"))
 	case noticeTakebackLate:
 		d.Notices = append(d.Notices, cat.T("play.takeback_late"))
+	case noticeZone:
+		d.Notices = append(d.Notices, cat.T("zone.saved", location(c).String()))
+	case noticeZoneBad:
+		d.Notices = append(d.Notices, cat.T("zone.bad"))
 	default:
 		if n := chatNotice(cat, notice); n != "" {
 			d.Notices = append(d.Notices, n)

@@ -1,16 +1,125 @@
 package api
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/labstack/echo/v4"
 
 	"pbem/notify"
 )
 
+// A seat's emails tell deadlines in its player's time zone (issue #30).
+// The pages' script reports the browser's zone in the tz cookie
+// (tzCookie), which every play page records as the seat's (recordZone).
+// Detecting it is not asking: the play page says which zone it tells
+// times in and asks whether that is right, open (zoneAsk) until the player
+// has answered once on this browser (the zone-set cookie, tzSetCookie),
+// closed under the deadline afterwards. The answer (POST
+// /play/:game/zone) is a city or an IANA zone name; it becomes the tz
+// cookie, which the script no longer replaces with the browser's, and the
+// seat's zone. "Follow this device" drops both cookies: the script detects
+// the zone again.
+
+// tzSetCookie marks a browser whose player chose (or confirmed) the zone
+// of the tz cookie: the script leaves that cookie alone.
+const tzSetCookie = "pbem_tz_set"
+
+// Notices of the zone form's answer.
+const (
+	noticeZone    = "zone"
+	noticeZoneBad = "zonebad"
+)
+
+// zoneAsk is the play page's time-zone question.
+type zoneAsk struct {
+	// Zone is the zone the page tells times in ("UTC" when none is known).
+	Zone string
+	// Open: the player has not answered on this browser yet.
+	Open bool
+	// Choices are the zones the field suggests.
+	Choices []string
+}
+
+// zoneChoices are the zones the form suggests (any IANA name is taken):
+// the players' usual ones, Europe first.
+var zoneChoices = []string{
+	"Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Brussels", "Europe/Amsterdam",
+	"Europe/Luxembourg", "Europe/Zurich", "Europe/Berlin", "Europe/Rome", "Europe/Madrid", "Europe/Vienna",
+	"Europe/Prague", "Europe/Warsaw", "Europe/Copenhagen", "Europe/Stockholm", "Europe/Oslo", "Europe/Helsinki",
+	"Europe/Athens", "Europe/Bucharest", "Europe/Istanbul", "Europe/Kyiv", "Europe/Monaco", "Europe/Malta",
+	"Atlantic/Reykjavik", "Atlantic/Canary", "Africa/Casablanca", "Africa/Algiers", "Africa/Tunis", "Africa/Dakar",
+	"Africa/Abidjan", "Africa/Lagos", "Africa/Cairo", "Africa/Johannesburg", "Africa/Nairobi", "Indian/Reunion",
+	"America/St_Johns", "America/Halifax", "America/Montreal", "America/Toronto", "America/New_York",
+	"America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Vancouver",
+	"America/Anchorage", "Pacific/Honolulu", "America/Mexico_City", "America/Bogota", "America/Lima",
+	"America/Santiago", "America/Sao_Paulo", "America/Buenos_Aires", "America/Martinique", "America/Guadeloupe",
+	"Asia/Dubai", "Asia/Jerusalem", "Asia/Kolkata", "Asia/Bangkok", "Asia/Singapore", "Asia/Hong_Kong",
+	"Asia/Shanghai", "Asia/Seoul", "Asia/Tokyo", "Australia/Perth", "Australia/Adelaide", "Australia/Brisbane",
+	"Australia/Sydney", "Australia/Melbourne", "Pacific/Auckland", "Pacific/Noumea", "Pacific/Tahiti", "UTC",
+}
+
+// zoneCities are the French and Italian names of the cities above that
+// differ from the zones' English ones.
+var zoneCities = map[string]string{
+	"londres": "Europe/London", "londra": "Europe/London", "lisbonne": "Europe/Lisbon", "lisbona": "Europe/Lisbon",
+	"bruxelles": "Europe/Brussels", "lussemburgo": "Europe/Luxembourg",
+	"zurigo": "Europe/Zurich", "genève": "Europe/Zurich", "geneve": "Europe/Zurich", "ginevra": "Europe/Zurich",
+	"berlino": "Europe/Berlin", "roma": "Europe/Rome", "milan": "Europe/Rome", "milano": "Europe/Rome",
+	"vienne": "Europe/Vienna", "praga": "Europe/Prague", "varsovie": "Europe/Warsaw",
+	"varsavia": "Europe/Warsaw", "copenhague": "Europe/Copenhagen", "copenaghen": "Europe/Copenhagen",
+	"stoccolma": "Europe/Stockholm", "athènes": "Europe/Athens", "athenes": "Europe/Athens", "atene": "Europe/Athens",
+	"bucarest": "Europe/Bucharest", "kiev": "Europe/Kyiv", "malte": "Europe/Malta",
+	"le caire": "Africa/Cairo", "il cairo": "Africa/Cairo", "la réunion": "Indian/Reunion", "la reunion": "Indian/Reunion",
+	"montréal": "America/Montreal", "québec": "America/Montreal", "quebec": "America/Montreal",
+	"new york": "America/New_York", "nouvelle-orléans": "America/Chicago", "mexico": "America/Mexico_City",
+	"città del messico": "America/Mexico_City", "são paulo": "America/Sao_Paulo", "san paolo": "America/Sao_Paulo",
+	"singapour": "Asia/Singapore", "pékin": "Asia/Shanghai", "pechino": "Asia/Shanghai",
+	"séoul": "Asia/Seoul", "tokio": "Asia/Tokyo", "jérusalem": "Asia/Jerusalem",
+	"gerusalemme": "Asia/Jerusalem", "nouméa": "Pacific/Noumea", "parigi": "Europe/Paris",
+	"edimbourg": "Europe/London", "édimbourg": "Europe/London", "edimburgo": "Europe/London", "edinburgh": "Europe/London",
+	"glasgow": "Europe/London", "marseille": "Europe/Paris", "lyon": "Europe/Paris", "torino": "Europe/Rome",
+	"turin": "Europe/Rome", "napoli": "Europe/Rome", "naples": "Europe/Rome", "firenze": "Europe/Rome",
+	"florence": "Europe/Rome", "venezia": "Europe/Rome", "venise": "Europe/Rome",
+}
+
+// resolveZone reads a player's answer: an IANA zone name (any case), or
+// a city, by its zone's last part ("Paris", "new york") or its French or
+// Italian name ("Londres", "Roma"). ok is false for anything else.
+func resolveZone(s string) (zone string, ok bool) {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" || len(s) > 64 {
+		return "", false
+	}
+	if _, err := notify.CheckZone(s); err == nil {
+		return s, true
+	}
+	low := strings.ToLower(s)
+	if z, ok := zoneCities[low]; ok {
+		return z, true
+	}
+	city := strings.ReplaceAll(low, " ", "_")
+	for _, z := range zoneChoices {
+		lz := strings.ToLower(z)
+		if lz == city || lz[strings.LastIndex(lz, "/")+1:] == city {
+			return z, true
+		}
+	}
+	return "", false
+}
+
+// askZone is the time-zone question of a play page.
+func askZone(c echo.Context) *zoneAsk {
+	_, err := c.Cookie(tzSetCookie)
+	return &zoneAsk{Zone: location(c).String(), Open: err != nil, Choices: zoneChoices}
+}
+
 // recordZone keeps the time zone the browser reported in the pages' tz
 // cookie (set by app.js from Intl.DateTimeFormat().resolvedOptions()
-// .timeZone) as the seat's, for its emails' deadlines. A missing or unknown
-// zone changes nothing (the emails keep the last known zone, or UTC), and a
-// failure to record it is logged without failing the page.
+// .timeZone, or chosen with seatZone) as the seat's, for its emails'
+// deadlines. A missing or unknown zone changes nothing (the emails keep
+// the last known zone, or UTC), and a failure to record it is logged
+// without failing the page.
 func (p *pages) recordZone(c echo.Context, gameID string, seat int) {
 	if p.cfg.Zones == nil || seat < 0 {
 		return
@@ -19,10 +128,68 @@ func (p *pages) recordZone(c echo.Context, gameID string, seat int) {
 	if err != nil {
 		return
 	}
-	if _, err := notify.CheckZone(ck.Value); err != nil {
+	p.setZone(c, gameID, seat, ck.Value)
+}
+
+// setZone records zone as the seat's, if it is a zone.
+func (p *pages) setZone(c echo.Context, gameID string, seat int, zone string) {
+	if p.cfg.Zones == nil || seat < 0 {
 		return
 	}
-	if err := p.cfg.Zones.SetZone(c.Request().Context(), gameID, seat, ck.Value); err != nil {
+	if _, err := notify.CheckZone(zone); err != nil {
+		return
+	}
+	if err := p.cfg.Zones.SetZone(c.Request().Context(), gameID, seat, zone); err != nil {
 		p.log.ErrorContext(c.Request().Context(), "api: record a seat's time zone", "game", gameID, "seat", seat, "err", err)
 	}
+}
+
+// seatZone: POST /play/:game/zone (form: csrf, zone; or follow=1 and
+// device, the browser's zone the script fills in). The player's time
+// zone, a city or a zone name, for this browser's pages and the seat's
+// emails; follow=1 goes back to the browser's own zone (detected again on
+// the next page without script). An unknown zone changes nothing. The
+// answer is a 303 to the play page with a notice: a redirect even to the
+// page's script, so that the page it fetches next is told in the new zone
+// (its cookie).
+func (p *pages) seatZone(c echo.Context) error {
+	id := c.Param("game")
+	tok, err := p.tokenPost(c, seatCookie)
+	if err != nil {
+		return err
+	}
+	sp, err := p.svc.SeatPage(c.Request().Context(), id, tok)
+	if err != nil {
+		return err
+	}
+	to := "/play/" + id + "?n="
+	if c.FormValue("follow") != "" {
+		p.zoneCookie(c, tzSetCookie, "")
+		zone, err := notify.CheckZone(c.FormValue("device"))
+		if err != nil {
+			p.zoneCookie(c, tzCookie, "")
+			return c.Redirect(http.StatusSeeOther, "/play/"+id)
+		}
+		p.zoneCookie(c, tzCookie, zone.String())
+		p.setZone(c, id, sp.View.Seat, zone.String())
+		return c.Redirect(http.StatusSeeOther, to+noticeZone)
+	}
+	zone, ok := resolveZone(c.FormValue("zone"))
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, to+noticeZoneBad)
+	}
+	p.zoneCookie(c, tzCookie, zone)
+	p.zoneCookie(c, tzSetCookie, "1")
+	p.setZone(c, id, sp.View.Seat, zone)
+	return c.Redirect(http.StatusSeeOther, to+noticeZone)
+}
+
+// zoneCookie sets one of the zone cookies ("" deletes it). The script
+// reads both (not HttpOnly); they last a year, as the script's tz cookie.
+func (p *pages) zoneCookie(c echo.Context, name, value string) {
+	age := 365 * 24 * 3600
+	if value == "" {
+		age = -1
+	}
+	c.SetCookie(&http.Cookie{Name: name, Value: value, Path: "/", MaxAge: age, Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
 }

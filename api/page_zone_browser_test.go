@@ -29,8 +29,11 @@ func (z *seatsOf) SetZone(ctx context.Context, gameID string, seat int, zone str
 
 // TestBrowserPlayPageTeachesTheSeatsTimeZone: a player opens the play page
 // in a browser set to Tokyo time; the seat's emails then tell deadlines in
-// Asia/Tokyo. A forged zone cookie changes nothing, and the other seat,
-// which has not opened its page, stays in UTC.
+// Asia/Tokyo, and the page asks whether that zone is right. The player
+// answers Paris: the page and the emails say Europe/Paris, also after a
+// reload in Tokyo; "use this device's time zone" brings Tokyo back. A
+// forged zone cookie changes nothing, and the other seat, which has not
+// opened its page, stays in UTC.
 func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	root := startBrowser(t)
 	zones := &seatsOf{}
@@ -67,6 +70,45 @@ func TestBrowserPlayPageTeachesTheSeatsTimeZone(t *testing.T) {
 	}
 	if z := zone(1); z != "" {
 		t.Errorf("seat 1, which never opened its page, has zone %q", z)
+	}
+
+	// The page asks: it says the zone it found, and the player answers
+	// with a city; the script keeps the answer over the browser's zone.
+	if open, v := eval[bool](t, tb, `document.getElementById("zone").open`), eval[string](t, tb, `document.getElementById("zone-input").value`); !open || v != "Asia/Tokyo" {
+		t.Fatalf("the first visit's question: open %v, zone %q", open, v)
+	}
+	within(t, tb, 20*time.Second, "answer Paris",
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("zone-input").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#zone-input"), "Paris"),
+		chromedp.Click(chromedp.CSS("#zone-save")),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`!!document.querySelector("#live-notices .notice") && document.querySelector("#live-notices .notice").textContent.includes("Europe/Paris") && !document.getElementById("zone").open`,
+				chromedp.WithPollingTimeout(15*time.Second))(ctx, tg)
+			return err
+		}),
+	)
+	if z := zone(0); z != "Europe/Paris" {
+		t.Fatalf("seat 0's zone is %q after the player answered Paris", z)
+	}
+	within(t, tb, 20*time.Second, "reload in Tokyo",
+		chromedp.Navigate(e.url+"/play/"+id),
+		chromedp.WaitVisible(chromedp.CSS("#game")),
+	)
+	if tz, z := eval[string](t, tb, `document.body.dataset.tz`), zone(0); tz != "Europe/Paris" || z != "Europe/Paris" {
+		t.Fatalf("after a reload in Tokyo, the page is told in %q and the seat's zone is %q (want the chosen Europe/Paris)", tz, z)
+	}
+	within(t, tb, 20*time.Second, "follow the device",
+		chromedp.Click(chromedp.CSS("#zone > summary")),
+		chromedp.WaitVisible(chromedp.CSS("#zone-follow")),
+		chromedp.Click(chromedp.CSS("#zone-follow")),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`!!document.querySelector("#live-notices .notice") && document.querySelector("#live-notices .notice").textContent.includes("Asia/Tokyo")`,
+				chromedp.WithPollingTimeout(15*time.Second))(ctx, tg)
+			return err
+		}),
+	)
+	if z := zone(0); z != "Asia/Tokyo" {
+		t.Fatalf("seat 0's zone is %q after following the device in Tokyo", z)
 	}
 
 	// A forged cookie: the page still opens, the zone stays.

@@ -58,6 +58,7 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/play/:game", p.wrap(p.move)},                  // play a move (form: version, csrf, move)
 			{http.MethodPost, "/play/:game/chat", p.wrap(p.chat)},             // write to the table (form: csrf, text)
 			{http.MethodPost, "/play/:game/language", p.wrap(p.seatLanguage)}, // the seat's language (form: csrf, lang, back)
+			{http.MethodPost, "/play/:game/zone", p.wrap(p.seatZone)},         // the player's time zone (form: csrf, zone; or follow, device)
 			{http.MethodPost, "/language", p.wrap(p.setLanguage)},             // the browser's language (form: lang, back)
 			{http.MethodGet, "/play/:game/history", p.wrap(p.history)},        // the seat's redacted history
 			{http.MethodGet, "/play/:game/events", p.wrap(p.events)},          // server-sent events: the game's version

@@ -5,7 +5,15 @@
   "use strict";
   var tz = "";
   try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { tz = ""; }
-  if (tz && /^[A-Za-z0-9_+\-\/]{1,64}$/.test(tz)) {
+  // The device's zone goes with the play page's "follow this device"
+  // (filled in as the form leaves: a live update may have replaced it).
+  document.addEventListener("submit", function (e) {
+    var el = e.target.querySelector ? e.target.querySelector('input[name="device"]') : null;
+    if (el) { el.value = tz; }
+  }, true);
+  // A zone the player chose (page_zone.go) is kept: no detection then.
+  var chosen = document.cookie.split("; ").indexOf("pbem_tz_set=1") >= 0;
+  if (!chosen && tz && /^[A-Za-z0-9_+\-\/]{1,64}$/.test(tz)) {
     var want = "pbem_tz=" + tz; // checked above: safe in a cookie
     if (document.cookie.split("; ").indexOf(want) < 0) {
       document.cookie = want + "; path=/; max-age=31536000; samesite=lax";

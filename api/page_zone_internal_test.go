@@ -1,0 +1,35 @@
+package api
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestResolveZoneReadsCitiesAndZoneNames: a zone name in any case, a city
+// by its zone's last part or its French or Italian name; nothing else.
+func TestResolveZoneReadsCitiesAndZoneNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"Europe/Paris": "Europe/Paris", "europe/paris": "Europe/Paris", "  Paris ": "Europe/Paris",
+		"new  york": "America/New_York", "Londres": "Europe/London", "ROMA": "Europe/Rome", "Milano": "Europe/Rome",
+		"America/Argentina/Cordoba": "America/Argentina/Cordoba", "utc": "UTC", "Tokyo": "Asia/Tokyo",
+	} {
+		if got, ok := resolveZone(in); !ok || got != want {
+			t.Errorf("resolveZone(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "   ", "Mars", "Mars/Olympus", "Local", "../../etc/passwd", "Europe/", strings.Repeat("a", 65)} {
+		if got, ok := resolveZone(in); ok {
+			t.Errorf("resolveZone(%q) = %q, want refused", in, got)
+		}
+	}
+	for _, z := range zoneChoices {
+		if got, ok := resolveZone(z); !ok || got != z {
+			t.Errorf("the suggested zone %q reads as %q, %v", z, got, ok)
+		}
+	}
+	for city, z := range zoneCities {
+		if got, ok := resolveZone(z); !ok || got != z {
+			t.Errorf("the zone %q of %q reads as %q, %v", z, city, got, ok)
+		}
+	}
+}
