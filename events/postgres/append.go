@@ -205,7 +205,7 @@ func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended,
 	if err != nil {
 		return err
 	}
-	var q querier = conn
+	var q Querier = conn
 	if tx != nil {
 		q = tx
 	}
@@ -264,15 +264,9 @@ func commitDeferred(ctx context.Context, tx pgx.Tx, d *pgx.Batch) error {
 	return nil
 }
 
-// querier is what settling a batch needs of a connection or a transaction.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 // replay returns the events of the append of stream that holds idempotency
 // key; found is false when no append holds it.
-func replay(ctx context.Context, q querier, stream, key string) (evs []events.Event, found bool, err error) {
+func replay(ctx context.Context, q Querier, stream, key string) (evs []events.Event, found bool, err error) {
 	var first int64
 	err = q.QueryRow(ctx, `SELECT position FROM events WHERE stream = $1 AND append_key = $2`, stream, key).Scan(&first)
 	switch {

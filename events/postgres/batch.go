@@ -77,7 +77,7 @@ func (w *batchWrite) sortSend() {
 // heads read are committed events, which never change, so they need not be
 // read in the append's transaction: a stream that moves on meanwhile makes
 // the append lose on UNIQUE (stream, version), as it would anyway.
-func (w *batchWrite) lookUp(ctx context.Context, q querier) error {
+func (w *batchWrite) lookUp(ctx context.Context, q Querier) error {
 	if len(w.look) == 0 {
 		return nil
 	}
@@ -210,7 +210,7 @@ const losersSQL = `SELECT h.stream FROM unnest($1::text[], $2::bigint[], $3::tex
 // send, after an insert failed on a unique constraint, and returns how
 // many it took out. Zero means the violation was something else (a stream
 // with a gap after its expected version). Settle answers them.
-func (w *batchWrite) dropLosers(ctx context.Context, q querier) (int, error) {
+func (w *batchWrite) dropLosers(ctx context.Context, q Querier) (int, error) {
 	streams, versions, keys := make([]string, len(w.send)), make([]int64, len(w.send)), make([]*string, len(w.send))
 	for k, i := range w.send {
 		streams[k], versions[k], keys[k] = w.appends[i].Stream, w.appends[i].Expected, appendKey(&w.prepared[i][0])
@@ -231,7 +231,7 @@ func (w *batchWrite) dropLosers(ctx context.Context, q querier) (int, error) {
 // settle fills in out for the appends with good input: their events when
 // written, the first append's events when their idempotency key was taken
 // (Replayed), else a conflict. It reports whether anything was written.
-func (w *batchWrite) settle(ctx context.Context, q querier, out []events.Appended) (bool, error) {
+func (w *batchWrite) settle(ctx context.Context, q Querier, out []events.Appended) (bool, error) {
 	wrote := false
 	for i, a := range w.appends {
 		switch {

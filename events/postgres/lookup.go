@@ -17,7 +17,8 @@ import (
 // TestOnlyTheStoreReadsEvents). Each takes q, a pool or a transaction
 // (pgxpool.Pool and pgx.Tx implement Querier), and only reads.
 
-// Querier is what the lookups need of a pool or a transaction.
+// Querier is what the lookups, and the store's own reads while it
+// appends, need of a pool, a connection or a transaction.
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row

@@ -91,7 +91,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 // version order within each stream) and otherwise read, all in one query.
 // A predecessor that does not exist (a deleted event) leaves PrevHash nil,
 // which VerifyChain reports.
-func linkPrev(ctx context.Context, q querier, evs []events.Event) error {
+func linkPrev(ctx context.Context, q Querier, evs []events.Event) error {
 	type head struct {
 		version int64
 		hash    []byte
@@ -139,7 +139,7 @@ const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2
 
 // readHashes returns the hashes of the events of names that exist, in one
 // query: the heads an append chains from, the predecessors a read lacks.
-func readHashes(ctx context.Context, q querier, names []streamVersion) (map[streamVersion][]byte, error) {
+func readHashes(ctx context.Context, q Querier, names []streamVersion) (map[streamVersion][]byte, error) {
 	streams, versions := make([]string, len(names)), make([]int64, len(names))
 	for k, n := range names {
 		streams[k], versions[k] = n.stream, n.version
