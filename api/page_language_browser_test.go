@@ -67,7 +67,7 @@ func keepShot(t *testing.T, tb context.Context, dir, name string) {
 	}
 	c, cancel := context.WithTimeout(tb, 90*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(c, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(c, chromedp.FullScreenshot(100)) // 100: PNG (below: JPEG)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
