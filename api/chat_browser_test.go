@@ -252,7 +252,7 @@ func TestBrowserTableTalk(t *testing.T) {
 			t.Fatal(err)
 		}
 		mv, _ := json.Marshal(v.LegalMoves[0])
-		if _, err := e.svc.MoveAs(ctx, id, mover, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, mover, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 		next = e.toMove(id)

@@ -272,7 +272,7 @@ func playFairCase(t *testing.T, c fairCase, stream uint64) {
 		}
 		clock.add(time.Minute)
 		for k, w := range worlds {
-			if _, err := w.svc.Move(ctx, w.id, tokens.Seat(secret, w.id, seat, 0), play.MoveRequest{Version: v.Version, Move: pair[k]}); err != nil {
+			if _, err := w.svc.Move(ctx, w.id, tokens.Seat(secret, w.id, seat, 0), play.MoveRequest{Version: v.Version, Move: play.PostedMove(pair[k])}); err != nil {
 				t.Fatalf("step %d, world %s: %v", step, w.name, err)
 			}
 		}

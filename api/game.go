@@ -169,12 +169,22 @@ func (s *Server) postMove(c echo.Context) error {
 	if len(b.Move) == 0 || b.Move[0] != '{' {
 		return play.Errorf(play.EInvalid, "move: give one of your legal moves, as a JSON object")
 	}
-	out, err := s.svc.Move(ctx, id, token, play.MoveRequest{Version: *b.Version, Move: b.Move, Key: b.ID,
+	v, err := s.svc.Move(ctx, id, token, play.MoveRequest{Version: *b.Version, Move: play.PostedMove(b.Move), Key: b.ID,
 		RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}
-	return jsonBlob(c, out)
+	return answerView(c, v)
+}
+
+// answerView writes the view a move or a take-back answers, as the
+// service encoded it for a keyed move (play.View.JSON), else encoded here.
+func answerView(c echo.Context, v *play.View) error {
+	b, err := v.JSON()
+	if err != nil {
+		return err
+	}
+	return jsonBlob(c, b)
 }
 
 // getHistory: GET /api/v1/games/:id/history.

@@ -74,7 +74,7 @@ func (e *pageEnv) playUntilSeat(id string, seat int, rng *rand.Rand) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, s, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, s, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatalf("move of seat %d: %v", s, err)
 		}
 		if s == seat {
@@ -304,7 +304,7 @@ func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, s, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, s, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatalf("move of seat %d: %v", s, err)
 		}
 	}

@@ -106,7 +106,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 						break
 					}
 				}
-				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -150,7 +150,7 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+				if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 					t.Fatalf("move %d: %v", n, err)
 				}
 				if seat == me {

@@ -52,7 +52,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatalf("move %d: %v", n, err)
 		}
 	}

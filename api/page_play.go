@@ -165,7 +165,7 @@ func (p *pages) move(c echo.Context) error {
 	// play once; another move from a stale page is a conflict.
 	sum := sha256.Sum256([]byte(mv))
 	key := "page:v" + strconv.FormatInt(ver, 10) + ":" + hex.EncodeToString(sum[:8])
-	_, err = p.svc.Move(ctx, id, tok, play.MoveRequest{Version: ver, Move: json.RawMessage(mv), Key: key,
+	_, err = p.svc.Move(ctx, id, tok, play.MoveRequest{Version: ver, Move: play.PostedMove(mv), Key: key,
 		RequestID: requestID(c)})
 	notice := noticePlayed
 	switch code := play.ErrorCode(err); code {

@@ -44,7 +44,7 @@ func (e *pageEnv) untilUndoable(id string) int {
 			}
 		}
 		mv, _ := json.Marshal(sp.View.LegalMoves[0])
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sp.View.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sp.View.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatal(err)
 		}
 	}

@@ -118,7 +118,7 @@ func (e *pageEnv) playWithBots(id string, limit int) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatalf("move: %v", err)
 		}
 	}

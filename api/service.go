@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"pbem/engine"
@@ -27,9 +26,9 @@ var _ Service = (*play.Service)(nil)
 // Play is what a seat does to a game: the commands of the play page, the
 // API and the email links.
 type Play interface {
-	Move(ctx context.Context, id, token string, req play.MoveRequest) (json.RawMessage, error)
-	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
-	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (json.RawMessage, error)
+	Move(ctx context.Context, id, token string, req play.MoveRequest) (*play.View, error)
+	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
+	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (*play.View, error)
 	Chat(ctx context.Context, id, token, text, requestID string) error
 	RematchAs(ctx context.Context, id, token string) (*play.SeatRematch, error)
 	// SetLanguage: the seat's player reads the game in lang from now on.

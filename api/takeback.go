@@ -27,9 +27,9 @@ func (s *Server) postTakeback(c echo.Context) error {
 	if b.Version == nil || *b.Version < 1 {
 		return play.Errorf(play.EInvalid, "version: give the version your move produced")
 	}
-	out, err := s.svc.Takeback(c.Request().Context(), id, token, play.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
+	v, err := s.svc.Takeback(c.Request().Context(), id, token, play.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
 	if err != nil {
 		return err
 	}
-	return jsonBlob(c, out)
+	return answerView(c, v)
 }

@@ -92,7 +92,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 		mv, _ = json.Marshal(sp.View.LegalMoves[pick])
 		version = sp.View.Version
 		if !found {
-			if _, err := svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: version, Move: mv}); err != nil {
+			if _, err := svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: version, Move: play.PostedMove(mv)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -104,15 +104,14 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	sent := len(sink.Messages())
 
 	tok := tokens.Seat(secret, id, seat, 0)
-	versionOf := func(view json.RawMessage, err error) int64 {
+	versionOf := func(view *play.View, err error) int64 {
 		t.Helper()
-		var v struct{ Version int64 }
-		if err != nil || json.Unmarshal(view, &v) != nil {
-			t.Fatalf("%v: %s", err, view)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return v.Version
+		return view.Version
 	}
-	moved := versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: version, Move: mv}))
+	moved := versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: version, Move: play.PostedMove(mv)}))
 	if n := run(0); n != 0 {
 		t.Fatalf("the worker sent %d emails of the move during its grace", n)
 	}
@@ -126,7 +125,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	}
 
 	// The same move, kept: its email goes once the grace has passed.
-	versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: back, Move: mv}))
+	versionOf(svc.Move(ctx, id, tok, play.MoveRequest{Version: back, Move: play.PostedMove(mv)}))
 	if n := run(0); n != 0 {
 		t.Fatalf("the worker sent %d emails during the grace", n)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,7 +23,7 @@ import (
 // Service is the game service as the listener uses it.
 type Service interface {
 	Reply(ctx context.Context, id string, seat int, tag string) (*play.ReplySeat, error)
-	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (json.RawMessage, error)
+	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
 }
@@ -318,11 +317,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			stop(outbox.AnswerUnknownLine)
 			return rs, false, nil
 		}
-		mv, err := json.Marshal(rs.Legal[i])
-		if err != nil {
-			return nil, false, fmt.Errorf("inbound: marshal move: %w", err)
-		}
-		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, play.MoveRequest{Version: rs.Version, Move: mv,
+		view, err := p.c.Service.MoveAs(ctx, a.GameID, a.Seat, play.MoveRequest{Version: rs.Version, Move: rs.Legal[i],
 			Key: l.key, RequestID: events.EmailRequestID(strings.TrimPrefix(l.key, "mail:"))})
 		code := play.ErrorCode(err)
 		switch {
@@ -332,11 +327,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			if ans.Move == "" {
 				ans.Move = label
 			}
-			if next, ok := afterMove(rs, view); ok {
-				return next, true, nil
-			}
-			next, err := p.fresh(ctx, a, rs)
-			return next, err == nil, err
+			return afterMove(rs, view), true, nil
 		case code == play.EConflict && try < 3:
 			continue // another seat moved meanwhile: look again
 		case code == play.EConflict || code == engine.CodeGameOver || isRule(err):
@@ -352,46 +343,13 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 
 // afterMove is the seat's context after its move, from the view MoveAs
 // answered (the seat's new version, status and legal moves), without
-// reading the game again. ok is false if the view does not decode.
-func afterMove(rs *play.ReplySeat, view json.RawMessage) (*play.ReplySeat, bool) {
-	var v struct {
-		Version    int64             `json:"version"`
-		Status     string            `json:"status"`
-		Deadline   *time.Time        `json:"deadline"`
-		LegalMoves []json.RawMessage `json:"legal_moves"`
-	}
-	if err := json.Unmarshal(view, &v); err != nil || v.Version == 0 {
-		return nil, false
-	}
+// reading the game again.
+func afterMove(rs *play.ReplySeat, v *play.View) *play.ReplySeat {
 	next := *rs
-	next.Version, next.Status, next.Deadline = v.Version, v.Status, v.Deadline
-	next.Legal = make([]engine.Move, len(v.LegalMoves))
-	for i, m := range v.LegalMoves {
-		next.Legal[i] = rawMove(m)
-	}
+	next.Version, next.Status, next.Deadline, next.Legal = v.Version, v.Status, v.Deadline, v.LegalMoves
 	next.Choice = projections.ChoiceTag(next.Legal)
-	return &next, true
+	return &next
 }
-
-// rawMove is a legal move as the view listed it: its JSON, and its label.
-type rawMove json.RawMessage
-
-// Label implements engine.Move: the listed label, or "" for a move whose
-// JSON holds no readable one (the engines label every move they list, so
-// this is only a corrupt view's case).
-func (m rawMove) Label() string {
-	var l struct {
-		Label string `json:"label"`
-	}
-	if err := json.Unmarshal(m, &l); err != nil {
-		return ""
-	}
-	return l.Label
-}
-
-// MarshalJSON gives the move's JSON as listed, so that its ChoiceTag is
-// the engine move's.
-func (m rawMove) MarshalJSON() ([]byte, error) { return m, nil }
 
 // fresh reads the seat's context again.
 func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat) (*play.ReplySeat, error) {

@@ -37,7 +37,7 @@ func (e *env) untilUndoable(id string) (seat, move int) {
 			return seat, i
 		}
 		mv, _ := json.Marshal(sp.View.LegalMoves[0])
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sp.View.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sp.View.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatal(err)
 		}
 	}

@@ -98,7 +98,7 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 				t.Fatalf("move after migrating (game %s, version %d before): %v", id, r.version, err)
 			}
 		}

@@ -82,7 +82,7 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 			t.Fatal(err)
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatalf("move after migrating: %v", err)
 		}
 	}

@@ -61,7 +61,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+			if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 				t.Fatal(err)
 			}
 		}

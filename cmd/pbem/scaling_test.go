@@ -188,7 +188,7 @@ func playOne(t *testing.T, svc *play.Service, e *env, id string, i int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := play.MoveRequest{Version: v.Version, Move: mv, RequestID: fmt.Sprint("r", i)}
+		req := play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv), RequestID: fmt.Sprint("r", i)}
 		if i%3 == 0 {
 			req.Key = fmt.Sprint("k", i)
 		}

@@ -114,11 +114,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	if err != nil {
 		return false, err
 	}
-	data, err := engine.MarshalMove(mv)
-	if err != nil {
-		return false, fmt.Errorf("projections: marshal bot move: %w", err)
-	}
-	req := MoveRequest{Version: g.Version, Move: data, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
+	req := MoveRequest{Version: g.Version, Move: mv, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
 		RequestID: "bot:" + id, actor: botActor(level), notBefore: notBefore}
 	if _, err := s.move(ctx, g, seat, req); err != nil {
 		if ErrorCode(err) == EConflict {

@@ -17,8 +17,9 @@ type MoveRequest struct {
 	// Version is the game version the player saw; a different current
 	// version is a conflict.
 	Version int64
-	// Move is the move's JSON, as listed in the view's legal moves.
-	Move json.RawMessage
+	// Move is the move: one of the view's legal moves (an engine's own
+	// value: a bot's choice, a reply's pick), or a PostedMove.
+	Move engine.Move
 	// Key is an optional idempotency key: a retry with the same key returns
 	// the first answer and appends nothing.
 	Key string
@@ -31,8 +32,57 @@ type MoveRequest struct {
 	notBefore decisionClock
 }
 
+// PostedMove is a move as JSON: as a client posts it (the HTTP edge hands
+// the posted bytes over as they are), or as a remembered answer lists it
+// (storedView). The service decodes it with the game's engine
+// (engine.Game.DecodeMove) only once it has checked the seat, the game's
+// status and the version, so a request's errors come in that order
+// whatever its move holds.
+type PostedMove json.RawMessage
+
+// Label implements engine.Move: the label the JSON carries, or "" for JSON
+// with none (the engines label every move they list).
+func (m PostedMove) Label() string {
+	var l struct {
+		Label string `json:"label"`
+	}
+	if err := json.Unmarshal(m, &l); err != nil {
+		return ""
+	}
+	return l.Label
+}
+
+// MarshalJSON gives the move's JSON as it is, so that a listed move's
+// projections.ChoiceTag is its engine move's.
+func (m PostedMove) MarshalJSON() ([]byte, error) {
+	if len(m) == 0 {
+		return []byte("null"), nil
+	}
+	return m, nil
+}
+
+// playable is mv as a move of eng: a PostedMove decoded, any other move as
+// it is (the engine's Decide refuses a move that is not its own).
+func playable(eng engine.Game, mv engine.Move) (engine.Move, error) {
+	posted, ok := mv.(PostedMove)
+	if mv == nil || ok && len(posted) == 0 {
+		return nil, engine.Errorf(engine.CodeBadMove, "give a move")
+	}
+	if !ok {
+		return mv, nil
+	}
+	m, err := eng.DecodeMove(posted)
+	if err != nil {
+		if re := AsRuleError(err); re != nil {
+			return nil, re
+		}
+		return nil, engine.Errorf(engine.CodeBadMove, "%v", err)
+	}
+	return m, nil
+}
+
 // Move plays a move of the seat that token opens and returns that seat's new
-// view as JSON. Errors: ENotFound, EUnauthorized, EInvalid (bad key),
+// view. Errors: ENotFound, EUnauthorized, EInvalid (bad key),
 // EConflict (stale version, lost race, game paused, aborted or over), and
 // the engine's rule errors: engine.CodeBadMove (not a move of this game),
 // engine.CodeNotYourTurn, engine.CodeIllegalMove, engine.CodeGameOver.
@@ -41,7 +91,7 @@ type MoveRequest struct {
 // reads nothing from the database before its append, which checks the
 // version there. A token the cached row does not know is checked again
 // against the database's row (another process may have resent the link).
-func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (json.RawMessage, error) {
+func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (*View, error) {
 	if token == "" {
 		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
@@ -64,7 +114,7 @@ func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (
 
 // MoveAs plays a move of seat, for callers that authenticated the player
 // otherwise (an email reply). Errors: as Move, and ENotFound for a bad seat.
-func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveRequest) (json.RawMessage, error) {
+func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveRequest) (*View, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
@@ -75,13 +125,13 @@ func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveReque
 	return s.move(ctx, g, seat, req)
 }
 
-func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req MoveRequest) (json.RawMessage, error) {
+func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req MoveRequest) (*View, error) {
 	if len(req.Key) > 200 || !utf8.ValidString(req.Key) {
 		return nil, Errorf(EInvalid, "id: give an idempotency key of at most 200 characters")
 	}
 	if req.Key != "" {
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
-			return r.Response, nil
+			return storedView(r.Response)
 		} else if ErrorCode(err) != ENotFound {
 			return nil, err
 		}
@@ -104,15 +154,9 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if err != nil {
 		return nil, err
 	}
-	if len(req.Move) == 0 {
-		return nil, engine.Errorf(engine.CodeBadMove, "give a move")
-	}
-	mv, err := eng.DecodeMove(req.Move)
+	mv, err := playable(eng, req.Move)
 	if err != nil {
-		if re := AsRuleError(err); re != nil {
-			return nil, re
-		}
-		return nil, engine.Errorf(engine.CodeBadMove, "%v", err)
+		return nil, err
 	}
 	decided, err := st.Decide(seat, mv)
 	if err != nil {
@@ -136,17 +180,19 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		return nil, err
 	}
 	// A keyed move's answer is remembered with the move, so it is encoded
-	// inside the append's transaction; any other answer after the commit,
-	// outside the group commit's serial part.
-	var answer json.RawMessage
+	// inside the append's transaction (and kept: View.JSON); any other
+	// answer is computed after the commit, outside the group commit's
+	// serial part, and encoded by the caller if at all.
+	var answer *View
 	var extra func(*projections.Change, engine.State) error
 	if req.Key != "" {
 		extra = func(c *projections.Change, nst engine.State) error {
-			b, err := marshalView(view(c.Game, nst, seat))
+			v := view(c.Game, nst, seat)
+			b, err := json.Marshal(v)
 			if err != nil {
 				return err
 			}
-			answer = b
+			v.encoded, answer = b, v
 			c.Request = &projections.Request{GameID: g.ID, Seat: seat, Key: req.Key, Version: c.Game.Version, Response: b}
 			return nil
 		}
@@ -156,7 +202,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		if ErrorCode(err) == EConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
 			if r, rerr := s.remembered(ctx, g.ID, seat, req.Key); rerr == nil {
-				return r.Response, nil
+				return storedView(r.Response)
 			}
 		}
 		return nil, err
@@ -167,12 +213,12 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if !ran {
 		// The store saw this key already: answer as the first time.
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
-			return r.Response, nil
+			return storedView(r.Response)
 		}
 		return nil, Errorf(EConflict, "id %q was already used for another request", req.Key)
 	}
 	if answer == nil {
-		return marshalView(view(ng, nst, seat))
+		return view(ng, nst, seat), nil
 	}
 	return answer, nil
 }

@@ -25,7 +25,7 @@ type TakebackRequest struct {
 const tailEvents = 64
 
 // Takeback takes back the move of the seat that token opens that produced
-// req.Version, and returns that seat's new view as JSON. It appends a
+// req.Version, and returns that seat's new view. It appends a
 // pbem.takeback event naming the move's versions: the stream keeps the
 // move, and the projections are computed as if it had not happened (the
 // engine state is the one before it); the move's emails still waiting
@@ -42,7 +42,7 @@ const tailEvents = 64
 // message for the player (the game is not active, the move is not the
 // seat's last, something came after it, it revealed something, or the
 // race was lost).
-func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRequest) (json.RawMessage, error) {
+func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRequest) (*View, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
 		return nil, err
@@ -100,18 +100,13 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, err
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
-	var answer json.RawMessage
 	p := &pending{g: g, st: st, evs: []events.NewEvent{{Type: pbemevent.TypeTakeback, Data: data, Meta: meta}},
-		decoded: []engine.Event{nil}, rewind: before,
-		extra: func(c *projections.Change, nst engine.State) error {
-			b, err := marshalView(view(c.Game, nst, seat))
-			answer = b
-			return err
-		}}
-	if _, _, _, err := s.appendPending(ctx, p); err != nil {
+		decoded: []engine.Event{nil}, rewind: before}
+	ng, nst, _, err := s.appendPending(ctx, p)
+	if err != nil {
 		return nil, err
 	}
-	return answer, nil
+	return view(ng, nst, seat), nil
 }
 
 // TakebackOffer is what the play page offers a seat: the version of its

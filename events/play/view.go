@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"pbem/engine"
@@ -29,6 +30,40 @@ type View struct {
 	// Language is the language the seat's player reads (its own, else the
 	// game's): labels and explanations are in it, and its pages follow it.
 	Language string `json:"language"`
+
+	// encoded is the view's JSON when the service encoded it already: a
+	// keyed move's answer, stored with the move (see JSON).
+	encoded json.RawMessage
+}
+
+// JSON is the view as the JSON API answers it: the bytes the service
+// stored for a keyed move's answer (given again, as they were, to a retry
+// with the same key), else the view encoded now.
+func (v *View) JSON() (json.RawMessage, error) {
+	if v.encoded != nil {
+		return v.encoded, nil
+	}
+	return json.Marshal(v)
+}
+
+// storedView is a remembered answer (projections.Request.Response) as a
+// View: its state stays JSON, its legal moves are PostedMoves (their JSON
+// and labels as listed), and JSON gives the stored bytes.
+func storedView(b json.RawMessage) (*View, error) {
+	var in struct {
+		View
+		State      json.RawMessage   `json:"state"`
+		LegalMoves []json.RawMessage `json:"legal_moves"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("projections: remembered answer: %w", err)
+	}
+	v := in.View
+	v.State, v.LegalMoves, v.encoded = in.State, make([]engine.Move, len(in.LegalMoves)), b
+	for i, m := range in.LegalMoves {
+		v.LegalMoves[i] = PostedMove(m)
+	}
+	return &v, nil
 }
 
 // Summary is the public summary of a game.
@@ -210,11 +245,6 @@ func view(g *projections.Game, st engine.State, seat int) *View {
 		v.LegalMoves = projections.NonNil(st.Legal(seat))
 	}
 	return v
-}
-
-// marshalView is the JSON the API returns for a view.
-func marshalView(v *View) (json.RawMessage, error) {
-	return json.Marshal(v)
 }
 
 // SeatMoves lists the legal moves of seat in game id now as an email

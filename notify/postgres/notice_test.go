@@ -31,7 +31,7 @@ func (e *storyEnv) playUntilAwaited(id string, seat int) []sentEmail {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.svc.MoveAs(context.Background(), id, s, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+		if _, err := e.svc.MoveAs(context.Background(), id, s, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
 			e.t.Fatal(err)
 		}
 		out = append(out, e.deliver()...)

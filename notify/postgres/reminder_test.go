@@ -112,7 +112,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			mv, _ := json.Marshal(sv.LegalMoves[0])
-			if _, err := r.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
+			if _, err := r.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: sv.Version, Move: play.PostedMove(mv)}); err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range r.mail(before) {

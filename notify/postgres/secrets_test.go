@@ -162,7 +162,7 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 				t.Fatal(err)
 			}
 			row, _ := repo.Game(ctx, c.ID)
-			if _, err := svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+			if _, err := svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
 				t.Fatalf("move %s: %v", mv, err)
 			}
 			after := state()

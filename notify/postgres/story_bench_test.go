@@ -32,7 +32,7 @@ func BenchmarkStoryOutboxThroughput(b *testing.B) {
 			seat := row.ToMove[0]
 			legal := st.Legal(seat)
 			mv, _ := json.Marshal(legal[rng.IntN(len(legal))])
-			if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+			if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
 				b.Fatal(err)
 			}
 		}

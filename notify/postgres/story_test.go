@@ -279,7 +279,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 							t.Fatalf("timeout: %v, %v", done, err)
 						}
 						timeouts++
-					} else if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: mv}); err != nil {
+					} else if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
 						t.Fatalf("move %s: %v", mv, err)
 					}
 					sent := e.deliver()

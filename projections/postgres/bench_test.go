@@ -81,7 +81,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 				return err
 			}
 			mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-			_, err = svc.MoveAs(ctx, games[w], v.Seat, play1.MoveRequest{Version: v.Version, Move: mv})
+			_, err = svc.MoveAs(ctx, games[w], v.Seat, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)})
 			return err
 		}
 	})

@@ -274,7 +274,7 @@ func playAttacked(t *testing.T, svc *play1.Service, store events.Store, pool *pg
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, cg.ID, token(seat), play1.MoveRequest{Version: sv.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, cg.ID, token(seat), play1.MoveRequest{Version: sv.Version, Move: play1.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -104,7 +104,7 @@ func botGaps(t *testing.T, svc *play1.Service) []time.Duration {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, cg.ID, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, cg.ID, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}

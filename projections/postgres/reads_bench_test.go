@@ -57,7 +57,7 @@ func BenchmarkSeatReads(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.MoveAs(ctx, c.ID, sm.ToMove[0], play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.MoveAs(ctx, c.ID, sm.ToMove[0], play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
 			b.Fatal(err)
 		}
 	}

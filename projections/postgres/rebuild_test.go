@@ -44,7 +44,7 @@ func play(svc *play1.Service, repo projections.Repository, id string, n int, rng
 			return err
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv, Key: "k" + strconv.FormatInt(v.Version, 10)}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv), Key: "k" + strconv.FormatInt(v.Version, 10)}); err != nil {
 			return fmt.Errorf("move: %w", err)
 		}
 	}

@@ -66,7 +66,7 @@ func createWith(t *testing.T, svc *play1.Service, n int, options string) *play1.
 }
 
 // moveOf returns a legal move of view v as JSON.
-func moveOf(t testing.TB, v *play1.View, rng *rand.Rand) json.RawMessage {
+func moveOf(t testing.TB, v *play1.View, rng *rand.Rand) play1.PostedMove {
 	t.Helper()
 	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
 	if err != nil {
@@ -143,7 +143,7 @@ func TestInboxListsGamesWaitingForAPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	mv, _ := json.Marshal(v.LegalMoves[0])
-	if _, err := svc.Move(ctx, a.ID, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, a.ID, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	items, _ = svc.Inbox(ctx, "ann@example.org")

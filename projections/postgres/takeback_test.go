@@ -124,7 +124,7 @@ func untilReversible(t *testing.T, svc *play1.Service, id string) (int, string, 
 		if pick >= 0 {
 			return seat, tok, mv
 		}
-		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -170,7 +170,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: before.Version, Move: mv, RequestID: "req-move"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: before.Version, Move: play1.PostedMove(mv), RequestID: "req-move"}); err != nil {
 		t.Fatal(err)
 	}
 	moved, err := repo.Game(ctx, id)
@@ -212,12 +212,8 @@ func TestTakebackRestoresTheState(t *testing.T) {
 		t.Fatalf("after the take-back: version %d to move %v; before the move: version %d to move %v",
 			after.Version, after.ToMove, before.Version, before.ToMove)
 	}
-	var v struct {
-		Version    int64             `json:"version"`
-		LegalMoves []json.RawMessage `json:"legal_moves"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil || v.Version != after.Version || len(v.LegalMoves) == 0 {
-		t.Fatalf("answer %s: %v", raw, err)
+	if v := raw; v.Version != after.Version || len(v.LegalMoves) == 0 {
+		t.Fatalf("answer: version %d with %d legal moves, want version %d and some", v.Version, len(v.LegalMoves), after.Version)
 	}
 	statuses, _ = outboxOf(t, pool, id, before.Version+1, after.Version)
 	for _, s := range statuses {
@@ -260,7 +256,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 		t.Fatalf("a second take-back: %v", err)
 	}
 	// The seat plays again, and the game goes on from the restored state.
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: after.Version, Move: play1.PostedMove(mv)}); err != nil {
 		t.Fatalf("the move again after its take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -297,7 +293,7 @@ func TestTakebackRefused(t *testing.T) {
 	if recruit == nil {
 		t.Fatalf("no recruit among %d moves", len(v.LegalMoves))
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: recruit}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(recruit)}); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = repo.Game(ctx, id)
@@ -319,7 +315,7 @@ func TestTakebackRefused(t *testing.T) {
 	id = createLords(t, svc, 3)
 	seat, tok, mv := untilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	mine, _ := repo.Game(ctx, id)
@@ -336,7 +332,7 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	nmv, _ := json.Marshal(nv.LegalMoves[0])
-	if _, err := svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: nmv}); err != nil {
+	if _, err := svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: play1.PostedMove(nmv)}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: mine.Version})
@@ -356,7 +352,7 @@ func TestTakebackRace(t *testing.T) {
 		id := createLords(t, svc, 2)
 		seat, tok, mv := untilReversible(t, svc, id)
 		g, _ := repo.Game(ctx, id)
-		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 		moved, _ := repo.Game(ctx, id)
@@ -384,7 +380,7 @@ func TestTakebackRace(t *testing.T) {
 			<-start
 			// Staggered starts, so that either side may win the append.
 			time.Sleep(time.Duration(round%4) * time.Millisecond)
-			_, moveErr = svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: nmv})
+			_, moveErr = svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: play1.PostedMove(nmv)})
 		}()
 		close(start)
 		wg.Wait()
@@ -480,7 +476,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 			mv = m
 			break
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: m}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(m)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -488,7 +484,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 		t.Fatal("no reversible move for Ann")
 	}
 	g, _ := repo.Game(ctx, c.ID)
-	if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ := repo.Game(ctx, c.ID)
@@ -508,7 +504,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	id := createLords(t, svc, 2)
 	seat, tok2, mv2 := untilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok2, play1.MoveRequest{Version: g.Version, Move: mv2}); err != nil {
+	if _, err := svc.Move(ctx, id, tok2, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv2)}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ = repo.Game(ctx, id)
@@ -537,12 +533,11 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 	for range 3 { // three moves in a row, each taken back
 		_, tok, mv := untilReversible(t, svc, c.ID)
 		before, _ := repo.Game(ctx, c.ID)
-		raw, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: before.Version, Move: mv})
+		raw, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: before.Version, Move: play1.PostedMove(mv)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var v struct{ Version int64 }
-		_ = json.Unmarshal(raw, &v)
+		v := raw
 		if _, err := svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 			t.Fatalf("take-back of %s: %v", mv, err)
 		}
@@ -558,7 +553,7 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 			t.Fatalf("last history line %q", line)
 		}
 		// Played again for real, so that the next round moves on.
-		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: after.Version, Move: mv}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: after.Version, Move: play1.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -587,24 +582,23 @@ func TestTakebackKeyedMove(t *testing.T) {
 	id := createLords(t, svc, 2)
 	_, tok, mv := untilReversible(t, svc, id)
 	g, _ := repo.Game(ctx, id)
-	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv, Key: "k1"})
+	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv), Key: "k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v struct{ Version int64 }
-	_ = json.Unmarshal(raw, &v)
-	if again, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv, Key: "k1"}); err != nil || string(again) != string(raw) {
+	v := raw
+	if again, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv), Key: "k1"}); err != nil || string(viewJSON(t, again)) != string(viewJSON(t, raw)) {
 		t.Fatalf("a retry before the take-back: %v", err)
 	}
 	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := repo.Game(ctx, id)
-	_, err = svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: mv, Key: "k1"})
+	_, err = svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k1"})
 	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "was taken back") {
 		t.Fatalf("the same id after the take-back: %v", err)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: mv, Key: "k2"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k2"}); err != nil {
 		t.Fatalf("a new id after the take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -625,16 +619,13 @@ func TestTakebackCatchUp(t *testing.T) {
 	if _, err := svc.SeatCatchUp(ctx, id, other, g.Version, -1); err != nil { // the other seat looks
 		t.Fatal(err)
 	}
-	var v struct{ Version int64 }
-	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: mv})
+	v, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = json.Unmarshal(raw, &v)
-	if raw, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
+	if v, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
-	_ = json.Unmarshal(raw, &v)
 	first, err := svc.SeatCatchUp(ctx, id, other, v.Version, -1) // it looks again
 	if err != nil {
 		t.Fatal(err)
@@ -646,7 +637,7 @@ func TestTakebackCatchUp(t *testing.T) {
 	if all := strings.Join(texts, " | "); first.From != g.Version || len(first.Lines) < 2 || !strings.Contains(all, "takes back their move") {
 		t.Fatalf("catch-up from %d (want %d): %s", first.From, g.Version, all)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	now, _ := repo.Game(ctx, id)
@@ -659,4 +650,14 @@ func TestTakebackCatchUp(t *testing.T) {
 	if second.From != v.Version || string(before) != string(restored) {
 		t.Fatalf("the view at version %d (after the take-back) is\n%s\nwant the one before the move\n%s", second.From, restored, before)
 	}
+}
+
+// viewJSON is v as the JSON API answers it.
+func viewJSON(t *testing.T, v *play1.View) []byte {
+	t.Helper()
+	b, err := v.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -55,10 +55,7 @@ func Play(ctx context.Context, svc *play.Service, secret []byte, id string, rng 
 		if err != nil {
 			return moves, false, err
 		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			return moves, false, err
-		}
+		mv := v.LegalMoves[rng.IntN(len(v.LegalMoves))]
 		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
 			return moves, false, err
 		}

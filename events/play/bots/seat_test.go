@@ -65,7 +65,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	handed := sm.Version
 	e.playPeople(t, id, map[int]string{0: ann}, rng, time.Minute, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
-	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: []byte(`{}`)}); play.ErrorCode(err) != play.EConflict {
+	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: play.PostedMove([]byte(`{}`))}); play.ErrorCode(err) != play.EConflict {
 		t.Fatalf("Bob's move while a bot plays his seat: %v", err)
 	}
 

@@ -118,7 +118,7 @@ func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng 
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil && play.ErrorCode(err) != play.EConflict {
+			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil && play.ErrorCode(err) != play.EConflict {
 				t.Fatalf("seat %d's move: %v", seat, err)
 			}
 			played = true
@@ -271,7 +271,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		mv, _ := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: mv}); err != nil {
+		if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -290,7 +290,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann cannot play the bot's seat with its link.
-	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: json.RawMessage(`{}`)}); play.ErrorCode(err) != play.EConflict {
+	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: play.PostedMove(json.RawMessage(`{}`))}); play.ErrorCode(err) != play.EConflict {
 		t.Fatalf("move of a bot's seat: %v", err)
 	}
 }
