@@ -30,7 +30,7 @@ func takenBack(evs []events.Event, before int64) (map[int64]bool, error) {
 		}
 		var x Takeback
 		if err := json.Unmarshal(e.Data, &x); err != nil {
-			return nil, fmt.Errorf("pbemevent: %s v%d: %w", e.Stream, e.Version, err)
+			return nil, &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
 		}
 		for v := x.From; v <= x.Version; v++ {
 			out[v] = true
@@ -74,11 +74,28 @@ func Deal(games engine.Registry, evs []events.Event) (engine.Game, engine.State,
 	return eng, st, nil
 }
 
+// DecodeError is a stored event that does not decode: an engine event
+// its engine refuses, or a take-back (a record edited by hand, or by a
+// cheat: the audit names its version).
+type DecodeError struct {
+	Stream  string
+	Version int64
+	Type    string
+	Err     error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("pbemevent: decode %s v%d (%s): %v", e.Stream, e.Version, e.Type, e.Err)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
 // StandingEvents calls visit with each engine event of evs below version
 // before (0: all), decoded by eng, leaving out those taken back by the
 // take-backs below before: the moves that stand. Every reader that
 // replays a game (StateBefore, the audit's chart, the bots' history, the
-// service's catch-up from a state snapshot) goes through it.
+// service's catch-up from a state snapshot) goes through it. An event
+// that does not decode is a *DecodeError.
 func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit func(e events.Event, ev engine.Event)) error {
 	back, err := takenBack(evs, before)
 	if err != nil {
@@ -93,7 +110,7 @@ func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit fun
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)
 		if err != nil {
-			return fmt.Errorf("pbemevent: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+			return &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
 		}
 		visit(e, ev)
 	}
@@ -121,7 +138,7 @@ func DecodeMoveEvents(eng engine.Game, evs []events.Event) ([]engine.Event, erro
 	for i, e := range evs {
 		ev, err := eng.DecodeEvent(e.Type, e.Data)
 		if err != nil {
-			return nil, fmt.Errorf("pbemevent: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+			return nil, &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
 		}
 		out[i] = ev
 	}

@@ -129,6 +129,13 @@ func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport
 		}
 		run = append(run, standing{e.Version, e.Type, data})
 	}); err != nil {
+		// An engine event that does not decode is a changed event: name
+		// it (TestFairPlayAttacker once flipped "MacDonnell" to
+		// "MbcDonnell" and was told version 1).
+		var de *pbemevent.DecodeError
+		if errors.As(err, &de) {
+			return &AuditError{Version: de.Version, Reason: err.Error()}
+		}
 		return &AuditError{Version: 1, Reason: err.Error()}
 	}
 	if bad != nil {
