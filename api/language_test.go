@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
@@ -19,6 +20,7 @@ import (
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections/testgame"
 )
 
 // emailCatalog is the emails' catalog (notify/i18n), read from the source
@@ -76,7 +78,7 @@ func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seats := notifypg.NewSeats(e.pool, notifypg.Histories{Games: engine.NewRegistry(lg), Events: e.store})
+	seats := notifypg.NewSeats(e.pool, notifypg.Histories{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}), Events: e.store})
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(e.pool), Sender: sender, Renderer: r, Seats: seats,
 		Now: func() time.Time { return time.Now().Add(time.Second) }})
 	if err != nil {
@@ -93,8 +95,12 @@ func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
 		}
 		n += got
 	}
+	// The worker counts the rows it settled, some without an email (an
+	// address that asked for the digest only, table talk a your-turn
+	// email told): each email it sent was taken by the sink before
+	// RunOnce returned.
 	var out []sentMail
-	for _, m := range sink.Wait(n, 10*time.Second) {
+	for _, m := range sink.Messages() {
 		p, err := smtpsink.Parse(m.Data)
 		if err != nil {
 			t.Fatal(err)
@@ -105,8 +111,8 @@ func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
 		}
 		out = append(out, sentMail{to: to.Address, subject: p.Subject, text: p.Text, html: p.HTML})
 	}
-	if len(out) != n {
-		t.Fatalf("the SMTP server received %d emails, the worker sent %d", len(out), n)
+	if len(out) > n || n > 0 && len(out) == 0 {
+		t.Fatalf("the SMTP server received %d emails, the worker settled %d rows", len(out), n)
 	}
 	return out
 }
@@ -126,6 +132,9 @@ func checkEmailIn(t *testing.T, m sentMail, lang string) {
 		for _, l := range i18ntest.Untranslated(emailCatalog, texts, allowedInEmails[lang]) {
 			t.Errorf("%s (%s) %q: %v", m.to, lang, m.subject, l)
 		}
+	}
+	for _, d := range i18ntest.DeveloperStrings(texts) {
+		t.Errorf("%s (%s) %q: %v", m.to, lang, m.subject, d)
 	}
 	if want := emailCatalog.T(lang, "footer.why"); !strings.Contains(m.text, want) {
 		t.Errorf("%s (%s) %q: not in %s (no %q):\n%s", m.to, lang, m.subject, lang, want, m.text)

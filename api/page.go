@@ -226,8 +226,10 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	}
 	if status < 500 {
 		d.Detail = errorDetail(p.cat(d.Lang), err)
-		if he != nil || errors.Is(err, play.ErrAdminRevoked) {
-			d.Detail = "" // the message says it all
+		if he != nil || errors.Is(err, play.ErrAdminRevoked) || status == http.StatusUnauthorized || status == http.StatusNotFound {
+			// The message says it all; the service's own words name
+			// tokens and game ids (a forged or unknown link's page).
+			d.Detail = ""
 		}
 	}
 	if msg, detail, ok := p.oldLinkText(c, p.cat(d.Lang), err); ok {

@@ -21,7 +21,6 @@ type adminPage struct {
 	GameName  string
 	Status    string
 	StatusKey string
-	Version   int64
 	Seats     []play.SeatName
 	// Table is the seat table: who plays each seat, their address, person
 	// or bot, last visit and since when the game awaits them, with the
@@ -89,7 +88,7 @@ func (p *pages) admin(c echo.Context) error {
 		return err
 	}
 	d := adminPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Status: cat.T("status." + sm.Status),
-		StatusKey: sm.Status, Version: sm.Version, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
+		StatusKey: sm.Status, Seats: sm.Seats, Active: sm.Status == projections.StatusActive,
 		Paused: sm.Status == projections.StatusPaused}
 	d.Ended = !d.Active && !d.Paused
 	d.Title = cat.T("admin.title", d.GameName)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,7 +27,6 @@ type historyRow struct {
 	Summary string
 	Actor   string
 	When    when
-	Hash    string
 }
 
 // history: GET /play/:game/history, the seat's redacted history as a
@@ -59,10 +57,10 @@ func (p *pages) history(c echo.Context) error {
 	for _, r := range h.Events {
 		who := r.ActorName // the seat's holder when it acted
 		if who == "" {
-			who = actorName(r.Actor, names)
+			who = actorWords(cat, r.Actor, names)
 		}
 		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: who,
-			When: tellTime(cat, r.RecordedAt, now, loc), Hash: hex.EncodeToString(r.Hash)})
+			When: tellTime(cat, r.RecordedAt, now, loc)})
 	}
 	return p.render(c, http.StatusOK, "history", d)
 }
@@ -103,4 +101,19 @@ func actorName(actor string, names []string) string {
 		}
 	}
 	return actor
+}
+
+// actorWords names who acted in words a player reads (the history page;
+// the audit keeps the actor ids): the seat's holder, "a bot (normal)",
+// "the organiser", else "the game" (the deadline's own events).
+func actorWords(cat i18n.Printer, actor string, names []string) string {
+	switch {
+	case strings.HasPrefix(actor, "seat:"):
+		return actorName(actor, names)
+	case strings.HasPrefix(actor, "bot:"):
+		return textOr(cat, "lobby.kind."+strings.TrimPrefix(actor, "bot:"), cat.T("history.by_game"))
+	case actor == "admin":
+		return cat.T("history.by_organiser")
+	}
+	return cat.T("history.by_game")
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/api"
 	"pbem/engine/bagpipes"
@@ -71,9 +72,16 @@ func (s *pageSweep) check(kind string, p page, want int) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	allowed := append(append([]string{}, sharedWords[s.lang]...), languageNames...)
-	for _, l := range i18ntest.Untranslated(api.PageCatalog, texts, allowed) {
-		s.t.Errorf("%s %s: %v", s.lang, kind, l)
+	if s.lang != "en" {
+		allowed := append(append([]string{}, sharedWords[s.lang]...), languageNames...)
+		for _, l := range i18ntest.Untranslated(api.PageCatalog, texts, allowed) {
+			s.t.Errorf("%s %s: %v", s.lang, kind, l)
+		}
+	}
+	if kind != "audit" { // the one page that shows versions, actors and hashes
+		for _, d := range i18ntest.DeveloperStrings(texts) {
+			s.t.Errorf("%s %s: %v", s.lang, kind, d)
+		}
 	}
 }
 
@@ -94,15 +102,19 @@ func (s *pageSweep) has(kind string, p page, text string) {
 
 var reSigninID = regexp.MustCompile(`^[0-9a-zA-Z_-]+$`)
 
-// TestEveryPageIsTranslated renders every kind of page in French and in
-// Italian (lobby, its errors, the organiser's pages, the admin page, both
-// games' play, history and help pages, audit, sign-in, My games, the block
-// and preference pages, the error pages) and fails on any text of the English
-// catalog left in them.
+// TestEveryPageIsTranslated renders every kind of page in English, French
+// and Italian (lobby, its errors, the organiser's pages, the admin page, both
+// games' play, history and help pages, a game mid-way after a replacement
+// and with a seat a bot plays, a finished game, audit, sign-in, My games,
+// the block and preference pages, the error pages), then sends every email
+// those games wrote. It fails on any text of the English catalog left in
+// a French or Italian page or email, and in every language on a version
+// number, an actor id, a hash or a Go/template string anywhere but on the
+// audit page (i18ntest.DeveloperStrings).
 func TestEveryPageIsTranslated(t *testing.T) {
 	e := newPageEnv(t)
 	m := newMailEnv(t, false)
-	for _, lang := range []string{"fr", "it"} {
+	for _, lang := range []string{"en", "fr", "it"} {
 		if bad := i18ntest.Allowed(api.PageCatalog, lang, sharedWords[lang]); len(bad) > 0 {
 			t.Errorf("%s: shared words that are not %s text: %q", lang, lang, bad)
 		}
@@ -172,6 +184,41 @@ func TestEveryPageIsTranslated(t *testing.T) {
 			s.check(g.name+" audit refused", pb.get("/games/"+id+"/audit"), http.StatusForbidden)
 		}
 
+		// Mid-game, after a replacement and with a seat a bot plays: the
+		// admin page, the replaced player's old link, the new player's
+		// page, the page of the seat the bot plays, the history.
+		hid := e.createGame(lords.Name, 3, lang, "")
+		e.playSome(hid, 2, 4)
+		ha := e.speaking(lang)
+		ha.get("/admin/" + hid + "?token=" + tokens.Admin(secret, hid, 0))
+		csrf := moveForm(t, ha.get("/admin/"+hid).Body).csrf
+		ha.post("/admin/"+hid, url.Values{"csrf": {csrf}, "action": {"replace"}, "seat": {"2"}, "name": {"Zoé"}, "email": {"zoe@example.org"}})
+		s.check("admin, replaced", ha.get("/admin/"+hid+"?n=replace&seat=2"), http.StatusOK)
+		ha.post("/admin/"+hid, url.Values{"csrf": {csrf}, "action": {"bot"}, "seat": {"1"}, "level": {"normal"}})
+		s.check("admin, bot", ha.get("/admin/"+hid+"?n=bot&seat=1"), http.StatusOK)
+		e.playSomeWithBots(hid, 12)
+		// The deadline passes: the your-turn emails tell it in their story.
+		if _, err := e.svc.Timeout(context.Background(), hid, time.Now().Add(30*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		e.playSomeWithBots(hid, 4)
+		s.check("replaced player's link", e.speaking(lang).get("/play/"+hid+"?token="+tokens.Seat(secret, hid, 2, 0)), http.StatusUnauthorized)
+		zb := e.speaking(lang)
+		if r := zb.get("/play/" + hid + "?token=" + tokens.Seat(secret, hid, 2, 1)); r.Status != http.StatusSeeOther {
+			t.Fatalf("%s: the new player's link: %d", lang, r.Status)
+		}
+		s.check("new player's page", zb.get("/play/"+hid), http.StatusOK)
+		s.check("new player's history", zb.get("/play/"+hid+"/history"), http.StatusOK)
+		bp := e.speaking(lang).open(hid, 1)
+		s.check("bot seat's page", bp, http.StatusOK)
+		s.has("bot seat's page", bp, api.PageCatalog.T(lang, "play.you_are_bot", "Bob"))
+		if both := api.PageCatalog.T(lang, "play.bot") + " " + api.PageCatalog.T(lang, "play.you"); strings.Contains(htmlUnescape(bp.Body), both) {
+			t.Errorf("%s: the bot seat's own page labels it %q", lang, both)
+		}
+		s.check("play, mid-game", e.speaking(lang).open(hid, 0), http.StatusOK)
+		ha.post("/admin/"+hid, url.Values{"csrf": {csrf}, "action": {"resend"}, "seat": {"0"}})
+		s.check("admin, resent", ha.get("/admin/"+hid+"?n=resend&seat=0"), http.StatusOK)
+
 		// A finished game: the result, the audit with its chart.
 		id := e.createGame(lords.Name, 2, lang, "")
 		if n := e.playToEnd(id, 5, 3000); e.toMove(id) >= 0 {
@@ -221,6 +268,30 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		}
 		code, body := m.request(http.MethodPost, "/mail/unsubscribe?lang="+lang, "token="+utok+"&mode=digest", "")
 		s.check("preferences saved", page{Status: code, Body: body}, code)
+
+		// Every email these games sent, through the worker that tells
+		// each your-turn email's story: in lang, with no developer string.
+		kinds := map[string]bool{}
+		rows, err := e.pool.Query(context.Background(), `SELECT DISTINCT kind FROM outbox WHERE status = 'pending'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				t.Fatal(err)
+			}
+			kinds[k] = true
+		}
+		rows.Close()
+		for _, em := range drainOutbox(t, e) {
+			checkEmailIn(t, em, lang)
+		}
+		for _, k := range []string{"invitation", "your_turn", "chat", "notice", "round_end", "game_over", "confirm", "admin_link", "signin", "link"} {
+			if !kinds[k] {
+				t.Errorf("%s: no %s email was sent by the sweep", lang, k)
+			}
+		}
 	}
 }
 
@@ -275,5 +346,24 @@ func TestRefusalPagesAreTranslated(t *testing.T) {
 		}
 		s.check("database down", p, p.Status)
 		s.has("database down", p, api.PageCatalog.T(lang, "err.internal"))
+	}
+}
+
+// playSomeWithBots plays n decisions of game id (fewer if it ends): the
+// bot's for a seat a bot plays, a random legal move for the others.
+func (e *pageEnv) playSomeWithBots(id string, n int) {
+	e.t.Helper()
+	for i := range n {
+		seat := e.toMove(id)
+		if seat < 0 {
+			return
+		}
+		played, err := e.svc.PlayBot(context.Background(), id, seat)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if !played {
+			e.playToEnd(id, uint64(i), 1)
+		}
 	}
 }

@@ -24,8 +24,11 @@ type playPage struct {
 	GameName string
 	Seat     int
 	You      string
-	Version  int64
-	Status   string
+	// YouBot: a bot plays the reader's own seat (their labels say "(you)"
+	// alone; the line under the title says the bot plays).
+	YouBot  bool
+	Version int64
+	Status  string
 	// Turn says whose turn it is (or that the game is paused or over).
 	Turn     string
 	YourTurn bool
@@ -201,7 +204,10 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	for _, s := range sm.Seats {
 		if s.Seat >= 0 && s.Seat < len(names) {
 			names[s.Seat] = s.Name
-			if s.Bot != "" { // bots are shown as bots
+			switch {
+			case s.Bot != "" && s.Seat == v.Seat: // one label: "(you)", and the line under the title
+				d.YouBot = true
+			case s.Bot != "": // bots are shown as bots
 				names[s.Seat] += " " + cat.T("play.bot")
 			}
 		}

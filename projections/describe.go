@@ -86,13 +86,13 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		err := decode(&x)
 		return p.T(typ, name(x.Seat), word(p, "language.", x.Language)), err
 	case pbemevent.TypeRematch:
-		var x pbemevent.Rematch
+		var x pbemevent.Rematch // the new game's id is the audit's, not a player's
 		err := decode(&x)
-		return p.T(typ, x.Game), err
+		return p.T(typ), err
 	case pbemevent.TypeTakeback:
-		var x pbemevent.Takeback
+		var x pbemevent.Takeback // the version is the audit's
 		err := decode(&x)
-		return p.T(typ, name(x.Seat), x.Version), err
+		return p.T(typ, name(x.Seat)), err
 	case pbemevent.TypePaused:
 		var x pbemevent.Paused
 		err := decode(&x)

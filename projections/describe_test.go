@@ -10,9 +10,9 @@ import (
 func TestDescribeTakeback(t *testing.T) {
 	data, _ := json.Marshal(pbemevent.Takeback{Seat: 1, Version: 7, From: 6})
 	for lang, want := range map[string]string{
-		"en": "Élodie takes back their move (version 7).",
-		"fr": "Élodie reprend son coup (version 7).",
-		"it": "Élodie ritira la sua mossa (versione 7).",
+		"en": "Élodie takes back their move.",
+		"fr": "Élodie reprend son coup.",
+		"it": "Élodie ritira la sua mossa.",
 	} {
 		if got := DescribeService(pbemevent.TypeTakeback, data, []string{"Ann", "Élodie"}, lang); got != want {
 			t.Errorf("%s: %q, want %q", lang, got, want)

@@ -20,8 +20,9 @@ var developerStrings = []struct {
 }
 
 // reURL is a link written out in a text (an email's text part, a link's
-// text): its tokens and ids are not read as words.
-var reURL = regexp.MustCompile(`https?://\S+|/[a-z]+/\S*\?token=\S+`)
+// text, a noscript element's markup): its tokens and ids are not read as
+// words.
+var reURL = regexp.MustCompile(`https?://\S+|/[a-z]+/\S*\?token=\S+|href="[^"]*"`)
 
 // DeveloperString is one text that shows a player what only developers
 // should see: the text and why.
