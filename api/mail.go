@@ -59,7 +59,7 @@ func (m *mailRoutes) unsubscribePage(c echo.Context) error {
 	token := c.QueryParam("token")
 	email, err := tokens.VerifyUnsubscribe(m.cfg.Secret, token)
 	if err != nil {
-		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
+		return m.pages.render(c, http.StatusBadRequest, lang, prefsPage{Bad: true})
 	}
 	modes, err := m.cfg.Prefs.Modes(c.Request().Context(), []string{email})
 	if err != nil {
@@ -69,7 +69,7 @@ func (m *mailRoutes) unsubscribePage(c echo.Context) error {
 	if cur == "" {
 		cur = notify.Every
 	}
-	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: cur})
+	return m.pages.render(c, http.StatusOK, lang, prefsPage{Email: email, Token: token, Current: cur})
 }
 
 // unsubscribe: POST /mail/unsubscribe. A browser's form sent from another
@@ -88,18 +88,18 @@ func (m *mailRoutes) unsubscribe(c echo.Context) error {
 	}
 	email, err := tokens.VerifyUnsubscribe(m.cfg.Secret, token)
 	if err != nil {
-		return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Bad: true})
+		return m.pages.render(c, http.StatusBadRequest, lang, prefsPage{Bad: true})
 	}
 	mode := notify.Off
 	if c.FormValue("List-Unsubscribe") != "One-Click" {
 		if mode, err = notify.ParseMode(c.FormValue("mode")); err != nil {
-			return m.pages.render(c, http.StatusBadRequest, prefsPage{Lang: lang, Email: email, Token: token, Current: notify.Every, BadMode: true})
+			return m.pages.render(c, http.StatusBadRequest, lang, prefsPage{Email: email, Token: token, Current: notify.Every, BadMode: true})
 		}
 	}
 	if err := m.cfg.Prefs.SetMode(c.Request().Context(), email, mode); err != nil {
 		return err
 	}
-	return m.pages.render(c, http.StatusOK, prefsPage{Lang: lang, Email: email, Token: token, Current: mode, Saved: true})
+	return m.pages.render(c, http.StatusOK, lang, prefsPage{Email: email, Token: token, Current: mode, Saved: true})
 }
 
 // failedEmailsBody is the answer of GET /api/v1/games/:id/admin/failed-emails.

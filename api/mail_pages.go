@@ -15,40 +15,23 @@ import (
 // texts from the pages' catalog) and the dev mailbox (English: a
 // developer's tool).
 type mailPages struct {
-	prefs   *template.Template
+	prefs   *templates
 	mailbox *template.Template
 }
 
-// prefsPage is the data of the preference page.
+// prefsPage is the data of the preference page, a page of the site: its
+// layout, style sheet and catalog (web/templates/prefs.html).
 type prefsPage struct {
-	Lang    string
+	base
 	Email   string
 	Token   string
 	Current notify.Mode
+	// Modes are the choices, in the order shown.
+	Modes   []notify.Mode
 	Saved   bool
 	Bad     bool
 	BadMode bool
-	// Text is the pages' catalog in Lang.
-	Text i18n.Printer
 }
-
-const prefsHTML = `<!DOCTYPE html>
-<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<meta name="referrer" content="no-referrer"><title>{{.Text.T "prefs.title"}}</title></head>
-<body style="font-family:Georgia,serif;max-width:36em;margin:2em auto;padding:0 1em;line-height:1.5">
-<h1>{{.Text.T "prefs.title"}}</h1>
-{{if .Bad}}<p>{{.Text.T "prefs.bad"}}</p>{{else}}
-{{if .Saved}}<p role="status"><strong>{{.Text.T "prefs.saved"}}</strong></p>{{end}}
-{{if .BadMode}}<p role="alert">{{.Text.T "prefs.badmode"}}</p>{{end}}
-<p>{{.Text.T "prefs.for"}} <strong>{{.Email}}</strong></p>
-<form method="post" action="/mail/unsubscribe?lang={{.Lang}}">
-<input type="hidden" name="token" value="{{.Token}}">
-{{range $m := modes}}<p><label><input type="radio" name="mode" value="{{$m}}"{{if eq $m $.Current}} checked{{end}}> {{$.Text.T (print "prefs." $m)}}</label></p>
-{{end}}<p><button type="submit">{{.Text.T "prefs.save"}}</button></p>
-</form>
-<p style="color:#666">{{.Text.T "prefs.note"}}</p>{{end}}
-</body></html>
-`
 
 const mailboxHTML = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
@@ -77,11 +60,10 @@ Message-ID: {{index .Headers "Message-ID"}}{{with index .Headers "List-Unsubscri
 
 func newMailPages() *mailPages {
 	funcs := template.FuncMap{
-		"modes":   func() []notify.Mode { return []notify.Mode{notify.Every, notify.DailyDigest, notify.Off} },
 		"linkify": linkify,
 	}
 	return &mailPages{
-		prefs:   template.Must(template.New("prefs").Funcs(funcs).Parse(prefsHTML)),
+		prefs:   mustTemplates(),
 		mailbox: template.Must(template.New("mailbox").Funcs(funcs).Parse(mailboxHTML)),
 	}
 }
@@ -89,10 +71,17 @@ func newMailPages() *mailPages {
 // lang returns a supported page language (the default for anything else).
 func (p *mailPages) lang(l string) string { return i18n.Norm(l) }
 
-func (p *mailPages) render(c echo.Context, status int, d prefsPage) error {
-	d.Text = pageCatalog.In(d.Lang)
+// render shows the preference page d in lang. It is served by the mail
+// routes, with or without the other pages: the style sheet is always
+// inline (the pages' Content-Security-Policy allows it by its hash), and
+// the page has no language menu.
+func (p *mailPages) render(c echo.Context, status int, lang string, d prefsPage) error {
+	securityHeaders(c)
+	d.base = base{Lang: lang, TZ: location(c).String(), InlineCSS: pageStyle.css}
+	d.Title = pageCatalog.T(lang, "prefs.title")
+	d.Modes = []notify.Mode{notify.Every, notify.DailyDigest, notify.Off}
 	var b bytes.Buffer
-	if err := p.prefs.Execute(&b, d); err != nil {
+	if err := p.prefs.execute(&b, lang, "prefs", d); err != nil {
 		return err
 	}
 	return c.HTMLBlob(status, b.Bytes())

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -357,6 +358,19 @@ func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool
 	return json.RawMessage(b), true, nil
 }
 
+// reSameAddress reads the seat a player's address is already the address
+// of, in the service's refusal ("... is already the address of players[0]").
+var reSameAddress = regexp.MustCompile(`is already the address of players\[(\d+)\]`)
+
+// label names a seat of the form for a message: its player's name, else
+// "Player 2".
+func (s lobbySeat) label(cat i18n.Printer) string {
+	if n := strings.TrimSpace(s.Name); n != "" {
+		return n
+	}
+	return cat.T("lobby.player", s.N)
+}
+
 // lobbyError shows the lobby form again, filled in, with err beside its
 // field (in the page's language) or, when no field explains it, above.
 func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
@@ -382,6 +396,14 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 			d.Seats[i].EmailError, placed = cat.T("lobby.err.email"), true
 			if strings.Contains(msg, "does not accept invitations") {
 				d.Seats[i].EmailError = cat.T("lobby.err.blocked")
+			}
+			if m := reSameAddress.FindStringSubmatch(msg); m != nil {
+				// Both seats are marked, each naming the other.
+				j, _ := strconv.Atoi(m[1])
+				if j >= 0 && j < len(d.Seats) && j != i {
+					d.Seats[i].EmailError = cat.T("lobby.err.email_twice", d.Seats[j].label(cat))
+					d.Seats[j].EmailError = cat.T("lobby.err.email_twice", d.Seats[i].label(cat))
+				}
 			}
 		}
 	}

@@ -296,3 +296,89 @@ func TestPageAdminSeesFailedEmails(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyNamesTheDuplicateAddress: two players given one address (in
+// other capitals) are both marked, each beside their address and naming
+// the other, in the page's language; nothing is proposed.
+func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
+	e := newPageEnv(t)
+	for _, lang := range []string{"en", "fr", "it"} {
+		b := e.speaking(lang)
+		form, _ := lobbyForm(t, b, lang)
+		form.Set("page_lang", lang)
+		form.Set("email2", "Ann@Example.org")
+		p := b.post("/games", form)
+		if p.Status != http.StatusBadRequest {
+			t.Fatalf("%s: duplicate address: %d", lang, p.Status)
+		}
+		(&pageSweep{t: t, lang: lang}).check("lobby, duplicate address", p, http.StatusBadRequest)
+		body := htmlUnescape(p.Body)
+		for _, want := range []string{api.PageCatalog.T(lang, "lobby.err.email_twice", "Ann"), api.PageCatalog.T(lang, "lobby.err.email_twice", "Bob")} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the page does not say %q", lang, want)
+			}
+		}
+		if strings.Contains(body, api.PageCatalog.T(lang, "lobby.err.email")) {
+			t.Errorf("%s: a duplicate address is answered %q", lang, api.PageCatalog.T(lang, "lobby.err.email"))
+		}
+	}
+	var n int
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM proposals`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d proposals, %v", n, err)
+	}
+}
+
+// TestConfirmPageRecapsTheGame: the organiser's confirmation page shows,
+// before its button and in the page's language, the game, its option,
+// every player with their address and language or their bot, the time for
+// a turn and what happens when it runs out; opening it creates nothing.
+func TestConfirmPageRecapsTheGame(t *testing.T) {
+	e := newPageEnv(t)
+	for _, lang := range []string{"en", "fr", "it"} {
+		b := e.speaking(lang)
+		form, _ := lobbyForm(t, b, lang)
+		form.Set("page_lang", lang)
+		form.Set("players", "3")
+		form.Set("lang1", "it")
+		form.Set("name3", "Robo")
+		form.Set("kind3", "strong")
+		form.Set("policy", "pause")
+		form.Set("deadline", "48h")
+		if p := b.post("/games", form); p.Status != http.StatusAccepted {
+			t.Fatalf("%s: propose: %d", lang, p.Status)
+		}
+		var pid string
+		if err := e.pool.QueryRow(context.Background(), `SELECT id FROM proposals ORDER BY created_at DESC LIMIT 1`).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		p := b.get("/confirm/" + tokens.Confirm(secret, pid) + "?lang=" + lang)
+		(&pageSweep{t: t, lang: lang}).check("confirm", p, http.StatusOK)
+		body := htmlUnescape(p.Body)
+		cat := api.PageCatalog
+		recap, button := strings.Index(body, `id="recap"`), strings.Index(body, `id="confirm"`)
+		if recap < 0 || button < recap {
+			t.Fatalf("%s: no recap before the button:\n%s", lang, body)
+		}
+		for _, want := range []string{
+			cat.T(lang, "game.lords-of-scotland"),
+			cat.T(lang, "confirm.recap"),
+			"ann@example.org", "bob@example.org", "Robo",
+			cat.T(lang, "confirm.reads", "Italiano"),
+			cat.T(lang, "lobby.kind.strong"),
+			cat.T(lang, "lobby.hours", 48),
+			cat.T(lang, "lobby.policy.pause"),
+		} {
+			if !strings.Contains(body[recap:button], want) {
+				t.Errorf("%s: the recap does not say %q:\n%s", lang, want, body[recap:button])
+			}
+		}
+		var n int
+		if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM games`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%s: %d games after opening the page (%v), want 0", lang, n, err)
+		}
+	}
+	// A link that opens nothing shows no recap.
+	if p := e.speaking("en").get("/confirm/forged"); p.Status != http.StatusOK || strings.Contains(p.Body, `id="recap"`) {
+		t.Errorf("forged link: %d, recap shown", p.Status)
+	}
+}

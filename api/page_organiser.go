@@ -5,6 +5,8 @@ import (
 	"pbem/events/tokens"
 
 	"github.com/labstack/echo/v4"
+
+	"pbem/events/play"
 )
 
 // confirmPage is the organiser's confirmation page.
@@ -12,14 +14,23 @@ type confirmPage struct {
 	base
 	Token       string
 	Done, Again bool
+	// Recap is the game the button creates (nil: the link is unknown or
+	// expired; the button then answers so).
+	Recap *confirmRecap
 }
 
-// confirmForm: GET /confirm/:token shows one button (a GET changes
-// nothing: mail scanners follow links).
+// confirmForm: GET /confirm/:token shows the proposed game and one button
+// (a GET changes nothing: mail scanners follow links).
 func (p *pages) confirmForm(c echo.Context) error {
 	lang := pickLang(c, "")
+	cat := p.cat(lang)
 	d := confirmPage{base: p.base(c, lang), Token: c.Param("token")}
-	d.Title = p.cat(lang).T("confirm.title")
+	d.Title = cat.T("confirm.title")
+	if r, err := p.svc.ProposalOf(c.Request().Context(), d.Token); err == nil {
+		d.Recap = p.recap(c, cat, r)
+	} else if play.ErrorCode(err) != play.EUnauthorized {
+		return err
+	}
 	return p.render(c, http.StatusOK, "confirm", d)
 }
 

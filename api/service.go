@@ -81,6 +81,9 @@ type Accounts interface {
 	Create(ctx context.Context, req play.CreateGame) (*play.CreatedGame, error)
 	Propose(ctx context.Context, req play.CreateGame) (*play.Proposed, error)
 	Confirm(ctx context.Context, token string, again func(id string) error) (*play.Confirmed, error)
+	// ProposalOf reads the game a confirmation link proposes (its page's
+	// recap), changing nothing.
+	ProposalOf(ctx context.Context, token string) (*play.Recap, error)
 	RequestSignin(ctx context.Context, email, lang string) error
 	SignIn(ctx context.Context, token string) (string, error)
 	SignOut(ctx context.Context, session string) error

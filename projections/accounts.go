@@ -75,6 +75,10 @@ type Accounts interface {
 	ClaimProposal(ctx context.Context, tokenHash []byte, now time.Time) (*Proposal, error)
 	// Proposal returns the proposal (the organiser) of game id.
 	Proposal(ctx context.Context, id string) (*Proposal, error)
+	// ProposalByToken returns, unchanged, the proposal whose token hashes
+	// to tokenHash, if it is confirmed or has not expired at now (the
+	// confirmation page's recap).
+	ProposalByToken(ctx context.Context, tokenHash []byte, now time.Time) (*Proposal, error)
 	// QueueMail writes outbox rows on their own.
 	QueueMail(ctx context.Context, rows ...outbox.Row) error
 	// Blocked returns those of emails that refuse invitations.

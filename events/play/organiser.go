@@ -137,6 +137,40 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	return &Confirmed{CreatedGame: cg}, nil
 }
 
+// Recap is a proposed game as its confirmation page shows it.
+type Recap struct {
+	// Game is the create request as proposed (players, bots, languages,
+	// options, deadline, policy).
+	Game CreateGame
+	// Organiser is the organiser who proposed it.
+	Organiser Organiser
+	// ExpiresAt is when the confirmation link stops working.
+	ExpiresAt time.Time
+	// Confirmed: the game was created already.
+	Confirmed bool
+}
+
+// ProposalOf returns the game a confirmation link's token proposes,
+// changing nothing (the page shows it before its button). Errors:
+// EUnauthorized for an unknown or expired token.
+func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) {
+	if token == "" {
+		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
+	}
+	p, err := s.repo.ProposalByToken(ctx, tokens.Hash(token), s.now().UTC())
+	if err != nil {
+		if ErrorCode(err) == ENotFound {
+			return nil, Errorf(EUnauthorized, "this confirmation link is unknown or has expired")
+		}
+		return nil, err
+	}
+	r := &Recap{Organiser: Organiser{Name: p.OrganiserName, Email: p.OrganiserEmail}, ExpiresAt: p.ExpiresAt, Confirmed: p.ConfirmedAt != nil}
+	if err := json.Unmarshal(p.Request, &r.Game); err != nil {
+		return nil, fmt.Errorf("game: proposal %s: %w", p.ID, err)
+	}
+	return r, nil
+}
+
 // confirmedAgain queues the admin link of a confirmed game again.
 // It is the current admin link: one the organiser revoked is not sent again.
 func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g *projections.Game) (*Confirmed, error) {

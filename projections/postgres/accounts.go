@@ -52,6 +52,19 @@ func (r *Repo) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Tim
 	return p, nil
 }
 
+// ProposalByToken implements projections.Accounts.
+func (r *Repo) ProposalByToken(ctx context.Context, tokenHash []byte, now time.Time) (*projections.Proposal, error) {
+	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals
+		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2)`, tokenHash, now))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, projections.Faultf(projections.ErrNotFound, "this confirmation link is unknown or has expired")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("projections/postgres: proposal by token: %w", err)
+	}
+	return p, nil
+}
+
 // Proposal implements projections.Accounts.
 func (r *Repo) Proposal(ctx context.Context, id string) (*projections.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = $1`, id))
