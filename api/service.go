@@ -40,7 +40,6 @@ type Play interface {
 type Reads interface {
 	Summary(ctx context.Context, id string) (*play.Summary, error)
 	View(ctx context.Context, id, token string) (*play.View, error)
-	SeatView(ctx context.Context, id string, seat int) (*play.View, error)
 	SeatPage(ctx context.Context, id, token string) (*play.SeatPage, error)
 	SeatVersion(ctx context.Context, id, token string) (int64, error)
 	SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*play.CatchUp, error)
