@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
+
+	"pbem/engine/i18n"
 )
 
 // PlainName reports whether s can be shown as a name: valid UTF-8, 1 to
@@ -36,21 +39,29 @@ func isBidiControl(r rune) bool {
 	return false
 }
 
-// SpokenNames is the names a State.Speak labels with: by seat, for players
-// seats, the name current gives (the seat's holder now) or, where it gives
-// none, the setup's. An empty current keeps setup as it is.
-func SpokenNames(setup, current []string, players int) []string {
-	if len(current) == 0 {
-		return setup
-	}
-	out := make([]string, players)
-	for i := range out {
-		switch {
-		case i < len(current) && current[i] != "":
-			out[i] = current[i]
-		case i < len(setup):
-			out[i] = setup[i]
+// Speaking is how a State.Speak labels in lang for the names current: the
+// language to keep ("" for English, the default), the names by seat (for
+// players seats, the name current gives, the seat's holder now, or where
+// it gives none the setup's; an empty current keeps setup) and whether
+// both are the state's own already (own: its language, setup: its names),
+// so that Speak may return the state itself.
+func Speaking(own string, setup []string, lang string, current []string, players int) (string, []string, bool) {
+	names := setup
+	if len(current) > 0 {
+		names = make([]string, players)
+		for i := range names {
+			switch {
+			case i < len(current) && current[i] != "":
+				names[i] = current[i]
+			case i < len(setup):
+				names[i] = setup[i]
+			}
 		}
 	}
-	return out
+	l := i18n.Norm(lang)
+	same := l == i18n.Norm(own) && slices.Equal(names, setup)
+	if l == "en" {
+		l = ""
+	}
+	return l, names, same
 }

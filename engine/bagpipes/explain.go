@@ -1,8 +1,6 @@
 package bagpipes
 
 import (
-	"slices"
-
 	"pbem/engine"
 	"pbem/engine/i18n"
 )
@@ -29,24 +27,13 @@ const (
 	ExplainBadgeBack = "badge_back"
 )
 
-// Explain tells seat what it may not do now and why (hire mercenaries
-// without gold, pass the badge back to its giver), and how this round's
-// battle is counted: before the reveal, England's shield and extra units
-// and Scotland's camp with the camps known to join it (the badge holder
-// bound to Scotland, and the seat's own camp for the side it chose, which
-// only it knows); after the reveal, the totals, the winner and the
-// deserters. Other seats' secret choices and cards are never used.
 // Speak implements engine.State: a copy labelled in lang, its cards named
 // as the rulebook of lang names them (custom names stay as written).
 // The players are named by names (s itself when lang and names are its
 // own already).
 func (s *state) Speak(lang string, names []string) engine.State {
-	l := ""
-	if n := i18n.Norm(lang); n != "en" {
-		l = n
-	}
-	names = engine.SpokenNames(s.Names, names, s.N)
-	if i18n.Norm(lang) == i18n.Norm(s.Lang) && slices.Equal(names, s.Names) {
+	l, names, same := engine.Speaking(s.Lang, s.Names, lang, names, s.N)
+	if same {
 		return s
 	}
 	c := s.clone()
@@ -55,6 +42,13 @@ func (s *state) Speak(lang string, names []string) engine.State {
 	return c
 }
 
+// Explain tells seat what it may not do now and why (hire mercenaries
+// without gold, pass the badge back to its giver), and how this round's
+// battle is counted: before the reveal, England's shield and extra units
+// and Scotland's camp with the camps known to join it (the badge holder
+// bound to Scotland, and the seat's own camp for the side it chose, which
+// only it knows); after the reveal, the totals, the winner and the
+// deserters. Other seats' secret choices and cards are never used.
 func (s *state) Explain(seat int, lang string) []engine.Explanation {
 	if s.Res != nil {
 		return nil

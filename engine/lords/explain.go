@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"pbem/engine"
-	"pbem/engine/i18n"
 )
 
 // The kinds of explanation Explain gives.
@@ -29,21 +28,11 @@ const (
 	ExplainRoundTie = "round_tie"
 )
 
-// Explain tells seat how the rules apply to it now: on its turn, that it
-// may not recruit with ten cards in hand, and why each card of its hand
-// could not use its power face-up (the weaker face-up follower that
-// blocks it, or the missing target); during the claims, every army's
-// total, doubling, place and claims, and how ties were broken. It uses
-// only the seat's hand and public cards.
 // Speak implements engine.State: a copy labelled in lang with the
 // players' names (s itself when both are its own already).
 func (s *State) Speak(lang string, names []string) engine.State {
-	l := ""
-	if n := i18n.Norm(lang); n != "en" {
-		l = n
-	}
-	names = engine.SpokenNames(s.Names, names, s.N)
-	if i18n.Norm(lang) == i18n.Norm(s.Lang) && slices.Equal(names, s.Names) {
+	l, names, same := engine.Speaking(s.Lang, s.Names, lang, names, s.N)
+	if same {
 		return s
 	}
 	c := s.clone()
@@ -52,6 +41,12 @@ func (s *State) Speak(lang string, names []string) engine.State {
 	return c
 }
 
+// Explain tells seat how the rules apply to it now: on its turn, that it
+// may not recruit with ten cards in hand, and why each card of its hand
+// could not use its power face-up (the weaker face-up follower that
+// blocks it, or the missing target); during the claims, every army's
+// total, doubling, place and claims, and how ties were broken. It uses
+// only the seat's hand and public cards.
 func (s *State) Explain(seat int, lang string) []engine.Explanation {
 	l := newLabeling(s.d, s.Names, lang)
 	switch {
