@@ -3,7 +3,8 @@ package notify
 import "pbem/projections/outbox"
 
 // said is one sentence of an answer: its catalog key and the move it
-// names (the move played, or the line reading stopped at).
+// names (the move played, or the line reading stopped at), or the zone
+// a zone line gave.
 type said struct {
 	Key  string
 	Move string
@@ -23,6 +24,8 @@ func sentences(a *outbox.Answer) []said {
 			played++
 		case outbox.AnswerStopped:
 			s.Move = a.Stopped
+		case outbox.AnswerZone, outbox.AnswerZoneBad:
+			s.Move = a.Zone
 		}
 		out = append(out, s)
 	}

@@ -32,3 +32,12 @@ func (l *language) tellDeadline(t *time.Time, s *Story) string {
 	}
 	return t.UTC().Format(l.p.T("layout.deadline"))
 }
+
+// zoneKnown: s carries a time zone its deadlines are told in.
+func zoneKnown(s *Story) bool {
+	if s == nil || s.Zone == "" {
+		return false
+	}
+	_, err := CheckZone(s.Zone)
+	return err == nil
+}

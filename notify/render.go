@@ -117,7 +117,11 @@ type emailData struct {
 	Deadline string
 	// AtDeadline is the catalog key of what happens at the deadline if
 	// the recipient has not played (reminders; "" : not said).
-	AtDeadline      string
+	AtDeadline string
+	// AskZone: the deadline is told in UTC because the seat's time zone is
+	// unknown, and the email (an invitation, a your-turn email or a
+	// reminder) says how to give one (issue #30).
+	AskZone         bool
 	PlayLink        string
 	AuditLink       string
 	UnsubscribeLink string
@@ -209,6 +213,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Ranking:         p.Ranking,
 		Notice:          p.Notice,
 	}
+	d.AskZone = d.Deadline != "" && !zoneKnown(row.Story) &&
+		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder)
 	if d.Notice != "" {
 		d.NoticeText = l.p.T("notice." + d.Notice)
 	}

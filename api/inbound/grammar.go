@@ -33,6 +33,12 @@ import (
 //     reply unreadable: nothing is played or sent, and the answer quotes
 //     what was read.
 //
+//   - a line that starts with "zone:", "fuseau:" or "fuso:" (any case, a
+//     blank allowed before the colon) gives the seat's time zone, a city
+//     or a zone name ("zone: Paris", "fuso: Roma"): the emails tell
+//     deadlines in it (issue #30). The last such line counts; it is never
+//     read as a move.
+//
 // A reply may hold moves and several chat lines; the chat goes to the
 // table first, then the moves are played.
 
@@ -41,9 +47,15 @@ type parsed struct {
 	chat []string
 	// moves are the move lines, in order.
 	moves []string
+	// zone is what the last zone line gave; hasZone: the reply has one.
+	zone    string
+	hasZone bool
 }
 
 var chatPrefix = regexp.MustCompile(`(?i)^chat\s*:\s*`)
+
+// zonePrefix starts a zone line, in English, French or Italian.
+var zonePrefix = regexp.MustCompile(`(?i)^(zone|fuseau|fuso)\s*:\s*`)
 
 // parse applies the grammar to a reply's lines.
 func parse(ls []string) parsed {
@@ -56,6 +68,8 @@ func parse(ls []string) parsed {
 			if t := strings.TrimSpace(chatPrefix.ReplaceAllString(l, "")); t != "" {
 				p.chat = append(p.chat, t)
 			}
+		case zonePrefix.MatchString(l):
+			p.zone, p.hasZone = strings.TrimSpace(zonePrefix.ReplaceAllString(l, "")), true
 		default:
 			p.moves = append(p.moves, l)
 		}
@@ -81,7 +95,7 @@ func withoutSignOff(ls []string) []string {
 		return ls
 	}
 	for _, l := range tail {
-		if len([]rune(l)) > 40 || chatPrefix.MatchString(l) || isNumber(l) {
+		if len([]rune(l)) > 40 || chatPrefix.MatchString(l) || zonePrefix.MatchString(l) || isNumber(l) {
 			return ls
 		}
 	}

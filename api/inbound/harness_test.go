@@ -89,11 +89,11 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 		t.Fatal(err)
 	}
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: sender, Renderer: r, Batch: 200,
-		Prefs: notifypg.NewPrefs(pool), Now: func() time.Time { return time.Now().Add(time.Hour) }})
+		Prefs: notifypg.NewPrefs(pool), Seats: notifypg.NewSeats(pool, notifypg.Histories{Games: reg, Events: store}), Now: func() time.Time { return time.Now().Add(time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ic := inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: replyDomain, AnswersPerHour: 10000,
+	ic := inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Zones: notifypg.NewSeats(pool, notifypg.Histories{}), Domain: replyDomain, AnswersPerHour: 10000,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, o := range opts {
 		o(&ic)

@@ -49,12 +49,21 @@ type Ledger interface {
 	Bounce(ctx context.Context, gameID string, seat int, email, reason string, now time.Time) error
 }
 
+// Zones records a seat's time zone: the same storage as the play page's
+// zone form (notify/postgres.Seats implements it).
+type Zones interface {
+	SetZone(ctx context.Context, gameID string, seat int, zone string) error
+}
+
 // Config configures a Processor. Service, Ledger and Domain are required.
 type Config struct {
 	Service Service
 	Ledger  Ledger
 	// Domain is PBEM_REPLY_DOMAIN: the domain of reply addresses.
 	Domain string
+	// Zones records the zone a reply's zone line gives; nil: zone lines
+	// are answered as not understood and change nothing.
+	Zones Zones
 	// AnswersPerHour bounds the answers written to one seat in any hour
 	// (default DefaultAnswersPerHour), so that two robots cannot loop.
 	// Moves and chat beyond it are still read; they are not answered.
@@ -216,6 +225,14 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 // act posts the chat and plays the moves of a parsed reply, filling in
 // the answer, and returns the seat's context afterwards (its fresh list).
 func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, key string, pr parsed, read []string, ans *outbox.Answer) (*play.ReplySeat, error) {
+	if pr.hasZone {
+		if err := p.setZone(ctx, a, pr.zone, ans); err != nil {
+			return nil, err
+		}
+		if len(pr.moves) == 0 && len(pr.chat) == 0 {
+			return p.fresh(ctx, a, rs)
+		}
+	}
 	if len(pr.moves) == 0 && len(pr.chat) == 0 {
 		ans.Says, ans.Quote = []string{outbox.AnswerUnreadable}, quote(read)
 		return rs, nil
@@ -249,6 +266,22 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 		rs, stale, want = next, false, next.Choice
 	}
 	return rs, nil
+}
+
+// setZone reads a zone line's zone with the play page's resolver and
+// records it as the seat's, saying so in the answer; a zone it does not
+// know changes nothing, and the answer says what was not understood.
+func (p *Processor) setZone(ctx context.Context, a notify.ReplyAddress, said string, ans *outbox.Answer) error {
+	zone, ok := notify.ResolveZone(said)
+	if !ok || p.c.Zones == nil {
+		ans.Says, ans.Zone = append(ans.Says, outbox.AnswerZoneBad), said
+		return nil
+	}
+	if err := p.c.Zones.SetZone(ctx, a.GameID, a.Seat, zone); err != nil {
+		return err
+	}
+	ans.Says, ans.Zone = append(ans.Says, outbox.AnswerZone), zone
+	return nil
 }
 
 // moveLine is one move line of a reply: its place (from 0), its text, the

@@ -58,7 +58,7 @@ func startInbound(ctx context.Context, e *env, ic inboundConfig, pool *pgxpool.P
 	if ic.Domain == "" {
 		return nil, func() {}, nil
 	}
-	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: ic.Domain, Logger: e.log})
+	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Zones: notifypg.NewSeats(pool, notifypg.Histories{}), Domain: ic.Domain, Logger: e.log})
 	if err != nil {
 		return nil, nil, err
 	}

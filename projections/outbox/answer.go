@@ -18,6 +18,9 @@ type Answer struct {
 	// more moves were played (AnswerStopped); the reason follows it in
 	// Says (AnswerUnknownLine, AnswerTurnOver or AnswerRefused).
 	Stopped string `json:"stopped,omitempty"`
+	// Zone is the time zone a zone line set (AnswerZone), or the text it
+	// gave (AnswerZoneBad).
+	Zone string `json:"zone,omitempty"`
 	// Quote is the text read from the reply (AnswerUnreadable), as lines.
 	Quote []string `json:"quote,omitempty"`
 	// Detail is the reason a move or a message was refused, in English
@@ -55,4 +58,10 @@ const (
 	AnswerStopped     = "stopped"      // reading stopped at a line
 	AnswerUnknownLine = "unknown_line" // the line is none of the seat's moves now
 	AnswerTurnOver    = "turn_over"    // no move is awaited from the seat any more
+
+	// AnswerZone: the reply's zone line set the seat's time zone (Zone);
+	// AnswerZoneBad: its zone line named no zone (Zone is what it said),
+	// and nothing changed.
+	AnswerZone    = "zone"
+	AnswerZoneBad = "zone_bad"
 )

@@ -1,4 +1,4 @@
-package api
+package notify
 
 import (
 	"strings"
@@ -13,22 +13,22 @@ func TestResolveZoneReadsCitiesAndZoneNames(t *testing.T) {
 		"new  york": "America/New_York", "Londres": "Europe/London", "ROMA": "Europe/Rome", "Milano": "Europe/Rome",
 		"America/Argentina/Cordoba": "America/Argentina/Cordoba", "utc": "UTC", "Tokyo": "Asia/Tokyo",
 	} {
-		if got, ok := resolveZone(in); !ok || got != want {
-			t.Errorf("resolveZone(%q) = %q, %v; want %q", in, got, ok, want)
+		if got, ok := ResolveZone(in); !ok || got != want {
+			t.Errorf("ResolveZone(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 	for _, in := range []string{"", "   ", "Mars", "Mars/Olympus", "Local", "../../etc/passwd", "Europe/", strings.Repeat("a", 65)} {
-		if got, ok := resolveZone(in); ok {
-			t.Errorf("resolveZone(%q) = %q, want refused", in, got)
+		if got, ok := ResolveZone(in); ok {
+			t.Errorf("ResolveZone(%q) = %q, want refused", in, got)
 		}
 	}
-	for _, z := range zoneChoices {
-		if got, ok := resolveZone(z); !ok || got != z {
+	for _, z := range ZoneChoices {
+		if got, ok := ResolveZone(z); !ok || got != z {
 			t.Errorf("the suggested zone %q reads as %q, %v", z, got, ok)
 		}
 	}
 	for city, z := range zoneCities {
-		if got, ok := resolveZone(z); !ok || got != z {
+		if got, ok := ResolveZone(z); !ok || got != z {
 			t.Errorf("the zone %q of %q reads as %q, %v", z, city, got, ok)
 		}
 	}
