@@ -61,7 +61,7 @@ func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
 	if got := link.FindAllStringSubmatch(page, -1); len(got) < 2 {
 		t.Fatalf("/dev/mail has no two play links:\n%s", page)
 	}
-	if !strings.Contains(page, "vous êtes invité") {
+	if !strings.Contains(page, "Vous êtes invité") {
 		t.Errorf("the invitation is not in French:\n%s", page)
 	}
 	logs := srv.stderr.String()
