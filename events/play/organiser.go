@@ -96,14 +96,8 @@ type Confirmed struct {
 // unknown or expired token; EInvalid if an address has refused
 // invitations since the proposal.
 func (s *Service) Confirm(ctx context.Context, token string, again func(id string) error) (*Confirmed, error) {
-	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
-	}
-	p, err := s.repo.ClaimProposal(ctx, tokens.Hash(token), s.now().UTC())
+	p, err := s.findProposal(ctx, token, s.repo.ClaimProposal)
 	if err != nil {
-		if ErrorCode(err) == ENotFound {
-			return nil, Errorf(EUnauthorized, "this confirmation link is unknown or has expired")
-		}
 		return nil, err
 	}
 	if g, err := s.game(ctx, p.ID); err == nil {
@@ -117,8 +111,8 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 		return nil, err
 	}
 	var req CreateGame
-	if err := json.Unmarshal(p.Request, &req); err != nil {
-		return nil, fmt.Errorf("game: proposal %s: %w", p.ID, err)
+	if err := proposedGame(p, &req); err != nil {
+		return nil, err
 	}
 	if err := s.checkBlocked(ctx, &req); err != nil {
 		return nil, err
@@ -154,21 +148,41 @@ type Recap struct {
 // changing nothing (the page shows it before its button). Errors:
 // EUnauthorized for an unknown or expired token.
 func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) {
+	p, err := s.findProposal(ctx, token, s.repo.ProposalByToken)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recap{Organiser: Organiser{Name: p.OrganiserName, Email: p.OrganiserEmail}, ExpiresAt: p.ExpiresAt, Confirmed: p.ConfirmedAt != nil}
+	if err := proposedGame(p, &r.Game); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// findProposal finds, with find (the repository's claim or read), the
+// proposal a confirmation link's token stands for. Errors: EUnauthorized
+// for no token, or an unknown or expired one.
+func (s *Service) findProposal(ctx context.Context, token string,
+	find func(ctx context.Context, tokenHash []byte, now time.Time) (*projections.Proposal, error)) (*projections.Proposal, error) {
 	if token == "" {
 		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
 	}
-	p, err := s.repo.ProposalByToken(ctx, tokens.Hash(token), s.now().UTC())
+	p, err := find(ctx, tokens.Hash(token), s.now().UTC())
 	if err != nil {
 		if ErrorCode(err) == ENotFound {
 			return nil, Errorf(EUnauthorized, "this confirmation link is unknown or has expired")
 		}
 		return nil, err
 	}
-	r := &Recap{Organiser: Organiser{Name: p.OrganiserName, Email: p.OrganiserEmail}, ExpiresAt: p.ExpiresAt, Confirmed: p.ConfirmedAt != nil}
-	if err := json.Unmarshal(p.Request, &r.Game); err != nil {
-		return nil, fmt.Errorf("game: proposal %s: %w", p.ID, err)
+	return p, nil
+}
+
+// proposedGame decodes the create request a proposal stored.
+func proposedGame(p *projections.Proposal, req *CreateGame) error {
+	if err := json.Unmarshal(p.Request, req); err != nil {
+		return fmt.Errorf("game: proposal %s: %w", p.ID, err)
 	}
-	return r, nil
+	return nil
 }
 
 // confirmedAgain queues the admin link of a confirmed game again.
