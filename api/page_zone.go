@@ -53,9 +53,6 @@ func askZone(c echo.Context) *zoneAsk {
 // the last known zone, or UTC), and a failure to record it is logged
 // without failing the page.
 func (p *pages) recordZone(c echo.Context, gameID string, seat int) {
-	if p.cfg.Zones == nil || seat < 0 {
-		return
-	}
 	ck, err := c.Cookie(tzCookie)
 	if err != nil {
 		return
@@ -63,7 +60,8 @@ func (p *pages) recordZone(c echo.Context, gameID string, seat int) {
 	p.setZone(c, gameID, seat, ck.Value)
 }
 
-// setZone records zone as the seat's, if it is a zone.
+// setZone records zone as the seat's, if it is a zone (and the pages
+// record zones: Config.Zones).
 func (p *pages) setZone(c echo.Context, gameID string, seat int, zone string) {
 	if p.cfg.Zones == nil || seat < 0 {
 		return
