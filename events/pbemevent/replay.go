@@ -12,17 +12,27 @@ import (
 	"pbem/events"
 )
 
+// TakenBackSet holds the versions of a game's stream that its
+// pbem.takeback events took back. With Stands it is the one skip rule of
+// every reader that replays a game or looks for its last move.
+type TakenBackSet map[int64]bool
+
+// Stands reports whether e is an engine event that stands: not one of the
+// service's own events (pbem.*), and not taken back. Only such events
+// change the engine state.
+func (t TakenBackSet) Stands(e events.Event) bool { return !IsServiceEvent(e.Type) && !t[e.Version] }
+
 // TakenBack returns the versions taken back by the pbem.takeback events
 // of a game's stream: readers that replay engine events (a bot's
 // history, the audit's chart) leave them out.
-func TakenBack(evs []events.Event) (map[int64]bool, error) { return takenBack(evs, 0) }
+func TakenBack(evs []events.Event) (TakenBackSet, error) { return takenBack(evs, Span{}) }
 
 // takenBack returns the versions taken back by the pbem.takeback events of
-// evs below version before (0: all of them).
-func takenBack(evs []events.Event, before int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
+// evs below span.Before, wherever they fall against span.After.
+func takenBack(evs []events.Event, span Span) (TakenBackSet, error) {
+	out := TakenBackSet{}
 	for _, e := range evs {
-		if before > 0 && e.Version >= before {
+		if span.past(e.Version) {
 			break
 		}
 		if e.Type != TypeTakeback {
@@ -38,6 +48,17 @@ func takenBack(evs []events.Event, before int64) (map[int64]bool, error) {
 	}
 	return out, nil
 }
+
+// Span is the versions of a stream a replay visits: those after After (0:
+// from the start; the version of a state snapshot the replay starts from)
+// and below Before (0: to the end of what was read).
+type Span struct{ After, Before int64 }
+
+// Holds reports whether version v is within s.
+func (s Span) Holds(v int64) bool { return v > s.After && !s.past(v) }
+
+// past reports whether version v is at or beyond s.Before.
+func (s Span) past(v int64) bool { return s.Before > 0 && v >= s.Before }
 
 // Opening reads the pbem.created event that opens a game's stream evs,
 // with its secret seed.
@@ -90,22 +111,24 @@ func (e *DecodeError) Error() string {
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// StandingEvents calls visit with each engine event of evs below version
-// before (0: all), decoded by eng, leaving out those taken back by the
-// take-backs below before: the moves that stand. Every reader that
-// replays a game (StateBefore, the audit's chart, the bots' history, the
-// service's catch-up from a state snapshot) goes through it. An event
-// that does not decode is a *DecodeError.
-func StandingEvents(eng engine.Game, evs []events.Event, before int64, visit func(e events.Event, ev engine.Event)) error {
-	back, err := takenBack(evs, before)
+// StandingEvents calls visit with each engine event of evs (in version
+// order) within span, decoded by eng, leaving out the service's events
+// and those taken back by the take-backs below span.Before
+// (TakenBackSet.Stands): the moves that stand. Every reader that replays
+// a game (StateBefore, the audit's chart, the bots' history, the
+// service's catch-up from a state snapshot, the round-end email's
+// summary) goes through it. An event that does not decode is a
+// *DecodeError.
+func StandingEvents(eng engine.Game, evs []events.Event, span Span, visit func(e events.Event, ev engine.Event)) error {
+	back, err := takenBack(evs, span)
 	if err != nil {
 		return err
 	}
 	for _, e := range evs {
-		if before > 0 && e.Version >= before {
+		if span.past(e.Version) {
 			break
 		}
-		if IsServiceEvent(e.Type) || back[e.Version] {
+		if !span.Holds(e.Version) || !back.Stands(e) {
 			continue
 		}
 		ev, err := eng.DecodeEvent(e.Type, e.Data)
@@ -126,7 +149,7 @@ func StateBefore(games engine.Registry, evs []events.Event, before int64) (engin
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := StandingEvents(eng, evs, before, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
+	if err := StandingEvents(eng, evs, Span{Before: before}, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
 		return nil, nil, err
 	}
 	return eng, st, nil

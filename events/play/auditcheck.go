@@ -122,7 +122,7 @@ func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport
 	}
 	var run []standing
 	var bad *AuditError
-	if err := pbemevent.StandingEvents(eng, evs, 0, func(e events.Event, _ engine.Event) {
+	if err := pbemevent.StandingEvents(eng, evs, pbemevent.Span{}, func(e events.Event, _ engine.Event) {
 		data, err := events.CanonicalJSON(e.Data)
 		if err != nil && bad == nil {
 			bad = &AuditError{Version: e.Version, Reason: err.Error()}

@@ -148,7 +148,7 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 		return nil, err
 	}
 	h := &botGame{key: seed.BotKey()}
-	err = pbemevent.StandingEvents(eng, evs, 0, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
+	err = pbemevent.StandingEvents(eng, evs, pbemevent.Span{}, func(_ events.Event, ev engine.Event) { h.events = append(h.events, ev) })
 	if err != nil {
 		return nil, err
 	}

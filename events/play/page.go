@@ -74,7 +74,7 @@ func (s *Service) PublicReplay(ctx context.Context, id string, visit func(Public
 	}
 	visit(PublicStep{Version: a.Events[0].Version, Type: pbemevent.TypeCreated, View: st.View(engine.Spectator)})
 	// A move taken back never happened, for the chart.
-	return pbemevent.StandingEvents(eng, a.Events, 0, func(e events.Event, ev engine.Event) {
+	return pbemevent.StandingEvents(eng, a.Events, pbemevent.Span{}, func(e events.Event, ev engine.Event) {
 		st.Apply(ev)
 		visit(PublicStep{Version: e.Version, Type: e.Type, View: st.View(engine.Spectator)})
 	})

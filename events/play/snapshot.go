@@ -41,27 +41,19 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 	if g.StateVersion >= g.Version {
 		return st, nil
 	}
-	lo, hi := len(evs), len(evs) // evs[lo:hi]: the events after the snapshot up to g.Version
-	for i, e := range evs {
-		if e.Version <= g.StateVersion {
-			continue
+	span := pbemevent.Span{After: g.StateVersion, Before: g.Version + 1}
+	at := g.StateVersion // the last version of evs within span
+	for _, e := range evs {
+		if !span.Holds(e.Version) {
+			continue // before the snapshot, or appended after the row was read
 		}
-		if e.Version > g.Version {
-			hi = i // appended after the row was read
-			break
-		}
-		lo = min(lo, i)
+		at = e.Version
 		if e.Type == pbemevent.TypeTakeback {
 			// The projector stores the state with every take-back.
 			return nil, Errorf(ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
 		}
 	}
-	lo = min(lo, hi)
-	at := g.StateVersion
-	if lo < hi {
-		at = evs[hi-1].Version
-	}
-	if err := pbemevent.StandingEvents(eng, evs[lo:hi], 0, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
+	if err := pbemevent.StandingEvents(eng, evs, span, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
 		return nil, err
 	}
 	if at != g.Version {

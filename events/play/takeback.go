@@ -142,7 +142,7 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	// the tail; TakebackMove says whether it may still be taken back.
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if pbemevent.IsServiceEvent(e.Type) || back[e.Version] {
+		if !back.Stands(e) {
 			continue
 		}
 		move, _, mover, err := TakebackMove(evs, e.Version)

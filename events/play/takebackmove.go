@@ -60,7 +60,7 @@ func TakebackMove(evs []events.Event, version int64) (move []events.Event, from 
 	start := at
 	for start > 0 {
 		cur, prev := evs[start], evs[start-1]
-		if cur.Meta.IdempotencyKey != "" || pbemevent.IsServiceEvent(prev.Type) || back[prev.Version] ||
+		if cur.Meta.IdempotencyKey != "" || !back.Stands(prev) ||
 			prev.Meta.Actor != actor || prev.Meta.RequestID != cur.Meta.RequestID {
 			break
 		}
