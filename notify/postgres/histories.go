@@ -6,6 +6,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -37,4 +38,22 @@ func (h Histories) seat(ctx context.Context, g *projections.Game, seat int, afte
 	}
 	rows, err := projections.SeatHistory(h.Games, g, evs, seat)
 	return rows, evs, err
+}
+
+// standing is the engine events of game id that stand at version upto, as
+// seat sees them (each redacted for it): a move taken back by then is not
+// among them (pbemevent.StandingEvents, the replay's skip rule).
+func (h Histories) standing(ctx context.Context, id string, eng engine.Game, seat int, upto int64) ([]engine.Event, error) {
+	if h.Events == nil {
+		return nil, fmt.Errorf("notify/postgres: no event store to tell the history of %s", id)
+	}
+	evs, err := h.Events.ReadStream(ctx, id, 1)
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.Event
+	err = pbemevent.StandingEvents(eng, evs, pbemevent.Span{Before: upto + 1}, func(_ events.Event, ev engine.Event) {
+		out = append(out, eng.Redact(ev, seat))
+	})
+	return out, err
 }

@@ -240,13 +240,14 @@ func (s *Seats) SetZone(ctx context.Context, gameID string, seat int, zone strin
 }
 
 // round is the engine's summary of the last round ended at or before
-// version upto, from seat's history (nil without the game's engine or an
-// ended round).
+// version upto, from the engine events that stand then as seat sees them
+// (nil without the game's engine or an ended round): a move taken back is
+// not in it, as it is not in the state the play page shows.
 func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) (*engine.RoundSummary, error) {
 	g := projections.Game{ID: gameID}
-	err := s.pool.QueryRow(ctx, `SELECT g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version
+	err := s.pool.QueryRow(ctx, `SELECT g.game, coalesce(nullif(s.language, ''), g.language), g.players
 		FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.seat = $2 WHERE g.id = $1`, gameID, seat).
-		Scan(&g.Game, &g.Language, &g.Players, &g.Version)
+		Scan(&g.Game, &g.Language, &g.Players)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -257,23 +258,9 @@ func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) 
 	if !ok {
 		return nil, nil
 	}
-	hist, _, err := s.histories.seat(ctx, &g, seat, 0)
+	evs, err := s.histories.standing(ctx, gameID, eng, seat, upto)
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
-	}
-	var evs []engine.Event
-	for _, h := range hist {
-		if h.Version > upto {
-			break
-		}
-		if pbemevent.IsServiceEvent(h.Type) {
-			continue
-		}
-		ev, err := eng.DecodeEvent(h.Type, h.Data)
-		if err != nil {
-			return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
-		}
-		evs = append(evs, ev)
 	}
 	round := engine.LastRound(evs, eng.RoundEnd)
 	if round == nil {
