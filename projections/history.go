@@ -114,8 +114,8 @@ func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat in
 	var ev engine.Event
 	if !pbemevent.IsServiceEvent(e.Type) {
 		var err error
-		if ev, err = eng.DecodeEvent(e.Type, e.Data); err != nil {
-			return HistoryRow{}, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+		if ev, err = pbemevent.Decode(eng, e); err != nil {
+			return HistoryRow{}, err
 		}
 	}
 	lang := g.Language

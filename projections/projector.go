@@ -177,9 +177,8 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 				ev = decoded[i]
 			} else {
 				var err error
-				ev, err = p.Engine.DecodeEvent(e.Type, e.Data)
-				if err != nil {
-					return nil, fmt.Errorf("projections: decode %s v%d (%s): %w", e.Stream, e.Version, e.Type, err)
+				if ev, err = pbemevent.Decode(p.Engine, e); err != nil {
+					return nil, err
 				}
 			}
 			p.State.Apply(ev)

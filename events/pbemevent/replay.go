@@ -131,9 +131,9 @@ func StandingEvents(eng engine.Game, evs []events.Event, span Span, visit func(e
 		if !span.Holds(e.Version) || !back.Stands(e) {
 			continue
 		}
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		ev, err := Decode(eng, e)
 		if err != nil {
-			return &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
+			return err
 		}
 		visit(e, ev)
 	}
@@ -159,13 +159,23 @@ func StateBefore(games engine.Registry, evs []events.Event, before int64) (engin
 func DecodeMoveEvents(eng engine.Game, evs []events.Event) ([]engine.Event, error) {
 	out := make([]engine.Event, len(evs))
 	for i, e := range evs {
-		ev, err := eng.DecodeEvent(e.Type, e.Data)
+		ev, err := Decode(eng, e)
 		if err != nil {
-			return nil, &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
+			return nil, err
 		}
 		out[i] = ev
 	}
 	return out, nil
+}
+
+// Decode decodes the stored engine event e with its engine eng. Errors: a
+// *DecodeError naming e.
+func Decode(eng engine.Game, e events.Event) (engine.Event, error) {
+	ev, err := eng.DecodeEvent(e.Type, e.Data)
+	if err != nil {
+		return nil, &DecodeError{Stream: e.Stream, Version: e.Version, Type: e.Type, Err: err}
+	}
+	return ev, nil
 }
 
 // DecodeSeed reads the hex seed of pbem.created.
