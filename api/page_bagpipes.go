@@ -1,73 +1,26 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
 )
 
 // bagpipesName is the registry name of Swords and Bagpipes.
 const bagpipesName = "swords-and-bagpipes"
 
-// bagCard is a bagpipe card of the Swords and Bagpipes view JSON: its
-// printed name and its text in the game's language.
+// bagCard is a bagpipe card as the page draws it: the view's card
+// (bagpipes.CardView: its printed name, its text in the game's language),
+// its phase in the page's language.
 type bagCard struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Phase string `json:"phase"`
-	X2    bool   `json:"x2"`
-	Text  string `json:"text"`
-	Fresh bool   `json:"fresh"`
-	Ready bool   `json:"ready"`
+	bagpipes.CardView
 	// Changed marks a card that came here since the seat last looked
 	// (see page_catchup.go).
-	Changed bool `json:"-"`
+	Changed bool
 	// Moves are the moves a tap on the card offers (page_play_cards.go).
-	Moves []moveButton `json:"-"`
-}
-
-// bagViewJSON is the part of the Swords and Bagpipes view the page shows.
-type bagViewJSON struct {
-	Seat        int    `json:"seat"`
-	Round       int    `json:"round"`
-	Rounds      int    `json:"rounds"`
-	Phase       string `json:"phase"`
-	Badge       int    `json:"badge_of_honour"`
-	StayingHome int    `json:"staying_home"`
-	Defeats     int    `json:"defeats"`
-	DefeatLimit int    `json:"defeat_limit"`
-	ArmyLeft    int    `json:"army_cards_left"`
-	Army        *struct {
-		Name        string `json:"name"`
-		Shield      int    `json:"shield"`
-		ScotlandWon int    `json:"scotland_won"`
-		EnglandWon  int    `json:"england_won"`
-		Crown       int    `json:"crown"`
-		Text        string `json:"text"`
-	} `json:"army"`
-	Battle *struct {
-		Scotland int    `json:"scotland"`
-		England  int    `json:"england"`
-		Winner   string `json:"winner"`
-	} `json:"battle"`
-	Decks struct {
-		Bagpipe int `json:"bagpipe"`
-		Dagger  int `json:"dagger"`
-	} `json:"decks"`
-	Players []struct {
-		Seat        int       `json:"seat"`
-		Gold        int       `json:"gold"`
-		Castle      int       `json:"castle"`
-		Camp        int       `json:"camp"`
-		HandCount   int       `json:"hand_count"`
-		Table       []bagCard `json:"table"`
-		DaggerCards int       `json:"dagger_cards"`
-		DaggerTotal *int      `json:"dagger_total"`
-		Side        string    `json:"side"`
-	} `json:"players"`
-	Hand []bagCard `json:"hand"`
+	Moves []moveButton
 }
 
 // bagPlayer is one player's row on the page.
@@ -100,16 +53,9 @@ type bagPage struct {
 	Other []moveButton
 }
 
-// bagData reads a Swords and Bagpipes view (JSON) into the page's data.
-func (p *pages) bagData(cat i18n.Printer, raw []byte, names []string) (*bagPage, error) {
-	var v bagViewJSON
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("api: bagpipes view: %w", err)
-	}
-	bp := &bagPage{Hand: v.Hand}
-	for i := range bp.Hand {
-		bp.Hand[i].Phase = bagWord(cat, "bag.phase.", bp.Hand[i].Phase)
-	}
+// bagData reads a Swords and Bagpipes view into the page's data.
+func bagData(cat i18n.Printer, v bagpipes.View, names []string) *bagPage {
+	bp := &bagPage{Hand: bagCards(cat, v.Hand)}
 	bp.Info = append(bp.Info, cat.T("bag.round", v.Round, v.Rounds, bagWord(cat, "bag.phase.", v.Phase)))
 	if v.Badge >= 0 && v.Badge < len(names) {
 		bp.Info = append(bp.Info, cat.T("bag.badge", seatName(names, v.Badge)))
@@ -127,11 +73,8 @@ func (p *pages) bagData(cat i18n.Printer, raw []byte, names []string) (*bagPage,
 	}
 	for _, pl := range v.Players {
 		row := bagPlayer{Name: seatName(names, pl.Seat), You: pl.Seat == v.Seat, Gold: pl.Gold, Castle: pl.Castle,
-			Camp: pl.Camp, Cards: pl.HandCount, Side: bagWord(cat, "bag.side.", pl.Side), Table: pl.Table,
+			Camp: pl.Camp, Cards: pl.HandCount, Side: bagWord(cat, "bag.side.", pl.Side), Table: bagCards(cat, pl.Table),
 			Daggers: fmt.Sprint(pl.DaggerCards)}
-		for i := range row.Table {
-			row.Table[i].Phase = bagWord(cat, "bag.phase.", row.Table[i].Phase)
-		}
 		if pl.DaggerTotal != nil {
 			row.Daggers = fmt.Sprintf("%d (%d)", pl.DaggerCards, *pl.DaggerTotal)
 		}
@@ -140,7 +83,18 @@ func (p *pages) bagData(cat i18n.Printer, raw []byte, names []string) (*bagPage,
 		}
 		bp.Players = append(bp.Players, row)
 	}
-	return bp, nil
+	return bp
+}
+
+// bagCards are the view's cards cs as the page draws them, each phase in
+// the page's language.
+func bagCards(cat i18n.Printer, cs []bagpipes.CardView) []bagCard {
+	out := make([]bagCard, len(cs))
+	for i, c := range cs {
+		c.Phase = bagWord(cat, "bag.phase.", c.Phase)
+		out[i] = bagCard{CardView: c}
+	}
+	return out
 }
 
 // bagLabel groups a Swords and Bagpipes move. It gives no label: the

@@ -1,14 +1,15 @@
 package api
 
 import (
-	"encoding/json"
-	"pbem/events/pbemevent"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
+	"pbem/engine/lords"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 )
 
@@ -63,23 +64,15 @@ func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok st
 	if cu.Before == nil {
 		return nil
 	}
-	raw, err := json.Marshal(cu.Before)
-	if err != nil {
-		return err
-	}
-	switch {
-	case d.Lords != nil:
-		before, err := p.lordsData(cat, raw, names)
-		if err != nil {
-			return err
+	switch before := cu.Before.(type) {
+	case lords.View:
+		if d.Lords != nil {
+			markLordsChanges(lordsData(cat, before, names), d.Lords)
 		}
-		markLordsChanges(before, d.Lords)
-	case d.Bag != nil:
-		before, err := p.bagData(cat, raw, names)
-		if err != nil {
-			return err
+	case bagpipes.View:
+		if d.Bag != nil {
+			markBagChanges(bagData(cat, before, names), d.Bag)
 		}
-		markBagChanges(before, d.Bag)
 	}
 	return nil
 }

@@ -1,54 +1,15 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"pbem/engine/i18n"
+	"pbem/engine/lords"
 )
 
 // lordsName is the registry name of Lords of Scotland.
 const lordsName = "lords-of-scotland"
-
-// lordsCardJSON is a card of the Lords of Scotland view JSON (a hand card,
-// a follower, a recruit, a supporter).
-type lordsCardJSON struct {
-	Rank     int    `json:"rank"`
-	Clan     string `json:"clan"`
-	Strength int    `json:"strength"`
-	Power    string `json:"power"`
-	Hidden   bool   `json:"hidden"`
-	FaceUp   bool   `json:"face_up"`
-	Active   string `json:"active"`
-	Kept     bool   `json:"kept"`
-	Empty    bool   `json:"empty"`
-}
-
-// lordsViewJSON is the part of the Lords of Scotland view the page shows.
-type lordsViewJSON struct {
-	Seat       int             `json:"seat"`
-	Round      int             `json:"round"`
-	Turn       int             `json:"turn"`
-	Phase      string          `json:"phase"`
-	Initiative int             `json:"initiative"`
-	Hand       []lordsCardJSON `json:"hand"`
-	Seats      []struct {
-		Seat      int             `json:"seat"`
-		HandCount int             `json:"hand_count"`
-		Army      []lordsCardJSON `json:"army"`
-		Claimed   []lordsCardJSON `json:"claimed"`
-		Points    int             `json:"points"`
-	} `json:"seats"`
-	Recruits   []lordsCardJSON `json:"recruits"`
-	Supporters []lordsCardJSON `json:"supporters"`
-	DrawCount  int             `json:"draw_count"`
-	DiscardN   int             `json:"discard_count"`
-	Pending    *struct {
-		Seat int `json:"seat"`
-	} `json:"pending"`
-	Target int `json:"target_points"`
-}
 
 // lordsCard is a card as the page draws it.
 type lordsCard struct {
@@ -94,38 +55,34 @@ type lordsPage struct {
 	Other []moveButton
 }
 
-// lordsData reads a Lords of Scotland view (JSON) into the page's data,
-// naming the seats with names; the cards' powers come from the view.
-func (p *pages) lordsData(cat i18n.Printer, raw []byte, names []string) (*lordsPage, error) {
-	var v lordsViewJSON
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("api: lords view: %w", err)
-	}
+// lordsData reads a Lords of Scotland view into the page's data, naming
+// the seats with names; the cards' powers come from the view.
+func lordsData(cat i18n.Printer, v lords.View, names []string) *lordsPage {
 	lp := &lordsPage{}
-	card := func(c lordsCardJSON) lordsCard {
-		switch {
-		case c.Empty:
-			return lordsCard{Empty: true}
-		case c.Hidden || c.Rank == 0:
+	// card draws c; down: face-down, known to this seat only.
+	card := func(c lords.CardView, down bool, active string, kept bool) lordsCard {
+		if c.Hidden || c.Rank == 0 {
 			return lordsCard{Back: true}
 		}
 		return lordsCard{Rank: c.Rank, Clan: c.Clan, Class: "clan-" + strings.ToLower(c.Clan), Strength: c.Strength,
-			Power: c.Power, Down: !c.FaceUp, Active: c.Active, Kept: c.Kept,
+			Power: c.Power, Down: down, Active: active, Kept: kept,
 			Name: cat.T("lords.card", c.Clan, c.Strength)}
 	}
 	for _, c := range v.Hand {
-		c.FaceUp = true
-		lp.Hand = append(lp.Hand, card(c))
+		lp.Hand = append(lp.Hand, card(c, false, "", false))
 	}
-	for _, c := range v.Recruits {
-		if !c.FaceUp && !c.Empty {
-			c.Hidden = true
+	for _, r := range v.Recruits {
+		switch {
+		case r.Empty:
+			lp.Recruits = append(lp.Recruits, lordsCard{Empty: true})
+		case !r.FaceUp:
+			lp.Recruits = append(lp.Recruits, lordsCard{Back: true})
+		default:
+			lp.Recruits = append(lp.Recruits, card(r.CardView, false, "", false))
 		}
-		lp.Recruits = append(lp.Recruits, card(c))
 	}
 	for _, c := range v.Supporters {
-		c.FaceUp = true
-		lp.Supporters = append(lp.Supporters, card(c))
+		lp.Supporters = append(lp.Supporters, card(c, false, "", false))
 	}
 	toMove := map[int]bool{}
 	if v.Pending != nil {
@@ -134,29 +91,28 @@ func (p *pages) lordsData(cat i18n.Printer, raw []byte, names []string) (*lordsP
 	for _, s := range v.Seats {
 		ls := lordsSeat{Seat: s.Seat, Name: seatName(names, s.Seat), You: s.Seat == v.Seat, ToMove: toMove[s.Seat],
 			HandCount: s.HandCount, Points: s.Points}
-		for _, c := range s.Army {
-			ls.Army = append(ls.Army, card(c))
+		for _, f := range s.Army {
+			ls.Army = append(ls.Army, card(f.CardView, !f.FaceUp, f.Active, f.Kept))
 		}
 		for _, c := range s.Claimed {
-			c.FaceUp = true
-			ls.Claimed = append(ls.Claimed, card(c))
+			ls.Claimed = append(ls.Claimed, card(c, false, "", false))
 		}
 		lp.Seats = append(lp.Seats, ls)
 	}
 	switch v.Phase {
-	case "claim":
+	case lords.PhaseClaim:
 		lp.Info = append(lp.Info, cat.T("lords.round_claim", v.Round))
-	case "play":
+	case lords.PhasePlay:
 		lp.Info = append(lp.Info, cat.T("lords.round_turn", v.Round, v.Turn))
 	}
-	if v.Phase == "play" || v.Phase == "claim" {
+	if v.Phase == lords.PhasePlay || v.Phase == lords.PhaseClaim {
 		lp.Info = append(lp.Info, cat.T("lords.initiative", seatName(names, v.Initiative)))
 	}
 	if v.Target > 0 {
 		lp.Info = append(lp.Info, cat.T("lords.target", v.Target))
 	}
 	lp.Piles = cat.T("lords.draw_pile", v.DrawCount) + " " + cat.T("lords.discard_pile", v.DiscardN)
-	return lp, nil
+	return lp
 }
 
 // seatName is the name of seat, or "seat N".

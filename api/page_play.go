@@ -12,7 +12,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
+	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -291,28 +293,20 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 			d.Notices = append(d.Notices, n)
 		}
 	}
-	raw, err := json.Marshal(v.State)
-	if err != nil {
-		return nil, err
-	}
 	var labeler func(m rawMove) (group, label string)
 	var keyer func(m rawMove) string
-	switch sm.Game {
-	case lordsName:
-		lv, err := p.lordsData(cat, raw, names)
-		if err != nil {
-			return nil, err
-		}
-		d.Lords = lv
+	switch st := v.State.(type) {
+	case lords.View:
+		d.Lords = lordsData(cat, st, names)
 		labeler, keyer = lordsGroup, lordsCardKey
-	case bagpipesName:
-		bv, err := p.bagData(cat, raw, names)
-		if err != nil {
-			return nil, err
-		}
-		d.Bag = bv
+	case bagpipes.View:
+		d.Bag = bagData(cat, st, names)
 		labeler, keyer = bagLabel, bagCardKey
 	default:
+		raw, err := json.Marshal(v.State)
+		if err != nil {
+			return nil, err
+		}
 		d.Generic = genericFields(raw)
 	}
 	d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler, keyer)
