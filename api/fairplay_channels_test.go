@@ -31,6 +31,7 @@ import (
 	"pbem/engine/enginetest"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
@@ -148,7 +149,7 @@ func newFairWorld(t *testing.T, name string, g engine.Game, clock *fairClock, st
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	store.SetClock(clock.now)
-	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret,
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Secret: secret,
 		Now: clock.now, Seeds: rand.NewChaCha8([32]byte{28, byte(stream)})})
 	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: "reply.example", Now: clock.now})
 	if err != nil {

@@ -88,7 +88,7 @@ type Accounts interface {
 	SignOut(ctx context.Context, session string) error
 	MyGames(ctx context.Context, session string) (string, []projections.MyGame, error)
 	SeatTokenFor(ctx context.Context, session, id string) (string, error)
-	Organised(ctx context.Context, session string) ([]projections.OrganisedGame, error)
+	Organised(ctx context.Context, session string) ([]play.OrganisedGame, error)
 	AdminTokenFor(ctx context.Context, session, id string) (string, error)
 	IsBlocked(ctx context.Context, email string) (bool, error)
 	SetBlocked(ctx context.Context, email string, blocked bool) error

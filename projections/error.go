@@ -6,9 +6,8 @@ import (
 )
 
 // The kinds of the read models' errors: a Repository read of a row that is
-// not there (a game, a remembered request, a proposal, a sign-in link, a
-// session), a rebuild overtaken by a move (Replace), a game without events
-// (Replay). The game service (events/play) gives each its own code
+// not there (a game, a remembered request), a rebuild overtaken by a move
+// (Replace), a game without events (Replay). The game service (events/play) gives each its own code
 // (ENotFound, EConflict, ECorrupt), so that the read models need not know
 // the service's error type.
 var (

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"time"
 
 	"pbem/events"
 )
@@ -33,9 +34,12 @@ type Repository interface {
 	// its primary data, and its scheduler columns if its version is
 	// unchanged) and the seats it awaits, in one transaction.
 	Replace(ctx context.Context, c *Change) error
-	// Accounts: the organisers' proposals, blocked addresses, sign-in
-	// links and sessions (issue #15).
-	Accounts
+	// MyGames lists every seat of email, the active games first, with
+	// each game's last event, without LastMove (the service tells it).
+	MyGames(ctx context.Context, email string) ([]MyGame, error)
+	// WaitingSince maps each seat game id awaits to the time of the
+	// event since which it waits.
+	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)
 	// Visits: when each seat last opened its play page (issue #14).
 	Visits
 }

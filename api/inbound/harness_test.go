@@ -22,6 +22,7 @@ import (
 	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/notify"
@@ -74,7 +75,7 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 		t.Fatal(err)
 	}
 	reg := engine.NewRegistry(l, bagpipes.Game{})
-	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Accounts: playpg.New(pool), Secret: secret})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {

@@ -37,6 +37,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
@@ -84,7 +85,7 @@ func run(ctx context.Context, admin, db string, finished, active, templates int)
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Secret: secret})
 
 	t0 := time.Now()
 	tpl, err := playTemplates(ctx, svc, templates)

@@ -20,6 +20,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/tokens"
 	ppg "pbem/projections/postgres"
@@ -40,7 +41,7 @@ func createGames(ctx context.Context, dbURL string, secret []byte, names []strin
 	if err != nil {
 		return nil, err
 	}
-	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Secret: secret})
 	var ids []string
 	for _, name := range names {
 		req := play.CreateGame{Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Game: name, Language: "en"}

@@ -31,6 +31,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
 	ppg "pbem/projections/postgres"
@@ -87,7 +88,7 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 	defer pool.Close()
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
 	var before []tableSize
 	if baseline > 0 {

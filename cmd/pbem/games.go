@@ -15,6 +15,7 @@ import (
 	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	ppg "pbem/projections/postgres"
 )
@@ -34,7 +35,7 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*pl
 	if err != nil {
 		return nil, err
 	}
-	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Secret: secret, MailGrace: grace}
+	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Secret: secret, MailGrace: grace}
 	for _, o := range opts {
 		o(&c)
 	}

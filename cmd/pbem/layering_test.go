@@ -26,6 +26,7 @@ var layerRules = []struct {
 	{"pbem/engine/", []string{"pbem/events", "pbem/projections", "pbem/notify", "pbem/api", "pbem/cmd", "github.com/"}},
 	{"pbem/events", []string{"pbem/"}},
 	{"pbem/events/postgres", []string{"pbem/events/play", "pbem/projections", "pbem/notify", "pbem/api", "pbem/engine"}},
+	{"pbem/events/play/postgres", []string{"pbem/api", "pbem/notify", "pbem/cmd", "pbem/bench", "pbem/events/postgres", "pbem/projections/postgres", "github.com/labstack/", "github.com/wneessen/"}},
 	{"pbem/events/play", []string{"pbem/api", "pbem/notify", "pbem/events/postgres", "pbem/projections/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
 	{"pbem/projections", []string{"pbem/events/play", "pbem/api", "pbem/notify", "pbem/events/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
 	{"pbem/projections/postgres", []string{"pbem/events/play", "pbem/api", "pbem/notify", "github.com/labstack/"}},

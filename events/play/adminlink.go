@@ -53,7 +53,7 @@ func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*
 		return nil, Errorf(EConflict, "this game's admin link was revoked %d times, the most it may be", MaxAdminRevocations)
 	}
 	gen++
-	p, err := s.repo.Proposal(ctx, id)
+	p, err := s.accounts.Proposal(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Service) adminGen(ctx context.Context, id string) (int, error) {
 // adminLinkMail is the outbox row that emails game g's admin link of
 // generation gen to the organiser of proposal p (the renderer derives the
 // link from the payload's token generation).
-func adminLinkMail(g *projections.Game, p *projections.Proposal, gen int) outbox.Row {
+func adminLinkMail(g *projections.Game, p *Proposal, gen int) outbox.Row {
 	row := organiserMail(outbox.AdminLink, g.ID, p, g.Language, g.Game, g.Players)
 	row.Payload.TokenGen = gen
 	return row

@@ -78,7 +78,7 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 		return nil, err
 	}
 	p.ExpiresAt, p.ConfirmedAt = p.CreatedAt, &p.CreatedAt
-	if err := s.repo.Propose(ctx, p, nil); err != nil {
+	if err := s.accounts.Propose(ctx, p, nil); err != nil {
 		return nil, err
 	}
 	return s.create(ctx, req, p.ID, nil)
@@ -86,7 +86,7 @@ func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, err
 
 // proposal validates and completes req and returns its proposal row under
 // a fresh id, created now (Create and Propose set when it expires).
-func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.Proposal, error) {
+func (s *Service) proposal(ctx context.Context, req *CreateGame) (*Proposal, error) {
 	if err := s.validate(ctx, req); err != nil {
 		return nil, err
 	}
@@ -99,9 +99,9 @@ func (s *Service) proposal(ctx context.Context, req *CreateGame) (*projections.P
 
 // proposalAs is the proposal row of checked request req under id,
 // created now.
-func (s *Service) proposalAs(id string, req *CreateGame) (*projections.Proposal, error) {
+func (s *Service) proposalAs(id string, req *CreateGame) (*Proposal, error) {
 	var err error
-	p := &projections.Proposal{ID: id, TokenHash: tokens.Hash(tokens.Confirm(s.secret, id)), OrganiserName: req.Organiser.Name,
+	p := &Proposal{ID: id, TokenHash: tokens.Hash(tokens.Confirm(s.secret, id)), OrganiserName: req.Organiser.Name,
 		OrganiserEmail: req.Organiser.Email, CreatedAt: s.now().UTC()}
 	if p.Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("game: marshal request: %w", err)
@@ -147,7 +147,7 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 	for _, p := range req.Players {
 		emails = append(emails, p.Email)
 	}
-	blocked, err := s.repo.Blocked(ctx, emails)
+	blocked, err := s.accounts.Blocked(ctx, emails)
 	if err != nil || len(blocked) == 0 {
 		return err
 	}

@@ -75,7 +75,7 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 		names[i] = pl.Name
 	}
 	row := organiserMail(outbox.Confirm, id, p, lang, req.Game, names)
-	if err := s.repo.Propose(ctx, p, &row); err != nil {
+	if err := s.accounts.Propose(ctx, p, &row); err != nil {
 		return nil, err
 	}
 	return &Proposed{ID: id, ExpiresAt: p.ExpiresAt}, nil
@@ -96,7 +96,7 @@ type Confirmed struct {
 // unknown or expired token; EInvalid if an address has refused
 // invitations since the proposal.
 func (s *Service) Confirm(ctx context.Context, token string, again func(id string) error) (*Confirmed, error) {
-	p, err := s.findProposal(ctx, token, s.repo.ClaimProposal)
+	p, err := s.findProposal(ctx, token, s.accounts.ClaimProposal)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ type Recap struct {
 // changing nothing (the page shows it before its button). Errors:
 // EUnauthorized for an unknown or expired token.
 func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) {
-	p, err := s.findProposal(ctx, token, s.repo.ProposalByToken)
+	p, err := s.findProposal(ctx, token, s.accounts.ProposalByToken)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) 
 // proposal a confirmation link's token stands for. Errors: EUnauthorized
 // for no token, or an unknown or expired one.
 func (s *Service) findProposal(ctx context.Context, token string,
-	find func(ctx context.Context, tokenHash []byte, now time.Time) (*projections.Proposal, error)) (*projections.Proposal, error) {
+	find func(ctx context.Context, tokenHash []byte, now time.Time) (*Proposal, error)) (*Proposal, error) {
 	if token == "" {
 		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
 	}
@@ -178,7 +178,7 @@ func (s *Service) findProposal(ctx context.Context, token string,
 }
 
 // proposedGame decodes the create request a proposal stored.
-func proposedGame(p *projections.Proposal, req *CreateGame) error {
+func proposedGame(p *Proposal, req *CreateGame) error {
 	if err := json.Unmarshal(p.Request, req); err != nil {
 		return fmt.Errorf("game: proposal %s: %w", p.ID, err)
 	}
@@ -187,13 +187,13 @@ func proposedGame(p *projections.Proposal, req *CreateGame) error {
 
 // confirmedAgain queues the admin link of a confirmed game again.
 // It is the current admin link: one the organiser revoked is not sent again.
-func (s *Service) confirmedAgain(ctx context.Context, p *projections.Proposal, g *projections.Game) (*Confirmed, error) {
+func (s *Service) confirmedAgain(ctx context.Context, p *Proposal, g *projections.Game) (*Confirmed, error) {
 	gen, err := s.adminGen(ctx, g.ID)
 	if err != nil {
 		return nil, err
 	}
 	row := adminLinkMail(g, p, gen)
-	if err := s.repo.QueueMail(ctx, row); err != nil {
+	if err := s.accounts.QueueMail(ctx, row); err != nil {
 		return nil, err
 	}
 	return &Confirmed{CreatedGame: &CreatedGame{ID: g.ID, AdminToken: tokens.Admin(s.secret, g.ID, gen), Game: g}, Again: true}, nil
@@ -211,7 +211,7 @@ func (s *Service) Settings(name, lang string) (engine.Settings, bool) {
 
 // Organiser returns the organiser of game id. Errors: ENotFound.
 func (s *Service) Organiser(ctx context.Context, id string) (Organiser, error) {
-	p, err := s.repo.Proposal(ctx, id)
+	p, err := s.accounts.Proposal(ctx, id)
 	if err != nil {
 		return Organiser{}, err
 	}
@@ -221,18 +221,18 @@ func (s *Service) Organiser(ctx context.Context, id string) (Organiser, error) {
 // SetBlocked blocks (or unblocks) every invitation to email; the caller
 // has checked that the request comes from that address (a signed link).
 func (s *Service) SetBlocked(ctx context.Context, email string, blocked bool) error {
-	return s.repo.SetBlocked(ctx, email, blocked, s.now().UTC())
+	return s.accounts.SetBlocked(ctx, email, blocked, s.now().UTC())
 }
 
 // IsBlocked reports whether email refuses invitations.
 func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
-	b, err := s.repo.Blocked(ctx, []string{email})
+	b, err := s.accounts.Blocked(ctx, []string{email})
 	return len(b) > 0, err
 }
 
 // organiserMail is an outbox row of kind to the organiser of p about game
 // id (a proposal's confirmation link, or a game's admin link).
-func organiserMail(kind outbox.Kind, id string, p *projections.Proposal, lang, gameName string, players []string) outbox.Row {
+func organiserMail(kind outbox.Kind, id string, p *Proposal, lang, gameName string, players []string) outbox.Row {
 	m := outbox.Payload{
 		To:       outbox.Recipient{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
 		Language: lang,

@@ -128,11 +128,11 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 	} else if ErrorCode(err) != ENotFound {
 		return nil, err
 	}
-	p, err := s.repo.Proposal(ctx, id)
+	p, err := s.accounts.Proposal(ctx, id)
 	if ErrorCode(err) == ENotFound {
 		if p, err = s.proposalAs(id, &req); err == nil {
 			p.ExpiresAt, p.ConfirmedAt = p.CreatedAt, &p.CreatedAt
-			err = s.repo.Propose(ctx, p, nil)
+			err = s.accounts.Propose(ctx, p, nil)
 		}
 	}
 	if err != nil {

@@ -22,6 +22,9 @@ type Config struct {
 	Store events.Store
 	// Repo stores the projections; its Save must accept the Store's Tx.
 	Repo projections.Repository
+	// Accounts stores the service's own records: proposals, blocked
+	// addresses, sign-in links and sessions.
+	Accounts Accounts
 	// Secret derives the seat and admin tokens (PBEM_SECRET).
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
@@ -58,6 +61,7 @@ type Service struct {
 	games    engine.Registry
 	store    events.Store
 	repo     projections.Repository
+	accounts Accounts
 	secret   []byte
 	now      func() time.Time
 	cache    *gameCache
@@ -88,7 +92,7 @@ func New(c Config) *Service {
 	if seeds == nil {
 		seeds = rand.Reader
 	}
-	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, secret: c.Secret, now: now, cache: newGameCache(n),
+	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, secret: c.Secret, now: now, cache: newGameCache(n),
 		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}

@@ -39,7 +39,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	if problem := projections.AddressProblem(email); problem != "" {
 		return FieldErrorf(EInvalid, "email", "email: %s", problem)
 	}
-	has, err := s.repo.HasGames(ctx, email)
+	has, err := s.accounts.HasGames(ctx, email)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	exp := now.Add(SigninLifetime).Truncate(time.Second) // written to the second, as RFC 3339
 	m.Deadline = &exp
 	row := outbox.Row{Kind: outbox.Signin, Payload: m}
-	return s.repo.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
+	return s.accounts.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
 }
 
 // SignIn uses a sign-in link's token and returns a new session's token.
@@ -67,7 +67,7 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired")
 	}
 	now := s.now().UTC()
-	email, err := s.repo.UseSignin(ctx, tokens.Hash(token), now)
+	email, err := s.accounts.UseSignin(ctx, tokens.Hash(token), now)
 	if ErrorCode(err) == ENotFound {
 		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
 	}
@@ -79,7 +79,7 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 		return "", fmt.Errorf("game: session token: %w", err)
 	}
 	sess := base64.RawURLEncoding.EncodeToString(b)
-	if err := s.repo.CreateSession(ctx, tokens.Hash(sess), email, now, now.Add(SessionLifetime)); err != nil {
+	if err := s.accounts.CreateSession(ctx, tokens.Hash(sess), email, now, now.Add(SessionLifetime)); err != nil {
 		return "", err
 	}
 	return sess, nil
@@ -90,7 +90,7 @@ func (s *Service) SessionEmail(ctx context.Context, session string) (string, err
 	if session == "" || len(session) > 200 {
 		return "", Errorf(EUnauthorized, "sign in first")
 	}
-	email, err := s.repo.Session(ctx, tokens.Hash(session), s.now().UTC())
+	email, err := s.accounts.Session(ctx, tokens.Hash(session), s.now().UTC())
 	if ErrorCode(err) == ENotFound {
 		return "", Errorf(EUnauthorized, "sign in first: the session is unknown or has expired")
 	}
@@ -99,7 +99,7 @@ func (s *Service) SessionEmail(ctx context.Context, session string) (string, err
 
 // SignOut ends a session.
 func (s *Service) SignOut(ctx context.Context, session string) error {
-	return s.repo.DeleteSession(ctx, tokens.Hash(session))
+	return s.accounts.DeleteSession(ctx, tokens.Hash(session))
 }
 
 // MyGames lists every seat of the session's address. Errors: EUnauthorized.
@@ -136,12 +136,12 @@ func (s *Service) lastLine(m *projections.MyGame) (string, error) {
 
 // Organised lists the games the session's address organises, for "My
 // games". Errors: EUnauthorized (no session).
-func (s *Service) Organised(ctx context.Context, session string) ([]projections.OrganisedGame, error) {
+func (s *Service) Organised(ctx context.Context, session string) ([]OrganisedGame, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	return s.repo.Organised(ctx, email)
+	return s.accounts.Organised(ctx, email)
 }
 
 // AdminTokenFor returns the admin token of game id when the session's
@@ -152,7 +152,7 @@ func (s *Service) AdminTokenFor(ctx context.Context, session, id string) (string
 	if err != nil {
 		return "", err
 	}
-	p, err := s.repo.Proposal(ctx, id)
+	p, err := s.accounts.Proposal(ctx, id)
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/projections"
@@ -42,7 +43,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Secret: secret})
 	if _, err := pool.Exec(ctx, `CREATE TABLE plain (id bigserial PRIMARY KEY, game text NOT NULL, data jsonb NOT NULL)`); err != nil {
 		b.Fatal(err)
 	}

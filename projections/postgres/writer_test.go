@@ -11,6 +11,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	play1 "pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/projections/postgres"
 	"pbem/projections/testgame"
@@ -56,7 +57,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	svc0, repo, _, pool := newServiceNow(t, nil)
 	spy := &batchSpy{Store: newStore(t, pool)}
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
-		Repo: postgres.New(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Secret: secret})
 	const n = 12
 	ids := make([]string, n)
 	for i := range ids {

@@ -1,12 +1,10 @@
-package projections
+package play
 
 import (
 	"context"
 	"encoding/json"
 	"time"
 
-	"pbem/engine"
-	"pbem/events"
 	"pbem/projections/outbox"
 )
 
@@ -25,29 +23,6 @@ type Proposal struct {
 	ConfirmedAt *time.Time
 }
 
-// MyGame is one seat of an address in "My games".
-type MyGame struct {
-	GameID     string     `json:"game_id"`
-	Game       string     `json:"game"`
-	Language   string     `json:"language"`
-	Status     string     `json:"status"`
-	Players    []string   `json:"players"`
-	Seat       int        `json:"seat"`
-	ToMove     []int      `json:"to_move"`
-	DeadlineAt *time.Time `json:"deadline_at"`
-	// Last is the game's last event (nil if it has none): LastMove tells
-	// it, the last line of the game's public history.
-	Last       *events.Event  `json:"-"`
-	LastMove   string         `json:"last_move"`
-	LastMoveAt *time.Time     `json:"last_move_at"`
-	Result     *engine.Result `json:"result,omitempty"`
-	UpdatedAt  time.Time      `json:"updated_at"`
-	// Bots holds, by seat, the level of the bot that plays it ("" for a
-	// person): the address's own seat among them when the organiser handed
-	// it to a bot (no turn of its own to play then).
-	Bots []string `json:"bots"`
-}
-
 // OrganisedGame is a game its organiser sees in "My games" with its
 // admin page's link (issue #31).
 type OrganisedGame struct {
@@ -57,13 +32,11 @@ type OrganisedGame struct {
 	Players []string `json:"players"`
 }
 
-// BotPlayed reports whether a bot plays the address's own seat of m.
-func (m *MyGame) BotPlayed() bool { return m.Seat >= 0 && m.Seat < len(m.Bots) && m.Bots[m.Seat] != "" }
-
-// Accounts stores what the organiser and sign-in flows need beside the
-// games: proposals, blocked addresses, sign-in links and sessions.
-// Addresses are compared lower-cased. Errors: a *Fault of ErrNotFound for
-// an unknown (or expired, or used) key.
+// Accounts stores the service's own records of the people beside the
+// games, which no event holds and no rebuild restores: the organisers'
+// proposals, blocked addresses, sign-in links and sessions (issue #15).
+// events/play/postgres implements it. Addresses are compared lower-cased.
+// Errors: an *Error of ENotFound for an unknown (or expired, or used) key.
 type Accounts interface {
 	// Propose stores p and queues its confirmation email, in one
 	// transaction (a p.ConfirmedAt already set stores a confirmed game:
@@ -88,23 +61,17 @@ type Accounts interface {
 	// CreateSignin stores a sign-in link and queues its email.
 	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error
 	// UseSignin marks the link used at now and returns its address:
-	// ErrNotFound for an unknown, used or expired link.
+	// ENotFound for an unknown, used or expired link.
 	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// CreateSession stores a session of email.
 	CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error
-	// Session returns a live session's address, or ErrNotFound.
+	// Session returns a live session's address, or ENotFound.
 	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// DeleteSession ends a session.
 	DeleteSession(ctx context.Context, tokenHash []byte) error
-	// MyGames lists every seat of email, the active games first, with
-	// each game's last event, without LastMove (the service tells it).
-	MyGames(ctx context.Context, email string) ([]MyGame, error)
 	// Organised lists the games email organises (confirmed proposals),
 	// running games first, then the newest.
 	Organised(ctx context.Context, email string) ([]OrganisedGame, error)
 	// HasGames reports whether email has a seat or organises a game.
 	HasGames(ctx context.Context, email string) (bool, error)
-	// WaitingSince maps each seat game id awaits to the time of the
-	// event since which it waits.
-	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)
 }
