@@ -40,6 +40,4 @@ type Repository interface {
 	// WaitingSince maps each seat game id awaits to the time of the
 	// event since which it waits.
 	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)
-	// Visits: when each seat last opened its play page (issue #14).
-	Visits
 }

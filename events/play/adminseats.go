@@ -32,7 +32,7 @@ func (s *Service) AdminSeats(ctx context.Context, id, adminToken string) ([]Admi
 	if err != nil {
 		return nil, err
 	}
-	visits, err := s.repo.LastVisits(ctx, id)
+	visits, err := s.visits.LastVisits(ctx, id)
 	if err != nil {
 		return nil, err
 	}

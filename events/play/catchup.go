@@ -73,7 +73,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	version = min(version, g.Version)
 	since := keep
 	if keep < 0 {
-		if since, err = s.repo.Visit(ctx, g.ID, seat, version); err != nil {
+		if since, err = s.visits.Visit(ctx, g.ID, seat, version); err != nil {
 			return nil, err
 		}
 	}

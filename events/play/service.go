@@ -25,6 +25,8 @@ type Config struct {
 	// Accounts stores the service's own records: proposals, blocked
 	// addresses, sign-in links and sessions.
 	Accounts Accounts
+	// Visits remembers when each seat last opened its play page.
+	Visits Visits
 	// Secret derives the seat and admin tokens (PBEM_SECRET).
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
@@ -62,6 +64,7 @@ type Service struct {
 	store    events.Store
 	repo     projections.Repository
 	accounts Accounts
+	visits   Visits
 	secret   []byte
 	now      func() time.Time
 	cache    *gameCache
@@ -92,7 +95,7 @@ func New(c Config) *Service {
 	if seeds == nil {
 		seeds = rand.Reader
 	}
-	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, secret: c.Secret, now: now, cache: newGameCache(n),
+	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, secret: c.Secret, now: now, cache: newGameCache(n),
 		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}

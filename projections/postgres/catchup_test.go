@@ -7,6 +7,7 @@ import (
 
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 )
 
@@ -18,7 +19,8 @@ import (
 // game is refused without recording a visit.
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	ctx := context.Background()
-	svc, repo, _ := newService(t, nil)
+	svc, _, _, pool := newServiceNow(t, nil)
+	visits := playpg.NewVisits(pool)
 	// A game that cannot end within the test's moves (at a target of 25,
 	// some deals ended it before the last visits).
 	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)
@@ -119,7 +121,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	if _, err := svc.SeatCatchUp(ctx, c.ID, tok1, v4, 0); err != nil {
 		t.Fatal(err)
 	}
-	if since, err := repo.Visit(ctx, c.ID, 1, v4+1); err != nil || since != 0 {
+	if since, err := visits.Visit(ctx, c.ID, 1, v4+1); err != nil || since != 0 {
 		t.Errorf("seat 1 never opened its page, yet it had seen v%d (%v)", since, err)
 	}
 }

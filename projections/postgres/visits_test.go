@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"testing"
+
+	playpg "pbem/events/play/postgres"
 )
 
 // Visit remembers the version a seat saw before the one it is shown: the
@@ -12,7 +14,8 @@ import (
 // the highest version.
 func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 	ctx := context.Background()
-	svc, repo, _ := newService(t, nil)
+	svc, _, _, pool := newServiceNow(t, nil)
+	visits := playpg.NewVisits(pool)
 	id := create(t, svc, 2).ID
 	steps := []struct {
 		seat      int
@@ -22,7 +25,7 @@ func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 		{0, 3, 0}, {0, 3, 0}, {0, 7, 3}, {0, 7, 3}, {0, 5, 3}, {1, 5, 0}, {0, 9, 7}, {1, 9, 5}, {1, 9, 5},
 	}
 	for i, s := range steps {
-		got, err := repo.Visit(ctx, id, s.seat, s.version)
+		got, err := visits.Visit(ctx, id, s.seat, s.version)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +33,7 @@ func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 			t.Fatalf("step %d: seat %d at v%d: since v%d, want v%d", i, s.seat, s.version, got, s.wantSince)
 		}
 	}
-	if _, err := repo.Visit(ctx, "no-such-game", 0, 1); err == nil {
+	if _, err := visits.Visit(ctx, "no-such-game", 0, 1); err == nil {
 		t.Error("a visit of an unknown game was recorded")
 	}
 
@@ -42,7 +45,7 @@ func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			since, err := repo.Visit(ctx, id, 0, v)
+			since, err := visits.Visit(ctx, id, 0, v)
 			if err == nil && (since < 7 || since >= 19) {
 				t.Errorf("visit at v%d: since v%d", v, since)
 			}
@@ -56,7 +59,7 @@ func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if since, err := repo.Visit(ctx, id, 0, 20); err != nil || since != 19 {
+	if since, err := visits.Visit(ctx, id, 0, 20); err != nil || since != 19 {
 		t.Errorf("after the race: since v%d (%v), want v19", since, err)
 	}
 }

@@ -21,8 +21,8 @@ type Accounts struct {
 
 var _ play.Accounts = (*Accounts)(nil)
 
-// New returns an Accounts on pool.
-func New(pool *pgxpool.Pool) *Accounts { return &Accounts{pool: pool} }
+// NewAccounts returns an Accounts on pool.
+func NewAccounts(pool *pgxpool.Pool) *Accounts { return &Accounts{pool: pool} }
 
 // Propose implements play.Accounts.
 func (r *Accounts) Propose(ctx context.Context, p *play.Proposal, mail *outbox.Row) error {

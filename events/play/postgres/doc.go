@@ -1,10 +1,12 @@
 // Package postgres stores the game service's own records in PostgreSQL:
 // the organisers' proposals, blocked addresses, sign-in links and sessions
-// (play.Accounts, tables of migration 0020).
+// (play.Accounts, tables of migration 0020), and when each seat last
+// opened its play page (play.Visits, table seat_visits).
 //
 // Why here and not in projections/postgres: those rows are primary data
-// that the service writes as it decides (a proposal, a session), no event
-// holds them and no rebuild restores them, so they are not read models.
+// that the service writes as it decides or shows (a proposal, a session,
+// a visit), no event holds them and no rebuild restores them, so they are
+// not read models.
 // Two of its queries, Organised and HasGames, join the proposals with the
 // game rows (read models), which they read and never write; the queries
 // that read only the game rows ("My games", the seats a game awaits) stay

@@ -1,4 +1,4 @@
-package projections
+package play
 
 import (
 	"context"
@@ -7,7 +7,8 @@ import (
 
 // Visits remembers when each seat last opened its play page, for the
 // page's "Since your last turn" (issue #14). It is page bookkeeping, not
-// rebuilt from events.
+// rebuilt from events: the service's own record, like Accounts.
+// events/play/postgres implements it.
 type Visits interface {
 	// Visit records that seat of game id was shown its page at version,
 	// and returns the version that seat had seen before this one (0 if
