@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -110,31 +109,37 @@ func (s *Server) getView(c echo.Context) error {
 }
 
 // jsonView writes v as c.JSON does (indented under ?pretty or debug),
-// with its Content-Length. The bytes go through a pooled buffer: a view is
-// several kilobytes, which json.Marshal would copy out and appending the
-// newline copy again, at every view.
+// with its Content-Length: play.View.AppendJSON's bytes and a newline, in
+// a pooled buffer (a view is several kilobytes).
 func (s *Server) jsonView(c echo.Context, v *play.View) error {
 	if _, pretty := c.QueryParams()["pretty"]; pretty || c.Echo().Debug {
 		return c.JSON(http.StatusOK, v)
 	}
-	buf := viewBuffers.Get().(*bytes.Buffer)
-	defer putViewBuffer(buf)
-	if err := json.NewEncoder(buf).Encode(v); err != nil { // Marshal's bytes and a newline
-		return err
-	}
-	return jsonBlob(c, buf.Bytes())
+	return writeView(c, v, "\n")
 }
 
-// viewBuffers holds jsonView's buffers.
-var viewBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// writeView answers 200 with v's JSON (play.View.AppendJSON) followed by
+// end, written into a buffer of viewBuffers.
+func writeView(c echo.Context, v *play.View, end string) error {
+	buf := viewBuffers.Get().(*[]byte)
+	defer putViewBuffer(buf)
+	b, err := v.AppendJSON((*buf)[:0])
+	if err != nil {
+		return err
+	}
+	*buf = append(b, end...)
+	return jsonBlob(c, *buf)
+}
+
+// viewBuffers holds writeView's buffers.
+var viewBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // putViewBuffer returns buf to viewBuffers, unless an unusual view made it
 // large.
-func putViewBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > 1<<20 {
+func putViewBuffer(buf *[]byte) {
+	if cap(*buf) > 1<<20 {
 		return
 	}
-	buf.Reset()
 	viewBuffers.Put(buf)
 }
 
@@ -178,13 +183,10 @@ func (s *Server) postMove(c echo.Context) error {
 }
 
 // answerView writes the view a move or a take-back answers, as the
-// service encoded it for a keyed move (play.View.JSON), else encoded here.
+// service encoded it for a keyed move, else encoded here
+// (play.View.AppendJSON).
 func answerView(c echo.Context, v *play.View) error {
-	b, err := v.JSON()
-	if err != nil {
-		return err
-	}
-	return jsonBlob(c, b)
+	return writeView(c, v, "")
 }
 
 // getHistory: GET /api/v1/games/:id/history.

@@ -88,6 +88,9 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 		}
 	}
 	for seat := -1; seat < s.Players(); seat++ {
+		if err := checkAppendView(s.View(seat)); err != nil {
+			return fmt.Errorf("view of seat %d: %v", seat, err)
+		}
 		v, err := seatJSON(s, seat)
 		if err != nil {
 			return fmt.Errorf("view of seat %d: %v", seat, err)
@@ -157,6 +160,23 @@ func seatJSON(s engine.State, seat int) ([]byte, error) {
 		return nil, fmt.Errorf("legal moves: %v", err)
 	}
 	return json.Marshal(shown)
+}
+
+// checkAppendView fails unless a view that appends its own JSON
+// (engine.ViewAppender) gives encoding/json's bytes.
+func checkAppendView(v engine.SeatView) error {
+	va, ok := v.(engine.ViewAppender)
+	if !ok {
+		return nil
+	}
+	want, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if got := va.AppendJSON(nil); !bytes.Equal(got, want) {
+		return fmt.Errorf("AppendJSON gave\n%s\nencoding/json\n%s", got, want)
+	}
+	return nil
 }
 
 // checkMarshalMove fails unless engine.MarshalMove gives m's bytes by

@@ -188,7 +188,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if req.Key != "" {
 		extra = func(c *projections.Change, nst engine.State) error {
 			v := view(c.Game, nst, seat)
-			b, err := json.Marshal(v)
+			b, err := v.JSON()
 			if err != nil {
 				return err
 			}
