@@ -27,8 +27,11 @@ type playPage struct {
 	Seat     int
 	You      string
 	// YouBot: a bot plays the reader's own seat (their labels say "(you)"
-	// alone; the line under the title says the bot plays).
+	// alone; the line under the title says the bot plays). The page then
+	// offers no move and no take-back, and BotTurn replaces YourTurn: the
+	// seat is to move, and its bot decides.
 	YouBot  bool
+	BotTurn bool
 	Version int64
 	Status  string
 	// Turn says whose turn it is (or that the game is paused or over).
@@ -133,6 +136,8 @@ const (
 	noticeIllegal  = "illegal"
 	noticeNotYours = "notyours"
 	noticeConflict = "conflict"
+	// noticeBot answers a move for a seat a bot plays (playData).
+	noticeBot = "bot"
 )
 
 // formVersion reads a play-page form's version field, at least min; what
@@ -222,7 +227,8 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	for _, s := range v.ToMove {
 		toMove[s] = true
 		if s == v.Seat {
-			d.YourTurn = true
+			// A bot plays the seat: its turn is the bot's, not the reader's.
+			d.BotTurn, d.YourTurn = d.YouBot, !d.YouBot
 		} else if s >= 0 && s < len(names) {
 			waiting = append(waiting, names[s])
 		}
@@ -246,8 +252,11 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		}
 		d.Engine = sm.Game
 		d.Rounds = drawChart(p.scores(c, sm.ID), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
-	case d.YourTurn:
+	case d.YourTurn || d.BotTurn:
 		d.Turn = cat.T("play.your_turn")
+		if d.BotTurn {
+			d.Turn = cat.T("play.bot_turn")
+		}
 		if len(waiting) > 0 {
 			d.Turn += " " + cat.T("play.waiting", strings.Join(waiting, ", "))
 		}
@@ -265,6 +274,9 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	if sm.Result != nil {
 		d.Result = sm.Result.Ranking
 	}
+	if d.YouBot && sm.Status == projections.StatusActive && (notice == noticeConflict || notice == noticeStale) {
+		notice = noticeBot // a move from a page opened before the hand-off: the game service refused it
+	}
 	switch notice {
 	case noticePlayed:
 		d.Played = true
@@ -278,6 +290,8 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Notices = append(d.Notices, cat.T("play.illegal"))
 	case noticeNotYours:
 		d.Notices = append(d.Notices, cat.T("play.notyours"))
+	case noticeBot:
+		d.Notices = append(d.Notices, cat.T("play.bot_refused"))
 	case noticeConflict:
 		d.Notices = append(d.Notices, cat.T("play.conflict", cat.T("status."+sm.Status)))
 	case noticeTakenBack:
@@ -309,7 +323,9 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		}
 		d.Generic = genericFields(raw)
 	}
-	d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler, keyer)
+	if !d.YouBot { // the person cannot move for the bot that plays their seat (page_play_bot_test.go)
+		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler, keyer)
+	}
 	for _, g := range d.Groups {
 		for i := range g.Moves {
 			if g.Moves[i].Final {
@@ -326,7 +342,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	if err := p.addCatchUp(c, d, cat, tok, names); err != nil {
 		return nil, err
 	}
-	if sm.Status == projections.StatusActive {
+	if sm.Status == projections.StatusActive && !d.YouBot {
 		d.Takeback = sp.Takeback.Version
 	}
 	d.cardMoves()

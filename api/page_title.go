@@ -16,6 +16,8 @@ func playTitle(cat i18n.Printer, d *playPage, status string, waiting []string) s
 		switch {
 		case d.YourTurn:
 			return cat.T("play.tab_your_turn", d.GameName)
+		case d.BotTurn:
+			return cat.T("play.tab_bot_turn", d.GameName)
 		case len(waiting) > 0:
 			return cat.T("play.tab_waiting", strings.Join(waiting, ", "), d.GameName)
 		}
