@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"pbem/projections"
 	"pbem/projections/outbox"
 )
 
@@ -17,7 +16,7 @@ func DecodePayload(data []byte) (outbox.Payload, error) {
 	if p.To.Email == "" {
 		return p, fmt.Errorf("notify: payload: no recipient address")
 	}
-	if problem := projections.AddressProblem(p.To.Email); problem != "" {
+	if problem := outbox.AddressProblem(p.To.Email); problem != "" {
 		return p, (fmt.Errorf("notify: payload: recipient address %q refused: %s", p.To.Email, problem))
 	}
 	return p, nil

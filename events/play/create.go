@@ -266,7 +266,7 @@ func (req *CreateGame) check() error {
 			continue
 		}
 		email := strings.TrimSpace(p.Email)
-		if problem := projections.AddressProblem(email); problem != "" {
+		if problem := outbox.AddressProblem(email); problem != "" {
 			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
 		}
 		// Addresses are compared without regard to case: one mailbox

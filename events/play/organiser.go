@@ -40,7 +40,7 @@ type Organiser struct {
 func (o *Organiser) check() error {
 	o.Name = strings.TrimSpace(o.Name)
 	o.Email = strings.TrimSpace(o.Email)
-	if problem := projections.AddressProblem(o.Email); problem != "" {
+	if problem := outbox.AddressProblem(o.Email); problem != "" {
 		return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
 	if !engine.PlainName(o.Name, 40) {

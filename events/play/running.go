@@ -57,7 +57,7 @@ func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) 
 
 // checkAddress validates a player's address.
 func checkAddress(field, email string) error {
-	if problem := projections.AddressProblem(email); problem != "" {
+	if problem := outbox.AddressProblem(email); problem != "" {
 		return FieldErrorf(EInvalid, field, "%s: %s", field, problem)
 	}
 	return nil

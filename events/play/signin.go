@@ -36,7 +36,7 @@ const SessionLifetime = 30 * 24 * time.Hour
 // Errors: EInvalid for a malformed address.
 func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
-	if problem := projections.AddressProblem(email); problem != "" {
+	if problem := outbox.AddressProblem(email); problem != "" {
 		return FieldErrorf(EInvalid, "email", "email: %s", problem)
 	}
 	has, err := s.accounts.HasGames(ctx, email)

@@ -6,7 +6,9 @@
 // to write (Row) and the one statement every writer runs to add rows
 // (Insert): the projector's batches, the organiser's and sign-in emails,
 // the scheduler's reminders and digests, and the mail listener's answers
-// to replies. notify only reads these types.
+// to replies, and the one rule of what an address an email goes to may be
+// (AddressProblem: the service checks every address that enters, notify
+// checks it again before the relay). notify only reads these types.
 //
 // It imports no other package of pbem, so the projector, the game service
 // and notify can all use it.

@@ -1,4 +1,4 @@
-package projections
+package outbox
 
 import (
 	"net/mail"
