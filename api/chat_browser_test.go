@@ -41,15 +41,8 @@ func newChatMailer(t *testing.T, e *pageEnv) *chatMailer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &chatMailer{t: t, sink: smtpsink.Start(t, smtpsink.Options{}), now: time.Now().Add(time.Second)}
-	cfg, err := notify.ParseSMTPURL("smtp://" + m.sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sink, sender := startSink(t)
+	m := &chatMailer{t: t, sink: sink, now: time.Now().Add(time.Second)}
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
 	if err != nil {
 		t.Fatal(err)

@@ -160,15 +160,7 @@ func newFairWorld(t *testing.T, name string, g engine.Game, clock *fairClock, st
 	reg := prometheus.NewRegistry()
 	hs := httptest.NewServer(api.New(api.Config{Service: svc, Pages: &pc, Mail: &mc, Metrics: reg}))
 	t.Cleanup(hs.Close)
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: fairPublicURL, ReplyDomain: "reply.example"})
 	if err != nil {
 		t.Fatal(err)

@@ -61,15 +61,7 @@ type sentMail struct {
 // returns them.
 func drainOutbox(t *testing.T, e *pageEnv) []sentMail {
 	t.Helper()
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
 	if err != nil {
 		t.Fatal(err)

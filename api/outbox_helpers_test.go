@@ -18,15 +18,7 @@ import (
 // rows were sent).
 func deliverOutbox(t *testing.T, pool *pgxpool.Pool, publicURL string, n int) []smtpsink.Received {
 	t.Helper()
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: publicURL})
 	if err != nil {
 		t.Fatal(err)
@@ -44,4 +36,20 @@ func deliverOutbox(t *testing.T, pool *pgxpool.Pool, publicURL string, n int) []
 		t.Fatalf("the SMTP server received %d emails, want %d", len(got), n)
 	}
 	return got
+}
+
+// startSink starts an SMTP server on loopback and returns it with a sender
+// to it (plain text, as on loopback).
+func startSink(t testing.TB) (*smtpsink.Sink, *notify.SMTPSender) {
+	t.Helper()
+	sink := smtpsink.Start(t, smtpsink.Options{})
+	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sink, sender
 }

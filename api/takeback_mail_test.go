@@ -15,7 +15,6 @@ import (
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
-	"pbem/notify/smtpsink"
 	"pbem/projections/postgres"
 )
 
@@ -34,15 +33,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret,
 		MailGrace: time.Minute})
-	sink := smtpsink.Start(t, smtpsink.Options{})
-	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := notify.NewSMTPSender(cfg, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: "http://pbem.test"})
 	if err != nil {
 		t.Fatal(err)
