@@ -3,17 +3,12 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"pbem/engine/bagpipes"
-	"pbem/engine/lords"
-	"pbem/events/tokens"
 )
 
 // barControl is the control the action bar shows after a tap, as the page
@@ -50,14 +45,8 @@ func TestBrowserActionBarAfterEveryTap(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
 	shots := os.Getenv("PBEM_SCREENSHOTS")
-	for _, g := range []struct {
-		name    string
-		players int
-	}{{lords.Name, 2}, {bagpipes.Name, 3}} {
-		for _, vp := range []struct {
-			w, h   int64
-			mobile bool
-		}{{390, 844, true}, {1280, 900, false}} {
+	for _, g := range bothGames {
+		for _, vp := range phoneAndDesktop {
 			t.Run(g.name+"-"+strconv.FormatInt(vp.w, 10), func(t *testing.T) {
 				id := e.createGame(g.name, g.players, "en", "")
 				tabs := map[int]context.Context{}
@@ -67,14 +56,7 @@ func TestBrowserActionBarAfterEveryTap(t *testing.T) {
 					if seat < 0 {
 						break
 					}
-					tb, ok := tabs[seat]
-					if !ok {
-						tb = tab(t, root, vp.w, vp.h, vp.mobile)
-						tabs[seat] = tb
-						within(t, tb, 20*time.Second, "open the link",
-							chromedp.Navigate(e.url+"/play/"+id+"?token="+url.QueryEscape(tokens.Seat(secret, id, seat, 0))),
-							chromedp.WaitVisible(chromedp.CSS("#game")))
-					}
+					tb := seatTab(t, root, e, tabs, id, seat, vp)
 					within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
 						chromedp.WaitVisible(chromedp.CSS("form.moves button")))
 					if shots != "" && vp.mobile && step == 0 {
@@ -96,15 +78,8 @@ func TestBrowserActionBarAfterEveryTap(t *testing.T) {
 					if shots != "" && vp.mobile && step < 3 {
 						viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-"+c.ID+".png")
 					}
-					if c.ID == "confirm-move" {
-						within(t, tb, 20*time.Second, "confirm",
-							chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`),
-							chromedp.Evaluate[chromedp.Void](`document.getElementById("confirm-move").click()`))
-						c = waitControl(t, tb, "after the confirmation of tap "+strconv.Itoa(taps), "confirm-move")
-						inViewport(t, c, "after the confirmation of tap "+strconv.Itoa(taps))
-						if shots != "" && vp.mobile && step < 3 {
-							viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-confirmed.png")
-						}
+					if confirmInViewport(t, tb, c, "tap "+strconv.Itoa(taps)) && shots != "" && vp.mobile && step < 3 {
+						viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-confirmed.png")
 					}
 				}
 				if taps < 4 {
@@ -159,4 +134,20 @@ func viewportShot(t *testing.T, ctx context.Context, dir, name string) {
 	if err := os.WriteFile(dir+"/"+name, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// confirmInViewport taps the action bar's confirmation when c, the control
+// a tap brought, is one, and checks that the take-back or "played" line
+// that follows is inside the viewport. It reports whether c asked.
+func confirmInViewport(t *testing.T, tb context.Context, c barControl, tap string) bool {
+	t.Helper()
+	if c.ID != "confirm-move" {
+		return false
+	}
+	within(t, tb, 20*time.Second, "confirm "+tap,
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("confirm-move").click()`))
+	c = waitControl(t, tb, "after the confirmation of "+tap, "confirm-move")
+	inViewport(t, c, "after the confirmation of "+tap)
+	return true
 }

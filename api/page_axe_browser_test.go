@@ -13,7 +13,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/events/tokens"
@@ -98,10 +97,7 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 	type target struct{ name, link, path string }
 	var pages []target
 	pages = append(pages, target{"lobby", "", "/"}, target{"my games", "", "/me"})
-	for _, g := range []struct {
-		name    string
-		players int
-	}{{lords.Name, 2}, {bagpipes.Name, 3}} {
+	for _, g := range bothGames {
 		mid := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(mid, 3, 6)
 		seat := e.toMove(mid)
@@ -122,10 +118,7 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 			pages[i].link, pages[i].path = "/admin/"+cg.ID+"?token="+url.QueryEscape(cg.AdminToken), "/admin/"+cg.ID
 		}
 	}
-	for _, vp := range []struct {
-		w, h   int64
-		mobile bool
-	}{{390, 844, true}, {1280, 900, false}} {
+	for _, vp := range phoneAndDesktop {
 		tb := tab(t, root, vp.w, vp.h, vp.mobile)
 		for _, p := range pages {
 			if p.link != "" {

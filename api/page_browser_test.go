@@ -7,7 +7,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,14 +17,37 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
 
 // chromium is Debian's browser, driven headless by the browser tests.
 const chromium = "/usr/bin/chromium"
 
-// startBrowser starts one headless chromium for a test (skipped only when
-// chromium is absent outside CI) and returns its root context.
+// theChromium is the package's one headless chromium, started by the first
+// browser test that asks for it and stopped by TestMain after the last
+// test. The tests share it (a start is seconds on a busy machine) and not
+// their state: each tab is a browser context of its own (tab).
+var theChromium struct {
+	once sync.Once
+	ctx  context.Context
+	err  error
+	stop func()
+}
+
+// TestMain stops the shared chromium once every test has run.
+func TestMain(m *testing.M) {
+	defer func() {
+		if theChromium.stop != nil {
+			theChromium.stop()
+		}
+	}()
+	m.Run()
+}
+
+// startBrowser returns the root context of the package's chromium,
+// starting it the first time (skipped only when chromium is absent
+// outside CI). Tests open their pages in tabs of it (tab).
 func startBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromium); err != nil {
@@ -31,22 +56,30 @@ func startBrowser(t *testing.T) context.Context {
 		}
 		t.Fatalf("CI needs %s: %v", chromium, err)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+	theChromium.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pbem-chromium-")
+		if err != nil {
+			theChromium.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(chromium),
+			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(dir),
+		}
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(actx)
+		theChromium.ctx, theChromium.err = ctx, chromedp.Do(ctx)
+		theChromium.stop = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
+	})
+	if theChromium.err != nil {
+		t.Fatalf("start chromium: %v", theChromium.err)
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
+	return theChromium.ctx
 }
 
 // tab opens a tab in a browser context of its own (its own cookies),
@@ -63,6 +96,30 @@ func tab(t *testing.T, root context.Context, w, h int64, mobile bool) context.Co
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// viewport is the size of a tab, a phone's (mobile) or a desktop's.
+type viewport struct {
+	w, h   int64
+	mobile bool
+}
+
+// phoneAndDesktop are the two sizes the pages are judged at.
+var phoneAndDesktop = []viewport{{390, 844, true}, {1280, 900, false}}
+
+// seatTab returns seat's tab of game id in tabs, the first time opening
+// one of its own (its own cookies) at size vp by the seat's link.
+func seatTab(t *testing.T, root context.Context, e *pageEnv, tabs map[int]context.Context, id string, seat int, vp viewport) context.Context {
+	t.Helper()
+	if tb, ok := tabs[seat]; ok {
+		return tb
+	}
+	tb := tab(t, root, vp.w, vp.h, vp.mobile)
+	tabs[seat] = tb
+	within(t, tb, 30*time.Second, "open seat "+strconv.Itoa(seat)+"'s link",
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+url.QueryEscape(tokens.Seat(secret, id, seat, 0))),
+		chromedp.WaitVisible(chromedp.CSS("#game")))
+	return tb
 }
 
 // within runs steps with a time limit on one tab.

@@ -2,17 +2,12 @@ package api_test
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"pbem/engine/bagpipes"
-	"pbem/engine/lords"
-	"pbem/events/tokens"
 )
 
 // TestBrowserWholeGameByTappingCards plays a whole game of both games in
@@ -32,14 +27,8 @@ func TestBrowserWholeGameByTappingCards(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
 	shots := os.Getenv("PBEM_SCREENSHOTS")
-	for _, g := range []struct {
-		name    string
-		players int
-	}{{lords.Name, 2}, {bagpipes.Name, 3}} {
-		for _, vp := range []struct {
-			w, h   int64
-			mobile bool
-		}{{390, 844, true}, {1280, 900, false}} {
+	for _, g := range bothGames {
+		for _, vp := range phoneAndDesktop {
 			size := strconv.FormatInt(vp.w, 10) + "x" + strconv.FormatInt(vp.h, 10)
 			t.Run(g.name+"-"+size, func(t *testing.T) {
 				id := e.createGame(g.name, g.players, "en", "")
@@ -50,14 +39,7 @@ func TestBrowserWholeGameByTappingCards(t *testing.T) {
 					if seat < 0 {
 						break
 					}
-					tb, ok := tabs[seat]
-					if !ok {
-						tb = tab(t, root, vp.w, vp.h, vp.mobile)
-						tabs[seat] = tb
-						within(t, tb, 30*time.Second, "open the link",
-							chromedp.Navigate(e.url+"/play/"+id+"?token="+url.QueryEscape(tokens.Seat(secret, id, seat, 0))),
-							chromedp.WaitVisible(chromedp.CSS("#game")))
-					}
+					tb := seatTab(t, root, e, tabs, id, seat, vp)
 					showsVersion(t, tb, e.version(id), "before tap "+strconv.Itoa(taps))
 					within(t, tb, 10*time.Second, "mark the bar, close the cards",
 						chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1";
@@ -79,13 +61,7 @@ document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; 
 						chromedp.Evaluate[chromedp.Void](move+`.click()`))
 					c := waitControl(t, tb, "after tap "+strconv.Itoa(taps), "")
 					inViewport(t, c, "after tap "+strconv.Itoa(taps))
-					if c.ID == "confirm-move" {
-						within(t, tb, 20*time.Second, "confirm",
-							chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`),
-							chromedp.Evaluate[chromedp.Void](`document.getElementById("confirm-move").click()`))
-						c = waitControl(t, tb, "after the confirmation of tap "+strconv.Itoa(taps), "confirm-move")
-						inViewport(t, c, "after the confirmation of tap "+strconv.Itoa(taps))
-					}
+					confirmInViewport(t, tb, c, "tap "+strconv.Itoa(taps))
 				}
 				if seat := e.toMove(id); seat >= 0 {
 					t.Fatalf("after %d taps, seat %d is still to move", taps, seat)

@@ -13,8 +13,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"pbem/engine/bagpipes"
-	"pbem/engine/lords"
 	"pbem/notify/smtpsink"
 )
 
@@ -36,10 +34,7 @@ func TestBrowserEmailLinkToConfirmedMove(t *testing.T) {
 	}
 	zones := map[string]string{"en": "Europe/London", "fr": "Europe/Paris", "it": "Europe/Rome"}
 	for _, lang := range langs {
-		for _, g := range []struct {
-			name    string
-			players int
-		}{{lords.Name, 2}, {bagpipes.Name, 3}} {
+		for _, g := range bothGames {
 			t.Run(g.name+"-"+lang, func(t *testing.T) {
 				shot := func(tb context.Context, step string) {
 					viewportShot(t, tb, shots, g.name+"-"+lang+"-"+step+".png")

@@ -246,3 +246,12 @@ func streamVersions(t *testing.T, body io.Reader) func() string {
 		return ""
 	}
 }
+
+// game is a game the page tests play and its number of seats.
+type game struct {
+	name    string
+	players int
+}
+
+// bothGames are Lords of Scotland for two and Swords and Bagpipes for three.
+var bothGames = []game{{lords.Name, 2}, {bagpipes.Name, 3}}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"pbem/api"
-	"pbem/engine/bagpipes"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
 	"pbem/events/tokens"
@@ -157,11 +156,8 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		s.check("play, conflict", ps.get("/play/"+pid+"?n=conflict"), http.StatusOK)
 
 		// Both games' play pages: a move, its notice, table talk, history.
-		for _, g := range []struct {
-			name string
-			n    int
-		}{{lords.Name, 2}, {bagpipes.Name, 3}} {
-			id := e.createGame(g.name, g.n, lang, "")
+		for _, g := range bothGames {
+			id := e.createGame(g.name, g.players, lang, "")
 			seat := e.toMove(id)
 			pb := e.speaking(lang)
 			p := pb.open(id, seat)
@@ -175,7 +171,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 			s.check(g.name+" chat sent", pb.get(r.Header.Get("Location")), http.StatusOK)
 			s.check(g.name+" chat refused", pb.get("/play/"+id+"?n=chat_refused"), http.StatusOK)
 			other := e.speaking(lang)
-			s.check(g.name+" waiting", other.open(id, (seat+1)%g.n), http.StatusOK)
+			s.check(g.name+" waiting", other.open(id, (seat+1)%g.players), http.StatusOK)
 			s.check(g.name+" history", pb.get("/play/"+id+"/history"), http.StatusOK)
 			s.check(g.name+" help", pb.get("/help/"+g.name+"?lang="+lang), http.StatusOK)
 			ep := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {"x"}, "move": {f.moves[0]}})
