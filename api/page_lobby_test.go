@@ -53,6 +53,16 @@ func lobbyForm(t *testing.T, b *browser, lang string) (url.Values, string) {
 		"players": {"2"}, "opt_bruce": {"on"}, "organiser_email": {"ann@example.org"}}, p.Body
 }
 
+// lobbyIn returns a client speaking lang and the lobby's form as lobbyForm
+// fills it, sent from the page in lang.
+func lobbyIn(t *testing.T, e *pageEnv, lang string) (*browser, url.Values) {
+	t.Helper()
+	b := e.speaking(lang)
+	form, _ := lobbyForm(t, b, lang)
+	form.Set("page_lang", lang)
+	return b, form
+}
+
 func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 	e := newPageEnv(t)
 	b := e.browser()
@@ -303,9 +313,7 @@ func TestPageAdminSeesFailedEmails(t *testing.T) {
 func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
 	e := newPageEnv(t)
 	for _, lang := range []string{"en", "fr", "it"} {
-		b := e.speaking(lang)
-		form, _ := lobbyForm(t, b, lang)
-		form.Set("page_lang", lang)
+		b, form := lobbyIn(t, e, lang)
 		form.Set("email2", "Ann@Example.org")
 		p := b.post("/games", form)
 		if p.Status != http.StatusBadRequest {
@@ -335,9 +343,7 @@ func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
 func TestConfirmPageRecapsTheGame(t *testing.T) {
 	e := newPageEnv(t)
 	for _, lang := range []string{"en", "fr", "it"} {
-		b := e.speaking(lang)
-		form, _ := lobbyForm(t, b, lang)
-		form.Set("page_lang", lang)
+		b, form := lobbyIn(t, e, lang)
 		form.Set("players", "3")
 		form.Set("lang1", "it")
 		form.Set("name3", "Robo")

@@ -65,9 +65,7 @@ func TestBrowserWordsOnAPhone(t *testing.T) {
 		check("lobby-duplicate", cat.T(lang, "lobby.err.email_twice", "Ann"))
 
 		// The confirmation page of a game proposed with a bot.
-		b := e.speaking(lang)
-		form, _ := lobbyForm(t, b, lang)
-		form.Set("page_lang", lang)
+		b, form := lobbyIn(t, e, lang)
 		form.Set("players", "3")
 		form.Set("name3", "Robo")
 		form.Set("kind3", "normal")
