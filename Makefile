@@ -18,6 +18,16 @@ PBEM_LISTEN ?= 127.0.0.1:8080
 # Packages tested with the race detector: everything with goroutines,
 # locks or concurrent database work (the engines are pure and single-threaded).
 RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/pbem ./cmd/pbemload
+# The browser tests (api's TestBrowser*, chromium driving the pages) run
+# without the race detector, in a go test of their own beside the race run:
+# the race detector is for the server's concurrency, which api's other tests
+# run under it (handlers, live streams, concurrent moves, the workers); the
+# browser tests spend their time waiting on chromium, so beside the race
+# run they cost the wall clock little.
+# The packages with browser tests are found by name, so that none is skipped
+# by the race run without running here.
+BROWSER_TESTS ?= ^TestBrowser
+BROWSER_PKGS ?= $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=data --exclude-dir=node_modules '^func TestBrowser' .)))
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 # Fuzz targets run by make test (each for FUZZ_TIME; their seed corpora
@@ -43,10 +53,19 @@ test: vet build
 	./$(BIN) db exec -- $(MAKE) --no-print-directory test-go
 
 # test-go runs the tests; PBEM_TEST_DATABASE_URL is set by `pbem db exec`.
+# Its three parts run at once (each part's output together when it ends):
+# the race run, the browser tests and the packages without goroutines.
 test-go:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
-	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-race test-browser test-plain
 	$(MAKE) --no-print-directory fuzz
+
+.PHONY: test-race test-browser test-plain
+test-race:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_PKGS)
+test-browser:
+	$(GO) test -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
+test-plain:
+	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
 
 ## fuzz: fuzz each of FUZZ_TARGETS for FUZZ_TIME (needs PBEM_TEST_DATABASE_URL or a server on 127.0.0.1:5432)
 fuzz:
