@@ -149,7 +149,7 @@ func newFairWorld(t *testing.T, name string, g engine.Game, clock *fairClock, st
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	store.SetClock(clock.now)
-	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret,
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 		Now: clock.now, Seeds: rand.NewChaCha8([32]byte{28, byte(stream)})})
 	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: "reply.example", Now: clock.now})
 	if err != nil {

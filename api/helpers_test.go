@@ -47,7 +47,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	repo := postgres.New(pool)
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, pool: pool, now: &now}
-	e.svc = play.New(play.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo, Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool),
+	e.svc = play.New(play.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
 		Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc})
 	hs := httptest.NewServer(e.srv)

@@ -31,7 +31,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret,
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 		MailGrace: time.Minute})
 	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: "http://pbem.test"})

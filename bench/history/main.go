@@ -85,7 +85,7 @@ func run(ctx context.Context, admin, db string, finished, active, templates int)
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 
 	t0 := time.Now()
 	tpl, err := playTemplates(ctx, svc, templates)

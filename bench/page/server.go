@@ -41,7 +41,7 @@ func createGames(ctx context.Context, dbURL string, secret []byte, names []strin
 	if err != nil {
 		return nil, err
 	}
-	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	var ids []string
 	for _, name := range names {
 		req := play.CreateGame{Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"}, Game: name, Language: "en"}

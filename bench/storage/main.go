@@ -88,7 +88,7 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 	defer pool.Close()
 	store := evpg.New(pool)
 	defer store.Close()
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
 	var before []tableSize
 	if baseline > 0 {

@@ -82,7 +82,7 @@ func TestMigrateStatesOfAVersion60Database(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: []byte(fixtureSecret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte(fixtureSecret)})
 	rng := rand.New(rand.NewPCG(6, 6))
 	for id, r := range before {
 		for range projections.SnapshotEvery + 5 {

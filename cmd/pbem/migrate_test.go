@@ -66,7 +66,7 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: []byte(fixtureSecret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte(fixtureSecret)})
 	var id string
 	if err := pool.QueryRow(ctx, `SELECT id FROM games WHERE status = 'active'`).Scan(&id); err != nil {
 		t.Fatal(err)

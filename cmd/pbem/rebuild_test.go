@@ -37,7 +37,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := []byte("a secret of at least thirty-two bytes")
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 1))
 	var ids []string
 	for n := 2; n <= 4; n++ {

@@ -89,7 +89,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer store.Close()
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func TestLoadtestDrivesAServerApart(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	secret := strings.Repeat("k7", 16)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: []byte(secret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte(secret)})
 	hs := httptest.NewServer(api.New(api.Config{Service: svc, Limits: noLimits}))
 	t.Cleanup(hs.Close)
 

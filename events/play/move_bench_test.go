@@ -38,7 +38,7 @@ func BenchmarkMove(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 2))
 	id := ""
 	var cpu time.Duration

@@ -120,7 +120,7 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	repo := projpg.New(pool)
-	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: []byte("secret")})
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte("secret")})
 	sender := &memSender{}
 	w := newWorker(t, pool, workerOpts{sender: sender, batch: 100})
 	ctx := context.Background()

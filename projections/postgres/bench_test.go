@@ -43,7 +43,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	if _, err := pool.Exec(ctx, `CREATE TABLE plain (id bigserial PRIMARY KEY, game text NOT NULL, data jsonb NOT NULL)`); err != nil {
 		b.Fatal(err)
 	}

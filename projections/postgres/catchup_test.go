@@ -20,7 +20,7 @@ import (
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	ctx := context.Background()
 	svc, _, _, pool := newServiceNow(t, nil)
-	visits := playpg.NewVisits(pool)
+	visits := playpg.New(pool)
 	// A game that cannot end within the test's moves (at a target of 25,
 	// some deals ended it before the last visits).
 	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)

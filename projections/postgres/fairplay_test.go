@@ -58,7 +58,7 @@ func TestFairPlayAttacker(t *testing.T) {
 	}
 	pool := pgtest.NewPool(t)
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
-		Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret, Now: func() time.Time { return time.Now().UTC() }})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, Now: func() time.Time { return time.Now().UTC() }})
 	store := newStore(t, pool)
 	for _, c := range []fairplayCase{
 		{"lords/bot", lords.Name, []string{"", "normal"}, 1},

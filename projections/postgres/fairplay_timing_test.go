@@ -46,7 +46,7 @@ func TestFairPlayDecisionTimes(t *testing.T) {
 				t.Parallel()
 				pool := pgtest.NewPool(t) // one each: both games get one id
 				store := newStore(t, pool)
-				svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret,
+				svc := play1.New(play1.Config{Games: engine.NewRegistry(g), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 					Seeds: fixedSeeds{28, 2}, DecisionPause: pause})
 				gaps[k] = botGaps(t, svc)
 			})

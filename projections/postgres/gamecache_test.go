@@ -24,7 +24,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	games := engine.NewRegistry(testgame.Game{})
 	svcB := otherService(t, pool)
-	plain := play1.New(play1.Config{Games: games, Store: newStore(t, pool), Repo: repo, Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret,
+	plain := play1.New(play1.Config{Games: games, Store: newStore(t, pool), Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 		GameCache: -1})
 	c := create(t, svcA, 3)
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -32,7 +32,7 @@ func BenchmarkSeatReads(b *testing.B) {
 		b.Fatal(err)
 	}
 	secret := []byte("reads benchmark")
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: "en"}
 	for _, n := range []string{"Ann", "Bob", "Cid", "Dee"} {
 		req.Players = append(req.Players, play1.NewPlayer{Name: n, Email: n + "@example.org"})

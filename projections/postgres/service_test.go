@@ -41,7 +41,7 @@ func newServiceNow(t *testing.T, now func() time.Time) (*play1.Service, *postgre
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo, Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool),
+	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
 		Secret: secret, Now: now})
 	return svc, repo, store, pool
 }
@@ -81,7 +81,7 @@ func moveOf(t testing.TB, v *play1.View, rng *rand.Rand) play1.PostedMove {
 func otherService(t *testing.T, pool *pgxpool.Pool) *play1.Service {
 	t.Helper()
 	return play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
-		Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 }
 
 func TestServicePlaysAGameToTheEnd(t *testing.T) {

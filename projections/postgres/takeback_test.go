@@ -42,7 +42,7 @@ func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*play1.
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
 	reg := engine.NewRegistry(games...)
-	svc := play1.New(play1.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret, MailGrace: grace})
+	svc := play1.New(play1.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, MailGrace: grace})
 	return svc, &currentRepo{Repo: repo, store: store, games: reg}, store, pool
 }
 

@@ -15,7 +15,7 @@ import (
 func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 	ctx := context.Background()
 	svc, _, _, pool := newServiceNow(t, nil)
-	visits := playpg.NewVisits(pool)
+	visits := playpg.New(pool)
 	id := create(t, svc, 2).ID
 	steps := []struct {
 		seat      int

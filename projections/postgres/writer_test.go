@@ -57,7 +57,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	svc0, repo, _, pool := newServiceNow(t, nil)
 	spy := &batchSpy{Store: newStore(t, pool)}
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
-		Repo: postgres.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	const n = 12
 	ids := make([]string, n)
 	for i := range ids {

@@ -49,7 +49,7 @@ func newBotEnv(t *testing.T, now func() time.Time) *botEnv {
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.NewAccounts(pool), Visits: playpg.NewVisits(pool), Secret: botSecret, Now: now})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: botSecret, Now: now})
 	return &botEnv{pool: pool, store: store, svc: svc, games: games}
 }
 
@@ -224,7 +224,7 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 	store2 := evpg.New(e.pool)
 	t.Cleanup(store2.Close)
 	other := &botEnv{pool: e.pool, games: e.games, store: store2}
-	other.svc = play.New(play.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Accounts: playpg.NewAccounts(e.pool), Visits: playpg.NewVisits(e.pool), Secret: botSecret})
+	other.svc = play.New(play.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool), Secret: botSecret})
 	other.runWorker(t)
 	for i, tc := range []struct {
 		game   string

@@ -8,24 +8,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/events/play"
 	"pbem/projections/outbox"
 )
 
-// Accounts is the PostgreSQL play.Accounts (tables of migration 0020).
-type Accounts struct {
-	pool *pgxpool.Pool
-}
-
-var _ play.Accounts = (*Accounts)(nil)
-
-// NewAccounts returns an Accounts on pool.
-func NewAccounts(pool *pgxpool.Pool) *Accounts { return &Accounts{pool: pool} }
+// The SQL of play.Accounts (tables of migration 0020).
 
 // Propose implements play.Accounts.
-func (r *Accounts) Propose(ctx context.Context, p *play.Proposal, mail *outbox.Row) error {
+func (r *Records) Propose(ctx context.Context, p *play.Proposal, mail *outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO proposals (id, token_hash, organiser_name, organiser_email, request,
 			created_at, expires_at, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -48,7 +39,7 @@ func scanProposal(row pgx.Row) (*play.Proposal, error) {
 }
 
 // ClaimProposal implements play.Accounts.
-func (r *Accounts) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Time) (*play.Proposal, error) {
+func (r *Records) ClaimProposal(ctx context.Context, tokenHash []byte, now time.Time) (*play.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `UPDATE proposals SET confirmed_at = COALESCE(confirmed_at, $2)
 		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2) RETURNING `+proposalCols, tokenHash, now))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -61,7 +52,7 @@ func (r *Accounts) ClaimProposal(ctx context.Context, tokenHash []byte, now time
 }
 
 // ProposalByToken implements play.Accounts.
-func (r *Accounts) ProposalByToken(ctx context.Context, tokenHash []byte, now time.Time) (*play.Proposal, error) {
+func (r *Records) ProposalByToken(ctx context.Context, tokenHash []byte, now time.Time) (*play.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals
 		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2)`, tokenHash, now))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -74,7 +65,7 @@ func (r *Accounts) ProposalByToken(ctx context.Context, tokenHash []byte, now ti
 }
 
 // Proposal implements play.Accounts.
-func (r *Accounts) Proposal(ctx context.Context, id string) (*play.Proposal, error) {
+func (r *Records) Proposal(ctx context.Context, id string) (*play.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, play.Errorf(play.ENotFound, "no organiser for game %s", id)
@@ -86,7 +77,7 @@ func (r *Accounts) Proposal(ctx context.Context, id string) (*play.Proposal, err
 }
 
 // QueueMail implements play.Accounts.
-func (r *Accounts) QueueMail(ctx context.Context, rows ...outbox.Row) error {
+func (r *Records) QueueMail(ctx context.Context, rows ...outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		for _, m := range rows {
 			if err := insertMail(ctx, tx, m); err != nil {
@@ -109,7 +100,7 @@ func insertMail(ctx context.Context, tx pgx.Tx, m outbox.Row) error {
 }
 
 // Blocked implements play.Accounts.
-func (r *Accounts) Blocked(ctx context.Context, emails []string) ([]string, error) {
+func (r *Records) Blocked(ctx context.Context, emails []string) ([]string, error) {
 	lower := make([]string, len(emails))
 	for i, e := range emails {
 		lower[i] = strings.ToLower(e)
@@ -126,7 +117,7 @@ func (r *Accounts) Blocked(ctx context.Context, emails []string) ([]string, erro
 }
 
 // SetBlocked implements play.Accounts.
-func (r *Accounts) SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error {
+func (r *Records) SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error {
 	var err error
 	if blocked {
 		_, err = r.pool.Exec(ctx, `INSERT INTO mail_blocks (email, blocked_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
@@ -141,7 +132,7 @@ func (r *Accounts) SetBlocked(ctx context.Context, email string, blocked bool, n
 }
 
 // CreateSignin implements play.Accounts.
-func (r *Accounts) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error {
+func (r *Records) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO signin_links (id, token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
 			id, tokenHash, strings.ToLower(email), now, expires); err != nil {
@@ -152,7 +143,7 @@ func (r *Accounts) CreateSignin(ctx context.Context, id string, tokenHash []byte
 }
 
 // UseSignin implements play.Accounts.
-func (r *Accounts) UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
+func (r *Records) UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
 	var email string
 	err := r.pool.QueryRow(ctx, `UPDATE signin_links SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING email`, tokenHash, now).Scan(&email)
@@ -166,7 +157,7 @@ func (r *Accounts) UseSignin(ctx context.Context, tokenHash []byte, now time.Tim
 }
 
 // CreateSession implements play.Accounts.
-func (r *Accounts) CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error {
+func (r *Records) CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error {
 	if _, err := r.pool.Exec(ctx, `INSERT INTO sessions (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 		tokenHash, strings.ToLower(email), now, expires); err != nil {
 		return fmt.Errorf("events/play/postgres: session: %w", err)
@@ -175,7 +166,7 @@ func (r *Accounts) CreateSession(ctx context.Context, tokenHash []byte, email st
 }
 
 // Session implements play.Accounts.
-func (r *Accounts) Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
+func (r *Records) Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
 	var email string
 	err := r.pool.QueryRow(ctx, `SELECT email FROM sessions WHERE token_hash = $1 AND expires_at > $2`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -188,7 +179,7 @@ func (r *Accounts) Session(ctx context.Context, tokenHash []byte, now time.Time)
 }
 
 // DeleteSession implements play.Accounts.
-func (r *Accounts) DeleteSession(ctx context.Context, tokenHash []byte) error {
+func (r *Records) DeleteSession(ctx context.Context, tokenHash []byte) error {
 	if _, err := r.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash); err != nil {
 		return fmt.Errorf("events/play/postgres: end session: %w", err)
 	}
@@ -197,7 +188,7 @@ func (r *Accounts) DeleteSession(ctx context.Context, tokenHash []byte) error {
 
 // Organised implements play.Accounts: a game's id is its
 // proposal's.
-func (r *Accounts) Organised(ctx context.Context, email string) ([]play.OrganisedGame, error) {
+func (r *Records) Organised(ctx context.Context, email string) ([]play.OrganisedGame, error) {
 	rows, err := r.pool.Query(ctx, `SELECT g.id, g.game, g.status, g.players
 		FROM proposals p JOIN games g ON g.id = p.id
 		WHERE lower(p.organiser_email) = lower($1) AND p.confirmed_at IS NOT NULL
@@ -217,7 +208,7 @@ func (r *Accounts) Organised(ctx context.Context, email string) ([]play.Organise
 }
 
 // HasGames implements play.Accounts.
-func (r *Accounts) HasGames(ctx context.Context, email string) (bool, error) {
+func (r *Records) HasGames(ctx context.Context, email string) (bool, error) {
 	var ok bool
 	err := r.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM seats WHERE lower(email) = lower($1))
 		OR EXISTS (SELECT 1 FROM proposals WHERE lower(organiser_email) = lower($1) AND confirmed_at IS NOT NULL)`, email).Scan(&ok)

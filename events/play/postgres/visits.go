@@ -7,28 +7,17 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"pbem/events/play"
 )
 
-// Visits is the PostgreSQL play.Visits (table seat_visits, migrations 0050
-// and 0094).
-type Visits struct {
-	pool *pgxpool.Pool
-}
+// The SQL of play.Visits (table seat_visits, migrations 0050 and 0094).
 
-var _ play.Visits = (*Visits)(nil)
-
-// NewVisits returns a Visits on pool.
-func NewVisits(pool *pgxpool.Pool) *Visits { return &Visits{pool: pool} }
-
-// Visit implements play.Visits. It reads the seat's row, and
-// writes only when the version is above the seen one, or, for a reload,
-// when the visit's time is more than a minute old (an upsert that changes
-// nothing would still lock the row and commit). The write moves seen to
-// since in one statement; a race with another visit is settled by its WHERE, and the row is then read as it was.
-func (r *Visits) Visit(ctx context.Context, id string, seat int, version int64) (int64, error) {
+// Visit implements play.Visits. It reads the seat's row, and writes only
+// when the version is above the seen one, or, for a reload, when the
+// visit's time is more than a minute old (an upsert that changes nothing
+// would still lock the row and commit). The write moves seen to since in
+// one statement; a race with another visit is settled by its WHERE, and
+// the row is then read as it was.
+func (r *Records) Visit(ctx context.Context, id string, seat int, version int64) (int64, error) {
 	var seen, since int64
 	var old bool
 	err := r.pool.QueryRow(ctx, `SELECT seen, since, coalesce(visited_at < now() - interval '1 minute', true)
@@ -60,7 +49,7 @@ func (r *Visits) Visit(ctx context.Context, id string, seat int, version int64) 
 }
 
 // LastVisits implements play.Visits.
-func (r *Visits) LastVisits(ctx context.Context, id string) (map[int]time.Time, error) {
+func (r *Records) LastVisits(ctx context.Context, id string) (map[int]time.Time, error) {
 	rows, err := r.pool.Query(ctx, `SELECT seat, visited_at FROM seat_visits WHERE game_id = $1 AND visited_at IS NOT NULL`, id)
 	if err != nil {
 		return nil, fmt.Errorf("events/play/postgres: last visits of %s: %w", id, err)
