@@ -81,20 +81,25 @@ func AppendStringField(b []byte, name, s string) []byte {
 	return AppendString(AppendField(b, name), s)
 }
 
-// AppendInts appends a list of ints as encoding/json writes a []int (nil is
-// null).
-func AppendInts(b []byte, ns []int) []byte {
-	if ns == nil {
+// AppendList appends xs as a JSON array, each element by appendOne (nil is
+// null, as encoding/json writes a nil slice).
+func AppendList[T any](b []byte, xs []T, appendOne func(T, []byte) []byte) []byte {
+	if xs == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, n := range ns {
+	for i, x := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = appendOne(x, b)
 	}
 	return append(b, ']')
+}
+
+// AppendInts appends a list of ints as encoding/json writes a []int.
+func AppendInts(b []byte, ns []int) []byte {
+	return AppendList(b, ns, func(n int, b []byte) []byte { return strconv.AppendInt(b, int64(n), 10) })
 }
 
 // AppendMarshal appends json.Marshal(v), for the parts of a view that are

@@ -19,18 +19,18 @@ func (v View) AppendJSON(b []byte) []byte {
 	b = engine.AppendInts(engine.AppendField(b, "to_move"), v.ToMove)
 	b = appendCards(engine.AppendField(b, "hand"), v.Hand)
 	b = engine.AppendField(b, "seats")
-	b = appendList(b, v.Seats, SeatView.appendJSON)
+	b = engine.AppendList(b, v.Seats, SeatView.appendJSON)
 	b = engine.AppendField(b, "recruits")
-	b = appendList(b, v.Recruits, RecruitView.appendJSON)
+	b = engine.AppendList(b, v.Recruits, RecruitView.appendJSON)
 	b = appendCards(engine.AppendField(b, "supporters"), v.Supporters)
 	b = engine.AppendInt(b, "draw_count", v.DrawCount)
 	b = appendCards(engine.AppendField(b, "discard"), v.Discard)
 	b = engine.AppendInt(b, "discard_count", v.DiscardN)
 	b = engine.AppendField(b, "macdonnell")
-	b = appendList(b, v.MacDonnell, CarriedView.appendJSON)
+	b = engine.AppendList(b, v.MacDonnell, CarriedView.appendJSON)
 	if len(v.LastRound) > 0 {
 		b = engine.AppendField(b, "last_round")
-		b = appendList(b, v.LastRound, ScoreView.appendJSON)
+		b = engine.AppendList(b, v.LastRound, ScoreView.appendJSON)
 	}
 	if v.Pending != nil {
 		b = v.Pending.appendJSON(engine.AppendField(b, "pending"))
@@ -42,23 +42,9 @@ func (v View) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendList appends a JSON array of xs, each by appendOne (nil is null,
-// as encoding/json writes a nil slice).
-func appendList[T any](b []byte, xs []T, appendOne func(T, []byte) []byte) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendOne(x, b)
-	}
-	return append(b, ']')
+func appendCards(b []byte, cs []CardView) []byte {
+	return engine.AppendList(b, cs, CardView.appendJSON)
 }
-
-func appendCards(b []byte, cs []CardView) []byte { return appendList(b, cs, CardView.appendJSON) }
 
 func (c CardView) appendJSON(b []byte) []byte {
 	return append(c.appendFields(append(b, '{')), '}')
@@ -111,7 +97,7 @@ func (s SeatView) appendJSON(b []byte) []byte {
 	b = engine.AppendInt(b, "seat", s.Seat)
 	b = engine.AppendInt(b, "hand_count", s.HandCount)
 	b = engine.AppendField(b, "army")
-	b = appendList(b, s.Army, FollowerView.appendJSON)
+	b = engine.AppendList(b, s.Army, FollowerView.appendJSON)
 	b = appendCards(engine.AppendField(b, "claimed"), s.Claimed)
 	b = engine.AppendInt(b, "points", s.Points)
 	return append(b, '}')
