@@ -34,7 +34,7 @@ play() { # play NAME ROUND
   "$here/pg.sh" clean >/dev/null 2>&1 || true
   "$here/pg.sh" checkpoint
   node "$here/pbem-load.js" --bin "$work/$1" --url "$url" --duration "$secs" --players 32 --json "$out/$1-$2.json" |
-    grep -E '^(moves:|POST /moves:|pbem CPU|pbem WAL)' | sed "s/^/$1 $2: /"
+    grep -E '^(moves:|POST /moves:|pbem CPU|pbem WAL|pbem server)' | sed "s/^/$1 $2: /"
 }
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then play A "$r"; play B "$r"; else play B "$r"; play A "$r"; fi

@@ -104,7 +104,9 @@ async function main() {
     { env, stdio: ['ignore', 'pipe', 'inherit'] });
     // read takes every reading at once, the /proc ones first (no await between them).
     const read = async () => {
-      const r = { server: meter.procCPU(server.child.pid), clients: meter.procCPU(load.pid), cluster: meter.clusterCPU(postmaster) };
+      const sw = meter.procSwitches(server.child.pid);
+      const r = { server: meter.procCPU(server.child.pid), clients: meter.procCPU(load.pid), cluster: meter.clusterCPU(postmaster),
+        serverVCSW: sw.voluntary, serverICSW: sw.involuntary };
       r.backends = await meter.backendsCPU(admin, dbName);
       r.wal = await meter.walBytes(admin);
       return r;
@@ -139,12 +141,13 @@ async function main() {
     Object.assign(out, {
       server_cpu_ms: per('server'), client_cpu_ms: per('clients'), process_cpu_ms: per('server') + per('clients'),
       pg_backends_cpu_ms: per('backends'), pg_cluster_cpu_ms: per('cluster'), wal_bytes: per('wal'),
-      views_per_move: out.views / n,
+      views_per_move: out.views / n, server_vcsw: per('serverVCSW'), server_icsw: per('serverICSW'),
     });
     console.log(`pbem CPU per move (read here): server ${out.server_cpu_ms.toFixed(3)} ms, clients ${out.client_cpu_ms.toFixed(3)} ms, ` +
       `PostgreSQL backends ${out.pg_backends_cpu_ms.toFixed(3)} ms, whole cluster ${out.pg_cluster_cpu_ms.toFixed(3)} ms; ` +
       `server + whole cluster ${(out.server_cpu_ms + out.pg_cluster_cpu_ms).toFixed(3)} ms`);
     console.log(`pbem WAL per move: ${out.wal_bytes.toFixed(0)} bytes`);
+    console.log(`pbem server context switches per move: ${out.server_vcsw.toFixed(2)} voluntary, ${out.server_icsw.toFixed(2)} involuntary`);
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(out, null, 2));
   } finally {
     if (server) {

@@ -41,6 +41,8 @@ function moveTable(a, b, na, nb) {
     ['CPU/move ms, server + cluster', 'server_pg_cpu_ms', 3],
     ['CPU/move ms, all (+ clients)', 'total_cpu_ms', 3],
     ['WAL bytes/move', 'wal_bytes', 0],
+    ['server switches/move, waits', 'server_vcsw', 2],
+    ['server switches/move, preempted', 'server_icsw', 2],
   ];
   const w = Math.max(na.length, nb.length, 10) + 2;
   console.log(`${'figure'.padEnd(30)} ${pad(na, w)} ${pad(nb, w)} ${pad(`${nb}/${na}`, w + 2)}`);
