@@ -8,9 +8,6 @@ import (
 	"pbem/engine/i18n"
 )
 
-// bagpipesName is the registry name of Swords and Bagpipes.
-const bagpipesName = "swords-and-bagpipes"
-
 // bagCard is a bagpipe card as the page draws it: the view's card
 // (bagpipes.CardView: its printed name, its text in the game's language),
 // its phase in the page's language.

@@ -8,9 +8,6 @@ import (
 	"pbem/engine/lords"
 )
 
-// lordsName is the registry name of Lords of Scotland.
-const lordsName = "lords-of-scotland"
-
 // lordsCard is a card as the page draws it.
 type lordsCard struct {
 	Rank     int
