@@ -43,6 +43,8 @@ type adminPage struct {
 // admin page: Next tells when it is tried again (nil: given up).
 type failedRow struct {
 	notify.FailedEmail
+	// What names the email's kind in the page's language.
+	What string
 	Next *when
 }
 
@@ -133,7 +135,7 @@ func (p *pages) admin(c echo.Context) error {
 			return err
 		}
 		for _, f := range failed {
-			row := failedRow{FailedEmail: f}
+			row := failedRow{FailedEmail: f, What: textOr(cat, "admin.mail."+string(f.Kind), string(f.Kind))}
 			if f.Status == notify.EmailWaiting && f.NextAttempt != nil {
 				next := tellTime(cat, *f.NextAttempt, p.svc.Now(), location(c))
 				row.Next = &next

@@ -44,7 +44,13 @@ type chartLine struct {
 // chartRow is one player's scores by round.
 type chartRow struct {
 	Name   string
-	Scores []int
+	Scores []chartScore
+}
+
+// chartScore is a player's score after a round (the table names the round
+// beside each figure on a phone).
+type chartScore struct {
+	Round, Score int
 }
 
 // chartColors tell up to eight players apart (and stay readable on white).
@@ -91,7 +97,7 @@ func drawChart(series []roundScores, names []string, roundWord string) *scoreCha
 			if seat < len(s.Scores) {
 				v = s.Scores[seat]
 			}
-			row.Scores = append(row.Scores, v)
+			row.Scores = append(row.Scores, chartScore{Round: s.Round, Score: v})
 			x, y := xOf(i), yOf(v)
 			pts = append(pts, fmt.Sprintf("%d,%d", x, y))
 			ln.Dots = append(ln.Dots, chartTick{X: x, Y: y, Label: strconv.Itoa(v)})

@@ -400,7 +400,7 @@ func auditChartsLords(t *testing.T, lang, round, title string) {
 	}
 	// The last column of each row is the player's final supporter points.
 	for _, r := range sm.Result.Ranking {
-		row := regexp.MustCompile(`<tr><th scope="row">` + r.Name + `</th>(?:<td>\d+</td>)*<td>(\d+)</td></tr>`).FindStringSubmatch(a.Body)
+		row := regexp.MustCompile(`<tr><th scope="row">` + r.Name + `</th>(?:<td data-label="[^"]+">\d+</td>)*<td data-label="[^"]+">(\d+)</td></tr>`).FindStringSubmatch(a.Body)
 		if row == nil || row[1] != num(int64(r.Score)) {
 			t.Errorf("%s: chart ends at %v, result %d", r.Name, row, r.Score)
 		}
