@@ -52,16 +52,23 @@ run: build
 test: vet build
 	./$(BIN) db exec -- $(MAKE) --no-print-directory test-go
 
+# The longest package under -race, run in a go test of its own so that it
+# starts at once (in one go test with the others it started last).
+RACE_FIRST ?= ./api
+
 # test-go runs the tests; PBEM_TEST_DATABASE_URL is set by `pbem db exec`.
-# Its three parts run at once (each part's output together when it ends):
-# the race run, the browser tests and the packages without goroutines.
+# Its four parts run at once (each part's output together when it ends):
+# RACE_FIRST and the other race packages, the browser tests and the
+# packages without goroutines.
 test-go:
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-race test-browser test-plain
+	$(MAKE) --no-print-directory -j4 --output-sync=target test-race-first test-race test-browser test-plain
 	$(MAKE) --no-print-directory fuzz
 
-.PHONY: test-race test-browser test-plain
+.PHONY: test-race-first test-race test-browser test-plain
+test-race-first:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_FIRST)
 test-race:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_PKGS)
+	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $$($(GO) list $(RACE_PKGS) | grep -vxF "$$($(GO) list $(RACE_FIRST))")
 test-browser:
 	$(GO) test -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
 test-plain:
