@@ -18,6 +18,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
@@ -240,7 +241,7 @@ func TestBrowserTableTalk(t *testing.T) {
 	mover := e.toMove(id)
 	next := mover
 	for next == mover {
-		v, err := e.svc.SeatView(ctx, id, mover)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, mover)
 		if err != nil {
 			t.Fatal(err)
 		}

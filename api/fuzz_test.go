@@ -20,6 +20,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -149,7 +150,7 @@ func (s *fuzzServer) fill(b []byte, seat int, escape func(string) string) []byte
 	if !bytes.Contains(b, []byte("$")) {
 		return b
 	}
-	v, err := s.svc.SeatView(s.ctx, s.game, seat)
+	v, err := playtest.SeatView(s.ctx, s.svc, secret, s.game, seat)
 	version, move := "0", "{}"
 	if err == nil {
 		version = strconv.FormatInt(v.Version, 10)
@@ -328,7 +329,7 @@ func FuzzPageForms(f *testing.F) {
 			if ck != nil {
 				extra.Set("csrf", s.csrf[ck.Value])
 			}
-			if v, verr := s.svc.SeatView(s.ctx, s.game, r.seat); verr == nil {
+			if v, verr := playtest.SeatView(s.ctx, s.svc, secret, s.game, r.seat); verr == nil {
 				extra.Set("version", strconv.FormatInt(v.Version, 10))
 			}
 			body := append(append(b, '&'), extra.Encode()...)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 	"pbem/projections/postgres"
@@ -66,7 +67,7 @@ func (e *pageEnv) playUntilSeat(id string, seat int, rng *rand.Rand) {
 		if s < 0 {
 			e.t.Fatalf("game %s ended before seat %d played", id, seat)
 		}
-		v, err := e.svc.SeatView(ctx, id, s)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, s)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -269,7 +270,7 @@ func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
 	named := map[int]bool{} // seats shown a text naming Dee
 	for range 400 {
 		for seat := range 3 {
-			v, err := e.svc.SeatView(ctx, id, seat)
+			v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +297,7 @@ func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
 		if s < 0 {
 			break
 		}
-		v, err := e.svc.SeatView(ctx, id, s)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, s)
 		if err != nil {
 			t.Fatal(err)
 		}

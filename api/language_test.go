@@ -16,6 +16,7 @@ import (
 	"pbem/engine/i18n"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
@@ -221,7 +222,7 @@ func TestEachPlayerReadsTheirLanguage(t *testing.T) {
 		if !strings.Contains(p.Body, `lang="`+r.lang+`"`) {
 			t.Errorf("%s's play page is not in %s", r.name, r.lang)
 		}
-		v, err := e.svc.SeatView(ctx, id, i)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, i)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,9 +230,9 @@ func TestEachPlayerReadsTheirLanguage(t *testing.T) {
 			t.Errorf("%s's view says language %q", r.name, v.Language)
 		}
 	}
-	ann, _ := e.svc.SeatView(ctx, id, 0)
-	bea, _ := e.svc.SeatView(ctx, id, 1)
-	ciro, _ := e.svc.SeatView(ctx, id, 2)
+	ann, _ := playtest.SeatView(ctx, e.svc, secret, id, 0)
+	bea, _ := playtest.SeatView(ctx, e.svc, secret, id, 1)
+	ciro, _ := playtest.SeatView(ctx, e.svc, secret, id, 2)
 	if len(ann.LegalMoves)+len(bea.LegalMoves)+len(ciro.LegalMoves) == 0 {
 		t.Fatal("nobody may move")
 	}
@@ -255,7 +256,7 @@ func TestEachPlayerReadsTheirLanguage(t *testing.T) {
 		t.Fatalf("language menu: %d to %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}
 	readerPage(t, "fr", "Ciro's page after the menu", browsers[2].get("/play/"+id), http.StatusOK)
-	if v, _ := e.svc.SeatView(ctx, id, 2); v.Language != "fr" {
+	if v, _ := playtest.SeatView(ctx, e.svc, secret, id, 2); v.Language != "fr" {
 		t.Errorf("Ciro's view after the menu says %q", v.Language)
 	}
 	table[2].lang = "fr"

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
@@ -259,7 +260,7 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	if strings.Contains(loc, "token") || !strings.HasSuffix(loc, "/play/"+id) {
 		t.Fatalf("the URL kept its token: %s", loc)
 	}
-	v, err := e.svc.SeatView(context.Background(), id, mover)
+	v, err := playtest.SeatView(context.Background(), e.svc, secret, id, mover)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 )
 
@@ -95,7 +96,7 @@ func TestBrowserCatchUpFollowsLiveWithoutAJump(t *testing.T) {
 				if n > 60 {
 					t.Fatal("the others' turns do not end")
 				}
-				v, err := e.svc.SeatView(ctx, id, seat)
+				v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -17,6 +17,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 )
 
@@ -142,7 +143,7 @@ func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
 				if seat < 0 {
 					break
 				}
-				v, err := e.svc.SeatView(ctx, id, seat)
+				v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 				if err != nil {
 					t.Fatal(err)
 				}

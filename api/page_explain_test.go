@@ -15,6 +15,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify/smtpsink"
 )
@@ -32,7 +33,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play
 			e.t.Fatal(err)
 		}
 		for seat := range sm.Seats {
-			v, err := e.svc.SeatView(ctx, id, seat)
+			v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 			if err != nil {
 				e.t.Fatal(err)
 			}
@@ -44,7 +45,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play
 		if seat < 0 {
 			break
 		}
-		v, err := e.svc.SeatView(ctx, id, seat)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestPageShowsExplanationsAndHelp(t *testing.T) {
 		for i, lang := range []string{"en", "fr", "it"} {
 			id := e.createGame(c.game, c.players, lang, "")
 			seat := e.playUntil(id, uint64(i+1), 400, hasKind(c.kind))
-			v, err := e.svc.SeatView(context.Background(), id, seat)
+			v, err := playtest.SeatView(context.Background(), e.svc, secret, id, seat)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,6 +22,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -216,7 +217,7 @@ func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
 		if seat < 0 {
 			return n
 		}
-		v, err := e.svc.SeatView(ctx, id, seat)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 		if err != nil {
 			e.t.Fatal(err)
 		}

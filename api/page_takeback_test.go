@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 )
 
@@ -55,7 +56,7 @@ func (e *pageEnv) untilUndoable(id string) int {
 // stateOf is the engine view of seat, as JSON.
 func (e *pageEnv) stateOf(id string, seat int) string {
 	e.t.Helper()
-	v, err := e.svc.SeatView(context.Background(), id, seat)
+	v, err := playtest.SeatView(context.Background(), e.svc, secret, id, seat)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
@@ -205,11 +206,11 @@ func TestPageNeverShowsAnotherSeatsHiddenCards(t *testing.T) {
 func hiddenFrom(t testing.TB, e *pageEnv, id string, owner, viewer int) map[string]bool {
 	t.Helper()
 	ctx := context.Background()
-	vo, err := e.svc.SeatView(ctx, id, owner)
+	vo, err := playtest.SeatView(ctx, e.svc, secret, id, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vv, err := e.svc.SeatView(ctx, id, viewer)
+	vv, err := playtest.SeatView(ctx, e.svc, secret, id, viewer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
@@ -110,7 +111,7 @@ func (e *pageEnv) playWithBots(id string, limit int) {
 			}
 			continue
 		}
-		v, err := e.svc.SeatView(ctx, id, seat)
+		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -287,7 +288,7 @@ func (e *env) reply(em email, msgID, body string) {
 // view is a seat's view (the test's oracle, not the players').
 func (e *env) view(id string, seat int) *play.View {
 	e.t.Helper()
-	v, err := e.svc.SeatView(context.Background(), id, seat)
+	v, err := playtest.SeatView(context.Background(), e.svc, secret, id, seat)
 	if err != nil {
 		e.t.Fatal(err)
 	}

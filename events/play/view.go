@@ -309,9 +309,9 @@ func (s *Service) tokenView(ctx context.Context, id, token string) (*projections
 	return g, view(g, st, seat), nil
 }
 
-// SeatView returns the view of seat without a token, for callers that
-// authenticated the player otherwise (an email reply). Errors: ENotFound.
-func (s *Service) SeatView(ctx context.Context, id string, seat int) (*View, error) {
+// seatView returns the view of seat without a token, for callers that
+// know the seat otherwise (a reminder's list of moves). Errors: ENotFound.
+func (s *Service) seatView(ctx context.Context, id string, seat int) (*View, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
@@ -343,7 +343,7 @@ func view(g *projections.Game, st engine.State, seat int) *View {
 // (projections.ChoiceTag) that the email's reply address carries: a
 // reminder lists them. Errors: ENotFound.
 func (s *Service) SeatMoves(ctx context.Context, id string, seat int) ([]string, string, error) {
-	v, err := s.SeatView(ctx, id, seat)
+	v, err := s.seatView(ctx, id, seat)
 	if err != nil {
 		return nil, "", err
 	}

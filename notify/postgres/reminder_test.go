@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -79,7 +80,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 			if rem == "" {
 				t.Fatal("no reminder for the game")
 			}
-			sv, err := r.svc.SeatView(ctx, id, g.ToMove[0])
+			sv, err := playtest.SeatView(ctx, r.svc, rigSecret, id, g.ToMove[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +108,7 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 				t.Fatalf("no second reminder: %+v", res)
 			}
 			seat := g.ToMove[0]
-			sv, err = r.svc.SeatView(ctx, id, seat)
+			sv, err = playtest.SeatView(ctx, r.svc, rigSecret, id, seat)
 			if err != nil {
 				t.Fatal(err)
 			}

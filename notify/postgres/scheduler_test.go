@@ -37,6 +37,9 @@ type asyncRig struct {
 	hist  postgres.Histories // tells the digests' table talk
 }
 
+// rigSecret is the secret of a rig's service.
+var rigSecret = []byte("secret")
+
 func newRig(t *testing.T) *asyncRig {
 	t.Helper()
 	pool := newPool(t)
@@ -45,7 +48,7 @@ func newRig(t *testing.T) *asyncRig {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
-		Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte("secret"), Now: c.Now})
+		Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: rigSecret, Now: c.Now})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	hist := postgres.Histories{Games: engine.NewRegistry(testgame.Game{}), Events: store}
 	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool, hist), Timeouter: svc, Now: c.Now})

@@ -15,6 +15,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -77,7 +78,7 @@ func BenchmarkMoveVsInsert(b *testing.B) {
 				games[w] = ""
 				continue
 			}
-			v, err := svc.SeatView(ctx, games[w], sm.ToMove[0])
+			v, err := playtest.SeatView(ctx, svc, secret, games[w], sm.ToMove[0])
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 )
@@ -36,7 +37,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 				t.Fatalf("nobody to move: %v", err)
 			}
 			seat := sm.ToMove[0]
-			v, err := svc.SeatView(ctx, c.ID, seat)
+			v, err := playtest.SeatView(ctx, svc, secret, c.ID, seat)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -50,7 +51,7 @@ func BenchmarkSeatReads(b *testing.B) {
 		if len(sm.ToMove) == 0 {
 			break // a short deal: the game ended
 		}
-		v, err := svc.SeatView(ctx, c.ID, sm.ToMove[0])
+		v, err := playtest.SeatView(ctx, svc, secret, c.ID, sm.ToMove[0])
 		if err != nil {
 			b.Fatal(err)
 		}
