@@ -130,9 +130,6 @@ func New(cfg Config) *Server {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// Echo returns the underlying echo instance (for tests and wiring).
-func (s *Server) Echo() *echo.Echo { return s.echo }
-
 func requestID(c echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
 }

@@ -67,7 +67,7 @@ type PageConfig struct {
 	StreamFor time.Duration
 }
 
-// ZoneRecorder records a seat's time zone (notify's SeatReader does).
+// ZoneRecorder records a seat's time zone (notify/postgres.Seats does).
 type ZoneRecorder interface {
 	SetZone(ctx context.Context, gameID string, seat int, zone string) error
 }

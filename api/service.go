@@ -27,7 +27,6 @@ var _ Service = (*play.Service)(nil)
 // API and the email links.
 type Play interface {
 	Move(ctx context.Context, id, token string, req play.MoveRequest) (*play.View, error)
-	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	Takeback(ctx context.Context, id, token string, req play.TakebackRequest) (*play.View, error)
 	Chat(ctx context.Context, id, token, text, requestID string) error
 	RematchAs(ctx context.Context, id, token string) (*play.SeatRematch, error)
@@ -47,7 +46,6 @@ type Reads interface {
 	Audit(ctx context.Context, id string) (*play.Audit, error)
 	DescribeAudit(a *play.Audit, names []string, lang string) []string
 	PublicReplay(ctx context.Context, id string, visit func(play.PublicStep)) error
-	Verify(ctx context.Context, id string) error
 	WaitingFor(ctx context.Context, id string) ([]play.Waiting, error)
 	PauseReason(ctx context.Context, id string) (string, error)
 	OldLinkOf(ctx context.Context, id, token string) (*play.OldLink, error)
@@ -77,7 +75,6 @@ type Admin interface {
 // Accounts are the commands of people rather than seats: creating and
 // confirming games, signing in to "my games", and refusing email.
 type Accounts interface {
-	Create(ctx context.Context, req play.CreateGame) (*play.CreatedGame, error)
 	Propose(ctx context.Context, req play.CreateGame) (*play.Proposed, error)
 	Confirm(ctx context.Context, token string, again func(id string) error) (*play.Confirmed, error)
 	// ProposalOf reads the game a confirmation link proposes (its page's

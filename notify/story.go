@@ -87,9 +87,6 @@ type SeatReader interface {
 	// Upto (see Story); for a round-end email the summary of the
 	// round ended at or before Upto. One call serves a claimed batch.
 	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
-	// SetZone records the time zone the seat's browser reported; zone must
-	// pass CheckZone.
-	SetZone(ctx context.Context, gameID string, seat int, zone string) error
 }
 
 // CheckZone validates an IANA time zone name a browser reported

@@ -191,13 +191,3 @@ type Request struct {
 	Version  int64
 	Response json.RawMessage
 }
-
-// InboxItem is a game waiting for a player's decision.
-type InboxItem struct {
-	GameID   string     `json:"game_id"`
-	Game     string     `json:"game"`
-	Seat     int        `json:"seat"`
-	Name     string     `json:"name"`
-	Since    int64      `json:"since_version"`
-	Deadline *time.Time `json:"deadline"`
-}

@@ -25,9 +25,6 @@ type Repository interface {
 	// Save writes the Changes of one batch of appends (one per game)
 	// inside the batch's transaction tx.
 	Save(ctx context.Context, tx events.Tx, cs []*Change) error
-	// Inbox lists the active games awaiting a seat played from email
-	// (case-insensitive), soonest deadline first.
-	Inbox(ctx context.Context, email string) ([]InboxItem, error)
 	// GameIDs lists every game, oldest first.
 	GameIDs(ctx context.Context) ([]string, error)
 	// Replace writes a rebuilt Change: the game's projected columns (keeping

@@ -41,9 +41,3 @@ func AuditNames(a *Audit, names []string) [][]string {
 	}
 	return out
 }
-
-// AuditActor names the author of event i of a as of the act: the person
-// who held the acting seat then ("" for an actor that is not a seat).
-func AuditActor(a *Audit, at [][]string, i int) string {
-	return projections.ActorName(a.Events[i].Meta.Actor, at[i])
-}

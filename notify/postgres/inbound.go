@@ -75,16 +75,3 @@ WHERE id = (SELECT id FROM outbox WHERE game_id = $1 AND seat = $2 AND status = 
 		return nil
 	})
 }
-
-// Bounced reports whether an address bounced for good, and why.
-func (in *Inbound) Bounced(ctx context.Context, email string) (bool, string, error) {
-	var reason string
-	err := in.pool.QueryRow(ctx, `SELECT reason FROM mail_bounces WHERE email = $1`, strings.ToLower(email)).Scan(&reason)
-	if err == pgx.ErrNoRows {
-		return false, "", nil
-	}
-	if err != nil {
-		return false, "", fmt.Errorf("notify/postgres: bounced: %w", err)
-	}
-	return true, reason, nil
-}

@@ -226,8 +226,9 @@ func (s *Seats) chatStories(ctx context.Context, reqs []notify.StoryRequest, tol
 	return nil
 }
 
-// SetZone implements notify.SeatReader: it writes only when the zone
-// changed, so a page opened again costs no write.
+// SetZone records the time zone a seat's browser reported, which must
+// pass notify.CheckZone (api.ZoneRecorder, inbound.Zones): it writes only
+// when the zone changed, so a page opened again costs no write.
 func (s *Seats) SetZone(ctx context.Context, gameID string, seat int, zone string) error {
 	if _, err := notify.CheckZone(zone); err != nil {
 		return err
