@@ -20,8 +20,8 @@ type MailConfig struct {
 	Prefs notify.PrefStore
 	// Outbox lists a game's failed emails for its admin.
 	Outbox notify.OutboxStore
-	// Service authenticates the admin token.
-	Service Service
+	// Service authenticates the admin token (the game service's reads).
+	Service Reads
 	// Mailbox is the dev mailbox: set only when no PBEM_SMTP_URL is
 	// configured, and then GET /dev/mail lists it.
 	Mailbox notify.MailboxStore

@@ -94,7 +94,7 @@ func durationWords(cat i18n.Printer, d time.Duration) string {
 // optionWords are the options of g that differ from the base game, in
 // cat's language: a bool option on by its label, a choice or a number as
 // "Label: value", a document (a custom card set) by its label.
-func optionWords(svc Service, cat i18n.Printer, g play.CreateGame) []string {
+func optionWords(svc Reads, cat i18n.Printer, g play.CreateGame) []string {
 	st, ok := svc.Settings(g.Game, cat.Lang())
 	if !ok {
 		return nil
