@@ -19,18 +19,26 @@ func playRandom(tb testing.TB, g *Game, su engine.Setup, r *rand.Rand) int {
 	s := st.(*State)
 	n := 0
 	for s.Final == nil {
-		seat := s.awaited()
-		legal := s.legal(seat)
-		evs, err := s.Decide(seat, &legal[r.IntN(len(legal))])
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, e := range evs {
-			s.Apply(e)
-		}
+		randomStep(tb, s, r)
 		n++
 	}
 	return n
+}
+
+// randomStep plays a random legal move of the seat s awaits, applies its
+// events to s and returns them.
+func randomStep(tb testing.TB, s *State, r *rand.Rand) []engine.Event {
+	tb.Helper()
+	seat := s.awaited()
+	legal := s.legal(seat)
+	evs, err := s.Decide(seat, &legal[r.IntN(len(legal))])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range evs {
+		s.Apply(e)
+	}
+	return evs
 }
 
 func BenchmarkRandomGame4(b *testing.B) {

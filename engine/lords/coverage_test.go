@@ -26,13 +26,7 @@ func TestRandomPlayReachesEveryRule(t *testing.T) {
 		s := st.(*State)
 		r := rand.New(rand.NewPCG(uint64(i), 5))
 		for s.Final == nil {
-			seat := s.awaited()
-			l := s.legal(seat)
-			evs, err := s.Decide(seat, &l[r.IntN(len(l))])
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range evs {
+			for _, e := range randomStep(t, s, r) {
 				seen[e.EventType()]++
 				switch e := e.(type) {
 				case PowerUsed:
@@ -78,7 +72,6 @@ func TestRandomPlayReachesEveryRule(t *testing.T) {
 						}
 					}
 				}
-				s.Apply(e)
 			}
 		}
 		if s.Final.Ranking[0].Place == s.Final.Ranking[1].Place {

@@ -36,15 +36,7 @@ func FuzzDecide(f *testing.F) {
 		s := st.(*State)
 		r := rand.New(rand.NewPCG(seed, uint64(steps)))
 		for i := 0; i < int(steps) && s.Final == nil; i++ {
-			seat := s.awaited()
-			legal := s.legal(seat)
-			evs, err := s.Decide(seat, &legal[r.IntN(len(legal))])
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range evs {
-				s.Apply(e)
-			}
+			randomStep(t, s, r)
 		}
 		seat := s.awaited() + int(seatDelta)%3
 		evs, _, err := enginetest.CheckArbitraryMove(g, s, seat, data)

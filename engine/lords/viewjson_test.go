@@ -44,15 +44,7 @@ func TestViewAppendJSONAsEncodingJSON(t *testing.T) {
 			if s.Final != nil {
 				break
 			}
-			seat := s.awaited()
-			legal := s.legal(seat)
-			evs, err := s.Decide(seat, &legal[r.IntN(len(legal))])
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range evs {
-				s.Apply(e)
-			}
+			randomStep(t, s, r)
 		}
 	}
 	t.Logf("%d views compared", views)
