@@ -1,7 +1,7 @@
 // Package projections holds pbem's read models, built from the events and
 // only from them: the game row (version, status, deadlines) and its state
-// snapshot (every SnapshotEvery events), the lobby and inbox, and the email
-// outbox rows a change owes. Each seat's redacted history is not stored:
+// snapshot (every SnapshotEvery events), the games a player sits in (the
+// "My games" page: mygames.go), and the email outbox rows a change owes. Each seat's redacted history is not stored:
 // its readers tell it from the events when they read it (history.go:
 // SeatHistory).
 //

@@ -2,7 +2,7 @@
 // command (create a game, play a move, the admin actions, a deadline's
 // timeout; later a take-back, an email reply's move and a bot's move) into
 // events appended to the game's stream, and answers the queries the ways in
-// need (a seat's view, its history, the audit, a player's inbox) from the
+// need (a seat's view, its history, the audit, a player's games) from the
 // read models.
 //
 // Why here, under events/: a command is decided against the engine and
