@@ -83,22 +83,15 @@ func (v *View) AppendJSON(b []byte) ([]byte, error) {
 	} else if b, err = appendMarshal(b, v.Deadline); err != nil {
 		return nil, err
 	}
-	b = engine.AppendField(b, "explanations")
-	if v.Explanations == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, e := range v.Explanations {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = engine.AppendStringField(append(b, '{'), "kind", e.Kind)
-			b = append(engine.AppendStringField(b, "text", e.Text), '}')
-		}
-		b = append(b, ']')
-	}
+	b = engine.AppendList(engine.AppendField(b, "explanations"), v.Explanations, appendExplanation)
 	b = engine.AppendStringField(b, "language", v.Language)
 	return append(b, '}'), nil
+}
+
+// appendExplanation appends e as encoding/json writes an engine.Explanation.
+func appendExplanation(e engine.Explanation, b []byte) []byte {
+	b = engine.AppendStringField(append(b, '{'), "kind", e.Kind)
+	return append(engine.AppendStringField(b, "text", e.Text), '}')
 }
 
 // appendMoves appends a list of moves as encoding/json writes it: an
