@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"sync"
@@ -99,13 +100,27 @@ FROM outbox WHERE status = 'pending'`, c.Now()).Scan(&pending, &due, &attempts);
 }
 
 // crashChildEnv names the database of the worker process
-// TestWorkerCrashDuplicatesAtMostOneEmail starts (and then kills).
-const crashChildEnv = "PBEM_TEST_CRASH_WORKER_DB"
+// TestWorkerCrashDuplicatesAtMostOneEmail starts (and then kills);
+// crashChildClock is the time its clock stands at (RFC 3339).
+const (
+	crashChildEnv   = "PBEM_TEST_CRASH_WORKER_DB"
+	crashChildClock = "PBEM_TEST_CRASH_WORKER_NOW"
+	// crashChildApp is the application_name of the worker process's
+	// connections, by which the test waits for them to end.
+	crashChildApp = "pbem-crash-child"
+	// crashLease is the lease of the worker process: long enough that
+	// the process, however slow the machine, sends well within it.
+	crashLease = time.Minute
+)
 
 // TestWorkerCrashDuplicatesAtMostOneEmail runs a worker in a process of
 // its own and kills it (SIGKILL) while the relay holds its third message
-// of five, before accepting it: after the lease another worker sends the
-// rest, and only that one message arrives twice.
+// of five, before accepting it: once the lease has run out (on the
+// test's clock: the dead worker's lease is over when another worker's
+// clock is past it, no real time passes) another worker sends the rest,
+// and only that one message arrives twice. The rows are counted only
+// after the dead process's database connections have ended, so that
+// nothing it had in flight is still being written.
 func TestWorkerCrashDuplicatesAtMostOneEmail(t *testing.T) {
 	if os.Getenv(crashChildEnv) != "" {
 		crashChild(t)
@@ -128,25 +143,36 @@ func TestWorkerCrashDuplicatesAtMostOneEmail(t *testing.T) {
 			close(killed)
 		}
 	}})
-	insert(t, pool, time.Now().Add(-time.Second), outbox.YourTurn, 5, "ann@example.org")
+	c := newClock()
+	insert(t, pool, c.Now(), outbox.YourTurn, 5, "ann@example.org")
+	childURL, err := withApplicationName(dbURL, crashChildApp)
+	if err != nil {
+		t.Fatal(err)
+	}
 	child := exec.Command(os.Args[0], "-test.run=^TestWorkerCrashDuplicatesAtMostOneEmail$", "-test.v")
-	child.Env = append(os.Environ(), crashChildEnv+"="+dbURL, "PBEM_TEST_CRASH_WORKER_SMTP="+sink.Addr())
+	child.Env = append(os.Environ(), crashChildEnv+"="+childURL, "PBEM_TEST_CRASH_WORKER_SMTP="+sink.Addr(),
+		crashChildClock+"="+c.Now().Format(time.RFC3339Nano))
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
 	started <- child
 	select {
 	case <-killed:
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute):
 		_ = child.Process.Kill()
 		t.Fatal("the worker process did not reach its third message")
 	}
+	waitNoConnections(t, pool, crashChildApp)
 	if n := sentCount(t, pool); n != 2 {
 		t.Fatalf("%d rows marked sent when the worker died, want 2", n)
 	}
-	// The dead worker's lease (2 s) runs out; another worker sends the rest.
-	time.Sleep(2100 * time.Millisecond)
-	w := newWorker(t, pool, workerOpts{sender: smtpSender(t, sink), batch: 10})
+	// The dead worker's lease is still running: another worker takes nothing.
+	w := newWorker(t, pool, workerOpts{clock: c, sender: smtpSender(t, sink), batch: 10})
+	if n, err := w.RunOnce(context.Background()); n != 0 || err != nil {
+		t.Fatalf("within the dead worker's lease: %d rows, %v; want none", n, err)
+	}
+	// Its lease runs out; the other worker sends the rest.
+	c.Add(crashLease)
 	if n, err := w.RunOnce(context.Background()); n != 3 || err != nil {
 		t.Fatalf("after the crash: %d rows, %v; want the 3 the dead worker held", n, err)
 	}
@@ -160,9 +186,48 @@ func TestWorkerCrashDuplicatesAtMostOneEmail(t *testing.T) {
 	}
 }
 
+// withApplicationName returns dbURL with its connections named app
+// (pg_stat_activity.application_name).
+func withApplicationName(dbURL, app string) (string, error) {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	q.Set("application_name", app)
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// waitNoConnections waits until no connection named app is open on the
+// pool's database: the backends of a killed process end once they notice
+// its sockets closed, finishing any statement they were running first.
+func waitNoConnections(t *testing.T, pool *pgxpool.Pool, app string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var n int
+		if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+WHERE datname = current_database() AND application_name = $1`, app).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections of the killed process still open after a minute", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // crashChild is the worker process of TestWorkerCrashDuplicatesAtMostOneEmail:
-// it sends until it is killed.
+// on a clock standing at the parent's time, it sends until it is killed.
 func crashChild(t *testing.T) {
+	now, err := time.Parse(time.RFC3339Nano, os.Getenv(crashChildClock))
+	if err != nil {
+		t.Fatal(err)
+	}
 	pool, err := pgxpool.New(context.Background(), os.Getenv(crashChildEnv))
 	if err != nil {
 		t.Fatal(err)
@@ -176,11 +241,11 @@ func crashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(pool), Sender: sender,
-		Renderer: testRenderer(t), Batch: 10, Lease: 2 * time.Second})
+		Renderer: testRenderer(t), Batch: 10, Lease: crashLease, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_ = w.Run(ctx)
 }
