@@ -82,7 +82,7 @@ fuzz:
 	done
 
 ## test-ha: the failover test: a pg_auto_failover formation (monitor, primary, synchronous
-## standby) of its own, the primary killed under load (needs pg_autoctl: see README)
+## standby) of its own, the primary killed under load (needs pg_autoctl: see docs/operating.md)
 test-ha: build
 	$(GO) test -tags ha -count=1 -run TestFailover -timeout 10m -v ./cmd/pbem/systest/
 

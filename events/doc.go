@@ -60,7 +60,7 @@
 // against CommitKeyFrom(seed); recompute M, C and Hash for every event in
 // order and compare with the published hashes (and with those noted while
 // playing); then deal the game again from the seed and replay the events
-// (pbem verify does all of it; the README gives the algorithm).
+// (pbem verify does all of it; docs/events.md gives the algorithm).
 //
 // Formats: a stream has one format, that of its first event. Streams begun
 // before commitments (format 1, data in clear) keep it, so an existing

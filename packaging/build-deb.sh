@@ -16,6 +16,10 @@ install -D -m 0755 "$here/pbem-backup-setup" "$stage/usr/sbin/pbem-backup-setup"
 install -D -m 0640 "$here/pbem.env" "$stage/etc/pbem/pbem.env"
 install -D -m 0644 "$top/README.md" "$stage/usr/share/doc/pbem/README.md"
 install -D -m 0644 "$top/migrations/README.md" "$stage/usr/share/doc/pbem/migrations.md"
+# The README's links point into docs/: operating.md is the operator's guide.
+for doc in "$top"/docs/*.md; do
+	install -D -m 0644 "$doc" "$stage/usr/share/doc/pbem/docs/$(basename "$doc")"
+done
 
 mkdir -p "$stage/DEBIAN"
 cat >"$stage/DEBIAN/control" <<CONTROL

@@ -8,7 +8,7 @@
 # modes), `pbem version` says VERSION, `systemd-analyze verify` accepts the
 # unit, the user and the environment file's owner and mode, the PostgreSQL
 # role and database, and a first start with /etc/pbem/pbem.env as the pbem
-# user answering /healthz 200 ("Your own server" in README.md). Where PID 1
+# user answering /healthz 200 ("Your own server" in docs/operating.md). Where PID 1
 # is systemd it also starts the unit itself.
 set -euo pipefail
 
@@ -45,7 +45,7 @@ grep -q "^ Package: pbem$" <<<"$info" || fail "package name"
 grep -q "^ Version: $version$" <<<"$info" || fail "version is not $version"
 grep -q "^ Depends: .*postgresql" <<<"$info" || fail "no dependency on postgresql"
 contents=$(dpkg-deb --contents "$deb")
-for f in ./usr/bin/pbem ./usr/sbin/pbem-backup-setup ./lib/systemd/system/pbem-backup.timer ./lib/systemd/system/pbem.service ./etc/pbem/pbem.env ./usr/share/doc/pbem/README.md; do
+for f in ./usr/bin/pbem ./usr/sbin/pbem-backup-setup ./lib/systemd/system/pbem-backup.timer ./lib/systemd/system/pbem.service ./etc/pbem/pbem.env ./usr/share/doc/pbem/README.md ./usr/share/doc/pbem/docs/operating.md; do
   grep -q " $f$" <<<"$contents" || fail "$f not in the package"
 done
 grep -q "^-rwxr-xr-x root/root .* ./usr/bin/pbem$" <<<"$contents" || fail "/usr/bin/pbem mode or owner"
@@ -72,7 +72,7 @@ id pbem >/dev/null || fail "no user pbem"
 [ "$(stat -c '%U:%G %a' /etc/pbem/pbem.env)" = "root:pbem 640" ] || fail "pbem.env: $(stat -c '%U:%G %a' /etc/pbem/pbem.env)"
 [ "$(psql_q "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'pbem'")" = pbem ] || fail "no database pbem owned by pbem"
 
-step "DKIM key (README, Your own server, step 3)"
+step "DKIM key (docs/operating.md, Your own server, step 3)"
 openssl genrsa -out /etc/pbem/dkim.pem 2048
 chown root:pbem /etc/pbem/dkim.pem && chmod 640 /etc/pbem/dkim.pem
 pub=$(openssl rsa -in /etc/pbem/dkim.pem -pubout -outform der | base64 -w0)
@@ -105,7 +105,7 @@ curl -fsS "http://127.0.0.1:$port/healthz" | grep -q '"ok"' || { cat /tmp/pbem-t
 echo "  /healthz: $(curl -fsS "http://127.0.0.1:$port/healthz")"
 kill "$pid"; wait "$pid" || true; pid=""
 
-step "pbem verify --all as the pbem user (README step 6)"
+step "pbem verify --all as the pbem user (docs/operating.md, Your own server, step 6)"
 runuser -u pbem -- env PBEM_DATA=/var/lib/pbem $(grep ^DATABASE_URL /etc/pbem/pbem.env) pbem verify --all || fail "pbem verify --all"
 
 if [ -d /run/systemd/system ]; then

@@ -10,7 +10,7 @@ import (
 // read once by loadConfig (run calls it) and passed down. Nothing else in
 // the program reads the environment. Values are kept as given (trimmed) and
 // checked where they are used, so that a subcommand refuses only the
-// variables it needs; the README's table lists them all.
+// variables it needs; the table of docs/operating.md lists them all.
 type config struct {
 	// DatabaseURL (DATABASE_URL) is the PostgreSQL database. Unset: the
 	// database "pbem" on a server on 127.0.0.1:5432 if one answers, else on

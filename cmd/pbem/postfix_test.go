@@ -35,7 +35,7 @@ import (
 )
 
 // TestPostfixBetweenPbemAndMailboxes puts Debian's Postfix, set up as
-// README's "Receiving mail" says, between `pbem serve` and the players'
+// docs/operating.md's "Postfix in front of pbem" says, between `pbem serve` and the players'
 // mailboxes, and checks what the issue's operator saw go wrong:
 //
 //   - every kind of email arrives with a DKIM signature that verifies

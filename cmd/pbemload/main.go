@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("pbemload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: pbemload [flags]\n\nenvironment: DATABASE_URL, PBEM_DATA, PBEM_SECRET with -url (see README.md)\n\nflags:")
+		fmt.Fprintln(stderr, "usage: pbemload [flags]\n\nenvironment: DATABASE_URL, PBEM_DATA, PBEM_SECRET with -url (see docs/performance.md)\n\nflags:")
 		fs.PrintDefaults()
 	}
 	var o options

@@ -36,7 +36,7 @@ type AuditReport struct {
 
 // CheckAudit checks an ended game's audit record offline, as anyone may
 // with the record alone (GET /api/v1/games/{id}/audit; `pbem verify
-// --audit`), in the order the README gives:
+// --audit`), in the order docs/events.md gives:
 //
 //  1. the revealed seed is 32 bytes whose SHA-256 is seed_hash, the hash
 //     pbem.created (version 1) published from the start;

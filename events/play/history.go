@@ -71,7 +71,7 @@ type Audit struct {
 const howToCheck = "Every event's hash is SHA-256 over the previous event's hash (32 zero bytes before version 1) " +
 	"followed by the event's canonical bytes; in chain format 2 those bytes hold, instead of the data, its commitment " +
 	"HMAC-SHA256(commit_key, \"pbem/events commit v2\" 0x00 data), and commit_key is HKDF-SHA256 of the seed " +
-	"(info \"pbem commit key v2\"): see package pbem/events and the README. A changed event breaks the chain. " +
+	"(info \"pbem commit key v2\"): see package pbem/events and docs/events.md. A changed event breaks the chain. " +
 	"The seed is the hex 32 bytes whose SHA-256 (seed_hash) was shown to every player from the start: deal the game " +
 	"again with the named rules version, the players and the options of the pbem.created event and this seed, " +
 	"apply the events in order, and compare; `pbem verify GAME` does all of this."

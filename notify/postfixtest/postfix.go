@@ -1,6 +1,6 @@
 // Package postfixtest runs a private instance of Debian's Postfix for tests:
-// the relay between pbem and the players' mailboxes, set up as README's
-// "Receiving mail" says. It needs the postfix package (.ci/run installs it)
+// the relay between pbem and the players' mailboxes, set up as
+// docs/operating.md's "Postfix in front of pbem" says. It needs the postfix package (.ci/run installs it)
 // and root (postfix start); it never touches the system's Postfix: the
 // instance has its own config_directory, queue_directory and
 // data_directory in a temporary folder, listens on loopback ports chosen at
@@ -58,7 +58,7 @@ type Postfix struct {
 	Dir string
 	// Submit and MX are the loopback addresses of the two smtpd services.
 	Submit, MX string
-	// MainCF is the main.cf written (as README shows the settings).
+	// MainCF is the main.cf written (as docs/operating.md shows the settings).
 	MainCF string
 	o      Options
 }

@@ -26,6 +26,6 @@ func TestMailGrace(t *testing.T) {
 		}
 	}
 	if DefaultMailGrace != 2*time.Minute {
-		t.Fatalf("the default grace is %v, the README says 2m", DefaultMailGrace)
+		t.Fatalf("the default grace is %v, docs/operating.md says 2m", DefaultMailGrace)
 	}
 }
