@@ -3,8 +3,8 @@
 // It connects to PBEM_TEST_DATABASE_URL (which `make test` sets, through
 // `pbem db exec`, to a server it found or started), else DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/postgres, creates a database with a
-// unique name, applies the embedded migrations, and drops the database when
-// the test ends.
+// unique name as a copy of a template database migrated once for this set
+// of migrations (template.go), and drops the database when the test ends.
 package pgtest
 
 import (
@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/migrations"
@@ -34,12 +33,29 @@ func AdminURL() string {
 }
 
 // NewEmptyDB creates a fresh empty database and returns its URL. It is
-// dropped when tb ends.
+// dropped when tb ends. Tests of the migrations themselves start from it.
 func NewEmptyDB(tb testing.TB) string {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return newDB(tb, false)
+}
+
+// NewDB creates a fresh database with every migration applied and returns
+// its URL. It is a copy of a template database that holds them (see
+// template.go), migrated once per set of migrations, not once per test.
+// It is dropped when tb ends.
+func NewDB(tb testing.TB) string {
+	tb.Helper()
+	return newDB(tb, true)
+}
+
+// newDB creates a test's database, empty or from the template.
+func newDB(tb testing.TB, fromTemplate bool) string {
+	tb.Helper()
+	// Long enough for the template's build, or the wait for another
+	// binary's, on a loaded machine; a copy takes well under a second.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	u, drop, err := Scratch(ctx, AdminURL(), "pbem_test_", false)
+	u, drop, err := create(ctx, AdminURL(), "pbem_test_", fromTemplate)
 	if err != nil {
 		tb.Fatalf("pgtest: %v (run the tests with make test, which starts PostgreSQL, or set PBEM_TEST_DATABASE_URL)", err)
 	}
@@ -56,59 +72,53 @@ func NewEmptyDB(tb testing.TB) string {
 // applied when migrate is set, for a test or a benchmark run (the load
 // client, the page benchmark). It returns the database's URL and a function
 // that drops it; the prefix makes databases left by an interrupted run easy
-// to find.
+// to find. It runs the migrations itself and leaves no template behind on
+// the server.
 func Scratch(ctx context.Context, adminURL, prefix string, migrate bool) (string, func() error, error) {
-	u, err := url.Parse(adminURL)
+	u, drop, err := create(ctx, adminURL, prefix, false)
 	if err != nil {
-		return "", nil, fmt.Errorf("parse admin URL: %w", err)
+		return "", nil, err
 	}
-	admin, err := pgx.Connect(ctx, adminURL)
-	if err != nil {
-		return "", nil, fmt.Errorf("connect to %s: %w", redact(adminURL), err)
-	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := pgx.Identifier{prefix + hex.EncodeToString(b)}
-	_, err = admin.Exec(ctx, "CREATE DATABASE "+name.Sanitize())
-	admin.Close(ctx)
-	if err != nil {
-		return "", nil, fmt.Errorf("create database: %w", err)
-	}
-	drop := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := pgx.Connect(ctx, adminURL)
-		if err != nil {
-			return fmt.Errorf("drop %s: %w", name[0], err)
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP DATABASE IF EXISTS "+name.Sanitize()+" WITH (FORCE)"); err != nil {
-			return fmt.Errorf("drop %s: %w", name[0], err)
-		}
-		return nil
-	}
-	u.Path = "/" + name[0]
 	if migrate {
-		if err := migrations.Up(u.String()); err != nil {
+		if err := migrations.Up(u); err != nil {
 			_ = drop()
 			return "", nil, fmt.Errorf("migrate: %w", err)
 		}
 	}
+	return u, drop, nil
+}
+
+// create creates a database named prefix plus random hex, empty or as a
+// copy of the template, and returns its URL and a function that drops it.
+func create(ctx context.Context, adminURL, prefix string, fromTemplate bool) (string, func() error, error) {
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("parse admin URL: %w", err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := prefix + hex.EncodeToString(b)
+	if fromTemplate {
+		err = cloneDB(ctx, adminURL, name)
+	} else if err = execAdmin(ctx, adminURL, "CREATE DATABASE "+ident(name)); err != nil {
+		err = fmt.Errorf("create database: %w", err)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	drop := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := execAdmin(ctx, adminURL, "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop %s: %w", name, err)
+		}
+		return nil
+	}
+	u.Path = "/" + name
 	return u.String(), drop, nil
 }
 
-// NewDB creates a fresh database with every migration applied and returns
-// its URL.
-func NewDB(tb testing.TB) string {
-	tb.Helper()
-	u := NewEmptyDB(tb)
-	if err := migrations.Up(u); err != nil {
-		tb.Fatalf("pgtest: migrate: %v", err)
-	}
-	return u
-}
-
-// NewPool returns a pool on a fresh migrated database, closed when tb ends.
+// NewPool returns a pool on a fresh migrated database (NewDB), closed when tb ends.
 func NewPool(tb testing.TB) *pgxpool.Pool {
 	tb.Helper()
 	u := NewDB(tb)
