@@ -40,9 +40,10 @@ import (
 // A person's move is decided by the engine in microseconds, under the
 // network's jitter, and the mover's own decision time is theirs: no pause.
 
-// decisionClock is when a system decision began and the service's pause;
-// the zero value appends at once.
+// decisionClock is when a system decision began, by the service clock,
+// and the service's pause; the zero value appends at once.
 type decisionClock struct {
+	s     *Service
 	start time.Time
 	pause time.Duration
 }
@@ -52,18 +53,27 @@ func (s *Service) decisionStart() decisionClock {
 	if s.pause <= 0 {
 		return decisionClock{}
 	}
-	return decisionClock{start: time.Now(), pause: s.pause}
+	return decisionClock{s: s, start: s.now(), pause: s.pause}
 }
 
-// wait waits until the first point of the clock's grid (start plus a
-// whole number, at least one, of pauses) not before now, or until ctx
-// ends.
+// wait waits (Config.Sleep) until the first point of the clock's grid
+// (start plus a whole number, at least one, of pauses) not before now, or
+// until ctx ends.
 func (c decisionClock) wait(ctx context.Context) error {
 	if c.pause <= 0 {
 		return nil
 	}
-	n := max(1, (time.Since(c.start)+c.pause-1)/c.pause)
-	timer := time.NewTimer(time.Until(c.start.Add(n * c.pause)))
+	now := c.s.now()
+	n := max(1, (now.Sub(c.start)+c.pause-1)/c.pause)
+	if d := c.start.Add(n * c.pause).Sub(now); d > 0 {
+		return c.s.sleep(ctx, d)
+	}
+	return nil
+}
+
+// sleepTimer is Config.Sleep's default: d on a timer, or until ctx ends.
+func sleepTimer(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.C:

@@ -55,6 +55,12 @@ type Config struct {
 	// depends on what the decider holds (see "Time" in the package doc).
 	// serve sets it (PBEM_DECISION_PAUSE); 0 appends at once.
 	DecisionPause time.Duration
+	// Sleep waits d on the service clock (Now), or until ctx ends, and
+	// returns ctx's error if it ended: the decision pause is waited with
+	// it. nil means a timer. A test that gives the service a clock of its
+	// own gives a Sleep that moves that clock, so that a pause passes
+	// without real time and its length is exact.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -79,6 +85,8 @@ type Service struct {
 	seeds  io.Reader
 	// pause is Config.DecisionPause.
 	pause time.Duration
+	// sleep is Config.Sleep.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // New returns a Service.
@@ -95,8 +103,12 @@ func New(c Config) *Service {
 	if seeds == nil {
 		seeds = rand.Reader
 	}
+	sleep := c.Sleep
+	if sleep == nil {
+		sleep = sleepTimer
+	}
 	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, secret: c.Secret, now: now, cache: newGameCache(n),
-		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause}
+		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause, sleep: sleep}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	s.pastViews = newViewCache()
