@@ -2,10 +2,11 @@
 // (games, views, moves, history, audit, admin actions, the OpenAPI
 // document) and, in files of their own, the mail and HTML page routes.
 //
-// Every route is listed in one table (routes.go). A file that adds routes
-// (api/mail*.go, the play pages) defines its handlers as Server methods and
-// adds its lines to that table; routes that live in other packages can be
-// passed in Config.Routes.
+// Every route is listed in one table (routes.go): the JSON API's handlers
+// are Server methods, the pages' methods of pages (page*.go, served when
+// Config.Pages is set) and the mail routes' methods of mailRoutes
+// (mail*.go, when Config.Mail is set); a file that adds routes adds its
+// lines to that table. No route comes from another package.
 //
 // Errors are JSON: {"error":{"code":"...","message":"..."}}; codes map to
 // statuses in one table (error.go), a database outage is a 503 with

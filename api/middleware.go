@@ -17,13 +17,16 @@ const (
 	maxBody   = 64 << 10
 )
 
-// middleware is the chain every request goes through, outermost first:
+// middleware is the chain every request goes through, outermost first
+// (docs/ARCHITECTURE.md lists it too, and TestMiddlewareChainIsTrue keeps
+// the two the same):
 //
 //   - echo's RequestID: the client's X-Request-ID if it is sane (1 to 64
 //     printable ASCII characters), else a random one, echoed in the
 //     response, put in the request's context (WithRequestID) so that every
 //     line logged for the request says it, and written in events;
-//   - the request metrics (observe, metrics.go), when Config.Metrics is set;
+//   - observe (metrics.go): the request metrics when Config.Metrics is
+//     set, and a debug line per request;
 //   - echo's Recover: a handler's panic becomes an internal error, which
 //     the error handler logs (with the stack) and answers as JSON 500;
 //   - Config.Ready, if set: 503 while the schema is being migrated;

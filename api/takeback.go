@@ -13,7 +13,7 @@ type takebackBody struct {
 
 // postTakeback: POST /api/v1/games/:id/takeback. The seat of the bearer
 // token takes back its move that produced the given version; the answer
-// is its new view (game.(*Service).Takeback says when a move can be taken
+// is its new view (play.(*Service).Takeback says when a move can be taken
 // back: 409 otherwise, 403 for another seat's move).
 func (s *Server) postTakeback(c echo.Context) error {
 	id, token := c.Param("id"), bearer(c)

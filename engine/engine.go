@@ -33,30 +33,20 @@
 //
 // # The whole contract
 //
-// Game and State below are everything an engine provides: every method is
-// required, and nothing is discovered by type assertion. The service calls
-// only these methods; a State's View is marshalled with encoding/json.
+// Game and State below are everything an engine must provide: every method
+// is required. Two optional interfaces are found by type assertion, and
+// both only give the same bytes faster: a view (SeatView) that is also a
+// ViewAppender writes its own JSON (events/play.View.AppendJSON; other
+// views go through encoding/json), and a State or Move that implements
+// json.Marshaler is written by its own MarshalJSON without encoding/json's
+// second pass over it (projections.MarshalState, MarshalMove). The
+// conformance suite (enginetest) checks an appended view's and a move's
+// bytes against encoding/json's.
 //
 // # Adding a third game
 //
-//  1. Make a package under engine/ (engine/mygame) with a Game type and a
-//     State type, and assert both at compile time:
-//     var _ engine.Game = (*Game)(nil); var _ engine.State = (*State)(nil).
-//  2. Keep it pure: randomness only from a math/rand/v2 ChaCha8 seeded by
-//     Setup.Seed and carried in the State (marshalled with it), no clock, no
-//     I/O, no package-level mutable state.
-//  3. Write the rules as Decide (validate, return events or a *RuleError with
-//     a code from errors.go) and Apply (never fails), Legal (every move a
-//     seat may post, each with a label), View (what the seat may know) and
-//     Redact (the same for events), Explain (how the rules apply to a seat
-//     now, in its terms), and Reversible (which moves a seat may take
-//     back).
-//  4. Run the conformance suite: a test in your package that calls
-//     enginetest.RandomGames(t, game, enginetest.Options{...}) plays
-//     random whole games at every player count and checks determinism,
-//     JSON round trips, redaction, views, labels, round ends and results.
-//  5. Register the game in cmd/pbem (engine.NewRegistry) and give it a page
-//     renderer in api/ (the generic one shows the view as it is).
+// docs/adding-a-game.md names every file a new game touches, from this
+// contract to its page, and the conformance suite it must pass.
 //
 // It imports nothing of pbem's and does no I/O; the engines under it import
 // only engine and engine/bot (checked by cmd/pbem/layering_test.go).

@@ -4,7 +4,7 @@
 // to their end through the game service (random legal moves, as players
 // would), marks their emails sent as the outbox worker
 // would, removes sent emails past their retention when -retention is set
-// (notify.PurgeSent, as the worker does once they are older), runs VACUUM
+// (notify/postgres Outbox.PurgeSent, as the worker does once they are older), runs VACUUM
 // FULL and prints every table's size (heap, TOAST and indexes) per game.
 // With -baseline M it first plays M games the same way and measures, and
 // prints the growth from there per game of the -games that follow: the

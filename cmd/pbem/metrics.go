@@ -50,5 +50,5 @@ func newServeMetrics(pool *pgxpool.Pool) *serveMetrics {
 // store returns s measuring its appends.
 func (m *serveMetrics) store(s events.Store) events.Store { return evpg.InstrumentStore(s, m.reg) }
 
-// moved counts a move of a game named game (game.Config.Moved).
+// moved counts a move of a game named game (play.Config.Moved).
 func (m *serveMetrics) moved(game string) { m.moves.WithLabelValues(game).Inc() }

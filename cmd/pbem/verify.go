@@ -70,7 +70,7 @@ func verify(ctx context.Context, e *env, args []string) error {
 }
 
 // verifyAudit checks the audit record in file (- for standard input)
-// offline with game.CheckAudit: the revealed seed and key, every hash,
+// offline with play.CheckAudit: the revealed seed and key, every hash,
 // every shuffle. It prints one line and exits with status 1 when the
 // record does not check, naming the event's version.
 func verifyAudit(e *env, file string) error {

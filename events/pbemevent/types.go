@@ -195,7 +195,7 @@ type Takeback struct {
 const TypeChat = "pbem.chat"
 
 // Chat is the data of pbem.chat. Text is already cleaned and limited by
-// the game service (see game.CleanChat); it is plain text, escaped by
+// the game service (see play.CleanChat); it is plain text, escaped by
 // whatever shows it.
 type Chat struct {
 	Seat int    `json:"seat"`

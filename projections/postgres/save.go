@@ -175,8 +175,9 @@ func keyBytes(k *events.CommitKey) []byte {
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
-// check is in SQL because the statement may be sent with the COMMIT (see
-// deferrer). The "= ANY ($1)" conditions repeat the joins on u so that the
+// check is in SQL because the statement may be sent with the COMMIT
+// (events.Tx's Defer, sent by events/postgres's commitDeferred), where no
+// Go code reads its rows before the commit. The "= ANY ($1)" conditions repeat the joins on u so that the
 // plan reads the games and game_states rows through their primary keys: a
 // generic plan does not know how few rows u has and would otherwise scan
 // both tables.

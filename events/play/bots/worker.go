@@ -24,7 +24,7 @@ import (
 )
 
 // Player is what the bot worker needs of the game service: play one
-// decision of the bot of a seat (game.(*Service).PlayBot).
+// decision of the bot of a seat (play.(*Service).PlayBot).
 type Player interface {
 	PlayBot(ctx context.Context, id string, seat int) (bool, error)
 }
