@@ -243,7 +243,7 @@ func TestHostileHeavyContent(t *testing.T) {
 // connection is served.
 func TestHostileSessionFlood(t *testing.T) {
 	e := newEnv(t)
-	addr := e.listen(inbound.ListenerConfig{MaxSessions: 2})
+	addr := e.listen(inbound.ListenerConfig{MaxSessions: 2, MaxSessionsPerClient: 2})
 	greet := func() (net.Conn, string) {
 		t.Helper()
 		c, err := net.DialTimeout("tcp", addr, 5*time.Second)

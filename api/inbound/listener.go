@@ -34,6 +34,26 @@ type ListenerConfig struct {
 	// DefaultMaxSessions): a connection beyond it is answered 421 and
 	// closed, and the sender tries again later.
 	MaxSessions int
+	// MaxSessionsPerClient bounds the sessions served at once to one
+	// client network, an IPv4 /24 or an IPv6 /64 (default a quarter of
+	// MaxSessions, at least 1): beyond it, 421 too, so that one client
+	// never holds the slots the others need.
+	MaxSessionsPerClient int
+	// SessionLifetime bounds a session's whole life, however busy
+	// (default DefaultSessionLifetime).
+	SessionLifetime time.Duration
+	// IdleTimeout is how long a session may go without a useful command
+	// (a recipient accepted, DATA; default DefaultIdleTimeout). Commands
+	// that do nothing (NOOP, RSET, HELP, VRFY, EHLO, MAIL alone, a refused
+	// RCPT, unknown ones) do not restart it.
+	IdleTimeout time.Duration
+	// MaxIdleCommands bounds the commands that do nothing in a row
+	// (default DefaultMaxIdleCommands): one more and the session is cut
+	// with 421.
+	MaxIdleCommands int
+	// Now is the clock of the session bounds (default time.Now); tests
+	// move it.
+	Now func() time.Time
 	// Metrics, if set, counts refusals and accepted messages.
 	Metrics *Metrics
 	Logger  *slog.Logger
@@ -47,6 +67,14 @@ const DefaultMaxBytes = 2 << 20
 // small server's relays open at once, few enough that the sessions'
 // messages (MaxBytes each) and their reading stay bounded.
 const DefaultMaxSessions = 32
+
+// The defaults of a session's bounds: a relay delivers a reply in
+// seconds, and a 2 MiB one over a slow link within minutes.
+const (
+	DefaultSessionLifetime = 10 * time.Minute
+	DefaultIdleTimeout     = time.Minute
+	DefaultMaxIdleCommands = 10
+)
 
 // Listener is the inbound SMTP server: it accepts mail for reply addresses
 // only (550 for any other recipient, forged or revoked ones included) and
@@ -63,7 +91,7 @@ type Listener struct {
 	log      *slog.Logger
 	metrics  *Metrics
 	maxBytes int64
-	sessions int
+	limits   sessionLimits
 }
 
 // NewListener returns a listener for p. Serve starts it.
@@ -77,13 +105,30 @@ func NewListener(p *Processor, c ListenerConfig) *Listener {
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = DefaultMaxSessions
 	}
+	if c.MaxSessionsPerClient <= 0 {
+		c.MaxSessionsPerClient = max(1, c.MaxSessions/4)
+	}
+	if c.SessionLifetime <= 0 {
+		c.SessionLifetime = DefaultSessionLifetime
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxIdleCommands <= 0 {
+		c.MaxIdleCommands = DefaultMaxIdleCommands
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.Hostname == "" {
 		c.Hostname = p.Domain()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	l := &Listener{p: p, log: c.Logger, metrics: c.Metrics, maxBytes: c.MaxBytes, sessions: c.MaxSessions}
+	l := &Listener{p: p, log: c.Logger, metrics: c.Metrics, maxBytes: c.MaxBytes, limits: sessionLimits{
+		max: c.MaxSessions, share: c.MaxSessionsPerClient, lifetime: c.SessionLifetime,
+		idle: c.IdleTimeout, idleCmds: c.MaxIdleCommands, now: c.Now}}
 	s := smtp.NewServer(l)
 	s.Addr = c.Addr
 	s.Domain = c.Hostname
@@ -93,16 +138,19 @@ func NewListener(p *Processor, c ListenerConfig) *Listener {
 	s.MaxMessageBytes = 0
 	s.MaxRecipients = c.MaxRecipients
 	s.EnableSMTPUTF8 = true
-	s.ReadTimeout = time.Minute
+	// The read deadline go-smtp sets before each command is moved earlier
+	// by the session's bounds (sessionConn).
+	s.ReadTimeout = c.IdleTimeout
 	s.WriteTimeout = time.Minute
 	s.AllowInsecureAuth = false
 	l.srv = s
 	return l
 }
 
-// Serve accepts connections on ln until Close, at most MaxSessions at once.
+// Serve accepts connections on ln until Close, at most MaxSessions at
+// once and MaxSessionsPerClient from one client network.
 func (l *Listener) Serve(ln net.Listener) error {
-	err := l.srv.Serve(newBoundedListener(ln, l.sessions, func() { l.metrics.refuse(RefusedBusy) }))
+	err := l.srv.Serve(newGate(ln, l.limits, l.metrics.refuse))
 	if errors.Is(err, smtp.ErrServerClosed) {
 		return nil
 	}
@@ -113,15 +161,22 @@ func (l *Listener) Serve(ln net.Listener) error {
 func (l *Listener) Shutdown(ctx context.Context) error { return l.srv.Shutdown(ctx) }
 
 // NewSession implements smtp.Backend.
-func (l *Listener) NewSession(*smtp.Conn) (smtp.Session, error) {
-	return &session{l: l}, nil
+func (l *Listener) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	s := &session{l: l}
+	if p, ok := c.Conn().(interface{ Progress() }); ok {
+		s.progress = p.Progress
+	} else {
+		s.progress = func() {}
+	}
+	return s, nil
 }
 
 // session is one SMTP transaction at a time.
 type session struct {
-	l    *Listener
-	from string
-	to   []notify.ReplyAddress
+	l        *Listener
+	from     string
+	to       []notify.ReplyAddress
+	progress func() // a useful command came: a recipient accepted, DATA (sessionConn.Progress)
 }
 
 func (s *session) Mail(from string, opts *smtp.MailOptions) error {
@@ -147,13 +202,19 @@ func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	s.to = append(s.to, a)
+	s.progress()
 	return nil
 }
 
 func (s *session) Data(r io.Reader) error {
+	s.progress()
 	raw, err := io.ReadAll(io.LimitReader(r, s.l.maxBytes+1))
 	if err != nil {
-		return err
+		// A read error names the sockets (read tcp a:p->b:q: i/o
+		// timeout): it is logged, never answered.
+		s.l.metrics.refuse(RefusedTemporary)
+		s.l.log.Info("inbound: message not received whole", "from", s.from, "err", err)
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: "the message was not received whole in time, try again"}
 	}
 	if int64(len(raw)) > s.l.maxBytes {
 		// go-smtp reads and drops the rest.
