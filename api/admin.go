@@ -35,7 +35,7 @@ func (s *Server) adminResend(c echo.Context) error {
 	if b.Seat == nil {
 		return play.Errorf(play.EInvalid, "seat: give the seat whose link to resend")
 	}
-	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
+	return s.adminMail(c, toSeat(*b.Seat), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
 	})
 }
@@ -48,7 +48,7 @@ func (s *Server) adminRevoke(c echo.Context) error {
 	if err := decode(c, &b, true); err != nil {
 		return err
 	}
-	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
+	return s.adminMail(c, toOrganiser, func(id, tok string) (*play.Summary, error) {
 		return s.svc.RevokeAdminLink(c.Request().Context(), id, tok)
 	})
 }
@@ -127,11 +127,11 @@ func (s *Server) adminPlain(c echo.Context, f adminAction) error {
 	})
 }
 
-// adminMail is admin for the actions that email a player: they are
-// charged to the limits (chargeAdminMail), 429 when over.
-func (s *Server) adminMail(c echo.Context, f func(id, token string) (*play.Summary, error)) error {
+// adminMail is admin for the actions that email the people to names:
+// they are charged to the limits (chargeAdminMail), 429 when over.
+func (s *Server) adminMail(c echo.Context, to mailTo, f func(id, token string) (*play.Summary, error)) error {
 	return s.admin(c, func(id, tok string) (sm *play.Summary, err error) {
-		err = chargeAdminMail(c, s.svc, s.limit, id, tok, func() error {
+		err = chargeAdminMail(c, s.svc, s.limit, id, tok, to, func() error {
 			sm, err = f(id, tok)
 			return err
 		})

@@ -26,7 +26,7 @@ func (s *Server) adminEmail(c echo.Context) error {
 	if b.Seat == nil {
 		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat whose address to correct")
 	}
-	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
+	return s.adminMail(c, toAddress(b.Email), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ChangeEmail(c.Request().Context(), id, tok, *b.Seat, b.Email)
 	})
 }
@@ -41,7 +41,7 @@ func (s *Server) adminReplace(c echo.Context) error {
 	if b.Seat == nil {
 		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat to give to a new player")
 	}
-	return s.adminMail(c, func(id, tok string) (*play.Summary, error) {
+	return s.adminMail(c, toReplaced(*b.Seat, b.Email), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ReplacePlayer(c.Request().Context(), id, tok, *b.Seat, b.Name, b.Email)
 	})
 }
@@ -83,15 +83,7 @@ func (s *Server) rematch(c echo.Context, id, tok string) (*play.Confirmed, error
 	if !a.Admin {
 		return nil, play.Errorf(play.EUnauthorized, "this is not the admin token of game %s", id)
 	}
-	org, err := s.svc.Organiser(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	sm, err := s.svc.Summary(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := s.limit.proposal(clientIP(c), org.Email, len(sm.Seats))
+	ch, err := chargeRematch(c, s.svc, s.limit, id)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ch, err := s.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players))
+	ch, err := s.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players), req.Emails())
 	if err != nil {
 		return err
 	}

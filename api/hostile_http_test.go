@@ -93,9 +93,10 @@ func TestHostileMetricsLabelsStayBounded(t *testing.T) {
 
 // TestHostileAdminMailIsLimited: the admin actions that email a player
 // (resend a link, correct an address, replace a player) are charged like
-// invitations to the organiser's address: past the day's budget they
-// answer 429 with Retry-After and change nothing; a wrong token spends
-// nothing.
+// invitations to the organiser's address, one for each email they cause
+// (a replacement two: the invitation and the notice to the player
+// replaced): past the day's budget they answer 429 with Retry-After and
+// change nothing; a wrong token spends nothing.
 func TestHostileAdminMailIsLimited(t *testing.T) {
 	e := newEnv(t)
 	g := e.create(testgame.Name, 2, `{"target":25}`) // 2 of the organiser's 40 invitations a day
@@ -105,12 +106,13 @@ func TestHostileAdminMailIsLimited(t *testing.T) {
 		}
 	}
 	actions := []struct {
-		path string
-		body func(i int) any
+		path   string
+		emails int // the emails it causes
+		body   func(i int) any
 	}{
-		{"resend", func(int) any { return map[string]int{"seat": 0} }},
-		{"email", func(i int) any { return map[string]any{"seat": 1, "email": fmt.Sprintf("bob%d@example.org", i)} }},
-		{"replace", func(i int) any {
+		{"resend", 1, func(int) any { return map[string]int{"seat": 0} }},
+		{"email", 1, func(i int) any { return map[string]any{"seat": 1, "email": fmt.Sprintf("bob%d@example.org", i)} }},
+		{"replace", 2, func(i int) any {
 			return map[string]any{"seat": 1, "name": fmt.Sprintf("Bob %d", i), "email": fmt.Sprintf("new%d@example.org", i)}
 		}},
 	}
@@ -120,7 +122,10 @@ func TestHostileAdminMailIsLimited(t *testing.T) {
 		if code := e.do(http.MethodPost, "/api/v1/games/"+g.ID+"/admin/"+a.path, g.AdminToken, a.body(i), nil); code != http.StatusOK {
 			t.Fatalf("admin %s number %d: %d", a.path, i, code)
 		}
-		sent++
+		sent += a.emails
+	}
+	if sent != api.DefaultInvitationsPerDayAddress-2 {
+		t.Fatalf("the actions sent %d emails, want the budget's %d exactly", sent, api.DefaultInvitationsPerDayAddress-2)
 	}
 	var before summaryBody
 	e.do(http.MethodGet, "/api/v1/games/"+g.ID, g.AdminToken, nil, &before)

@@ -3,7 +3,6 @@ package api
 import (
 	"math"
 	"net/http"
-	"pbem/events/play"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,21 +10,35 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
+
+	"pbem/api/clientnet"
+	"pbem/events/play"
 )
 
-// Limits bound what one client IP and one organiser address may ask the
-// server to email (issue #15): games proposed per hour, invitations per
-// day (a proposed game counts its players), and sign-in links per hour.
-// A zero field takes its default; a negative one switches that limit off
-// (the load test). Refusals answer 429 with Retry-After. The budgets are
-// token buckets of golang.org/x/time/rate held in memory: each serve
-// process counts for itself.
+// Limits bound what one client network and one organiser address may ask
+// the server to email (issue #15): games proposed per hour, invitations
+// per day (a proposed game counts its players), and sign-in links per
+// hour; and what one person may be sent on others' requests (issue #44).
+// A client is counted by its network (clientnet.Of: an IPv4 /24, an IPv6
+// /64), so that the addresses of one network share one budget. A zero
+// field takes its default; a negative one switches that limit off (the
+// load test). Refusals answer 429 with Retry-After. The budgets are token
+// buckets of golang.org/x/time/rate held in memory: each serve process
+// counts for itself.
 type Limits struct {
 	GamesPerHourAddress      int
 	GamesPerHourIP           int
 	InvitationsPerDayAddress int
 	InvitationsPerDayIP      int
 	SigninsPerHour           int
+	// MailsPerHourRecipient bounds the emails one address (without its
+	// subaddress) is sent on requests from the internet, whoever makes
+	// them and from wherever: sign-in links, invitations, confirmation
+	// links, and the admin's mails (a resent link, a corrected address, a
+	// replacement and the notice to the player replaced). It is larger
+	// than one network's sign-in budget, so that a stranger on one network
+	// cannot spend it all.
+	MailsPerHourRecipient int
 }
 
 // The defaults of Limits: a club's evening, not a spammer's.
@@ -35,6 +48,7 @@ const (
 	DefaultInvitationsPerDayAddress = 40
 	DefaultInvitationsPerDayIP      = 150
 	DefaultSigninsPerHour           = 5
+	DefaultMailsPerHourRecipient    = 20
 )
 
 func (l Limits) withDefaults() Limits {
@@ -48,6 +62,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.InvitationsPerDayAddress, DefaultInvitationsPerDayAddress)
 	def(&l.InvitationsPerDayIP, DefaultInvitationsPerDayIP)
 	def(&l.SigninsPerHour, DefaultSigninsPerHour)
+	def(&l.MailsPerHourRecipient, DefaultMailsPerHourRecipient)
 	return l
 }
 
@@ -112,8 +127,8 @@ func (b *bucket) reserve(key string, cost int, now time.Time) (*rate.Reservation
 
 // limiter holds the server's budgets.
 type limiter struct {
-	gamesAddr, gamesIP, invAddr, invIP, signin, resend *bucket
-	now                                                func() time.Time
+	gamesAddr, gamesIP, invAddr, invIP, signin, resend, recipient *bucket
+	now                                                           func() time.Time
 }
 
 func newLimiter(l Limits, now func() time.Time) *limiter {
@@ -125,6 +140,7 @@ func newLimiter(l Limits, now func() time.Time) *limiter {
 		invIP:     newBucket(l.InvitationsPerDayIP, 24*time.Hour),
 		signin:    newBucket(l.SigninsPerHour, time.Hour),
 		resend:    newBucket(l.GamesPerHourAddress, time.Hour),
+		recipient: newBucket(l.MailsPerHourRecipient, time.Hour),
 		now:       now,
 	}
 }
@@ -168,12 +184,24 @@ type limitItem struct {
 	cost int
 }
 
-// proposal charges a proposed game of players to ip and the organiser's
-// address.
-func (lm *limiter) proposal(ip, organiser string, players int) (*charge, error) {
-	addr := budgetAddress(organiser)
-	return lm.take(limitItem{lm.gamesIP, ip, 1}, limitItem{lm.gamesAddr, addr, 1},
-		limitItem{lm.invIP, ip, players}, limitItem{lm.invAddr, addr, players})
+// proposal charges a proposed game of seats to ip's network and the
+// organiser's address, its invitations (one a seat) to them too, and each
+// email to its recipient: the organiser's confirmation link and the
+// invitations to the addresses of players.
+func (lm *limiter) proposal(ip, organiser string, seats int, players []string) (*charge, error) {
+	addr, n := budgetAddress(organiser), clientnet.Of(ip)
+	items := []limitItem{{lm.gamesIP, n, 1}, {lm.gamesAddr, addr, 1},
+		{lm.invIP, n, seats}, {lm.invAddr, addr, seats}, {lm.recipient, addr, 1}}
+	return lm.take(append(items, lm.recipients(players)...)...)
+}
+
+// recipients charges one email to each address of to.
+func (lm *limiter) recipients(to []string) []limitItem {
+	items := make([]limitItem, 0, len(to))
+	for _, a := range to {
+		items = append(items, limitItem{lm.recipient, budgetAddress(a), 1})
+	}
+	return items
 }
 
 // budgetAddress is the key of an address's budgets: lower case, without
@@ -192,19 +220,22 @@ func budgetAddress(email string) string {
 	return local + domain
 }
 
-// signinRequest charges a sign-in link to ip, and to the address as asked
-// from that ip: the address's budget is kept per client, so that a
-// stranger spending it from elsewhere cannot lock its owner out of
-// sign-in. Subaddresses (ann+1@, ann+2@…) share one more budget across
-// every IP, so that they cannot multiply the links sent to one mailbox.
-// The caller gives the charge back when no link was sent.
+// signinRequest charges a sign-in link to ip's network, to the address as
+// asked from that network, and to the address's own budget of emails
+// (MailsPerHourRecipient). The address's sign-in budget is kept per
+// network, so that a stranger spending it from elsewhere cannot lock its
+// owner out of sign-in; its budget of emails is larger than that, and
+// bounds what every network together can send it. Subaddresses (ann+1@,
+// ann+2@…) share one more sign-in budget across every network, so that
+// they cannot multiply the links sent to one mailbox. The caller gives
+// the charge back when no link was sent.
 func (lm *limiter) signinRequest(ip, email string) (*charge, error) {
-	exact, addr := strings.ToLower(strings.TrimSpace(email)), budgetAddress(email)
-	items := []limitItem{{lm.signin, "ip:" + ip, 1}, {lm.signin, "addr:" + exact + " ip:" + ip, 1}}
+	exact, addr, n := strings.ToLower(strings.TrimSpace(email)), budgetAddress(email), clientnet.Of(ip)
+	items := []limitItem{{lm.signin, "net:" + n, 1}, {lm.signin, "addr:" + exact + " net:" + n, 1}}
 	if exact != addr {
 		items = append(items, limitItem{lm.signin, "sub:" + addr, 1})
 	}
-	return lm.take(items...)
+	return lm.take(append(items, lm.recipients([]string{email})...)...)
 }
 
 // adminResend charges a resent admin link to its game.
@@ -213,20 +244,66 @@ func (lm *limiter) adminResend(gameID string) error {
 	return err
 }
 
-// adminMail charges an admin action that emails a player (a resent link,
-// a corrected address, a replacement) as one invitation, to the client IP
-// and to the organiser's address: the admin page cannot email more than
-// proposing games could.
-func (lm *limiter) adminMail(ip, organiser string) (*charge, error) {
-	addr := budgetAddress(organiser)
-	return lm.take(limitItem{lm.invIP, ip, 1}, limitItem{lm.invAddr, addr, 1})
+// adminMail charges an admin action that emails the addresses to (a
+// resent link, a corrected address, a replacement and the notice to the
+// player it replaces, a new admin link) as one invitation each, to the
+// client's network and to the organiser's address, and one email to each
+// recipient: the admin page cannot email more than proposing games could.
+func (lm *limiter) adminMail(ip, organiser string, to []string) (*charge, error) {
+	addr, n := budgetAddress(organiser), clientnet.Of(ip)
+	items := []limitItem{{lm.invIP, n, len(to)}, {lm.invAddr, addr, len(to)}}
+	return lm.take(append(items, lm.recipients(to)...)...)
 }
 
-// chargeAdminMail runs send, an admin action of game id that emails a
-// player, charged to the limits (adminMail) once tok is known to be the
-// game's admin token (a wrong token spends nothing); a refused action
-// gives its charge back.
-func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, send func() error) error {
+// mailTo says whom an admin action emails, given the game's organiser and
+// the address of each seat (SeatEmails) before it.
+type mailTo func(org play.Organiser, seats []string) []string
+
+// toSeat is the player of seat (a resent link).
+func toSeat(seat int) mailTo {
+	return func(_ play.Organiser, seats []string) []string { return seatEmail(seats, seat) }
+}
+
+// toAddress is a new address (a corrected one).
+func toAddress(email string) mailTo {
+	return func(play.Organiser, []string) []string { return []string{email} }
+}
+
+// toReplaced is a replacement of seat by email: the newcomer's invitation
+// and the notice "You no longer play" to the player replaced.
+func toReplaced(seat int, email string) mailTo {
+	return func(_ play.Organiser, seats []string) []string {
+		return append([]string{email}, seatEmail(seats, seat)...)
+	}
+}
+
+// toOrganiser is the organiser (a new admin link).
+func toOrganiser(org play.Organiser, _ []string) []string { return []string{org.Email} }
+
+// seatEmail is the address of seat, if it has one.
+func seatEmail(seats []string, seat int) []string {
+	if seat < 0 || seat >= len(seats) || seats[seat] == "" {
+		return nil
+	}
+	return []string{seats[seat]}
+}
+
+// people are the addresses of seats that have one.
+func people(seats []string) []string {
+	var out []string
+	for _, e := range seats {
+		if e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// chargeAdminMail runs send, an admin action of game id that emails the
+// addresses to names, charged to the limits (adminMail) once tok is known
+// to be the game's admin token (a wrong token spends nothing); a refused
+// action gives its charge back.
+func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, to mailTo, send func() error) error {
 	ctx := c.Request().Context()
 	a, err := svc.Authenticate(ctx, id, tok)
 	if err != nil {
@@ -239,7 +316,11 @@ func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, sen
 	if err != nil {
 		return err
 	}
-	ch, err := lm.adminMail(clientIP(c), org.Email)
+	seats, err := svc.SeatEmails(ctx, id)
+	if err != nil {
+		return err
+	}
+	ch, err := lm.adminMail(clientIP(c), org.Email, to(org, seats))
 	if err != nil {
 		return err
 	}
@@ -248,6 +329,22 @@ func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, sen
 		return err
 	}
 	return nil
+}
+
+// chargeRematch charges a rematch of game id as a proposal of its
+// organiser, from the client's network: a game of as many seats, emailed
+// to the same people.
+func chargeRematch(c echo.Context, svc Reads, lm *limiter, id string) (*charge, error) {
+	ctx := c.Request().Context()
+	org, err := svc.Organiser(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	seats, err := svc.SeatEmails(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return lm.proposal(clientIP(c), org.Email, len(seats), people(seats))
 }
 
 // clientIP is the request's client address as echo's IP extractor sees it

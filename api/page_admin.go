@@ -161,7 +161,7 @@ func (p *pages) adminAction(c echo.Context) error {
 		if perr != nil {
 			return play.Errorf(play.EInvalid, "seat: choose a player")
 		}
-		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+		err = chargeAdminMail(c, p.svc, p.limit, id, tok, toSeat(seat), func() error {
 			_, err := p.svc.ResendLink(ctx, id, tok, seat)
 			return err
 		})
@@ -172,7 +172,11 @@ func (p *pages) adminAction(c echo.Context) error {
 		if perr != nil {
 			return play.Errorf(play.EInvalid, "seat: choose a player")
 		}
-		err = chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+		to := toAddress(c.FormValue("email"))
+		if c.FormValue("action") == "replace" {
+			to = toReplaced(seat, c.FormValue("email"))
+		}
+		err = chargeAdminMail(c, p.svc, p.limit, id, tok, to, func() error {
 			var err error
 			if c.FormValue("action") == "email" {
 				_, err = p.svc.ChangeEmail(ctx, id, tok, seat, c.FormValue("email"))
@@ -225,7 +229,7 @@ func (p *pages) revokeAdmin(c echo.Context, id, tok string) error {
 	if c.FormValue("confirm") != "yes" {
 		return play.Errorf(play.EInvalid, "tick the box to confirm that the admin link is to be replaced")
 	}
-	err := chargeAdminMail(c, p.svc, p.limit, id, tok, func() error {
+	err := chargeAdminMail(c, p.svc, p.limit, id, tok, toOrganiser, func() error {
 		_, err := p.svc.RevokeAdminLink(c.Request().Context(), id, tok)
 		return err
 	})

@@ -60,17 +60,7 @@ func (p *pages) seatRematch(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(r.ID))
 }
 
-// chargeRematch charges a rematch of game id to its organiser's and the
-// client's limits.
+// chargeRematch charges a rematch of game id (chargeRematch).
 func (p *pages) chargeRematch(c echo.Context, id string) (*charge, error) {
-	ctx := c.Request().Context()
-	org, err := p.svc.Organiser(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	sm, err := p.svc.Summary(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return p.limit.proposal(clientIP(c), org.Email, len(sm.Seats))
+	return chargeRematch(c, p.svc, p.limit, id)
 }

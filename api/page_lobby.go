@@ -245,7 +245,7 @@ func (p *pages) create(c echo.Context) error {
 	if err != nil {
 		return p.lobbyError(c, lang, session, err)
 	}
-	ch, err := p.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players))
+	ch, err := p.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players), req.Emails())
 	if err != nil {
 		return err
 	}

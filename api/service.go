@@ -51,6 +51,7 @@ type Reads interface {
 	OldLinkOf(ctx context.Context, id, token string) (*play.OldLink, error)
 	Authenticate(ctx context.Context, id, token string) (play.Auth, error)
 	Organiser(ctx context.Context, id string) (play.Organiser, error)
+	SeatEmails(ctx context.Context, id string) ([]string, error)
 	Games() []string
 	Settings(name, lang string) (engine.Settings, bool)
 	Now() time.Time

@@ -86,7 +86,7 @@ async function main() {
   const env = {
     ...process.env, DATABASE_URL: dbURL.toString(), PBEM_SECRET: secret, PBEM_DATA: data, PBEM_LISTEN: '127.0.0.1:0',
     PBEM_LIMIT_GAMES_ADDRESS: 'off', PBEM_LIMIT_GAMES_IP: 'off', PBEM_LIMIT_INVITATIONS_ADDRESS: 'off',
-    PBEM_LIMIT_INVITATIONS_IP: 'off', PBEM_LIMIT_SIGNINS: 'off',
+    PBEM_LIMIT_INVITATIONS_IP: 'off', PBEM_LIMIT_SIGNINS: 'off', PBEM_LIMIT_RECIPIENT_MAILS: 'off',
   };
   delete env.PBEM_SMTP_URL;
   let server;

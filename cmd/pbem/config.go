@@ -96,6 +96,7 @@ type limitSettings struct {
 	InvitationsAddress string // PBEM_LIMIT_INVITATIONS_ADDRESS
 	InvitationsIP      string // PBEM_LIMIT_INVITATIONS_IP
 	Signins            string // PBEM_LIMIT_SIGNINS
+	RecipientMails     string // PBEM_LIMIT_RECIPIENT_MAILS
 	TrustProxy         string // PBEM_TRUST_PROXY
 }
 
@@ -149,6 +150,7 @@ func loadConfig(getenv func(string) string) config {
 			InvitationsAddress: get("PBEM_LIMIT_INVITATIONS_ADDRESS"),
 			InvitationsIP:      get("PBEM_LIMIT_INVITATIONS_IP"),
 			Signins:            get("PBEM_LIMIT_SIGNINS"),
+			RecipientMails:     get("PBEM_LIMIT_RECIPIENT_MAILS"),
 			TrustProxy:         get("PBEM_TRUST_PROXY"),
 		},
 		ReadHeaderTimeout: get("PBEM_READ_HEADER_TIMEOUT"),

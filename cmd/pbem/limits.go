@@ -13,10 +13,14 @@ import (
 // default, "off" (or a negative number) for no limit.
 //
 //	PBEM_LIMIT_GAMES_ADDRESS        games one organiser address may propose per hour (5)
-//	PBEM_LIMIT_GAMES_IP             games one client IP may propose per hour (20)
+//	PBEM_LIMIT_GAMES_IP             games one client network may propose per hour (20)
 //	PBEM_LIMIT_INVITATIONS_ADDRESS  invitations one organiser address may cause per day (40)
-//	PBEM_LIMIT_INVITATIONS_IP       invitations one client IP may cause per day (150)
-//	PBEM_LIMIT_SIGNINS              sign-in links per hour, per address and per IP (5)
+//	PBEM_LIMIT_INVITATIONS_IP       invitations one client network may cause per day (150)
+//	PBEM_LIMIT_SIGNINS              sign-in links per hour, per network and per address from one network (5)
+//	PBEM_LIMIT_RECIPIENT_MAILS      emails one address may be sent per hour on anyone's request (20)
+//
+// A client network is an IPv4 /24 or an IPv6 /64 (api/clientnet).
+//
 //	PBEM_TRUST_PROXY                1: the client IP is X-Forwarded-For's (behind a proxy)
 func limitsOf(c limitSettings) (api.Limits, bool, error) {
 	var l api.Limits
@@ -29,6 +33,7 @@ func limitsOf(c limitSettings) (api.Limits, bool, error) {
 		{"PBEM_LIMIT_INVITATIONS_ADDRESS", c.InvitationsAddress, &l.InvitationsPerDayAddress},
 		{"PBEM_LIMIT_INVITATIONS_IP", c.InvitationsIP, &l.InvitationsPerDayIP},
 		{"PBEM_LIMIT_SIGNINS", c.Signins, &l.SigninsPerHour},
+		{"PBEM_LIMIT_RECIPIENT_MAILS", c.RecipientMails, &l.MailsPerHourRecipient},
 	} {
 		s := v.value
 		switch s {

@@ -195,4 +195,4 @@ func rss() string {
 // noLimits switches the rate limits off: the load test creates thousands
 // of games from one address and one IP.
 var noLimits = api.Limits{GamesPerHourAddress: -1, GamesPerHourIP: -1, InvitationsPerDayAddress: -1,
-	InvitationsPerDayIP: -1, SigninsPerHour: -1}
+	InvitationsPerDayIP: -1, SigninsPerHour: -1, MailsPerHourRecipient: -1}

@@ -57,6 +57,18 @@ type NewPlayer struct {
 	Language string
 }
 
+// Emails lists the addresses of the players who read email (not the
+// bots): whom the game's invitations go to.
+func (r CreateGame) Emails() []string {
+	var out []string
+	for _, p := range r.Players {
+		if p.Bot == "" && p.Email != "" {
+			out = append(out, p.Email)
+		}
+	}
+	return out
+}
+
 // CreatedGame is the answer to CreateGame. The seat tokens are never returned:
 // the invitations carry them.
 type CreatedGame struct {

@@ -342,3 +342,21 @@ func (s *Service) SeatMoves(ctx context.Context, id string, seat int) ([]string,
 	}
 	return projections.Labels(v.LegalMoves), projections.ChoiceTag(v.LegalMoves), nil
 }
+
+// SeatEmails lists the address of each seat of game id, by seat ("" for a
+// bot's seat, which gets no email): whom a resent link, a replacement or
+// a rematch emails, for the rate limits to charge each recipient. It is
+// for the server's own accounting, never to be shown. Errors: ENotFound.
+func (s *Service) SeatEmails(ctx context.Context, id string) ([]string, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(g.Players))
+	for _, st := range g.Seats {
+		if st.Seat >= 0 && st.Seat < len(out) && st.Bot == "" {
+			out[st.Seat] = st.Email
+		}
+	}
+	return out, nil
+}
