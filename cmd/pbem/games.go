@@ -35,7 +35,8 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*pl
 	if err != nil {
 		return nil, err
 	}
-	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, MailGrace: grace}
+	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool),
+		Records: ppg.New(pool), Secret: secret, MailGrace: grace}
 	for _, o := range opts {
 		o(&c)
 	}

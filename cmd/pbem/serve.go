@@ -122,6 +122,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer stopBots()
+	defer startRecords(ctx, e, store, svc)()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	limits, trustProxy, err := limitsOf(e.cfg.Limits)
 	if err != nil {

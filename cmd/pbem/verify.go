@@ -62,6 +62,16 @@ func verify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *all {
+		// The records and ratings (issue #46) against the events of every
+		// ended game.
+		if n, err := svc.VerifyRecords(ctx); err != nil {
+			bad++
+			fmt.Fprintf(e.stdout, "FAIL records: %v\n", err)
+		} else {
+			fmt.Fprintf(e.stdout, "records of %d ended games and the ratings match their events\n", n)
+		}
+	}
 	fmt.Fprintf(e.stdout, "%d games verified, %d failed, in %s\n", len(ids), bad, time.Since(start).Round(time.Millisecond))
 	if bad > 0 {
 		return exitError{code: 1}

@@ -27,6 +27,9 @@ type Config struct {
 	Accounts Accounts
 	// Visits remembers when each seat last opened its play page.
 	Visits Visits
+	// Records stores the records read model: the people's records, the
+	// ratings and the leaderboards (record.go); nil keeps none.
+	Records projections.RecordStore
 	// Secret derives the seat and admin tokens (PBEM_SECRET).
 	Secret []byte
 	// Now is the clock (deadlines); nil means time.Now.
@@ -71,6 +74,7 @@ type Service struct {
 	repo     projections.Repository
 	accounts Accounts
 	visits   Visits
+	records  projections.RecordStore
 	secret   []byte
 	now      func() time.Time
 	cache    *gameCache
@@ -107,7 +111,7 @@ func New(c Config) *Service {
 	if sleep == nil {
 		sleep = sleepTimer
 	}
-	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, secret: c.Secret, now: now, cache: newGameCache(n),
+	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, records: c.Records, secret: c.Secret, now: now, cache: newGameCache(n),
 		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause, sleep: sleep}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}

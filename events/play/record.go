@@ -1,0 +1,297 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"pbem/projections"
+)
+
+// Records (issue #46): a person's record, the ratings and the
+// leaderboards, read models built from the events (projections.Stints,
+// projections.Rate). The stints of an ended game are stored once it has
+// ended (RefreshRecords, which serve runs after appends, and `pbem
+// rebuild`); a game still played is folded from its events when a record
+// is read, so a record is always up to date. Without Config.Records
+// (tools that keep no records) the methods answer ENotFound.
+
+// recordStore is the records store, or ENotFound when the service keeps none.
+func (s *Service) recordStore() (projections.RecordStore, error) {
+	if s.records == nil {
+		return nil, Errorf(ENotFound, "records are not kept by this server")
+	}
+	return s.records, nil
+}
+
+// foldRecords folds game id's stream into its stints, with the addresses
+// of its primary data, and returns the version they were folded at.
+func (s *Service) foldRecords(ctx context.Context, id string) ([]projections.Stint, int64, error) {
+	g, err := s.repo.Game(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	evs, err := s.store.ReadStream(ctx, id, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(evs) == 0 {
+		return nil, 0, Errorf(ECorrupt, "game %s has no events", id)
+	}
+	stints, err := projections.Stints(s.games, evs)
+	if err != nil {
+		return nil, 0, Errorf(ECorrupt, "game %s: records: %v", id, err)
+	}
+	projections.AttachAddresses(stints, g.Seats, g.Former)
+	return stints, evs[len(evs)-1].Version, nil
+}
+
+// RefreshRecords stores the stints of every ended game whose stored ones
+// are missing or older than the game, then, if it stored any, computes
+// the ratings again. It returns how many games it folded. Errors: those
+// of the stores, ECorrupt for a game whose events do not replay.
+func (s *Service) RefreshRecords(ctx context.Context) (int, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for {
+		ids, err := rs.StaleRecords(ctx, 100)
+		if err != nil {
+			return n, err
+		}
+		if len(ids) == 0 {
+			break
+		}
+		for _, id := range ids {
+			stints, v, err := s.foldRecords(ctx, id)
+			if err != nil {
+				return n, err
+			}
+			if err := rs.SaveStints(ctx, id, v, stints); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		if err := rs.Rerate(ctx, projections.Rate); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// RebuildRecords computes every record and rating again from the events:
+// it deletes the stored ones and refreshes every ended game. It returns
+// how many games it folded.
+func (s *Service) RebuildRecords(ctx context.Context) (int, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return 0, err
+	}
+	if err := rs.ClearRecords(ctx); err != nil {
+		return 0, err
+	}
+	n, err := s.RefreshRecords(ctx)
+	if err == nil && n == 0 {
+		err = rs.Rerate(ctx, projections.Rate)
+	}
+	return n, err
+}
+
+// VerifyRecords folds every ended game's events again and compares them
+// with the stored stints, then computes the ratings again from them and
+// compares those. It returns how many games it checked, and an *Error
+// with code ECorrupt naming the first difference (a game not yet stored,
+// or stored at another version, is one).
+func (s *Service) VerifyRecords(ctx context.Context) (int, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return 0, err
+	}
+	stale, err := rs.StaleRecords(ctx, 1)
+	if err != nil {
+		return 0, err
+	}
+	if len(stale) > 0 {
+		return 0, Errorf(ECorrupt, "game %s has ended but its records are not stored at its version (pbem rebuild)", stale[0])
+	}
+	ids, err := rs.RecordedGames(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		want, v, err := s.foldRecords(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		got, gv, err := rs.GameStints(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if gv != v {
+			return 0, Errorf(ECorrupt, "game %s: records stored at version %d, the events are at %d", id, gv, v)
+		}
+		if d := diffStints(want, got); d != "" {
+			return 0, Errorf(ECorrupt, "game %s: records differ from the events: %s", id, d)
+		}
+	}
+	ratings, changes, err := rs.Ratings(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var stints []projections.Stint
+	for _, id := range ids {
+		st, _, err := rs.GameStints(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		stints = append(stints, st...)
+	}
+	wantR, wantC := projections.Rate(stints)
+	if !reflect.DeepEqual(projections.NonNil(wantR), projections.NonNil(ratings)) {
+		return 0, Errorf(ECorrupt, "the ratings differ from those the records give")
+	}
+	if !reflect.DeepEqual(projections.NonNil(wantC), projections.NonNil(changes)) {
+		return 0, Errorf(ECorrupt, "the rating changes differ from those the records give")
+	}
+	return len(ids), nil
+}
+
+// diffStints names the first stint where a and b differ ("" if none).
+func diffStints(a, b []projections.Stint) string {
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d stints from the events, %d stored", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		x.MoveMillis, y.MoveMillis = projections.NonNil(x.MoveMillis), projections.NonNil(y.MoveMillis)
+		if !reflect.DeepEqual(x, y) {
+			return fmt.Sprintf("seat %d stint %d: events give %+v, stored %+v", x.Seat, x.Stint, x, y)
+		}
+	}
+	return ""
+}
+
+// RecordOf is the record of address email: the stored stints of its ended
+// games and those of the games it still plays (or left), folded now, with
+// its ratings.
+func (s *Service) RecordOf(ctx context.Context, email string) (*projections.PersonRecord, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return nil, err
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	stints, err := rs.StintsOf(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	active, err := rs.ActiveGamesOf(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range active {
+		all, _, err := s.foldRecords(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range all {
+			if st.Email == email {
+				stints = append(stints, st)
+			}
+		}
+	}
+	r := projections.AddUp(stints)
+	ratings, err := rs.RatingsOf(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	r.Ratings = projections.NonNil(ratings)
+	return &r, nil
+}
+
+// MyRecord is the record of the session's address. Errors: EUnauthorized.
+func (s *Service) MyRecord(ctx context.Context, session string) (*projections.PersonRecord, error) {
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.RecordOf(ctx, email)
+}
+
+// Reliability says in words how reliable each of emails is, for the
+// organiser setting up a game: only the addresses that played before
+// (others are left out of the map, as unknown).
+func (s *Service) Reliability(ctx context.Context, emails []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, e := range emails {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e == "" {
+			continue
+		}
+		r, err := s.RecordOf(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if r.GamesPlayed > 0 {
+			out[e] = r.ReliabilityWord
+		}
+	}
+	return out, nil
+}
+
+// Leaderboard lists the ratings at game of the bots and of the people who
+// chose to be listed, best first. Errors: ENotFound for an unknown game.
+func (s *Service) Leaderboard(ctx context.Context, game string) ([]projections.Rating, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := s.games[game]; !ok {
+		return nil, Errorf(ENotFound, "no game %q", game)
+	}
+	out, err := rs.Leaderboard(ctx, game)
+	return projections.NonNil(out), err
+}
+
+// SetListed records whether the session's address is listed on the
+// leaderboards (by its name). Errors: EUnauthorized.
+func (s *Service) SetListed(ctx context.Context, session string, listed bool) error {
+	rs, err := s.recordStore()
+	if err != nil {
+		return err
+	}
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return err
+	}
+	return rs.SetListed(ctx, email, listed)
+}
+
+// Listed reports whether the session's address is listed on the
+// leaderboards. Errors: EUnauthorized.
+func (s *Service) Listed(ctx context.Context, session string) (bool, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return false, err
+	}
+	email, err := s.SessionEmail(ctx, session)
+	if err != nil {
+		return false, err
+	}
+	return rs.Listed(ctx, email)
+}
+
+// GameRatings lists the rating changes of finished game id, by seat
+// (none before its records are stored, or for a game not rated).
+func (s *Service) GameRatings(ctx context.Context, id string) ([]projections.RatingChange, error) {
+	rs, err := s.recordStore()
+	if err != nil {
+		return nil, err
+	}
+	out, err := rs.GameChanges(ctx, id)
+	return projections.NonNil(out), err
+}
