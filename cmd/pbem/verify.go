@@ -65,11 +65,11 @@ func verify(ctx context.Context, e *env, args []string) error {
 	if *all {
 		// The records and ratings (issue #46) against the events of every
 		// ended game.
-		if n, err := svc.VerifyRecords(ctx); err != nil {
+		if n, pending, err := svc.VerifyRecords(ctx); err != nil {
 			bad++
 			fmt.Fprintf(e.stdout, "FAIL records: %v\n", err)
 		} else {
-			fmt.Fprintf(e.stdout, "records of %d ended games and the ratings match their events\n", n)
+			fmt.Fprintf(e.stdout, "records of %d ended games and the ratings match their events (%d ended games not folded yet)\n", n, pending)
 		}
 	}
 	fmt.Fprintf(e.stdout, "%d games verified, %d failed, in %s\n", len(ids), bad, time.Since(start).Round(time.Millisecond))

@@ -396,8 +396,8 @@ func TestRecordSeason(t *testing.T) {
 	if n, err := s.svc.RebuildRecords(ctx); err != nil || n != len(ids) {
 		t.Fatalf("rebuild records: %d games, %v", n, err)
 	}
-	if n, err := s.svc.VerifyRecords(ctx); err != nil || n != len(ids) {
-		t.Fatalf("verify records: %d games, %v", n, err)
+	if n, pending, err := s.svc.VerifyRecords(ctx); err != nil || n != len(ids) || pending != 0 {
+		t.Fatalf("verify records: %d games, %d pending, %v", n, pending, err)
 	}
 	ratingsAfter, changesAfter, err := s.repo.Ratings(ctx)
 	if err != nil {
@@ -425,7 +425,7 @@ func TestRecordSeason(t *testing.T) {
 	if err := s.repo.SaveStints(ctx, ids[0], v, stints); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.svc.VerifyRecords(ctx); play1.ErrorCode(err) != play1.ECorrupt || !strings.Contains(err.Error(), ids[0]) {
+	if _, _, err := s.svc.VerifyRecords(ctx); play1.ErrorCode(err) != play1.ECorrupt || !strings.Contains(err.Error(), ids[0]) {
 		t.Fatalf("verify after a stint was changed by hand: %v", err)
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/cmd/internal/wiring"
+	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+	ppg "pbem/projections/postgres"
+)
+
+// TestRebuildAndVerifyRecords plays a Lords of Scotland game to its end
+// (a person's seat handed to an easy bot, beside a normal one) and aborts another,
+// then runs `pbem rebuild` (the records of both ended games and the
+// ratings) and `pbem verify --all` (equal); a stored record changed by
+// hand makes verify fail with exit status 1.
+func TestRebuildAndVerifyRecords(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.NewDB(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	store := evpg.New(pool)
+	defer store.Close()
+	games, err := wiring.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := []byte("a secret of at least thirty-two bytes")
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool),
+		Records: ppg.New(pool), Secret: secret})
+	var ids []string
+	for range 2 {
+		c, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland",
+			Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Robot", Bot: "normal"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.ID)
+		if len(ids) == 2 {
+			if _, err := svc.Abort(ctx, c.ID, c.AdminToken); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if _, err := svc.SeatBot(ctx, c.ID, c.AdminToken, 0, "easy"); err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; ; step++ {
+			sm, err := svc.Summary(ctx, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sm.Ended() {
+				break
+			}
+			if step > 2000 {
+				t.Fatal("the bots did not finish the game in 2000 decisions")
+			}
+			if _, err := svc.PlayBot(ctx, c.ID, sm.ToMove[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
+	pbem := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+		return code, out.String() + errOut.String()
+	}
+	if code, out := pbem("rebuild"); code != 0 || !strings.Contains(out, "rebuilt the records of 2 ended games and the ratings") {
+		t.Fatalf("rebuild: %d\n%s", code, out)
+	}
+	var rated int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM ratings WHERE bot <> ''`).Scan(&rated); err != nil || rated != 2 {
+		t.Fatalf("ratings of the bots: %d, %v", rated, err)
+	}
+	if code, out := pbem("verify", "--all"); code != 0 || !strings.Contains(out, "records of 2 ended games and the ratings match their events (0 ended games not folded yet)") {
+		t.Fatalf("verify: %d\n%s", code, out)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE seat_records SET timed_out = timed_out + 1 WHERE game_id = $1 AND seat = 0`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := pbem("verify", "--all"); code != 1 || !strings.Contains(out, "FAIL records") || !strings.Contains(out, ids[0]) {
+		t.Fatalf("verify after a record was changed by hand: %d\n%s", code, out)
+	}
+}
