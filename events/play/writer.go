@@ -101,6 +101,15 @@ func (w *writer) write(ctx context.Context, p *pending) error {
 	return p.err
 }
 
+// Queued is how many appends wait for the writer, not yet taken into a
+// batch: the group commit's queue. A test holds a batch in the database
+// until the appends it sent meanwhile have queued behind it.
+func (s *Service) Queued() int {
+	s.writer.mu.Lock()
+	defer s.writer.mu.Unlock()
+	return len(s.writer.queue)
+}
+
 // run writes batches until there is nothing to take.
 func (w *writer) run() {
 	for {

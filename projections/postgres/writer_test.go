@@ -18,11 +18,15 @@ import (
 )
 
 // batchSpy is an events.Store that records the size of every batch, holds
-// the first batch of moves a moment (so that the others queue up behind
-// it), and fails any batch in which the stream poison wrote.
+// the first batch of moves in its transaction until release is closed (so
+// that the others queue up behind it), and fails any batch in which the
+// stream poison wrote.
 type batchSpy struct {
 	events.Store
 	poison string
+	// holding is closed when the first batch of moves is held; release
+	// ends the hold.
+	holding, release chan struct{}
 
 	mu    sync.Mutex
 	sizes []int
@@ -39,7 +43,8 @@ func (s *batchSpy) AppendBatch(ctx context.Context, appends []events.Append, hoo
 	s.mu.Unlock()
 	return s.Store.AppendBatch(ctx, appends, func(ctx context.Context, tx events.Tx, out []events.Appended) error {
 		if hold {
-			time.Sleep(200 * time.Millisecond)
+			close(s.holding)
+			<-s.release
 		}
 		for i, o := range out {
 			if o.Wrote() && appends[i].Stream == s.poison {
@@ -52,10 +57,13 @@ func (s *batchSpy) AppendBatch(ctx context.Context, appends []events.Append, hoo
 
 // Moves of many games posted at once are written in shared batches; a move
 // whose batch fails is tried again alone, so that only the bad one fails.
+// The first move's batch is held in the database until the eleven others
+// have queued behind it (play.Service.Queued), so that they are written
+// as one batch, the poisoned game among them, in every run.
 func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	ctx := context.Background()
 	svc0, repo, _, pool := newServiceNow(t, nil)
-	spy := &batchSpy{Store: newStore(t, pool)}
+	spy := &batchSpy{Store: newStore(t, pool), holding: make(chan struct{}), release: make(chan struct{})}
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
 		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	const n = 12
@@ -91,9 +99,16 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 			_, errs[i] = svc.Move(ctx, ids[i], moves[i].tok, moves[i].req)
 		}()
 		if i == 0 {
-			time.Sleep(50 * time.Millisecond) // the first batch is held: the others queue
+			<-spy.holding // the first batch is held: the others queue
 		}
 	}
+	for deadline := time.Now().Add(time.Minute); svc.Queued() < n-1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			close(spy.release)
+			t.Fatalf("%d moves queued behind the held batch after a minute, want %d", svc.Queued(), n-1)
+		}
+	}
+	close(spy.release)
 	wg.Wait()
 	for i, err := range errs {
 		g, gerr := repo.Game(ctx, ids[i])
@@ -117,7 +132,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	for _, s := range spy.sizes {
 		largest = max(largest, s)
 	}
-	if largest < 2 {
-		t.Errorf("batch sizes %v: the queued moves were never written together", spy.sizes)
+	if largest != n-1 {
+		t.Errorf("batch sizes %v: the %d moves queued were not written together", spy.sizes, n-1)
 	}
 }
