@@ -38,10 +38,13 @@ func TestOutageKinds(t *testing.T) {
 	}
 	outages["admin shutdown"] = func() error {
 		victim, admin := conn(), conn()
-		if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend($1)", victim.PgConn().PID()); err != nil {
-			t.Fatal(err)
+		// pg_terminate_backend waits (up to its timeout) until the
+		// backend has exited, so the victim's next statement finds its
+		// connection closed by the administrator.
+		var gone bool
+		if err := admin.QueryRow(ctx, "SELECT pg_terminate_backend($1, 60000)", victim.PgConn().PID()).Scan(&gone); err != nil || !gone {
+			t.Fatalf("terminate the victim's backend: %v, %v", gone, err)
 		}
-		time.Sleep(100 * time.Millisecond)
 		_, err := victim.Exec(ctx, "SELECT 1")
 		return err
 	}
