@@ -28,6 +28,8 @@ RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/pbem ./
 # by the race run without running here.
 BROWSER_TESTS ?= ^TestBrowser
 BROWSER_PKGS ?= $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=data --exclude-dir=node_modules '^func TestBrowser' .)))
+# The packages tested without the race detector: the rest.
+PLAIN_PKGS ?= $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 # Fuzz targets run by make test (each for FUZZ_TIME; their seed corpora
@@ -57,28 +59,45 @@ test: vet build
 RACE_FIRST ?= ./api
 
 # test-go runs the tests; PBEM_TEST_DATABASE_URL is set by `pbem db exec`.
-# Its four parts run at once (each part's output together when it ends):
+# Its four tracks run at once (each track's output together when it ends):
 # RACE_FIRST and the other race packages, the browser tests and the
-# packages without goroutines.
+# packages without goroutines; then the fuzz targets. Each track is a
+# `go test -json` read by testtime (cmd/internal/testtime), which prints
+# what a plain go test prints ("ok pkg 1.2s", FAIL lines, the output of
+# failing tests), keeps its exit code, and records its times in
+# TEST_TIMES; at the end testtime prints where the time went: each
+# track's and package's wall time beside the previous run's, the slowest
+# tests, and a closing line "tests: N passed, N failed, N skipped". A
+# failing track still lets the others finish and the table print.
+TEST_TIMES ?= $(PBEM_DATA)/test-times/run
+TESTTIME   := bin/testtime
+# track NAME runs the rest of the line, a go test -json, as track NAME.
+track = ./$(TESTTIME) -track $(1) -dir $(TEST_TIMES) --
+
 test-go:
-	$(MAKE) --no-print-directory -j4 --output-sync=target test-race-first test-race test-browser test-plain
-	$(MAKE) --no-print-directory fuzz
+	@$(GO) build -o $(TESTTIME) ./cmd/internal/testtime
+	@rm -rf $(TEST_TIMES); rc=0; \
+	$(MAKE) --no-print-directory -j4 --output-sync=target test-race-first test-race test-browser test-plain || rc=1; \
+	if [ $$rc -eq 0 ]; then $(MAKE) --no-print-directory fuzz FUZZ_TRACKS=1 || rc=1; fi; \
+	./$(TESTTIME) -report $(TEST_TIMES) || rc=1; \
+	exit $$rc
 
 .PHONY: test-race-first test-race test-browser test-plain
 test-race-first:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_FIRST)
+	$(call track,race-first) $(GO) test -json -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_FIRST)
 test-race:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $$($(GO) list $(RACE_PKGS) | grep -vxF "$$($(GO) list $(RACE_FIRST))")
+	$(call track,race) $(GO) test -json -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $$($(GO) list $(RACE_PKGS) | grep -vxF "$$($(GO) list $(RACE_FIRST))")
 test-browser:
-	$(GO) test -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
+	$(call track,browser) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
 test-plain:
-	$(GO) test -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
+	$(call track,plain) $(GO) test -json -timeout $(TEST_TIMEOUT) $(PLAIN_PKGS)
 
 ## fuzz: fuzz each of FUZZ_TARGETS for FUZZ_TIME (needs PBEM_TEST_DATABASE_URL or a server on 127.0.0.1:5432)
+# (FUZZ_TRACKS=1, from test-go: each target a track of the time table.)
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $${t#*:} ($(FUZZ_TIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) "$${t%%:*}"; \
+		$(if $(FUZZ_TRACKS),$(call track,fuzz-$${t#*:}) $(GO) test -json,$(GO) test) -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) "$${t%%:*}"; \
 	done
 
 ## test-ha: the failover test: a pg_auto_failover formation (monitor, primary, synchronous
