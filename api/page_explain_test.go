@@ -20,9 +20,11 @@ import (
 	"pbem/notify/smtpsink"
 )
 
-// playUntil plays pseudo-random legal moves through the service until
-// some seat's view satisfies want, and returns that seat (it fails after
-// limit moves).
+// playUntil plays the legal moves a generator seeded with seed picks,
+// through the service, until some seat's view satisfies want, and
+// returns that seat (it fails after limit moves). The game was dealt
+// from the test's own seed stream (playtest.Seeds), so the moves and the view
+// reached are the same in every run: a scripted game, not a hope.
 func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play.View) bool) int {
 	e.t.Helper()
 	ctx := context.Background()
@@ -38,6 +40,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play
 				e.t.Fatal(err)
 			}
 			if want(v) {
+				e.t.Logf("game %s: seat %d has the view wanted after %d moves", id, seat, n)
 				return seat
 			}
 		}

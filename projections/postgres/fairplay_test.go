@@ -22,6 +22,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
@@ -64,7 +65,7 @@ func TestFairPlayAttacker(t *testing.T) {
 	// running the test again.
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
 		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, Now: func() time.Time { return time.Now().UTC() },
-		Seeds: rand.NewChaCha8([32]byte{28, 'a'})})
+		Seeds: playtest.Seeds(t.Name())})
 	store := newStore(t, pool)
 	for _, c := range []fairplayCase{
 		{"lords/bot", lords.Name, []string{"", "normal"}, 1},

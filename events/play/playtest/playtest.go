@@ -1,5 +1,6 @@
 // Package playtest holds what tests of the game service's users need of
-// it beyond its API: a seat's view read the way its player reads it.
+// it beyond its API: a seat's view read the way its player reads it, and
+// a test's own stream of game ids and seeds (Seeds).
 //
 // It is a test helper (as events/postgres/pgtest is): no product package
 // imports it.
