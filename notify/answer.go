@@ -3,8 +3,8 @@ package notify
 import "pbem/projections/outbox"
 
 // said is one sentence of an answer: its catalog key and the move it
-// names (the move played, or the line reading stopped at), or the zone
-// a zone line gave.
+// names (the move played, or the line reading stopped at), the zone
+// a zone line gave, or the greeting line skipped.
 type said struct {
 	Key  string
 	Move string
@@ -13,7 +13,7 @@ type said struct {
 // sentences pairs each of a's Says with the move it names.
 func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
-	played := 0
+	played, skipped := 0, 0
 	for _, k := range a.Says {
 		s := said{Key: k, Move: a.Move}
 		switch k {
@@ -22,6 +22,11 @@ func sentences(a *outbox.Answer) []said {
 				s.Move = a.Moves[played]
 			}
 			played++
+		case outbox.AnswerSkipped:
+			if skipped < len(a.Skipped) {
+				s.Move = a.Skipped[skipped]
+			}
+			skipped++
 		case outbox.AnswerStopped:
 			s.Move = a.Stopped
 		case outbox.AnswerZone, outbox.AnswerZoneBad:

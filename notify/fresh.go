@@ -13,7 +13,8 @@ import (
 // answered and the turn come back with another list. Just before sending,
 // the worker asks its Freshness for the news of each such row:
 //
-//   - stale (the seat is no longer awaited, it played since the email's
+//   - stale (the seat is no longer awaited, or a bot plays it for its
+//     person now (issue #43), it played since the email's
 //     version, or a newer your-turn email or reminder to that seat is
 //     waiting): the row is not sent; it is recorded as skipped with the
 //     reason, for the record;
@@ -77,6 +78,7 @@ type Freshness interface {
 // Stale reasons, recorded in a skipped row's last_error.
 const (
 	StaleNotAwaited = "stale: the seat is no longer awaited"
+	StaleBot        = "stale: a bot plays the seat"
 	StalePlayed     = "stale: the seat played since"
 	StaleSuperseded = "stale: a newer email to the seat is waiting"
 	StaleFolded     = "gathered: the seat's your-turn email tells the table talk"

@@ -30,8 +30,12 @@ import (
 //     line that is none of the seat's moves then, or is refused, or comes
 //     when no move is awaited any more; the answer says what was played,
 //     where it stopped and why. A first line that is no move makes the
-//     reply unreadable: nothing is played or sent, and the answer quotes
-//     what was read.
+//     reply unreadable: no move is played (its chat lines still go to the
+//     table, and the answer then says so rather than "nothing was sent"),
+//     and the answer quotes what was read.
+//   - greeting lines before the first move line ("Hi Ann,", "Bonsoir !",
+//     "Ciao a tutti") are skipped, and the answer names each
+//     (withoutGreetings, issue #43).
 //
 //   - a line that starts with "zone:", "fuseau:" or "fuso:" (any case, a
 //     blank allowed before the colon) gives the seat's time zone, a city

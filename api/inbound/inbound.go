@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -225,6 +226,10 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 // act posts the chat and plays the moves of a parsed reply, filling in
 // the answer, and returns the seat's context afterwards (its fresh list).
 func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, key string, pr parsed, read []string, ans *outbox.Answer) (*play.ReplySeat, error) {
+	pr, ans.Skipped = pr.withoutGreetings(projections.Labels(rs.Legal))
+	for range ans.Skipped {
+		ans.Says = append(ans.Says, outbox.AnswerSkipped)
+	}
 	if pr.hasZone {
 		if err := p.setZone(ctx, a, pr.zone, ans); err != nil {
 			return nil, err
@@ -313,6 +318,9 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		}
 		stale = true
 		switch {
+		case rs.Bot != "" && rs.Status == projections.StatusActive:
+			stop(outbox.AnswerBotPlays)
+			return rs, false, nil
 		case l.n > 0 && (rs.Status != projections.StatusActive || len(rs.Legal) == 0):
 			stop(outbox.AnswerTurnOver)
 			return rs, false, nil
@@ -343,7 +351,11 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		}
 		i := pick(l.text, projections.Labels(rs.Legal))
 		if i < 0 && l.n == 0 {
-			ans.Says, ans.Quote = append(ans.Says, outbox.AnswerUnreadable), quote(read)
+			unreadable := outbox.AnswerUnreadable
+			if slices.Contains(ans.Says, outbox.AnswerPosted) {
+				unreadable = outbox.AnswerUnreadableMoves // the chat was sent: never say it was not
+			}
+			ans.Says, ans.Quote = append(ans.Says, unreadable), quote(read)
 			return rs, false, nil
 		}
 		if i < 0 {

@@ -49,6 +49,10 @@ type ReplySeat struct {
 	// seat's page shows whose turn it is), for the answer to a player who
 	// is not one of them.
 	ToMove []string
+	// Bot is the level of the bot that plays the seat for its person
+	// (pbem.seat_bot), "" when the person plays it: such a seat awaits no
+	// move from its person (Legal is empty; issue #43).
+	Bot string
 }
 
 // Reply checks a reply address's tag for seat of game id against the
@@ -74,9 +78,11 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	}
 	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.SeatLanguage(seat), Players: g.Players, Status: g.Status,
 		Version: g.Version, Deadline: g.DeadlineAt, Seat: seat, Name: st.Name, Email: st.Email, TokenGen: st.TokenGen,
-		Legal: []engine.Move{}}
-	if g.Status == projections.StatusActive {
+		Legal: []engine.Move{}, Bot: st.Bot}
+	if g.Status == projections.StatusActive && st.Bot == "" {
 		r.Legal = projections.NonNil(projections.SpeakTo(g, state, seat).Legal(seat))
+	}
+	if g.Status == projections.StatusActive {
 		for _, n := range g.ToMove {
 			if s := g.SeatAt(n); s != nil {
 				r.ToMove = append(r.ToMove, s.Name)

@@ -220,7 +220,7 @@ func (d *Deadlines) Digests(ctx context.Context, now time.Time, hour int) (int, 
 SELECT p.email, $1, $2 FROM mail_prefs p
 WHERE p.mode = 'digest' AND EXISTS (
     SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
-    WHERE lower(s.email) = p.email)
+    WHERE lower(s.email) = p.email AND s.bot IS NULL)
 ON CONFLICT (email, day) DO NOTHING
 RETURNING email`, day, now)
 		if err != nil {
@@ -258,13 +258,14 @@ RETURNING email`, day, now)
 
 // waitingFor builds the digest payload of an address: the active games
 // awaiting one of its seats, soonest deadline first, each with its table
-// talk of the last day.
+// talk of the last day. A seat a bot plays for its person awaits nothing
+// of the person (issue #43): it is no entry, as it writes no digest.
 func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (outbox.Payload, error) {
 	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: "en"}
 	rows, err := tx.Query(ctx, `SELECT g.id, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
     ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)
 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
-WHERE lower(s.email) = $1 ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
+WHERE lower(s.email) = $1 AND s.bot IS NULL ORDER BY g.deadline_at NULLS LAST, g.id`, strings.ToLower(email))
 	if err != nil {
 		return p, err
 	}

@@ -18,12 +18,15 @@ var _ notify.Freshness = (*Outbox)(nil)
 
 // freshSQL reads, for each claimed row ($1..$4: ids, game ids, seats,
 // the versions of the seats' last game events of their own), with its
-// index: whether the game awaits the seat now, whether a newer your-turn
+// index: whether the game awaits the seat now, whether a bot plays the
+// seat for its person now (seats.bot: the seat then awaits no move of the
+// person, issue #43), whether a newer your-turn
 // email or reminder to the seat waits (outbox_pending_seat, migration
 // 0092), and the game's version. A game without a row (none is removed;
 // only tests write such emails) tells no news: its emails are fresh.
 const freshSQL = `SELECT r.i,
   g.id IS NULL OR (g.status = 'active' AND r.seat = ANY(g.to_move)),
+  EXISTS (SELECT 1 FROM seats s WHERE s.game_id = r.game_id AND s.seat = r.seat AND s.bot IS NOT NULL),
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
     AND n.id > r.id AND n.kind IN ('your_turn', 'reminder')),
   coalesce(g.version, 0)
@@ -81,13 +84,15 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
 	var j, version int64
-	var awaited, newer bool
-	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &newer, &version}, func() error {
+	var awaited, bot, newer bool
+	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &bot, &newer, &version}, func() error {
 		nw := &out[asked[j-1]]
 		nw.Version = version
 		switch {
 		case !awaited:
 			nw.Stale = notify.StaleNotAwaited
+		case bot:
+			nw.Stale = notify.StaleBot
 		case acts[j-1] > rows[asked[j-1]].EventVersion:
 			nw.Stale = notify.StalePlayed
 		case newer:

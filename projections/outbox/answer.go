@@ -18,6 +18,9 @@ type Answer struct {
 	// more moves were played (AnswerStopped); the reason follows it in
 	// Says (AnswerUnknownLine, AnswerTurnOver or AnswerRefused).
 	Stopped string `json:"stopped,omitempty"`
+	// Skipped are the greeting lines read before the first move line and
+	// not played, one for each AnswerSkipped of Says (issue #43).
+	Skipped []string `json:"skipped,omitempty"`
 	// Zone is the time zone a zone line set (AnswerZone), or the text it
 	// gave (AnswerZoneBad).
 	Zone string `json:"zone,omitempty"`
@@ -45,14 +48,25 @@ const (
 	// move was taken back, or the seat moved, after it), although its
 	// list may be the seat's list again: nothing was played.
 	AnswerStale      = "stale"
-	AnswerUnreadable = "unreadable"  // neither a move nor chat: nothing done
+	AnswerUnreadable = "unreadable" // neither a move nor chat: nothing done
+	// AnswerUnreadableMoves: the reply's chat went to the table
+	// (AnswerPosted before it), but its first move line is none of the
+	// seat's moves: no move was played (the answer quotes what was read).
+	AnswerUnreadableMoves = "unreadable_moves"
+	// AnswerSkipped: a greeting line before the first move line ("Hi
+	// Ann,", "Bonsoir !") was not read as a move (Skipped).
+	AnswerSkipped    = "skipped"
 	AnswerNotAwaited = "not_awaited" // a move, but none is awaited from the seat
 	// AnswerNotYourTurn: a move, but the game awaits other seats (Turn):
 	// the answer names them and says an email will come.
 	AnswerNotYourTurn = "not_your_turn"
-	AnswerRefused     = "refused"     // the service refused the move
-	AnswerChatFailed  = "chat_failed" // the service refused the message
-	AnswerEnded       = "ended"       // the game is over, aborted or paused
+	// AnswerBotPlays: a move, but the organiser handed the seat to a bot,
+	// which plays it for now: nothing was played, and the answer says to
+	// ask the organiser to hand the seat back (issue #43).
+	AnswerBotPlays   = "bot_plays"
+	AnswerRefused    = "refused"     // the service refused the move
+	AnswerChatFailed = "chat_failed" // the service refused the message
+	AnswerEnded      = "ended"       // the game is over, aborted or paused
 	// After one or more moves of a reply of several lines were played:
 	// AnswerStopped names the line not played (Stopped), then why.
 	AnswerStopped     = "stopped"      // reading stopped at a line
