@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -59,11 +57,10 @@ func loadSecret(e *env) ([]byte, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	s, err := newSecret()
+	if err != nil {
 		return nil, err
 	}
-	s := hex.EncodeToString(b)
 	if err := os.MkdirAll(e.cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}

@@ -19,12 +19,13 @@ import (
 )
 
 // testServeSecret is a PBEM_SECRET serve accepts, for the tests that run it.
-const testServeSecret = "cmd/pbem test secret, not a real one: 7f3a"
+const testServeSecret = "pbem1-60c6a58d447b39cdcc09a4207bd59c766ace7426fe0b6e8a706140c9055246e7-bc6319b1"
 
-// TestServeRefusesAWeakSecret: `pbem serve` with PBEM_SECRET=hunter2 (or
-// 32 bytes of one letter) does not start; it says how to make a secret.
+// TestServeRefusesAWeakSecret: `pbem serve` with PBEM_SECRET=hunter2, 32
+// bytes of one letter, a sequence, or words and a date does not start; it
+// says how to make a secret (`pbem secret`).
 func TestServeRefusesAWeakSecret(t *testing.T) {
-	for _, secret := range []string{"hunter2", strings.Repeat("s", 32)} {
+	for _, secret := range []string{"hunter2", strings.Repeat("s", 32), "abcdefghijklmnopqrstuvwxyz012345", "pbem-production-secret-2026-12-01"} {
 		cmd := pbemCmd(t, []string{"PBEM_SECRET=" + secret, "PBEM_DATA=" + t.TempDir(), "DATABASE_URL=postgres://127.0.0.1:1/none"},
 			"serve", "-listen", "127.0.0.1:0")
 		done := make(chan struct{})
@@ -37,7 +38,7 @@ func TestServeRefusesAWeakSecret(t *testing.T) {
 			_ = cmd.Process.Kill()
 			t.Fatalf("serve with PBEM_SECRET=%q did not exit", secret)
 		}
-		if err == nil || !strings.Contains(string(out), "openssl rand -hex 32") || strings.Contains(string(out), "listening") {
+		if err == nil || !strings.Contains(string(out), "pbem secret") || strings.Contains(string(out), "listening") {
 			t.Errorf("serve with PBEM_SECRET=%q: %v\n%s", secret, err, out)
 		}
 	}

@@ -57,6 +57,7 @@ func commands() []command {
 		{"migrate", "up|down|version: apply, revert or show the schema migrations", migrateCmd},
 		{"db", "ensure|stop|exec: find or start PostgreSQL (used by make)", dbCmd},
 		{"rebuild", "[GAME...]: rebuild the projections from the events", rebuild},
+		{"secret", "print a new secret for PBEM_SECRET", secretCmd},
 		{"verify", "GAME...|--all: replay games, check hash chains, compare with projections", verify},
 		{"version", "print the version and commit this binary was built from", versionCmd},
 	}

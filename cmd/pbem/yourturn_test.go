@@ -20,7 +20,7 @@ import (
 )
 
 // yourTurnSecret is the secret of TestYourTurnEmailsAreTrue's server.
-const yourTurnSecret = "your-turn test: 5f0c9e2a7b14d86e3a9f1c07b2d4e68a"
+const yourTurnSecret = "pbem1-fc3a3b0479e6f904331e6f77711498a995c381eecfba302102ff2925cb045a12-0dd5994b"
 
 // seatView is what the test reads of a seat's view.
 type seatView struct {

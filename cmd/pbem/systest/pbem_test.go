@@ -223,4 +223,4 @@ func TestMain(m *testing.M) {
 
 // systestSecret is the servers' PBEM_SECRET: the players confirm the games
 // they propose with the token the organiser's email would carry.
-const systestSecret = "systest secret, long enough for serve: 5e1f0c"
+const systestSecret = "pbem1-f6abb877df1308c4723bc48aafa60668a823d92e229d7027a0251967f4366c8c-b508a754"
