@@ -51,8 +51,11 @@ run: build
 	PBEM_LISTEN='$(PBEM_LISTEN)' exec ./$(BIN) serve
 
 ## test: vet, then every test (race detector on RACE_PKGS) against a PostgreSQL it starts or reuses
+# A private cluster it starts runs without fsync (pbem db exec --no-fsync,
+# pgcluster.NoFsync: no test depends on PostgreSQL's durability against a
+# crash of the machine); a server found running is used as it is.
 test: vet build
-	./$(BIN) db exec -- $(MAKE) --no-print-directory test-go
+	./$(BIN) db exec --no-fsync -- $(MAKE) --no-print-directory test-go
 
 # The longest package under -race, run in a go test of its own so that it
 # starts at once (in one go test with the others it started last).

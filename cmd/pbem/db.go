@@ -20,16 +20,19 @@ import (
 //	pbem db exec -- CMD ARGS  ensure, run CMD with PBEM_TEST_DATABASE_URL set to the
 //	                          admin URL, then stop the private cluster if this started it
 //	                          (with PBEM_TEST_DATABASE_URL already set: just run CMD)
+//	pbem db exec --no-fsync -- CMD ARGS
+//	                          the same, but a private cluster it starts runs without
+//	                          fsync (pgcluster.NoFsync): for make test, not for benchmarks
 //
 // The admin URL names a server where tests may create databases (pgtest).
 func dbCmd(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "usage: pbem db ensure | stop | exec -- command [args...]")
+		fmt.Fprintln(e.stderr, "usage: pbem db ensure | stop | exec [--no-fsync] -- command [args...]")
 		return exitError{2}
 	}
 	switch args[0] {
 	case "ensure":
-		srv, err := openServer(ctx, e)
+		srv, err := openServer(ctx, e, false)
 		if err != nil {
 			return err
 		}
@@ -39,33 +42,39 @@ func dbCmd(ctx context.Context, e *env, args []string) error {
 		return stopCluster(ctx, e)
 	case "exec":
 		rest := args[1:]
+		noFsync := len(rest) > 0 && rest[0] == "--no-fsync"
+		if noFsync {
+			rest = rest[1:]
+		}
 		if len(rest) > 0 && rest[0] == "--" {
 			rest = rest[1:]
 		}
 		if len(rest) == 0 {
 			return errors.New("db exec: no command")
 		}
-		return dbExec(ctx, e, rest)
+		return dbExec(ctx, e, rest, noFsync)
 	}
 	return fmt.Errorf("unknown db command %q (want ensure, stop or exec)", args[0])
 }
 
-func openServer(ctx context.Context, e *env) (*pgcluster.Database, error) {
+func openServer(ctx context.Context, e *env, noFsync bool) (*pgcluster.Database, error) {
 	return pgcluster.Open(ctx, pgcluster.Options{
 		DatabaseURL: e.cfg.DatabaseURL,
 		DataDir:     e.cfg.DataDir,
 		Install:     true,
 		Log:         logWriter{e},
+		NoFsync:     noFsync,
 	})
 }
 
-// dbExec runs argv with a server ensured, passing SIGTERM on to it. When
+// dbExec runs argv with a server ensured (a private cluster it starts
+// without fsync when noFsync is set), passing SIGTERM on to it. When
 // PBEM_TEST_DATABASE_URL is already set, it runs argv as it is.
-func dbExec(ctx context.Context, e *env, argv []string) error {
+func dbExec(ctx context.Context, e *env, argv []string, noFsync bool) error {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, e.stdout, e.stderr
 	if e.cfg.TestDatabaseURL == "" {
-		srv, err := openServer(ctx, e)
+		srv, err := openServer(ctx, e, noFsync)
 		if err != nil {
 			return err
 		}

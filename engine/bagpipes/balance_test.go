@@ -2,6 +2,7 @@ package bagpipes
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -85,23 +86,28 @@ var balanceRows = []struct {
 	{3, `{"three_player":true}`}, {5, `{"stay_home":true}`}, {4, `{"long_game":true}`},
 }
 
+// balanceReport asks TestBalance for the report in doc.go. A flag of its
+// own, not -v: go test -json (make test's tracks) runs tests verbose, and
+// would play the report's games every time.
+var balanceReport = flag.Bool("balance-report", false, "TestBalance plays 1,000 games a row and adds random bots (the report in doc.go)")
+
 // TestBalance checks the default card set's aims between greedy bots, for
 // every player count and the main variants: Scotland defeated in 25-50%
 // of games and no seat winning more than 1.5 times its fair share. The
 // default run plays 300 games a row and allows three standard errors of
-// its sample (about 9 points on the defeat rate); -v plays 1,000 games a
-// row (the report in doc.go) and adds random bots to the report.
+// its sample (about 9 points on the defeat rate); -balance-report plays
+// 1,000 games a row (the report in doc.go) and adds random bots to it.
 func TestBalance(t *testing.T) {
 	games := 300
 	switch {
-	case testing.Verbose():
+	case *balanceReport:
 		games = 1000
 	case testing.Short():
 		games = 100
 	}
 	for _, row := range balanceRows {
 		name := fmt.Sprintf("%d players %s", row.n, row.opts)
-		if testing.Verbose() {
+		if *balanceReport {
 			t.Logf("%-26s random bots: %v", name, simulate(t, row.n, games/2, row.opts, func() testBot { return randomBot }))
 		}
 		gb := simulate(t, row.n, games, row.opts, newGreedyBot)

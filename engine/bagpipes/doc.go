@@ -291,11 +291,12 @@
 // TestBalance plays the default set between greedy bots (bots_test.go:
 // each weighs the crown against the beret, counting every dagger as lost
 // gold, dearer as defeats pile up, and fears a Scotland that falls while
-// it does not hold the fewest daggers) and, with -v, between uniformly
-// random bots. The aim between greedy bots: Scotland defeated in 25-50%
-// of games and no seat winning more than 1.5 times its fair share. The
-// default run checks every row below on 300 games (with three standard
-// errors of margin); go test -run Balance -v prints 1,000 games a row:
+// it does not hold the fewest daggers) and, with -balance-report, between
+// uniformly random bots. The aim between greedy bots: Scotland defeated in
+// 25-50% of games and no seat winning more than 1.5 times its fair share.
+// The default run checks every row below on 300 games (with three standard
+// errors of margin); go test -run Balance -v -balance-report prints 1,000
+// games a row:
 //
 //	players, options     Scotland defeated  first player wins  best seat
 //	2                    36%                52% (fair 50%)     1.03×

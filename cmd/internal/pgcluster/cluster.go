@@ -55,7 +55,21 @@ type Cluster struct {
 	// started is true when Ensure started the server (rather than finding
 	// it running).
 	started bool
+	// settings are server settings (name=value) given to a server that
+	// Ensure starts.
+	settings []string
 }
+
+// NoFsync are the settings of a cluster for tests only: no fsync, no
+// full-page images, commits not waiting for the WAL's flush. A crash of
+// PostgreSQL loses nothing with them (what it wrote is in the machine's
+// page cache); a crash of the machine may lose or corrupt the cluster's
+// data. No test depends on more: the crash tests (cmd/pbem/systest) kill
+// pbem or stop PostgreSQL "immediate", never the machine, on clusters of
+// their own; the WAL tests read records with pg_walinspect leaving
+// full-page images out, up to pgtest.FlushedLSN, which flushes with
+// synchronous_commit on in its own transaction.
+var NoFsync = []string{"fsync=off", "full_page_writes=off", "synchronous_commit=off"}
 
 // AdminURL returns the URL of the cluster's postgres database, as its
 // superuser postgres.
@@ -73,8 +87,10 @@ func (c *Cluster) Started() bool { return c.started }
 // Ensure makes sure a cluster exists in dir and runs, creating it with
 // initdb if dir holds none, and returns it. Progress goes to log. When
 // install is true and no initdb is found, it installs PostgreSQL with
-// apt-get first (root only).
-func Ensure(ctx context.Context, dir string, install bool, log io.Writer) (*Cluster, error) {
+// apt-get first (root only). A server it starts runs with settings
+// (name=value, such as NoFsync) for as long as it runs; a server already
+// running keeps its own.
+func Ensure(ctx context.Context, dir string, install bool, log io.Writer, settings ...string) (*Cluster, error) {
 	if log == nil {
 		log = io.Discard
 	}
@@ -86,7 +102,7 @@ func Ensure(ctx context.Context, dir string, install bool, log io.Writer) (*Clus
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{Dir: abs, bin: bin, log: log}
+	c := &Cluster{Dir: abs, bin: bin, log: log, settings: settings}
 	if os.Geteuid() == 0 {
 		if c.user, err = serverUser(ctx, log); err != nil {
 			return nil, err
@@ -234,10 +250,14 @@ func (c *Cluster) start(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.log, "cluster: starting PostgreSQL (%s) on 127.0.0.1:%d\n", c.Dir, port)
+		opts := fmt.Sprintf("-p %d", port)
+		for _, s := range c.settings {
+			opts += " -c " + s
+		}
+		fmt.Fprintf(c.log, "cluster: starting PostgreSQL (%s) on 127.0.0.1:%d %v\n", c.Dir, port, c.settings)
 		before, _ := os.ReadFile(logFile)
 		cmd := c.command(ctx, filepath.Join(c.bin, "pg_ctl"), "-D", c.Dir, "-l", logFile,
-			"-w", "-t", "120", "-o", fmt.Sprintf("-p %d", port), "start")
+			"-w", "-t", "120", "-o", opts, "start")
 		// Its own session: a Ctrl-C meant for `make run` must reach pbem,
 		// which then stops the server in order, not the server directly.
 		cmd.SysProcAttr = newSession()

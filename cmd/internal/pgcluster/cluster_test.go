@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestPrivateCluster creates, starts, finds running, uses and stops a
@@ -74,8 +77,9 @@ func TestPrivateCluster(t *testing.T) {
 	if ping(ctx, c.AdminURL()) == nil {
 		t.Fatal("server still answers after Stop")
 	}
-	// The data stays: starting again keeps the database.
-	c2, err := Ensure(ctx, dir, false, &log)
+	// The data stays: starting again keeps the database. Started with
+	// the settings for tests, it runs with them.
+	c2, err := Ensure(ctx, dir, false, &log, NoFsync...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +91,18 @@ func TestPrivateCluster(t *testing.T) {
 	u2, _ := db2.URL("pbem")
 	if err := ping(ctx, u2); err != nil {
 		t.Fatalf("database pbem gone after a restart: %v", err)
+	}
+	conn, err := pgx.Connect(ctx, db2.AdminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, s := range NoFsync {
+		name, want, _ := strings.Cut(s, "=")
+		var got string
+		if err := conn.QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&got); err != nil || got != want {
+			t.Errorf("%s = %q (%v), want %q", name, got, err, want)
+		}
 	}
 }
 

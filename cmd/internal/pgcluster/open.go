@@ -28,6 +28,10 @@ type Options struct {
 	Install bool
 	// Log receives progress messages; nil discards them.
 	Log io.Writer
+	// NoFsync starts a private cluster, when Open starts one, with the
+	// NoFsync settings: for a test run, whose databases are thrown away.
+	// A server found running is used as it is.
+	NoFsync bool
 }
 
 // Database is the server Open found or started.
@@ -56,7 +60,11 @@ func Open(ctx context.Context, opts Options) (*Database, error) {
 	if dataDir == "" {
 		dataDir = "data"
 	}
-	c, err := Ensure(ctx, filepath.Join(dataDir, "postgres"), opts.Install, opts.Log)
+	var settings []string
+	if opts.NoFsync {
+		settings = NoFsync
+	}
+	c, err := Ensure(ctx, filepath.Join(dataDir, "postgres"), opts.Install, opts.Log, settings...)
 	if err != nil {
 		return nil, err
 	}
