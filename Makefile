@@ -1,4 +1,4 @@
-# pbem — make run | make test | make bench | make build | make vet
+# pbem — make run | make test | make test-one P=./pkg T=TestName | make test-fast | make bench | make build | make vet | make help
 #
 # PostgreSQL: DATABASE_URL if set, else a server on 127.0.0.1:5432 if one
 # answers, else a private cluster in $(PBEM_DATA)/postgres started with the
@@ -39,7 +39,7 @@ FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-ha fuzz bench vet peers history
+.PHONY: build run test test-go test-one test-fast help test-ha fuzz bench vet peers history
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -94,6 +94,28 @@ test-browser:
 	$(call track,browser) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
 test-plain:
 	$(call track,plain) $(GO) test -json -timeout $(TEST_TIMEOUT) $(PLAIN_PKGS)
+
+## test-one: one test (T, a go test -run regexp; empty: the whole package) of one package (P),
+## verbose and not cached, against the PostgreSQL make test uses: make test-one P=./notify/postgres T=TestName
+## (RACE=1 adds the race detector, as make test has it for RACE_PKGS)
+test-one:
+	@test -n '$(P)' || { echo 'usage: make test-one P=./package [T=TestName] [RACE=1]' >&2; exit 2; }
+	$(GO) build -o $(BIN) ./cmd/pbem
+	./$(BIN) db exec --no-fsync -- $(GO) test -count=1 -v $(if $(RACE),-race) -timeout $(TEST_TIMEOUT) -run '$(T)' $(P)
+
+## test-fast: the quick edit-test loop: the tests of TEST_FAST_PKGS (all) with -short and
+## cached results. It skips what make test adds: vet, staticcheck and gofmt, the race detector,
+## the browser tests (TestBrowser*), the system tests (cmd/pbem/systest) and the private-cluster
+## test (both skip under -short), the fuzzing, and it plays fewer random games where a test
+## asks testing.Short. Run make test before landing.
+TEST_FAST_PKGS ?= ./...
+test-fast:
+	$(GO) build -o $(BIN) ./cmd/pbem
+	./$(BIN) db exec --no-fsync -- $(GO) test -short -skip '$(BROWSER_TESTS)' $(TEST_FAST_PKGS)
+
+## help: these lines
+help:
+	@sed -n 's/^## //p' $(firstword $(MAKEFILE_LIST))
 
 ## fuzz: fuzz each of FUZZ_TARGETS for FUZZ_TIME (needs PBEM_TEST_DATABASE_URL or a server on 127.0.0.1:5432)
 # (FUZZ_TRACKS=1, from test-go: each target a track of the time table.)
