@@ -9,7 +9,7 @@ import (
 )
 
 // Timeouter applies a game's timeout policy when its deadline has passed
-// (game.Service implements it). It reports whether it acted: false
+// (play.(*Service) implements it). It reports whether it acted: false
 // when the game is not due or moved on meanwhile, so calling it twice for
 // one deadline (two serve processes) records one timeout.
 type Timeouter interface {

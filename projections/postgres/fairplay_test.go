@@ -89,7 +89,7 @@ func TestFairPlayAttacker(t *testing.T) {
 }
 
 // checkAuditOffline downloads the audit of ended game id as JSON and
-// checks it offline (game.CheckAudit, what `pbem verify --audit` runs),
+// checks it offline (play.CheckAudit, what `pbem verify --audit` runs),
 // then flips one byte at a time (in an event's data, its hash, the
 // revealed seed and key) and wants each flip reported with the version
 // of the event it broke. A server that rewrites an event's hidden card
