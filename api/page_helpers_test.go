@@ -58,7 +58,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
-		Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
+		Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Records: postgres.New(pool), Secret: secret,
 		Seeds: playtest.Seeds(t.Name())})
 	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
 	pc := api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second}

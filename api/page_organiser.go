@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"pbem/events/tokens"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -28,6 +29,15 @@ func (p *pages) confirmForm(c echo.Context) error {
 	d.Title = cat.T("confirm.title")
 	if r, err := p.svc.ProposalOf(c.Request().Context(), d.Token); err == nil {
 		d.Recap = p.recap(c, cat, r)
+		if p.svc.KeepsRecords() {
+			words, err := p.reliabilityOf(c, cat, r)
+			if err != nil {
+				return err
+			}
+			for i := range d.Recap.Players {
+				d.Recap.Players[i].Reliability = words[strings.ToLower(strings.TrimSpace(d.Recap.Players[i].Email))]
+			}
+		}
 	} else if play.ErrorCode(err) != play.EUnauthorized {
 		return err
 	}

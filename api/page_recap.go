@@ -37,6 +37,9 @@ type recapPlayer struct {
 	Email, Bot string
 	// Language is the language the player reads (its own name).
 	Language string
+	// Reliability is how reliable the address has been in its games, in
+	// words ("" for an address new to this server).
+	Reliability string
 }
 
 // recap turns a proposal into its recap in cat's language.

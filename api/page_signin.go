@@ -36,6 +36,8 @@ type myGamesPage struct {
 	// admin page's link.
 	Organised                        []organisedRow
 	DeadlineWord, LastWord, OpenWord string
+	// Record is the address's record (issue #46).
+	Record *recordView
 }
 
 // organisedRow is a game the address organises, in "My games".
@@ -173,6 +175,17 @@ func (p *pages) myGames(c echo.Context) error {
 	for _, g := range org {
 		d.Organised = append(d.Organised, organisedRow{ID: g.GameID, Game: gameName(cat, g.Game),
 			Players: strings.Join(g.Players, ", "), Status: cat.T("status." + g.Status)})
+	}
+	if p.svc.KeepsRecords() {
+		rec, err := p.svc.MyRecord(c.Request().Context(), sessionOf(c))
+		if err != nil {
+			return err
+		}
+		listed, err := p.svc.Listed(c.Request().Context(), sessionOf(c))
+		if err != nil {
+			return err
+		}
+		d.Record = p.recordOf(cat, rec, listed)
 	}
 	return p.render(c, http.StatusOK, "mygames", d)
 }

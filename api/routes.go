@@ -20,6 +20,8 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/signin", s.requestSignin},
 		{http.MethodPost, "/api/v1/signin/:token", s.signIn},
 		{http.MethodGet, "/api/v1/me/games", s.myGames},
+		{http.MethodGet, "/api/v1/me/record", s.myRecord},
+		{http.MethodGet, "/api/v1/leaderboards/:game", s.getLeaderboard},
 		{http.MethodGet, "/api/v1/games/:id", s.getGame},
 		{http.MethodGet, "/api/v1/games/:id/view", s.getView},
 		{http.MethodPost, "/api/v1/games/:id/moves", s.postMove},
@@ -50,6 +52,8 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/signin/:token", p.wrap(p.signinDo)},           // use it once: session cookie, then /me
 			{http.MethodGet, "/me", p.wrap(p.myGames)},                        // My games (the session's address)
 			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},               // end the session (form: csrf)
+			{http.MethodPost, "/me/leaderboards", p.wrap(p.setListed)},        // be listed on the leaderboards, or not (form: csrf, listed)
+			{http.MethodGet, "/leaderboards/:game", p.wrap(p.leaderboard)},    // a game's leaderboard
 			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},            // open my seat of a game (sets its cookie)
 			{http.MethodGet, "/me/admin/:game", p.wrap(p.openAdmin)},          // open the admin page of a game I organise (sets its cookie)
 			{http.MethodGet, "/mail/block", p.wrap(p.blockForm)},              // refuse every invitation (?token=): one button

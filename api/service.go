@@ -19,6 +19,7 @@ type Service interface {
 	Reads
 	Admin
 	Accounts
+	Records
 }
 
 var _ Service = (*play.Service)(nil)
@@ -90,4 +91,20 @@ type Accounts interface {
 	AdminTokenFor(ctx context.Context, session, id string) (string, error)
 	IsBlocked(ctx context.Context, email string) (bool, error)
 	SetBlocked(ctx context.Context, email string, blocked bool) error
+}
+
+// Records are the club's memory (issue #46): a person's record, the
+// ratings and the leaderboards, read models of the events.
+type Records interface {
+	// KeepsRecords: the server keeps records (the other methods answer
+	// ENotFound otherwise).
+	KeepsRecords() bool
+	// MyRecord is the session's address's record (EUnauthorized without one).
+	MyRecord(ctx context.Context, session string) (*projections.PersonRecord, error)
+	// Reliability says in words how reliable each known address is.
+	Reliability(ctx context.Context, emails []string) (map[string]string, error)
+	Leaderboard(ctx context.Context, game string) ([]projections.Rating, error)
+	SetListed(ctx context.Context, session string, listed bool) error
+	Listed(ctx context.Context, session string) (bool, error)
+	GameRatings(ctx context.Context, id string) ([]projections.RatingChange, error)
 }

@@ -18,6 +18,10 @@ import (
 // is read, so a record is always up to date. Without Config.Records
 // (tools that keep no records) the methods answer ENotFound.
 
+// KeepsRecords reports whether the service keeps records (Config.Records):
+// pages show them only then.
+func (s *Service) KeepsRecords() bool { return s.records != nil }
+
 // recordStore is the records store, or ENotFound when the service keeps none.
 func (s *Service) recordStore() (projections.RecordStore, error) {
 	if s.records == nil {
