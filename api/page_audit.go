@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -41,10 +40,14 @@ type auditEvent struct {
 	Version int64
 	// Text tells the event as the history does; Type and Data are the
 	// raw event, one tap away.
-	Text     string
-	Type     string
-	Actor    string
-	Time     string
+	Text string
+	Type string
+	// Actor says who acted in the reader's words (issue #43): the seat's
+	// holder then, "the organiser", "a bot (easy)", or the game itself; the
+	// raw actor id stays in the record (the JSON audit).
+	Actor string
+	// When is the event's time in the reader's language and time zone.
+	When     when
 	Hash     string
 	PrevHash string
 	Data     string
@@ -69,9 +72,10 @@ func (p *pages) audit(c echo.Context) error {
 	names := seatNames(sm)
 	texts := p.svc.DescribeAudit(a, names, b.Lang)
 	at := play.AuditNames(a, names) // each act's author as of the act
+	now, loc := p.svc.Now(), location(c)
 	for i, e := range a.Events {
-		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorName(e.Meta.Actor, at[i]),
-			Time: e.RecordedAt.UTC().Format(time.RFC3339), Hash: hex.EncodeToString(e.Hash),
+		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorWords(cat, e.Meta.Actor, at[i]),
+			When: tellTime(cat, e.RecordedAt, now, loc), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
 	d.Chart = drawChart(p.scores(c, id), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))

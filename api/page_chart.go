@@ -16,7 +16,8 @@ type scoreChart struct {
 	XTicks []chartTick
 	Lines  []chartLine
 	// Rounds and Table are the same figures as a table, for screen readers
-	// and for anyone who prefers numbers.
+	// and for anyone who prefers numbers, from the first round (the chart
+	// starts at the scores before it; the table has no "round 0" column).
 	Rounds []int
 	Table  []chartRow
 	Left   int
@@ -85,7 +86,9 @@ func drawChart(series []roundScores, names []string, roundWord string) *scoreCha
 			lbl = "0"
 		}
 		ch.XTicks = append(ch.XTicks, chartTick{X: xOf(i), Y: ch.Bottom + 18, Label: lbl})
-		ch.Rounds = append(ch.Rounds, s.Round)
+		if i > 0 { // the table starts with the first round: the start is all zeros (issue #43)
+			ch.Rounds = append(ch.Rounds, s.Round)
+		}
 	}
 	ch.XTicks = append(ch.XTicks, chartTick{X: (ch.Left + ch.Right) / 2, Y: ch.Bottom + 36, Label: roundWord})
 	for seat := range n {
@@ -97,7 +100,9 @@ func drawChart(series []roundScores, names []string, roundWord string) *scoreCha
 			if seat < len(s.Scores) {
 				v = s.Scores[seat]
 			}
-			row.Scores = append(row.Scores, chartScore{Round: s.Round, Score: v})
+			if i > 0 {
+				row.Scores = append(row.Scores, chartScore{Round: s.Round, Score: v})
+			}
 			x, y := xOf(i), yOf(v)
 			pts = append(pts, fmt.Sprintf("%d,%d", x, y))
 			ln.Dots = append(ln.Dots, chartTick{X: x, Y: y, Label: strconv.Itoa(v)})

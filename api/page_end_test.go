@@ -10,7 +10,8 @@ import (
 // TestFinishedPageNamesTheWinnerAndTellsTheRounds: the play page of a
 // finished game, in both games, opens its result with a headline naming
 // the winner and how they won (the engine's words, its tie-break), shows
-// the round-by-round table under the final one, offers to play again, and
+// the round-by-round table under the final one (from round 1: no "round
+// 0" column, issue #43), offers to play again, and
 // says it in the action bar too.
 func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 	e := newPageEnv(t)
@@ -37,6 +38,9 @@ func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 			rounds := body[strings.Index(body, `id="rounds"`)+1:]
 			if !strings.Contains(body, `id="rounds"`) || strings.Count(rounds[:strings.Index(rounds, "</table>")], "<tr>") < c.players+1 {
 				t.Error("no round-by-round table with a row per player")
+			}
+			if head := strings.ToLower(rounds[:strings.Index(rounds, "</thead>")]); strings.Contains(head, " 0</th>") || !strings.Contains(head, " 1</th>") {
+				t.Errorf("the round-by-round table's columns start at round 1, not round 0:\n%s", head)
 			}
 			if !strings.Contains(body, `id="rematch"`) {
 				t.Error("no play-again (rematch) button")

@@ -103,8 +103,8 @@ func actorName(actor string, names []string) string {
 	return actor
 }
 
-// actorWords names who acted in words a player reads (the history page;
-// the audit keeps the actor ids): the seat's holder, "a bot (normal)",
+// actorWords names who acted in words a player reads (the history and
+// audit pages; the audit's JSON keeps the actor ids): the seat's holder, "a bot (normal)",
 // "the organiser", else "the game" (the deadline's own events).
 func actorWords(cat i18n.Printer, actor string, names []string) string {
 	switch {

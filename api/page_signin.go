@@ -117,14 +117,14 @@ func (p *pages) signinDo(c echo.Context) error {
 // myGames: GET /me, the signed-in address's games (the sign-in form
 // without a session).
 func (p *pages) myGames(c echo.Context) error {
-	email, gs, err := p.svc.MyGames(c.Request().Context(), sessionOf(c))
+	lang := pickLang(c, "")
+	email, gs, err := p.svc.MyGamesIn(c.Request().Context(), sessionOf(c), lang) // every line in the reader's language
 	if play.ErrorCode(err) == play.EUnauthorized {
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	}
 	if err != nil {
 		return err
 	}
-	lang := pickLang(c, "")
 	cat := p.cat(lang)
 	sess, err := p.lobbySession(c)
 	if err != nil {

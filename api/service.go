@@ -86,6 +86,7 @@ type Accounts interface {
 	SignIn(ctx context.Context, token string) (string, error)
 	SignOut(ctx context.Context, session string) error
 	MyGames(ctx context.Context, session string) (string, []projections.MyGame, error)
+	MyGamesIn(ctx context.Context, session, lang string) (string, []projections.MyGame, error)
 	SeatTokenFor(ctx context.Context, session, id string) (string, error)
 	Organised(ctx context.Context, session string) ([]play.OrganisedGame, error)
 	AdminTokenFor(ctx context.Context, session, id string) (string, error)

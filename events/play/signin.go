@@ -102,8 +102,17 @@ func (s *Service) SignOut(ctx context.Context, session string) error {
 	return s.accounts.DeleteSession(ctx, tokens.Hash(session))
 }
 
-// MyGames lists every seat of the session's address. Errors: EUnauthorized.
+// MyGames lists every seat of the session's address, each game's last
+// line in that game's language. Errors: EUnauthorized.
 func (s *Service) MyGames(ctx context.Context, session string) (string, []projections.MyGame, error) {
+	return s.MyGamesIn(ctx, session, "")
+}
+
+// MyGamesIn is MyGames with each game's last line told in lang, the
+// reader's language (issue #43: "My games" reads in one language, not in
+// each game's); "" tells each in its game's language. Errors:
+// EUnauthorized.
+func (s *Service) MyGamesIn(ctx context.Context, session, lang string) (string, []projections.MyGame, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
 		return "", nil, err
@@ -113,7 +122,7 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 		return "", nil, err
 	}
 	for i := range gs {
-		if gs[i].LastMove, err = s.lastLine(&gs[i]); err != nil {
+		if gs[i].LastMove, err = s.lastLine(&gs[i], lang); err != nil {
 			return "", nil, err
 		}
 	}
@@ -121,12 +130,15 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 }
 
 // lastLine is the last line of the public history of m's game: its last
-// event (m.Last), told as everyone sees it.
-func (s *Service) lastLine(m *projections.MyGame) (string, error) {
+// event (m.Last), told as everyone sees it, in lang ("": the game's).
+func (s *Service) lastLine(m *projections.MyGame, lang string) (string, error) {
 	if m.Last == nil {
 		return "", nil
 	}
-	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: m.Language, Players: m.Players, Version: m.Last.Version}
+	if lang == "" {
+		lang = m.Language
+	}
+	g := &projections.Game{ID: m.GameID, Game: m.Game, Language: lang, Players: m.Players, Version: m.Last.Version}
 	rows, err := projections.SeatHistory(s.games, g, []events.Event{*m.Last}, engine.Spectator)
 	if err != nil {
 		return "", err
