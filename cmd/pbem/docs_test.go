@@ -154,6 +154,46 @@ func TestMarkdownLinkReader(t *testing.T) {
 	}
 }
 
+// TestOperatingListsEveryVariable checks that the configuration table of
+// docs/operating.md names every PBEM_ variable the product's code reads
+// (tests' own PBEM_TEST_ variables and the benchmarks aside), and
+// DATABASE_URL, as packaging/pbem.env does.
+func TestOperatingListsEveryVariable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "docs", "operating.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "\n## Configuration\n")
+	if !ok {
+		t.Fatal(`docs/operating.md has no "## Configuration" section`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	name := regexp.MustCompile(`"(PBEM_[A-Z0-9_]+)"`)
+	seen := map[string]bool{"DATABASE_URL": true}
+	for _, f := range productFiles(t) {
+		if strings.HasPrefix(f.rel, "bench/") {
+			continue
+		}
+		src, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range name.FindAllStringSubmatch(string(src), -1) {
+			if !strings.HasPrefix(m[1], "PBEM_TEST_") {
+				seen[m[1]] = true
+			}
+		}
+	}
+	if len(seen) < 20 {
+		t.Fatalf("found only %d variables: the walk missed the code", len(seen))
+	}
+	for _, v := range sortedKeys(seen) {
+		if !strings.Contains(table, "| `"+v+"`") && !strings.Contains(table, ", `"+v+"`") {
+			t.Errorf("the configuration table of docs/operating.md has no row for %s", v)
+		}
+	}
+}
+
 // markdownFiles lists the repository's Markdown files, outside
 // dependencies (node_modules), the data folder and hidden folders.
 func markdownFiles(t *testing.T) []string {
