@@ -427,18 +427,15 @@ func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int
 			return err
 		}
 	}
-	m := outbox.Payload{
+	m := outbox.NewPayload(outbox.Head{
 		To:       outbox.Recipient{Seat: s.Seat, Name: s.Name, Email: s.Email},
 		Language: lang,
 		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
 		TokenGen: s.TokenGen,
 		Version:  version,
-		Lines:    NonNil(told),
-	}
-	if g.DeadlineAt != nil {
-		d := g.DeadlineAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
-		m.Deadline = &d
-	}
+		Deadline: g.DeadlineAt,
+		Lines:    told,
+	})
 	if g.Result != nil {
 		for _, r := range Rankings(g.Result, g.Players) {
 			m.Ranking = append(m.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})

@@ -435,17 +435,14 @@ func messageKey(a notify.ReplyAddress, msgID string, raw []byte) string {
 
 // answerRow is the outbox row of an answer to the seat's own address.
 func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *outbox.Row {
-	p := outbox.Payload{
+	p := outbox.NewPayload(outbox.Head{
 		To:       outbox.Recipient{Seat: rs.Seat, Name: rs.Name, Email: rs.Email},
 		Language: rs.Language,
-		Game:     outbox.GameInfo{ID: rs.GameID, Name: rs.Game, Players: rs.Players},
+		Game:     outbox.GameInfo{ID: rs.GameID, Name: rs.Game, Players: rs.Players, Bots: rs.Bots},
 		TokenGen: rs.TokenGen,
 		Version:  rs.Version,
 		Deadline: rs.Deadline,
-		Lines:    []string{},
-		Moves:    projections.Labels(rs.Legal),
-		Choice:   rs.Choice,
-		Answer:   ans,
-	}
+	})
+	p.Moves, p.Choice, p.Answer = projections.Labels(rs.Legal), rs.Choice, ans
 	return &outbox.Row{GameID: rs.GameID, Seat: &rs.Seat, Kind: outbox.Reply, Payload: p, EventVersion: rs.Version}
 }

@@ -233,17 +233,15 @@ func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
 // organiserMail is an outbox row of kind to the organiser of p about game
 // id (a proposal's confirmation link, or a game's admin link).
 func organiserMail(kind outbox.Kind, id string, p *Proposal, lang, gameName string, players []string) outbox.Row {
-	m := outbox.Payload{
+	h := outbox.Head{
 		To:       outbox.Recipient{Seat: -1, Name: p.OrganiserName, Email: p.OrganiserEmail},
 		Language: lang,
 		Game:     outbox.GameInfo{ID: id, Name: gameName, Players: players},
-		Lines:    []string{},
 	}
 	if kind == outbox.Confirm {
-		d := p.ExpiresAt.UTC().Truncate(time.Second) // written to the second, as RFC 3339
-		m.Deadline = &d
+		h.Deadline = &p.ExpiresAt
 	}
-	return outbox.Row{GameID: id, Kind: kind, Payload: m}
+	return outbox.Row{GameID: id, Kind: kind, Payload: outbox.NewPayload(h)}
 }
 
 func playerNames(req CreateGame) []string {

@@ -34,6 +34,10 @@ type ReplySeat struct {
 	Game     string
 	Language string
 	Players  []string
+	// Bots holds, by seat, the level of the bot that plays it ("" for a
+	// person; nil when no seat is a bot's): the answer marks bots as every
+	// email does.
+	Bots     []string
 	Status   string
 	Version  int64
 	Deadline *time.Time
@@ -76,7 +80,7 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string) (*
 	if err != nil {
 		return nil, err
 	}
-	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.SeatLanguage(seat), Players: g.Players, Status: g.Status,
+	r := &ReplySeat{GameID: g.ID, Game: g.Game, Language: g.SeatLanguage(seat), Players: g.Players, Bots: g.Bots(), Status: g.Status,
 		Version: g.Version, Deadline: g.DeadlineAt, Seat: seat, Name: st.Name, Email: st.Email, TokenGen: st.TokenGen,
 		Legal: []engine.Move{}, Bot: st.Bot}
 	if g.Status == projections.StatusActive && st.Bot == "" {

@@ -147,15 +147,15 @@ func leftNotice(g *projections.Game, left projections.Seat, ev pbemevent.PlayerR
 	if ev.Seat >= 0 && ev.Seat < len(players) {
 		players[ev.Seat] = ev.Name
 	}
-	m := outbox.Payload{
+	m := outbox.NewPayload(outbox.Head{
 		To:       outbox.Recipient{Seat: -1, Name: left.Name, Email: left.Email},
 		Language: cmp.Or(left.Language, g.Language),
 		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: players, Bots: g.Bots()},
 		TokenGen: left.TokenGen,
 		Version:  v,
 		Lines:    []string{projections.DescribeService(pbemevent.TypePlayerReplaced, data, g.Players, cmp.Or(left.Language, g.Language))},
-		Notice:   projections.NoticeLeft,
-	}
+	})
+	m.Notice = projections.NoticeLeft
 	return []outbox.Row{{GameID: g.ID, Kind: outbox.Notice, Payload: m, EventVersion: v}}, nil
 }
 

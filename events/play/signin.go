@@ -52,10 +52,9 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 		return err
 	}
 	now := s.now().UTC()
-	m := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: lang,
-		Game: outbox.GameInfo{ID: id, Players: []string{}}, Lines: []string{}}
-	exp := now.Add(SigninLifetime).Truncate(time.Second) // written to the second, as RFC 3339
-	m.Deadline = &exp
+	exp := now.Add(SigninLifetime)
+	m := outbox.NewPayload(outbox.Head{To: outbox.Recipient{Seat: -1, Email: email}, Language: lang,
+		Game: outbox.GameInfo{ID: id}, Deadline: &exp})
 	row := outbox.Row{Kind: outbox.Signin, Payload: m}
 	return s.accounts.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
 }

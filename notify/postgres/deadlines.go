@@ -71,6 +71,7 @@ ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 type gameRow struct {
 	id, name, lang string
 	players        []string
+	bots           []string // by seat, "" for a person (the email marks bots)
 	version        int64
 	toMove         []int
 	deadline       *time.Time
@@ -91,7 +92,7 @@ func scanGame(r pgx.Row) (gameRow, error) {
 	var g gameRow
 	var players []byte
 	var toMove []int32
-	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline, &g.policy); err != nil {
+	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline, &g.policy, &g.bots); err != nil {
 		return g, err
 	}
 	for _, s := range toMove {
@@ -100,7 +101,8 @@ func scanGame(r pgx.Row) (gameRow, error) {
 	return g, json.Unmarshal(players, &g.players)
 }
 
-const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at, g.timeout_policy`
+const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at, g.timeout_policy,
+    ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)`
 
 // seatsOf lists the seats of games ids that read email: a bot's seat
 // (seats.bot) gets none.
@@ -127,15 +129,15 @@ func (g gameRow) payload(s seatRow, lines []string) outbox.Payload {
 	if s.lang != "" {
 		lang = s.lang // the reader's (issue #31)
 	}
-	return outbox.Payload{
+	return outbox.NewPayload(outbox.Head{
 		To:       outbox.Recipient{Seat: s.seat, Name: s.name, Email: s.email},
 		Language: lang,
-		Game:     outbox.GameInfo{ID: g.id, Name: g.name, Players: g.players},
+		Game:     outbox.GameInfo{ID: g.id, Name: g.name, Players: g.players, Bots: g.bots},
 		TokenGen: s.tokenGen,
 		Version:  g.version,
 		Deadline: g.deadline,
 		Lines:    lines,
-	}
+	})
 }
 
 // Remind implements notify.DeadlineStore. A game is reminded once per
@@ -261,7 +263,7 @@ RETURNING email`, day, now)
 // talk of the last day. A seat a bot plays for its person awaits nothing
 // of the person (issue #43): it is no entry, as it writes no digest.
 func (d *Deadlines) waitingFor(ctx context.Context, tx pgx.Tx, email string, now time.Time) (outbox.Payload, error) {
-	p := outbox.Payload{To: outbox.Recipient{Seat: -1, Email: email}, Language: "en"}
+	p := outbox.NewPayload(outbox.Head{To: outbox.Recipient{Seat: -1, Email: email}, Language: "en"})
 	rows, err := tx.Query(ctx, `SELECT g.id, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.deadline_at, s.seat, s.name, s.email, s.token_gen, g.version,
     ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)
 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)

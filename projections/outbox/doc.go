@@ -2,7 +2,8 @@
 // outbox table's rows, written in the transaction of what causes them and
 // sent later by notify's worker. It holds the one kind list (Kind), the one
 // payload schema (Payload: everything an email says, written from the
-// recipient's own view, so nothing the recipient may not see), the one row
+// recipient's own view, so nothing the recipient may not see) and its one
+// constructor (NewPayload, which every writer calls), the one row
 // to write (Row) and the one statement every writer runs to add rows
 // (Insert): the projector's batches, the organiser's and sign-in emails,
 // the scheduler's reminders and digests, and the mail listener's answers

@@ -1,10 +1,13 @@
 package outbox
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Payload is an outbox row's JSON payload: everything an email says. The
 // game service writes it from the recipient's own view of the game, so it
-// holds nothing the recipient may not see.
+// holds nothing the recipient may not see. NewPayload makes every one.
 type Payload struct {
 	To       Recipient `json:"to"`
 	Language string    `json:"language"`
@@ -76,4 +79,46 @@ type WaitingGame struct {
 	Deadline *time.Time `json:"deadline"`
 	// Chat is the game's table talk of the last day (public lines).
 	Chat []string `json:"chat,omitempty"`
+}
+
+// Head is what every email's payload begins with: whom it goes to, in
+// which language, about which game (or proposal, or sign-in link) and
+// which version of it, the generation of the link it carries, the
+// deadline it tells and the lines it tells. The zero value of a field an
+// email does not need (a digest's Game, an organiser's TokenGen) is right.
+type Head struct {
+	To       Recipient
+	Language string
+	Game     GameInfo
+	TokenGen int
+	Version  int64
+	Deadline *time.Time
+	Lines    []string
+}
+
+// NewPayload returns the payload h begins. It is the one place a Payload
+// is made: the projector's emails, the reminders and digests, the
+// organiser's, sign-in and left-seat emails and the answers to replies
+// all start here, and set what their kind adds (a ranking, the moves, an
+// answer, the waiting games) on the value it returns. So every email
+// writes its head the same way: the deadline in UTC and to the second (as
+// RFC 3339 writes it, and the emails tell it to the minute), the lines
+// and the players a list, never null, and Game.Bots only when a seat is a
+// bot's (the player list then marks them).
+func NewPayload(h Head) Payload {
+	p := Payload{To: h.To, Language: h.Language, Game: h.Game, TokenGen: h.TokenGen, Version: h.Version, Lines: h.Lines}
+	if p.Lines == nil {
+		p.Lines = []string{}
+	}
+	if p.Game.Players == nil {
+		p.Game.Players = []string{}
+	}
+	if !slices.ContainsFunc(p.Game.Bots, func(b string) bool { return b != "" }) {
+		p.Game.Bots = nil
+	}
+	if h.Deadline != nil {
+		d := h.Deadline.UTC().Truncate(time.Second)
+		p.Deadline = &d
+	}
+	return p
 }
