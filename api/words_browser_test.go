@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +24,19 @@ import (
 // page of the seat the bot plays, the admin page and a forged link's page.
 // Each fits the phone's width, labels its controls and says what it
 // should; the screenshots go to PBEM_SCREENSHOTS.
+//
+// It took in TestBrowserBotSeatOnAPhone, which opened the same bot seat's
+// play page on the same phone in the same languages, and keeps its
+// assertions (botSeatOnTurn): on the turn of a person's seat the
+// organiser handed to a bot, the page says a bot plays the seat and is
+// choosing its move, offers no move (no moves form, no move button, no
+// "Your turn", no "Choose your move" in the action bar), keeps the table
+// and the table talk, fits the width, labels its controls and has no
+// serious axe-core violation (screenshots botseat-play-LANG.png and
+// botseat-play-LANG-below.png).
 func TestBrowserWordsOnAPhone(t *testing.T) {
 	root := startBrowser(t)
+	src := axeSource(t)
 	e := newPageEnv(t)
 	m := newMailEnv(t, false)
 	shots := screenshotDir(t)
@@ -98,5 +111,48 @@ func TestBrowserWordsOnAPhone(t *testing.T) {
 		look("history", e.url+"/play/"+id+"/history", ".timeline", cat.T(lang, "history.by_organiser"))
 		look("admin", e.url+"/admin/"+id+"?token="+adm, "main", cat.T(lang, "admin.status", cat.T(lang, "status.active")))
 		look("bad-link", e.url+"/play/"+id+"?token=forged&lang="+lang, "main", cat.T(lang, "err.unauthorized"))
+
+		botSeatOnTurn(t, e, phone, src, shots, lang)
+	}
+}
+
+// botSeatOnTurn creates a game of Lords of Scotland in lang, hands the
+// seat to move to a bot and checks its person's play page on phone, on
+// the bot's turn (TestBrowserWordsOnAPhone).
+func botSeatOnTurn(t *testing.T, e *pageEnv, phone context.Context, src, shots, lang string) {
+	t.Helper()
+	T := func(key string, args ...any) string { return api.PageCatalog.T(lang, key, args...) }
+	id := e.createGame(lords.Name, 2, lang, "")
+	seat := e.toMove(id)
+	if _, err := e.svc.SeatBot(context.Background(), id, tokens.Admin(secret, id, 0), seat, "normal"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, phone, 20*time.Second, lang+" bot seat",
+		chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, seat, 0)),
+		chromedp.WaitVisible(chromedp.CSS("#live-table")))
+	shot(t, phone, filepath.Join(shots, "botseat-play-"+lang+".png"))
+	within(t, phone, 10*time.Second, lang+" scroll", chromedp.ScrollIntoView(chromedp.CSS("#catchup")))
+	shot(t, phone, filepath.Join(shots, "botseat-play-"+lang+"-below.png"))
+	text := eval[string](t, phone, `document.body.innerText`)
+	for _, want := range []string{T("play.you_are_bot", []string{"Ann", "Bob"}[seat]), T("play.bot_turn"), T("play.chat")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: the page does not say %q:\n%s", lang, want, text)
+		}
+	}
+	if strings.Contains(text, T("play.your_turn")) || strings.Contains(text, T("bar.choose")) {
+		t.Errorf("%s: the page offers the bot's turn to the person:\n%s", lang, text)
+	}
+	if n := eval[int](t, phone, `document.querySelectorAll("#moves-form, button[name=move], .playable").length`); n != 0 {
+		t.Errorf("%s: %d move controls on the bot seat's page", lang, n)
+	}
+	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("%s: %d px wide on a 390 px phone", lang, w)
+	}
+	if n := eval[int](t, phone, a11yProblems); n != 0 {
+		t.Errorf("%s: %d controls without a label or buttons outside forms", lang, n)
+	}
+	for _, v := range axeRun(t, phone, src) {
+		b, _ := json.Marshal(v.Nodes)
+		t.Errorf("%s: axe %s %s: %s at %s", lang, v.Impact, v.ID, v.Help, b)
 	}
 }

@@ -1,0 +1,168 @@
+package api_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"golang.org/x/crypto/hkdf"
+
+	"pbem/api"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
+	"pbem/events/tokens"
+	notifypg "pbem/notify/postgres"
+)
+
+// tablesFit counts what does not fit a phone among the page's tables: a
+// table wider than its box (which then scrolls sideways) and, for a
+// table that stacks, a figure without its column's name (data-label) or
+// a table without its header row (which screen readers read).
+const tablesFit = `Array.from(document.querySelectorAll("table")).filter(function (t) {
+  var box = t.parentElement;
+  return t.scrollWidth > box.clientWidth || box.scrollWidth > box.clientWidth ||
+    t.classList.contains("stack") && (t.querySelectorAll("thead th").length === 0 ||
+      Array.from(t.querySelectorAll("tbody td")).some(function (td) { return !td.dataset.label; }));
+}).length`
+
+// TestBrowserFinishedGamesOnAPhone is the journey to a game's end pages
+// on a phone (390x844), in English, French and Italian: the admin page of
+// a game with failed emails, then, for a finished Lords of Scotland and a
+// finished Swords and Bagpipes game, the audit page and the play page of
+// the end. It merges two journeys that opened the same audit pages of
+// finished games on the same phone in the same languages, and keeps the
+// assertions of both:
+//
+// From TestBrowserTablesFitAPhone: the admin page lists the game's two
+// failed emails (from the real outbox: one given up with a long SMTP
+// answer, one waiting for its next try) in a table; the audit pages (their
+// round-by-round chart) and the end's play page (table#rounds) each fit
+// the 390 px width, their table stacks (each row a block, each figure
+// with its column's name, the header row kept for screen readers), no
+// table scrolls sideways, and axe-core finds nothing serious. Screenshots
+// tables-*.png.
+//
+// From TestBrowserAuditShowsCommitKey: the finished Lords game's audit
+// page shows the commitment key K, which is HKDF-SHA256 of the revealed
+// seed (computed here from the page's seed, as a third party would), says
+// how to check it, and gives the command that checks the downloaded
+// record offline (pbem verify --audit audit.json) and the record's
+// address. Screenshots audit-key-LANG.png and audit-verify-LANG.png (the
+// key and the checks, scrolled into view).
+//
+// PBEM_SCREENSHOTS keeps the screenshots.
+func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
+	root := startBrowser(t)
+	src := axeSource(t)
+	e := newPageEnv(t)
+	hs := httptest.NewServer(api.New(api.Config{Service: e.svc, Pages: &api.PageConfig{Service: e.svc, Secret: secret,
+		Notify: e.store.Notify, Poll: time.Second, Failed: notifypg.NewOutbox(e.pool)}}))
+	t.Cleanup(hs.Close)
+	shots := screenshotDir(t)
+	ctx := context.Background()
+	says := map[string]string{"en": "Commitment key K", "fr": "Clé d'engagement K", "it": "Chiave d'impegno K"}
+	for _, lang := range []string{"en", "fr", "it"} {
+		phone := tab(t, root, 390, 844, true)
+		// look opens link, shows the table sel and checks the page.
+		look := func(name, link, sel string) {
+			t.Helper()
+			within(t, phone, 30*time.Second, lang+" "+name, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(sel)),
+				chromedp.ScrollIntoView(chromedp.CSS(sel)))
+			shot(t, phone, filepath.Join(shots, "tables-"+name+"-"+lang+".png"))
+			if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
+				t.Errorf("%s %s: %d px wide on a 390 px phone", lang, name, w)
+			}
+			if !eval[bool](t, phone, `document.querySelector(`+strconv.Quote(sel)+`).classList.contains("stack")`) {
+				t.Errorf("%s %s: the table %s does not stack on a phone", lang, name, sel)
+			}
+			if n := eval[int](t, phone, tablesFit); n != 0 {
+				t.Errorf("%s %s: %d tables scroll sideways or lack a label", lang, name, n)
+			}
+			for _, v := range axeRun(t, phone, src) {
+				b, _ := json.Marshal(v.Nodes)
+				t.Errorf("%s %s: axe %s %s: %s at %s", lang, name, v.Impact, v.ID, v.Help, b)
+			}
+		}
+
+		id := e.createGame(lords.Name, 3, lang, "")
+		if _, err := e.pool.Exec(ctx, `UPDATE outbox SET status = 'failed', attempts = 8,
+  last_error = '550 5.1.1 <bob@example.org>: Recipient address rejected: User unknown in virtual mailbox table'
+  WHERE game_id = $1 AND seat = 1`, id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pool.Exec(ctx, `UPDATE outbox SET attempts = 3, next_attempt_at = now() + interval '20 minutes',
+  last_error = '421 4.7.0 mx.example.org Service not available, closing transmission channel (try again later)'
+  WHERE game_id = $1 AND seat = 2`, id); err != nil {
+			t.Fatal(err)
+		}
+		look("admin-failed", hs.URL+"/admin/"+id+"?token="+tokens.Admin(secret, id, 0), "section[aria-labelledby=h-failed] table")
+		if n := eval[int](t, phone, `document.querySelectorAll("section[aria-labelledby=h-failed] tbody tr").length`); n != 2 {
+			t.Errorf("%s: the admin page lists %d failed emails, want 2", lang, n)
+		}
+
+		for _, g := range []struct{ name, short string }{{lords.Name, "lords"}, {bagpipes.Name, "bagpipes"}} {
+			end := e.createGame(g.name, 4, lang, "")
+			if n := e.playToEnd(end, 5, 8000); e.toMove(end) >= 0 {
+				t.Fatalf("%s %s: not over after %d moves", lang, g.name, n)
+			}
+			look("audit-"+g.short, e.url+"/games/"+end+"/audit", "section[aria-labelledby=h-chart] table")
+			if g.name == lords.Name {
+				auditShowsCommitKey(t, phone, shots, lang, says[lang], end)
+			}
+			look("end-"+g.short, e.url+"/play/"+end+"?token="+tokens.Seat(secret, end, 0, 0), "table#rounds")
+		}
+	}
+}
+
+// auditShowsCommitKey checks the audit page of finished game id that
+// phone shows (TestBrowserFinishedGamesOnAPhone): the key K, HKDF of the
+// page's seed, what says it (keyTitle) and the offline check.
+func auditShowsCommitKey(t *testing.T, phone context.Context, shots, lang, keyTitle, id string) {
+	t.Helper()
+	within(t, phone, 20*time.Second, lang+" commit key", chromedp.WaitVisible(chromedp.CSS("#commit-key")))
+	text := eval[string](t, phone, `document.body.innerText`)
+	if !strings.Contains(text, keyTitle) || !strings.Contains(text, "pbem verify --audit audit.json") ||
+		!strings.Contains(text, "/api/v1/games/"+id+"/audit") {
+		t.Fatalf("%s: the audit page does not show the key and the offline check:\n%s", lang, text)
+	}
+	seedHex := eval[string](t, phone, `document.querySelector("dl.fields dd:nth-of-type(2) code").textContent`)
+	seed, err := hex.DecodeString(seedHex)
+	if err != nil || len(seed) != 32 {
+		t.Fatalf("%s: seed %q", lang, seedHex)
+	}
+	k := make([]byte, 32)
+	if _, err := io.ReadFull(hkdf.New(sha256.New, seed, nil, []byte("pbem commit key v2")), k); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, phone, `document.getElementById("commit-key").textContent`); got != hex.EncodeToString(k) {
+		t.Fatalf("%s: the page's key %s is not HKDF of its seed (%x)", lang, got, k)
+	}
+	within(t, phone, 10*time.Second, lang+" scroll", chromedp.ScrollIntoView(chromedp.CSS("#commit-key")))
+	shot(t, phone, filepath.Join(shots, "audit-key-"+lang+".png"))
+	within(t, phone, 10*time.Second, lang+" scroll", chromedp.ScrollIntoView(chromedp.CSS("#verify-offline")))
+	shot(t, phone, filepath.Join(shots, "audit-verify-"+lang+".png"))
+}
+
+// shot saves what the tab's viewport shows.
+func shot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
