@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -33,62 +32,6 @@ const pendingControl = `(function () {
   var r = el.getBoundingClientRect();
   return JSON.stringify({id: el.id, top: r.top, bottom: r.bottom, left: r.left, right: r.right, w: innerWidth, h: innerHeight});
 })()`
-
-// TestBrowserActionBarAfterEveryTap plays the first moves of both games in
-// chromium on a phone (390x844) and on a desktop (1280x900), each seat in
-// its own tab, tapping a move far down the list (the page scrolled to it):
-// after every tap, the confirmation (a move that cannot be taken back) or
-// the take-back control, or the line that says the move was played, is
-// inside the viewport (its bounding box), and a confirmation, once tapped,
-// leaves the take-back or the "played" line inside it too.
-func TestBrowserActionBarAfterEveryTap(t *testing.T) {
-	root := startBrowser(t)
-	e := newPageEnv(t)
-	shots := os.Getenv("PBEM_SCREENSHOTS")
-	for _, g := range bothGames {
-		for _, vp := range phoneAndDesktop {
-			t.Run(g.name+"-"+strconv.FormatInt(vp.w, 10), func(t *testing.T) {
-				id := e.createGame(g.name, g.players, "en", "")
-				tabs := map[int]context.Context{}
-				taps := 0
-				for step := 0; step < 8; step++ {
-					seat := e.toMove(id)
-					if seat < 0 {
-						break
-					}
-					tb := seatTab(t, root, e, tabs, id, seat, vp)
-					within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
-						chromedp.WaitVisible(chromedp.CSS("form.moves button")))
-					if shots != "" && vp.mobile && step == 0 {
-						viewportShot(t, tb, shots, "bar-"+g.name+"-open.png")
-					}
-					// The bar before the tap is marked: the one after it is new.
-					within(t, tb, 10*time.Second, "mark the bar",
-						chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`))
-					// Tap the last move of the list, scrolled into view, as a
-					// thumb would after reading the page.
-					n := eval[int](t, tb, `document.querySelectorAll("form.moves button").length`)
-					sel := `(document.querySelectorAll("form.moves button")[` + strconv.Itoa(n-1) + `])`
-					within(t, tb, 20*time.Second, "tap a move",
-						chromedp.Evaluate[chromedp.Void](sel+`.scrollIntoView({block: "center"})`),
-						chromedp.Evaluate[chromedp.Void](sel+`.click()`))
-					taps++
-					c := waitControl(t, tb, "after tap "+strconv.Itoa(taps), "")
-					inViewport(t, c, "after tap "+strconv.Itoa(taps))
-					if shots != "" && vp.mobile && step < 3 {
-						viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-"+c.ID+".png")
-					}
-					if confirmInViewport(t, tb, c, "tap "+strconv.Itoa(taps)) && shots != "" && vp.mobile && step < 3 {
-						viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-confirmed.png")
-					}
-				}
-				if taps < 4 {
-					t.Fatalf("only %d taps", taps)
-				}
-			})
-		}
-	}
-}
 
 // waitControl waits for a new action bar (not the one marked before the
 // tap) with a pending control other than not, and returns the control.

@@ -10,20 +10,35 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserWholeGameByTappingCards plays a whole game of both games in
+// TestBrowserWholeGameByTapping plays a whole game of both games in
 // chromium, on a phone (390x844) and on a desktop (1280x900), each seat in
-// its own tab, by tapping cards only: each move is a tap on a card of the
-// table (or on the seat's own tile, for the moves about no card), then on
-// one of the moves the card offers, then on the action bar's confirmation
-// when it asks for one; the full list of moves is never touched. After
-// every tap the action bar shows the confirmation, the take-back or the
-// "played" line inside the viewport. The game ends.
+// its own tab: the first eight moves by tapping a move far down the full
+// list (the page scrolled to it, as a thumb would after reading the
+// page), every later move by tapping cards only. It merges two journeys
+// that played the same games on the same play pages at the same two sizes
+// (each created its own four games and tabs) and keeps the assertions of
+// both:
 //
-// A tab is opened once and then follows the game by itself (its live
-// updates): before each tap the test waits until the tab shows the game's
-// current version, instead of loading the page again (a load per tap was
-// most of the test's time).
-func TestBrowserWholeGameByTappingCards(t *testing.T) {
+// From TestBrowserActionBarAfterEveryTap (the first eight moves, the page
+// loaded before each): after every tap, the confirmation (a move that
+// cannot be taken back) or the take-back control, or the line that says
+// the move was played, is inside the viewport (its bounding box); a
+// confirmation, once tapped, leaves the take-back or the "played" line
+// inside it too; at least four taps were made. Screenshots bar-*.png.
+//
+// From TestBrowserWholeGameByTappingCards (the moves after them, to the
+// end): each move is a tap on a card of the table (or on the seat's own
+// tile, for the moves about no card), then on one of the moves the card
+// offers, then on the action bar's confirmation when it asks for one; the
+// full list of moves is never touched. After every tap the action bar
+// shows the confirmation, the take-back or the "played" line inside the
+// viewport. The game ends. A tab is opened once and then follows the game
+// by itself (its live updates): before each tap the test waits until the
+// tab shows the game's current version, instead of loading the page
+// again. Screenshots cards-*.png.
+//
+// PBEM_SCREENSHOTS keeps the screenshots.
+func TestBrowserWholeGameByTapping(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
 	shots := os.Getenv("PBEM_SCREENSHOTS")
@@ -33,6 +48,10 @@ func TestBrowserWholeGameByTappingCards(t *testing.T) {
 			t.Run(g.name+"-"+size, func(t *testing.T) {
 				id := e.createGame(g.name, g.players, "en", "")
 				tabs := map[int]context.Context{}
+				listTaps := tapTheMoveList(t, root, e, tabs, id, g, vp, shots)
+				if listTaps < 4 {
+					t.Fatalf("only %d taps", listTaps)
+				}
 				taps := 0
 				for ; taps < 1500; taps++ {
 					seat := e.toMove(id)
@@ -59,17 +78,58 @@ document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; 
 					within(t, tb, 20*time.Second, "tap a move of the card",
 						chromedp.Evaluate[chromedp.Void](move+`.scrollIntoView({block: "center"})`),
 						chromedp.Evaluate[chromedp.Void](move+`.click()`))
-					c := waitControl(t, tb, "after tap "+strconv.Itoa(taps), "")
-					inViewport(t, c, "after tap "+strconv.Itoa(taps))
-					confirmInViewport(t, tb, c, "tap "+strconv.Itoa(taps))
+					c := waitControl(t, tb, "after card tap "+strconv.Itoa(taps), "")
+					inViewport(t, c, "after card tap "+strconv.Itoa(taps))
+					confirmInViewport(t, tb, c, "card tap "+strconv.Itoa(taps))
 				}
 				if seat := e.toMove(id); seat >= 0 {
-					t.Fatalf("after %d taps, seat %d is still to move", taps, seat)
+					t.Fatalf("after %d card taps, seat %d is still to move", taps, seat)
 				}
-				t.Logf("%s at %s: a whole game in %d card taps", g.name, size, taps)
+				t.Logf("%s at %s: a whole game in %d taps of the list and %d card taps", g.name, size, listTaps, taps)
 			})
 		}
 	}
+}
+
+// tapTheMoveList plays up to eight moves of game id by tapping the last
+// move of the full list, the page loaded before each tap, and checks the
+// action bar after each (TestBrowserWholeGameByTapping's first part). It
+// returns the number of taps.
+func tapTheMoveList(t *testing.T, root context.Context, e *pageEnv, tabs map[int]context.Context, id string, g game, vp viewport, shots string) int {
+	t.Helper()
+	taps := 0
+	for step := 0; step < 8; step++ {
+		seat := e.toMove(id)
+		if seat < 0 {
+			break
+		}
+		tb := seatTab(t, root, e, tabs, id, seat, vp)
+		within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
+			chromedp.WaitVisible(chromedp.CSS("form.moves button")))
+		if shots != "" && vp.mobile && step == 0 {
+			viewportShot(t, tb, shots, "bar-"+g.name+"-open.png")
+		}
+		// The bar before the tap is marked: the one after it is new.
+		within(t, tb, 10*time.Second, "mark the bar",
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1"`))
+		// Tap the last move of the list, scrolled into view, as a
+		// thumb would after reading the page.
+		n := eval[int](t, tb, `document.querySelectorAll("form.moves button").length`)
+		sel := `(document.querySelectorAll("form.moves button")[` + strconv.Itoa(n-1) + `])`
+		within(t, tb, 20*time.Second, "tap a move",
+			chromedp.Evaluate[chromedp.Void](sel+`.scrollIntoView({block: "center"})`),
+			chromedp.Evaluate[chromedp.Void](sel+`.click()`))
+		taps++
+		c := waitControl(t, tb, "after tap "+strconv.Itoa(taps), "")
+		inViewport(t, c, "after tap "+strconv.Itoa(taps))
+		if shots != "" && vp.mobile && step < 3 {
+			viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-"+c.ID+".png")
+		}
+		if confirmInViewport(t, tb, c, "tap "+strconv.Itoa(taps)) && shots != "" && vp.mobile && step < 3 {
+			viewportShot(t, tb, shots, "bar-"+g.name+"-"+strconv.Itoa(step)+"-confirmed.png")
+		}
+	}
+	return taps
 }
 
 // showsVersion waits until the tab's play page shows version v of its game
