@@ -68,10 +68,10 @@ func settle(t *testing.T, tab context.Context) {
 	t.Helper()
 	within(t, tab, 20*time.Second, "the page settles", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := chromedp.Poll[bool](`!!document.getElementById("game") && document.readyState === "complete" &&
-			document.cookie.indexOf("pbem_tz=") >= 0`, chromedp.WithPollingTimeout(15*time.Second))(ctx, tg)
+			document.cookie.indexOf("pbem_tz=") >= 0 && document.getElementById("game").dataset.stream === "open"`,
+			chromedp.WithPollingTimeout(15*time.Second))(ctx, tg)
 		return err
 	}))
-	time.Sleep(700 * time.Millisecond)
 }
 
 // waitFor polls a JavaScript condition on tab, asking again while the

@@ -133,6 +133,10 @@
       .then(function () { busy = false; sync(); });
   }
   es.addEventListener("version", function (e) { latest = e.data; sync(); });
+  // data-stream tells whether the live stream is connected ("open"), for
+  // the browser tests to wait for it rather than for a time.
+  es.addEventListener("open", function () { game.setAttribute("data-stream", "open"); });
+  es.addEventListener("error", function () { game.setAttribute("data-stream", "closed"); });
   // The play page's forms (a move, its confirmation, a take-back, a chat
   // line) are posted by the script with the header X-Pbem-Fetch: the answer
   // is the fresh page itself (not a redirect to it, api/page_fetch.go),
