@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,8 +32,11 @@ const lobbyCookie = "pbem_lobby"
 type lobbyPage struct {
 	base
 	PageLang  string
-	Games     []option
-	Languages []option
+	Games []option
+	// About is the chosen game's line of description, and Rules the
+	// address of its rules in short ("" for a game without them).
+	About, Rules string
+	Languages    []option
 	Deadlines []option
 	Policies  []option
 	Counts    []option
@@ -59,6 +63,9 @@ type lobbySeat struct {
 	// Kinds are the choices of who plays the seat: a person, or a bot of a
 	// level.
 	Kinds []option
+	// Bot: a bot plays the seat (the posted kind): it has no name, email
+	// or language fields to fill in (a bot is named "Bot N").
+	Bot bool
 	// Languages are the languages the seat's player may read, the posted
 	// one (else the page's) selected.
 	Languages []option
@@ -151,6 +158,10 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	for _, g := range games {
 		d.Games = append(d.Games, option{Value: g, Label: gameName(cat, g), Selected: g == pick})
 	}
+	d.About = textOr(cat, "lobby.about."+pick, "")
+	if pageCatalog.Has("help." + pick + ".s1.title") {
+		d.Rules = "/help/" + url.PathEscape(pick) + "?lang=" + url.QueryEscape(lang)
+	}
 	for k := st.MinPlayers; k <= st.MaxPlayers; k++ {
 		d.Counts = append(d.Counts, option{Value: strconv.Itoa(k), Label: cat.T("lobby.count", k), Selected: k == n})
 	}
@@ -180,7 +191,8 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	for i := range n {
 		k := strconv.Itoa(i + 1)
 		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k),
-			Kinds: seatKinds(cat, c.FormValue("kind"+k)), Languages: p.languageChoices(c.FormValue("lang"+k), lang)})
+			Kinds: seatKinds(cat, c.FormValue("kind"+k)), Languages: p.languageChoices(c.FormValue("lang"+k), lang),
+			Bot: isBotKind(c.FormValue("kind" + k))})
 	}
 	d.Organiser = lobbySeat{Name: c.FormValue("organiser_name"), Email: c.FormValue("organiser_email")}
 	for _, o := range st.For(n) {
@@ -274,9 +286,11 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 		k := strconv.Itoa(i + 1)
 		pl := play.NewPlayer{Name: strings.TrimSpace(c.FormValue("name" + k)), Email: strings.TrimSpace(c.FormValue("email" + k)),
 			Language: c.FormValue("lang" + k)}
-		if kind := c.FormValue("kind" + k); kind != "" && kind != "person" {
-			// A bot: its level; the email field, if filled, is ignored.
-			pl.Bot, pl.Email = kind, ""
+		if kind := c.FormValue("kind" + k); isBotKind(kind) {
+			// A bot: its level and a name of its own; the form shows it no
+			// name, email or language field (issue #43), and any posted
+			// are ignored.
+			pl.Bot, pl.Name, pl.Email, pl.Language = kind, cat.T("lobby.bot_name", i+1), "", ""
 		}
 		req.Players = append(req.Players, pl)
 	}
@@ -423,6 +437,9 @@ func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
 	}
 	return p.render(c, http.StatusBadRequest, "lobby", d)
 }
+
+// isBotKind reports whether a seat's posted kind is a bot's level.
+func isBotKind(kind string) bool { return kind != "" && kind != "person" }
 
 // seatKinds are the choices of who plays a seat (a person, or a bot of each
 // level), with chosen selected.

@@ -42,6 +42,16 @@
       el.addEventListener("change", function () { refresh.click(); });
     });
   }
+  // The lobby: a seat a bot plays has no name, email or language to fill
+  // in (the server names it); choosing who plays shows or hides them.
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-kind]"), function (el) {
+    el.addEventListener("change", function () {
+      var person = el.closest(".seatrow").querySelector(".person");
+      var bot = el.value !== "person";
+      person.hidden = bot;
+      Array.prototype.forEach.call(person.querySelectorAll("input, select"), function (f) { f.disabled = bot; });
+    });
+  });
   var game = document.querySelector("#game[data-version]");
   if (!game || !window.EventSource || !window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
   var es = new EventSource(game.getAttribute("data-events"));
