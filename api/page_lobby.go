@@ -31,18 +31,18 @@ const lobbyCookie = "pbem_lobby"
 // shows it again with the values kept and the options of the new choice.
 type lobbyPage struct {
 	base
-	PageLang  string
-	Games []option
+	PageLang string
+	Games    []option
 	// About is the chosen game's line of description, and Rules the
 	// address of its rules in short ("" for a game without them).
 	About, Rules string
 	Languages    []option
-	Deadlines []option
-	Policies  []option
-	Counts    []option
-	Seats     []lobbySeat
-	Options   []optionField
-	Organiser lobbySeat
+	Deadlines    []option
+	Policies     []option
+	Counts       []option
+	Seats        []lobbySeat
+	Options      []optionField
+	Organiser    lobbySeat
 	// Error is a refusal that no single field explains; FieldErrors holds
 	// the others by the form field's name.
 	Error       string
