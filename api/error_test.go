@@ -40,21 +40,21 @@ func TestErrorMatrix(t *testing.T) {
 	}{
 		{"create: malformed JSON", "POST", "/api/v1/games", "", `{"game":`, 400, "invalid"},
 		{"create: not an object", "POST", "/api/v1/games", "", `[1,2]`, 400, "invalid"},
-		{"create: unknown field", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":` + players + `,"colour":"red"}`, 400, "invalid"},
-		{"create: unknown player field", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":[{"name":"A","email":"a@b.c","age":3},{"name":"B","email":"b@b.c"}]}`, 400, "invalid"},
+		{"create: unknown field", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":` + players + `,"colour":"red"}`, 400, "invalid"},
+		{"create: unknown player field", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":[{"name":"A","email":"a@b.example","age":3},{"name":"B","email":"b@b.example"}]}`, 400, "invalid"},
 		{"create: unknown game", "POST", "/api/v1/games", "", `{"game":"chess","players":` + players + `}`, 400, "invalid"},
-		{"create: bad email", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":[{"name":"A","email":"nope"},{"name":"B","email":"b@b.c"}]}`, 400, "invalid"},
-		{"create: duplicate name", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":[{"name":"A","email":"a@b.c"},{"name":"a","email":"b@b.c"}]}`, 400, "invalid"},
-		{"create: too few players", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":[{"name":"A","email":"a@b.c"}]}`, 400, "bad_options"},
-		{"create: bad options", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":` + players + `,"options":{"bruce":true}}`, 400, "bad_options"},
-		{"create: options not an object", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":` + players + `,"options":[1]}`, 400, "invalid"},
-		{"create: bad language", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"language":"de","players":` + players + `}`, 400, "invalid"},
-		{"create: bad deadline", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"turn_deadline":"soon","players":` + players + `}`, 400, "invalid"},
-		{"create: reminder after deadline", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"turn_deadline":"2h","reminder_before":"3h","players":` + players + `}`, 400, "invalid"},
+		{"create: bad email", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":[{"name":"A","email":"nope"},{"name":"B","email":"b@b.example"}]}`, 400, "invalid"},
+		{"create: duplicate name", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":[{"name":"A","email":"a@b.example"},{"name":"a","email":"b@b.example"}]}`, 400, "invalid"},
+		{"create: too few players", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":[{"name":"A","email":"a@b.example"}]}`, 400, "bad_options"},
+		{"create: bad options", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":` + players + `,"options":{"bruce":true}}`, 400, "bad_options"},
+		{"create: options not an object", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":` + players + `,"options":[1]}`, 400, "invalid"},
+		{"create: bad language", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"language":"de","players":` + players + `}`, 400, "invalid"},
+		{"create: bad deadline", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"turn_deadline":"soon","players":` + players + `}`, 400, "invalid"},
+		{"create: reminder after deadline", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"turn_deadline":"2h","reminder_before":"3h","players":` + players + `}`, 400, "invalid"},
 		{"create: no organiser", "POST", "/api/v1/games", "", `{"game":"count","players":` + players + `}`, 400, "invalid"},
 		{"create: bad organiser email", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o"},"players":` + players + `}`, 400, "invalid"},
 		{"confirm: unknown link", "POST", "/api/v1/confirm/nope", "", ``, 401, "unauthorized"},
-		{"create: bad policy", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"timeout_policy":"coin","players":` + players + `}`, 400, "invalid"},
+		{"create: bad policy", "POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"timeout_policy":"coin","players":` + players + `}`, 400, "invalid"},
 		{"summary: unknown game", "GET", "/api/v1/games/nope", "", nil, 404, "not_found"},
 		{"view: no token", "GET", g + "/view", "", nil, 401, "unauthorized"},
 		{"view: wrong token", "GET", g + "/view", "bogus", nil, 401, "unauthorized"},
@@ -173,7 +173,7 @@ func TestMalformedBodiesNeverFail500(t *testing.T) {
 	var v viewBody
 	e.do("GET", g+"/view", seatToken(c.ID, 0), nil, &v)
 	seeds := []struct{ path, token, body string }{
-		{"/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.c"},"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}],"options":{"target":30},"turn_deadline":"72h"}`},
+		{"/api/v1/games", "", `{"game":"count","organiser":{"name":"O","email":"o@b.example"},"players":[{"name":"Ann","email":"ann@example.org"},{"name":"Bob","email":"bob@example.org"}],"options":{"target":30},"turn_deadline":"72h"}`},
 		{g + "/moves", seatToken(c.ID, 0), `{"version":` + jsonInt(v.Version) + `,"move":` + string(v.LegalMoves[0]) + `,"id":"x"}`},
 		{g + "/admin/extend", c.AdminToken, `{"by":"24h"}`},
 		{g + "/admin/resend", c.AdminToken, `{"seat":0}`},
@@ -182,7 +182,7 @@ func TestMalformedBodiesNeverFail500(t *testing.T) {
 		`{"version":-9223372036854775809}`, `{"move":null,"version":null}`, `{"version":1,"move":{"kind":"play","card":null}}`,
 		`{"version":1,"move":{"kind":"play","card":"c1"}} {}`, strings.Repeat("[", 10000), `{"game":"count","players":null}`,
 		`{"game":"count","players":[null]}`, `{"by":"9223372036854775807h"}`, `{"seat":-1}`, `{"seat":1e10}`,
-		`{"game":"count","players":[{"name":"` + strings.Repeat("é", 100) + `","email":"a@b.c"}]}`, strings.Repeat("x", 70000)}
+		`{"game":"count","players":[{"name":"` + strings.Repeat("é", 100) + `","email":"a@b.example"}]}`, strings.Repeat("x", 70000)}
 	rng := rand.New(rand.NewPCG(42, 42))
 	n := 0
 	check := func(path, token, body string) {

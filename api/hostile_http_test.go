@@ -182,9 +182,10 @@ func TestHostileAdminCannotPutTwoSeatsOnOneAddress(t *testing.T) {
 	}
 }
 
-// TestHostileNames: names of players and of the organiser with control or
-// text-direction characters (U+202E shows "txt.exe" as "exe.txt"), and
-// custom card names that break lines or run long, are refused with 400
+// TestHostileNames: names of players and of the organiser with control,
+// text-direction (U+202E shows "txt.exe" as "exe.txt"), line-separator or
+// zero-width characters, and custom card names that break lines, hide
+// characters or run long, are refused with 400
 // naming the field; no game is proposed.
 func TestHostileNames(t *testing.T) {
 	e := newEnv(t, testgame.Game{}, bagpipes.Game{})
@@ -222,6 +223,14 @@ func TestHostileNames(t *testing.T) {
 			"options": withCardName("Pipes\r\nBcc: all@example.org")}, "cards"},
 		{"a card name of 10,000 characters", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
 			"options": withCardName(strings.Repeat("Pipes ", 2000))}, "cards"},
+		{"a line separator", map[string]any{"game": testgame.Name, "players": players("Ann\u2028Bcc"), "organiser": org}, "players[0].name"},
+		{"a zero-width space", map[string]any{"game": testgame.Name, "players": players("A\u200Bnn"), "organiser": org}, "players[0].name"},
+		{"an organiser's paragraph separator", map[string]any{"game": testgame.Name, "players": players("Ann"),
+			"organiser": map[string]string{"name": "Org\u2029Bcc", "email": "org@example.org"}}, "organiser.name"},
+		{"a card name with a zero-width space", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
+			"options": withCardName("Pi\u200Bpes")}, "cards"},
+		{"a card name with a line separator", map[string]any{"game": bagpipes.Name, "players": players("Ann"), "organiser": org,
+			"options": withCardName("Pipes\u2028Drums")}, "cards"},
 	} {
 		var eb struct {
 			Error struct {

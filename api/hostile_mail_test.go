@@ -18,7 +18,9 @@ import (
 // routedAddresses are addresses a relay would deliver to itself, its
 // network or another host, never to a player.
 var routedAddresses = []string{"a@[127.0.0.1]", "a@[IPv6:::1]", "root@localhost", "root@mail.localhost", "a%b@x", "a%b@example.org",
-	"a!b@x", "a!b@example.org", "ann@x"}
+	"a!b@x", "a!b@example.org", "ann@x",
+	// Issue #44: not host names by RFC 1035 and RFC 5321.
+	"a@-example.org", "a@exa_mple.org", "a@123.45.67.89", "a@" + strings.Repeat("l", 64) + ".org", "a@example.c"}
 
 // TestHostileRoutedAddresses: each address is refused with 400 and a
 // message naming the field, in a proposal (players and organiser), an

@@ -245,7 +245,7 @@ const MaxCardName = 60
 
 // validate checks the rules' limits on every card; the first fault is
 // returned. A card's name is one line of at most MaxCardName characters,
-// without control or text-direction characters (engine.PlainName).
+// without control, text-direction or invisible characters (engine.PlainName).
 func (cs *CardSet) validate() *setupError {
 	if len(cs.KingEdward) == 0 {
 		return cardError("king_edward", -1, "", "", "need_king")

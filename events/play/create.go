@@ -262,7 +262,7 @@ func (req *CreateGame) check() error {
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if !engine.PlainName(name, 40) {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control or text-direction characters", i)
+			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters", i)
 		}
 		if seen[strings.ToLower(name)] {
 			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)

@@ -44,7 +44,7 @@ func (o *Organiser) check() error {
 		return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
 	if !engine.PlainName(o.Name, 40) {
-		return FieldErrorf(EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
+		return FieldErrorf(EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	}
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if !engine.PlainName(name, 40) {
-		return nil, FieldErrorf(EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control or text-direction characters")
+		return nil, FieldErrorf(EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
 	}
 	for i, n := range g.Players {
 		if i != seat && strings.EqualFold(n, name) {
