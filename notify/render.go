@@ -244,8 +244,12 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		if choice == "" {
 			choice = NoChoice
 		}
-		d.ReplyTo = ReplyAddress{GameID: gameID, Seat: seat, Choice: choice, Version: p.Version,
-			Tag: tokens.ReplyTag(r.secret, gameID, seat, p.TokenGen)}.String(r.reply)
+		a := ReplyAddress{GameID: gameID, Seat: seat, Choice: choice, Version: p.Version,
+			Tag: tokens.ReplyTag(r.secret, gameID, seat, p.TokenGen)}
+		if p.Version > 0 {
+			a.Signed, a.Tag = true, tokens.ReplyTagAt(r.secret, gameID, seat, p.TokenGen, p.Version)
+		}
+		d.ReplyTo = a.String(r.reply)
 		for i, m := range p.Moves {
 			d.Moves = append(d.Moves, numberedMove{N: i + 1, Label: m})
 		}

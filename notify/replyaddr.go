@@ -8,26 +8,41 @@ import (
 
 // ReplyAddress is the Reply-To of an email to a seat:
 //
-//	GAME-SEAT-CHOICEvVERSION-TAG@PBEM_REPLY_DOMAIN
+//	GAME-SEAT-CHOICEwVERSION-TAG@PBEM_REPLY_DOMAIN
 //
 // GAME is the game id, SEAT the seat number, CHOICE the projections.ChoiceTag
 // of the moves the email numbered ("x" when it numbered none: a reminder),
 // VERSION the game version the email was written at (the version a reply
 // answers: a take-back or a move of the seat after it makes the reply
 // stale, see play.Service.ReplyStale), and TAG the seat's reply secret
-// (events/tokens.ReplyTag). Only TAG is a secret; changing CHOICE or VERSION only
-// gets the sender the fresh list. An address written before versions were
-// bound (no "vVERSION") parses with Version 0 and is read against its
-// CHOICE alone. Outgoing emails use
-// the same address as their envelope sender, so that bounces come back to
-// the listener and name the seat they are about.
+// over that version (events/tokens.ReplyTagAt), so that rewriting or
+// deleting VERSION makes the address refused. Only TAG is a secret;
+// changing CHOICE only gets the sender the fresh list.
+//
+// Addresses written before keep being read as they were: "vVERSION"
+// (Signed false: the tag, events/tokens.ReplyTag, does not cover the
+// version), or no version at all (Version 0, read against its CHOICE
+// alone). Outgoing emails use the same address as their envelope sender,
+// so that bounces come back to the listener and name the seat they are
+// about.
 type ReplyAddress struct {
 	GameID string
 	Seat   int
 	Choice string
 	// Version is the game version the email answered (0: not bound).
 	Version int64
-	Tag     string
+	// Signed: the tag covers Version (the "w" form).
+	Signed bool
+	Tag    string
+}
+
+// TagVersion is the version the tag covers: Version when Signed, else 0
+// (the tag covers none).
+func (a ReplyAddress) TagVersion() int64 {
+	if a.Signed {
+		return a.Version
+	}
+	return 0
 }
 
 // NoChoice is the CHOICE of an email that numbered no moves.
@@ -37,7 +52,11 @@ const NoChoice = "x"
 func (a ReplyAddress) String(domain string) string {
 	choice := a.Choice
 	if a.Version > 0 {
-		choice += "v" + strconv.FormatInt(a.Version, 10)
+		mark := "v"
+		if a.Signed {
+			mark = "w"
+		}
+		choice += mark + strconv.FormatInt(a.Version, 10)
 	}
 	return a.GameID + "-" + strconv.Itoa(a.Seat) + "-" + choice + "-" + a.Tag + "@" + domain
 }
@@ -58,7 +77,11 @@ func ParseReplyAddress(addr, domain string) (ReplyAddress, error) {
 	if len(parts) != 4 || !isToken(parts[0], 64) || !isToken(parts[2], 24) || !isToken(parts[3], 32) {
 		return ReplyAddress{}, ErrNotReplyAddress
 	}
-	choice, version, bound := strings.Cut(parts[2], "v")
+	choice, version, bound := parts[2], "", false
+	if i := strings.IndexAny(parts[2], "vw"); i >= 0 {
+		choice, version, bound = parts[2][:i], parts[2][i+1:], true
+	}
+	signed := bound && parts[2][len(choice)] == 'w'
 	var v int64
 	if bound {
 		n, err := strconv.ParseInt(version, 10, 64)
@@ -71,7 +94,7 @@ func ParseReplyAddress(addr, domain string) (ReplyAddress, error) {
 	if err != nil || seat < 0 || seat > 99 || strconv.Itoa(seat) != parts[1] {
 		return ReplyAddress{}, ErrNotReplyAddress
 	}
-	return ReplyAddress{GameID: parts[0], Seat: seat, Choice: choice, Version: v, Tag: parts[3]}, nil
+	return ReplyAddress{GameID: parts[0], Seat: seat, Choice: choice, Version: v, Signed: signed, Tag: parts[3]}, nil
 }
 
 // isToken reports whether s is 1..max lowercase letters and digits.

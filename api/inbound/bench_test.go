@@ -63,7 +63,7 @@ func BenchmarkRepliesEndToEnd(b *testing.B) {
 				}
 				seat := sm.ToMove[0]
 				tag := tokens.ReplyTag(secret, id, seat, 0)
-				rs, err := e.svc.Reply(ctx, id, seat, tag)
+				rs, err := e.svc.Reply(ctx, id, seat, tag, 0)
 				if err != nil {
 					b.Error(err)
 					return

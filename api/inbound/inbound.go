@@ -23,7 +23,7 @@ import (
 
 // Service is the game service as the listener uses it.
 type Service interface {
-	Reply(ctx context.Context, id string, seat int, tag string) (*play.ReplySeat, error)
+	Reply(ctx context.Context, id string, seat int, tag string, version int64) (*play.ReplySeat, error)
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
@@ -130,7 +130,7 @@ func (p *Processor) Check(ctx context.Context, rcpt string) (notify.ReplyAddress
 	if err != nil {
 		return a, &RefusedError{Kind: RefusedUnknown, Reason: "no such address here"}
 	}
-	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag); err != nil {
+	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag, a.TagVersion()); err != nil {
 		switch play.ErrorCode(err) {
 		case play.EUnauthorized, play.ENotFound:
 			return a, &RefusedError{Kind: RefusedSecret, Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
@@ -162,7 +162,7 @@ func (p *Processor) Handle(ctx context.Context, mailFrom string, a notify.ReplyA
 	if err := checkShape(raw); err != nil {
 		return "", err
 	}
-	rs, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
+	rs, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag, a.TagVersion())
 	if err != nil {
 		return "", err
 	}
@@ -398,7 +398,7 @@ func afterMove(rs *play.ReplySeat, v *play.View) *play.ReplySeat {
 
 // fresh reads the seat's context again.
 func (p *Processor) fresh(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat) (*play.ReplySeat, error) {
-	return p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag)
+	return p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag, a.TagVersion())
 }
 
 func isRule(err error) bool { return play.AsRuleError(err) != nil }

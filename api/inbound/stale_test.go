@@ -3,10 +3,13 @@ package inbound_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-smtp"
 
 	"pbem/engine/lords"
 	"pbem/events/play"
@@ -74,7 +77,7 @@ func TestOldReplyAfterTakebackIsStale(t *testing.T) {
 	if em.replyTo == "" {
 		t.Fatalf("seat %d got no email listing its moves", seat)
 	}
-	if !strings.Contains(em.replyTo, "v"+strconv.FormatInt(e.version(id), 10)+"-") {
+	if !strings.Contains(em.replyTo, "w"+strconv.FormatInt(e.version(id), 10)+"-") {
 		t.Fatalf("the reply address %s does not hold the email's version %d", em.replyTo, e.version(id))
 	}
 	listBefore := projections.Labels(e.view(id, seat).LegalMoves)
@@ -135,4 +138,59 @@ func movesOf(em email) []string {
 		out[i] = moveLabel(em, i+1)
 	}
 	return out
+}
+
+// TestRewrittenReplyVersionIsRefused: the version in a reply address is
+// under its tag (issue #44). A seat answers an email by reply, takes the
+// move back, and sends the same reply to the address with its version
+// rewritten to the version now, or deleted: before, either replayed the
+// taken-back move (the check of staleness starts from the version the
+// address names); now the address is refused at RCPT (550) and the game
+// does not change. The address as sent still reads.
+func TestRewrittenReplyVersionIsRefused(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	id := e.create(lords.Name, "en")
+	e.inbox()
+	seat, n := e.untilUndoable(id)
+	other := (seat + 1) % 3
+	if err := e.svc.ChatAs(ctx, id, other, "good luck", "chat-1"); err != nil {
+		t.Fatal(err)
+	}
+	var em email
+	for _, m := range e.inbox() {
+		if m.seat == seat && len(m.moves) > 0 {
+			em = m
+		}
+	}
+	if em.replyTo == "" {
+		t.Fatalf("seat %d got no email listing its moves", seat)
+	}
+	e.reply(em, "first@client.example.org", strconv.Itoa(n+1)+"\n")
+	played := e.version(id)
+	if _, err := e.svc.Takeback(ctx, id, tokens.Seat(secret, id, seat, 0), play.TakebackRequest{Version: played}); err != nil {
+		t.Fatalf("take-back: %v", err)
+	}
+	e.inbox()
+	now := e.version(id)
+	mark := "w" + strconv.FormatInt(played-1, 10) + "-"
+	if !strings.Contains(em.replyTo, mark) {
+		t.Fatalf("the reply address %s does not hold %s", em.replyTo, mark)
+	}
+	for what, addr := range map[string]string{
+		"version rewritten": strings.Replace(em.replyTo, mark, "w"+strconv.FormatInt(now, 10)+"-", 1),
+		"version deleted":   strings.Replace(em.replyTo, mark, "-", 1),
+		"old form":          strings.Replace(em.replyTo, mark, "v"+strconv.FormatInt(now, 10)+"-", 1),
+	} {
+		rewritten := em
+		rewritten.replyTo = addr
+		err := e.send(em.to, addr, plain(rewritten, strings.ReplaceAll(what, " ", "-")+"@client.example.org", strconv.Itoa(n+1)+"\n"))
+		var se *smtp.SMTPError
+		if !errors.As(err, &se) || se.Code != 550 {
+			t.Errorf("%s (%s): %v, want 550", what, addr, err)
+		}
+		if v := e.version(id); v != now {
+			t.Fatalf("%s: the taken-back move was played again (version %d, was %d)", what, v, now)
+		}
+	}
 }

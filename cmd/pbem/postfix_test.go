@@ -335,7 +335,7 @@ func (p *players) toMove() (string, smtpsink.Parsed) {
 			// The email of the current version: a reply binds to the
 			// version its address names (#29), and an older email (the
 			// invitation, say) is stale once the seat has moved.
-			current := "v" + strconv.FormatInt(v, 10) + "-"
+			current := "w" + strconv.FormatInt(v, 10) + "-"
 			msgs := p.pf.Mailbox(box)
 			for i := len(msgs) - 1; i >= p.seen[box]; i-- {
 				pm, err := smtpsink.Parse(msgs[i])

@@ -55,7 +55,16 @@ func mac(secret []byte, parts ...string) []byte {
 var replyEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // ReplyTag returns the reply-address secret of seat at token generation
-// gen: 80 bits, lower-case base32.
+// gen: 80 bits, lower-case base32. It covers no version: the tag of the
+// addresses written before ReplyTagAt, still read.
 func ReplyTag(secret []byte, gameID string, seat, gen int) string {
 	return replyEncoding.EncodeToString(mac(secret, "reply", gameID, strconv.Itoa(seat), strconv.Itoa(gen))[:10])
+}
+
+// ReplyTagAt returns the reply-address secret of seat at token generation
+// gen for an email written at game version: 80 bits, lower-case base32,
+// over the version too, so that an address whose version is rewritten or
+// deleted no longer opens the seat.
+func ReplyTagAt(secret []byte, gameID string, seat, gen int, version int64) string {
+	return replyEncoding.EncodeToString(mac(secret, "reply-at", gameID, strconv.Itoa(seat), strconv.Itoa(gen), strconv.FormatInt(version, 10))[:10])
 }
