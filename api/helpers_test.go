@@ -15,6 +15,7 @@ import (
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -48,7 +49,7 @@ func newEnv(t *testing.T, games ...engine.Game) *env {
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, pool: pool, now: &now}
 	e.svc = play.New(play.Config{Games: engine.NewRegistry(games...), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
-		Records: repo, Secret: secret, Now: func() time.Time { return *e.now }})
+		Records: repo, Secret: secret, Now: func() time.Time { return *e.now }, Seeds: playtest.Seeds(t.Name())})
 	e.srv = api.New(api.Config{Service: e.svc})
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)
