@@ -14,6 +14,7 @@ import (
 	"pbem/engine"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
@@ -48,7 +49,8 @@ func newRig(t *testing.T) *asyncRig {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
-		Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: rigSecret, Now: c.Now})
+		Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: rigSecret, Now: c.Now,
+		Seeds: playtest.Seeds(t.Name())})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	hist := postgres.Histories{Games: engine.NewRegistry(testgame.Game{}), Events: store}
 	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool, hist), Timeouter: svc, Now: c.Now})

@@ -14,6 +14,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
@@ -120,7 +121,8 @@ func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	repo := projpg.New(pool)
-	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte("secret")})
+	svc := play.New(play.Config{Games: engine.NewRegistry(g), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte("secret"),
+		Seeds: playtest.Seeds(t.Name())})
 	sender := &memSender{}
 	w := newWorker(t, pool, workerOpts{sender: sender, batch: 100})
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
@@ -53,7 +54,8 @@ func newStoryEnv(t testing.TB) *storyEnv {
 	e.store = evpg.New(e.pool)
 	t.Cleanup(e.store.Close)
 	e.repo = projpg.New(e.pool)
-	e.svc = play.New(play.Config{Games: e.games, Store: e.store, Repo: e.repo, Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool), Secret: []byte("secret")})
+	e.svc = play.New(play.Config{Games: e.games, Store: e.store, Repo: e.repo, Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool), Secret: []byte("secret"),
+		Seeds: playtest.Seeds(t.Name())})
 	e.sink = smtpsink.Start(t, smtpsink.Options{})
 	e.w, err = notify.NewWorker(notify.WorkerConfig{Store: postgres.NewOutbox(e.pool), Sender: smtpSender(t, e.sink),
 		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}), Batch: 100, Lease: time.Minute, RecordFor: -1,

@@ -12,6 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
@@ -42,7 +43,7 @@ func newServiceNow(t *testing.T, now func() time.Time) (*play1.Service, *postgre
 	repo := postgres.New(pool)
 	store := newStore(t, pool)
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
-		Secret: secret, Now: now})
+		Secret: secret, Now: now, Seeds: playtest.Seeds(t.Name())})
 	return svc, repo, store, pool
 }
 
@@ -81,7 +82,8 @@ func moveOf(t testing.TB, v *play1.View, rng *rand.Rand) play1.PostedMove {
 func otherService(t *testing.T, pool *pgxpool.Pool) *play1.Service {
 	t.Helper()
 	return play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: newStore(t, pool),
-		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
+		Seeds: playtest.Seeds(t.Name() + "/other service")})
 }
 
 func TestServicePlaysAGameToTheEnd(t *testing.T) {
