@@ -25,6 +25,15 @@ import (
 // Each fits the phone's width, labels its controls and says what it
 // should; the screenshots go to PBEM_SCREENSHOTS.
 //
+// It took in TestBrowserAdminRevoke, which opened the same admin page on
+// the same phone in the same languages, and keeps its assertions
+// (adminRevoke, on this journey's game): the admin page's revocation
+// control (a box to tick, then the button) has its controls labelled;
+// once used, the page says a new link was emailed; the old link's page
+// then says it was replaced by a newer one, in the browser's language
+// (screenshots admin-revoke-form-LANG.png, admin-revoked-LANG.png,
+// admin-old-link-LANG.png).
+//
 // It took in TestBrowserBotSeatOnAPhone, which opened the same bot seat's
 // play page on the same phone in the same languages, and keeps its
 // assertions (botSeatOnTurn): on the turn of a person's seat the
@@ -112,8 +121,51 @@ func TestBrowserWordsOnAPhone(t *testing.T) {
 		look("admin", e.url+"/admin/"+id+"?token="+adm, "main", cat.T(lang, "admin.status", cat.T(lang, "status.active")))
 		look("bad-link", e.url+"/play/"+id+"?token=forged&lang="+lang, "main", cat.T(lang, "err.unauthorized"))
 
+		adminRevoke(t, e, phone, shots, lang, id)
 		botSeatOnTurn(t, e, phone, src, shots, lang)
 	}
+}
+
+// adminRevoke replaces the admin link of game id on phone
+// (TestBrowserWordsOnAPhone): the admin page's control (a box to tick,
+// then the button), the page that says a new link was emailed, and the
+// old link's page afterwards.
+func adminRevoke(t *testing.T, e *pageEnv, phone context.Context, shots, lang, id string) {
+	t.Helper()
+	says := map[string][2]string{
+		"en": {"A new one was emailed", "replaced by a newer one"},
+		"fr": {"Un nouveau a été envoyé", "remplacé par un plus récent"},
+		"it": {"Uno nuovo è stato inviato", "sostituito da uno più recente"},
+	}
+	link := e.url + "/admin/" + id + "?token=" + url.QueryEscape(tokens.Admin(secret, id, 0))
+	within(t, phone, 30*time.Second, lang+" admin page",
+		chromedp.Navigate(link),
+		chromedp.WaitVisible(chromedp.CSS("#revoke")),
+		chromedp.ScrollIntoView(chromedp.CSS("#revoke")),
+	)
+	if unlabelled := eval[int](t, phone, a11yProblems); unlabelled != 0 {
+		t.Errorf("%s: the admin page has %d controls without a label or buttons outside forms", lang, unlabelled)
+	}
+	screenshot(t, phone, shots, "admin-revoke-form-"+lang+".png")
+	within(t, phone, 30*time.Second, lang+" revoke",
+		chromedp.Click(chromedp.CSS(`#revoke input[name="confirm"]`)),
+		chromedp.Click(chromedp.CSS(`#revoke button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.notice[role="status"]`)),
+	)
+	if got := eval[string](t, phone, `document.body.innerText`); !strings.Contains(got, says[lang][0]) {
+		t.Fatalf("%s: the page after the revocation says:\n%s", lang, got)
+	}
+	screenshot(t, phone, shots, "admin-revoked-"+lang+".png")
+	// An error page is in the browser's language (it may not know the
+	// game's): ?lang= stands for the organiser's browser.
+	within(t, phone, 30*time.Second, lang+" old link",
+		chromedp.Navigate(link+"&lang="+lang),
+		chromedp.WaitVisible(chromedp.CSS(`p.notice.bad`)),
+	)
+	if got := eval[string](t, phone, `document.body.innerText`); !strings.Contains(got, says[lang][1]) {
+		t.Fatalf("%s: the old link's page says:\n%s", lang, got)
+	}
+	screenshot(t, phone, shots, "admin-old-link-"+lang+".png")
 }
 
 // botSeatOnTurn creates a game of Lords of Scotland in lang, hands the
