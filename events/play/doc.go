@@ -66,9 +66,11 @@
 // when a live page updates. Such a decision is appended on a grid of
 // Config.DecisionPause from the moment it was asked for (serve: 2 s,
 // PBEM_DECISION_PAUSE), so its time shows nothing of how long it took:
-// the reasons, and why not the alternatives, are in pause.go;
-// TestFairPlayDecisionTimes (projections/postgres) times bots as a cheat
-// would.
+// the reasons, and why not the alternatives, are in pause.go. The pause
+// runs on the service clock (Config.Now) and is waited with Config.Sleep,
+// so that TestFairPlayDecisionTimes (projections/postgres), which times
+// bots as a cheat would, gives it a clock of its own: the property is
+// checked exactly and no real time passes.
 //
 // Errors are *Error values with a machine code; the HTTP layer
 // maps codes to statuses in one table.
