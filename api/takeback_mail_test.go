@@ -9,6 +9,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -32,7 +33,7 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
-		MailGrace: time.Minute})
+		MailGrace: time.Minute, Seeds: playtest.Seeds(t.Name())})
 	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: "http://pbem.test"})
 	if err != nil {
