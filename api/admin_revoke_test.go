@@ -32,6 +32,7 @@ func (e *pageEnv) pendingMails(id string) int {
 // answer) and opens the page. A wrong token cannot revoke, and the form
 // needs its box ticked.
 func TestAdminLinkRevocation(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	id := e.createGame("lords-of-scotland", 2, "en", "")

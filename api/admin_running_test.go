@@ -20,6 +20,7 @@ import (
 // players starts with a new seed, and a pause's reason reaches the
 // players' history.
 func TestCorrectEmailAndReplacePlayer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 3, `{"target":30}`)
 	g := "/api/v1/games/" + c.ID

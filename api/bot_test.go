@@ -21,6 +21,7 @@ type botSummary struct {
 }
 
 func TestBotSeatsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	l, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -67,6 +67,7 @@ var gzipped = map[string]string{"Accept-Encoding": "gzip"}
 // for a client that accepts gzip (and are the same once unzipped), sent
 // as they are to one that does not; a tiny body is never gzipped.
 func TestResponsesAreCompressed(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 4, "en", "")
 	b := e.browser()
@@ -123,6 +124,7 @@ func stripCSRF(b []byte) []byte { return reToken.ReplaceAll(b, nil) }
 // even to a client that accepts gzip, and its events arrive one by one
 // (a buffering compressor would hold them back).
 func TestLiveStreamIsNotCompressed(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	seat := e.toMove(id)
@@ -155,6 +157,7 @@ var reAsset = regexp.MustCompile(`(?:href|src)="(/static/(app)\.([0-9a-f]{8})(\.
 // hour); a stale hash is redirected to the current URL, uncached; an
 // unknown file is 404; a known ETag gets 304.
 func TestStaticAssetsHaveHashedURLs(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
@@ -221,6 +224,7 @@ var (
 // CSP, with a print-media link that fetches the hashed file and a cookie
 // naming its hash; with that cookie, pages link the style sheet instead.
 func TestFirstVisitInlinesTheStyleSheet(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()

@@ -36,6 +36,7 @@ import (
 // same names (defect 1: the quote made the header unparsable and the
 // invitation failed).
 func TestQuotedNameInvitationIsSent(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	body := `{"game":"count","organiser":{"name":"Ann \"Ace\" Smith","email":"ann@example.org"},` +
 		`"players":[{"name":"Ann \"Ace\" Smith","email":"ann@example.org"},{"name":"Smith, Bob <b>","email":"bob@example.org"}]}`
@@ -65,6 +66,7 @@ func TestQuotedNameInvitationIsSent(t *testing.T) {
 // nothing changed (defect 2: it was a 500 from PostgreSQL, or the bytes
 // were silently replaced).
 func TestTextFieldsRefuseNULAndInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 2, `{}`)
 	g := "/api/v1/games/" + c.ID
@@ -114,6 +116,7 @@ func TestTextFieldsRefuseNULAndInvalidUTF8(t *testing.T) {
 // TestPageFormsRefuseNULAndInvalidUTF8 does the same through the HTML
 // forms and page URLs: a 400 page naming the field.
 func TestPageFormsRefuseNULAndInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	b := e.browser()
 	form, _ := lobbyForm(t, b, "en")
@@ -151,6 +154,7 @@ func TestPageFormsRefuseNULAndInvalidUTF8(t *testing.T) {
 // TestAddressesAreComparedWithoutCase offers one address twice with other
 // capitals and spaces: 400 naming both players (defect 8).
 func TestAddressesAreComparedWithoutCase(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var eb errBody
 	st := e.do("POST", "/api/v1/games", "", `{"game":"count","organiser":{"name":"Ann","email":"ann@example.org"},`+
@@ -202,6 +206,7 @@ func postFrom(t *testing.T, b *browser, path string, form url.Values, headers ma
 // another site would make a browser do it: 403, nothing changed; from the
 // same origin the forms work (defect 8).
 func TestCrossOriginFormsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	crossSite := []map[string]string{
 		{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
@@ -266,6 +271,7 @@ func TestCrossOriginFormsAreRefused(t *testing.T) {
 // forged Host header: no answer names the forged host (defect 9). The
 // admin link itself is emailed, built on PBEM_PUBLIC_URL by the renderer.
 func TestAdminLinkIgnoresForgedHost(t *testing.T) {
+	t.Parallel()
 	for _, public := range []string{"https://pbem.example.org", ""} {
 		e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.PublicURL = public })
 		forged := map[string]string{"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
@@ -329,6 +335,7 @@ func oldUnsubscribeToken(email string) string {
 // TestUnsubscribeTokensAreOpaque: the link no longer shows the address,
 // old-style tokens are refused, and a cross-site form is refused (defect 7).
 func TestUnsubscribeTokensAreOpaque(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	tok := tokens.Unsubscribe(secret, "ann@example.org")
 	if strings.Contains(tok, base64.RawURLEncoding.EncodeToString([]byte("ann@example.org"))[:10]) {
@@ -367,6 +374,7 @@ var hexID = regexp.MustCompile(`^[0-9a-f]{16}$`)
 // handler's panic with our JSON internal error and the server goes on;
 // echo's RequestID echoes a sane client id and replaces another.
 func TestPanicIsAnInternalErrorAndRequestIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := api.New(api.Config{Service: e.svc, Logger: slog.New(slog.DiscardHandler)})
 	srv.Echo().GET("/api/v1/boom", func(echo.Context) error { panic("boom") })

@@ -11,6 +11,7 @@ import (
 )
 
 func TestErrorMatrix(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 3, `{}`)
 	other := e.create(testgame.Name, 2, `{}`)
@@ -112,6 +113,7 @@ func TestErrorMatrix(t *testing.T) {
 }
 
 func TestAdminActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 2, `{}`)
 	g := "/api/v1/games/" + c.ID
@@ -167,6 +169,7 @@ func TestAdminActions(t *testing.T) {
 // TestMalformedBodiesNeverFail500 posts broken and mutated bodies to every
 // route that takes one: the answer is always a JSON error below 500.
 func TestMalformedBodiesNeverFail500(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 2, `{}`)
 	g := "/api/v1/games/" + c.ID

@@ -78,6 +78,7 @@ import (
 // system's decisions are TestFairPlayDecisionTimes' subject). Nothing else is masked: the two worlds' servers even share
 // PBEM_PUBLIC_URL.
 func TestFairPlayEveryChannel(t *testing.T) {
+	t.Parallel()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -402,28 +403,37 @@ func (w *fairWorld) live() string {
 
 // metrics is GET /metrics once the server has counted every live stream
 // the test hung up on (a stream is counted when the server notices, a
-// moment later): read from the registry, which counts no request.
+// moment later): read from the registry, which counts no request. Both
+// the stream's count and its duration: the server counts the request,
+// then observes its duration, and a read between the two would show the
+// worlds apart by the timing alone.
 func (w *fairWorld) metrics() string {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		fams, err := w.reg.Gather()
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		n := 0.0
+		var n, d float64
 		for _, f := range fams {
 			for _, m := range f.GetMetric() {
 				for _, l := range m.GetLabel() {
-					if f.GetName() == "pbem_http_requests_total" && l.GetName() == "route" && l.GetValue() == "/play/:game/events" {
+					if l.GetName() != "route" || l.GetValue() != "/play/:game/events" {
+						continue
+					}
+					switch f.GetName() {
+					case "pbem_http_requests_total":
 						n += m.GetCounter().GetValue()
+					case "pbem_http_request_duration_seconds":
+						d += float64(m.GetHistogram().GetSampleCount())
 					}
 				}
 			}
 		}
-		if int(n) == w.streams {
+		if int(n) == w.streams && int(d) == w.streams {
 			break
 		}
 		if time.Now().After(deadline) {
-			w.t.Fatalf("world %s: %v live streams counted, %d opened", w.name, n, w.streams)
+			w.t.Fatalf("world %s: %v live streams counted, %v timed, %d opened", w.name, n, d, w.streams)
 		}
 	}
 	return w.get("/metrics").body

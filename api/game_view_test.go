@@ -15,6 +15,7 @@ import (
 // TestJSONViewAsCJSON: jsonView answers the bytes, status and content type
 // c.JSON answers for the same view, pretty included.
 func TestJSONViewAsCJSON(t *testing.T) {
+	t.Parallel()
 	g, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -96,6 +96,7 @@ var reAuditRow = regexp.MustCompile(`<strong>(\d+)</strong> <span class="what">(
 // happened. The audit and the history name each act's author as of the
 // act: Cid's move and chat stay Cid's, Dee's are Dee's.
 func TestHandOffsNotifyEveryoneAndAuditNamesAuthors(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	id := e.createGame(testgame.Name, 3, "en", `{"target":60}`)
@@ -219,6 +220,7 @@ func TestHandOffsNotifyEveryoneAndAuditNamesAuthors(t *testing.T) {
 // bots; the bots finish the game; Ann and Bob each get the result email
 // (and nothing asking them to play), and My games marks the game ended.
 func TestGameFinishedByBotsEmailsEveryone(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	cg, err := e.svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":20}`),
@@ -256,6 +258,7 @@ func TestGameFinishedByBotsEmailsEveryone(t *testing.T) {
 // shown name Dee, never Cid (the engine state was dealt with Cid's name),
 // in English and in the French of a seat that reads French.
 func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	id := e.createGame("lords-of-scotland", 3, "en", `{}`)
@@ -317,6 +320,7 @@ func TestCurrentLabelsNameWhoHoldsTheSeat(t *testing.T) {
 // Italian and without a link to play, that the game is paused, that it
 // resumes, and how it ended; Dee and the others are told as before.
 func TestReplacedPlayerIsToldOfPauseResumeAndEnd(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	id := e.createGame(testgame.Name, 3, "en", `{"target":60}`)

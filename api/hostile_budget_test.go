@@ -48,6 +48,7 @@ func signinFromSource(t *testing.T, url, src, email string) int {
 // IPv6 /64 (behind a proxy), the person gets no more links than one
 // address could send them.
 func TestHostileSigninBudgetsByNetwork(t *testing.T) {
+	t.Parallel()
 	e := limitsEnv(t, api.Limits{})
 	e.create(testgame.Name, 2, `{"target":25}`) // Ann@example.org and Bob@example.org play
 
@@ -80,6 +81,7 @@ func TestHostileSigninBudgetsByNetwork(t *testing.T) {
 // emails an hour, and the person's own network still gets a link while
 // the budget lasts.
 func TestHostileRecipientBudget(t *testing.T) {
+	t.Parallel()
 	e := limitsEnv(t, api.Limits{MailsPerHourRecipient: 8})
 	e.create(testgame.Name, 2, `{"target":25}`) // one email to Ann: her invitation
 	for i := range 30 {
@@ -98,6 +100,7 @@ func TestHostileRecipientBudget(t *testing.T) {
 // replaced), and both are charged: an organiser allowed three invitations
 // a day replaces once, not twice.
 func TestHostileReplaceNoticeIsCharged(t *testing.T) {
+	t.Parallel()
 	e := limitsEnv(t, api.Limits{InvitationsPerDayAddress: 3 + 2}) // the game's two invitations, then three
 	g := e.create(testgame.Name, 2, `{"target":25}`)
 	var eb errBody

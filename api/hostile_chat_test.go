@@ -14,6 +14,7 @@ import (
 // all kept; they race each other for the game's version, which is no
 // reason to refuse one as "over the limit".
 func TestHostileSimultaneousChatUnderTheLimit(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(testgame.Name, 4, "en", `{"target":25}`)
 	const seats, each = 4, 10

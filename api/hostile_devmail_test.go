@@ -153,6 +153,7 @@ func devMailRequests(t *testing.T, base string, e *devMailEnv, headers map[strin
 // through a trusted proxy on this one, and a reply form sent from another
 // site; this machine's own browser reads it, with a CSP and no framing.
 func TestHostileDevMailboxOnlyForThisMachine(t *testing.T) {
+	t.Parallel()
 	e := newDevMailEnv(t, false)
 	before := e.version(t)
 	refused := func(what string, reqs []*http.Request) {

@@ -43,6 +43,7 @@ func hostileDo(t *testing.T, req *http.Request) (int, http.Header, string) {
 // add series to /metrics: they are counted as method "other" and route
 // "unmatched", and /metrics stays the same size however many are sent.
 func TestHostileMetricsLabelsStayBounded(t *testing.T) {
+	t.Parallel()
 	reg := prometheus.NewRegistry()
 	hs := httptest.NewServer(api.New(api.Config{Metrics: reg}))
 	defer hs.Close()
@@ -98,6 +99,7 @@ func TestHostileMetricsLabelsStayBounded(t *testing.T) {
 // replaced): past the day's budget they answer 429 with Retry-After and
 // change nothing; a wrong token spends nothing.
 func TestHostileAdminMailIsLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	g := e.create(testgame.Name, 2, `{"target":25}`) // 2 of the organiser's 40 invitations a day
 	for range 5 {
@@ -153,6 +155,7 @@ func TestHostileAdminMailIsLimited(t *testing.T) {
 // replacing a player with the address of another seat of the game (in
 // any case) is refused with 400 naming that seat, and changes nothing.
 func TestHostileAdminCannotPutTwoSeatsOnOneAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	g := e.create(testgame.Name, 3, `{"target":25}`) // Ann, Bob, Cid @example.org
 	var before summaryBody
@@ -188,6 +191,7 @@ func TestHostileAdminCannotPutTwoSeatsOnOneAddress(t *testing.T) {
 // characters or run long, are refused with 400
 // naming the field; no game is proposed.
 func TestHostileNames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testgame.Game{}, bagpipes.Game{})
 	players := func(first string) []map[string]string {
 		return []map[string]string{{"name": first, "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}}
@@ -258,6 +262,7 @@ func TestHostileNames(t *testing.T) {
 // only emails the admin link to the organiser again: its answer holds no
 // admin token.
 func TestHostileConfirmLinkDoesNotHandOutTheAdminTokenAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	g := e.create(testgame.Name, 2, `{"target":25}`)
 	var again map[string]any

@@ -27,6 +27,7 @@ var routedAddresses = []string{"a@[127.0.0.1]", "a@[IPv6:::1]", "root@localhost"
 // admin's correction and replacement, and a sign-in request; nothing is
 // written and nothing is queued.
 func TestHostileRoutedAddresses(t *testing.T) {
+	t.Parallel()
 	e := limitsEnv(t, api.Limits{GamesPerHourAddress: 1000, GamesPerHourIP: 1000, InvitationsPerDayAddress: 1000, InvitationsPerDayIP: 1000, SigninsPerHour: 1000})
 	g := e.create(testgame.Name, 2, `{}`)
 	before := e.counts()
@@ -59,6 +60,7 @@ func TestHostileRoutedAddresses(t *testing.T) {
 // TestHostileSubaddressBudgets: mallory+1@, mallory+2@… share mallory@'s
 // budgets, from however many IPs they come.
 func TestHostileSubaddressBudgets(t *testing.T) {
+	t.Parallel()
 	l := api.Limits{GamesPerHourAddress: 3, GamesPerHourIP: 100, InvitationsPerDayAddress: 100, InvitationsPerDayIP: 100, SigninsPerHour: 5}
 	e := limitsEnv(t, l)
 	accepted := 0

@@ -36,6 +36,7 @@ func signinRequest(t *testing.T, base, client, email string) int {
 // elsewhere, still gets a link), and requests that fail with 503 (the
 // database down) spend nothing.
 func TestHostileSigninBudgets(t *testing.T) {
+	t.Parallel()
 	e := newOutageEnv(t)
 	ctx := context.Background()
 	if _, err := e.svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
@@ -96,6 +97,7 @@ func TestHostileSigninBudgets(t *testing.T) {
 // session they answer is not set as a cookie, and GET /api/v1/me/games
 // reads no cookie (a session cookie alone is 401).
 func TestHostileJSONSigninFromAnotherSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.create(testgame.Name, 2, `{"target":25}`)
 	cross := map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}

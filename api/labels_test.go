@@ -13,6 +13,7 @@ import (
 // language, and a move posted back with another label (here English) is
 // played all the same: labels are ignored.
 func TestViewLabelsSpeakTheGamesLanguage(t *testing.T) {
+	t.Parallel()
 	g, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

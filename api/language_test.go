@@ -150,6 +150,7 @@ var allowedInEmails = map[string][]string{
 // game's labels and explanations too. Then Ciro chooses French from the
 // play page's language menu: his page and his next emails are in French.
 func TestEachPlayerReadsTheirLanguage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	body := map[string]any{"game": lords.Name, "language": "en", "organiser": map[string]string{"name": "Ann", "email": "ann@example.org"}}

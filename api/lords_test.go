@@ -108,6 +108,7 @@ func (k *knowledge) hidden(st *lords.State) []map[int]bool {
 // history does, and the summary's ranking is the engine's own result from
 // a replay of the audited events.
 func TestLordsOverHTTP(t *testing.T) {
+	t.Parallel()
 	g, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ var playLinkRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`
 // SMTP conversation and opens GET /api/v1/games/{id}/view with the token
 // of each email.
 func TestEmailedLinkOpensThePlayersView(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	ctx := context.Background()
 	g, err := e.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Language: "it", Options: json.RawMessage(`{"target":25}`),

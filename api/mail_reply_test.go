@@ -28,6 +28,7 @@ import (
 // its page, as its recipient would: the move is played through the mail
 // listener's code path, and the answer lands in the mailbox.
 func TestDevMailboxReplyPlaysTheMove(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)

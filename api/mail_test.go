@@ -83,6 +83,7 @@ func (e *mailEnv) mode(email string) notify.Mode {
 }
 
 func TestUnsubscribeGetShowsAFormAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	tok := url.QueryEscape(tokens.Unsubscribe(secret, "Ann@Example.org"))
 	for _, lang := range []string{"en", "fr", "it", "xx"} {
@@ -107,6 +108,7 @@ func TestUnsubscribeGetShowsAFormAndChangesNothing(t *testing.T) {
 }
 
 func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	tok := url.QueryEscape(tokens.Unsubscribe(secret, "ann@example.org"))
 	// RFC 8058: the mail provider POSTs List-Unsubscribe=One-Click to the URL.
@@ -137,6 +139,7 @@ func TestUnsubscribeOneClickPostAndForm(t *testing.T) {
 }
 
 func TestFailedEmailsForTheAdminOnly(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, false)
 	ctx := context.Background()
 	g, err := e.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
@@ -170,6 +173,7 @@ func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 }
 
 func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
+	t.Parallel()
 	e := newMailEnv(t, true)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
 	if err != nil {

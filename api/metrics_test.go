@@ -36,6 +36,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 // "unmatched" series), /metrics serves them, and every line logged during
 // a request carries its id, the server's own lines and the access line.
 func TestRequestMetricsByRouteAndRequestIDInLogs(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	reg := prometheus.NewRegistry()
@@ -105,6 +106,7 @@ func TestRequestMetricsByRouteAndRequestIDInLogs(t *testing.T) {
 // only a context with a request id adds one, and attributes and groups
 // set on the logger are kept.
 func TestLogHandlerAddsTheContextsRequestID(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(api.NewLogHandler(slog.NewJSONHandler(&buf, nil))).With("component", "test")
 	log.InfoContext(api.WithRequestID(context.Background(), "r-1"), "with")

@@ -19,6 +19,7 @@ import (
 // without the rows that say "only with `Config.HSTS`"), and that echo has
 // no pre-routing middleware.
 func TestMiddlewareChainIsTrue(t *testing.T) {
+	t.Parallel()
 	rows := documentedChain(t)
 	var withoutHSTS []string
 	for _, r := range rows {

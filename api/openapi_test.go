@@ -14,6 +14,7 @@ import (
 // plus the mail routes): every route is documented and every documented
 // operation exists.
 func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv = api.New(api.Config{Service: e.svc, Mail: &api.MailConfig{Service: e.svc}})
 	var doc struct {

@@ -89,6 +89,7 @@ func (e *env) counts() counts {
 // confirmation, and confirming every accepted game queues at most the
 // invitation budget.
 func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
+	t.Parallel()
 	l := api.Limits{GamesPerHourAddress: 3, GamesPerHourIP: 4, InvitationsPerDayAddress: 8, InvitationsPerDayIP: 100, SigninsPerHour: 5}
 	e := limitsEnv(t, l)
 	body := func(organiser string) map[string]any {
@@ -185,6 +186,7 @@ func TestCreateLimitsHoldUnderAbuse(t *testing.T) {
 // time is refused (401) and creates nothing, and that a guessed link is
 // refused too.
 func TestConfirmationLinkExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := map[string]any{"game": testgame.Name, "organiser": map[string]string{"name": "Org", "email": "org@example.org"},
 		"players": []map[string]string{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}}}

@@ -166,6 +166,7 @@ func (e *outageEnv) create(body string) (int, string) {
 // "unavailable" (pages: an HTML page), /healthz says why; once the
 // database is back everything works again.
 func TestDatabaseDownAnswers503(t *testing.T) {
+	t.Parallel()
 	e := newOutageEnv(t)
 	st, body := e.create(twoPlayers)
 	if st != http.StatusCreated {
@@ -223,6 +224,7 @@ func TestDatabaseDownAnswers503(t *testing.T) {
 // standby or a primary in the middle of a failover is: writes answer 503
 // with Retry-After, reads still work.
 func TestReadOnlyDatabaseAnswers503(t *testing.T) {
+	t.Parallel()
 	e := newOutageEnv(t)
 	st, body := e.create(twoPlayers)
 	if st != http.StatusCreated {

@@ -11,6 +11,7 @@ import (
 // language for the admin page's failed emails (never its code, such as
 // "your_turn").
 func TestFailedEmailKindsAreNamed(t *testing.T) {
+	t.Parallel()
 	for _, k := range outbox.Kinds() {
 		key := "admin.mail." + string(k)
 		if !api.PageCatalog.Has(key) {

@@ -57,6 +57,7 @@ func answerOf(body string) string {
 // each seat's actions in its row, and each action answers what it did and
 // who was told, not "Done.".
 func TestAdminSeatTableAndAnswers(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 3, "en", "")
 	e.browser().open(id, 0) // Ann has opened her page; Bob and Cid never did

@@ -11,6 +11,7 @@ import (
 // TestPageBagpipesInGameLanguage: the page shows the engine's move labels
 // and card texts as they come, in the game's language, never English.
 func TestPageBagpipesInGameLanguage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	cards := bagpipes.DefaultCards()
 	for _, c := range []struct {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestBotPageShowsBotsAsBots(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, tc := range []struct{ lang, mark string }{{"en", "Robot 1 (bot)"}, {"fr", "Robot 1 (robot)"}, {"it", "Robot 1 (bot)"}} {
 		cg, err := e.svc.Create(context.Background(), play.CreateGame{Game: bagpipes.Name, Language: tc.lang, Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
@@ -32,6 +33,7 @@ func TestBotPageShowsBotsAsBots(t *testing.T) {
 // TestLobbyOffersBots: the lobby lets a seat be played by a bot (in the
 // page's language); the proposed game, once confirmed, has that bot.
 func TestLobbyOffersBots(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	b := e.browser()
 	if p := b.get("/?lang=fr"); !strings.Contains(p.Body, "un robot (normal)") || !strings.Contains(p.Body, `name="kind2"`) {
@@ -67,6 +69,7 @@ func TestLobbyOffersBots(t *testing.T) {
 // TestAdminPageHandsASeatToABot: the admin page's form hands a seat to a
 // bot and back.
 func TestAdminPageHandsASeatToABot(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(bagpipes.Name, 3, "en", "")
 	adm := e.browser()

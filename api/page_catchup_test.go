@@ -56,6 +56,7 @@ func catchUpOf(t testing.TB, body string) []catchUpLine {
 // the creation, and never the unredacted sentence of an event the seat
 // sees redacted.
 func TestCatchUpTellsExactlyTheSeatsUnseenHistory(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	lg, err := lords.New()
 	if err != nil {
@@ -207,6 +208,7 @@ func fullSentences(t testing.TB, e *pageEnv, eng engine.Game, id string, names [
 
 // A malformed ?from= is refused with a clear error and records nothing.
 func TestCatchUpRefusesABadFrom(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame("lords-of-scotland", 2, "en", "")
 	b := e.browser()
@@ -222,6 +224,7 @@ func TestCatchUpRefusesABadFrom(t *testing.T) {
 // The audit page tells each event in sentences: no internal event name
 // shows until its raw record is opened.
 func TestAuditPageTellsEventsInSentences(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, tc := range []struct{ game, lang, want string }{
 		{"lords-of-scotland", "fr", "Ann"}, {"swords-and-bagpipes", "it", "Bob"},

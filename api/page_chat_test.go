@@ -13,6 +13,7 @@ import (
 // play page: the line shows, escaped, on the other seat's page; an empty
 // or forged post changes nothing.
 func TestPageChatIsEscapedAndSeenByTheOtherSeat(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(testgame.Name, 2, "en", `{"target":25}`)
 	ann := e.browser()

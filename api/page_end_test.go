@@ -14,6 +14,7 @@ import (
 // 0" column, issue #43), offers to play again, and
 // says it in the action bar too.
 func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, c := range []struct {
 		name    string

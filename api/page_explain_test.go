@@ -146,6 +146,7 @@ func between(s, start, end string) string {
 // clan powers as a list of nine) and no English part title in French or
 // Italian; an unknown game is not found.
 func TestHelpPages(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	english := []string{"The goal", "A round", "Scoring", "Clan powers", "Cards", "The end"}
 	for _, name := range []string{lords.Name, bagpipes.Name} {
@@ -190,6 +191,7 @@ func TestHelpPages(t *testing.T) {
 // SMTP conversation, carry the game's help link in the game's language
 // (text and HTML), and the link opens that help page.
 func TestInvitationLinksTheHelpPage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, c := range []struct{ game, lang string }{{lords.Name, "fr"}, {bagpipes.Name, "it"}, {lords.Name, "en"}} {
 		e.createGame(c.game, 2, c.lang, "")
@@ -215,6 +217,7 @@ func TestInvitationLinksTheHelpPage(t *testing.T) {
 // TestViewCarriesExplanations: GET /api/v1/games/{id}/view gives the
 // seat's explanations in the game's language, as the page shows them.
 func TestViewCarriesExplanations(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(bagpipes.Name, 4, "fr", "")
 	req, err := http.NewRequest(http.MethodGet, e.url+"/api/v1/games/"+id+"/view", nil)

@@ -35,6 +35,7 @@ func (b *browser) postFetch(path string, form url.Values) (page, bool) {
 // line answer the same way, and a refused form (CSRF) is the same error
 // page with its status, nothing changed.
 func TestPageFetchPostAnswersThePage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "it", `{}`)
 	seat := e.untilUndoable(id)

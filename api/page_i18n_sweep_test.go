@@ -111,6 +111,7 @@ var reSigninID = regexp.MustCompile(`^[0-9a-zA-Z_-]+$`)
 // number, an actor id, a hash or a Go/template string anywhere but on the
 // audit page (i18ntest.DeveloperStrings).
 func TestEveryPageIsTranslated(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	m := newMailEnv(t, false)
 	for _, lang := range []string{"en", "fr", "it"} {
@@ -294,6 +295,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 // TestEnglishPagesAreFlagged makes sure the check above can fail: an
 // English page holds the English catalog's phrases.
 func TestEnglishPagesAreFlagged(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	p := e.speaking("en").get("/?lang=en")
 	texts, err := i18ntest.HTMLTexts(p.Body)
@@ -309,6 +311,7 @@ func TestEnglishPagesAreFlagged(t *testing.T) {
 // its rate (429) and of a database that cannot answer (5xx) in French and
 // Italian: each says so in the page's language, with no English text.
 func TestRefusalPagesAreTranslated(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	b := e.speaking("fr")
 	f := b.get("/signin?lang=fr")

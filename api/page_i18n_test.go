@@ -6,6 +6,7 @@ import (
 )
 
 func TestPageCatalogCheck(t *testing.T) {
+	t.Parallel()
 	if err := pageCatalog.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -14,6 +15,7 @@ func TestPageCatalogCheck(t *testing.T) {
 // TestPagePlurals checks the counted texts of the pages in each language:
 // one form for 1 (and for 0 in French), another for more.
 func TestPagePlurals(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, key string
 		n         int
@@ -46,6 +48,7 @@ func TestPagePlurals(t *testing.T) {
 // TestPageElision checks French elision where a name follows de, que, le
 // or la, and that the other languages and consonants are left alone.
 func TestPageElision(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, key, name, want string
 	}{
@@ -69,6 +72,7 @@ func TestPageElision(t *testing.T) {
 // TestPageTellTimeSpeaksEachLanguage checks the days and months of a
 // deadline come from the catalog in the page's language.
 func TestPageTellTimeSpeaksEachLanguage(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	cases := []struct {
 		lang string

@@ -64,6 +64,7 @@ func lobbyIn(t *testing.T, e *pageEnv, lang string) (*browser, url.Values) {
 }
 
 func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	b := e.browser()
 	form, body := lobbyForm(t, b, "it")
@@ -175,6 +176,7 @@ func TestPageLobbyCreatesAGameAndTheAdminManagesIt(t *testing.T) {
 }
 
 func TestPageSpeaksTheGamesLanguage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	// The page's own labels use the rulebook's terms, as the engine's
 	// move labels do: a French player musters an allié (engager), an
@@ -210,6 +212,7 @@ func TestPageSpeaksTheGamesLanguage(t *testing.T) {
 }
 
 func TestPageRendersSwordsAndBagpipes(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(bagpipes.Name, 3, "en", "")
 	seat := e.toMove(id)
@@ -234,6 +237,7 @@ func TestPageRendersSwordsAndBagpipes(t *testing.T) {
 }
 
 func TestPageStaticAssets(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	b := e.browser()
 	for path, ctype := range map[string]string{"/static/app.css": "text/css", "/static/app.js": "javascript"} {
@@ -252,6 +256,7 @@ func TestPageStaticAssets(t *testing.T) {
 // TestPageWeight measures a play page with its assets (the figure in the
 // report): under 100 KB.
 func TestPageWeight(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 4, "fr", "")
 	b := e.browser()
@@ -276,6 +281,7 @@ type failedList []notify.FailedEmail
 func (f failedList) Failed(context.Context, string) ([]notify.FailedEmail, error) { return f, nil }
 
 func TestPageAdminSeesFailedEmails(t *testing.T) {
+	t.Parallel()
 	e := newPageEnvWith(t, func(pc *api.PageConfig) {
 		next := time.Now().Add(time.Hour)
 		pc.Failed = failedList{{ID: 8, Seat: 0, Kind: outbox.Kind("your_turn"), To: "ann@example.org", Status: notify.EmailWaiting, Attempts: 12,
@@ -311,6 +317,7 @@ func TestPageAdminSeesFailedEmails(t *testing.T) {
 // other capitals) are both marked, each beside their address and naming
 // the other, in the page's language; nothing is proposed.
 func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, lang := range []string{"en", "fr", "it"} {
 		b, form := lobbyIn(t, e, lang)
@@ -341,6 +348,7 @@ func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
 // every player with their address and language or their bot, the time for
 // a turn and what happens when it runs out; opening it creates nothing.
 func TestConfirmPageRecapsTheGame(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	for _, lang := range []string{"en", "fr", "it"} {
 		b, form := lobbyIn(t, e, lang)

@@ -34,6 +34,7 @@ func signInAs(t *testing.T, e *pageEnv, b *browser, email string) {
 // without a token in the URL, and only for its organiser), and tells
 // deadlines as the pages do ("Sunday 18:00"), not "2026-11-29 04:42:24".
 func TestMyGamesOrganisedAndFriendlyDates(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	cg, err := e.svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Zed", Email: "zed@example.org"},

@@ -16,6 +16,7 @@ import (
 // pages.wrap) and answered as the pages' internal error page, with the
 // pages' security headers, and the server goes on.
 func TestPagePanicIsAnHTMLPage(t *testing.T) {
+	t.Parallel()
 	srv := New(Config{Logger: slog.New(slog.DiscardHandler), Pages: &PageConfig{Logger: slog.New(slog.DiscardHandler)}})
 	srv.Echo().GET("/boom", srv.pages.wrap(func(echo.Context) error { panic("a secret detail") }))
 	hs := httptest.NewServer(srv)

@@ -20,6 +20,7 @@ import (
 // (plain or asking for its confirmation) plays nothing and is answered
 // plainly: a bot plays the seat, the organiser can hand it back.
 func TestBotSeatPageOffersNoMove(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	for _, lang := range []string{"en", "fr", "it"} {
@@ -85,6 +86,7 @@ func TestBotSeatPageOffersNoMove(t *testing.T) {
 // through the pages: after every move, Ann's page, which the bot's seat
 // still shows her, names no card hidden from her seat and offers no move.
 func TestBotSeatPageShowsNothingHidden(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	id := e.createGame(lords.Name, 2, "en", "")

@@ -19,6 +19,7 @@ import (
 // the block link refuses invitations, which the lobby then names beside
 // the player's email.
 func TestPagesSigninMyGamesAndBlock(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(testgame.Name, 2, "fr", `{}`) // Ann and Bob
 	other := e.svc

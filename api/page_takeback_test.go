@@ -71,6 +71,7 @@ func (e *pageEnv) stateOf(id string, seat int) string {
 // that cannot be taken back is first shown for confirmation (nothing
 // played), then played by the confirmation's own form.
 func TestPageTakeback(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame("lords-of-scotland", 2, "fr", `{}`)
 	seat := e.untilUndoable(id)

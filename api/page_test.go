@@ -18,6 +18,7 @@ import (
 )
 
 func TestPageTokenIsSwappedForAScopedCookie(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	b := e.browser()
@@ -67,6 +68,7 @@ func TestPageTokenIsSwappedForAScopedCookie(t *testing.T) {
 }
 
 func TestPageBadTokenIsAFriendly401(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "fr", "")
 	b := e.browser()
@@ -88,6 +90,7 @@ func TestPageBadTokenIsAFriendly401(t *testing.T) {
 }
 
 func TestPageMoveNeedsTheCSRFToken(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	seat := e.toMove(id)
@@ -126,6 +129,7 @@ func TestPageMoveNeedsTheCSRFToken(t *testing.T) {
 }
 
 func TestPageStaleVersionShowsTheFreshState(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "it", "")
 	seat := e.toMove(id)
@@ -162,6 +166,7 @@ func TestPageStaleVersionShowsTheFreshState(t *testing.T) {
 // hidden from a seat (the other's hand, its face-down followers) appears in
 // that seat's HTML.
 func TestPageNeverShowsAnotherSeatsHiddenCards(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	bs := []*browser{e.browser(), e.browser()}
@@ -261,6 +266,7 @@ func ranksIn(t testing.TB, v any) []int {
 }
 
 func TestPageGenericGameAndHistoryAndAudit(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(testgame.Name, 2, "fr", `{"target":12}`)
 	bs := []*browser{e.browser(), e.browser()}
@@ -329,6 +335,7 @@ func checkAuditChain(t *testing.T, body string) {
 }
 
 func TestPageAuditBeforeTheEndIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	if p := e.browser().get("/games/" + id + "/audit"); p.Status != http.StatusForbidden || !strings.Contains(p.Body, "<h1>") {
@@ -337,6 +344,7 @@ func TestPageAuditBeforeTheEndIsRefused(t *testing.T) {
 }
 
 func TestPageLiveStreamSendsTheNewVersion(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	seat := e.toMove(id)
@@ -371,6 +379,7 @@ func num(n int64) string { return strconv.FormatInt(n, 10) }
 // finished game, in English and in Italian, where the Lords rulebook calls
 // a round a "schermaglia".
 func TestPageAuditChartsLordsRoundByRound(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ lang, round, title string }{
 		{"en", "round", "Score round by round"},
 		{"it", "schermaglia", "Punteggio schermaglia per schermaglia"},
@@ -409,6 +418,7 @@ func auditChartsLords(t *testing.T, lang, round, title string) {
 }
 
 func TestPageHugeFormIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	seat := e.toMove(id)
@@ -422,6 +432,7 @@ func TestPageHugeFormIsRefused(t *testing.T) {
 }
 
 func TestPageIllegalMoveSaysSo(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	id := e.createGame(lords.Name, 2, "en", "")
 	seat := e.toMove(id)

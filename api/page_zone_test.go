@@ -21,6 +21,7 @@ import (
 // folds; an unknown zone or a forged form changes nothing; "use this
 // device's time zone" goes back to the zone the script reports.
 func TestPageAsksTheSeatsTimeZone(t *testing.T) {
+	t.Parallel()
 	zones := &seatsOf{}
 	e := newPageEnvWith(t, func(pc *api.PageConfig) { pc.Zones = zones })
 	zones.s = notifypg.NewSeats(e.pool, notifypg.Histories{})

@@ -53,6 +53,7 @@ func (e *env) playRandom(id string, seats int, rng *rand.Rand, check func()) int
 }
 
 func TestPlayTestGameToTheEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for n := 2; n <= 5; n++ {
 		c := e.create(testgame.Name, n, `{"target":20}`)
@@ -78,6 +79,7 @@ func TestPlayTestGameToTheEnd(t *testing.T) {
 }
 
 func TestSameMoveTwiceAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 2, `{}`)
 	var v viewBody
@@ -119,6 +121,7 @@ func TestSameMoveTwiceAtOnce(t *testing.T) {
 }
 
 func TestRetryWithSameIDAppendsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.create(testgame.Name, 3, `{}`)
 	var v viewBody

@@ -29,6 +29,7 @@ func botGame() map[string]any {
 // organiser's admin link; asked again, it answers the same game (200)
 // and sends nothing more.
 func TestRematchWithTwoBotsAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	c := e.createConfirmed(botGame())
@@ -131,6 +132,7 @@ func (e *pageEnv) playWithBots(id string, limit int) {
 // it opens her seat of the new game, whose bots are the same; the admin
 // page's button then opens that same game's admin page.
 func TestRematchWithTwoBotsPage(t *testing.T) {
+	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
 	cg, err := e.svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":20}`),

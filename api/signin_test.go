@@ -45,6 +45,7 @@ func (r *rawBody) UnmarshalJSON(b []byte) error { *r = append((*r)[:0], b...); r
 // another's, with whose turn it is and the last move; the session opens
 // the seat.
 func TestSigninLinksAndMyGames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	mine := e.create(testgame.Name, 2, `{}`)   // Ann and Bob
 	theirs := e.create(testgame.Name, 3, `{}`) // Ann, Bob, Cid
@@ -140,6 +141,7 @@ func TestSigninLinksAndMyGames(t *testing.T) {
 // TestSigninLimit checks that sign-in requests for one address are
 // limited (429 with Retry-After), the same whether it has games or not.
 func TestSigninLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.create(testgame.Name, 2, `{}`)
 	for _, addr := range []string{"ann@example.org", "nobody@example.org"} {

@@ -24,6 +24,7 @@ import (
 // back within it sends none, ever; the same move not taken back sends its
 // email once the grace has passed.
 func TestTakebackSendsNoEmail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lg, err := lords.New()
 	if err != nil {

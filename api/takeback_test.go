@@ -48,6 +48,7 @@ func (e *env) reversibleTurn(id string) (int, json.RawMessage) {
 // good token, 400 for a malformed body, and 409 with a clear message when
 // the move can no longer be taken back.
 func TestTakebackOverHTTP(t *testing.T) {
+	t.Parallel()
 	g, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // TestOutageKinds classifies errors that a real PostgreSQL and the real
 // driver give: outages are unavailable (503), the rest is not.
 func TestOutageKinds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbURL := pgtest.NewDB(t)
 	conn := func() *pgx.Conn {

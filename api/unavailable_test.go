@@ -15,6 +15,7 @@ func (e sqlStateError) Error() string    { return "ERROR (SQLSTATE " + string(e)
 func (e sqlStateError) SQLState() string { return string(e) }
 
 func TestUnavailableTellsALostDatabaseFromABug(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

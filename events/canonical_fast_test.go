@@ -39,6 +39,7 @@ var fastSeeds = []string{
 
 // The fast path answers exactly as the round trip does, or leaves it to it.
 func TestCanonicalFastMatchesTheRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, s := range fastSeeds {
 		checkFast(t, []byte(s))
 	}

@@ -10,6 +10,7 @@ import (
 // appendString's shortcut for plain ASCII writes what the encoder writes,
 // for every byte value.
 func TestAppendStringMatchesTheEncoder(t *testing.T) {
+	t.Parallel()
 	for c := range 256 {
 		for _, s := range []string{string(rune(c)), "a" + string([]byte{byte(c)}) + "b", "seat:2", "", "x\u2028y<&>"} {
 			var want bytes.Buffer

@@ -12,6 +12,7 @@ import (
 )
 
 func TestCanonicalJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{`{"b":1,"a":2}`, `{"a":2,"b":1}`},
 		{" [ 1 , 2.50 , -0.0e3 ] ", `[1,2.50,-0.0e3]`},
@@ -34,6 +35,7 @@ func TestCanonicalJSON(t *testing.T) {
 // TestCanonicalIsStable pins the canonical bytes and the hash: changing them
 // would break the chains of every stored event.
 func TestCanonicalIsStable(t *testing.T) {
+	t.Parallel()
 	e := events.Event{
 		Stream: "game-1", Version: 2, Type: "CardPlayed",
 		Data:       json.RawMessage(`{"seat":1,"card":"K"}`),
@@ -58,6 +60,7 @@ func TestCanonicalIsStable(t *testing.T) {
 }
 
 func TestVerifyChainNamesFirstBadEvent(t *testing.T) {
+	t.Parallel()
 	s := events.NewMemoryStore()
 	ctx := t.Context()
 	for i := range 4 {
@@ -84,6 +87,7 @@ func TestVerifyChainNamesFirstBadEvent(t *testing.T) {
 }
 
 func TestCanonicalPreparedMatchesCanonical(t *testing.T) {
+	t.Parallel()
 	prepared, err := events.Prepare("g", 4, []events.NewEvent{{Type: "T", Data: json.RawMessage(` {"b":1, "a":[2, 1]} `), Meta: events.Metadata{Actor: "x"}}}, time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -8,5 +8,6 @@ import (
 )
 
 func TestMemoryStoreConformance(t *testing.T) {
+	t.Parallel()
 	eventstest.Run(t, func(*testing.T) events.Store { return events.NewMemoryStore() })
 }

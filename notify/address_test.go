@@ -17,6 +17,7 @@ import (
 // parses back to the same name and address (it used to be built as
 // "NAME" <ADDR>, which a quote in the name broke).
 func TestDisplayNamesReachTheToHeader(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {
@@ -83,6 +84,7 @@ func TestDisplayNamesReachTheToHeader(t *testing.T) {
 // TestBadRecipientAddressIsPermanent checks that an address that is not a
 // plain address fails the message for good instead of reaching a header.
 func TestBadRecipientAddressIsPermanent(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {

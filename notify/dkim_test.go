@@ -71,6 +71,7 @@ func testKeys(t *testing.T) []dkimKey {
 // verifies each received message with go-msgauth's verifier against the
 // key's DNS record. A message altered after signing fails.
 func TestDKIMSignsEveryKindOfEmail(t *testing.T) {
+	t.Parallel()
 	for _, k := range testKeys(t) {
 		t.Run(k.name, func(t *testing.T) {
 			d, err := notify.LoadDKIM(k.path, "pbem2026", "pbem.example.org")
@@ -146,6 +147,7 @@ func lowered(ss []string) []string {
 }
 
 func TestLoadDKIMRefusesBadKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -179,6 +181,7 @@ func TestLoadDKIMRefusesBadKeys(t *testing.T) {
 }
 
 func TestDKIMAlignment(t *testing.T) {
+	t.Parallel()
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	d, err := notify.NewDKIM("Example.org.", "s", crypto.Signer(priv))
 	if err != nil {
@@ -201,6 +204,7 @@ func TestDKIMAlignment(t *testing.T) {
 // than one TXT string may be; the zone-file text splits it into strings
 // of at most 255 characters that join into the record.
 func TestDKIMZoneRecordSplitsStrings(t *testing.T) {
+	t.Parallel()
 	for _, k := range testKeys(t) {
 		d, err := notify.LoadDKIM(k.path, "pbem1", "games.example.org")
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 // TestEmailPlurals is the table of the emails' counted texts: points in
 // the final ranking, games waiting in the digest's subject.
 func TestEmailPlurals(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, key string
 		args      []any
@@ -46,6 +47,7 @@ func TestEmailPlurals(t *testing.T) {
 // TestEmailElision checks French elision where a substituted name
 // follows "de" in an email, and nothing else changes.
 func TestEmailElision(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, key string
 		args      []any
@@ -110,6 +112,7 @@ var allowedInEmails = map[string][]string{
 // Italian and fails on any text of the English catalog left in the
 // subject, the text part or the HTML part.
 func TestEveryEmailIsTranslated(t *testing.T) {
+	t.Parallel()
 	r, err := NewRenderer(RenderConfig{Secret: []byte("test-secret"), PublicURL: "https://pbem.example.org/", ReplyDomain: "reply.example.org"})
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +158,7 @@ func TestEveryEmailIsTranslated(t *testing.T) {
 // TestEnglishEmailsAreFlagged makes sure the check above can fail: the
 // English emails hold English phrases.
 func TestEnglishEmailsAreFlagged(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	b, err := json.Marshal(emailPayload(outbox.YourTurn, "en"))
 	if err != nil {

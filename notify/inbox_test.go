@@ -128,6 +128,7 @@ func inboxCases(t *testing.T) []inboxCase {
 // ask for only; no catalog key or policy identifier shows; the signature
 // verifies.
 func TestInboxHeaders(t *testing.T) {
+	t.Parallel()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -393,6 +394,7 @@ func readWithPython(t *testing.T, raws [][]byte) []map[string]string {
 // given (quoted, or with accents) is kept; a value that is no address is
 // refused when the renderer is made.
 func TestFromDisplayName(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ from, name, addr string }{
 		{"", "pbem", "pbem@pbem.example.org"},
 		{"games@example.org", "pbem", "games@example.org"},

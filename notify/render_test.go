@@ -44,6 +44,7 @@ func sampleRow(t testing.TB, kind outbox.Kind, lang string) Row {
 }
 
 func TestEmailCatalogCheck(t *testing.T) {
+	t.Parallel()
 	if err := emailCatalog.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +64,7 @@ var organiserLinks = map[outbox.Kind]string{
 }
 
 func TestRenderEveryKindAndLanguage(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	token := tokens.Seat([]byte("test-secret"), "g1abc", 1, 2)
 	for _, lang := range []string{"en", "fr", "it"} {
@@ -145,6 +147,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 }
 
 func TestRenderLanguagesDiffer(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	subjects := map[string]string{}
 	for _, lang := range []string{"en", "fr", "it"} {
@@ -164,6 +167,7 @@ func TestRenderLanguagesDiffer(t *testing.T) {
 }
 
 func TestRenderUnknownLanguageFallsBackToEnglish(t *testing.T) {
+	t.Parallel()
 	m, err := testRenderer(t).Render(sampleRow(t, outbox.YourTurn, "de"))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +178,7 @@ func TestRenderUnknownLanguageFallsBackToEnglish(t *testing.T) {
 }
 
 func TestRenderBadRowsArePermanentErrors(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	for name, row := range map[string]Row{
 		"unknown kind":    {ID: 1, GameID: "g", Kind: "spam", Payload: json.RawMessage(`{"to":{"email":"a@b.c"}}`)},
@@ -189,6 +194,7 @@ func TestRenderBadRowsArePermanentErrors(t *testing.T) {
 }
 
 func TestNewRendererChecksConfig(t *testing.T) {
+	t.Parallel()
 	for _, c := range []RenderConfig{
 		{Secret: nil, PublicURL: "https://x.org"},
 		{Secret: []byte("s"), PublicURL: "ftp://x.org"},
@@ -201,6 +207,7 @@ func TestNewRendererChecksConfig(t *testing.T) {
 }
 
 func TestUnsubscribeToken(t *testing.T) {
+	t.Parallel()
 	secret := []byte("s3cret")
 	tok := tokens.Unsubscribe(secret, " Ann@Example.org ")
 	e, err := tokens.VerifyUnsubscribe(secret, tok)
@@ -215,6 +222,7 @@ func TestUnsubscribeToken(t *testing.T) {
 }
 
 func TestGameTitle(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"lords-of-scotland": "Lords of Scotland", "swords-and-bagpipes": "Swords and Bagpipes", "": "pbem", "x": "X"} {
 		if got := GameTitle(in); got != want {
 			t.Errorf("GameTitle(%q) = %q, want %q", in, got, want)

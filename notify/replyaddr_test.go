@@ -6,6 +6,7 @@ import "testing"
 // answered, and reads back; one written before versions (no "vN") reads
 // with Version 0; a malformed version is not one of ours.
 func TestReplyAddressVersion(t *testing.T) {
+	t.Parallel()
 	a := ReplyAddress{GameID: "abcd2345", Seat: 2, Choice: "0f3a9c1e", Version: 1234, Tag: "qwertyuiop234567"}
 	s := a.String("reply.test")
 	if s != "abcd2345-2-0f3a9c1ev1234-qwertyuiop234567@reply.test" {

@@ -53,6 +53,7 @@ func send(t *testing.T, cfg notify.SMTPConfig, msgs ...*notify.Message) {
 }
 
 func TestSMTPConversationHeadersPartsLanguages(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	r := renderer(t)
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
@@ -113,6 +114,7 @@ func TestSMTPConversationHeadersPartsLanguages(t *testing.T) {
 }
 
 func TestSMTPStartTLSWithTestCertificate(t *testing.T) {
+	t.Parallel()
 	srvTLS, pool := smtpsink.SelfSigned(t)
 	sink := smtpsink.Start(t, smtpsink.Options{TLS: srvTLS, Username: "pbem", Password: "p@ss"})
 	cfg, err := notify.ParseSMTPURL("smtp://pbem:p%40ss@" + sink.Addr() + "?tls=starttls")
@@ -141,6 +143,7 @@ func TestSMTPStartTLSWithTestCertificate(t *testing.T) {
 }
 
 func TestSMTPImplicitTLS(t *testing.T) {
+	t.Parallel()
 	srvTLS, pool := smtpsink.SelfSigned(t)
 	sink := smtpsink.Start(t, smtpsink.Options{TLS: srvTLS, Implicit: true})
 	cfg, err := notify.ParseSMTPURL("smtps://" + sink.Addr())
@@ -155,6 +158,7 @@ func TestSMTPImplicitTLS(t *testing.T) {
 }
 
 func TestSMTPStartTLSRequiredButNotOffered(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, _ := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=required")
 	s, err := notify.NewSMTPSender(cfg, 5*time.Second)
@@ -171,6 +175,7 @@ func TestSMTPStartTLSRequiredButNotOffered(t *testing.T) {
 }
 
 func TestParseSMTPURL(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want notify.SMTPConfig
@@ -204,6 +209,7 @@ func TestParseSMTPURL(t *testing.T) {
 // pbem's client asks for SMTPUTF8 only when offered (Postfix offers it; see
 // cmd/pbem TestPostfixBetweenPbemAndMailboxes).
 func TestRelayWithoutSMTPUTF8(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestActingSeat(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		actor, key string
 		want       int
@@ -29,6 +30,7 @@ func TestActingSeat(t *testing.T) {
 }
 
 func TestCheckZone(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"Europe/Paris", "America/Argentina/Buenos_Aires", "UTC", "Asia/Kolkata"} {
 		if _, err := CheckZone(ok); err != nil {
 			t.Errorf("CheckZone(%q) = %v", ok, err)
@@ -49,6 +51,7 @@ func storyRow(t *testing.T, kind outbox.Kind, lang string, s *Story) Row {
 }
 
 func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
+	t.Parallel()
 	s := &Story{Events: []StoryEvent{
 		{Version: 3, Actor: "seat:0", Seat: 0, Summary: "Ann mustered Scott 7 face-up"},
 		{Version: 4, Actor: "seat:0", Seat: 0, Summary: "Ann used the power of Scott 7"},
@@ -79,6 +82,7 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 // TestTurnSeat: an event belongs to the turn of its acting seat, else of
 // the seat its data names (a default move played when time ran out).
 func TestTurnSeat(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		actor, key, data string
 		want             int
@@ -102,6 +106,7 @@ func TestTurnSeat(t *testing.T) {
 // notice to a player whose seat went to another) does not promise that
 // play links keep working.
 func TestEmailsWithoutANameGreetPlainly(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	for _, lang := range []string{"en", "fr", "it"} {
 		for _, k := range []outbox.Kind{outbox.Signin, outbox.Digest, outbox.Confirm} {
@@ -143,6 +148,7 @@ func TestEmailsWithoutANameGreetPlainly(t *testing.T) {
 }
 
 func TestDeadlineInTheRecipientsZone(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	// The sample deadline is 2026-03-04 18:30 UTC.
 	for lang, want := range map[string]string{
@@ -173,6 +179,7 @@ func TestDeadlineInTheRecipientsZone(t *testing.T) {
 }
 
 func TestPleasePlayBeforeOnlyToAwaitedSeats(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	for _, k := range []outbox.Kind{outbox.RoundEnd, outbox.Notice, outbox.Timeout, outbox.Invitation} {
 		for _, awaited := range []bool{false, true} {
@@ -192,6 +199,7 @@ func TestPleasePlayBeforeOnlyToAwaitedSeats(t *testing.T) {
 }
 
 func TestRoundEndShowsTheRoundSummary(t *testing.T) {
+	t.Parallel()
 	s := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total"},
 		Rows:  []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7, Scott 9", "32"}}, {Seat: 0, Cells: []string{"aucune", "0"}}},
 		Notes: []string{"Bob prend l'initiative."}}}
@@ -214,6 +222,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 }
 
 func TestNoticeSubjects(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	for notice, want := range map[string]string{"paused": "La partie est en pause — ", "resumed": "La partie reprend — ", "extended": "Plus de temps pour jouer — "} {
 		row := sampleRow(t, outbox.Notice, "fr")
@@ -231,6 +240,7 @@ func TestNoticeSubjects(t *testing.T) {
 }
 
 func TestEmailsReadWellOnAPhone(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	for _, k := range outbox.Kinds() {
 		m, err := r.Render(sampleRow(t, k, "it"))
@@ -259,6 +269,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // "schermaglia" in its Italian rulebook, a round of Swords and Bagpipes
 // stays a "round" (i18n.Catalog.Variant).
 func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
+	t.Parallel()
 	r := testRenderer(t)
 	sum := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Totale"}, Rows: []engine.RoundRow{{Seat: 0, Cells: []string{"12"}}}}}
 	for _, tc := range []struct {

@@ -8,6 +8,7 @@ import (
 // TestResolveZoneReadsCitiesAndZoneNames: a zone name in any case, a city
 // by its zone's last part or its French or Italian name; nothing else.
 func TestResolveZoneReadsCitiesAndZoneNames(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Europe/Paris": "Europe/Paris", "europe/paris": "Europe/Paris", "  Paris ": "Europe/Paris",
 		"new  york": "America/New_York", "Londres": "Europe/London", "ROMA": "Europe/Rome", "Milano": "Europe/Rome",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDescribeTakeback(t *testing.T) {
+	t.Parallel()
 	data, _ := json.Marshal(pbemevent.Takeback{Seat: 1, Version: 7, From: 6})
 	for lang, want := range map[string]string{
 		"en": "Élodie takes back their move.",

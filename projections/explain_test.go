@@ -11,6 +11,7 @@ import (
 // TestExplainError checks an error's explanation: the service's message
 // in English, the code's sentence in the other languages.
 func TestExplainError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lang, code, want string
 	}{

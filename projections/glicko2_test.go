@@ -16,6 +16,7 @@ import (
 // the volatility 0.059996, so the figures are compared within 0.01 and
 // 0.00001.
 func TestGlicko2WorkedExample(t *testing.T) {
+	t.Parallel()
 	p := projections.Glicko{R: 1500, RD: 200, Vol: 0.06}
 	got := projections.Glicko2Update(p, []projections.Outcome{
 		{Opponent: projections.Glicko{R: 1400, RD: 30, Vol: 0.06}, Score: 1},
@@ -30,6 +31,7 @@ func TestGlicko2WorkedExample(t *testing.T) {
 // TestGlicko2NoGames: a period without games only widens the RD
 // (Glickman's step 6): sqrt(φ² + σ²) on the Glicko-2 scale.
 func TestGlicko2NoGames(t *testing.T) {
+	t.Parallel()
 	p := projections.Glicko{R: 1600, RD: 50, Vol: 0.06}
 	got := projections.Glicko2Update(p, nil)
 	want := math.Sqrt(math.Pow(50/173.7178, 2)+0.06*0.06) * 173.7178

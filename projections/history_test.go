@@ -142,6 +142,7 @@ func seatRows(all []projections.HistoryRow, seat int) []projections.HistoryRow {
 // with the game row read at any version up to the stream's head, equals
 // the rows the projector's row builder gave each event as it was applied.
 func TestSeatHistoryEqualsTheProjectorsRows(t *testing.T) {
+	t.Parallel()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +182,7 @@ func TestSeatHistoryEqualsTheProjectorsRows(t *testing.T) {
 // sees otherwise than the public (its own hidden cards), no other seat's
 // history carries that seat's row or its data.
 func TestSeatHistoryKeepsOtherSeatsSecrets(t *testing.T) {
+	t.Parallel()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -249,6 +251,7 @@ func firstDiff(got, want []projections.HistoryRow) string {
 // shows its hashes while it runs; an older game (format 1, data in clear)
 // only once it has ended (issue #28).
 func TestShowsHashes(t *testing.T) {
+	t.Parallel()
 	key := events.CommitKeyFrom([32]byte{1})
 	for _, tc := range []struct {
 		key    *events.CommitKey

@@ -13,6 +13,7 @@ import (
 // TestMarshalStateSameBytes: marshalState writes the same bytes as
 // json.Marshal for the engines' states along a played game.
 func TestMarshalStateSameBytes(t *testing.T) {
+	t.Parallel()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestResultSummaryNamesTheWinners(t *testing.T) {
+	t.Parallel()
 	names := []string{"Ann", "Bob", "Cid"}
 	one := &engine.Result{Ranking: []engine.Standing{{Seat: 1, Place: 1, Score: 42}, {Seat: 0, Place: 2, Score: 30}, {Seat: 2, Place: 3, Score: 3}}, Summary: "Seat 1 wins"}
 	shared := &engine.Result{Ranking: []engine.Standing{{Seat: 2, Place: 1, Score: 40}, {Seat: 0, Place: 1, Score: 40}, {Seat: 1, Place: 3, Score: 1}}}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTextsCatalogAgrees(t *testing.T) {
+	t.Parallel()
 	if err := texts.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -17,6 +18,7 @@ func TestTextsCatalogAgrees(t *testing.T) {
 // TestDescribeService is the service events' table: names, elision,
 // plurals, and an unreadable payload.
 func TestDescribeService(t *testing.T) {
+	t.Parallel()
 	names := []string{"Bob", "Élodie", "Anna"}
 	raw := func(v any) json.RawMessage {
 		b, err := json.Marshal(v)
@@ -52,6 +54,7 @@ func TestDescribeService(t *testing.T) {
 }
 
 func TestResultSummaryPlurals(t *testing.T) {
+	t.Parallel()
 	one := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 1}, {Seat: 1, Place: 2, Score: 0}}}
 	shared := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 12}, {Seat: 1, Place: 1, Score: 12}}}
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 // and a bot's level are said in the line's language, in words, never as
 // the policy's identifier.
 func TestServiceLinesNameWordsInTheLanguage(t *testing.T) {
+	t.Parallel()
 	names := []string{"Bob", "Élodie"}
 	for _, tc := range []struct {
 		typ, data, lang, want string

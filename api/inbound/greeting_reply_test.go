@@ -15,6 +15,7 @@ import (
 // move line is no move posts the chat, and its answer says no move was
 // played, not that nothing was sent.
 func TestGreetingThenMovesOverSMTP(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, greeting  string
 		played, skipped string // what the answer says of a move and of the greeting

@@ -10,6 +10,7 @@ import (
 // first move line and named; a line after a move, a move's label that
 // starts like a greeting, a long line or one with a number is not.
 func TestGreetingLinesBeforeTheMovesAreSkipped(t *testing.T) {
+	t.Parallel()
 	labels := []string{"Collect taxes (+1 gold)", "Hire a piper", "Cara Mia's reel"}
 	cases := []struct {
 		name    string

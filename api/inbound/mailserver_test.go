@@ -50,6 +50,7 @@ WHERE game_id = $1 AND seat = $2 ORDER BY id DESC LIMIT 1`, id, seat).Scan(&stat
 }
 
 func TestBouncesInBothFormsHardAndSoft(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("fr")
 	// A delay warning (RFC 3464): the relay keeps trying; nothing marked.
@@ -125,6 +126,7 @@ func (c *counterOf) value() float64 {
 }
 
 func TestReplyWithUTF8HeadersIsPlayed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("fr")
 	v := e.version(id)
@@ -163,6 +165,7 @@ func TestReplyWithUTF8HeadersIsPlayed(t *testing.T) {
 // TestNotYourTurnSaysWhoseTurnItIs: answering an email again once the
 // turn has passed gets whose turn it is, in the game's language.
 func TestNotYourTurnSaysWhoseTurnItIs(t *testing.T) {
+	t.Parallel()
 	for lang, re := range map[string]*regexp.Regexp{
 		"en": regexp.MustCompile(`It is (Ann|Bob|Cat)'s turn, not yours, so nothing was played; you will get an email when it is yours\.`),
 		"fr": regexp.MustCompile(`C'est au tour (?:de |d')(Ann|Bob|Cat), pas au vôtre : rien n'a été joué\. Vous recevrez un e-mail quand ce sera votre tour\.`),
@@ -207,6 +210,7 @@ func (l *logBuffer) Write(p []byte) (int, error) {
 func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 func TestRefusalsAreLoggedWithoutTheSecretAndCounted(t *testing.T) {
+	t.Parallel()
 	var logs logBuffer
 	e := newEnv(t, func(c *inbound.Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
 	_, em := e.start("en")

@@ -28,6 +28,7 @@ func (e *env) startBagpipes() (string, email) {
 // read against the list the move before it left; and replies whose lines
 // stop partway say what was played, where reading stopped and why.
 func TestSeveralMovesInOneReply(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, body string
 		played     []string // the labels played, in order

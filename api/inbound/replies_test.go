@@ -63,6 +63,7 @@ func moveLabel(em email, n int) string {
 }
 
 func TestRepliesAsClientsWriteThem(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, lang, body string
 		contentType      string
@@ -100,6 +101,7 @@ func TestRepliesAsClientsWriteThem(t *testing.T) {
 }
 
 func TestMoveInWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("fr")
 	label := moveLabel(em, len(em.moves))
@@ -116,6 +118,7 @@ func TestMoveInWords(t *testing.T) {
 // TestStaleReplyGetsTheFreshList: a reply to a list that is no longer the
 // seat's, while the seat is still to move, gets the moves now.
 func TestStaleReplyGetsTheFreshList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	stale := em
@@ -135,6 +138,7 @@ func TestStaleReplyGetsTheFreshList(t *testing.T) {
 }
 
 func TestUnreadableReplyIsQuotedAndListsTheMoves(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("it")
 	v := e.version(id)
@@ -152,6 +156,7 @@ func TestUnreadableReplyIsQuotedAndListsTheMoves(t *testing.T) {
 }
 
 func TestForgedAndRevokedAddressesAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
@@ -186,6 +191,7 @@ func TestForgedAndRevokedAddressesAreRefused(t *testing.T) {
 }
 
 func TestSameMessageTwicePlaysOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
@@ -198,6 +204,7 @@ func TestSameMessageTwicePlaysOnce(t *testing.T) {
 }
 
 func TestAutomaticMessagesAreIgnored(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
@@ -233,6 +240,7 @@ WHERE game_id = $1 AND seat = $2 ORDER BY id DESC LIMIT 1`, id, em.seat).Scan(&s
 }
 
 func TestChatAndMoveInOneReply(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
@@ -264,6 +272,7 @@ func TestChatAndMoveInOneReply(t *testing.T) {
 }
 
 func TestTooManyAnswersStopALoop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *inboundConfig) { c.AnswersPerHour = 3 })
 	_, em := e.start("en")
 	for i := 0; i < 6; i++ {
@@ -281,6 +290,7 @@ func TestTooManyAnswersStopALoop(t *testing.T) {
 }
 
 func TestOversizedMessageIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, em := e.start("en")
 	v := e.version(id)
@@ -303,6 +313,7 @@ func TestOversizedMessageIsRefused(t *testing.T) {
 // TestChatReachesTheDigest: a player on the daily digest gets no chat
 // email, and finds the table talk in the digest instead.
 func TestChatReachesTheDigest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	e.create(lords.Name, "en")

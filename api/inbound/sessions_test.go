@@ -74,6 +74,7 @@ func (s *rawSession) want(line, code string) {
 // addresses of one /24, and a reply from another network is still
 // answered 250 and played.
 func TestOneNetworkCannotHoldTheListener(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	addr := e.listen(inbound.ListenerConfig{}) // the defaults: 32 sessions at once
 	id, em := e.start("en")
@@ -135,6 +136,7 @@ func (c *clock) add(d time.Duration) {
 // TestIdleCommandsDoNotKeepASessionAlive: NOOP, RSET, HELP do not restart
 // the idle time, and too many of them in a row end the session.
 func TestIdleCommandsDoNotKeepASessionAlive(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	addr := e.listen(inbound.ListenerConfig{IdleTimeout: time.Minute, MaxIdleCommands: 5, Now: clk.Now})
@@ -159,6 +161,7 @@ func TestIdleCommandsDoNotKeepASessionAlive(t *testing.T) {
 // TestSessionLifetimeIsBounded: a session that keeps doing useful work
 // (a recipient accepted every 50 s) is still ended at its lifetime.
 func TestSessionLifetimeIsBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, em := e.start("en")
 	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
@@ -179,6 +182,7 @@ func TestSessionLifetimeIsBounded(t *testing.T) {
 // deadline in the middle of DATA is answered without the addresses of the
 // sockets.
 func TestDataDeadlineAnswerNamesNoSocket(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, em := e.start("en")
 	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}

@@ -58,6 +58,7 @@ func (e *env) untilUndoable(id string) (seat, move int) {
 // under a fresh address, whose reply plays. A chat line between the email
 // and the reply leaves the reply valid.
 func TestOldReplyAfterTakebackIsStale(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	id := e.create(lords.Name, "en")

@@ -24,6 +24,7 @@ import (
 // the engine's, every move is an email-channel event, every reply gets one
 // answer, and no email holds another seat's moves.
 func TestWholeGamesByEmailReplies(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ game, lang string }{{lords.Name, "fr"}, {bagpipes.Name, "it"}} {
 		t.Run(c.game, func(t *testing.T) {
 			e := newEnv(t)

@@ -17,6 +17,7 @@ import (
 // zone and no longer asks. A zone line may come with a move. A bad zone
 // gets a clear answer and changes nothing.
 func TestZoneLineSetsTheSeatsZone(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lang, ask, bad, line, zone, set, refused string
 	}{
@@ -78,6 +79,7 @@ func TestZoneLineSetsTheSeatsZone(t *testing.T) {
 // TestZoneLineWithAMove: a reply may carry the zone line with its move;
 // both are done, and the move's answer tells times in the zone.
 func TestZoneLineWithAMove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, inv := e.start("en")
 	v := e.version(id)

@@ -103,6 +103,7 @@ func balanced(expr string) bool {
 }
 
 func TestAlertRulesParse(t *testing.T) {
+	t.Parallel()
 	rf := readAlerts(t)
 	want := map[string]bool{"PbemOutboxStuck": false, "PbemHigh5xxRate": false, "PbemDatabaseDown": false}
 	for _, g := range rf.Groups {

@@ -14,6 +14,7 @@ import (
 // package that does not exist, and every arrow it draws is an import of
 // the package's own files (tests aside).
 func TestArchitectureMapIsTrue(t *testing.T) {
+	t.Parallel()
 	pkgs := packageImports(t)
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ARCHITECTURE.md"))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestBotDelayReadsPBEM_BOT_DELAY(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want time.Duration
@@ -23,6 +24,7 @@ func TestBotDelayReadsPBEM_BOT_DELAY(t *testing.T) {
 }
 
 func TestDecisionPauseReadsPBEM_DECISION_PAUSE(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want time.Duration

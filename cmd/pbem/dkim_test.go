@@ -12,6 +12,7 @@ import (
 // three, a signer, the DNS record to publish in the log, and a warning
 // when the From address is outside the signing domain.
 func TestLoadDKIM(t *testing.T) {
+	t.Parallel()
 	key, txt := writeEd25519Key(t)
 	var logs, out bytes.Buffer
 	envWith := func(k, sel, dom string) *env {

@@ -20,6 +20,7 @@ const repoRoot = "../.."
 // GitHub makes anchors of headings). Links inside code (fenced blocks,
 // `spans`) are text, not links, and are left alone, as are absolute URLs.
 func TestMarkdownLinksResolve(t *testing.T) {
+	t.Parallel()
 	files := markdownFiles(t)
 	if len(files) < 10 {
 		t.Fatalf("found only %d Markdown files: the walk missed the docs", len(files))
@@ -74,6 +75,7 @@ func TestMarkdownLinksResolve(t *testing.T) {
 // minutes: at most 200 lines, saying how to start the server, how to run
 // every test and how to run one.
 func TestReadmeIsShort(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,7 @@ func TestReadmeIsShort(t *testing.T) {
 // section (a fenced block, one folder a line, written from go list): every
 // folder it names exists.
 func TestReadmeLayoutIsTrue(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +130,7 @@ func TestReadmeLayoutIsTrue(t *testing.T) {
 // TestMarkdownLinkReader checks the link reader the tests above rely on:
 // which links it finds, and the anchors it makes of headings.
 func TestMarkdownLinkReader(t *testing.T) {
+	t.Parallel()
 	text := "# Two commands\n" +
 		"See [ops](docs/operating.md#your-own-server), ![a](img.png \"t\") and <https://x.org>.\n" +
 		"`[not](a-link.md)` and [web](https://example.org/a.md) and [mail](mailto:a@b.c)\n" +

@@ -14,6 +14,7 @@ import (
 // ids whatever order the workers finish in, and never more than workers
 // run at once.
 func TestEachGameReportsInOrder(t *testing.T) {
+	t.Parallel()
 	ids := make([]string, 200)
 	for i := range ids {
 		ids[i] = fmt.Sprint(i)
@@ -56,6 +57,7 @@ func TestEachGameReportsInOrder(t *testing.T) {
 // TestEachGameStopsAtReportError: an error from report ends the walk and
 // is returned; later games are not all started.
 func TestEachGameStopsAtReportError(t *testing.T) {
+	t.Parallel()
 	ids := make([]string, 1000)
 	for i := range ids {
 		ids[i] = fmt.Sprint(i)

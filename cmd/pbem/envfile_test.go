@@ -13,6 +13,7 @@ import (
 // environment file (packaging/pbem.env) mentions every PBEM_ variable the
 // product's code reads (tests' own variables aside), and DATABASE_URL.
 func TestEnvFileListsEveryVariable(t *testing.T) {
+	t.Parallel()
 	envFile, err := os.ReadFile("../../packaging/pbem.env")
 	if err != nil {
 		t.Fatal(err)

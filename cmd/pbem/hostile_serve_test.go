@@ -25,6 +25,7 @@ const testServeSecret = "pbem1-60c6a58d447b39cdcc09a4207bd59c766ace7426fe0b6e8a7
 // bytes of one letter, a sequence, or words and a date does not start; it
 // says how to make a secret (`pbem secret`).
 func TestServeRefusesAWeakSecret(t *testing.T) {
+	t.Parallel()
 	for _, secret := range []string{"hunter2", strings.Repeat("s", 32), "abcdefghijklmnopqrstuvwxyz012345", "pbem-production-secret-2026-12-01"} {
 		cmd := pbemCmd(t, []string{"PBEM_SECRET=" + secret, "PBEM_DATA=" + t.TempDir(), "DATABASE_URL=postgres://127.0.0.1:1/none"},
 			"serve", "-listen", "127.0.0.1:0")
@@ -69,6 +70,7 @@ func getStatus(t *testing.T, u, token string) (int, string) {
 // 500; once migrated up again it answers correctly: the vanished game is
 // unknown (no stale cached row), and a new game plays.
 func TestMigrateDownUnderARunningServer(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewEmptyDB(t)
 	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=", "PBEM_SECRET=" + testServeSecret})
 	newGame := func() (id, seat0 string) {

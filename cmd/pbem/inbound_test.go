@@ -19,6 +19,7 @@ import (
 )
 
 func TestLoadInboundDefaults(t *testing.T) {
+	t.Parallel()
 	cfg := config{PublicURL: "https://games.example.org"}
 	ic, err := loadInbound(cfg)
 	if err != nil || ic.Domain != "games.example.org" || ic.Listen != "" {
@@ -39,6 +40,7 @@ func TestLoadInboundDefaults(t *testing.T) {
 }
 
 func TestHeloName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		cfg  config
 		want string
@@ -58,6 +60,7 @@ func TestHeloName(t *testing.T) {
 // TestServeStartsTheReplyListener starts the listener as serve does and
 // speaks SMTP to it: an unknown recipient is refused with 550.
 func TestServeStartsTheReplyListener(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)

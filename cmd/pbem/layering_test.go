@@ -51,6 +51,7 @@ var layerRules = []struct {
 // aside) and checks them against layerRules; a package no rule covers (a
 // new folder at the top) fails too.
 func TestLayering(t *testing.T) {
+	t.Parallel()
 	pkgs := packageImports(t)
 	for _, pkg := range sortedKeys(pkgs) {
 		forbidden, ok := rulesOf(pkg)
@@ -148,6 +149,7 @@ var eventsTable = regexp.MustCompile(`(?i)\b(FROM|JOIN|INTO|UPDATE|TABLE)\s+even
 // serve the read side), the benchmarks aside, which measure the table
 // itself.
 func TestOnlyTheStoreReadsEvents(t *testing.T) {
+	t.Parallel()
 	for _, f := range productFiles(t) {
 		if strings.HasPrefix(f.rel, "events/postgres/") || strings.HasPrefix(f.rel, "bench/") {
 			continue

@@ -17,6 +17,7 @@ import (
 // creates a game, and finds the invitations at /dev/mail with clickable
 // play links, logged one line each without the token.
 func TestServeWithoutSMTPUsesTheDevMailbox(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewEmptyDB(t)
 	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=", "PBEM_SECRET=" + testServeSecret})
 	base := srv.base

@@ -9,6 +9,7 @@ import (
 // configuration; a value that is no duration stops the command with a
 // message naming the variable.
 func TestMailGraceConfig(t *testing.T) {
+	t.Parallel()
 	vars := map[string]string{"PBEM_MAIL_GRACE": "soon", "PBEM_SECRET": strings.Repeat("s", 32)}
 	e := &env{cfg: loadConfig(func(k string) string { return vars[k] })}
 	if e.cfg.MailGrace != "soon" {

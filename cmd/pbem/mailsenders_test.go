@@ -9,6 +9,7 @@ import (
 // (0), 1 to 64 is taken, anything else is refused with an error that names
 // the variable.
 func TestMailSenders(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]int{"": 0, "  ": 0, "1": 1, " 8 ": 8, "64": 64} {
 		if n, err := mailSenders(v); err != nil || n != want {
 			t.Errorf("mailSenders(%q) = %d, %v; want %d", v, n, err, want)

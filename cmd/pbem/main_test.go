@@ -117,6 +117,7 @@ func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); retur
 // DATABASE_URL set to an empty database: it migrates, answers /healthz with
 // 200, and exits cleanly on SIGTERM.
 func TestServeEndToEnd(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewEmptyDB(t)
 	srv := startServe(t, []string{"DATABASE_URL=" + url, "PBEM_DATA=" + t.TempDir()})
 	resp, err := http.Get(srv.base + "/healthz")
@@ -135,6 +136,7 @@ func TestServeEndToEnd(t *testing.T) {
 }
 
 func TestHealthzFailsWhenNotMigrated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewEmptyDB(t)
 	db := &database{URL: url}
@@ -202,6 +204,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) WriteHeader(code int) { r.code = code }
 
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -233,6 +236,7 @@ func TestCommandLine(t *testing.T) {
 }
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewEmptyDB(t)
 	env := func(k string) string {
 		if k == "DATABASE_URL" {
@@ -272,6 +276,7 @@ func TestMigrateCommand(t *testing.T) {
 func itoa(v uint) string { return strconv.FormatUint(uint64(v), 10) }
 
 func TestLoadConfigDefaults(t *testing.T) {
+	t.Parallel()
 	cfg := loadConfig(func(k string) string {
 		if k == "PBEM_LISTEN" {
 			return " 127.0.0.1:9000 "
@@ -287,6 +292,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 // cannot be opened says why and exits 1 (openService's cleanup once
 // panicked on a nil close).
 func TestMaintenanceCommandBadDatabase(t *testing.T) {
+	t.Parallel()
 	env := func(k string) string {
 		switch k {
 		case "DATABASE_URL":

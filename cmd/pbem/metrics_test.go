@@ -34,6 +34,7 @@ import (
 // outbox metrics moved; the invitations arrived DKIM-signed; the logs are
 // JSON lines (stderr is a pipe) and the move's lines carry its request id.
 func TestMetricsCountAMoveAndAnEmail(t *testing.T) {
+	t.Parallel()
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	keyPath, txt := writeEd25519Key(t)
 	srv := startServe(t, []string{"DATABASE_URL=" + pgtest.NewEmptyDB(t), "PBEM_DATA=" + t.TempDir(),

@@ -14,6 +14,7 @@ import (
 // moves every inbox row into its game's awaited_since, beside the same
 // seat of to_move, and that migrating down gives the inbox back.
 func TestMigrateInboxIntoGames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url, pool := version60(t)
 	if err := migrations.To(url, 83); err != nil {

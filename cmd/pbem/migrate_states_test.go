@@ -29,6 +29,7 @@ import (
 // then `pbem verify --all`, `pbem rebuild` and verify again pass, and so
 // does verify after the active games moved on past their next snapshot.
 func TestMigrateStatesOfAVersion60Database(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url, pool := version60(t)
 	type row struct {

@@ -34,6 +34,7 @@ const fixtureSecret = "storage benchmark"
 // it to the latest schema with `pbem migrate up`, and expects `pbem verify
 // --all` to pass, before and after the active game moves on with this code.
 func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewEmptyDB(t)
 	if err := migrations.To(url, 4); err != nil {

@@ -23,6 +23,7 @@ import (
 // then runs `pbem rebuild` and `pbem verify --all` (all fine), tampers with
 // one event and expects verify to fail with exit status 1.
 func TestRebuildAndVerifyCommands(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewDB(t)
 	pool, err := pgxpool.New(ctx, url)

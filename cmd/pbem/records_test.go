@@ -22,6 +22,7 @@ import (
 // ratings) and `pbem verify --all` (equal); a stored record changed by
 // hand makes verify fail with exit status 1.
 func TestRebuildAndVerifyRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := pgtest.NewDB(t)
 	pool, err := pgxpool.New(ctx, url)

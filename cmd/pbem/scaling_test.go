@@ -118,6 +118,7 @@ var tableRE = regexp.MustCompile(`(?i)\b(?:from|into|update|join)\s+([a-z_][a-z0
 // index of a game-keyed table includes the game column, but the listed
 // exceptions.
 func TestMovePathNamesTheGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg, err := pgxpool.ParseConfig(pgtest.NewDB(t))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // sequences, dates, repetitions) are refused with a message saying how to
 // make one; random ones and the ones `pbem secret` makes pass.
 func TestCheckSecret(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"hunter2",
 		"systest-secret-0123456789abcdef", // 31 bytes
@@ -46,6 +47,7 @@ func TestCheckSecret(t *testing.T) {
 // serve accepts, a new one each time; its check is what makes it a made
 // secret, so one changed character is no longer one.
 func TestPbemSecretMakesAcceptedSecrets(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for range 20 {
 		var out, errOut strings.Builder

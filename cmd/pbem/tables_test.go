@@ -21,6 +21,7 @@ import (
 // packages (tests and benchmarks aside) with a string literal that
 // inserts into, updates or deletes from that table.
 func TestTableWritersAreTrue(t *testing.T) {
+	t.Parallel()
 	tables := schemaTables(t)
 	written := tableWriters(t, tables)
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ARCHITECTURE.md"))

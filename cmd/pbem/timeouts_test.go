@@ -9,6 +9,7 @@ import (
 )
 
 func TestHTTPTimeoutsFromEnvironment(t *testing.T) {
+	t.Parallel()
 	env := func(m map[string]string) config { return loadConfig(func(k string) string { return m[k] }) }
 	got, err := httpTimeouts(env(nil))
 	if err != nil || got != api.DefaultTimeouts {

@@ -15,6 +15,7 @@ import (
 // GET /api/v1/games/{id}/audit gave it), then on copies with one byte
 // changed: in an event's data, and in the revealed seed. No database.
 func TestVerifyAuditFile(t *testing.T) {
+	t.Parallel()
 	good, err := os.ReadFile("testdata/audit_bagpipes.json")
 	if err != nil {
 		t.Fatal(err)

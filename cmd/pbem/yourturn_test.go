@@ -59,6 +59,7 @@ type arrival struct {
 // moves the page lists (none is stale when it arrives), and no turn of the
 // person gets two.
 func TestYourTurnEmailsAreTrue(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"lords-of-scotland", "swords-and-bagpipes"} {
 		t.Run(name, func(t *testing.T) { yourTurnEmails(t, name) })
 	}

@@ -17,6 +17,7 @@ import (
 // requests. (Its default keeps two, and dials again for the others at
 // every round.)
 func TestClientKeepsAConnectionPerPlayer(t *testing.T) {
+	t.Parallel()
 	const players = 16
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -55,6 +56,7 @@ func TestClientKeepsAConnectionPerPlayer(t *testing.T) {
 // bearer token, JSON content type and body; and what the caller gets back:
 // the status and the whole body, whatever the status.
 func TestSessionSendsTheRequest(t *testing.T) {
+	t.Parallel()
 	var got struct{ method, path, auth, ctype, body string }
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)

@@ -36,6 +36,7 @@ var peersLines = []*regexp.Regexp{
 // scripts read, and the memory line, which counts the games created before
 // the play.
 func TestLoadtestRuns(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"DATABASE_URL": pgtest.AdminURL(), "PBEM_DATA": t.TempDir()}
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), []string{"loadtest", "-players", "4", "-duration", "1s", "-baseline", "200ms", "-games", "40"},
@@ -53,6 +54,7 @@ func TestLoadtestRuns(t *testing.T) {
 // TestCommandLine checks the exit codes of help and of mistakes, which are
 // caught before any database is opened.
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		code int
@@ -78,6 +80,7 @@ func TestCommandLine(t *testing.T) {
 // server's DATABASE_URL, reports the server's CPU a move apart from its
 // clients', the whole PostgreSQL cluster's, and their sum.
 func TestLoadtestDrivesAServerApart(t *testing.T) {
+	t.Parallel()
 	dbURL := pgtest.NewDB(t)
 	pool, err := pgxpool.New(context.Background(), dbURL)
 	if err != nil {

@@ -46,6 +46,7 @@ func lordsViews(t testing.TB, moves int) []*play.View {
 // reused view: each gets the seat, version, status, seats to move and the
 // legal moves, byte for byte as the server wrote them, owned by the view.
 func TestViewDecodeRealViews(t *testing.T) {
+	t.Parallel()
 	views := lordsViews(t, 60)
 	if len(views) < 20 {
 		t.Fatalf("only %d views", len(views))
@@ -84,6 +85,7 @@ func TestViewDecodeRealViews(t *testing.T) {
 // TestViewDecodeSummary reads a game's summary after a view: the view's
 // seat and legal moves do not linger.
 func TestViewDecodeSummary(t *testing.T) {
+	t.Parallel()
 	v := view{Seat: 2, LegalMoves: []json.RawMessage{json.RawMessage(`{}`)}}
 	summary := `{"id":"g","game":"lords","status":"finished","version":9,"to_move":[],"seats":[{"seat":0,"name":"Ann"}],"deadline":null}`
 	var d viewDecoder
@@ -98,6 +100,7 @@ func TestViewDecodeSummary(t *testing.T) {
 // TestViewDecodeForms reads the fields in any order, among members it
 // skips, and stops once it has them: what follows is not read.
 func TestViewDecodeForms(t *testing.T) {
+	t.Parallel()
 	var d viewDecoder
 	for _, data := range []string{
 		`{"state":{"a":[1,{"b":"}"}]},"legal_moves":[{"x":[true,null,1.5e3,"\u00e9"]},{}],"to_move":[1,0],"status":"active","version":-2,"seat":1}`,
@@ -119,6 +122,7 @@ func TestViewDecodeForms(t *testing.T) {
 // nothing), a field of the wrong type, or a view cut short before its
 // fields are all read.
 func TestViewDecodeRefuses(t *testing.T) {
+	t.Parallel()
 	cases := []string{``, `null`, ` null`, `[1]`, `{`, `{"seat"`, `{"seat":}`, `{"seat":1,}`, `{"seat":1 "version":2}`,
 		`{"seat":"1"}`, `{"seat":1.5}`, `{"to_move":{}}`, `{"legal_moves":"x"}`, `{"legal_moves":[{]}`, `{"deadline":nul,"seat":1}`}
 	views := lordsViews(t, 1)

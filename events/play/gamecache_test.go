@@ -19,6 +19,7 @@ func row(id string, version int64, state string) *projections.Game {
 }
 
 func TestGameCacheKeyedByVersion(t *testing.T) {
+	t.Parallel()
 	c := newGameCache(4)
 	g3 := row("g", 3, `{"a":1}`)
 	st := &fakeState{name: "v3"}
@@ -67,6 +68,7 @@ func TestGameCacheKeyedByVersion(t *testing.T) {
 }
 
 func TestGameCacheBounded(t *testing.T) {
+	t.Parallel()
 	c := newGameCache(3)
 	for i := range 10 {
 		c.put(row(fmt.Sprint("g", i), 1, "x"), &fakeState{})
@@ -84,6 +86,7 @@ func TestGameCacheBounded(t *testing.T) {
 }
 
 func TestGameCacheDisabled(t *testing.T) {
+	t.Parallel()
 	c := newGameCache(-1)
 	c.put(row("g", 1, "x"), &fakeState{})
 	if _, ok := c.get("g"); ok || c.len() != 0 || c.state(row("g", 1, "x")) != nil {

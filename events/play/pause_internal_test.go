@@ -11,6 +11,7 @@ import (
 // one pause after it began, one that outlasted k pauses k+1 pauses after,
 // whatever it took within them; a pause of 0 appends at once.
 func TestDecisionPauseWaitsToTheGrid(t *testing.T) {
+	t.Parallel()
 	const pause = 2 * time.Second
 	start := time.Date(2027, 1, 4, 9, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
@@ -41,6 +42,7 @@ func TestDecisionPauseWaitsToTheGrid(t *testing.T) {
 // TestDecisionPauseEndsWithItsContext: a pause whose request ends returns
 // the request's error (the default Sleep, on a timer).
 func TestDecisionPauseEndsWithItsContext(t *testing.T) {
+	t.Parallel()
 	s := New(Config{DecisionPause: time.Hour})
 	dc := s.decisionStart()
 	ctx, cancel := context.WithCancel(context.Background())

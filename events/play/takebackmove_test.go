@@ -25,6 +25,7 @@ func stream(rows ...[4]string) []events.Event {
 // events after it allowed; anything else after it, a service event, a
 // bot's or the system's move, or a move taken back refused.
 func TestTakebackMove(t *testing.T) {
+	t.Parallel()
 	created := [4]string{pbemevent.TypeCreated, "admin", "", ""}
 	evs := stream(created,
 		[4]string{"played", "seat:0", "r1", "k1"},

@@ -16,6 +16,7 @@ import (
 // and views with a deadline, explanations and strings encoding/json
 // escapes, posted moves, and nil lists.
 func TestViewJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	var views []*View
 	for _, s := range lordsViewSamples(t, 2) {
 		views = append(views, view(s.g, s.st, s.seat))

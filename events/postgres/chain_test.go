@@ -12,6 +12,7 @@ import (
 // (it wrote it) or reads it (another store wrote it), for one event or
 // several.
 func TestAppendChainsFromRememberedAndReadHeads(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	other := postgres.New(s.Pool())

@@ -14,6 +14,7 @@ import (
 // TestDecoderMatchesScan checks the fast decoder against pgx's Scan on the
 // same rows, and that the fast path is the one taken.
 func TestDecoderMatchesScan(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := New(pgtest.NewPool(t))
 	defer s.Close()
@@ -63,6 +64,7 @@ func TestDecoderMatchesScan(t *testing.T) {
 }
 
 func TestPgEpoch(t *testing.T) {
+	t.Parallel()
 	if want := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro(); pgEpoch != want {
 		t.Fatalf("pgEpoch %d, want %d", int64(pgEpoch), want)
 	}

@@ -12,6 +12,7 @@ import (
 // A hook's deferred statements are committed with the append; a failing one
 // fails the append, and neither the events nor the hook's rows are kept.
 func TestDeferredHookStatements(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	if _, err := s.Pool().Exec(ctx, `CREATE TABLE deferred_rows (stream text, version bigint PRIMARY KEY)`); err != nil {

@@ -11,6 +11,7 @@ import (
 // head another store moved past only makes the append lose (or look the
 // head up), never write a broken chain.
 func TestRememberedHeadsAcrossStores(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	a := newStore(t)
 	b := postgres.New(a.Pool())
@@ -46,6 +47,7 @@ func TestRememberedHeadsAcrossStores(t *testing.T) {
 // head (known to the store) is answered from the first append: the key
 // stops its first event, and so the others too, leaving no gap.
 func TestKeyedRetryAtNewerHeadWritesNothing(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	keyed := []events.NewEvent{ev("A", `1`), ev("A", `2`)}

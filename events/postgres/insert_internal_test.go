@@ -10,6 +10,7 @@ import (
 // A batch's events go in as few power-of-two statements as add up to their
 // number, largest first, and each statement names its rows' parameters.
 func TestInsertStatementsSplitABatch(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int][]int{1: {1}, 3: {2, 1}, 13: {8, 4, 1}, 32: {32}, 40: {32, 8}, 71: {32, 32, 4, 2, 1}} {
 		var got []int
 		for left := n; left > 0; left -= got[len(got)-1] {

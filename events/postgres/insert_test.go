@@ -28,6 +28,7 @@ func evs(typ string, n int) []events.NewEvent {
 // ones are not kept, and the batch written again without the loser holds
 // each winning event once, at positions of one transaction (same xid).
 func TestBatchOverSeveralStatementsIsOneTransaction(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	other := postgres.New(s.Pool())
@@ -123,6 +124,7 @@ func writePre(t *testing.T, pool *pgxpool.Pool, stream string, expected int64, p
 // zero-argument events_position_base) migrates, verifies, and takes new
 // appends whose positions follow the old ones in the global log.
 func TestAppendsAfterMigration0090(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	url := pgtest.NewEmptyDB(t)
 	if err := migrations.To(url, 71); err != nil {
@@ -181,6 +183,7 @@ func TestAppendsAfterMigration0090(t *testing.T) {
 // event before; its down migration stores it again, equal to what the
 // store had chained, and the store reads and verifies across both.
 func TestMigration0091PrevHashDownAndUp(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	url := pgtest.NewEmptyDB(t)
 	if err := migrations.Up(url); err != nil {

@@ -36,6 +36,7 @@ func gather(t *testing.T, reg *prometheus.Registry) map[string]*dto.Metric {
 // TestPoolCollector: a pool on a live database is up and counts its
 // acquires; one on a port where nothing listens is down.
 func TestPoolCollector(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewPool(t)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(postgres.NewPoolCollector(pool))
@@ -64,6 +65,7 @@ func TestPoolCollector(t *testing.T) {
 // TestInstrumentStoreMeasuresAppends: appends, batches and conflicts are
 // counted, and the store still works through the wrapper.
 func TestInstrumentStoreMeasuresAppends(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewPool(t)
 	pg := postgres.New(pool)
 	t.Cleanup(pg.Close)

@@ -11,6 +11,7 @@ import (
 // any other (another process's store, or an older one's empty payload) wakes
 // every channel.
 func TestListenerIgnoresItsOwnNotify(t *testing.T) {
+	t.Parallel()
 	l := newListener(nil, "me")
 	c := make(chan struct{}, 1)
 	l.waiters.add(c)

@@ -27,6 +27,7 @@ func ev(typ, data string) events.NewEvent {
 }
 
 func TestVerifyNamesTamperedEvent(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	for i := range 5 {
@@ -63,6 +64,7 @@ func TestVerifyNamesTamperedEvent(t *testing.T) {
 }
 
 func TestMigrationsUpDownUp(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewEmptyDB(t)
 	latest, err := migrations.Latest()
 	if err != nil {
@@ -94,6 +96,7 @@ func TestMigrationsUpDownUp(t *testing.T) {
 }
 
 func TestHookWritesInTheAppendTransaction(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	if _, err := s.Pool().Exec(ctx, `CREATE TABLE hook_rows (stream text, version bigint)`); err != nil {
@@ -133,6 +136,7 @@ func TestHookWritesInTheAppendTransaction(t *testing.T) {
 // after it and commits. ReadAll must not return B (a later position) before
 // A commits, or a reader would move past A and never see it.
 func TestReadAllWaitsForOlderTransactions(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	inserted, release := make(chan struct{}), make(chan struct{})
@@ -176,6 +180,7 @@ func TestReadAllWaitsForOlderTransactions(t *testing.T) {
 // TestNotifyAcrossStores checks the LISTEN/NOTIFY path: a store that did not
 // append (as another process would be) hears of the append.
 func TestNotifyAcrossStores(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	writer := newStore(t)
 	conn, err := pgx.Connect(ctx, writer.Pool().Config().ConnString())
@@ -212,6 +217,7 @@ func TestNotifyAcrossStores(t *testing.T) {
 // TestReadAllIgnoresOtherDatabases: a transaction left open in another
 // database of the server does not hold this store's readers back.
 func TestReadAllIgnoresOtherDatabases(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	other, err := pgx.Connect(ctx, pgtest.NewEmptyDB(t))
 	if err != nil {
@@ -252,6 +258,7 @@ func TestReadAllIgnoresOtherDatabases(t *testing.T) {
 // serves appends whose positions come after it, and the global log returns
 // old and new events in order.
 func TestAppendAfterPositionsFromTheFuture(t *testing.T) {
+	t.Parallel()
 	ctx := ctxT(t)
 	s := newStore(t)
 	old, err := s.Append(ctx, "g", 0, []events.NewEvent{ev("A", `1`)})

@@ -18,5 +18,6 @@ func newStore(t *testing.T) *postgres.Store {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	eventstest.Run(t, func(t *testing.T) events.Store { return newStore(t) })
 }

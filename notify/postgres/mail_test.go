@@ -34,6 +34,7 @@ type noTimeouts struct{}
 func (noTimeouts) Timeout(context.Context, string, time.Time) (bool, error) { return false, nil }
 
 func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	var logs syncBuffer
 	m, err := postgres.NewMail(pool, postgres.MailConfig{PublicURL: "http://localhost:8080", Secret: []byte("s"),
@@ -69,6 +70,7 @@ func TestNewMailDevModeDeliversToTheMailbox(t *testing.T) {
 }
 
 func TestNewMailChecksItsConfig(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	for _, c := range []postgres.MailConfig{
 		{PublicURL: "http://x", Secret: []byte("s")},

@@ -16,6 +16,7 @@ import (
 // on one kept connection and records each email as it goes, and every
 // email is counted once.
 func TestMeteredSenderKeepsStreaming(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	reg := prometheus.NewRegistry()

@@ -30,6 +30,7 @@ func gauges(reg *prometheus.Registry) (map[string]float64, error) {
 // tomorrow (a backoff) and a failed row are counted apart, and the age is
 // that of the oldest due row; a claimed (leased) row is no longer due.
 func TestOutboxCollectorReportsDepthAndAge(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(postgres.NewOutboxCollector(pool))
@@ -65,6 +66,7 @@ func TestOutboxCollectorReportsDepthAndAge(t *testing.T) {
 // TestOutboxCollectorReportsAnUnreachableDatabase: the scrape reports the
 // error instead of stale or zero numbers.
 func TestOutboxCollectorReportsAnUnreachableDatabase(t *testing.T) {
+	t.Parallel()
 	cfg, err := pgxpool.ParseConfig("postgres://postgres@127.0.0.1:1/none?connect_timeout=2")
 	if err != nil {
 		t.Fatal(err)

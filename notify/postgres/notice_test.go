@@ -44,6 +44,7 @@ func (e *storyEnv) playUntilAwaited(id string, seat int) []sentEmail {
 // zone reads its deadline in that zone, named; a seat without one reads it
 // in UTC, labelled as UTC. Bad zones are refused and change nothing.
 func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
+	t.Parallel()
 	e := newStoryEnv(t)
 	ctx := context.Background()
 	seats := postgres.NewSeats(e.pool, postgres.Histories{})
@@ -88,6 +89,7 @@ func TestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 // TestDigestDeadlinesInTheSeatsTimeZone: a digest tells its games'
 // deadlines in the zone of its first game's seat.
 func TestDigestDeadlinesInTheSeatsTimeZone(t *testing.T) {
+	t.Parallel()
 	e := newStoryEnv(t)
 	ctx := context.Background()
 	c := e.create(lords.Name, "en", 2)
@@ -115,6 +117,7 @@ func TestDigestDeadlinesInTheSeatsTimeZone(t *testing.T) {
 // notice to the seats (a resume gives the awaited seat its your-turn email
 // instead), and only a seat the game awaits reads "please play before".
 func TestPauseResumeAndExtendSendNotices(t *testing.T) {
+	t.Parallel()
 	e := newStoryEnv(t)
 	ctx := context.Background()
 	c := e.create(lords.Name, "en", 3)

@@ -22,6 +22,7 @@ import (
 // log the whole row twice, about 2,150 bytes (measured by this test
 // without the fillfactor; bench/peers/outboxwal.sql counts the indexes too).
 func TestOutboxUpdatesLogOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	pgtest.KeepWAL(t, pool)

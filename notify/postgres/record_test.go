@@ -32,6 +32,7 @@ func (f *flakyStore) Finish(ctx context.Context, now time.Time, o []notify.Outco
 // while the database went away records it once the database is back, so
 // the rows are not sent again when their lease ends.
 func TestWorkerRecordsSentRowsThroughAnOutage(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()

@@ -69,6 +69,7 @@ func (f *relayFront) serve() {
 // Every email stays pending and the organiser sees it as waiting, with
 // the relay's answer; when the relay is back, each goes out once.
 func TestRelayDownFiveHours(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	clk := newClock()
 	start := clk.Now()
@@ -136,6 +137,7 @@ func TestRelayDownFiveHours(t *testing.T) {
 // for DefaultRetryFor (five days), at least four days, then given up and
 // shown as failed.
 func TestRelayDownForDaysGivesUp(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	clk := newClock()
 	start := clk.Now()

@@ -23,6 +23,7 @@ import (
 // be answered with a number; a reminder whose seat played meanwhile is not
 // sent (notify.Freshness).
 func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ policy, says string }{
 		{projections.PolicyDefaultMove, "the game plays a default move for you"},
 		{projections.PolicyPause, "the game is paused until the organiser resumes it"},

@@ -14,6 +14,7 @@ import (
 // hours ago is removed, one sent an hour ago and a failed one stay, and a
 // pending one is sent (by the dev mailbox) and stays.
 func TestMailRunRemovesSentEmailsPastTheirRetention(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	m, err := postgres.NewMail(pool, postgres.MailConfig{PublicURL: "http://localhost:8080", Secret: []byte("s"),

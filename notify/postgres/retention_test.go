@@ -12,6 +12,7 @@ import (
 // Sent (and skipped) rows older than the cut are removed, in chunks;
 // recent sent rows, pending and failed rows stay.
 func TestPurgeSentRemovesOnlySentRowsPastRetention(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)
 	now := time.Now().UTC()

@@ -23,6 +23,7 @@ import (
 // taken back, as the play page's state does. It once replayed the seat's
 // history rows, the move taken back among them, and listed both claims.
 func TestRoundEndLeavesOutAMoveTakenBack(t *testing.T) {
+	t.Parallel()
 	e := newStoryEnv(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(27, 3))

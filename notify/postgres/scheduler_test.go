@@ -144,6 +144,7 @@ func rcpt(t *testing.T, m smtpsink.Parsed) string {
 var tokenRE = regexp.MustCompile(`/play/([a-z0-9]+)\?token=([A-Za-z0-9_%-]+)`)
 
 func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 	c := r.create(projections.PolicyDefaultMove)
@@ -226,6 +227,7 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 }
 
 func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 	c := r.create(projections.PolicyDefaultMove)
@@ -261,6 +263,7 @@ func TestPauseAndExtendMoveTheDeadline(t *testing.T) {
 // at the pause, a 24-hour extension included (it used to restart the turn's
 // one hour and drop the extension).
 func TestExtensionSurvivesPause(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 	c := r.create(projections.PolicyDefaultMove)
@@ -302,6 +305,7 @@ func TestExtensionSurvivesPause(t *testing.T) {
 }
 
 func TestPausePolicyPausesTheGame(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	c := r.create(projections.PolicyPause)
 	r.mail(0)
@@ -366,6 +370,7 @@ func TestDailyDigestListsWaitingGamesOncePerDay(t *testing.T) {
 }
 
 func TestTwoSchedulersTimeOutEachGameOnce(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 	var ids []string

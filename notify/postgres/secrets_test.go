@@ -112,6 +112,7 @@ func secretNames(names map[int]string, before, after map[int]bool) []string {
 }
 
 func TestNoEmailRevealsAnotherSeatsHiddenCards(t *testing.T) {
+	t.Parallel()
 	g, err := lords.New()
 	if err != nil {
 		t.Fatal(err)

@@ -247,6 +247,7 @@ func (e *storyEnv) secretLines(id string, eng engine.Game, names []string, lang 
 // names), and that no email holds the full sentence of an event whose
 // redacted version the seat sees differently.
 func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
+	t.Parallel()
 	e := newStoryEnv(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(14, 3))

@@ -34,6 +34,7 @@ func sentCount(t testing.TB, pool *pgxpool.Pool) int {
 // accepted before is already marked sent (it used to be marked after the
 // whole batch, so a crash re-sent the batch).
 func TestWorkerMarksEachEmailSentWhenTheRelayAcceptsIt(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	var mu sync.Mutex
 	var seen []string
@@ -63,6 +64,7 @@ func TestWorkerMarksEachEmailSentWhenTheRelayAcceptsIt(t *testing.T) {
 // not sent are due again at once, their claim not counted, and another
 // worker sends them without waiting for the lease.
 func TestStoppingWorkerReleasesItsClaims(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

@@ -14,6 +14,7 @@ import (
 // SMTP connection; after the relay closed the idle connection, the next
 // batch opens a new one and loses nothing.
 func TestWorkerKeepsItsConnectionBetweenBatches(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
@@ -53,6 +54,7 @@ func TestWorkerKeepsItsConnectionBetweenBatches(t *testing.T) {
 // sent, the sixth is retried after its backoff, the four after go out on a
 // new connection, and each message arrives once.
 func TestWorkerConnectionBrokenMidBatchLosesNothing(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	var sink *smtpsink.Sink
 	sink = smtpsink.Start(t, smtpsink.Options{OnData: func(accepted int) {
@@ -102,6 +104,8 @@ func TestWorkerConnectionBrokenMidBatchLosesNothing(t *testing.T) {
 // TestParallelSendersSendEachRowOnce runs two workers (two servers) of
 // four senders each over 2,000 rows, in batches of 25: every row is sent
 // exactly once and marked sent, on at most one connection per sender.
+// Not parallel: it waits for 2,000 rows against a deadline, which other
+// tests of the binary would share.
 func TestParallelSendersSendEachRowOnce(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})

@@ -15,6 +15,7 @@ import (
 )
 
 func TestWorkerSendsEachRowOnceAndMarksItSent(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
@@ -44,6 +45,7 @@ func TestWorkerSendsEachRowOnceAndMarksItSent(t *testing.T) {
 }
 
 func TestWorkerRetriesWhileTheServerRefusesThenDeliversOnce(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	sink.RefuseNext(7) // more than one batch's worth of refusals
@@ -79,6 +81,7 @@ func TestWorkerRetriesWhileTheServerRefusesThenDeliversOnce(t *testing.T) {
 }
 
 func TestWorkerMarksFailedAfterTheLimitAndTheAdminSeesIt(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	sink.RefuseNext(1000)
@@ -112,6 +115,7 @@ func (crashingStore) Finish(context.Context, time.Time, []notify.Outcome) error 
 }
 
 func TestWorkerStoppedBetweenClaimAndSentStillDelivers(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	c := newClock()
@@ -154,6 +158,9 @@ func TestWorkerStoppedBetweenClaimAndSentStillDelivers(t *testing.T) {
 	}
 }
 
+// TestTwoWorkersOverAThousandRowsSendEachOnce is not parallel: it waits for
+// a thousand rows against a deadline, which other tests of the binary
+// would share.
 func TestTwoWorkersOverAThousandRowsSendEachOnce(t *testing.T) {
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
@@ -198,6 +205,7 @@ func TestTwoWorkersOverAThousandRowsSendEachOnce(t *testing.T) {
 }
 
 func TestWorkerHonoursPreferences(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	prefs := postgres.NewPrefs(pool)
@@ -235,6 +243,7 @@ func TestWorkerHonoursPreferences(t *testing.T) {
 }
 
 func TestWorkerFailsAPermanentRefusalAtOnce(t *testing.T) {
+	t.Parallel()
 	pool := newPool(t)
 	sink := smtpsink.Start(t, smtpsink.Options{RejectRcpt: "nobody@example.org"})
 	c := newClock()

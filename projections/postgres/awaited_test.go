@@ -12,6 +12,7 @@ import (
 // migration 0084's awaited_since: the version since which each seat of a
 // game's new to_move is awaited.
 func TestAwaitedSinceKeepsTheVersionOfASeatStillAwaited(t *testing.T) {
+	t.Parallel()
 	pool := pgtest.NewPool(t)
 	for _, tc := range []struct {
 		oldToMove, toMove []int32

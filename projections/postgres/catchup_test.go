@@ -19,6 +19,7 @@ import (
 // is a view before the lines exactly when there are lines; a bad token or
 // game is refused without recording a visit.
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, _, _, pool := newServiceNow(t, nil)
 	visits := playpg.New(pool)

@@ -20,6 +20,7 @@ import (
 // one game in turns: every view either answers equals the view of a service
 // without a cache, so neither serves a state the other has moved past.
 func TestGameCacheAcrossServices(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	games := engine.NewRegistry(testgame.Game{})
@@ -62,6 +63,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 // Many readers share one cached state while moves replace it (run with
 // -race: cached states are only read).
 func TestGameCacheConcurrentViews(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _ := newService(t, nil)
 	c := create(t, svc, 3)
@@ -105,6 +107,7 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 // moved) answers a move at its stale version with a conflict and writes
 // nothing, then plays the client's move at the current version.
 func TestGameCacheStaleMoveConflicts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	svcB := otherService(t, pool)
@@ -141,6 +144,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 // process that has the game cached: its views refuse it and its moves
 // write nothing; the new token plays.
 func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svcA, repo, _, pool := newServiceNow(t, nil)
 	svcB := otherService(t, pool)

@@ -30,6 +30,7 @@ type outboxRow struct {
 // round_end and game_over to everyone; and that no payload holds a token,
 // the seed, or a card hidden from its recipient.
 func TestOutboxRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)
@@ -116,6 +117,7 @@ func TestOutboxRows(t *testing.T) {
 // TestTimeoutPolicies moves the clock past the deadline: default_move plays
 // for the awaited seat as "system"; pause pauses the game.
 func TestTimeoutPolicies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := time.Now().UTC().Truncate(time.Second)
 	svc, repo, _, pool := newServiceClock(t, &clock)

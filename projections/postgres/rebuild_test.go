@@ -102,6 +102,7 @@ func someGames(t *testing.T, svc *play1.Service, repo projections.Repository, cl
 }
 
 func TestRebuildEqualsLive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)
@@ -133,6 +134,7 @@ func TestRebuildEqualsLive(t *testing.T) {
 }
 
 func TestVerifyCatchesTampering(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)
@@ -169,6 +171,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 // played: every game still verifies afterwards (no move's projection is
 // overwritten by an older rebuild).
 func TestRebuildWhilePlaying(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, _ := newServiceClock(t, &clock)

@@ -314,6 +314,7 @@ func median(xs []float64) float64 {
 // rated, bots marked; the records, rebuilt from the events, equal those
 // kept as the games ended, and verify finds them equal.
 func TestRecordSeason(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newSeason(t)
 	ids := s.playSeason(t, 36)

@@ -15,6 +15,7 @@ import (
 // TestRecordTakeback: a move taken back takes its turn back: the turn is
 // owed once, and timed from when it first began.
 func TestRecordTakeback(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	g, err := lords.New()
 	if err != nil {
@@ -70,6 +71,7 @@ func TestRecordTakeback(t *testing.T) {
 // TestRecordPause: the time a game is paused is not time to move, and a
 // record of one turn is "new".
 func TestRecordPause(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newSeason(t)
 	c, err := s.svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: "count",

@@ -87,6 +87,7 @@ func otherService(t *testing.T, pool *pgxpool.Pool) *play1.Service {
 }
 
 func TestServicePlaysAGameToTheEnd(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _ := newService(t, nil)
 	c := create(t, svc, 3)

@@ -22,6 +22,7 @@ import (
 // played the moves, and that verify passes; the finished game keeps its
 // final state.
 func TestStateSnapshots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, pool := newServiceNow(t, time.Now)
 	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name,

@@ -163,6 +163,7 @@ func outboxOf(t *testing.T, pool *pgxpool.Pool, id string, from, to int64) (stat
 // holds both the move and the take-back, the history tells the take-back
 // in the game's language, and verify and rebuild agree.
 func TestTakebackRestoresTheState(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, store, pool := lordsService(t, time.Hour)
 	id := createLords(t, svc, 3)
@@ -268,6 +269,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 // TestTakebackRefused checks the 409s: a move that drew a card, a move
 // after which another seat acted, a version that is no move.
 func TestTakebackRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
 	id := createLords(t, svc, 2)
@@ -345,6 +347,7 @@ func TestTakebackRefused(t *testing.T) {
 // TestTakebackRace races a take-back against the next player's move over
 // real PostgreSQL: exactly one of them wins, every time.
 func TestTakebackRace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
 	wins := map[string]int{}
@@ -438,6 +441,7 @@ func sameState(t *testing.T, a, b []byte) bool {
 // deadline that passed, makes the take-back impossible (409 naming what
 // happened).
 func TestTakebackAfterABotOrATimeout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
 	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
@@ -523,6 +527,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 // the one before it, the history tells it in French, verify and rebuild
 // agree.
 func TestTakebackSwordsAndBagpipes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := serviceOf(t, time.Hour, bagpipes.Game{})
 	c, err := svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
@@ -578,6 +583,7 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 // its key (that answer no longer stands): a retry is a conflict asking
 // for a new id, and a new id plays.
 func TestTakebackKeyedMove(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
 	id := createLords(t, svc, 2)
@@ -611,6 +617,7 @@ func TestTakebackKeyedMove(t *testing.T) {
 // move and its take-back, and the view it compares with at a version after
 // the take-back is dealt without the taken-back move (the state before it).
 func TestTakebackCatchUp(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
 	id := createLords(t, svc, 2)

@@ -13,6 +13,7 @@ import (
 // nothing; each seat has its own; racing visits of a seat leave it at
 // the highest version.
 func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc, _, _, pool := newServiceNow(t, nil)
 	visits := playpg.New(pool)

@@ -61,6 +61,7 @@ func (s *batchSpy) AppendBatch(ctx context.Context, appends []events.Append, hoo
 // have queued behind it (play.Service.Queued), so that they are written
 // as one batch, the poisoned game among them, in every run.
 func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	svc0, repo, _, pool := newServiceNow(t, nil)
 	spy := &batchSpy{Store: newStore(t, pool), holding: make(chan struct{}), release: make(chan struct{})}

@@ -43,6 +43,7 @@ func (g *gate) PlayBot(ctx context.Context, id string, seat int) (bool, error) {
 // played side by side, since each waits out the service's decision pause
 // before it is appended.
 func TestWorkerPlaysClaimedSeatsAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newBotEnv(t, nil)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 8))

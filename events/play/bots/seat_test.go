@@ -35,6 +35,7 @@ func countBy(t *testing.T, e *botEnv, id, actor string) int {
 }
 
 func TestBotSeatHandedToABotAndBack(t *testing.T) {
+	t.Parallel()
 	e := newBotEnv(t, nil)
 	e.runWorker(t)
 	ctx := context.Background()
@@ -124,6 +125,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 }
 
 func TestBotTimeoutPolicyBotPlaysTheMove(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	e := newBotEnv(t, func() time.Time { return now })
 	ctx := context.Background()
@@ -158,6 +160,7 @@ func TestBotTimeoutPolicyBotPlaysTheMove(t *testing.T) {
 }
 
 func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	e := newBotEnv(t, func() time.Time { return now })
 	ctx := context.Background()
@@ -203,6 +206,7 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 // TestDigestMarksBots: the daily digest lists a game's players as every
 // other email does, a bot's name marked.
 func TestDigestMarksBots(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	e := newBotEnv(t, func() time.Time { return now })
 	e.runWorker(t)

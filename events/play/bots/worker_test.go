@@ -216,6 +216,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 }
 
 func TestBotWorkerPlaysWholeGames(t *testing.T) {
+	t.Parallel()
 	e := newBotEnv(t, nil)
 	e.runWorker(t)
 	// A second server (its own service, store and game cache) runs its
@@ -254,6 +255,7 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 }
 
 func TestBotStrongPlaysAMove(t *testing.T) {
+	t.Parallel()
 	e := newBotEnv(t, nil)
 	ctx := context.Background()
 	id := e.create(t, lords.Name, "", "strong")
@@ -304,6 +306,7 @@ func sameJSON(a, b []byte) bool {
 }
 
 func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
+	t.Parallel()
 	e := newBotEnv(t, nil)
 	ctx := context.Background()
 	id := e.create(t, bagpipes.Name, "", "normal")

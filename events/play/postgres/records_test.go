@@ -17,6 +17,7 @@ import (
 // is) and not after it expires; an unknown key is ENotFound. Addresses
 // are compared lower-cased.
 func TestRecordsKeysWorkOnceAndInTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r := playpg.New(pgtest.NewPool(t))
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
