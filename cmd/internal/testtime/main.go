@@ -8,6 +8,8 @@
 // `go test` would (the "ok pkg 1.2s" and "FAIL" lines, the output of failing
 // tests, build errors), keeps go test's exit code, and records the track's
 // wall time and load, each package's time and each test's in DIR/NAME.json.
+// Lines that are no test2json event are printed as they come, so a track
+// may be any command (make test's vet track is `make vet`).
 //
 // With -report it prints, from every track recorded in DIR, a table of the
 // tracks' and packages' wall times beside those of the previous report

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -44,13 +45,20 @@ func printReport(dir string, w io.Writer) (int, error) {
 	first, end := recs[0].Start, recs[0].Start
 	fmt.Fprintln(w, "\n== Where the time went (wall clock; \"last\" is the previous make test on this machine) ==")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "track\twall\tlast\tload at start\tload at end\ttests\tfailed\t")
+	fmt.Fprintln(tw, "track\twall\tlast\tload at start\tload at end\ttests\tfailed\texit\t")
+	var failedTracks []string
 	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%d\t%d\t\n", r.Track, fmtSeconds(r.Wall), before("track "+r.Track, r.Wall),
-			r.LoadFrom, r.LoadTo, r.Passed+r.Failed+r.Skipped, r.Failed)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t\n", r.Track, fmtSeconds(r.Wall), before("track "+r.Track, r.Wall),
+			r.LoadFrom, r.LoadTo, r.Passed+r.Failed+r.Skipped, r.Failed, r.ExitCode)
 		passed, failed, skipped = passed+r.Passed, failed+r.Failed, skipped+r.Skipped
 		if r.ExitCode != 0 {
 			code = 1
+			failedTracks = append(failedTracks, fmt.Sprintf("%s (exit %d)", r.Track, r.ExitCode))
+			if r.Failed == 0 {
+				// A track that failed with no test failing (vet, a
+				// build) counts as one failure.
+				failed++
+			}
 		}
 		if r.Start.Before(first) {
 			first = r.Start
@@ -98,6 +106,9 @@ func printReport(dir string, w io.Writer) (int, error) {
 	}
 	if b, err := json.Marshal(now); err == nil {
 		_ = os.WriteFile(lastPath, b, 0o644)
+	}
+	if len(failedTracks) > 0 {
+		fmt.Fprintf(w, "\nfailed tracks: %s\n", strings.Join(failedTracks, ", "))
 	}
 	// The closing line CI reads, and a person too.
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped\n", passed, failed, skipped)

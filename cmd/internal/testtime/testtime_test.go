@@ -49,8 +49,9 @@ func TestTrackFailsWhenATestFailedThoughItsCommandPassed(t *testing.T) {
 }
 
 // TestReportTablesAndClosingLine: the report lists each track, package and
-// slow test with the previous report's time beside it, ends with the
-// closing count line, and fails when a track failed.
+// slow test with the previous report's time beside it, names the failed
+// tracks, ends with the closing count line (a track failing with no test
+// failing, as vet does, counts one), and fails when a track failed.
 func TestReportTablesAndClosingLine(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
@@ -61,6 +62,7 @@ func TestReportTablesAndClosingLine(t *testing.T) {
 		{Track: "plain", Wall: 50, ExitCode: 1, Passed: 3, Failed: 1, Skipped: 2,
 			Packages: []Timing{{Package: "pbem/engine", Elapsed: 45, Action: "fail"}},
 			Tests:    []Timing{{Package: "pbem/engine", Test: "TestBroken", Elapsed: 2, Action: "fail"}}},
+		{Track: "vet", Wall: 20, ExitCode: 2},
 	} {
 		if err := writeRecord(dir, rec); err != nil {
 			t.Fatal(err)
@@ -71,12 +73,12 @@ func TestReportTablesAndClosingLine(t *testing.T) {
 	if err != nil || code != 1 {
 		t.Fatalf("code %d, err %v; want 1 (a track failed)", code, err)
 	}
-	for _, want := range []string{"race", "100.0s", "pbem/api", "pbem/engine FAIL", "TestSlow", "pbem/engine TestBroken FAIL", "\ntests: 8 passed, 1 failed, 2 skipped\n"} {
+	for _, want := range []string{"race", "100.0s", "pbem/api", "pbem/engine FAIL", "TestSlow", "pbem/engine TestBroken FAIL", "failed tracks: plain (exit 1), vet (exit 2)", "\ntests: 8 passed, 2 failed, 2 skipped\n"} {
 		if !strings.Contains(first.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, first.String())
 		}
 	}
-	if !strings.HasSuffix(first.String(), "tests: 8 passed, 1 failed, 2 skipped\n") {
+	if !strings.HasSuffix(first.String(), "tests: 8 passed, 2 failed, 2 skipped\n") {
 		t.Errorf("the count is not the last line:\n%s", first.String())
 	}
 	var second strings.Builder
