@@ -15,21 +15,55 @@ export PBEM_DATA
 # make run listens on this machine only (the dev mailbox shows every link).
 PBEM_LISTEN ?= 127.0.0.1:8080
 
-# Packages tested with the race detector: everything with goroutines,
-# locks or concurrent database work (the engines are pure and single-threaded).
-RACE_PKGS ?= ./events/... ./projections/... ./notify/... ./api/... ./cmd/pbem ./cmd/pbemload
+# The race detector where races live. -race slows a test 2 to 20 times,
+# and it finds a data race only in code that runs on several goroutines
+# while the test runs. So it runs on:
+#  - RACE_PKGS, every test: the event store and its batching writer
+#    (events/postgres), the play service, its caches and the bot worker
+#    (events/...), the projections and the game cache (projections/...),
+#    the outbox workers, the scheduler, the listeners and the live streams
+#    (notify/...), serve with all its workers (cmd/pbem) and the load
+#    tool's concurrent clients (cmd/pbemload);
+#  - in API_PKGS (api, api/inbound), API_RACE_TESTS only: the tests that
+#    send requests or SMTP sessions at once, hold live streams, cut slow
+#    or idle connections, lose the database, share limiters, budgets and
+#    metrics between requests (handlers of separate connections, which
+#    the race detector sees unordered even one after another), or play
+#    every channel of a game (TestFairPlayEveryChannel). Their other tests
+#    render pages and read emails one at a time: under -race they were
+#    the longest part of make test (api about 13 minutes on 2 cores), so
+#    they run without it (test-api). testrace-check fails when a name of
+#    API_RACE_TESTS no longer names a test.
+#  - in RACE_PKGS, all but NORACE_TESTS (of NORACE_PKGS), which play
+#    whole games one step at a time to check what the emails say, and were
+#    the longest of the race run (the your-turn story: 218 s under -race
+#    at load 28); they run without it (test-norace). The worker's
+#    concurrency they pass through is the race run's (its sender and
+#    two-worker tests).
+# A race found before stays found: its test keeps -race (the worker crash
+# test's, bcb3644, in notify/postgres; serve's test helper's, 7265527, in
+# cmd/pbem). The engines (engine/...) are pure and single-threaded.
+RACE_PKGS ?= ./notify/... ./projections/... ./events/... ./cmd/pbem ./cmd/pbemload
+API_PKGS ?= ./api ./api/inbound
+API_RACE_TESTS ?= ^Test(SameMoveTwiceAtOnce|HostileSimultaneousChatUnderTheLimit|PageLiveStreamSendsTheNewVersion|LiveStreamIsNotCompressed|LiveStreamOutlivesTheTimeouts|SlowBodyIsCut|IdleConnectionIsClosed|DatabaseDownAnswers503|ReadOnlyDatabaseAnswers503|OutageKinds|CreateLimitsHoldUnderAbuse|SigninLimit|HostileSigninBudgets|HostileSigninBudgetsByNetwork|HostileMetricsLabelsStayBounded|RequestMetricsByRouteAndRequestIDInLogs|FairPlayEveryChannel|OneNetworkCannotHoldTheListener|IdleCommandsDoNotKeepASessionAlive|SessionLifetimeIsBounded|DataDeadlineAnswerNamesNoSocket|HostileSessionFlood|HostileSlowToRead)$$
+NORACE_TESTS ?= ^Test(YourTurnEmailsTellEverythingSinceTheSeatsLastMove)$$
+NORACE_PKGS ?= ./notify/postgres
 # The browser tests (api's TestBrowser*, chromium driving the pages) run
-# without the race detector, in a go test of their own beside the race run:
-# the race detector is for the server's concurrency, which api's other tests
-# run under it (handlers, live streams, concurrent moves, the workers); the
-# browser tests spend their time waiting on chromium, so beside the race
-# run they cost the wall clock little.
-# The packages with browser tests are found by name, so that none is skipped
-# by the race run without running here.
+# without the race detector, in a go test of their own (test-browser); the
+# other tracks skip them. The packages with browser tests are found by
+# name, so that none is skipped everywhere.
 BROWSER_TESTS ?= ^TestBrowser
 BROWSER_PKGS ?= $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=data --exclude-dir=node_modules '^func TestBrowser' .)))
 # The packages tested without the race detector: the rest.
-PLAIN_PKGS ?= $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
+PLAIN_PKGS ?= $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS) $(API_PKGS))")
+# Parallelism for 2 cores. Most tests wait on PostgreSQL, SMTP or HTTP
+# more than they compute: each go test runs TEST_P test binaries at once
+# (-p), and each binary TEST_PARALLEL of its t.Parallel tests at once
+# (-parallel). The tests that own their database or server call
+# t.Parallel; those that time themselves, measure the process's CPU time,
+# share the browser or a fixed resource do not, and run one at a time.
+TEST_P ?= 2
+TEST_PARALLEL ?= 4
 TEST_TIMEOUT ?= 30m
 BENCH_PKGS ?= ./...
 # Fuzz targets run by make test (each for FUZZ_TIME; their seed corpora
@@ -50,21 +84,21 @@ build:
 run: build
 	PBEM_LISTEN='$(PBEM_LISTEN)' exec ./$(BIN) serve
 
-## test: vet, then every test (race detector on RACE_PKGS) against a PostgreSQL it starts or reuses
+## test: vet beside every test (race detector where races live: RACE_PKGS, API_RACE_TESTS) and a short fuzz,
+## against a PostgreSQL it starts or reuses; ends with the table of where the time went
 # A private cluster it starts runs without fsync (pbem db exec --no-fsync,
 # pgcluster.NoFsync: no test depends on PostgreSQL's durability against a
 # crash of the machine); a server found running is used as it is.
-test: vet build
+test: build
 	./$(BIN) db exec --no-fsync -- $(MAKE) --no-print-directory test-go
 
-# The longest package under -race, run in a go test of its own so that it
-# starts at once (in one go test with the others it started last).
-RACE_FIRST ?= ./api
-
 # test-go runs the tests; PBEM_TEST_DATABASE_URL is set by `pbem db exec`.
-# Its four tracks run at once (each track's output together when it ends):
-# RACE_FIRST and the other race packages, the browser tests and the
-# packages without goroutines; then the fuzz targets. Each track is a
+# Its seven tracks run at once (each track's output together when it
+# ends): vet (make vet: go vet, staticcheck, gofmt, which keep a core busy
+# while the tests wait on PostgreSQL), race (RACE_PKGS), race-api
+# (API_RACE_TESTS), api (API_PKGS' other tests), norace (NORACE_TESTS),
+# browser and plain (the other packages); then the fuzz targets, each a track of its own. Each
+# test track is a
 # `go test -json` read by testtime (cmd/internal/testtime), which prints
 # what a plain go test prints ("ok pkg 1.2s", FAIL lines, the output of
 # failing tests), keeps its exit code, and records its times in
@@ -80,20 +114,38 @@ track = ./$(TESTTIME) -track $(1) -dir $(TEST_TIMES) --
 test-go:
 	@$(GO) build -o $(TESTTIME) ./cmd/internal/testtime
 	@rm -rf $(TEST_TIMES); rc=0; \
-	$(MAKE) --no-print-directory -j4 --output-sync=target test-race-first test-race test-browser test-plain || rc=1; \
+	$(MAKE) --no-print-directory -j7 --output-sync=target test-vet test-race test-race-api test-api test-norace test-browser test-plain || rc=1; \
 	if [ $$rc -eq 0 ]; then $(MAKE) --no-print-directory fuzz FUZZ_TRACKS=1 || rc=1; fi; \
 	./$(TESTTIME) -report $(TEST_TIMES) || rc=1; \
 	exit $$rc
 
-.PHONY: test-race-first test-race test-browser test-plain
-test-race-first:
-	$(call track,race-first) $(GO) test -json -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $(RACE_FIRST)
-test-race:
-	$(call track,race) $(GO) test -json -race -timeout $(TEST_TIMEOUT) -skip '$(BROWSER_TESTS)' $$($(GO) list $(RACE_PKGS) | grep -vxF "$$($(GO) list $(RACE_FIRST))")
+TEST_FLAGS = -timeout $(TEST_TIMEOUT) -p $(TEST_P) -parallel $(TEST_PARALLEL)
+.PHONY: test-vet test-race test-race-api test-api test-norace test-browser test-plain testrace-check
+test-vet:
+	$(call track,vet) $(MAKE) --no-print-directory vet
+test-race: testrace-check
+	$(call track,race) $(GO) test -json -race $(TEST_FLAGS) -skip '$(BROWSER_TESTS)|$(NORACE_TESTS)' $(RACE_PKGS)
+test-norace: testrace-check
+	$(call track,norace) $(GO) test -json $(TEST_FLAGS) -run '$(NORACE_TESTS)' $(NORACE_PKGS)
+test-race-api: testrace-check
+	$(call track,race-api) $(GO) test -json -race $(TEST_FLAGS) -run '$(API_RACE_TESTS)' -skip '$(BROWSER_TESTS)' $(API_PKGS)
+test-api:
+	$(call track,api) $(GO) test -json $(TEST_FLAGS) -skip '$(API_RACE_TESTS)|$(BROWSER_TESTS)' $(API_PKGS)
 test-browser:
 	$(call track,browser) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
 test-plain:
-	$(call track,plain) $(GO) test -json -timeout $(TEST_TIMEOUT) $(PLAIN_PKGS)
+	$(call track,plain) $(GO) test -json $(TEST_FLAGS) -skip '$(BROWSER_TESTS)' $(PLAIN_PKGS)
+# Every name of API_RACE_TESTS names a test of API_PKGS, and every name of
+# NORACE_TESTS one of NORACE_PKGS: a renamed test would otherwise leave the
+# race detector, or every track, silently.
+testrace-check:
+	@check() { \
+		names=$$(echo "$$1" | sed 's/^^Test(//; s/)$$$$//' | tr '|' '\n'); \
+		found=$$($(GO) test -list "$$1" $$2 | grep '^Test' | sed 's/^Test//'); \
+		missing=$$(echo "$$names" | grep -vxF "$$found"); \
+		if [ -n "$$missing" ]; then echo "$$3 names no test of $$2:" $$missing; exit 1; fi; \
+	}; \
+	check '$(API_RACE_TESTS)' '$(API_PKGS)' API_RACE_TESTS && check '$(NORACE_TESTS)' '$(NORACE_PKGS)' NORACE_TESTS
 
 ## test-one: one test (T, a go test -run regexp; empty: the whole package) of one package (P),
 ## verbose and not cached, against the PostgreSQL make test uses: make test-one P=./notify/postgres T=TestName
@@ -111,7 +163,7 @@ test-one:
 TEST_FAST_PKGS ?= ./...
 test-fast:
 	$(GO) build -o $(BIN) ./cmd/pbem
-	./$(BIN) db exec --no-fsync -- $(GO) test -short -skip '$(BROWSER_TESTS)' $(TEST_FAST_PKGS)
+	./$(BIN) db exec --no-fsync -- $(GO) test -short $(TEST_FLAGS) -skip '$(BROWSER_TESTS)' $(TEST_FAST_PKGS)
 
 ## help: these lines
 help:
