@@ -51,6 +51,9 @@ type playPage struct {
 	// scores (an ended game only; nil for a game without rounds).
 	Headline string
 	Rounds   *scoreChart
+	// Ratings are the seats' ratings before and after the finished game
+	// (page_record.go; empty until the records have folded it).
+	Ratings []changeRow
 	// Engine is the game's engine name (the round table's words).
 	Engine string
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
@@ -273,6 +276,11 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	}
 	if sm.Result != nil {
 		d.Result = sm.Result.Ranking
+		rs, err := p.ratingChanges(c, cat, sm.ID)
+		if err != nil {
+			return nil, err
+		}
+		d.Ratings = rs
 	}
 	if d.YouBot && sm.Status == projections.StatusActive && (notice == noticeConflict || notice == noticeStale) {
 		notice = noticeBot // a move from a page opened before the hand-off: the game service refused it

@@ -164,3 +164,35 @@ func (p *pages) reliabilityOf(c echo.Context, cat i18n.Printer, r *play.Recap) (
 	}
 	return words, nil
 }
+
+// changeRow is one seat's rating before and after a finished game.
+type changeRow struct {
+	Name, Before, After, Change string
+}
+
+// ratingChanges are the rating changes of finished game id, ready to
+// show (none when the server keeps no records, or before it folded the
+// game).
+func (p *pages) ratingChanges(c echo.Context, cat i18n.Printer, id string) ([]changeRow, error) {
+	if !p.svc.KeepsRecords() {
+		return nil, nil
+	}
+	cs, err := p.svc.GameRatings(c.Request().Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	var out []changeRow
+	for _, x := range cs {
+		r := changeRow{Name: x.Name, Before: strconv.Itoa(int(math.Round(x.Before.R))), After: strconv.Itoa(int(math.Round(x.After.R)))}
+		if x.Bot != "" {
+			r.Name = textOr(cat, "board.bot."+x.Bot, x.Bot)
+		}
+		d := int(math.Round(x.After.R)) - int(math.Round(x.Before.R))
+		r.Change = strconv.Itoa(d)
+		if d > 0 {
+			r.Change = "+" + r.Change
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

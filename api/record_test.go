@@ -157,3 +157,21 @@ func TestConfirmShowsReliability(t *testing.T) {
 		t.Fatalf("confirmation page: %d\n%s", page.Status, page.Body)
 	}
 }
+
+// TestFinishedGameShowsRatings: a finished game's page shows every seat
+// its rating before and after the game, and links to the audit.
+func TestFinishedGameShowsRatings(t *testing.T) {
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 2, "fr", "")
+	e.playToEnd(id, 5, 5000)
+	if _, err := e.svc.RefreshRecords(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b := e.browser()
+	b.get("/play/" + id + "?token=" + url.QueryEscape(tokens.Seat(secret, id, 1, 0)))
+	page := b.get("/play/" + id)
+	if page.Status != http.StatusOK || !strings.Contains(page.Body, `id="ratings"`) || strings.Count(page.Body, "<td>1500</td>") != 2 ||
+		!strings.Contains(page.Body, `href="/games/`+id+`/audit"`) || !strings.Contains(page.Body, "Cotes (Glicko-2), avant et après cette partie") {
+		t.Fatalf("finished game's page: %d\n%s", page.Status, page.Body)
+	}
+}

@@ -45,13 +45,9 @@ func rebuild(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "rebuilt %d games in %s\n", len(ids), time.Since(start).Round(time.Millisecond))
 	// The records and ratings (issue #46) are computed again from the
-	// events of every ended game: all of them after a whole rebuild, the
-	// missing or stale ones after a rebuild of some games.
-	records := svc.RebuildRecords
-	if len(fs.Args()) > 0 {
-		records = svc.RefreshRecords
-	}
-	n, err := records(ctx)
+	// events of every ended game (they are one read model over all games:
+	// the ratings of one depend on those before it).
+	n, err := svc.RebuildRecords(ctx)
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
 	}

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -52,41 +53,46 @@ func (s *Service) foldRecords(ctx context.Context, id string) ([]projections.Sti
 	return stints, evs[len(evs)-1].Version, nil
 }
 
-// RefreshRecords stores the stints of every ended game whose stored ones
-// are missing or older than the game, then, if it stored any, computes
-// the ratings again. It returns how many games it folded. Errors: those
-// of the stores, ECorrupt for a game whose events do not replay.
+// refreshBatch is how many ended games one RefreshRecords folds at most.
+const refreshBatch = 500
+
+// RefreshRecords stores the stints of the ended games whose stored ones
+// are missing or older than the game (at most refreshBatch of them: the
+// next call takes the rest), then, if it stored any, computes the ratings
+// again. A game whose events do not fold is left for the next call and
+// does not stop the others: its error is returned with how many games
+// were folded.
 func (s *Service) RefreshRecords(ctx context.Context) (int, error) {
 	rs, err := s.recordStore()
 	if err != nil {
 		return 0, err
 	}
+	ids, err := rs.StaleRecords(ctx, refreshBatch)
+	if err != nil {
+		return 0, err
+	}
 	n := 0
-	for {
-		ids, err := rs.StaleRecords(ctx, 100)
+	var errs []error
+	for _, id := range ids {
+		stints, v, err := s.foldRecords(ctx, id)
+		if err == nil {
+			err = rs.SaveStints(ctx, id, v, stints)
+		}
 		if err != nil {
-			return n, err
-		}
-		if len(ids) == 0 {
-			break
-		}
-		for _, id := range ids {
-			stints, v, err := s.foldRecords(ctx, id)
-			if err != nil {
-				return n, err
+			if ctx.Err() != nil {
+				return n, ctx.Err()
 			}
-			if err := rs.SaveStints(ctx, id, v, stints); err != nil {
-				return n, err
-			}
-			n++
+			errs = append(errs, fmt.Errorf("records of game %s: %w", id, err))
+			continue
 		}
+		n++
 	}
 	if n > 0 {
 		if err := rs.Rerate(ctx, projections.Rate); err != nil {
 			return n, err
 		}
 	}
-	return n, nil
+	return n, errors.Join(errs...)
 }
 
 // RebuildRecords computes every record and rating again from the events:
@@ -100,11 +106,21 @@ func (s *Service) RebuildRecords(ctx context.Context) (int, error) {
 	if err := rs.ClearRecords(ctx); err != nil {
 		return 0, err
 	}
-	n, err := s.RefreshRecords(ctx)
-	if err == nil && n == 0 {
-		err = rs.Rerate(ctx, projections.Rate)
+	total := 0
+	for {
+		n, err := s.RefreshRecords(ctx)
+		total += n
+		if err != nil {
+			return total, err
+		}
+		if n < refreshBatch {
+			break
+		}
 	}
-	return n, err
+	if total == 0 {
+		return 0, rs.Rerate(ctx, projections.Rate)
+	}
+	return total, nil
 }
 
 // VerifyRecords folds the events of every ended game whose stints are
