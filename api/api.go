@@ -47,8 +47,18 @@ type Config struct {
 	// the dev mailbox).
 	Mail *MailConfig
 	// Metrics, if set, receives the request metrics (see httpMetrics) and
-	// is served at GET /metrics; nil: no metrics and no /metrics route.
+	// is served at GET /metrics (unless MetricsApart); nil: no metrics and
+	// no /metrics route.
 	Metrics *prometheus.Registry
+	// MetricsToken, if set, is the bearer token GET /metrics requires
+	// (PBEM_METRICS_TOKEN): without it, 401. The process counters there
+	// (CPU, allocations), read around a bot's move, would time its
+	// decision, which the decision pause hides from the clock.
+	MetricsToken string
+	// MetricsApart: /metrics is served on a listener of its own
+	// (PBEM_METRICS_LISTEN, MetricsHandler), and this handler has no such
+	// route (404).
+	MetricsApart bool
 	// Limits bound what one IP and one organiser may have emailed
 	// (zero: the defaults).
 	Limits Limits

@@ -1,10 +1,12 @@
 package api
 
 import (
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -99,15 +101,41 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// metricsHandler serves GET /metrics: every collector of Config.Metrics in
-// the Prometheus text format. A collector that fails (the database is
-// down) is reported in the answer and the others are still served.
-func (s *Server) metricsHandler() echo.HandlerFunc {
-	h := promhttp.HandlerFor(s.cfg.Metrics, promhttp.HandlerOpts{
+// MetricsHandler serves GET /metrics: every collector of reg in the
+// Prometheus text format. A collector that fails (the database is down)
+// is reported in the answer and the others are still served. With a
+// token, a request without "Authorization: Bearer token" is answered 401
+// (the token compared in constant time). It is the main handler's
+// /metrics route, and the whole handler of PBEM_METRICS_LISTEN, where any
+// other path is 404.
+func MetricsHandler(reg *prometheus.Registry, token string, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	h := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		ErrorHandling: promhttp.ContinueOnError,
-		ErrorLog:      promLogger{s.log},
+		ErrorLog:      promLogger{log},
 	})
-	return echo.WrapHandler(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		if token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+				http.Error(w, "give the metrics token (PBEM_METRICS_TOKEN) as Authorization: Bearer TOKEN", http.StatusUnauthorized)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // promLogger passes promhttp's errors to the server's logger.

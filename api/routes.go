@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
 
@@ -78,8 +79,8 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/play/:game/rematch", p.wrap(p.seatRematch)},
 		}...)
 	}
-	if s.cfg.Metrics != nil {
-		rs = append(rs, Route{http.MethodGet, "/metrics", s.metricsHandler()}) // Prometheus metrics
+	if s.cfg.Metrics != nil && !s.cfg.MetricsApart {
+		rs = append(rs, Route{http.MethodGet, "/metrics", echo.WrapHandler(MetricsHandler(s.cfg.Metrics, s.cfg.MetricsToken, s.log))}) // Prometheus metrics
 	}
 	if m := s.mail; m != nil {
 		rs = append(rs, []Route{

@@ -73,6 +73,11 @@ type config struct {
 	// and InboundMaxBytes (PBEM_INBOUND_MAX_BYTES) configure the reply
 	// listener (loadInbound).
 	InboundListen, ReplyDomain, InboundMaxBytes string
+	// MetricsListen (PBEM_METRICS_LISTEN) is the address that serves GET
+	// /metrics apart from the pages ("": the main listener serves it);
+	// MetricsToken (PBEM_METRICS_TOKEN), if set, is the bearer token it
+	// requires (metricsServer).
+	MetricsListen, MetricsToken string
 	// Limits are the organiser and sign-in rate limits, PBEM_LIMIT_* and
 	// PBEM_TRUST_PROXY (limitsOf).
 	Limits limitSettings
@@ -143,6 +148,8 @@ func loadConfig(getenv func(string) string) config {
 		InboundListen:   get("PBEM_INBOUND_LISTEN"),
 		ReplyDomain:     get("PBEM_REPLY_DOMAIN"),
 		InboundMaxBytes: get("PBEM_INBOUND_MAX_BYTES"),
+		MetricsListen:   get("PBEM_METRICS_LISTEN"),
+		MetricsToken:    get("PBEM_METRICS_TOKEN"),
 
 		Limits: limitSettings{
 			GamesAddress:       get("PBEM_LIMIT_GAMES_ADDRESS"),

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"net"
+	"net/http"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"pbem/api"
 	"pbem/api/inbound"
 	"pbem/events"
 	evpg "pbem/events/postgres"
@@ -52,3 +57,16 @@ func (m *serveMetrics) store(s events.Store) events.Store { return evpg.Instrume
 
 // moved counts a move of a game named game (play.Config.Moved).
 func (m *serveMetrics) moved(game string) { m.moves.WithLabelValues(game).Inc() }
+
+// listenMetrics listens on PBEM_METRICS_LISTEN and returns the server of
+// GET /metrics there (api.MetricsHandler, PBEM_METRICS_TOKEN if set), apart
+// from the pages: an address only the monitoring reaches (the package's
+// 127.0.0.1:9090). It prints "pbem: metrics on http://ADDR/metrics".
+func listenMetrics(e *env, reg *prometheus.Registry, t api.Timeouts) (*http.Server, net.Listener, error) {
+	ln, err := net.Listen("tcp", e.cfg.MetricsListen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PBEM_METRICS_LISTEN=%s: %w", e.cfg.MetricsListen, err)
+	}
+	fmt.Fprintf(e.stdout, "pbem: metrics on http://%s/metrics\n", ln.Addr())
+	return api.NewHTTPServer(api.MetricsHandler(reg, e.cfg.MetricsToken, e.log), t), ln, nil
+}

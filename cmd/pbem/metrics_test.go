@@ -274,3 +274,38 @@ func writeEd25519Key(t *testing.T) (path, txt string) {
 	}
 	return path, "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
 }
+
+// TestMetricsListenApart: with PBEM_METRICS_LISTEN, serve answers GET
+// /metrics on that address only (the main listener: 404), and with
+// PBEM_METRICS_TOKEN only to the bearer of the token.
+func TestMetricsListenApart(t *testing.T) {
+	srv := startServe(t, []string{"DATABASE_URL=" + pgtest.NewEmptyDB(t), "PBEM_DATA=" + t.TempDir(), "PBEM_SMTP_URL=",
+		"PBEM_SECRET=" + testServeSecret, "PBEM_METRICS_LISTEN=127.0.0.1:0", "PBEM_METRICS_TOKEN=metrics-token-1"})
+	m := regexp.MustCompile(`pbem: metrics on (http://\S+/metrics)`).FindStringSubmatch(srv.stdout.String())
+	if m == nil {
+		t.Fatalf("serve did not say where the metrics are:\n%s", srv.stdout.String())
+	}
+	get := func(url, tok string) int {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode
+	}
+	if code := get(srv.base+"/metrics", "metrics-token-1"); code != http.StatusNotFound {
+		t.Errorf("/metrics on the main listener: %d, want 404", code)
+	}
+	if code := get(m[1], ""); code != http.StatusUnauthorized {
+		t.Errorf("%s without the token: %d, want 401", m[1], code)
+	}
+	if code := get(m[1], "metrics-token-1"); code != http.StatusOK {
+		t.Errorf("%s with the token: %d, want 200", m[1], code)
+	}
+	srv.stop(t)
+}

@@ -129,13 +129,23 @@ func serve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	handler := newHandler(handlerDeps{cfg: cfg, pool: pool, store: store, svc: svc, log: e.log, health: healthCheck(pool),
-		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, limits: limits, trustProxy: trustProxy,
-		hsts: tlsCfg.Enabled(), ready: watch.ready})
+		pages: pagesCfg, mail: mailCfg, metrics: metrics.reg, metricsToken: e.cfg.MetricsToken, metricsApart: e.cfg.MetricsListen != "",
+		limits: limits, trustProxy: trustProxy, hsts: tlsCfg.Enabled(), ready: watch.ready})
 
 	srv := api.NewHTTPServer(handler, timeouts)
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 	servers := []*http.Server{srv}
-	served := make(chan error, 2)
+	served := make(chan error, 3)
+	if e.cfg.MetricsListen != "" {
+		msrv, mln, err := listenMetrics(e, metrics.reg, timeouts)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, msrv)
+		go func() { served <- msrv.Serve(mln) }()
+	} else if tlsCfg.Enabled() && e.cfg.MetricsToken == "" {
+		e.log.Warn("GET /metrics is open to anyone on the main listener: set PBEM_METRICS_LISTEN (e.g. 127.0.0.1:9090) or PBEM_METRICS_TOKEN")
+	}
 	scheme := "http"
 	if tlsCfg.Enabled() {
 		plain, err := setupTLS(e, tlsCfg, srv, ln, timeouts)
@@ -190,8 +200,12 @@ type handlerDeps struct {
 	// pages and mail configure the HTML pages and the mail routes.
 	pages *api.PageConfig
 	mail  *api.MailConfig
-	// metrics, if set, is served at GET /metrics with the request metrics.
-	metrics *prometheus.Registry
+	// metrics, if set, is served at GET /metrics with the request metrics
+	// (unless metricsApart: on PBEM_METRICS_LISTEN), requiring
+	// metricsToken if set.
+	metrics      *prometheus.Registry
+	metricsToken string
+	metricsApart bool
 	// limits and trustProxy configure the rate limits (limitsFromEnv).
 	limits     api.Limits
 	trustProxy bool
@@ -206,7 +220,7 @@ type handlerDeps struct {
 // /healthz answering {"status":"ok"} (200) or 503 when deps.health fails.
 func newHandler(deps handlerDeps) http.Handler {
 	return api.New(api.Config{Service: deps.svc, Logger: deps.log, Health: deps.health, Pages: deps.pages,
-		Mail: deps.mail, Metrics: deps.metrics, Limits: deps.limits, TrustProxy: deps.trustProxy, HSTS: deps.hsts, Ready: deps.ready})
+		Mail: deps.mail, Metrics: deps.metrics, MetricsToken: deps.metricsToken, MetricsApart: deps.metricsApart, Limits: deps.limits, TrustProxy: deps.trustProxy, HSTS: deps.hsts, Ready: deps.ready})
 }
 
 // healthCheck returns the health check: the database answers and its
