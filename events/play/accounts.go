@@ -58,8 +58,11 @@ type Accounts interface {
 	Blocked(ctx context.Context, emails []string) ([]string, error)
 	// SetBlocked blocks or unblocks invitations to email.
 	SetBlocked(ctx context.Context, email string, blocked bool, now time.Time) error
-	// CreateSignin stores a sign-in link and queues its email.
-	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error
+	// CreateSignin stores a sign-in link and queues its email, in one
+	// transaction. With email "" and mail nil it stores a link addressed
+	// to no one, which UseSignin never returns (RequestSignin's same work
+	// for an unknown address).
+	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail *outbox.Row) error
 	// UseSignin marks the link used at now and returns its address:
 	// ENotFound for an unknown, used or expired link.
 	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)

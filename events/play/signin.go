@@ -32,8 +32,13 @@ const SigninLifetime = 30 * time.Minute
 const SessionLifetime = 30 * 24 * time.Hour
 
 // RequestSignin emails a sign-in link to email, in lang, if the address
-// has games and accepts mail from us. It answers the same either way.
-// Errors: EInvalid for a malformed address.
+// has games and accepts mail from us. It answers the same either way, and
+// in the same time: it does the same work for every address (the same
+// reads, and one transaction that stores a link), and only whether the
+// link is addressed and emailed differs: for an address without games, or
+// one that refuses mail, the link is addressed to no one ("") and no email
+// is queued, so that nobody can ever use it. Errors: EInvalid for a
+// malformed address.
 func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if problem := outbox.AddressProblem(email); problem != "" {
@@ -44,7 +49,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 		return err
 	}
 	blocked, err := s.IsBlocked(ctx, email)
-	if err != nil || !has || blocked {
+	if err != nil {
 		return err
 	}
 	id, err := s.newID()
@@ -55,8 +60,12 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	exp := now.Add(SigninLifetime)
 	m := outbox.NewPayload(outbox.Head{To: outbox.Recipient{Seat: -1, Email: email}, Language: lang,
 		Game: outbox.GameInfo{ID: id}, Deadline: &exp})
-	row := outbox.Row{Kind: outbox.Signin, Payload: m}
-	return s.accounts.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), email, now, now.Add(SigninLifetime), row)
+	row := &outbox.Row{Kind: outbox.Signin, Payload: m}
+	to := email
+	if !has || blocked {
+		to, row = "", nil
+	}
+	return s.accounts.CreateSignin(ctx, id, tokens.Hash(tokens.Signin(s.secret, id)), to, now, exp, row)
 }
 
 // SignIn uses a sign-in link's token and returns a new session's token.

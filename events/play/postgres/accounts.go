@@ -132,13 +132,16 @@ func (r *Records) SetBlocked(ctx context.Context, email string, blocked bool, no
 }
 
 // CreateSignin implements play.Accounts.
-func (r *Records) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail outbox.Row) error {
+func (r *Records) CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail *outbox.Row) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO signin_links (id, token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
 			id, tokenHash, strings.ToLower(email), now, expires); err != nil {
 			return fmt.Errorf("events/play/postgres: sign-in link: %w", err)
 		}
-		return insertMail(ctx, tx, mail)
+		if mail == nil {
+			return nil
+		}
+		return insertMail(ctx, tx, *mail)
 	})
 }
 
@@ -146,7 +149,7 @@ func (r *Records) CreateSignin(ctx context.Context, id string, tokenHash []byte,
 func (r *Records) UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error) {
 	var email string
 	err := r.pool.QueryRow(ctx, `UPDATE signin_links SET used_at = $2
-		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING email`, tokenHash, now).Scan(&email)
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND email <> '' RETURNING email`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", play.Errorf(play.ENotFound, "this sign-in link is unknown, used or expired")
 	}

@@ -29,7 +29,7 @@ func TestRecordsKeysWorkOnceAndInTime(t *testing.T) {
 	}
 	mail := outbox.Row{Kind: outbox.Signin, Payload: outbox.Payload{To: outbox.Recipient{Seat: -1, Email: "ann@example.org"}}}
 
-	if err := r.CreateSignin(ctx, "s1", []byte("link"), "Ann@Example.org", now, now.Add(time.Hour), mail); err != nil {
+	if err := r.CreateSignin(ctx, "s1", []byte("link"), "Ann@Example.org", now, now.Add(time.Hour), &mail); err != nil {
 		t.Fatal(err)
 	}
 	_, err := r.UseSignin(ctx, []byte("link"), now.Add(2*time.Hour))
