@@ -34,6 +34,7 @@ var layerRules = []struct {
 	{"pbem/notify/postgres", []string{"pbem/api", "pbem/events/play", "github.com/labstack/"}},
 	{"pbem/api", []string{"pbem/events/postgres", "pbem/projections/postgres", "pbem/notify/postgres", "github.com/jackc/", "github.com/wneessen/"}},
 	{"pbem/api/inbound", []string{"pbem/events/postgres", "pbem/projections/postgres", "pbem/notify/postgres", "github.com/jackc/", "github.com/labstack/", "github.com/wneessen/"}},
+	{"pbem/api/clientnet", []string{"pbem/", "github.com/"}},
 	{"pbem/migrations", []string{"pbem/"}},
 	// The rest of each room: the leaves and test helpers of events,
 	// projections and notify, the commands' shared setup, the benchmarks.

@@ -34,21 +34,28 @@ var gameKeyed = map[string]string{
 	"outbox":        "game_id",
 	"inbound_mail":  "game_id",
 	"seat_visits":   "game_id",
+	// The records of ended games (migration 0100): written when a game
+	// ends, never on the move path.
+	"record_games":   "game_id",
+	"seat_records":   "game_id",
+	"rating_changes": "game_id",
 }
 
 // globalTables are the tables not keyed by game, and why (docs/SCALING.md
 // says the same). No statement of the move path may touch them.
 var globalTables = map[string]string{
-	"mail_prefs":        "keyed by email address: a player's choice across games",
-	"mail_digests":      "keyed by email address and day: one digest across games",
-	"mailbox":           "the dev mailbox, used only without PBEM_SMTP_URL",
-	"schema_migrations": "golang-migrate's schema version",
-	"events_xid_shift":  "one row per database: the shift of log positions after a restore",
-	"mail_bounces":      "keyed by email address: an address that bounced, across games",
-	"proposals":         "a game before it exists, found by its confirmation token: read once, at creation",
-	"mail_blocks":       "keyed by email address: an address that refuses every invitation",
-	"signin_links":      "keyed by email address: a player's sign-in links, across games",
-	"sessions":          "keyed by session token: a player's sessions of My games, across games",
+	"mail_prefs":         "keyed by email address: a player's choice across games",
+	"mail_digests":       "keyed by email address and day: one digest across games",
+	"mailbox":            "the dev mailbox, used only without PBEM_SMTP_URL",
+	"schema_migrations":  "golang-migrate's schema version",
+	"events_xid_shift":   "one row per database: the shift of log positions after a restore",
+	"mail_bounces":       "keyed by email address: an address that bounced, across games",
+	"proposals":          "a game before it exists, found by its confirmation token: read once, at creation",
+	"mail_blocks":        "keyed by email address: an address that refuses every invitation",
+	"signin_links":       "keyed by email address: a player's sign-in links, across games",
+	"sessions":           "keyed by session token: a player's sessions of My games, across games",
+	"ratings":            "keyed by game kind and player: a rating spans a player's games",
+	"leaderboard_listed": "keyed by email address: a player's choice to be listed, across games",
 }
 
 // uniqueWithoutKey lists the unique indexes of game-keyed tables that do
