@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -46,12 +48,18 @@ func seatMenu(b *base, id string) {
 	b.LangAction, b.LangSeat = "/play/"+id+"/language", true
 }
 
-// backPath is back if it is a path of this site ("/..." but not "//..."
-// nor "/\\..."), else fallback.
+// backPath is back if it is a path of this site: it starts with one "/"
+// (not "//" nor "/\\", which browsers read as another host) and holds no
+// control character (a browser drops a tab or a line break, so that
+// "/\t/evil.example" would lead to //evil.example); else fallback.
 func backPath(back, fallback string) string {
-	if !strings.HasPrefix(back, "/") || strings.HasPrefix(back, "//") || strings.HasPrefix(back, "/\\") ||
-		strings.ContainsAny(back, "\r\n") || len(back) > 2000 {
+	if !strings.HasPrefix(back, "/") || strings.HasPrefix(back, "//") || strings.HasPrefix(back, "/\\") || len(back) > 2000 {
 		return fallback
+	}
+	for _, r := range back {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return fallback
+		}
 	}
 	return back
 }

@@ -148,7 +148,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	scheme := "http"
 	if tlsCfg.Enabled() {
-		plain, err := setupTLS(e, tlsCfg, srv, ln, timeouts)
+		plain, err := setupTLS(e, tlsCfg, cfg.PublicURL, srv, ln, timeouts)
 		if err != nil {
 			return err
 		}

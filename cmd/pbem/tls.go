@@ -19,9 +19,10 @@ type plainHTTP struct {
 // setupTLS gives srv, which will serve on ln, the TLS configuration of cfg,
 // and opens the plain-HTTP listener of PBEM_HTTP_LISTEN (default ":80";
 // "off": none, and ACME then validates with tls-alpn-01 on the HTTPS port
-// alone). It returns nil when there is no plain-HTTP listener.
-func setupTLS(e *env, cfg https.Config, srv *http.Server, ln net.Listener, t api.Timeouts) (*plainHTTP, error) {
-	setup, err := cfg.Setup(e.log, portOf(ln.Addr()))
+// alone), which redirects to publicURL's host. It returns nil when there
+// is no plain-HTTP listener.
+func setupTLS(e *env, cfg https.Config, publicURL string, srv *http.Server, ln net.Listener, t api.Timeouts) (*plainHTTP, error) {
+	setup, err := cfg.Setup(e.log, publicURL)
 	if err != nil {
 		return nil, err
 	}

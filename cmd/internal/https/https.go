@@ -14,8 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,17 +123,21 @@ type Setup struct {
 	HTTP http.Handler
 }
 
-// Setup builds the TLS configuration and the plain-HTTP handler. httpsPort
-// is the port of the HTTPS listener: the redirects name it unless it is
-// 443.
-func (c Config) Setup(log *slog.Logger, httpsPort string) (*Setup, error) {
-	redirect := redirectHandler(httpsPort)
+// Setup builds the TLS configuration and the plain-HTTP handler.
+// publicURL is PBEM_PUBLIC_URL: the redirects go to its host (and port),
+// whatever Host the request names. Errors: a public URL that is not an
+// absolute https URL.
+func (c Config) Setup(log *slog.Logger, publicURL string) (*Setup, error) {
+	redirect, err := redirectHandler(publicURL)
+	if err != nil {
+		return nil, err
+	}
 	if c.CertFile != "" {
 		r, err := newReloader(c.CertFile, c.KeyFile, log)
 		if err != nil {
 			return nil, err
 		}
-		return &Setup{TLS: &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: r.getCertificate}, HTTP: redirect}, nil
+		return &Setup{TLS: &tls.Config{MinVersion: tls.VersionTLS12, CipherSuites: AEADSuites, GetCertificate: r.getCertificate}, HTTP: redirect}, nil
 	}
 	client := &acme.Client{DirectoryURL: c.Directory}
 	if c.CAFile != "" {
@@ -161,6 +165,7 @@ func (c Config) Setup(log *slog.Logger, httpsPort string) (*Setup, error) {
 	}
 	cfg := m.TLSConfig()
 	cfg.MinVersion = tls.VersionTLS12
+	cfg.CipherSuites = AEADSuites
 	getCert := cfg.GetCertificate
 	cfg.GetCertificate = func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
 		cert, err := getCert(hello)
@@ -172,28 +177,32 @@ func (c Config) Setup(log *slog.Logger, httpsPort string) (*Setup, error) {
 	return &Setup{TLS: cfg, HTTP: m.HTTPHandler(redirect)}, nil
 }
 
-// redirectHandler sends a request to the same host and path over https:
-// 301 for GET and HEAD, 308 (same method and body) for the others.
-func redirectHandler(httpsPort string) http.Handler {
+// AEADSuites are the TLS 1.2 cipher suites offered: ECDHE with AES-GCM or
+// ChaCha20-Poly1305 only, none of the CBC (SHA-1, SHA-256) suites Go
+// would offer by default. TLS 1.3's suites are all AEAD and not
+// configurable.
+var AEADSuites = []uint16{
+	tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+	tls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, tls.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+	tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, tls.TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+}
+
+// redirectHandler sends a request to the same path over https at
+// publicURL's host: 301 for GET and HEAD, 308 (same method and body) for
+// the others. The request's Host is never used, so that the plain port
+// cannot be made to redirect to another site. Errors: publicURL is not an
+// absolute https URL.
+func redirectHandler(publicURL string) (http.Handler, error) {
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil {
+		return nil, fmt.Errorf("PBEM_PUBLIC_URL=%q: with HTTPS, give the https URL the players use, like https://play.example.org", publicURL)
+	}
+	base := "https://" + u.Host
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		if host == "" || strings.ContainsAny(host, "/\\@ ") {
-			http.Error(w, "bad host", http.StatusBadRequest)
-			return
-		}
-		if strings.Contains(host, ":") { // IPv6 literal
-			host = "[" + host + "]"
-		}
-		if httpsPort != "" && httpsPort != "443" {
-			host += ":" + httpsPort
-		}
 		code := http.StatusPermanentRedirect
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			code = http.StatusMovedPermanently
 		}
-		http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), code)
-	})
+		http.Redirect(w, r, base+r.URL.RequestURI(), code)
+	}), nil
 }
