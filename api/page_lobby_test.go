@@ -346,7 +346,9 @@ func TestLobbyNamesTheDuplicateAddress(t *testing.T) {
 // TestConfirmPageRecapsTheGame: the organiser's confirmation page shows,
 // before its button and in the page's language, the game, its option,
 // every player with their address and language or their bot, the time for
-// a turn and what happens when it runs out; opening it creates nothing.
+// a turn and what happens when it runs out; opening it creates nothing. A
+// bot seat has no name field (issue #43 part 7): a name posted for it
+// anyway is not taken, and the seat is named as the lobby names bots.
 func TestConfirmPageRecapsTheGame(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -376,7 +378,7 @@ func TestConfirmPageRecapsTheGame(t *testing.T) {
 		for _, want := range []string{
 			cat.T(lang, "game.lords-of-scotland"),
 			cat.T(lang, "confirm.recap"),
-			"ann@example.org", "bob@example.org", "Robo",
+			"ann@example.org", "bob@example.org", cat.T(lang, "lobby.bot_name", 3),
 			cat.T(lang, "confirm.reads", "Italiano"),
 			cat.T(lang, "lobby.kind.strong"),
 			cat.T(lang, "lobby.hours", 48),
@@ -385,6 +387,9 @@ func TestConfirmPageRecapsTheGame(t *testing.T) {
 			if !strings.Contains(body[recap:button], want) {
 				t.Errorf("%s: the recap does not say %q:\n%s", lang, want, body[recap:button])
 			}
+		}
+		if strings.Contains(body[recap:button], "Robo") {
+			t.Errorf("%s: the recap names the bot seat by the name posted for it:\n%s", lang, body[recap:button])
 		}
 		var n int
 		if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM games`).Scan(&n); err != nil || n != 0 {
