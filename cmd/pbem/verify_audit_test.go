@@ -43,6 +43,13 @@ func TestVerifyAuditFile(t *testing.T) {
 		}, "broken at version 41"},
 		{"the seed", func(rec map[string]any) { rec["seed"] = "1" + rec["seed"].(string)[1:] }, "version 1: the revealed seed's SHA-256"},
 		{"the key", func(rec map[string]any) { rec["commit_key"] = "7" + rec["commit_key"].(string)[1:] }, "version 1: the revealed commit_key"},
+		// Issue #44: a record cut in half still says finished.
+		{"the events cut in half", func(rec map[string]any) {
+			evs := rec["events"].([]any)
+			rec["events"] = evs[:len(evs)/2]
+		}, "version 40: the record is not whole"},
+		{"the status", func(rec map[string]any) { rec["status"] = "active" }, "an audit record is of a finished or aborted game"},
+		{"the status, aborted", func(rec map[string]any) { rec["status"] = "aborted" }, "holds no pbem.aborted"},
 	} {
 		var rec map[string]any
 		if err := json.Unmarshal(good, &rec); err != nil {

@@ -11,6 +11,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/events/pbemevent"
+	"pbem/projections"
 )
 
 // AuditError names the first event of an audit record that does not
@@ -95,14 +96,42 @@ func CheckAudit(games engine.Registry, a *Audit) (*AuditReport, error) {
 		return nil, err
 	}
 	rep := &AuditReport{Events: len(a.Events), Format: key.Format()}
-	if err := replayDecisions(games, a.Events, rep); err != nil {
+	end, err := replayDecisions(games, a.Events, rep)
+	if err != nil {
 		var ae *AuditError
 		if errors.As(err, &ae) {
 			ae.Game = a.GameID
 		}
 		return nil, err
 	}
+	if err := whole(a, end); err != nil {
+		return nil, bad(a.Events[len(a.Events)-1].Version, "%s", err)
+	}
 	return rep, nil
+}
+
+// whole says why the record a, whose events replay to state end, is not a
+// whole ended game: an audit is of a game that ended, and a record cut
+// short (the 46 of 92 events, still "finished") ends before the
+// game did. A finished game's events replay to a result; an aborted
+// game's hold its pbem.aborted.
+func whole(a *Audit, end engine.State) error {
+	switch a.Status {
+	case projections.StatusFinished:
+		if end.Result() == nil {
+			return fmt.Errorf("the record is not whole: it says the game finished, but after its last event the game awaits seats %v", end.ToMove())
+		}
+	case projections.StatusAborted:
+		for _, e := range a.Events {
+			if e.Type == pbemevent.TypeAborted {
+				return nil
+			}
+		}
+		return errors.New("the record is not whole: it says the game was aborted, but holds no pbem.aborted")
+	default:
+		return fmt.Errorf("the record's status is %q: an audit record is of a finished or aborted game", a.Status)
+	}
+	return nil
 }
 
 // standing is one engine event that stands, with its stored data.
@@ -114,11 +143,11 @@ type standing struct {
 
 // replayDecisions deals the game of evs again and finds, for each run of
 // standing engine events, the legal decision that gives it (the longest,
-// when several do).
-func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport) error {
+// when several do); it returns the state they lead to.
+func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport) (engine.State, error) {
 	eng, st, err := pbemevent.Deal(games, evs)
 	if err != nil {
-		return &AuditError{Version: 1, Reason: err.Error()}
+		return nil, &AuditError{Version: 1, Reason: err.Error()}
 	}
 	var run []standing
 	var bad *AuditError
@@ -134,22 +163,22 @@ func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport
 		// "MbcDonnell" and was told version 1).
 		var de *pbemevent.DecodeError
 		if errors.As(err, &de) {
-			return &AuditError{Version: de.Version, Reason: err.Error()}
+			return nil, &AuditError{Version: de.Version, Reason: err.Error()}
 		}
-		return &AuditError{Version: 1, Reason: err.Error()}
+		return nil, &AuditError{Version: 1, Reason: err.Error()}
 	}
 	if bad != nil {
-		return bad
+		return nil, bad
 	}
 	for i := 0; i < len(run); {
 		best, agree, err := decisionAt(st, run[i:])
 		if err != nil {
-			return &AuditError{Version: run[i].version, Reason: err.Error()}
+			return nil, &AuditError{Version: run[i].version, Reason: err.Error()}
 		}
 		if best == nil {
 			// The first event no decision gives: after the longest run of
 			// events some decision gives.
-			return &AuditError{Version: run[i+agree].version, Reason: "no legal decision gives this event from the seed and the events before it " +
+			return nil, &AuditError{Version: run[i+agree].version, Reason: "no legal decision gives this event from the seed and the events before it " +
 				"(a changed card, draw or shuffle)"}
 		}
 		for _, e := range best {
@@ -158,7 +187,7 @@ func replayDecisions(games engine.Registry, evs []events.Event, rep *AuditReport
 		i += len(best)
 		rep.Decisions++
 	}
-	return nil
+	return st, nil
 }
 
 // decisionAt returns the events of the legal decision (of any awaited
