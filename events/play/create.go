@@ -102,6 +102,9 @@ func (s *Service) proposal(ctx context.Context, req *CreateGame) (*Proposal, err
 	if err := s.validate(ctx, req); err != nil {
 		return nil, err
 	}
+	if err := s.personLanguages(ctx, req); err != nil {
+		return nil, err
+	}
 	id, err := s.newID()
 	if err != nil {
 		return nil, err

@@ -28,7 +28,9 @@ func checkLanguage(field, lang string) error {
 }
 
 // SetLanguage makes the player of the seat that token opens read game id
-// in lang from now on: a pbem.language event, which the seat row keeps.
+// in lang from now on: a pbem.language event, which the seat row keeps,
+// and one in each other game the person (the seat's address) plays
+// (followLanguage).
 // Choosing the language the seat already reads changes nothing. Errors:
 // ENotFound, EUnauthorized, EInvalid (a language the service does not
 // speak).
@@ -46,5 +48,9 @@ func (s *Service) SetLanguage(ctx context.Context, id, token, lang, requestID st
 	}
 	ev := events.NewEvent{Type: pbemevent.TypeLanguage, Data: data,
 		Meta: events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID}}
-	return s.appendAside(ctx, g, ev, func(g *projections.Game) bool { return g.SeatAt(seat).Language == lang })
+	if err := s.appendAside(ctx, g, ev, func(g *projections.Game) bool { return g.SeatAt(seat).Language == lang }); err != nil {
+		return err
+	}
+	// The person reads lang in their other games too (person.go).
+	return s.followLanguage(ctx, g.SeatAt(seat).Email, id, lang, requestID)
 }

@@ -126,9 +126,25 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 		g.Former = append(slices.Clone(g.Former), gone)
 	}
 	ev := pbemevent.PlayerReplaced{Seat: seat, Name: name, Previous: left.Name, TokenGen: gen}
-	return s.serviceEventWith(ctx, g, "admin", pbemevent.TypePlayerReplaced, ev, func(v int64) ([]outbox.Row, error) {
+	sm, err := s.serviceEventWith(ctx, g, "admin", pbemevent.TypePlayerReplaced, ev, func(v int64) ([]outbox.Row, error) {
 		return leftNotice(g, left, ev, v)
 	})
+	if err != nil {
+		return nil, err
+	}
+	// The newcomer reads the seat in the language they read elsewhere
+	// (person.go).
+	lang, ok, err := s.personLanguage(ctx, email, id)
+	if err != nil || !ok {
+		return sm, err
+	}
+	if g, err = s.game(ctx, id); err != nil {
+		return nil, err
+	}
+	if err := s.readLanguage(ctx, g, seat, lang, ""); err != nil {
+		return nil, err
+	}
+	return s.Summary(ctx, id)
 }
 
 // leftNotice is the notice to the person who played seat left until

@@ -228,12 +228,18 @@ func (s *Seats) chatStories(ctx context.Context, reqs []notify.StoryRequest, tol
 
 // SetZone records the time zone a seat's browser reported, which must
 // pass notify.CheckZone (api.ZoneRecorder, inbound.Zones): it writes only
-// when the zone changed, so a page opened again costs no write.
+// when the zone changed, so a page opened again costs no write. The zone
+// is the person's (issue #43): it is recorded on every seat of the seat's
+// address, in every game, so that it follows them into the other seats
+// they play until they change it (a seat given to another person takes
+// that person's zone: projections/postgres, queuePrimary).
 func (s *Seats) SetZone(ctx context.Context, gameID string, seat int, zone string) error {
 	if _, err := notify.CheckZone(zone); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, `UPDATE seats SET time_zone = $3 WHERE game_id = $1 AND seat = $2 AND time_zone <> $3`, gameID, seat, zone)
+	_, err := s.pool.Exec(ctx, `UPDATE seats SET time_zone = $3
+WHERE ((game_id = $1 AND seat = $2) OR lower(email) = (SELECT lower(m.email) FROM seats m WHERE m.game_id = $1 AND m.seat = $2 AND m.email <> ''))
+  AND time_zone <> $3`, gameID, seat, zone)
 	if err != nil {
 		return fmt.Errorf("notify/postgres: set time zone of %s seat %d: %w", gameID, seat, err)
 	}

@@ -64,8 +64,13 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 	}
 	for _, s := range c.SeatTokens {
 		// A corrected address or a replaced player comes with its token;
-		// a language the player chose, with the seat as it is.
-		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, ''), language = $8
+		// a language the player chose, with the seat as it is. A seat given
+		// to another address takes that person's time zone, as their other
+		// seats know it, not the last person's (issue #43: the zone is the
+		// person's; notify/postgres.Seats.SetZone).
+		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, ''), language = $8,
+			time_zone = CASE WHEN lower(email) = lower($6) THEN time_zone
+				ELSE coalesce((SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower($6) AND $6 <> '' AND o.time_zone <> '' LIMIT 1), '') END
 			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot, s.Language)
 	}
 	if c.AdminToken && !c.Create {
