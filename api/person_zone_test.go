@@ -88,7 +88,7 @@ func TestLanguageFollowsThePerson(t *testing.T) {
 	reads := func(id string, seat int) string {
 		t.Helper()
 		for gen := range 3 { // a replaced seat's link is of a later generation
-			if rs, err := e.svc.Reply(ctx, id, seat, tokens.ReplyTag(secret, id, seat, gen)); err == nil {
+			if rs, err := e.svc.Reply(ctx, id, seat, tokens.ReplyTag(secret, id, seat, gen), 0); err == nil {
 				return rs.Language
 			}
 		}
