@@ -356,7 +356,7 @@ func TestConfirmPageRecapsTheGame(t *testing.T) {
 		b, form := lobbyIn(t, e, lang)
 		form.Set("players", "3")
 		form.Set("lang1", "it")
-		form.Set("name3", "Robo")
+		form.Set("name3", "Zorglub")
 		form.Set("kind3", "strong")
 		form.Set("policy", "pause")
 		form.Set("deadline", "48h")
@@ -388,7 +388,7 @@ func TestConfirmPageRecapsTheGame(t *testing.T) {
 				t.Errorf("%s: the recap does not say %q:\n%s", lang, want, body[recap:button])
 			}
 		}
-		if strings.Contains(body[recap:button], "Robo") {
+		if strings.Contains(body[recap:button], "Zorglub") {
 			t.Errorf("%s: the recap names the bot seat by the name posted for it:\n%s", lang, body[recap:button])
 		}
 		var n int
