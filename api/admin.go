@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) adminResend(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return play.Errorf(play.EInvalid, "seat: give the seat whose link to resend")
+		return events.Errorf(events.CodeInvalid, "seat: give the seat whose link to resend")
 	}
 	return s.adminMail(c, toSeat(*b.Seat), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ResendLink(c.Request().Context(), id, tok, *b.Seat)
@@ -61,10 +62,10 @@ func (s *Server) adminSeat(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return play.Errorf(play.EInvalid, "seat: give the seat to hand to a bot or back")
+		return events.Errorf(events.CodeInvalid, "seat: give the seat to hand to a bot or back")
 	}
 	if b.Bot == nil {
-		return play.Errorf(play.EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
+		return events.Errorf(events.CodeInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back")
 	}
 	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.SeatBot(c.Request().Context(), id, tok, *b.Seat, *b.Bot)
@@ -82,7 +83,7 @@ func (s *Server) adminExtend(c echo.Context) error {
 		return err
 	}
 	if by == 0 {
-		return play.Errorf(play.EInvalid, "by: give a duration like \"24h\"")
+		return events.Errorf(events.CodeInvalid, "by: give a duration like \"24h\"")
 	}
 	return s.admin(c, func(id, tok string) (*play.Summary, error) {
 		return s.svc.Extend(c.Request().Context(), id, tok, by)
@@ -142,7 +143,7 @@ func (s *Server) adminMail(c echo.Context, to mailTo, f func(id, token string) (
 func (s *Server) admin(c echo.Context, f func(id, token string) (*play.Summary, error)) error {
 	tok := bearer(c)
 	if tok == "" {
-		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	sm, err := f(c.Param("id"), tok)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 	"strings"
 	"testing"
 
@@ -98,7 +98,7 @@ func TestAdminLinkRevocation(t *testing.T) {
 			Error struct{ Code, Message string }
 		}
 		if st := api.do(http.MethodPost, "/api/v1/games/"+id+"/admin/"+action, old, nil, &eb); st != http.StatusUnauthorized ||
-			eb.Error.Code != play.EUnauthorized || !strings.Contains(eb.Error.Message, "revoked") {
+			eb.Error.Code != events.CodeUnauthorized || !strings.Contains(eb.Error.Message, "revoked") {
 			t.Fatalf("%s with the old token: %d %+v", action, st, eb)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -24,7 +25,7 @@ func (s *Server) adminEmail(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat whose address to correct")
+		return events.FieldErrorf(events.CodeInvalid, "seat", "seat: give the seat whose address to correct")
 	}
 	return s.adminMail(c, toAddress(b.Email), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ChangeEmail(c.Request().Context(), id, tok, *b.Seat, b.Email)
@@ -39,7 +40,7 @@ func (s *Server) adminReplace(c echo.Context) error {
 		return err
 	}
 	if b.Seat == nil {
-		return play.FieldErrorf(play.EInvalid, "seat", "seat: give the seat to give to a new player")
+		return events.FieldErrorf(events.CodeInvalid, "seat", "seat: give the seat to give to a new player")
 	}
 	return s.adminMail(c, toReplaced(*b.Seat, b.Email), func(id, tok string) (*play.Summary, error) {
 		return s.svc.ReplacePlayer(c.Request().Context(), id, tok, *b.Seat, b.Name, b.Email)
@@ -57,7 +58,7 @@ func (s *Server) adminRematch(c echo.Context) error {
 	}
 	tok := bearer(c)
 	if tok == "" {
-		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	cg, err := s.rematch(c, c.Param("id"), tok)
 	if err != nil {
@@ -81,7 +82,7 @@ func (s *Server) rematch(c echo.Context, id, tok string) (*play.Confirmed, error
 		return nil, err
 	}
 	if !a.Admin {
-		return nil, play.Errorf(play.EUnauthorized, "this is not the admin token of game %s", id)
+		return nil, events.Errorf(events.CodeUnauthorized, "this is not the admin token of game %s", id)
 	}
 	ch, err := chargeRematch(c, s.svc, s.limit, id)
 	if err != nil {
@@ -103,7 +104,7 @@ func (s *Server) adminWaiting(c echo.Context) error {
 		return err
 	}
 	if !a.Admin {
-		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	w, err := s.svc.WaitingFor(c.Request().Context(), c.Param("id"))
 	if err != nil {

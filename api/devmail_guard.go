@@ -3,7 +3,7 @@ package api
 import (
 	"net"
 	"net/netip"
-	"pbem/events/play"
+	"pbem/events"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -26,7 +26,7 @@ func loopbackOnly(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // errNotLoopback is the answer of the dev mailbox to another machine.
-var errNotLoopback = play.Errorf(play.EForbidden,
+var errNotLoopback = events.Errorf(events.CodeForbidden,
 	"the dev mailbox is shown only on the server's own machine (open it at 127.0.0.1); set PBEM_SMTP_URL to send emails for real")
 
 // isLoopback reports whether ip is a loopback address (127.0.0.0/8, ::1,

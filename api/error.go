@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"pbem/events"
 	"pbem/events/play"
 	"strconv"
 
@@ -23,20 +24,20 @@ const codeUnavailable = "unavailable"
 // database outage is a 503 to retry after 5 seconds (a failover takes
 // that long or more; clients back off further by themselves).
 var errorTable = map[string]struct{ status, retryAfter int }{
-	play.EInvalid:          {http.StatusBadRequest, 0},
-	engine.CodeBadMove:     {http.StatusBadRequest, 0},
-	engine.CodeBadOptions:  {http.StatusBadRequest, 0},
-	play.EUnauthorized:     {http.StatusUnauthorized, 0},
-	play.EForbidden:        {http.StatusForbidden, 0},
-	engine.CodeNotYourTurn: {http.StatusForbidden, 0},
-	play.ENotFound:         {http.StatusNotFound, 0},
-	play.EConflict:         {http.StatusConflict, 0},
-	engine.CodeGameOver:    {http.StatusConflict, 0},
-	engine.CodeIllegalMove: {http.StatusUnprocessableEntity, 0},
-	play.EInternal:         {http.StatusInternalServerError, 0},
-	"method_not_allowed":   {http.StatusMethodNotAllowed, 0},
-	"too_large":            {http.StatusRequestEntityTooLarge, 0},
-	codeUnavailable:        {http.StatusServiceUnavailable, 5},
+	events.CodeInvalid:      {http.StatusBadRequest, 0},
+	engine.CodeBadMove:      {http.StatusBadRequest, 0},
+	engine.CodeBadOptions:   {http.StatusBadRequest, 0},
+	events.CodeUnauthorized: {http.StatusUnauthorized, 0},
+	events.CodeForbidden:    {http.StatusForbidden, 0},
+	engine.CodeNotYourTurn:  {http.StatusForbidden, 0},
+	events.CodeNotFound:     {http.StatusNotFound, 0},
+	events.CodeConflict:     {http.StatusConflict, 0},
+	engine.CodeGameOver:     {http.StatusConflict, 0},
+	engine.CodeIllegalMove:  {http.StatusUnprocessableEntity, 0},
+	events.CodeInternal:     {http.StatusInternalServerError, 0},
+	"method_not_allowed":    {http.StatusMethodNotAllowed, 0},
+	"too_large":             {http.StatusRequestEntityTooLarge, 0},
+	codeUnavailable:         {http.StatusServiceUnavailable, 5},
 }
 
 // ErrorBody is the JSON of every error response.
@@ -88,15 +89,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		switch he.Code {
 		case http.StatusNotFound:
-			code, msg = play.ENotFound, "no such route"
+			code, msg = events.CodeNotFound, "no such route"
 		case http.StatusMethodNotAllowed:
 			code, msg = "method_not_allowed", "method not allowed"
 		case http.StatusRequestEntityTooLarge:
 			code, msg = "too_large", "request body too large"
 		case http.StatusBadRequest:
-			code, msg = play.EInvalid, "bad request"
+			code, msg = events.CodeInvalid, "bad request"
 		default:
-			code, msg = play.EInternal, "internal error"
+			code, msg = events.CodeInternal, "internal error"
 		}
 	}
 	status := statusFor(code, err)
@@ -107,7 +108,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case status >= 500 && status != http.StatusServiceUnavailable:
 		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Path(),
 			"err", err)
-		code, msg = play.EInternal, "internal error"
+		code, msg = events.CodeInternal, "internal error"
 	}
 	setRetryAfter(c, code)
 	var werr error
@@ -126,7 +127,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 // codeUnavailable.
 func codeOf(err error) (code, msg string) {
 	code, msg = play.ErrorCode(err), play.ErrorMessage(err)
-	if code == play.EInternal && unavailable(err) {
+	if code == events.CodeInternal && unavailable(err) {
 		return codeUnavailable, "the database is unavailable; try again in a moment"
 	}
 	return code, msg

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -67,10 +68,10 @@ func (s *Server) createGame(c echo.Context) error {
 // request is the service's request of a create body.
 func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 	if b.Game == "" {
-		return play.CreateGame{}, play.FieldErrorf(play.EInvalid, "game", "game: give the game's name")
+		return play.CreateGame{}, events.FieldErrorf(events.CodeInvalid, "game", "game: give the game's name")
 	}
 	if b.Organiser == nil {
-		return play.CreateGame{}, play.FieldErrorf(play.EInvalid, "organiser",
+		return play.CreateGame{}, events.FieldErrorf(events.CodeInvalid, "organiser",
 			`organiser: give {"name": ..., "email": ...}: the organiser confirms the game by email`)
 	}
 	turn, err := parseDuration("turn_deadline", b.TurnDeadline)
@@ -162,17 +163,17 @@ func (s *Server) postMove(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, token := c.Param("id"), bearer(c)
 	if token == "" {
-		return play.Errorf(play.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	var b moveBody
 	if err := decode(c, &b, false); err != nil {
 		return err
 	}
 	if b.Version == nil {
-		return play.Errorf(play.EInvalid, "version: give the version of the view you played from")
+		return events.Errorf(events.CodeInvalid, "version: give the version of the view you played from")
 	}
 	if len(b.Move) == 0 || b.Move[0] != '{' {
-		return play.Errorf(play.EInvalid, "move: give one of your legal moves, as a JSON object")
+		return events.Errorf(events.CodeInvalid, "move: give one of your legal moves, as a JSON object")
 	}
 	v, err := s.svc.Move(ctx, id, token, play.MoveRequest{Version: *b.Version, Move: play.PostedMove(b.Move), Key: b.ID,
 		RequestID: requestID(c)})

@@ -3,6 +3,7 @@ package api
 import (
 	"math"
 	"net/http"
+	"pbem/events"
 	"strconv"
 	"strings"
 	"sync"
@@ -310,7 +311,7 @@ func chargeAdminMail(c echo.Context, svc Reads, lm *limiter, id, tok string, to 
 		return err
 	}
 	if !a.Admin {
-		return play.Errorf(play.EUnauthorized, "this is not the admin token of game %s", id)
+		return events.Errorf(events.CodeUnauthorized, "this is not the admin token of game %s", id)
 	}
 	org, err := svc.Organiser(ctx, id)
 	if err != nil {

@@ -2,7 +2,7 @@ package api
 
 import (
 	"net/http"
-	"pbem/events/play"
+	"pbem/events"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -113,7 +113,7 @@ type failedEmailsBody struct {
 func (m *mailRoutes) failedEmails(c echo.Context) error {
 	tok := bearer(c)
 	if tok == "" {
-		return play.Errorf(play.EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	id := c.Param("id")
 	auth, err := m.cfg.Service.Authenticate(c.Request().Context(), id, tok)
@@ -121,7 +121,7 @@ func (m *mailRoutes) failedEmails(c echo.Context) error {
 		return err
 	}
 	if !auth.Admin {
-		return play.Errorf(play.EForbidden, "only the game's admin sees its failed emails")
+		return events.Errorf(events.CodeForbidden, "only the game's admin sees its failed emails")
 	}
 	failed, err := m.cfg.Outbox.Failed(c.Request().Context(), id)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/mail"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 	"strings"
 	"time"
 
@@ -29,11 +29,11 @@ func (m *mailRoutes) devReply(c echo.Context) error {
 	}
 	from, to := strings.TrimSpace(c.FormValue("from")), strings.TrimSpace(c.FormValue("to"))
 	if _, err := mail.ParseAddress(from); err != nil || strings.ContainsAny(from+to, "\r\n") {
-		return play.Errorf(play.EInvalid, "from: give the address the email was sent to")
+		return events.Errorf(events.CodeInvalid, "from: give the address the email was sent to")
 	}
 	text := c.FormValue("text")
 	if len(text) > 64<<10 {
-		return play.Errorf(play.EInvalid, "text: at most 64 KiB")
+		return events.Errorf(events.CodeInvalid, "text: at most 64 KiB")
 	}
 	ctx := c.Request().Context()
 	a, err := m.cfg.Replies.Check(ctx, to)

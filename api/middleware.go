@@ -115,7 +115,7 @@ func saneRequestID(c echo.Context, id string) {
 
 // textGuard refuses a request whose path or query parameters hold a NUL
 // byte or invalid UTF-8 (PostgreSQL refuses both in text), with an
-// EInvalid error naming the parameter. skip, if set, skips requests.
+// events.CodeInvalid error naming the parameter. skip, if set, skips requests.
 func textGuard(skip middleware.Skipper) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {

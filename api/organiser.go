@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -70,7 +71,7 @@ func (s *Server) confirm(c echo.Context) (*play.Confirmed, error) {
 func (s *Server) getSettings(c echo.Context) error {
 	st, ok := s.svc.Settings(c.Param("game"), c.QueryParam("lang"))
 	if !ok {
-		return play.Errorf(play.ENotFound, "unknown game %q", c.Param("game"))
+		return events.Errorf(events.CodeNotFound, "unknown game %q", c.Param("game"))
 	}
 	if st.Options == nil {
 		st.Options = []engine.OptionSpec{}

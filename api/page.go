@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/notify"
 )
@@ -181,14 +182,14 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	code, _ := codeOf(err)
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
-		code = play.EInternal
+		code = events.CodeInternal
 		switch he.Code {
 		case http.StatusNotFound:
-			code = play.ENotFound
+			code = events.CodeNotFound
 		case http.StatusForbidden:
-			code = play.EForbidden
+			code = events.CodeForbidden
 		case http.StatusBadRequest:
-			code = play.EInvalid
+			code = events.CodeInvalid
 		case http.StatusRequestEntityTooLarge:
 			code = "too_large"
 		}

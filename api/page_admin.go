@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/notify"
 	"pbem/projections"
@@ -64,7 +65,7 @@ func (p *pages) adminAuth(c echo.Context, id, tok string) error {
 		return err
 	}
 	if !a.Admin {
-		return play.Errorf(play.EUnauthorized, "this is not the admin link of game %s", id)
+		return events.Errorf(events.CodeUnauthorized, "this is not the admin link of game %s", id)
 	}
 	return nil
 }
@@ -159,7 +160,7 @@ func (p *pages) adminAction(c echo.Context) error {
 	case "resend":
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return play.Errorf(play.EInvalid, "seat: choose a player")
+			return events.Errorf(events.CodeInvalid, "seat: choose a player")
 		}
 		err = chargeAdminMail(c, p.svc, p.limit, id, tok, toSeat(seat), func() error {
 			_, err := p.svc.ResendLink(ctx, id, tok, seat)
@@ -170,7 +171,7 @@ func (p *pages) adminAction(c echo.Context) error {
 	case "email", "replace":
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return play.Errorf(play.EInvalid, "seat: choose a player")
+			return events.Errorf(events.CodeInvalid, "seat: choose a player")
 		}
 		to := toAddress(c.FormValue("email"))
 		if c.FormValue("action") == "replace" {
@@ -189,7 +190,7 @@ func (p *pages) adminAction(c echo.Context) error {
 		// Hand a seat to a bot (level) or back to its person (level "").
 		seat, perr := strconv.Atoi(c.FormValue("seat"))
 		if perr != nil {
-			return play.Errorf(play.EInvalid, "seat: choose a player")
+			return events.Errorf(events.CodeInvalid, "seat: choose a player")
 		}
 		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
 	case "rematch":
@@ -205,11 +206,11 @@ func (p *pages) adminAction(c echo.Context) error {
 		}
 	case "abort":
 		if c.FormValue("confirm") != "yes" {
-			return play.Errorf(play.EInvalid, "tick the box to confirm the abort")
+			return events.Errorf(events.CodeInvalid, "tick the box to confirm the abort")
 		}
 		_, err = p.svc.Abort(ctx, id, tok)
 	default:
-		return play.Errorf(play.EInvalid, "action: unknown")
+		return events.Errorf(events.CodeInvalid, "action: unknown")
 	}
 	if err != nil {
 		return err
@@ -227,7 +228,7 @@ func (p *pages) adminAction(c echo.Context) error {
 // page, and the new link goes only by email.
 func (p *pages) revokeAdmin(c echo.Context, id, tok string) error {
 	if c.FormValue("confirm") != "yes" {
-		return play.Errorf(play.EInvalid, "tick the box to confirm that the admin link is to be replaced")
+		return events.Errorf(events.CodeInvalid, "tick the box to confirm that the admin link is to be replaced")
 	}
 	err := chargeAdminMail(c, p.svc, p.limit, id, tok, toOrganiser, func() error {
 		_, err := p.svc.RevokeAdminLink(c.Request().Context(), id, tok)

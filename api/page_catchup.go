@@ -9,6 +9,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
 	"pbem/engine/lords"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
 )
@@ -35,7 +36,7 @@ type catchUpLine struct {
 }
 
 // fromParam reads the ?from= of a live update: the version the open page's
-// "Since your last turn" starts after, or -1 if absent. Errors: EInvalid.
+// "Since your last turn" starts after, or -1 if absent. Errors: events.CodeInvalid.
 func fromParam(c echo.Context) (int64, error) {
 	s := c.QueryParam("from")
 	if s == "" {
@@ -43,7 +44,7 @@ func fromParam(c echo.Context) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < 0 {
-		return 0, play.Errorf(play.EInvalid, "from: give the version the page's lines start after (a whole number from 0)")
+		return 0, events.Errorf(events.CodeInvalid, "from: give the version the page's lines start after (a whole number from 0)")
 	}
 	return v, nil
 }

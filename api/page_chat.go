@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"time"
 
@@ -38,7 +39,7 @@ func (p *pages) chat(c echo.Context) error {
 	err = p.svc.Chat(ctx, id, tok, c.FormValue("text"), requestID(c))
 	switch play.ErrorCode(err) {
 	case "":
-	case play.EInvalid, play.EConflict:
+	case events.CodeInvalid, events.CodeConflict:
 		notice = noticeChatRefused
 	default:
 		return err

@@ -4,7 +4,7 @@ import (
 	"crypto/hmac"
 	"net/http"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 
 	"github.com/labstack/echo/v4"
 
@@ -23,12 +23,12 @@ const (
 )
 
 // errCSRF is the error of a POST without a valid CSRF token.
-var errCSRF = play.Errorf(play.EForbidden, "missing or wrong CSRF token")
+var errCSRF = events.Errorf(events.CodeForbidden, "missing or wrong CSRF token")
 
 // swapToken handles a ?token= in a page's URL: it checks the token with
 // valid, stores it in the cookie name scoped to path, and answers 303 to the
 // same URL without the token. swapped is false when the URL has no token.
-// An invalid token is an EUnauthorized error (no cookie is set).
+// An invalid token is an events.CodeUnauthorized error (no cookie is set).
 func (p *pages) swapToken(c echo.Context, name, path string, valid func(token string) error) (swapped bool, err error) {
 	q := c.Request().URL.Query()
 	if !q.Has("token") {
@@ -48,11 +48,11 @@ func (p *pages) swapToken(c echo.Context, name, path string, valid func(token st
 // secure reports whether cookies get the Secure flag.
 func (p *pages) secure(c echo.Context) bool { return p.cfg.Secure || c.Scheme() == "https" }
 
-// cookieToken returns the token in cookie name, or an EUnauthorized error.
+// cookieToken returns the token in cookie name, or an events.CodeUnauthorized error.
 func cookieToken(c echo.Context, name string) (string, error) {
 	ck, err := c.Cookie(name)
 	if err != nil || ck.Value == "" {
-		return "", play.Errorf(play.EUnauthorized, "open the game with the link of your email")
+		return "", events.Errorf(events.CodeUnauthorized, "open the game with the link of your email")
 	}
 	return ck.Value, nil
 }

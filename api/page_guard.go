@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 
 	"github.com/labstack/echo/v4"
 )
@@ -56,4 +56,4 @@ func (p *pages) guard(h echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // errCrossOrigin is the error of a form sent from another origin.
-var errCrossOrigin = play.Errorf(play.EForbidden, "this form was sent from another site")
+var errCrossOrigin = events.Errorf(events.CodeForbidden, "this form was sent from another site")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -68,7 +68,7 @@ func (p *pages) help(c echo.Context) error {
 		d.Sections = append(d.Sections, helpSection{Title: cat.T(helpKey(name, n, "title")), Blocks: helpBlocks(cat.T(helpKey(name, n, "text")))})
 	}
 	if len(d.Sections) == 0 {
-		return play.Errorf(play.ENotFound, "no help for the game %q", name)
+		return events.Errorf(events.CodeNotFound, "no help for the game %q", name)
 	}
 	d.Title = cat.T("help.title", d.GameName)
 	return p.render(c, http.StatusOK, "help", d)

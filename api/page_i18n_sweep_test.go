@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"pbem/events/play"
+	"pbem/events"
 	"regexp"
 	"strings"
 	"testing"
@@ -177,7 +177,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 			s.check(g.name+" help", pb.get("/help/"+g.name+"?lang="+lang), http.StatusOK)
 			ep := pb.post("/play/"+id, url.Values{"csrf": {f.csrf}, "version": {"x"}, "move": {f.moves[0]}})
 			s.check(g.name+" error 400", ep, http.StatusBadRequest)
-			s.has(g.name+" error 400", ep, projections.ExplainError(lang, play.EInvalid, ""))
+			s.has(g.name+" error 400", ep, projections.ExplainError(lang, events.CodeInvalid, ""))
 			s.check(g.name+" audit refused", pb.get("/games/"+id+"/audit"), http.StatusForbidden)
 		}
 

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
-	"pbem/events/play"
+	"pbem/events"
 )
 
 // Every page has a language menu (issue #31). On a seat's pages (the play
@@ -70,11 +70,11 @@ func (p *pages) rememberLang(c echo.Context, lang string) {
 		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
 }
 
-// chosenLang reads the menu's lang field. Errors: EInvalid.
+// chosenLang reads the menu's lang field. Errors: events.CodeInvalid.
 func chosenLang(c echo.Context) (string, error) {
 	lang := c.FormValue("lang")
 	if !i18n.Supported(lang) {
-		return "", play.FieldErrorf(play.EInvalid, "lang", "lang: give one of %s", strings.Join(i18n.Languages, ", "))
+		return "", events.FieldErrorf(events.CodeInvalid, "lang", "lang: give one of %s", strings.Join(i18n.Languages, ", "))
 	}
 	return lang, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/i18n"
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -263,7 +264,7 @@ func (p *pages) create(c echo.Context) error {
 	}
 	if _, err := p.svc.Propose(c.Request().Context(), req); err != nil {
 		ch.undo()
-		if play.ErrorCode(err) == play.EInternal {
+		if play.ErrorCode(err) == events.CodeInternal {
 			return err
 		}
 		return p.lobbyError(c, lang, session, err)
@@ -318,14 +319,14 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
 				x, err := strconv.Atoi(v)
 				if err != nil {
-					return req, play.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
+					return req, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
 				}
 				opts[o.Key] = x
 			}
 		case engine.OptionDocument:
 			doc, chosen, err := formDocument(c, name)
 			if err != nil {
-				return req, play.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
+				return req, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
 			}
 			if chosen {
 				opts[o.Key] = doc
@@ -367,7 +368,7 @@ func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
-		return nil, false, play.Errorf(play.EInvalid, "not a JSON object")
+		return nil, false, events.Errorf(events.CodeInvalid, "not a JSON object")
 	}
 	return json.RawMessage(b), true, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -14,7 +15,7 @@ import (
 // not sent looking for a newer link they never got.
 type oldLinkError struct {
 	link *play.OldLink
-	err  error // the refusal (EUnauthorized)
+	err  error // the refusal (events.CodeUnauthorized)
 }
 
 func (e *oldLinkError) Error() string { return e.err.Error() }
@@ -23,7 +24,7 @@ func (e *oldLinkError) Unwrap() error { return e.err }
 // oldLink is err, the refusal of token for game id, with what became of
 // token when it is an older link of the game; any other err as it is.
 func (p *pages) oldLink(c echo.Context, id, token string, err error) error {
-	if play.ErrorCode(err) != play.EUnauthorized {
+	if play.ErrorCode(err) != events.CodeUnauthorized {
 		return err
 	}
 	o, lerr := p.svc.OldLinkOf(c.Request().Context(), id, token)

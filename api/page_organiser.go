@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"pbem/events"
 	"pbem/events/tokens"
 	"strings"
 
@@ -38,7 +39,7 @@ func (p *pages) confirmForm(c echo.Context) error {
 				d.Recap.Players[i].Reliability = words[strings.ToLower(strings.TrimSpace(d.Recap.Players[i].Email))]
 			}
 		}
-	} else if play.ErrorCode(err) != play.EUnauthorized {
+	} else if play.ErrorCode(err) != events.CodeUnauthorized {
 		return err
 	}
 	return p.render(c, http.StatusOK, "confirm", d)

@@ -15,6 +15,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
 	"pbem/engine/lords"
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -148,7 +149,7 @@ const (
 func formVersion(c echo.Context, min int64, what string) (int64, error) {
 	ver, err := strconv.ParseInt(c.FormValue("version"), 10, 64)
 	if err != nil || ver < min {
-		return 0, play.Errorf(play.EInvalid, "version: give the version %s", what)
+		return 0, events.Errorf(events.CodeInvalid, "version: give the version %s", what)
 	}
 	return ver, nil
 }
@@ -169,7 +170,7 @@ func (p *pages) move(c echo.Context) error {
 	}
 	mv := strings.TrimSpace(c.FormValue("move"))
 	if !strings.HasPrefix(mv, "{") {
-		return play.Errorf(play.EInvalid, "move: choose one of your moves")
+		return events.Errorf(events.CodeInvalid, "move: choose one of your moves")
 	}
 	if c.QueryParam("confirm") == confirmAsk {
 		return p.askConfirm(c, id, tok, ver, mv)
@@ -183,7 +184,7 @@ func (p *pages) move(c echo.Context) error {
 	notice := noticePlayed
 	switch code := play.ErrorCode(err); code {
 	case "":
-	case play.EConflict:
+	case events.CodeConflict:
 		notice = noticeConflict
 		if cur, verr := p.svc.SeatVersion(ctx, id, tok); verr == nil && cur != ver {
 			notice = noticeStale

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -112,7 +113,7 @@ func (p *pages) setListed(c echo.Context) error {
 		return err
 	}
 	err := p.svc.SetListed(c.Request().Context(), sessionOf(c), c.FormValue("listed") == "on")
-	if play.ErrorCode(err) == play.EUnauthorized {
+	if play.ErrorCode(err) == events.CodeUnauthorized {
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	}
 	if err != nil {

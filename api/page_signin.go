@@ -7,12 +7,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/projections"
 )
 
 // errBadLink is the error of a signed link that does not verify.
-var errBadLink = play.Errorf(play.EUnauthorized, "this link is not valid")
+var errBadLink = events.Errorf(events.CodeUnauthorized, "this link is not valid")
 
 // signinPage is the sign-in form (and its answer).
 type signinPage struct {
@@ -85,7 +86,7 @@ func (p *pages) signinRequest(c echo.Context) error {
 	}
 	if err := p.svc.RequestSignin(c.Request().Context(), email, lang); err != nil {
 		ch.undo() // no link was sent (a bad address, the database down)
-		if play.ErrorCode(err) != play.EInvalid {
+		if play.ErrorCode(err) != events.CodeInvalid {
 			return err
 		}
 		d.Sent, d.Error = false, p.cat(lang).T("lobby.err.email")
@@ -119,7 +120,7 @@ func (p *pages) signinDo(c echo.Context) error {
 func (p *pages) myGames(c echo.Context) error {
 	lang := pickLang(c, "")
 	email, gs, err := p.svc.MyGamesIn(c.Request().Context(), sessionOf(c), lang) // every line in the reader's language
-	if play.ErrorCode(err) == play.EUnauthorized {
+	if play.ErrorCode(err) == events.CodeUnauthorized {
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -37,7 +38,7 @@ func (p *pages) takeback(c echo.Context) error {
 	notice := noticeTakenBack
 	switch play.ErrorCode(err) {
 	case "":
-	case play.EConflict, play.EForbidden:
+	case events.CodeConflict, events.CodeForbidden:
 		notice = noticeTakebackLate
 	default:
 		return err

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"pbem/events/play"
+	"pbem/events"
 	"strings"
 	"time"
 
@@ -25,7 +25,7 @@ func decode(c echo.Context, v any, emptyOK bool) error {
 		if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
 			return he
 		}
-		return play.Errorf(play.EInvalid, "could not read the request body")
+		return events.Errorf(events.CodeInvalid, "could not read the request body")
 	}
 	if err := checkJSONText(body); err != nil {
 		return err
@@ -34,15 +34,15 @@ func decode(c echo.Context, v any, emptyOK bool) error {
 		if emptyOK {
 			return nil
 		}
-		return play.Errorf(play.EInvalid, "give a JSON object as the request body")
+		return events.Errorf(events.CodeInvalid, "give a JSON object as the request body")
 	}
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return play.Errorf(play.EInvalid, "malformed JSON body: %s", jsonProblem(err))
+		return events.Errorf(events.CodeInvalid, "malformed JSON body: %s", jsonProblem(err))
 	}
 	if _, err := d.Token(); err != io.EOF {
-		return play.Errorf(play.EInvalid, "malformed JSON body: data after the object")
+		return events.Errorf(events.CodeInvalid, "malformed JSON body: data after the object")
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func parseDuration(field, s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, play.Errorf(play.EInvalid, "%s: give a duration like \"72h\", \"90m\" or \"3d\"", field)
+		return 0, events.Errorf(events.CodeInvalid, "%s: give a duration like \"72h\", \"90m\" or \"3d\"", field)
 	}
 	return d, nil
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/labstack/echo/v4"
 
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -18,14 +19,14 @@ type takebackBody struct {
 func (s *Server) postTakeback(c echo.Context) error {
 	id, token := c.Param("id"), bearer(c)
 	if token == "" {
-		return play.Errorf(play.EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return events.Errorf(events.CodeUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	var b takebackBody
 	if err := decode(c, &b, false); err != nil {
 		return err
 	}
 	if b.Version == nil || *b.Version < 1 {
-		return play.Errorf(play.EInvalid, "version: give the version your move produced")
+		return events.Errorf(events.CodeInvalid, "version: give the version your move produced")
 	}
 	v, err := s.svc.Takeback(c.Request().Context(), id, token, play.TakebackRequest{Version: *b.Version, RequestID: requestID(c)})
 	if err != nil {

@@ -3,7 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"pbem/events/play"
+	"pbem/events"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,9 +19,9 @@ import (
 // badText reports whether s holds a NUL character or invalid UTF-8.
 func badText(s string) bool { return strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) }
 
-// textError is the EInvalid error of a field with bad text.
+// textError is the events.CodeInvalid error of a field with bad text.
 func textError(field string) error {
-	return play.Errorf(play.EInvalid, "%s: remove the NUL character or invalid UTF-8", field)
+	return events.Errorf(events.CodeInvalid, "%s: remove the NUL character or invalid UTF-8", field)
 }
 
 // checkParams checks the path and query parameters of a request.

@@ -9,7 +9,7 @@ import (
 
 // Repository stores the projections. projections/postgres implements it.
 //
-// Reads return a *Fault of ErrNotFound for an unknown game. Save runs
+// Reads return an *events.Error with CodeNotFound for an unknown game. Save runs
 // inside an event-store batch (the tx of an events.BatchHook), so a
 // projection is never out of step with its events.
 type Repository interface {
@@ -20,7 +20,7 @@ type Repository interface {
 	// Versions returns the versions of the games ids (cheaper than Game: it
 	// tells whether cached rows are current); unknown games are left out.
 	Versions(ctx context.Context, ids []string) (map[string]int64, error)
-	// Request returns the remembered answer of a keyed move, or ErrNotFound.
+	// Request returns the remembered answer of a keyed move, or an *events.Error with CodeNotFound.
 	Request(ctx context.Context, id string, seat int, key string) (*Request, error)
 	// Save writes the Changes of one batch of appends (one per game)
 	// inside the batch's transaction tx.

@@ -132,7 +132,7 @@ func (p *Processor) Check(ctx context.Context, rcpt string) (notify.ReplyAddress
 	}
 	if _, err := p.c.Service.Reply(ctx, a.GameID, a.Seat, a.Tag, a.TagVersion()); err != nil {
 		switch play.ErrorCode(err) {
-		case play.EUnauthorized, play.ENotFound:
+		case events.CodeUnauthorized, events.CodeNotFound:
 			return a, &RefusedError{Kind: RefusedSecret, Reason: "this reply address is not valid (forged, or replaced by a newer email): answer your latest email from the game"}
 		}
 		return a, err
@@ -247,7 +247,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 		switch code := play.ErrorCode(err); code {
 		case "":
 			ans.Says = append(ans.Says, outbox.AnswerPosted)
-		case play.EInvalid, play.EConflict:
+		case events.CodeInvalid, events.CodeConflict:
 			ans.Says, ans.Detail, ans.Code = append(ans.Says, outbox.AnswerChatFailed), play.ErrorMessage(err), play.ServiceErrorCode(err)
 		default:
 			return nil, err
@@ -373,9 +373,9 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 				ans.Move = label
 			}
 			return afterMove(rs, view), true, nil
-		case code == play.EConflict && try < 3:
+		case code == events.CodeConflict && try < 3:
 			continue // another seat moved meanwhile: look again
-		case code == play.EConflict || code == engine.CodeGameOver || isRule(err):
+		case code == events.CodeConflict || code == engine.CodeGameOver || isRule(err):
 			stop(outbox.AnswerRefused)
 			ans.Detail, ans.Code = play.ErrorMessage(err), play.ServiceErrorCode(err)
 			next, err := p.fresh(ctx, a, rs)

@@ -36,7 +36,7 @@ type OrganisedGame struct {
 // games, which no event holds and no rebuild restores: the organisers'
 // proposals, blocked addresses, sign-in links and sessions (issue #15).
 // events/play/postgres implements it. Addresses are compared lower-cased.
-// Errors: an *Error of ENotFound for an unknown (or expired, or used) key.
+// Errors: an *events.Error of code CodeNotFound for an unknown (or expired, or used) key.
 type Accounts interface {
 	// Propose stores p and queues its confirmation email, in one
 	// transaction (a p.ConfirmedAt already set stores a confirmed game:
@@ -64,11 +64,11 @@ type Accounts interface {
 	// for an unknown address).
 	CreateSignin(ctx context.Context, id string, tokenHash []byte, email string, now, expires time.Time, mail *outbox.Row) error
 	// UseSignin marks the link used at now and returns its address:
-	// ENotFound for an unknown, used or expired link.
+	// events.CodeNotFound for an unknown, used or expired link.
 	UseSignin(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// CreateSession stores a session of email.
 	CreateSession(ctx context.Context, tokenHash []byte, email string, now, expires time.Time) error
-	// Session returns a live session's address, or ENotFound.
+	// Session returns a live session's address, or events.CodeNotFound.
 	Session(ctx context.Context, tokenHash []byte, now time.Time) (string, error)
 	// DeleteSession ends a session.
 	DeleteSession(ctx context.Context, tokenHash []byte) error

@@ -18,19 +18,19 @@ import (
 
 // Pause pauses an active game: no deadline runs and no move is taken until
 // Resume. reason (optional, one line of at most 200 characters) is shown
-// to the players. Errors: ENotFound, EUnauthorized, EInvalid for a bad
-// reason, EConflict if not active.
+// to the players. Errors: events.CodeNotFound, events.CodeUnauthorized, events.CodeInvalid for a bad
+// reason, events.CodeConflict if not active.
 func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Summary, error) {
 	reason = strings.TrimSpace(reason)
 	if utf8.RuneCountInString(reason) > 200 || !utf8.ValidString(reason) || strings.ContainsAny(reason, "\r\n\t") {
-		return nil, FieldErrorf(EInvalid, "reason", "reason: give one line of at most 200 characters")
+		return nil, events.FieldErrorf(events.CodeInvalid, "reason", "reason: give one line of at most 200 characters")
 	}
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
 		return nil, err
 	}
 	if g.Status != projections.StatusActive {
-		return nil, Errorf(EConflict, "only an active game can be paused (this one is %s)", g.Status)
+		return nil, events.Errorf(events.CodeConflict, "only an active game can be paused (this one is %s)", g.Status)
 	}
 	pe := pbemevent.Paused{By: "admin", Reason: reason}
 	if g.DeadlineAt != nil {
@@ -44,15 +44,15 @@ func (s *Service) Pause(ctx context.Context, id, adminToken, reason string) (*Su
 // Resume resumes a paused game and tells the awaited seats. The new
 // deadline gives back the time that was left when the game was paused
 // (an extension included), or the game's turn deadline if that is longer:
-// a pause never shortens a turn nor drops an extension. Errors: ENotFound,
-// EUnauthorized, EConflict if not paused.
+// a pause never shortens a turn nor drops an extension. Errors: events.CodeNotFound,
+// events.CodeUnauthorized, events.CodeConflict if not paused.
 func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
 		return nil, err
 	}
 	if g.Status != projections.StatusPaused {
-		return nil, Errorf(EConflict, "only a paused game can be resumed (this one is %s)", g.Status)
+		return nil, events.Errorf(events.CodeConflict, "only a paused game can be resumed (this one is %s)", g.Status)
 	}
 	left, err := s.pausedLeft(ctx, id)
 	if err != nil {
@@ -63,8 +63,8 @@ func (s *Service) Resume(ctx context.Context, id, adminToken string) (*Summary, 
 }
 
 // Extend moves an active game's deadline later by by (1 minute to
-// MaxExtension), at most MaxExtensions times per game. Errors: ENotFound,
-// EUnauthorized, EInvalid for a bad duration, EConflict if not active or out
+// MaxExtension), at most MaxExtensions times per game. Errors: events.CodeNotFound,
+// events.CodeUnauthorized, events.CodeInvalid for a bad duration, events.CodeConflict if not active or out
 // of extensions.
 func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Duration) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
@@ -72,33 +72,33 @@ func (s *Service) Extend(ctx context.Context, id, adminToken string, by time.Dur
 		return nil, err
 	}
 	if by < time.Minute || by > projections.MaxExtension {
-		return nil, Errorf(EInvalid, "by: give a duration from 1m to %s", projections.MaxExtension)
+		return nil, events.Errorf(events.CodeInvalid, "by: give a duration from 1m to %s", projections.MaxExtension)
 	}
 	if g.Status != projections.StatusActive || g.DeadlineAt == nil {
-		return nil, Errorf(EConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
+		return nil, events.Errorf(events.CodeConflict, "only an active game's deadline can be extended (this one is %s)", g.Status)
 	}
 	if g.Extensions >= projections.MaxExtensions {
-		return nil, Errorf(EConflict, "this game has had its %d extensions", projections.MaxExtensions)
+		return nil, events.Errorf(events.CodeConflict, "this game has had its %d extensions", projections.MaxExtensions)
 	}
 	d := g.DeadlineAt.UTC().Add(by).Truncate(time.Microsecond)
 	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeExtended, pbemevent.Extended{By: by.String(), DeadlineAt: d})
 }
 
 // Abort ends a game without a result and tells every player. Errors:
-// ENotFound, EUnauthorized, EConflict if it has already ended.
+// events.CodeNotFound, events.CodeUnauthorized, events.CodeConflict if it has already ended.
 func (s *Service) Abort(ctx context.Context, id, adminToken string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
 		return nil, err
 	}
 	if g.Ended() {
-		return nil, Errorf(EConflict, "the game has already ended")
+		return nil, events.Errorf(events.CodeConflict, "the game has already ended")
 	}
 	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeAborted, pbemevent.Aborted{})
 }
 
 // ResendLink gives seat a new play link (the old one stops working) and
-// emails it. Errors: ENotFound (also for a bad seat), EUnauthorized.
+// emails it. Errors: events.CodeNotFound (also for a bad seat), events.CodeUnauthorized.
 func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat int) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -106,7 +106,7 @@ func (s *Service) ResendLink(ctx context.Context, id, adminToken string, seat in
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	gen := st.TokenGen + 1
 	g = g.Clone() // the loaded row is shared (cached)
@@ -129,7 +129,7 @@ func (s *Service) serviceEventWith(ctx context.Context, g *projections.Game, act
 	mail func(version int64) ([]outbox.Row, error)) (*Summary, error) {
 	b, err := json.Marshal(data)
 	if err != nil {
-		return nil, fmt.Errorf("projections: marshal %s: %w", typ, err)
+		return nil, fmt.Errorf("play: marshal %s: %w", typ, err)
 	}
 	_, st, err := s.state(ctx, g)
 	if err != nil {

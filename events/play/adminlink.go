@@ -33,13 +33,13 @@ const MaxAdminRevocations = 50
 
 // ErrAdminRevoked is the error of an admin link that a revocation
 // replaced: a 401 whose message says to use the latest email's link.
-var ErrAdminRevoked = Errorf(EUnauthorized,
+var ErrAdminRevoked = events.Errorf(events.CodeUnauthorized,
 	"this admin link was revoked: a newer one was emailed to the organiser; use the link of the latest email")
 
 // RevokeAdminLink revokes game id's admin link (adminToken, the current
 // one) and emails a new one to the organiser, in the same append. The
-// answer holds no token. Errors: ENotFound, EUnauthorized (ErrAdminRevoked
-// for a revoked link), EConflict past MaxAdminRevocations or on a lost race.
+// answer holds no token. Errors: events.CodeNotFound, events.CodeUnauthorized (ErrAdminRevoked
+// for a revoked link), events.CodeConflict past MaxAdminRevocations or on a lost race.
 func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -50,7 +50,7 @@ func (s *Service) RevokeAdminLink(ctx context.Context, id, adminToken string) (*
 		return nil, err
 	}
 	if gen >= MaxAdminRevocations {
-		return nil, Errorf(EConflict, "this game's admin link was revoked %d times, the most it may be", MaxAdminRevocations)
+		return nil, events.Errorf(events.CodeConflict, "this game's admin link was revoked %d times, the most it may be", MaxAdminRevocations)
 	}
 	gen++
 	p, err := s.accounts.Proposal(ctx, id)

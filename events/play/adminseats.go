@@ -26,7 +26,7 @@ type AdminSeat struct {
 }
 
 // AdminSeats lists the seats of game id for its organiser, by seat.
-// Errors: ENotFound, EUnauthorized.
+// Errors: events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) AdminSeats(ctx context.Context, id, adminToken string) ([]AdminSeat, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {

@@ -45,10 +45,10 @@ func (req *CreateGame) checkBots() error {
 		}
 		level, err := bot.ParseLevel(p.Bot)
 		if err != nil {
-			return Errorf(EInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
+			return events.Errorf(events.CodeInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
 		}
 		if strings.TrimSpace(p.Email) != "" {
-			return Errorf(EInvalid, "players[%d].email: a bot has no email", i)
+			return events.Errorf(events.CodeInvalid, "players[%d].email: a bot has no email", i)
 		}
 		n++
 		req.Players[i].Bot, req.Players[i].Email = level.String(), ""
@@ -57,7 +57,7 @@ func (req *CreateGame) checkBots() error {
 		}
 	}
 	if people == 0 {
-		return Errorf(EInvalid, "players: give at least one person (a game of bots only is not played)")
+		return events.Errorf(events.CodeInvalid, "players: give at least one person (a game of bots only is not played)")
 	}
 	return nil
 }
@@ -81,7 +81,7 @@ func (req *CreateGame) bots() []string {
 // game is active and awaits that seat, and reports whether a move was
 // played (by this call or, with the same key, by an earlier one). A game
 // that does not await the bot, or that moved on meanwhile, is left alone
-// (false, nil). Errors: ENotFound (game or seat).
+// (false, nil). Errors: events.CodeNotFound (game or seat).
 func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error) {
 	notBefore := s.decisionStart()
 	g, err := s.game(ctx, id)
@@ -90,21 +90,21 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return false, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return false, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	if st.Bot == "" || g.Status != projections.StatusActive || !slices.Contains(g.ToMove, seat) {
 		return false, nil
 	}
 	level, err := bot.ParseLevel(st.Bot)
 	if err != nil {
-		return false, fmt.Errorf("projections: seat %d of %s: %w", seat, id, err)
+		return false, fmt.Errorf("play: seat %d of %s: %w", seat, id, err)
 	}
 	eng, state, err := s.state(ctx, g)
 	if err != nil {
 		return false, err
 	}
 	h, err := s.botHistory(ctx, g, eng)
-	if ErrorCode(err) == EConflict {
+	if ErrorCode(err) == events.CodeConflict {
 		return false, nil
 	}
 	if err != nil {
@@ -117,7 +117,7 @@ func (s *Service) PlayBot(ctx context.Context, id string, seat int) (bool, error
 	req := MoveRequest{Version: g.Version, Move: mv, Key: "bot:v" + strconv.FormatInt(g.Version, 10),
 		RequestID: "bot:" + id, actor: botActor(level), notBefore: notBefore}
 	if _, err := s.move(ctx, g, seat, req); err != nil {
-		if ErrorCode(err) == EConflict {
+		if ErrorCode(err) == events.CodeConflict {
 			return false, nil
 		}
 		return false, err
@@ -133,7 +133,7 @@ type botGame struct {
 	events []engine.Event
 }
 
-// botHistory reads game g's stream. Errors: EConflict if the stream is not
+// botHistory reads game g's stream. Errors: events.CodeConflict if the stream is not
 // at g's version (the game moved on).
 func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engine.Game) (*botGame, error) {
 	evs, err := s.store.ReadStream(ctx, g.ID, 1)
@@ -141,7 +141,7 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 		return nil, err
 	}
 	if int64(len(evs)) != g.Version || len(evs) == 0 || evs[0].Type != pbemevent.TypeCreated {
-		return nil, Errorf(EConflict, "game %s moved on", g.ID)
+		return nil, events.Errorf(events.CodeConflict, "game %s moved on", g.ID)
 	}
 	_, seed, err := pbemevent.Opening(evs)
 	if err != nil {
@@ -160,15 +160,15 @@ func (s *Service) botHistory(ctx context.Context, g *projections.Game, eng engin
 func (h *botGame) choose(eng engine.Game, st engine.State, level bot.Level, seat int, version int64) (engine.Move, error) {
 	mv, err := bot.Choose(eng, level, st.View(seat), engine.Redacted(eng, h.events, seat), h.key, int(version))
 	if err != nil {
-		return nil, fmt.Errorf("projections: %s bot of seat %d: %w", level, seat, err)
+		return nil, fmt.Errorf("play: %s bot of seat %d: %w", level, seat, err)
 	}
 	return mv, nil
 }
 
 // SeatBot hands seat of game id to a bot of level (easy, normal, strong),
 // or back to its person (level ""), who gets a fresh play link by email.
-// It records pbem.seat_bot. Errors: ENotFound (also for a bad seat),
-// EUnauthorized, EInvalid for a bad level, EConflict if the game has ended,
+// It records pbem.seat_bot. Errors: events.CodeNotFound (also for a bad seat),
+// events.CodeUnauthorized, events.CodeInvalid for a bad level, events.CodeConflict if the game has ended,
 // the seat is already so played, or a seat that was a bot from the start
 // is handed "back" (it has no person).
 func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*Summary, error) {
@@ -178,25 +178,25 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	ev := pbemevent.SeatBot{Seat: seat}
 	if strings.TrimSpace(level) != "" {
 		l, err := bot.ParseLevel(level)
 		if err != nil {
-			return nil, Errorf(EInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back (not %q)", level)
+			return nil, events.Errorf(events.CodeInvalid, "bot: give easy, normal or strong, or \"\" to hand the seat back (not %q)", level)
 		}
 		ev.Bot = l.String()
 	}
 	if g.Ended() {
-		return nil, Errorf(EConflict, "the game has already ended")
+		return nil, events.Errorf(events.CodeConflict, "the game has already ended")
 	}
 	if ev.Bot == st.Bot {
-		return nil, Errorf(EConflict, "seat %d is already played that way", seat)
+		return nil, events.Errorf(events.CodeConflict, "seat %d is already played that way", seat)
 	}
 	if ev.Bot == "" {
 		if st.Email == "" {
-			return nil, Errorf(EConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
+			return nil, events.Errorf(events.CodeConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
 		}
 		ev.TokenGen = st.TokenGen + 1
 		g = g.Clone() // the loaded row is shared (cached)

@@ -60,7 +60,7 @@ type CatchUpLine struct {
 // the seat moved since, so that the update only adds lines, and no visit
 // is recorded (a tab left open in the background must not use up the
 // lines its player has not read; the next page opened shows them).
-// Errors: ENotFound, EUnauthorized.
+// Errors: events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*CatchUp, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {

@@ -28,7 +28,7 @@ const (
 )
 
 // Chat writes a table-talk message of the seat that token opens (the play
-// page). Errors: as ChatAs, and EUnauthorized.
+// page). Errors: as ChatAs, and events.CodeUnauthorized.
 func (s *Service) Chat(ctx context.Context, id, token, text, requestID string) error {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
@@ -40,8 +40,8 @@ func (s *Service) Chat(ctx context.Context, id, token, text, requestID string) e
 // ChatAs writes a table-talk message of seat read from an email, for
 // callers that authenticated the player otherwise. key is the message's
 // key (see events.EmailRequestID): the same key appends once. The message
-// becomes a pbem.chat event of the game's stream. Errors: ENotFound,
-// EInvalid (empty, or longer than MaxChatRunes), EConflict (aborted game,
+// becomes a pbem.chat event of the game's stream. Errors: events.CodeNotFound,
+// events.CodeInvalid (empty, or longer than MaxChatRunes), events.CodeConflict (aborted game,
 // or the seat wrote ChatPerHour messages in the last hour).
 func (s *Service) ChatAs(ctx context.Context, id string, seat int, text, key string) error {
 	g, err := s.game(ctx, id)
@@ -49,7 +49,7 @@ func (s *Service) ChatAs(ctx context.Context, id string, seat int, text, key str
 		return err
 	}
 	if g.SeatAt(seat) == nil {
-		return Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: events.EmailRequestID(key)}
 	if key != "" {
@@ -64,7 +64,7 @@ func (s *Service) chat(ctx context.Context, g *projections.Game, seat int, text 
 		return err
 	}
 	if g.Status == projections.StatusAborted {
-		return Errorf(EConflict, "the game was aborted")
+		return events.Errorf(events.CodeConflict, "the game was aborted")
 	}
 	// One line of a game at a time in this process: lines sent at once
 	// would race each other for the game's version (each loser appending
@@ -99,7 +99,7 @@ func (s *Service) appendAside(ctx context.Context, g *projections.Game, ev event
 			return err
 		}
 		_, _, _, err = s.append(ctx, g, st, []events.NewEvent{ev}, []engine.Event{nil}, nil)
-		if err == nil || ErrorCode(err) != EConflict || try == 4 {
+		if err == nil || ErrorCode(err) != events.CodeConflict || try == 4 {
 			return err
 		}
 		if g, err = s.load(ctx, g.ID); err != nil {
@@ -121,18 +121,18 @@ func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
 		}
 	}
 	if n >= ChatPerHour {
-		return Errorf(EConflict, "you wrote %d messages to the table in the last hour: wait a little", n)
+		return events.Errorf(events.CodeConflict, "you wrote %d messages to the table in the last hour: wait a little", n)
 	}
 	return nil
 }
 
 // CleanChat returns a table-talk message as it is stored: control
 // characters dropped, blanks collapsed, lines kept (at most 10), trimmed.
-// Errors: EInvalid for an empty message, invalid UTF-8, or more than
+// Errors: events.CodeInvalid for an empty message, invalid UTF-8, or more than
 // MaxChatRunes characters.
 func CleanChat(text string) (string, error) {
 	if !utf8.ValidString(text) {
-		return "", Errorf(EInvalid, "the message is not valid text")
+		return "", events.Errorf(events.CodeInvalid, "the message is not valid text")
 	}
 	var lines []string
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
@@ -142,14 +142,14 @@ func CleanChat(text string) (string, error) {
 		}
 	}
 	if len(lines) == 0 {
-		return "", Errorf(EInvalid, "the message is empty")
+		return "", events.Errorf(events.CodeInvalid, "the message is empty")
 	}
 	if len(lines) > 10 {
-		return "", Errorf(EInvalid, "a message has at most 10 lines")
+		return "", events.Errorf(events.CodeInvalid, "a message has at most 10 lines")
 	}
 	out := strings.Join(lines, "\n")
 	if n := utf8.RuneCountInString(out); n > MaxChatRunes {
-		return "", Errorf(EInvalid, "the message has %d characters; at most %d", n, MaxChatRunes)
+		return "", events.Errorf(events.CodeInvalid, "the message has %d characters; at most %d", n, MaxChatRunes)
 	}
 	return out, nil
 }

@@ -80,7 +80,7 @@ type CreatedGame struct {
 // Create starts a game at once, without the organiser's confirmation (a
 // rematch, tools and tests; the ways in use Propose and Confirm): it deals
 // it with a fresh random seed, records pbem.created, queues one invitation
-// per seat, and stores the organiser. Errors: EInvalid for a bad request
+// per seat, and stores the organiser. Errors: events.CodeInvalid for a bad request
 // (unknown game, bad names, emails, organiser, language or deadlines, an
 // address that refuses invitations), the engine's CodeBadOptions for a
 // player count or options it refuses.
@@ -128,7 +128,7 @@ func (s *Service) proposalAs(id string, req *CreateGame) (*Proposal, error) {
 func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	eng, ok := s.games[req.Game]
 	if !ok {
-		return FieldErrorf(EInvalid, "game", "unknown game %q", req.Game)
+		return events.FieldErrorf(events.CodeInvalid, "game", "unknown game %q", req.Game)
 	}
 	if err := req.check(); err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	}
 	var seed engine.Seed
 	if _, err := rand.Read(seed[:]); err != nil {
-		return fmt.Errorf("projections: random seed: %w", err)
+		return fmt.Errorf("play: random seed: %w", err)
 	}
 	opts := req.Options
 	if len(opts) == 0 || string(opts) == "null" {
@@ -146,7 +146,7 @@ func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
-		return FieldErrorf(EInvalid, "options", "options: give a JSON object")
+		return events.FieldErrorf(events.CodeInvalid, "options", "options: give a JSON object")
 	}
 	req.Options = json.RawMessage(compact.Bytes())
 	if err := checkSetup(eng, len(req.Players), req.Options, req.MessageLanguage, seed); err != nil {
@@ -168,11 +168,11 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 	}
 	for i, p := range req.Players {
 		if slices.Contains(blocked, strings.ToLower(p.Email)) {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i),
+			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i),
 				"players[%d].email: %s does not accept invitations", i, p.Email)
 		}
 	}
-	return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
+	return events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
 }
 
 // create deals a checked request as game id and appends pbem.created;
@@ -181,7 +181,7 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	eng := s.games[req.Game]
 	var seed engine.Seed
 	if _, err := io.ReadFull(s.seeds, seed[:]); err != nil {
-		return nil, fmt.Errorf("projections: random seed: %w", err)
+		return nil, fmt.Errorf("play: random seed: %w", err)
 	}
 	opts := req.Options
 	names := make([]string, len(req.Players))
@@ -207,7 +207,7 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	key := events.CommitKeyFrom(seed)
 	data, err := json.Marshal(c)
 	if err != nil {
-		return nil, fmt.Errorf("projections: marshal pbem.created: %w", err)
+		return nil, fmt.Errorf("play: marshal pbem.created: %w", err)
 	}
 	admin := tokens.Admin(s.secret, id, 0)
 	shell := &projections.Game{ID: id, Seats: seats, AdminHash: tokens.Hash(admin), CommitKey: &key}
@@ -237,7 +237,7 @@ func checkSetup(eng engine.Game, players int, opts json.RawMessage, lang string,
 		if re := AsRuleError(err); re != nil {
 			return re
 		}
-		return Errorf(engine.CodeBadOptions, "%v", err)
+		return events.Errorf(engine.CodeBadOptions, "%v", err)
 	}
 	return nil
 }
@@ -252,10 +252,10 @@ func (req *CreateGame) check() error {
 		ok = ok || l == req.Language
 	}
 	if !ok {
-		return Errorf(EInvalid, "language must be one of %s", strings.Join(languages, ", "))
+		return events.Errorf(events.CodeInvalid, "language must be one of %s", strings.Join(languages, ", "))
 	}
 	if len(req.Players) == 0 || len(req.Players) > 16 {
-		return FieldErrorf(EInvalid, "players", "players: give 1 to 16 players")
+		return events.FieldErrorf(events.CodeInvalid, "players", "players: give 1 to 16 players")
 	}
 	if err := req.checkBots(); err != nil {
 		return err
@@ -265,10 +265,10 @@ func (req *CreateGame) check() error {
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
 		if !engine.PlainName(name, 40) {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters", i)
+			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters", i)
 		}
 		if seen[strings.ToLower(name)] {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
+			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
 		}
 		seen[strings.ToLower(name)] = true
 		if p.Language != "" {
@@ -282,12 +282,12 @@ func (req *CreateGame) check() error {
 		}
 		email := strings.TrimSpace(p.Email)
 		if problem := outbox.AddressProblem(email); problem != "" {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
+			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
 		}
 		// Addresses are compared without regard to case: one mailbox
 		// with other capitals is still one player.
 		if j, dup := emails[strings.ToLower(email)]; dup {
-			return FieldErrorf(EInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
+			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
 		}
 		emails[strings.ToLower(email)] = i
 		req.Players[i].Name, req.Players[i].Email = name, email
@@ -296,20 +296,20 @@ func (req *CreateGame) check() error {
 		req.TurnDeadline = projections.DefaultTurnDeadline
 	}
 	if req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour {
-		return Errorf(EInvalid, "turn_deadline: give a duration from 1m to 1440h")
+		return events.Errorf(events.CodeInvalid, "turn_deadline: give a duration from 1m to 1440h")
 	}
 	if req.ReminderBefore == 0 {
 		req.ReminderBefore = min(projections.DefaultReminderBefore, req.TurnDeadline/3)
 	}
 	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
-		return Errorf(EInvalid, "reminder_before: give a duration shorter than turn_deadline")
+		return events.Errorf(events.CodeInvalid, "reminder_before: give a duration shorter than turn_deadline")
 	}
 	switch req.TimeoutPolicy {
 	case "":
 		req.TimeoutPolicy = projections.PolicyDefaultMove
 	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot:
 	default:
-		return Errorf(EInvalid, "timeout_policy: give default_move, skip, pause or bot")
+		return events.Errorf(events.CodeInvalid, "timeout_policy: give default_move, skip, pause or bot")
 	}
 	return nil
 }

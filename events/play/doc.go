@@ -72,8 +72,11 @@
 // bots as a cheat would, gives it a clock of its own: the property is
 // checked exactly and no real time passes.
 //
-// Errors are *Error values with a machine code; the HTTP layer
-// maps codes to statuses in one table.
+// Errors are *events.Error values with a machine code (events.CodeInvalid,
+// events.CodeNotFound, ...), the one error type of the service and its
+// stores; an engine's rule error keeps its own (*engine.RuleError).
+// ErrorCode and ErrorMessage read either; the HTTP layer maps codes to
+// statuses in one table.
 //
 // Choices the design left open, written down here:
 //   - Statuses: active, paused, finished, aborted. Only active games have a

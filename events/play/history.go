@@ -23,7 +23,7 @@ type History struct {
 // History returns the history of the seat that token opens: every event as
 // that seat may see it, with a one-line summary in the seat's language and
 // the event's hash (checkable against the audit once the game has ended).
-// Errors: ENotFound, EUnauthorized.
+// Errors: events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) History(ctx context.Context, id, token string) (*History, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
@@ -77,14 +77,14 @@ const howToCheck = "Every event's hash is SHA-256 over the previous event's hash
 	"apply the events in order, and compare; `pbem verify GAME` does all of this."
 
 // Audit returns the full record of an ended game (finished or aborted).
-// Errors: ENotFound, EForbidden before the end.
+// Errors: events.CodeNotFound, events.CodeForbidden before the end.
 func (s *Service) Audit(ctx context.Context, id string) (*Audit, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !g.Ended() {
-		return nil, Errorf(EForbidden, "the audit opens when the game has ended")
+		return nil, events.Errorf(events.CodeForbidden, "the audit opens when the game has ended")
 	}
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {

@@ -24,7 +24,7 @@ func checkLanguage(field, lang string) error {
 	if slices.Contains(languages, lang) {
 		return nil
 	}
-	return FieldErrorf(EInvalid, field, "%s must be one of %s", field, strings.Join(languages, ", "))
+	return events.FieldErrorf(events.CodeInvalid, field, "%s must be one of %s", field, strings.Join(languages, ", "))
 }
 
 // SetLanguage makes the player of the seat that token opens read game id
@@ -32,7 +32,7 @@ func checkLanguage(field, lang string) error {
 // and one in each other game the person (the seat's address) plays
 // (followLanguage).
 // Choosing the language the seat already reads changes nothing. Errors:
-// ENotFound, EUnauthorized, EInvalid (a language the service does not
+// events.CodeNotFound, events.CodeUnauthorized, events.CodeInvalid (a language the service does not
 // speak).
 func (s *Service) SetLanguage(ctx context.Context, id, token, lang, requestID string) error {
 	if err := checkLanguage("language", lang); err != nil {

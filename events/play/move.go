@@ -82,8 +82,8 @@ func playable(eng engine.Game, mv engine.Move) (engine.Move, error) {
 }
 
 // Move plays a move of the seat that token opens and returns that seat's new
-// view. Errors: ENotFound, EUnauthorized, EInvalid (bad key),
-// EConflict (stale version, lost race, game paused, aborted or over), and
+// view. Errors: events.CodeNotFound, events.CodeUnauthorized, events.CodeInvalid (bad key),
+// events.CodeConflict (stale version, lost race, game paused, aborted or over), and
 // the engine's rule errors: engine.CodeBadMove (not a move of this game),
 // engine.CodeNotYourTurn, engine.CodeIllegalMove, engine.CodeGameOver.
 //
@@ -93,7 +93,7 @@ func playable(eng engine.Game, mv engine.Move) (engine.Move, error) {
 // against the database's row (another process may have resent the link).
 func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (*View, error) {
 	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, events.Errorf(events.CodeUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, cached, err := s.knownGame(ctx, id, req.Version)
 	if err != nil {
@@ -113,42 +113,42 @@ func (s *Service) Move(ctx context.Context, id, token string, req MoveRequest) (
 }
 
 // MoveAs plays a move of seat, for callers that authenticated the player
-// otherwise (an email reply). Errors: as Move, and ENotFound for a bad seat.
+// otherwise (an email reply). Errors: as Move, and events.CodeNotFound for a bad seat.
 func (s *Service) MoveAs(ctx context.Context, id string, seat int, req MoveRequest) (*View, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	return s.move(ctx, g, seat, req)
 }
 
 func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req MoveRequest) (*View, error) {
 	if len(req.Key) > 200 || !utf8.ValidString(req.Key) {
-		return nil, Errorf(EInvalid, "id: give an idempotency key of at most 200 characters")
+		return nil, events.Errorf(events.CodeInvalid, "id: give an idempotency key of at most 200 characters")
 	}
 	if req.Key != "" {
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return storedView(r.Response)
-		} else if ErrorCode(err) != ENotFound {
+		} else if ErrorCode(err) != events.CodeNotFound {
 			return nil, err
 		}
 	}
 	switch g.Status {
 	case projections.StatusPaused:
-		return nil, Errorf(EConflict, "the game is paused")
+		return nil, events.Errorf(events.CodeConflict, "the game is paused")
 	case projections.StatusAborted:
-		return nil, Errorf(EConflict, "the game was aborted")
+		return nil, events.Errorf(events.CodeConflict, "the game was aborted")
 	case projections.StatusFinished:
 		return nil, engine.Errorf(engine.CodeGameOver, "the game is over")
 	}
 	if g.IsBot(seat) && req.actor == "" {
-		return nil, Errorf(EConflict, "seat %d is played by a bot: the organiser can hand it back to you", seat)
+		return nil, events.Errorf(events.CodeConflict, "seat %d is played by a bot: the organiser can hand it back to you", seat)
 	}
 	if req.Version != g.Version {
-		return nil, Errorf(EConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
+		return nil, events.Errorf(events.CodeConflict, "stale version %d: the game is at version %d, reload it", req.Version, g.Version)
 	}
 	eng, st, err := s.state(ctx, g)
 	if err != nil {
@@ -163,10 +163,10 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		if re := AsRuleError(err); re != nil {
 			return nil, re
 		}
-		return nil, fmt.Errorf("projections: decide: %w", err)
+		return nil, fmt.Errorf("play: decide: %w", err)
 	}
 	if len(decided) == 0 {
-		return nil, fmt.Errorf("projections: engine %s decided no events", g.Game)
+		return nil, fmt.Errorf("play: engine %s decided no events", g.Game)
 	}
 	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
 	if req.actor != "" {
@@ -199,7 +199,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	}
 	ng, nst, ran, err := s.appendPending(ctx, &pending{g: g, st: st, evs: evs, decoded: decided, extra: extra, notBefore: req.notBefore})
 	if err != nil {
-		if ErrorCode(err) == EConflict && req.Key != "" {
+		if ErrorCode(err) == events.CodeConflict && req.Key != "" {
 			// A concurrent retry of the same keyed move may have won.
 			if r, rerr := s.remembered(ctx, g.ID, seat, req.Key); rerr == nil {
 				return storedView(r.Response)
@@ -215,7 +215,7 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		if r, err := s.remembered(ctx, g.ID, seat, req.Key); err == nil {
 			return storedView(r.Response)
 		}
-		return nil, Errorf(EConflict, "id %q was already used for another request", req.Key)
+		return nil, events.Errorf(events.CodeConflict, "id %q was already used for another request", req.Key)
 	}
 	if answer == nil {
 		return view(ng, nst, seat), nil
@@ -229,7 +229,7 @@ func newEvents(evs []engine.Event, meta events.Metadata) ([]events.NewEvent, err
 	for i, e := range evs {
 		data, err := json.Marshal(e)
 		if err != nil {
-			return nil, fmt.Errorf("projections: marshal event %s: %w", e.EventType(), err)
+			return nil, fmt.Errorf("play: marshal event %s: %w", e.EventType(), err)
 		}
 		out[i] = events.NewEvent{Type: e.EventType(), Data: data, Meta: meta}
 		if i > 0 {

@@ -31,7 +31,7 @@ func (o *OldLink) Replaced() bool { return o.Type == pbemevent.TypePlayerReplace
 
 // OldLinkOf tells what became of token, an older play link of game id
 // (nil, nil when it is none: a token never issued, or the current one).
-// Errors: ENotFound for an unknown game.
+// Errors: events.CodeNotFound for an unknown game.
 func (s *Service) OldLinkOf(ctx context.Context, id, token string) (*OldLink, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/outbox"
@@ -41,10 +42,10 @@ func (o *Organiser) check() error {
 	o.Name = strings.TrimSpace(o.Name)
 	o.Email = strings.TrimSpace(o.Email)
 	if problem := outbox.AddressProblem(o.Email); problem != "" {
-		return FieldErrorf(EInvalid, "organiser.email", "organiser.email: %s", problem)
+		return events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s", problem)
 	}
 	if !engine.PlainName(o.Name, 40) {
-		return FieldErrorf(EInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
+		return events.FieldErrorf(events.CodeInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
 	}
 	return nil
 }
@@ -92,8 +93,8 @@ type Confirmed struct {
 // Confirm creates the game a confirmation link's token stands for, and
 // queues the invitations and the organiser's admin link; a game confirmed
 // before gets its admin link queued again, if again (when set) allows it
-// (a rate limit: its error is returned). Errors: EUnauthorized for an
-// unknown or expired token; EInvalid if an address has refused
+// (a rate limit: its error is returned). Errors: events.CodeUnauthorized for an
+// unknown or expired token; events.CodeInvalid if an address has refused
 // invitations since the proposal.
 func (s *Service) Confirm(ctx context.Context, token string, again func(id string) error) (*Confirmed, error) {
 	p, err := s.findProposal(ctx, token, s.accounts.ClaimProposal)
@@ -107,7 +108,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 			}
 		}
 		return s.confirmedAgain(ctx, p, g)
-	} else if ErrorCode(err) != ENotFound {
+	} else if ErrorCode(err) != events.CodeNotFound {
 		return nil, err
 	}
 	var req CreateGame
@@ -119,7 +120,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	}
 	row := organiserMail(outbox.AdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
 	cg, err := s.create(ctx, req, p.ID, []outbox.Row{row})
-	if ErrorCode(err) == EConflict {
+	if ErrorCode(err) == events.CodeConflict {
 		// A concurrent Confirm of the same link created it first.
 		if g, gerr := s.game(ctx, p.ID); gerr == nil {
 			return &Confirmed{CreatedGame: &CreatedGame{ID: p.ID, AdminToken: tokens.Admin(s.secret, p.ID, 0), Game: g}, Again: true}, nil
@@ -146,7 +147,7 @@ type Recap struct {
 
 // ProposalOf returns the game a confirmation link's token proposes,
 // changing nothing (the page shows it before its button). Errors:
-// EUnauthorized for an unknown or expired token.
+// events.CodeUnauthorized for an unknown or expired token.
 func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) {
 	p, err := s.findProposal(ctx, token, s.accounts.ProposalByToken)
 	if err != nil {
@@ -160,17 +161,17 @@ func (s *Service) ProposalOf(ctx context.Context, token string) (*Recap, error) 
 }
 
 // findProposal finds, with find (the repository's claim or read), the
-// proposal a confirmation link's token stands for. Errors: EUnauthorized
+// proposal a confirmation link's token stands for. Errors: events.CodeUnauthorized
 // for no token, or an unknown or expired one.
 func (s *Service) findProposal(ctx context.Context, token string,
 	find func(ctx context.Context, tokenHash []byte, now time.Time) (*Proposal, error)) (*Proposal, error) {
 	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the token of the confirmation link")
+		return nil, events.Errorf(events.CodeUnauthorized, "give the token of the confirmation link")
 	}
 	p, err := find(ctx, tokens.Hash(token), s.now().UTC())
 	if err != nil {
-		if ErrorCode(err) == ENotFound {
-			return nil, Errorf(EUnauthorized, "this confirmation link is unknown or has expired")
+		if ErrorCode(err) == events.CodeNotFound {
+			return nil, events.Errorf(events.CodeUnauthorized, "this confirmation link is unknown or has expired")
 		}
 		return nil, err
 	}
@@ -209,7 +210,7 @@ func (s *Service) Settings(name, lang string) (engine.Settings, bool) {
 	return eng.Settings(lang), true
 }
 
-// Organiser returns the organiser of game id. Errors: ENotFound.
+// Organiser returns the organiser of game id. Errors: events.CodeNotFound.
 func (s *Service) Organiser(ctx context.Context, id string) (Organiser, error) {
 	p, err := s.accounts.Proposal(ctx, id)
 	if err != nil {

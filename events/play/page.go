@@ -22,7 +22,7 @@ type SeatPage struct {
 }
 
 // SeatPage returns the view of the seat that token opens, with the game's
-// summary. Errors: ENotFound, EUnauthorized.
+// summary. Errors: events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, error) {
 	g, v, err := s.tokenView(ctx, id, token)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, er
 
 // SeatVersion returns the current version of a game after checking that
 // token opens one of its seats (for the live-update stream). Errors:
-// ENotFound, EUnauthorized.
+// events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) SeatVersion(ctx context.Context, id, token string) (int64, error) {
 	g, _, err := s.authSeat(ctx, id, token)
 	if err != nil {
@@ -61,8 +61,8 @@ type PublicStep struct {
 // PublicReplay re-deals an ended game from its audit record (the seed is
 // revealed once the game has ended) and calls visit with the public view
 // after the setup (Version 1) and after each engine event. Nothing in a
-// step is private to a seat. Errors: ENotFound, EForbidden before the end,
-// EInternal if the record does not replay.
+// step is private to a seat. Errors: events.CodeNotFound, events.CodeForbidden before the end,
+// events.CodeInternal if the record does not replay.
 func (s *Service) PublicReplay(ctx context.Context, id string, visit func(PublicStep)) error {
 	a, err := s.Audit(ctx, id)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -24,7 +23,7 @@ func (s *Service) replay(ctx context.Context, live *projections.Game) (*projecti
 // Rebuild recomputes game id's projections from its events alone and
 // writes them. It is safe while the game is played: if a move commits
 // between the read of the events and the write, it starts again.
-// Errors: ENotFound, ECorrupt for a game without events, EConflict if the
+// Errors: events.CodeNotFound, events.CodeCorrupt for a game without events, events.CodeConflict if the
 // game kept moving through several attempts.
 func (s *Service) Rebuild(ctx context.Context, id string) error {
 	var err error
@@ -37,7 +36,7 @@ func (s *Service) Rebuild(ctx context.Context, id string) error {
 		if c, _, err = s.replay(ctx, live); err != nil {
 			return err
 		}
-		if err = s.repo.Replace(ctx, c); ErrorCode(err) != EConflict {
+		if err = s.repo.Replace(ctx, c); ErrorCode(err) != events.CodeConflict {
 			s.cache.drop(id)
 			return err
 		}
@@ -50,8 +49,8 @@ func (s *Service) GameIDs(ctx context.Context) ([]string, error) { return s.repo
 
 // Verify replays game id from its events, checks their hash chain and the
 // seed's hash, and compares the result with the stored projections. It
-// returns nil, a *events.ChainError for a broken chain, or an *Error with
-// code ECorrupt naming the first difference. Errors: ENotFound.
+// returns nil, a *events.ChainError for a broken chain, or an *events.Error with
+// code events.CodeCorrupt naming the first difference. Errors: events.CodeNotFound.
 func (s *Service) Verify(ctx context.Context, id string) error {
 	live, err := s.repo.Game(ctx, id)
 	if err != nil {
@@ -70,31 +69,31 @@ func (s *Service) Verify(ctx context.Context, id string) error {
 		return verr
 	}
 	if err != nil {
-		var e *Error
-		if errors.As(err, &e) {
-			return err
+		why := err.Error()
+		if e := events.AsError(err); e != nil {
+			why = e.Message // a game without events
 		}
-		return Errorf(ECorrupt, "game %s does not replay: %v", id, err)
+		return events.Errorf(events.CodeCorrupt, "game %s does not replay: %s", id, why)
 	}
 	var created pbemevent.Created
 	if err := json.Unmarshal(evs[0].Data, &created); err != nil || evs[0].Type != pbemevent.TypeCreated {
-		return Errorf(ECorrupt, "game %s: first event is not a valid pbem.created", id)
+		return events.Errorf(events.CodeCorrupt, "game %s: first event is not a valid pbem.created", id)
 	}
 	seed, err := pbemevent.DecodeSeed(created.Seed)
 	if err != nil || pbemevent.SeedHash(seed) != created.SeedHash || created.SeedHash != hex.EncodeToString(live.SeedHash) {
-		return Errorf(ECorrupt, "game %s: the seed does not match its published hash", id)
+		return events.Errorf(events.CodeCorrupt, "game %s: the seed does not match its published hash", id)
 	}
 	// The stored snapshot and the events after it must give the replayed state.
 	st, err := s.advance(live, evs)
 	if err != nil {
-		return Errorf(ECorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
+		return events.Errorf(events.CodeCorrupt, "game %s: the state snapshot does not catch up: %v", id, err)
 	}
 	now := live.Clone()
 	if now.State, err = projections.MarshalState(st); err != nil {
-		return fmt.Errorf("projections: marshal state of %s: %w", id, err)
+		return fmt.Errorf("play: marshal state of %s: %w", id, err)
 	}
 	if diff := diffGames(c.Game, now); diff != "" {
-		return Errorf(ECorrupt, "game %s: projection differs from the events: %s", id, diff)
+		return events.Errorf(events.CodeCorrupt, "game %s: projection differs from the events: %s", id, diff)
 	}
 	return nil
 }

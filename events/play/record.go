@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -17,16 +18,16 @@ import (
 // ended (RefreshRecords, which serve runs after appends, and `pbem
 // rebuild`); a game still played is folded from its events when a record
 // is read, so a record is always up to date. Without Config.Records
-// (tools that keep no records) the methods answer ENotFound.
+// (tools that keep no records) the methods answer events.CodeNotFound.
 
 // KeepsRecords reports whether the service keeps records (Config.Records):
 // pages show them only then.
 func (s *Service) KeepsRecords() bool { return s.records != nil }
 
-// recordStore is the records store, or ENotFound when the service keeps none.
+// recordStore is the records store, or events.CodeNotFound when the service keeps none.
 func (s *Service) recordStore() (projections.RecordStore, error) {
 	if s.records == nil {
-		return nil, Errorf(ENotFound, "records are not kept by this server")
+		return nil, events.Errorf(events.CodeNotFound, "records are not kept by this server")
 	}
 	return s.records, nil
 }
@@ -43,11 +44,11 @@ func (s *Service) foldRecords(ctx context.Context, id string) ([]projections.Sti
 		return nil, 0, err
 	}
 	if len(evs) == 0 {
-		return nil, 0, Errorf(ECorrupt, "game %s has no events", id)
+		return nil, 0, events.Errorf(events.CodeCorrupt, "game %s has no events", id)
 	}
 	stints, err := projections.Stints(s.games, evs)
 	if err != nil {
-		return nil, 0, Errorf(ECorrupt, "game %s: records: %v", id, err)
+		return nil, 0, events.Errorf(events.CodeCorrupt, "game %s: records: %v", id, err)
 	}
 	projections.AttachAddresses(stints, g.Seats, g.Former)
 	return stints, evs[len(evs)-1].Version, nil
@@ -129,7 +130,7 @@ func (s *Service) RebuildRecords(ctx context.Context) (int, error) {
 // games it checked and how many ended games are still to be folded
 // (serve folds them after the appends that end them; a database migrated
 // from a release before records has them all until `pbem rebuild`), and
-// an *Error with code ECorrupt naming the first difference.
+// an *events.Error with code CodeCorrupt naming the first difference.
 func (s *Service) VerifyRecords(ctx context.Context) (checked, pending int, err error) {
 	rs, err := s.recordStore()
 	if err != nil {
@@ -156,10 +157,10 @@ func (s *Service) VerifyRecords(ctx context.Context) (checked, pending int, err 
 			return checked, len(stale), err
 		}
 		if gv != v {
-			return checked, len(stale), Errorf(ECorrupt, "game %s: records stored at version %d, the events are at %d", id, gv, v)
+			return checked, len(stale), events.Errorf(events.CodeCorrupt, "game %s: records stored at version %d, the events are at %d", id, gv, v)
 		}
 		if d := diffStints(want, got); d != "" {
-			return checked, len(stale), Errorf(ECorrupt, "game %s: records differ from the events: %s", id, d)
+			return checked, len(stale), events.Errorf(events.CodeCorrupt, "game %s: records differ from the events: %s", id, d)
 		}
 		checked++
 	}
@@ -177,10 +178,10 @@ func (s *Service) VerifyRecords(ctx context.Context) (checked, pending int, err 
 	}
 	wantR, wantC := projections.Rate(stints)
 	if !reflect.DeepEqual(projections.NonNil(wantR), projections.NonNil(ratings)) {
-		return checked, len(stale), Errorf(ECorrupt, "the ratings differ from those the records give")
+		return checked, len(stale), events.Errorf(events.CodeCorrupt, "the ratings differ from those the records give")
 	}
 	if !reflect.DeepEqual(projections.NonNil(wantC), projections.NonNil(changes)) {
-		return checked, len(stale), Errorf(ECorrupt, "the rating changes differ from those the records give")
+		return checked, len(stale), events.Errorf(events.CodeCorrupt, "the rating changes differ from those the records give")
 	}
 	return checked, len(stale), nil
 }
@@ -237,7 +238,7 @@ func (s *Service) RecordOf(ctx context.Context, email string) (*projections.Pers
 	return &r, nil
 }
 
-// MyRecord is the record of the session's address. Errors: EUnauthorized.
+// MyRecord is the record of the session's address. Errors: events.CodeUnauthorized.
 func (s *Service) MyRecord(ctx context.Context, session string) (*projections.PersonRecord, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
@@ -268,21 +269,21 @@ func (s *Service) Reliability(ctx context.Context, emails []string) (map[string]
 }
 
 // Leaderboard lists the ratings at game of the bots and of the people who
-// chose to be listed, best first. Errors: ENotFound for an unknown game.
+// chose to be listed, best first. Errors: events.CodeNotFound for an unknown game.
 func (s *Service) Leaderboard(ctx context.Context, game string) ([]projections.Rating, error) {
 	rs, err := s.recordStore()
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := s.games[game]; !ok {
-		return nil, Errorf(ENotFound, "no game %q", game)
+		return nil, events.Errorf(events.CodeNotFound, "no game %q", game)
 	}
 	out, err := rs.Leaderboard(ctx, game)
 	return projections.NonNil(out), err
 }
 
 // SetListed records whether the session's address is listed on the
-// leaderboards (by its name). Errors: EUnauthorized.
+// leaderboards (by its name). Errors: events.CodeUnauthorized.
 func (s *Service) SetListed(ctx context.Context, session string, listed bool) error {
 	rs, err := s.recordStore()
 	if err != nil {
@@ -296,7 +297,7 @@ func (s *Service) SetListed(ctx context.Context, session string, listed bool) er
 }
 
 // Listed reports whether the session's address is listed on the
-// leaderboards. Errors: EUnauthorized.
+// leaderboards. Errors: events.CodeUnauthorized.
 func (s *Service) Listed(ctx context.Context, session string) (bool, error) {
 	rs, err := s.recordStore()
 	if err != nil {

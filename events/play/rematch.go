@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"slices"
 
@@ -23,8 +24,8 @@ import (
 
 // Rematch starts the rematch of game id (or finds the one already
 // started: Again is then set), invitations sent and the new game's admin
-// link emailed to the organiser. Errors: ENotFound, EUnauthorized,
-// EConflict before the game has ended, EInvalid if an address now
+// link emailed to the organiser. Errors: events.CodeNotFound, events.CodeUnauthorized,
+// events.CodeConflict before the game has ended, events.CodeInvalid if an address now
 // refuses invitations.
 func (s *Service) Rematch(ctx context.Context, id, adminToken string) (*Confirmed, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
@@ -46,8 +47,8 @@ type SeatRematch struct {
 
 // RematchAs starts the rematch of game id for the player whose play
 // link token is (or finds the one already started), as Rematch does.
-// Errors: ENotFound, EUnauthorized, EConflict before the game has ended,
-// EInvalid if an address now refuses invitations.
+// Errors: events.CodeNotFound, events.CodeUnauthorized, events.CodeConflict before the game has ended,
+// events.CodeInvalid if an address now refuses invitations.
 func (s *Service) RematchAs(ctx context.Context, id, token string) (*SeatRematch, error) {
 	g, seat, err := s.authSeat(ctx, id, token)
 	if err != nil {
@@ -63,7 +64,7 @@ func (s *Service) RematchAs(ctx context.Context, id, token string) (*SeatRematch
 // rematch starts (or finds) the rematch of ended game g.
 func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed, error) {
 	if !g.Ended() {
-		return nil, Errorf(EConflict, "a rematch can start once the game has ended (this one is %s)", g.Status)
+		return nil, events.Errorf(events.CodeConflict, "a rematch can start once the game has ended (this one is %s)", g.Status)
 	}
 	org, err := s.Organiser(ctx, g.ID)
 	if err != nil {
@@ -85,7 +86,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 			return nil, err
 		}
 		_, err = s.serviceEvent(ctx, g, "admin", pbemevent.TypeRematch, pbemevent.Rematch{Game: id})
-		if ErrorCode(err) == EConflict {
+		if ErrorCode(err) == events.CodeConflict {
 			// Another request moved the game on (its own rematch, most
 			// likely): look again.
 			if g, err = s.game(ctx, g.ID); err != nil {
@@ -98,7 +99,7 @@ func (s *Service) rematch(ctx context.Context, g *projections.Game) (*Confirmed,
 		}
 		return s.rematchGame(ctx, g, req, id)
 	}
-	return nil, Errorf(EConflict, "game %s changed while its rematch started: try again", g.ID)
+	return nil, events.Errorf(events.CodeConflict, "game %s changed while its rematch started: try again", g.ID)
 }
 
 // rematchOf is the id of the rematch game g's stream names ("" for none).
@@ -125,11 +126,11 @@ func (s *Service) rematchOf(ctx context.Context, id string) (string, error) {
 func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req CreateGame, id string) (*Confirmed, error) {
 	if ng, err := s.game(ctx, id); err == nil {
 		return &Confirmed{CreatedGame: &CreatedGame{ID: id, AdminToken: tokens.Admin(s.secret, id, 0), Game: ng}, Again: true}, nil
-	} else if ErrorCode(err) != ENotFound {
+	} else if ErrorCode(err) != events.CodeNotFound {
 		return nil, err
 	}
 	p, err := s.accounts.Proposal(ctx, id)
-	if ErrorCode(err) == ENotFound {
+	if ErrorCode(err) == events.CodeNotFound {
 		if p, err = s.proposalAs(id, &req); err == nil {
 			p.ExpiresAt, p.ConfirmedAt = p.CreatedAt, &p.CreatedAt
 			err = s.accounts.Propose(ctx, p, nil)
@@ -140,7 +141,7 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 	}
 	row := organiserMail(outbox.AdminLink, id, p, g.Language, g.Game, playerNames(req))
 	cg, err := s.create(ctx, req, id, []outbox.Row{row})
-	if ErrorCode(err) == EConflict {
+	if ErrorCode(err) == events.CodeConflict {
 		// A concurrent request created it first.
 		return s.rematchGame(ctx, g, req, id)
 	}

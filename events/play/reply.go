@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"encoding/json"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"slices"
 	"strconv"
@@ -62,8 +63,8 @@ type ReplySeat struct {
 // Reply checks a reply address's tag for seat of game id against the
 // seat's current token generation and the version the tag covers (0: an
 // address written before tags covered versions, tokens.ReplyTag; else
-// tokens.ReplyTagAt) and returns the seat's context. Errors: ENotFound
-// (no such game or seat), EUnauthorized (a forged tag, one a resent link
+// tokens.ReplyTagAt) and returns the seat's context. Errors: events.CodeNotFound
+// (no such game or seat), events.CodeUnauthorized (a forged tag, one a resent link
 // revoked, or an address whose version was rewritten or deleted).
 func (s *Service) Reply(ctx context.Context, id string, seat int, tag string, version int64) (*ReplySeat, error) {
 	g, err := s.game(ctx, id)
@@ -72,14 +73,14 @@ func (s *Service) Reply(ctx context.Context, id string, seat int, tag string, ve
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	want := tokens.ReplyTag(s.secret, id, seat, st.TokenGen)
 	if version > 0 {
 		want = tokens.ReplyTagAt(s.secret, id, seat, st.TokenGen, version)
 	}
 	if !hmac.Equal([]byte(strings.ToLower(tag)), []byte(want)) {
-		return nil, Errorf(EUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
+		return nil, events.Errorf(events.CodeUnauthorized, "this reply address does not open game %s (a newer email may have replaced it)", id)
 	}
 	_, state, err := s.state(ctx, g)
 	if err != nil {

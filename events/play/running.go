@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/tokens"
 	"pbem/projections"
@@ -31,7 +32,7 @@ type Waiting struct {
 }
 
 // WaitingFor lists the seats game id awaits and since when. Errors:
-// ENotFound.
+// events.CodeNotFound.
 func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -58,15 +59,15 @@ func (s *Service) WaitingFor(ctx context.Context, id string) ([]Waiting, error) 
 // checkAddress validates a player's address.
 func checkAddress(field, email string) error {
 	if problem := outbox.AddressProblem(email); problem != "" {
-		return FieldErrorf(EInvalid, field, "%s: %s", field, problem)
+		return events.FieldErrorf(events.CodeInvalid, field, "%s: %s", field, problem)
 	}
 	return nil
 }
 
 // ChangeEmail corrects the address of seat: the seat gets a new link (the
-// old one stops working), emailed to the new address. Errors: ENotFound,
-// EUnauthorized, EInvalid (bad or refused address, or another seat's),
-// EConflict if the game has ended.
+// old one stops working), emailed to the new address. Errors: events.CodeNotFound,
+// events.CodeUnauthorized, events.CodeInvalid (bad or refused address, or another seat's),
+// events.CodeConflict if the game has ended.
 func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat int, email string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -88,8 +89,8 @@ func (s *Service) ChangeEmail(ctx context.Context, id, adminToken string, seat i
 
 // ReplacePlayer gives seat to a new person (name, email): the seat gets a
 // new link (the old one stops working), sent with an invitation. Errors:
-// ENotFound, EUnauthorized, EInvalid (bad name, name taken, bad or refused
-// address, or another seat's), EConflict if the game has ended.
+// events.CodeNotFound, events.CodeUnauthorized, events.CodeInvalid (bad name, name taken, bad or refused
+// address, or another seat's), events.CodeConflict if the game has ended.
 func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat int, name, email string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -97,11 +98,11 @@ func (s *Service) ReplacePlayer(ctx context.Context, id, adminToken string, seat
 	}
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if !engine.PlainName(name, 40) {
-		return nil, FieldErrorf(EInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
+		return nil, events.FieldErrorf(events.CodeInvalid, "name", "name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
 	}
 	for i, n := range g.Players {
 		if i != seat && strings.EqualFold(n, name) {
-			return nil, FieldErrorf(EInvalid, "name", "name: %q is already taken", name)
+			return nil, events.FieldErrorf(events.CodeInvalid, "name", "name: %q is already taken", name)
 		}
 	}
 	if err := checkAddress("email", email); err != nil {
@@ -175,34 +176,34 @@ func leftNotice(g *projections.Game, left projections.Seat, ev pbemevent.PlayerR
 	return []outbox.Row{{GameID: g.ID, Kind: outbox.Notice, Payload: m, EventVersion: v}}, nil
 }
 
-// refused is EInvalid when email refuses invitations.
+// refused is events.CodeInvalid when email refuses invitations.
 func (s *Service) refused(ctx context.Context, email string) error {
 	b, err := s.IsBlocked(ctx, email)
 	if err != nil {
 		return err
 	}
 	if b {
-		return FieldErrorf(EInvalid, "email", "email: %s does not accept invitations", email)
+		return events.FieldErrorf(events.CodeInvalid, "email", "email: %s does not accept invitations", email)
 	}
 	return nil
 }
 
 // reseatRow is a copy of g whose seat has the new address (and name, if
 // set) and the next token generation's hash, with that generation. An
-// address another seat of the game has is refused (EInvalid).
+// address another seat of the game has is refused (events.CodeInvalid).
 func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (*projections.Game, int, error) {
 	if g.Ended() {
-		return nil, 0, Errorf(EConflict, "the game has ended")
+		return nil, 0, events.Errorf(events.CodeConflict, "the game has ended")
 	}
 	st := g.SeatAt(seat)
 	if st == nil {
-		return nil, 0, Errorf(ENotFound, "game %s has no seat %d", g.ID, seat)
+		return nil, 0, events.Errorf(events.CodeNotFound, "game %s has no seat %d", g.ID, seat)
 	}
 	// One seat per address, as Create checks: a mailbox holding two seats
 	// of one game would read both hands.
 	for _, o := range g.Seats {
 		if o.Seat != seat && o.Email != "" && strings.EqualFold(o.Email, email) {
-			return nil, 0, FieldErrorf(EInvalid, "email",
+			return nil, 0, events.FieldErrorf(events.CodeInvalid, "email",
 				"email: %s is already the address of seat %d (%s); a game has one seat per address", email, o.Seat, o.Name)
 		}
 	}
@@ -221,7 +222,7 @@ func (s *Service) reseatRow(g *projections.Game, seat int, name, email string) (
 }
 
 // PauseReason is the reason the organiser gave for the pause of a paused
-// game ("" for none). Errors: ENotFound.
+// game ("" for none). Errors: events.CodeNotFound.
 func (s *Service) PauseReason(ctx context.Context, id string) (string, error) {
 	g, err := s.game(ctx, id)
 	if err != nil || !g.Paused() {

@@ -135,7 +135,7 @@ func (s *Service) Games() []string {
 func (s *Service) engineOf(g *projections.Game) (engine.Game, error) {
 	eng, ok := s.games[g.Game]
 	if !ok {
-		return nil, fmt.Errorf("projections: game %s uses unknown engine %q", g.ID, g.Game)
+		return nil, fmt.Errorf("play: game %s uses unknown engine %q", g.ID, g.Game)
 	}
 	return eng, nil
 }
@@ -144,7 +144,7 @@ func (s *Service) engineOf(g *projections.Game) (engine.Game, error) {
 // when the database's version of the game is the cached one (a read of one
 // column, shared with concurrent reads: see versionReader), else the row
 // read whole. The row is shared: callers must not
-// modify it. Errors: ENotFound.
+// modify it. Errors: events.CodeNotFound.
 func (s *Service) game(ctx context.Context, id string) (*projections.Game, error) {
 	if e, ok := s.cache.get(id); ok {
 		v, err := s.versions.version(ctx, id)
@@ -226,7 +226,7 @@ func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projection
 	if err := s.writer.write(ctx, p); err != nil {
 		if events.IsConflict(err) {
 			s.cache.drop(g.ID)
-			return nil, nil, false, Errorf(EConflict, "the game has moved on: reload it and try again")
+			return nil, nil, false, events.Errorf(events.CodeConflict, "the game has moved on: reload it and try again")
 		}
 		return nil, nil, false, err
 	}
@@ -272,7 +272,7 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 func (s *Service) newID() (string, error) {
 	b := make([]byte, 10)
 	if _, err := io.ReadFull(s.seeds, b); err != nil {
-		return "", fmt.Errorf("projections: random id: %w", err)
+		return "", fmt.Errorf("play: random id: %w", err)
 	}
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
 }

@@ -37,12 +37,12 @@ const SessionLifetime = 30 * 24 * time.Hour
 // reads, and one transaction that stores a link), and only whether the
 // link is addressed and emailed differs: for an address without games, or
 // one that refuses mail, the link is addressed to no one ("") and no email
-// is queued, so that nobody can ever use it. Errors: EInvalid for a
+// is queued, so that nobody can ever use it. Errors: events.CodeInvalid for a
 // malformed address.
 func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if problem := outbox.AddressProblem(email); problem != "" {
-		return FieldErrorf(EInvalid, "email", "email: %s", problem)
+		return events.FieldErrorf(events.CodeInvalid, "email", "email: %s", problem)
 	}
 	has, err := s.accounts.HasGames(ctx, email)
 	if err != nil {
@@ -69,15 +69,15 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 }
 
 // SignIn uses a sign-in link's token and returns a new session's token.
-// Errors: EUnauthorized for an unknown, used or expired link.
+// Errors: events.CodeUnauthorized for an unknown, used or expired link.
 func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 	if token == "" || len(token) > 200 {
-		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired")
+		return "", events.Errorf(events.CodeUnauthorized, "this sign-in link is unknown, used or expired")
 	}
 	now := s.now().UTC()
 	email, err := s.accounts.UseSignin(ctx, tokens.Hash(token), now)
-	if ErrorCode(err) == ENotFound {
-		return "", Errorf(EUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
+	if ErrorCode(err) == events.CodeNotFound {
+		return "", events.Errorf(events.CodeUnauthorized, "this sign-in link is unknown, used or expired: ask for a new one")
 	}
 	if err != nil {
 		return "", err
@@ -93,14 +93,14 @@ func (s *Service) SignIn(ctx context.Context, token string) (string, error) {
 	return sess, nil
 }
 
-// SessionEmail returns the address of a live session. Errors: EUnauthorized.
+// SessionEmail returns the address of a live session. Errors: events.CodeUnauthorized.
 func (s *Service) SessionEmail(ctx context.Context, session string) (string, error) {
 	if session == "" || len(session) > 200 {
-		return "", Errorf(EUnauthorized, "sign in first")
+		return "", events.Errorf(events.CodeUnauthorized, "sign in first")
 	}
 	email, err := s.accounts.Session(ctx, tokens.Hash(session), s.now().UTC())
-	if ErrorCode(err) == ENotFound {
-		return "", Errorf(EUnauthorized, "sign in first: the session is unknown or has expired")
+	if ErrorCode(err) == events.CodeNotFound {
+		return "", events.Errorf(events.CodeUnauthorized, "sign in first: the session is unknown or has expired")
 	}
 	return email, err
 }
@@ -111,7 +111,7 @@ func (s *Service) SignOut(ctx context.Context, session string) error {
 }
 
 // MyGames lists every seat of the session's address, each game's last
-// line in that game's language. Errors: EUnauthorized.
+// line in that game's language. Errors: events.CodeUnauthorized.
 func (s *Service) MyGames(ctx context.Context, session string) (string, []projections.MyGame, error) {
 	return s.MyGamesIn(ctx, session, "")
 }
@@ -119,7 +119,7 @@ func (s *Service) MyGames(ctx context.Context, session string) (string, []projec
 // MyGamesIn is MyGames with each game's last line told in lang, the
 // reader's language (issue #43: "My games" reads in one language, not in
 // each game's); "" tells each in its game's language. Errors:
-// EUnauthorized.
+// events.CodeUnauthorized.
 func (s *Service) MyGamesIn(ctx context.Context, session, lang string) (string, []projections.MyGame, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
@@ -155,7 +155,7 @@ func (s *Service) lastLine(m *projections.MyGame, lang string) (string, error) {
 }
 
 // Organised lists the games the session's address organises, for "My
-// games". Errors: EUnauthorized (no session).
+// games". Errors: events.CodeUnauthorized (no session).
 func (s *Service) Organised(ctx context.Context, session string) ([]OrganisedGame, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *Service) Organised(ctx context.Context, session string) ([]OrganisedGam
 }
 
 // AdminTokenFor returns the admin token of game id when the session's
-// address organises it. Errors: EUnauthorized (no session), ENotFound (no
+// address organises it. Errors: events.CodeUnauthorized (no session), events.CodeNotFound (no
 // such game, or another organiser's).
 func (s *Service) AdminTokenFor(ctx context.Context, session, id string) (string, error) {
 	email, err := s.SessionEmail(ctx, session)
@@ -177,7 +177,7 @@ func (s *Service) AdminTokenFor(ctx context.Context, session, id string) (string
 		return "", err
 	}
 	if p.ConfirmedAt == nil || !strings.EqualFold(p.OrganiserEmail, email) {
-		return "", Errorf(ENotFound, "you do not organise game %s", id)
+		return "", events.Errorf(events.CodeNotFound, "you do not organise game %s", id)
 	}
 	gen, err := s.adminGen(ctx, id) // a revoked link has a newer generation
 	if err != nil {
@@ -191,8 +191,8 @@ func (s *Service) AdminTokenFor(ctx context.Context, session, id string) (string
 }
 
 // SeatTokenFor returns the play-link token of the seat of game id that
-// the session's address holds. Errors: EUnauthorized (no session),
-// ENotFound (no such game, or no seat of this address in it).
+// the session's address holds. Errors: events.CodeUnauthorized (no session),
+// events.CodeNotFound (no such game, or no seat of this address in it).
 func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string, error) {
 	email, err := s.SessionEmail(ctx, session)
 	if err != nil {
@@ -207,5 +207,5 @@ func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string,
 			return tokens.Seat(s.secret, id, st.Seat, st.TokenGen), nil
 		}
 	}
-	return "", Errorf(ENotFound, "you have no seat in game %s", id)
+	return "", events.Errorf(events.CodeNotFound, "you have no seat in game %s", id)
 }

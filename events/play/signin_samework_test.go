@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
@@ -62,7 +63,7 @@ func TestSigninDoesTheSameWorkForEveryAddress(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT id FROM signin_links WHERE email = ''`).Scan(&id); err != nil {
 		t.Fatalf("the unknown address's link: %v", err)
 	}
-	if _, err := svc.SignIn(ctx, tokens.Signin([]byte("sign-in same work test secret"), id)); play.ErrorCode(err) != play.EUnauthorized {
+	if _, err := svc.SignIn(ctx, tokens.Signin([]byte("sign-in same work test secret"), id)); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("the link addressed to no one signed in: %v", err)
 	}
 }

@@ -36,7 +36,7 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 	}
 	st, err := eng.DecodeState(g.State)
 	if err != nil {
-		return nil, fmt.Errorf("projections: decode state of %s at version %d: %w", g.ID, g.StateVersion, err)
+		return nil, fmt.Errorf("play: decode state of %s at version %d: %w", g.ID, g.StateVersion, err)
 	}
 	if g.StateVersion >= g.Version {
 		return st, nil
@@ -50,14 +50,14 @@ func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State
 		at = e.Version
 		if e.Type == pbemevent.TypeTakeback {
 			// The projector stores the state with every take-back.
-			return nil, Errorf(ECorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
+			return nil, events.Errorf(events.CodeCorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
 		}
 	}
 	if err := pbemevent.StandingEvents(eng, evs, span, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
 		return nil, err
 	}
 	if at != g.Version {
-		return nil, Errorf(ECorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
+		return nil, events.Errorf(events.CodeCorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
 	}
 	return st, nil
 }

@@ -37,8 +37,8 @@ const tailEvents = 64
 // (engine.Game.Reversible). A take-back racing another seat's move: the
 // append's version check lets exactly one of them win.
 //
-// Errors: EUnauthorized (no or bad token), ENotFound, EInvalid (a version
-// below 1), EForbidden (the move is another seat's), EConflict with a
+// Errors: events.CodeUnauthorized (no or bad token), events.CodeNotFound, events.CodeInvalid (a version
+// below 1), events.CodeForbidden (the move is another seat's), events.CodeConflict with a
 // message for the player (the game is not active, the move is not the
 // seat's last, something came after it, it revealed something, or the
 // race was lost).
@@ -48,15 +48,15 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, err
 	}
 	if req.Version < 1 {
-		return nil, Errorf(EInvalid, "version: give the version your move produced")
+		return nil, events.Errorf(events.CodeInvalid, "version: give the version your move produced")
 	}
 	switch g.Status {
 	case projections.StatusPaused:
-		return nil, Errorf(EConflict, "the game is paused: a move cannot be taken back now")
+		return nil, events.Errorf(events.CodeConflict, "the game is paused: a move cannot be taken back now")
 	case projections.StatusAborted:
-		return nil, Errorf(EConflict, "the game was aborted")
+		return nil, events.Errorf(events.CodeConflict, "the game was aborted")
 	case projections.StatusFinished:
-		return nil, Errorf(EConflict, "the game is over: its last move cannot be taken back")
+		return nil, events.Errorf(events.CodeConflict, "the game is over: its last move cannot be taken back")
 	}
 	evs, err := s.store.ReadStream(ctx, id, 1)
 	if err != nil {
@@ -64,7 +64,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	}
 	if len(evs) == 0 || evs[len(evs)-1].Version != g.Version {
 		s.cache.drop(id)
-		return nil, Errorf(EConflict, "the game has moved on: reload it and try again")
+		return nil, events.Errorf(events.CodeConflict, "the game has moved on: reload it and try again")
 	}
 	eng, st, err := s.state(ctx, g)
 	if err != nil {
@@ -75,7 +75,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 		return nil, err
 	}
 	if mover != seat {
-		return nil, Errorf(EForbidden, "only the player who made the move at version %d may take it back", req.Version)
+		return nil, events.Errorf(events.CodeForbidden, "only the player who made the move at version %d may take it back", req.Version)
 	}
 	decoded, err := pbemevent.DecodeMoveEvents(eng, move)
 	if err != nil {
@@ -87,12 +87,12 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	}
 	k, before, ok := LastDecision(runStart, seat, decoded)
 	if !ok {
-		return nil, Errorf(EConflict,
+		return nil, events.Errorf(events.CodeConflict,
 			"the move at version %d cannot be told apart from the moves before it: it cannot be taken back", req.Version)
 	}
 	decoded, from = decoded[k:], from+int64(k)
 	if !eng.Reversible(decoded) {
-		return nil, Errorf(EConflict,
+		return nil, events.Errorf(events.CodeConflict,
 			"the move at version %d revealed something (a card drawn or turned face-up, a secret choice, a shuffle, a new round): it cannot be taken back", req.Version)
 	}
 	data, err := json.Marshal(pbemevent.Takeback{Seat: seat, Version: req.Version, From: from})
@@ -165,7 +165,7 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 // Repository.Request does, unless that move was taken back: a retry of it
 // would answer a move that no longer stands (and the store would not
 // append it again under the same key), so it is a conflict asking for a
-// new key. Errors: ENotFound (no such key), EConflict.
+// new key. Errors: events.CodeNotFound (no such key), events.CodeConflict.
 func (s *Service) remembered(ctx context.Context, id string, seat int, key string) (*projections.Request, error) {
 	r, err := s.repo.Request(ctx, id, seat, key)
 	if err != nil {
@@ -180,7 +180,7 @@ func (s *Service) remembered(ctx context.Context, id string, seat int, key strin
 		return nil, err
 	}
 	if back[r.Version] {
-		return nil, Errorf(EConflict, "the move of id %q was taken back: play again with a new id", key)
+		return nil, events.Errorf(events.CodeConflict, "the move of id %q was taken back: play again with a new id", key)
 	}
 	return r, nil
 }

@@ -22,7 +22,7 @@ var quietTypes = map[string]bool{pbemevent.TypeChat: true, pbemevent.TypeLinkRes
 // key). Several decisions of a seat may share a request (a client that
 // sends one X-Request-ID twice, the service's own callers): LastDecision
 // finds where the last one begins. It returns the run's events, its first
-// version and the seat that made it. Errors: EConflict with a message for the player
+// version and the seat that made it. Errors: events.CodeConflict with a message for the player
 // when version is not a player's move, was already taken back, or when
 // anything but a quiet service event (chat, a resent link, a corrected
 // address, an extended deadline) or an earlier take-back came after it:
@@ -40,21 +40,21 @@ func TakebackMove(evs []events.Event, version int64) (move []events.Event, from 
 		}
 	}
 	if at < 0 || pbemevent.IsServiceEvent(evs[at].Type) {
-		return nil, 0, 0, Errorf(EConflict, "version %d is not a move of this game: give the version your move produced", version)
+		return nil, 0, 0, events.Errorf(events.CodeConflict, "version %d is not a move of this game: give the version your move produced", version)
 	}
 	if back[version] {
-		return nil, 0, 0, Errorf(EConflict, "the move at version %d was already taken back", version)
+		return nil, 0, 0, events.Errorf(events.CodeConflict, "the move at version %d was already taken back", version)
 	}
 	actor := evs[at].Meta.Actor
 	seat, ok := pbemevent.SeatOfActor(actor)
 	if !ok {
-		return nil, 0, 0, Errorf(EConflict, "the move at version %d was not a player's move (%s): it cannot be taken back", version, actor)
+		return nil, 0, 0, events.Errorf(events.CodeConflict, "the move at version %d was not a player's move (%s): it cannot be taken back", version, actor)
 	}
 	for _, e := range evs[at+1:] {
 		if quietTypes[e.Type] || e.Type == pbemevent.TypeTakeback || back[e.Version] {
 			continue
 		}
-		return nil, 0, 0, Errorf(EConflict, "the game moved on after version %d (version %d: %s): the move can no longer be taken back",
+		return nil, 0, 0, events.Errorf(events.CodeConflict, "the game moved on after version %d (version %d: %s): the move can no longer be taken back",
 			version, e.Version, actingWhat(e))
 	}
 	start := at

@@ -42,7 +42,7 @@ func TestTakebackMove(t *testing.T) {
 	for v, want := range map[int64]string{
 		4: "moved on", 3: "moved on", 1: "not a move", 6: "not a move", 99: "not a move",
 	} {
-		if _, _, _, err := TakebackMove(evs, v); ErrorCode(err) != EConflict || !strings.Contains(err.Error(), want) {
+		if _, _, _, err := TakebackMove(evs, v); ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), want) {
 			t.Errorf("version %d: %v, want a conflict saying %q", v, err, want)
 		}
 	}

@@ -27,7 +27,7 @@ const maxDefaultMoves = 50
 // actor is "bot:normal"), from that seat's view and redacted history. A game that is not active, not yet due, or that moved on while the
 // timeout was being decided is left alone (false, nil). Its events are
 // appended no earlier than the decision pause after the call began
-// (pause.go). Errors: ENotFound.
+// (pause.go). Errors: events.CodeNotFound.
 func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, error) {
 	notBefore := s.decisionStart()
 	g, err := s.game(ctx, id)
@@ -61,7 +61,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		moveMeta := meta
 		if g.TimeoutPolicy == projections.PolicyBot {
 			if h, err = s.botHistory(ctx, g, eng); err != nil {
-				if ErrorCode(err) == EConflict {
+				if ErrorCode(err) == events.CodeConflict {
 					return false, nil
 				}
 				return false, err
@@ -87,7 +87,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 				}
 				out, err := work.Decide(seat, mv)
 				if err != nil || len(out) == 0 {
-					return false, fmt.Errorf("projections: %s's default move for seat %d: %v", eng.Name(), seat, err)
+					return false, fmt.Errorf("play: %s's default move for seat %d: %v", eng.Name(), seat, err)
 				}
 				for _, e := range out {
 					work.Apply(e)
@@ -105,7 +105,7 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 		}
 	}
 	if _, _, _, err := s.appendPending(ctx, &pending{g: g, st: st, evs: evs, decoded: decoded, notBefore: notBefore}); err != nil {
-		if ErrorCode(err) == EConflict {
+		if ErrorCode(err) == events.CodeConflict {
 			return false, nil
 		}
 		return false, err

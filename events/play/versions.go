@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -30,7 +31,7 @@ type versionResult struct {
 // contexts, since one caller going away must not fail the others.
 const versionTimeout = 10 * time.Second
 
-// version returns game id's version in the database. Errors: ENotFound,
+// version returns game id's version in the database. Errors: events.CodeNotFound,
 // ctx's error, or a database error.
 func (r *versionReader) version(ctx context.Context, id string) (int64, error) {
 	ch := make(chan versionResult, 1)
@@ -77,7 +78,7 @@ func (r *versionReader) run() {
 				v, ok := vs[id]
 				res.v = v
 				if !ok {
-					res.err = Errorf(ENotFound, "no game %q", id)
+					res.err = events.Errorf(events.CodeNotFound, "no game %q", id)
 				}
 			}
 			for _, ch := range chs {

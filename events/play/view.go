@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/tokens"
 	"pbem/projections"
 )
@@ -140,7 +141,7 @@ func storedView(b json.RawMessage) (*View, error) {
 		LegalMoves []json.RawMessage `json:"legal_moves"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
-		return nil, fmt.Errorf("projections: remembered answer: %w", err)
+		return nil, fmt.Errorf("play: remembered answer: %w", err)
 	}
 	v := in.View
 	v.State, v.LegalMoves, v.encoded = in.State, make([]engine.Move, len(in.LegalMoves)), b
@@ -185,7 +186,7 @@ type Outcome struct {
 	Summary string                `json:"summary,omitempty"`
 }
 
-// Summary returns the public summary of a game. Errors: ENotFound.
+// Summary returns the public summary of a game. Errors: events.CodeNotFound.
 func (s *Service) Summary(ctx context.Context, id string) (*Summary, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -219,11 +220,11 @@ type Auth struct {
 	Admin bool // the admin token
 }
 
-// authSeat loads a game and the seat its token opens. Errors: ENotFound,
-// EUnauthorized.
+// authSeat loads a game and the seat its token opens. Errors: events.CodeNotFound,
+// events.CodeUnauthorized.
 func (s *Service) authSeat(ctx context.Context, id, token string) (*projections.Game, int, error) {
 	if token == "" {
-		return nil, 0, Errorf(EUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
+		return nil, 0, events.Errorf(events.CodeUnauthorized, "give the token of your play link as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -238,14 +239,14 @@ func (s *Service) authSeat(ctx context.Context, id, token string) (*projections.
 
 // errBadSeatToken is the error for a token that opens no seat of game id.
 func errBadSeatToken(id string) error {
-	return Errorf(EUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
+	return events.Errorf(events.CodeUnauthorized, "this token does not open game %s (a newer link may have replaced it)", id)
 }
 
-// authAdmin loads a game and checks its admin token. Errors: ENotFound,
-// EUnauthorized.
+// authAdmin loads a game and checks its admin token. Errors: events.CodeNotFound,
+// events.CodeUnauthorized.
 func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections.Game, error) {
 	if token == "" {
-		return nil, Errorf(EUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
+		return nil, events.Errorf(events.CodeUnauthorized, "give the game's admin token as Authorization: Bearer TOKEN")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -255,16 +256,16 @@ func (s *Service) authAdmin(ctx context.Context, id, token string) (*projections
 		if s.revokedAdmin(id, token) {
 			return nil, ErrAdminRevoked
 		}
-		return nil, Errorf(EUnauthorized, "this is not the admin token of game %s", id)
+		return nil, events.Errorf(events.CodeUnauthorized, "this is not the admin token of game %s", id)
 	}
 	return g, nil
 }
 
 // Authenticate says whom token opens game id as: a seat, or the admin.
-// Errors: ENotFound, EUnauthorized.
+// Errors: events.CodeNotFound, events.CodeUnauthorized.
 func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, error) {
 	if token == "" {
-		return Auth{}, Errorf(EUnauthorized, "no token")
+		return Auth{}, events.Errorf(events.CodeUnauthorized, "no token")
 	}
 	g, err := s.game(ctx, id)
 	if err != nil {
@@ -279,11 +280,11 @@ func (s *Service) Authenticate(ctx context.Context, id, token string) (Auth, err
 	if s.revokedAdmin(id, token) {
 		return Auth{}, ErrAdminRevoked
 	}
-	return Auth{}, Errorf(EUnauthorized, "this token does not open game %s", id)
+	return Auth{}, events.Errorf(events.CodeUnauthorized, "this token does not open game %s", id)
 }
 
-// View returns the view of the seat that token opens. Errors: ENotFound,
-// EUnauthorized.
+// View returns the view of the seat that token opens. Errors: events.CodeNotFound,
+// events.CodeUnauthorized.
 func (s *Service) View(ctx context.Context, id, token string) (*View, error) {
 	_, v, err := s.tokenView(ctx, id, token)
 	return v, err
@@ -303,14 +304,14 @@ func (s *Service) tokenView(ctx context.Context, id, token string) (*projections
 }
 
 // seatView returns the view of seat without a token, for callers that
-// know the seat otherwise (a reminder's list of moves). Errors: ENotFound.
+// know the seat otherwise (a reminder's list of moves). Errors: events.CodeNotFound.
 func (s *Service) seatView(ctx context.Context, id string, seat int) (*View, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if seat < 0 || seat >= len(g.Players) {
-		return nil, Errorf(ENotFound, "game %s has no seat %d", id, seat)
+		return nil, events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
 	_, st, err := s.state(ctx, g)
 	if err != nil {
@@ -334,7 +335,7 @@ func view(g *projections.Game, st engine.State, seat int) *View {
 // SeatMoves lists the legal moves of seat in game id now as an email
 // numbers them (their labels), with the tag of that list
 // (projections.ChoiceTag) that the email's reply address carries: a
-// reminder lists them. Errors: ENotFound.
+// reminder lists them. Errors: events.CodeNotFound.
 func (s *Service) SeatMoves(ctx context.Context, id string, seat int) ([]string, string, error) {
 	v, err := s.seatView(ctx, id, seat)
 	if err != nil {
@@ -346,7 +347,7 @@ func (s *Service) SeatMoves(ctx context.Context, id string, seat int) ([]string,
 // SeatEmails lists the address of each seat of game id, by seat ("" for a
 // bot's seat, which gets no email): whom a resent link, a replacement or
 // a rematch emails, for the rate limits to charge each recipient. It is
-// for the server's own accounting, never to be shown. Errors: ENotFound.
+// for the server's own accounting, never to be shown. Errors: events.CodeNotFound.
 func (s *Service) SeatEmails(ctx context.Context, id string) ([]string, error) {
 	g, err := s.game(ctx, id)
 	if err != nil {

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -226,7 +227,7 @@ func (s *Service) writeBatchBy(batch []*pending, deadline time.Time) {
 	for i, p := range live {
 		switch o := out[i]; {
 		case o.Err != nil:
-			finish(p, o.Err)
+			finish(p, refusal(o.Err))
 		case o.Replayed:
 			p.ng, p.nst, p.ran = nil, nil, false
 			finish(p, nil)
@@ -234,6 +235,17 @@ func (s *Service) writeBatchBy(batch []*pending, deadline time.Time) {
 			finish(p, nil)
 		}
 	}
+}
+
+// refusal is the store's refusal of one append as the service reports it:
+// a conflict stays one (appendPending answers it); any other (an append the
+// service built wrong) is the service's bug, an internal error, whose
+// store message no client sees.
+func refusal(err error) error {
+	if events.IsConflict(err) {
+		return err
+	}
+	return fmt.Errorf("play: the event store refused an append: %v", err)
 }
 
 // finish ends a pending append with err.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"pbem/events"
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	"pbem/events/play/playtest"
@@ -112,10 +113,10 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	}
 
 	// Refusals record nothing.
-	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); play1.ErrorCode(err) != play1.EUnauthorized {
+	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); play1.ErrorCode(err) != events.CodeUnauthorized {
 		t.Errorf("a wrong token: %v", err)
 	}
-	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); play1.ErrorCode(err) != play1.ENotFound {
+	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); play1.ErrorCode(err) != events.CodeNotFound {
 		t.Errorf("an unknown game: %v", err)
 	}
 	// A live update is no visit: seat 1's first page still starts at 0.

@@ -31,7 +31,7 @@ const gameFrom = ` FROM games g JOIN game_states st ON st.game_id = g.id, LATERA
 	array_agg(x.bot) AS bots, array_agg(x.language) AS langs
 	FROM (SELECT seat, name, email, token_gen, token_hash, coalesce(bot, '') AS bot, language FROM seats WHERE game_id = g.id ORDER BY seat) x) s`
 
-// Game implements projections.Repository. Errors: ENotFound.
+// Game implements projections.Repository. Errors: events.CodeNotFound.
 func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
 	return scanGame(r.pool.QueryRow(ctx, `SELECT `+gameColumns+gameFrom+` WHERE g.id = $1`, id), id)
 }

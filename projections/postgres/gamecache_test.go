@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pbem/engine"
+	"pbem/events"
 	play1 "pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
@@ -123,7 +124,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)})
-	if play1.ErrorCode(err) != play1.EConflict {
+	if play1.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("stale move through a stale cache: %v, want a conflict", err)
 	}
 	if g2, _ := repo.Game(ctx, c.ID); g2.Version != v.Version+1 {
@@ -160,13 +161,13 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if _, err := svcA.ResendLink(ctx, c.ID, c.AdminToken, seat); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcB.View(ctx, c.ID, old); play1.ErrorCode(err) != play1.EUnauthorized {
+	if _, err := svcB.View(ctx, c.ID, old); play1.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("view with the revoked token through B: %v, want unauthorized", err)
 	}
 	before, _ := repo.Game(ctx, c.ID)
 	for _, version := range []int64{v.Version, before.Version} {
 		_, err := svcB.Move(ctx, c.ID, old, play1.MoveRequest{Version: version, Move: moveOf(t, v, rng)})
-		if code := play1.ErrorCode(err); code != play1.EUnauthorized && code != play1.EConflict {
+		if code := play1.ErrorCode(err); code != events.CodeUnauthorized && code != events.CodeConflict {
 			t.Fatalf("move with the revoked token at version %d: %v, want unauthorized or conflict", version, err)
 		}
 	}

@@ -162,8 +162,8 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	if _, err := pool.Exec(ctx, `UPDATE game_states SET state = jsonb_set(state::jsonb, '{totals,0}', '99')::json WHERE game_id = $1`, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Verify(ctx, d.ID); play1.ErrorCode(err) != play1.ECorrupt {
-		t.Fatalf("verify of an edited projection = %v, want %s", err, play1.ECorrupt)
+	if err := svc.Verify(ctx, d.ID); play1.ErrorCode(err) != events.CodeCorrupt {
+		t.Fatalf("verify of an edited projection = %v, want %s", err, events.CodeCorrupt)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
 	playpg "pbem/events/play/postgres"
@@ -426,7 +427,7 @@ func TestRecordSeason(t *testing.T) {
 	if err := s.repo.SaveStints(ctx, ids[0], v, stints); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.svc.VerifyRecords(ctx); play1.ErrorCode(err) != play1.ECorrupt || !strings.Contains(err.Error(), ids[0]) {
+	if _, _, err := s.svc.VerifyRecords(ctx); play1.ErrorCode(err) != events.CodeCorrupt || !strings.Contains(err.Error(), ids[0]) {
 		t.Fatalf("verify after a stint was changed by hand: %v", err)
 	}
 }

@@ -2,17 +2,17 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
+	"pbem/events"
 	"pbem/projections"
 )
 
 // Replace implements projections.Repository. It locks the game's row
 // first: a move committing meanwhile either went before (its version is
-// then above the rebuilt one: EConflict, rebuild again) or waits for the
+// then above the rebuilt one: events.CodeConflict, rebuild again) or waits for the
 // rebuild to commit.
 func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 	g := c.Game
@@ -26,11 +26,11 @@ func (r *Repo) Replace(ctx context.Context, c *projections.Change) error {
 			return notFound(err, g.ID)
 		}
 		if live > g.Version {
-			return projections.Faultf(projections.ErrMovedOn, "game %s moved on to version %d during its rebuild", g.ID, live)
+			return events.Errorf(events.CodeConflict, "game %s moved on to version %d during its rebuild", g.ID, live)
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})
-	if errors.Is(err, projections.ErrMovedOn) || errors.Is(err, projections.ErrNotFound) {
+	if c := events.ErrorCode(err); c == events.CodeConflict || c == events.CodeNotFound {
 		return err
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/events"
 	"pbem/projections"
 )
 
@@ -33,7 +34,7 @@ func duration(i pgtype.Interval) time.Duration {
 
 func notFound(err error, id string) error {
 	if errors.Is(err, pgx.ErrNoRows) {
-		return projections.Faultf(projections.ErrNotFound, "no game %q", id)
+		return events.Errorf(events.CodeNotFound, "no game %q", id)
 	}
 	return fmt.Errorf("projections/postgres: %w", err)
 }

@@ -191,7 +191,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 		t.Fatalf("the page offers to take back version %d, want %d", sp.Takeback.Version, moved.Version)
 	}
 	other := tokens.Seat(secret, id, (seat+1)%3, 0)
-	if _, err := svc.Takeback(ctx, id, other, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != play1.EForbidden {
+	if _, err := svc.Takeback(ctx, id, other, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != events.CodeForbidden {
 		t.Fatalf("another seat's take-back: %v, want forbidden", err)
 	}
 	raw, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version})
@@ -253,7 +253,7 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err := svc.Verify(ctx, id); err != nil {
 		t.Fatalf("verify after rebuild: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != play1.EConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != events.CodeConflict ||
 		!strings.Contains(err.Error(), "already taken back") {
 		t.Fatalf("a second take-back: %v", err)
 	}
@@ -301,17 +301,17 @@ func TestTakebackRefused(t *testing.T) {
 	}
 	g, _ = repo.Game(ctx, id)
 	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: g.Version})
-	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "revealed something") {
+	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "revealed something") {
 		t.Fatalf("take-back of a recruit: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 1}); play1.ErrorCode(err) != play1.EConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 1}); play1.ErrorCode(err) != events.CodeConflict ||
 		!strings.Contains(err.Error(), "not a move") {
 		t.Fatalf("take-back of version 1: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 0}); play1.ErrorCode(err) != play1.EInvalid {
+	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 0}); play1.ErrorCode(err) != events.CodeInvalid {
 		t.Fatalf("take-back of version 0: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, "not-a-token", play1.TakebackRequest{Version: g.Version}); play1.ErrorCode(err) != play1.EUnauthorized {
+	if _, err := svc.Takeback(ctx, id, "not-a-token", play1.TakebackRequest{Version: g.Version}); play1.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("take-back with a bad token: %v", err)
 	}
 
@@ -339,7 +339,7 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: mine.Version})
-	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "no longer be taken back") {
+	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "no longer be taken back") {
 		t.Fatalf("take-back after another seat moved: %v", err)
 	}
 }
@@ -397,7 +397,7 @@ func TestTakebackRace(t *testing.T) {
 			wins["move"]++
 		}
 		for _, err := range []error{backErr, moveErr} {
-			if err != nil && play1.ErrorCode(err) != play1.EConflict {
+			if err != nil && play1.ErrorCode(err) != events.CodeConflict {
 				t.Fatalf("round %d: the loser's error %v is not a conflict", round, err)
 			}
 		}
@@ -500,7 +500,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 		t.Fatalf("bot: %v %v", ok, err)
 	}
 	_, err = svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: moved.Version})
-	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "a bot played") {
+	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "a bot played") {
 		t.Fatalf("take-back after the bot's move: %v", err)
 	}
 
@@ -517,7 +517,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 		t.Fatalf("timeout: %v %v", acted, err)
 	}
 	_, err = svc.Takeback(ctx, id, tok2, play1.TakebackRequest{Version: moved.Version})
-	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "deadline passed") {
+	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "deadline passed") {
 		t.Fatalf("take-back of seat %d after a timeout: %v", seat, err)
 	}
 }
@@ -602,7 +602,7 @@ func TestTakebackKeyedMove(t *testing.T) {
 	}
 	back, _ := repo.Game(ctx, id)
 	_, err = svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k1"})
-	if play1.ErrorCode(err) != play1.EConflict || !strings.Contains(err.Error(), "was taken back") {
+	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "was taken back") {
 		t.Fatalf("the same id after the take-back: %v", err)
 	}
 	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k2"}); err != nil {

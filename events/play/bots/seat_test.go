@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/engine/lords"
+	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/events/tokens"
@@ -51,10 +52,10 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, func() bool { moves++; return moves > 6 })
 
 	// The organiser hands Bob's seat to a bot: a bad level changes nothing.
-	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "hard"); play.ErrorCode(err) != play.EInvalid || !strings.Contains(err.Error(), "bot") {
+	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "hard"); play.ErrorCode(err) != events.CodeInvalid || !strings.Contains(err.Error(), "bot") {
 		t.Fatalf("bad level: %v", err)
 	}
-	if _, err := e.svc.SeatBot(ctx, id, "wrong", 1, "normal"); play.ErrorCode(err) != play.EUnauthorized {
+	if _, err := e.svc.SeatBot(ctx, id, "wrong", 1, "normal"); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("bad admin token: %v", err)
 	}
 	sm, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "normal")
@@ -66,13 +67,13 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	handed := sm.Version
 	e.playPeople(t, id, map[int]string{0: ann}, rng, time.Minute, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
-	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: play.PostedMove([]byte(`{}`))}); play.ErrorCode(err) != play.EConflict {
+	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: play.PostedMove([]byte(`{}`))}); play.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("Bob's move while a bot plays his seat: %v", err)
 	}
 
 	// And back: Bob gets a new link by email; the old one stops working.
 	sm, err = e.svc.SeatBot(ctx, id, c.AdminToken, 1, "")
-	if play.ErrorCode(err) == play.EConflict && strings.Contains(err.Error(), "ended") {
+	if play.ErrorCode(err) == events.CodeConflict && strings.Contains(err.Error(), "ended") {
 		t.Skip("the game ended before the seat was handed back")
 	}
 	if err != nil {
@@ -82,7 +83,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	if sm.Seats[1].Bot != "" {
 		t.Fatalf("seats = %+v", sm.Seats)
 	}
-	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, ""); play.ErrorCode(err) != play.EConflict {
+	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, ""); play.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("handing back twice: %v", err)
 	}
 	var toBot, links int
@@ -94,7 +95,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	if toBot != 0 || links != 1 {
 		t.Fatalf("Bob's emails: %d while a bot played, %d new links", toBot, links)
 	}
-	if _, err := e.svc.View(ctx, id, bob); play.ErrorCode(err) != play.EUnauthorized {
+	if _, err := e.svc.View(ctx, id, bob); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("Bob's old link: %v", err)
 	}
 	botMoves := countBy(t, e, id, "bot:normal")

@@ -119,7 +119,7 @@ func (e *botEnv) playPeople(t *testing.T, id string, tokens map[int]string, rng 
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil && play.ErrorCode(err) != play.EConflict {
+			if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil && play.ErrorCode(err) != events.CodeConflict {
 				t.Fatalf("seat %d's move: %v", seat, err)
 			}
 			played = true
@@ -293,7 +293,7 @@ func TestBotStrongPlaysAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann cannot play the bot's seat with its link.
-	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: play.PostedMove(json.RawMessage(`{}`))}); play.ErrorCode(err) != play.EConflict {
+	if _, err := e.svc.Move(ctx, id, tokens.Seat(botSecret, id, 1, 0), play.MoveRequest{Version: int64(len(evs)), Move: play.PostedMove(json.RawMessage(`{}`))}); play.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("move of a bot's seat: %v", err)
 	}
 }
@@ -338,7 +338,7 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 	if played, err := e.svc.PlayBot(ctx, id, 0); err != nil || played {
 		t.Fatalf("PlayBot of a person's seat = %v, %v", played, err)
 	}
-	if _, err := e.svc.PlayBot(ctx, id, 7); play.ErrorCode(err) != play.ENotFound {
+	if _, err := e.svc.PlayBot(ctx, id, 7); play.ErrorCode(err) != events.CodeNotFound {
 		t.Fatalf("PlayBot of no seat: %v", err)
 	}
 }

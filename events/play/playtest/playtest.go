@@ -9,6 +9,7 @@ package playtest
 import (
 	"context"
 
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/events/tokens"
 )
@@ -19,12 +20,12 @@ import (
 // newer one while the older is, by the service's own account
 // (play.Service.OldLinkOf), a link the organiser replaced (a replacement,
 // a corrected address, a link sent again, a seat handed back from a bot).
-// Errors: those of View (EUnauthorized for a seat the game lacks).
+// Errors: those of View (events.CodeUnauthorized for a seat the game lacks).
 func SeatView(ctx context.Context, svc *play.Service, secret []byte, id string, seat int) (*play.View, error) {
 	for gen := 0; ; gen++ {
 		tok := tokens.Seat(secret, id, seat, gen)
 		v, err := svc.View(ctx, id, tok)
-		if play.ErrorCode(err) != play.EUnauthorized {
+		if play.ErrorCode(err) != events.CodeUnauthorized {
 			return v, err
 		}
 		if old, oerr := svc.OldLinkOf(ctx, id, tok); oerr != nil || old == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"pbem/events"
 	"pbem/events/play"
 	"pbem/projections/outbox"
 )
@@ -43,7 +44,7 @@ func (r *Records) ClaimProposal(ctx context.Context, tokenHash []byte, now time.
 	p, err := scanProposal(r.pool.QueryRow(ctx, `UPDATE proposals SET confirmed_at = COALESCE(confirmed_at, $2)
 		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2) RETURNING `+proposalCols, tokenHash, now))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, play.Errorf(play.ENotFound, "this confirmation link is unknown or has expired")
+		return nil, events.Errorf(events.CodeNotFound, "this confirmation link is unknown or has expired")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("events/play/postgres: claim proposal: %w", err)
@@ -56,7 +57,7 @@ func (r *Records) ProposalByToken(ctx context.Context, tokenHash []byte, now tim
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals
 		WHERE token_hash = $1 AND (confirmed_at IS NOT NULL OR expires_at > $2)`, tokenHash, now))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, play.Errorf(play.ENotFound, "this confirmation link is unknown or has expired")
+		return nil, events.Errorf(events.CodeNotFound, "this confirmation link is unknown or has expired")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("events/play/postgres: proposal by token: %w", err)
@@ -68,7 +69,7 @@ func (r *Records) ProposalByToken(ctx context.Context, tokenHash []byte, now tim
 func (r *Records) Proposal(ctx context.Context, id string) (*play.Proposal, error) {
 	p, err := scanProposal(r.pool.QueryRow(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, play.Errorf(play.ENotFound, "no organiser for game %s", id)
+		return nil, events.Errorf(events.CodeNotFound, "no organiser for game %s", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("events/play/postgres: proposal: %w", err)
@@ -151,7 +152,7 @@ func (r *Records) UseSignin(ctx context.Context, tokenHash []byte, now time.Time
 	err := r.pool.QueryRow(ctx, `UPDATE signin_links SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND email <> '' RETURNING email`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", play.Errorf(play.ENotFound, "this sign-in link is unknown, used or expired")
+		return "", events.Errorf(events.CodeNotFound, "this sign-in link is unknown, used or expired")
 	}
 	if err != nil {
 		return "", fmt.Errorf("events/play/postgres: use sign-in link: %w", err)
@@ -173,7 +174,7 @@ func (r *Records) Session(ctx context.Context, tokenHash []byte, now time.Time) 
 	var email string
 	err := r.pool.QueryRow(ctx, `SELECT email FROM sessions WHERE token_hash = $1 AND expires_at > $2`, tokenHash, now).Scan(&email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", play.Errorf(play.ENotFound, "no such session")
+		return "", events.Errorf(events.CodeNotFound, "no such session")
 	}
 	if err != nil {
 		return "", fmt.Errorf("events/play/postgres: session: %w", err)

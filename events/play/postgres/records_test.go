@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"pbem/events"
 	"pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/postgres/pgtest"
@@ -14,7 +15,7 @@ import (
 // The keyed records answer once and only in time: a sign-in link works
 // once and not after it expires, a session not after its end nor once
 // deleted, a proposal is claimed once (a second claim returns it as it
-// is) and not after it expires; an unknown key is ENotFound. Addresses
+// is) and not after it expires; an unknown key is events.CodeNotFound. Addresses
 // are compared lower-cased.
 func TestRecordsKeysWorkOnceAndInTime(t *testing.T) {
 	t.Parallel()
@@ -23,8 +24,8 @@ func TestRecordsKeysWorkOnceAndInTime(t *testing.T) {
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	notFound := func(what string, err error) {
 		t.Helper()
-		if play.ErrorCode(err) != play.ENotFound {
-			t.Errorf("%s: %v, want %s", what, err, play.ENotFound)
+		if play.ErrorCode(err) != events.CodeNotFound {
+			t.Errorf("%s: %v, want %s", what, err, events.CodeNotFound)
 		}
 	}
 	mail := outbox.Row{Kind: outbox.Signin, Payload: outbox.Payload{To: outbox.Recipient{Seat: -1, Email: "ann@example.org"}}}
