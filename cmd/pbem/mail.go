@@ -16,7 +16,6 @@ import (
 	"pbem/events"
 	"pbem/events/play"
 	"pbem/notify"
-	notifypg "pbem/notify/postgres"
 )
 
 // startMail wires the email side of serve: the outbox worker (woken by
@@ -64,7 +63,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	mail, err := notifypg.NewMail(pool, notifypg.MailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
+	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
@@ -82,7 +81,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); mail.Run(mctx) }()
+	go func() { defer wg.Done(); mail.run(mctx) }()
 	return mc, func() { stopInbound(); cancel(); wg.Wait() }, nil
 }
 

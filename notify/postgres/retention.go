@@ -11,9 +11,6 @@ import (
 // out?", short enough that a finished game stops costing their rows.
 const DefaultOutboxRetention = 30 * 24 * time.Hour
 
-// purgeEvery is how often Mail.Run removes sent emails past retention.
-const purgeEvery = time.Hour
-
 // purgeSQL removes up to $2 outbox rows sent (or skipped by the
 // recipient's preference) before $1. Pending and failed rows stay: the
 // admin lists failed ones.
@@ -36,28 +33,6 @@ func (o *Outbox) PurgeSent(ctx context.Context, before time.Time, limit int) (in
 		total += tag.RowsAffected()
 		if tag.RowsAffected() < int64(limit) {
 			return total, nil
-		}
-	}
-}
-
-// runRetention removes sent emails older than retention now and then every
-// purgeEvery, until ctx ends. retention <= 0 keeps them forever.
-func (m *Mail) runRetention(ctx context.Context, retention time.Duration) {
-	if retention <= 0 {
-		return
-	}
-	t := time.NewTicker(purgeEvery)
-	defer t.Stop()
-	for {
-		if n, err := m.Outbox.PurgeSent(ctx, time.Now().Add(-retention), 0); err != nil && ctx.Err() == nil {
-			m.log.Error("notify: outbox retention", "err", err)
-		} else if n > 0 {
-			m.log.Info("notify: removed sent emails past retention", "rows", n, "retention", retention)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
 		}
 	}
 }

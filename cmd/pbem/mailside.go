@@ -1,4 +1,4 @@
-package postgres
+package main
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 
 	"pbem/engine"
 	"pbem/notify"
+	notifypg "pbem/notify/postgres"
 )
 
-// MailConfig is the email side of `pbem serve`, from the environment.
-type MailConfig struct {
+// mailConfig is the email side of `pbem serve`, from the environment.
+type mailConfig struct {
 	// SMTPURL is PBEM_SMTP_URL; empty selects the dev mailbox.
 	SMTPURL string
 	// HELO is the name the SMTP client sends in EHLO (PBEM_SMTP_HELO,
@@ -33,7 +34,7 @@ type MailConfig struct {
 	Games engine.Registry
 	// Events reads the games' streams (the event store), from which the
 	// stories, rounds and table talk of the emails are told.
-	Events Streams
+	Events notifypg.Streams
 	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
 	Wake <-chan struct{}
 	// Lease is how long the outbox worker holds the rows it claimed
@@ -54,35 +55,38 @@ type MailConfig struct {
 	// empty: emails carry no reply address.
 	ReplyDomain string
 	// OutboxRetention is PBEM_OUTBOX_RETENTION: sent emails older than
-	// this are removed from the outbox (0: DefaultOutboxRetention;
-	// negative: kept forever).
+	// this are removed from the outbox (0:
+	// notifypg.DefaultOutboxRetention; negative: kept forever).
 	OutboxRetention time.Duration
 }
 
-// Mail is the wired email side: outbox worker, scheduler, and the stores
-// the HTTP routes need.
-type Mail struct {
+// mailSide is the wired email side: outbox worker, scheduler, and the
+// stores the HTTP routes need.
+type mailSide struct {
 	Worker    *notify.Worker
 	Scheduler *notify.Scheduler
 	Renderer  *notify.Renderer
-	Prefs     *Prefs
-	Outbox    *Outbox
+	Prefs     *notifypg.Prefs
+	Outbox    *notifypg.Outbox
 	// Mailbox is the dev mailbox, nil when an SMTP server is configured
 	// (then /dev/mail is not served).
 	Mailbox notify.MailboxStore
 
 	retention time.Duration
 	log       *slog.Logger
-	// smtp is the relay's sender (nil with the dev mailbox): Run closes
+	// smtp is the relay's sender (nil with the dev mailbox): run closes
 	// its kept connections when it ends.
 	smtp *notify.SMTPSender
 }
 
-// NewMail wires the email side on pool. Errors: a bad PBEM_SMTP_URL or
+// purgeEvery is how often mailSide.run removes sent emails past retention.
+const purgeEvery = time.Hour
+
+// newMailSide wires the email side on pool. Errors: a bad PBEM_SMTP_URL or
 // PBEM_PUBLIC_URL, an empty secret, no timeouter.
-func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
+func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 	if c.Timeouter == nil {
-		return nil, errors.New("notify/postgres: mail needs the game service")
+		return nil, errors.New("mail needs the game service")
 	}
 	log := c.Logger
 	if log == nil {
@@ -93,13 +97,13 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mail{Renderer: r, Prefs: NewPrefs(pool), Outbox: NewOutbox(pool), retention: c.OutboxRetention, log: log}
+	m := &mailSide{Renderer: r, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), retention: c.OutboxRetention, log: log}
 	if m.retention == 0 {
-		m.retention = DefaultOutboxRetention
+		m.retention = notifypg.DefaultOutboxRetention
 	}
 	var sender notify.Sender
 	if c.SMTPURL == "" {
-		mb := NewMailbox(pool)
+		mb := notifypg.NewMailbox(pool)
 		m.Mailbox = mb
 		sender = notify.NewDevMailbox(mb, log)
 	} else {
@@ -117,12 +121,13 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	if c.Metrics != nil {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
+	histories := notifypg.Histories{Games: c.Games, Events: c.Events}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Freshness: m.Outbox, Seats: NewSeats(pool, Histories{Games: c.Games, Events: c.Events}), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
+		Prefs: m.Prefs, Freshness: m.Outbox, Seats: notifypg.NewSeats(pool, histories), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
-	deadlines := NewDeadlines(pool, Histories{Games: c.Games, Events: c.Events})
-	if sm, ok := c.Timeouter.(SeatMoves); ok {
+	deadlines := notifypg.NewDeadlines(pool, histories)
+	if sm, ok := c.Timeouter.(notifypg.SeatMoves); ok {
 		deadlines.WithMoves(sm)
 	}
 	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: deadlines,
@@ -132,9 +137,9 @@ func NewMail(pool *pgxpool.Pool, c MailConfig) (*Mail, error) {
 	return m, nil
 }
 
-// Run runs the outbox worker, the scheduler and the outbox retention
+// run runs the outbox worker, the scheduler and the outbox retention
 // (hourly removal of sent emails older than OutboxRetention) until ctx ends.
-func (m *Mail) Run(ctx context.Context) {
+func (m *mailSide) run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); _ = m.Worker.Run(ctx) }()
@@ -143,5 +148,27 @@ func (m *Mail) Run(ctx context.Context) {
 	wg.Wait()
 	if m.smtp != nil {
 		m.smtp.Close()
+	}
+}
+
+// runRetention removes sent emails older than retention now and then every
+// purgeEvery, until ctx ends. retention <= 0 keeps them forever.
+func (m *mailSide) runRetention(ctx context.Context, retention time.Duration) {
+	if retention <= 0 {
+		return
+	}
+	t := time.NewTicker(purgeEvery)
+	defer t.Stop()
+	for {
+		if n, err := m.Outbox.PurgeSent(ctx, time.Now().Add(-retention), 0); err != nil && ctx.Err() == nil {
+			m.log.Error("notify: outbox retention", "err", err)
+		} else if n > 0 {
+			m.log.Info("notify: removed sent emails past retention", "rows", n, "retention", retention)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
