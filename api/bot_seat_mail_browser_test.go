@@ -20,6 +20,8 @@ import (
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
+	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
@@ -216,8 +218,12 @@ func TestBrowserBotSeatAwaitsNoPerson(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dl := notifypg.NewDeadlines(e.pool, notifypg.Histories{Games: engine.NewRegistry(lg), Events: e.store})
-			if n, err := dl.Remind(ctx, time.Now(), 10); err != nil || n != 1 {
+			dl := notifypg.NewDigester(e.pool, notifypg.Histories{Games: engine.NewRegistry(lg), Events: e.store})
+			sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(e.pool), Timeouter: e.svc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := sched.Remind(ctx); err != nil || n != 1 {
 				t.Fatalf("reminders: %d games, %v", n, err)
 			}
 			var reminders int

@@ -12,7 +12,7 @@ import (
 // Service is the game service as the API and the pages use it
 // (events/play.Service implements it): what they may ask of a game, in
 // four parts. The other ways in declare their own, smaller views of the
-// same service: notify.Timeouter (deadlines), inbound.Service (email
+// same service: play.Timeouter (the deadline scheduler), inbound.Service (email
 // replies), bots.Config.Player (events/play/bots).
 type Service interface {
 	Play

@@ -2,9 +2,10 @@
 // multipart messages (plain text and HTML, in the game's language), sends
 // them through an SMTP server or the dev mailbox, retries with exponential
 // backoff, honours each player's mail preference, signs unsubscribe links,
-// DKIM-signs what it sends to a relay when a key is configured (DKIM), counts
-// what it sends (Metrics), and runs the turn-deadline scheduler (reminders
-// and timeouts).
+// DKIM-signs what it sends to a relay when a key is configured (DKIM), and
+// counts what it sends (Metrics). Timing games out (timeouts, reminders) is
+// the game service's (events/play.Scheduler); the digests it has written
+// are notify/postgres.Digester's.
 //
 // # Delivery: at least once after a crash, exactly once otherwise
 //
@@ -77,7 +78,7 @@
 // history since its last move, a round's public summary, its time zone):
 // no other seat's cards, no seed.
 //
-// It owns the emails (rendering, the outbox worker, reminders, the
-// deadline scheduler); its SQL is in notify/postgres. It must not import
+// It owns the emails (rendering, the outbox worker); its SQL is in
+// notify/postgres; cmd/pbem wires it (mailside.go). It must not import
 // api, pgx or echo (cmd/pbem/layering_test.go).
 package notify

@@ -56,6 +56,13 @@ func (m *Metrics) Sender(s Sender) Sender {
 	return countingSender{next: s, m: m}
 }
 
+// Timeouter applies a game's timeout policy when its deadline has passed
+// (the game service's Timeout, which the scheduler of events/play calls),
+// reporting whether it acted. Metrics counts the timeouts it applied.
+type Timeouter interface {
+	Timeout(ctx context.Context, gameID string, now time.Time) (bool, error)
+}
+
 // Timeouter returns t counting the timeouts it applies.
 func (m *Metrics) Timeouter(t Timeouter) Timeouter { return countingTimeouter{next: t, m: m} }
 

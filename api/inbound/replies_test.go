@@ -334,7 +334,7 @@ func TestChatReachesTheDigest(t *testing.T) {
 			t.Errorf("the digest reader got %q", m.subject)
 		}
 	}
-	if n, err := notifypg.NewDeadlines(e.pool, notifypg.Histories{Games: e.games, Events: e.store}).Digests(ctx, time.Now(), 0); err != nil || n != 1 {
+	if n, err := notifypg.NewDigester(e.pool, notifypg.Histories{Games: e.games, Events: e.store}).Digests(ctx, time.Now(), 0); err != nil || n != 1 {
 		t.Fatalf("%d digests, %v", n, err)
 	}
 	got := e.inbox()

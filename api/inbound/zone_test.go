@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
-	notifypg "pbem/notify/postgres"
+	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 )
 
 // TestZoneLineSetsTheSeatsZone: over SMTP on loopback, in en/fr/it, an
@@ -57,7 +57,11 @@ func TestZoneLineSetsTheSeatsZone(t *testing.T) {
 			if _, err := e.pool.Exec(ctx, `UPDATE games SET reminder_at = now() WHERE id = $1`, id); err != nil {
 				t.Fatal(err)
 			}
-			if n, err := notifypg.NewDeadlines(e.pool, notifypg.Histories{Games: e.games, Events: e.store}).Remind(ctx, time.Now(), 10); err != nil || n != 1 {
+			sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(e.pool), Timeouter: e.svc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := sched.Remind(ctx); err != nil || n != 1 {
 				t.Fatalf("%d games reminded, %v", n, err)
 			}
 			var rem *email

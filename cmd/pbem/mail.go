@@ -19,7 +19,8 @@ import (
 )
 
 // startMail wires the email side of serve: the outbox worker (woken by
-// every committed append) and the deadline scheduler run until ctx ends;
+// every committed append) and the game service's deadline scheduler
+// (events/play.Scheduler) run until ctx ends;
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
@@ -64,7 +65,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		return nil, nil, err
 	}
 	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err

@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"pbem/engine"
+	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 )
@@ -28,7 +30,10 @@ type mailConfig struct {
 	// Secret is PBEM_SECRET.
 	Secret []byte
 	// Timeouter applies timeouts (the game service).
-	Timeouter notify.Timeouter
+	Timeouter play.Timeouter
+	// Moves numbers a reminded seat's moves (the game service); nil:
+	// reminders number none.
+	Moves play.SeatMover
 	// Games are the engines that summarise a round for its round-end
 	// email (nil: round-end emails carry no summary).
 	Games engine.Registry
@@ -60,11 +65,12 @@ type mailConfig struct {
 	OutboxRetention time.Duration
 }
 
-// mailSide is the wired email side: outbox worker, scheduler, and the
-// stores the HTTP routes need.
+// mailSide is the wired email side: outbox worker, the scheduler of the
+// game service (timeouts, reminders, digests), and the stores the HTTP
+// routes need.
 type mailSide struct {
 	Worker    *notify.Worker
-	Scheduler *notify.Scheduler
+	Scheduler *play.Scheduler
 	Renderer  *notify.Renderer
 	Prefs     *notifypg.Prefs
 	Outbox    *notifypg.Outbox
@@ -117,7 +123,7 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 		}
 		sender = m.smtp
 	}
-	timeouter := c.Timeouter
+	var timeouter play.Timeouter = c.Timeouter
 	if c.Metrics != nil {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
@@ -126,12 +132,8 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 		Prefs: m.Prefs, Freshness: m.Outbox, Seats: notifypg.NewSeats(pool, histories), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
 		return nil, err
 	}
-	deadlines := notifypg.NewDeadlines(pool, histories)
-	if sm, ok := c.Timeouter.(notifypg.SeatMoves); ok {
-		deadlines.WithMoves(sm)
-	}
-	if m.Scheduler, err = notify.NewScheduler(notify.SchedulerConfig{Store: deadlines,
-		Timeouter: timeouter, Logger: log}); err != nil {
+	if m.Scheduler, err = play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(pool),
+		Timeouter: timeouter, Moves: c.Moves, Digests: notifypg.NewDigester(pool, histories), Logger: log}); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -14,8 +14,9 @@
 // rows. The service is game-agnostic: it only uses the engine interfaces.
 //
 // It imports engine, events and projections; it must not import api,
-// notify, pgx or echo. Its callers (api, the deadline scheduler in notify,
-// cmd/pbem) use *Service.
+// notify, pgx or echo. Its callers (api, its deadline scheduler,
+// scheduler.go, cmd/pbem) use *Service; the scheduler's SQL is
+// events/play/postgres.Deadlines.
 //
 // # The cost of a move
 //

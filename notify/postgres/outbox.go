@@ -148,18 +148,3 @@ ORDER BY id DESC`, gameID)
 	}
 	return out, nil
 }
-
-// insertRows writes rows to the outbox in tx (the scheduler's reminders).
-func insertRows(ctx context.Context, tx pgx.Tx, rows []outbox.Row) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	sql, args, err := outbox.Insert(rows...)
-	if err != nil {
-		return fmt.Errorf("notify/postgres: %w", err)
-	}
-	if _, err := tx.Exec(ctx, sql, args...); err != nil {
-		return fmt.Errorf("notify/postgres: outbox insert: %w", err)
-	}
-	return nil
-}

@@ -11,7 +11,6 @@ import (
 	"pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
-	"pbem/notify/postgres"
 	"pbem/projections"
 	"pbem/projections/outbox"
 	projpg "pbem/projections/postgres"
@@ -41,8 +40,12 @@ func TestReminderSaysOfItsGameWhatTheOtherEmailsSay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := postgres.NewDeadlines(pool, postgres.Histories{Games: games, Events: store})
-	if n, err := d.Remind(ctx, c.Now().Add(51*time.Minute), 10); err != nil || n != 1 {
+	sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(pool), Timeouter: svc,
+		Now: func() time.Time { return c.Now().Add(51 * time.Minute) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := sched.Remind(ctx); err != nil || n != 1 {
 		t.Fatalf("Remind = %d, %v; want 1 game", n, err)
 	}
 	got := map[outbox.Kind]outbox.Payload{}

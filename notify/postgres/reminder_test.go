@@ -10,6 +10,7 @@ import (
 
 	"pbem/events/play"
 	"pbem/events/play/playtest"
+	playpg "pbem/events/play/postgres"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/projections"
@@ -43,8 +44,8 @@ func TestReminderSaysWhatHappensAndListsTheMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.work = w
-			sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(r.pool, r.hist).WithMoves(r.svc),
-				Timeouter: r.svc, Now: r.clock.Now})
+			sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(r.pool), Moves: r.svc,
+				Digests: postgres.NewDigester(r.pool, r.hist), Timeouter: r.svc, Now: r.clock.Now})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ type asyncRig struct {
 	svc   *play.Service
 	sink  *smtpsink.Sink
 	work  *notify.Worker
-	sched *notify.Scheduler
+	sched *play.Scheduler
 	hist  postgres.Histories // tells the digests' table talk
 }
 
@@ -53,7 +53,7 @@ func newRig(t *testing.T) *asyncRig {
 		Seeds: playtest.Seeds(t.Name())})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	hist := postgres.Histories{Games: engine.NewRegistry(testgame.Game{}), Events: store}
-	sched, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(pool, hist), Timeouter: svc, Now: c.Now})
+	sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(pool), Digests: postgres.NewDigester(pool, hist), Timeouter: svc, Now: c.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func (r *asyncRig) mail(from int) []smtpsink.Parsed {
 	return out
 }
 
-func (r *asyncRig) tick() notify.TickResult {
+func (r *asyncRig) tick() play.TickResult {
 	r.t.Helper()
 	res, err := r.sched.Tick(context.Background())
 	if err != nil {
@@ -167,7 +167,7 @@ func TestDeadlineReminderTimeoutAndNextPlayerEmailed(t *testing.T) {
 	first := r.game(c.ID).ToMove[0]
 	sent := len(r.sink.Messages())
 
-	if res := r.tick(); res != (notify.TickResult{}) {
+	if res := r.tick(); res != (play.TickResult{}) {
 		t.Fatalf("tick before anything is due: %+v", res)
 	}
 	r.clock.Add(51 * time.Minute) // past the reminder time
@@ -336,16 +336,16 @@ func TestDailyDigestListsWaitingGamesOncePerDay(t *testing.T) {
 	}
 	day := r.clock.Now().UTC().Truncate(24 * time.Hour)
 	r.clock.Add(day.Add(24*time.Hour + 6*time.Hour).Sub(r.clock.Now())) // tomorrow 06:00 UTC
-	if n, _ := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); n != 0 {
+	if n, _ := postgres.NewDigester(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); n != 0 {
 		t.Fatalf("%d digests before the digest hour", n)
 	}
 	r.clock.Add(time.Hour)
 	sent := len(r.sink.Messages())
-	n, err := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7)
+	n, err := postgres.NewDigester(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7)
 	if err != nil || n == 0 {
 		t.Fatalf("digests: %d, %v", n, err)
 	}
-	if again, _ := postgres.NewDeadlines(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); again != 0 {
+	if again, _ := postgres.NewDigester(r.pool, r.hist).Digests(ctx, r.clock.Now(), 7); again != 0 {
 		t.Fatalf("%d more digests the same day", again)
 	}
 	got := r.mail(sent)
@@ -378,13 +378,13 @@ func TestTwoSchedulersTimeOutEachGameOnce(t *testing.T) {
 		ids = append(ids, r.create(projections.PolicyDefaultMove).ID)
 	}
 	r.clock.Add(61 * time.Minute)
-	other, err := notify.NewScheduler(notify.SchedulerConfig{Store: postgres.NewDeadlines(r.pool, r.hist), Timeouter: r.svc, Now: r.clock.Now, Batch: 5})
+	other, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(r.pool), Digests: postgres.NewDigester(r.pool, r.hist), Timeouter: r.svc, Now: r.clock.Now, Batch: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := make(chan notify.TickResult, 2)
+	results := make(chan play.TickResult, 2)
 	errs := make(chan error, 2)
-	for _, s := range []*notify.Scheduler{r.sched, other} {
+	for _, s := range []*play.Scheduler{r.sched, other} {
 		go func() {
 			res, err := s.Tick(ctx)
 			results <- res

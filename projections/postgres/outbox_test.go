@@ -10,8 +10,8 @@ import (
 
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
-	notifypg "pbem/notify/postgres"
 	"pbem/projections"
 	"pbem/projections/outbox"
 	"pbem/projections/testgame"
@@ -130,7 +130,7 @@ func TestTimeoutPolicies(t *testing.T) {
 	if ok, err := svc.Timeout(ctx, c.ID, clock.Add(time.Hour)); ok || err != nil {
 		t.Fatalf("timeout before the deadline: %v %v", ok, err)
 	}
-	due, err := notifypg.NewDeadlines(pool, notifypg.Histories{}).DueDeadlines(ctx, clock.Add(80*time.Hour), 10)
+	due, err := playpg.NewDeadlines(pool).DueDeadlines(ctx, clock.Add(80*time.Hour), 10)
 	if err != nil || len(due) != 1 || due[0].ID != c.ID {
 		t.Fatalf("due: %v %v", due, err)
 	}

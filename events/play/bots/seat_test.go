@@ -12,6 +12,7 @@ import (
 	"pbem/events"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
+	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postgres"
@@ -177,7 +178,12 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 		sm, err := e.svc.Summary(ctx, c.ID)
 		return err == nil && slices.Contains(sm.ToMove, 1)
 	})
-	if n, err := postgres.NewDeadlines(e.pool, postgres.Histories{Games: e.games, Events: e.store}).Remind(ctx, now.Add(projections.DefaultTurnDeadline), 10); err != nil || n != 1 {
+	sched, err := play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(e.pool), Timeouter: e.svc,
+		Now: func() time.Time { return now.Add(projections.DefaultTurnDeadline) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := sched.Remind(ctx); err != nil || n != 1 {
 		t.Fatalf("Remind = %d, %v", n, err)
 	}
 	var toBot int
@@ -225,7 +231,7 @@ func TestDigestMarksBots(t *testing.T) {
 	if err := postgres.NewPrefs(e.pool).SetMode(ctx, "ann@example.org", notify.DailyDigest); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := postgres.NewDeadlines(e.pool, postgres.Histories{Games: e.games, Events: e.store}).Digests(ctx, now, 0); err != nil || n != 1 {
+	if n, err := postgres.NewDigester(e.pool, postgres.Histories{Games: e.games, Events: e.store}).Digests(ctx, now, 0); err != nil || n != 1 {
 		t.Fatalf("Digests = %d, %v", n, err)
 	}
 	var payload []byte

@@ -1,7 +1,9 @@
 // Package postgres stores the game service's own records in PostgreSQL:
 // the organisers' proposals, blocked addresses, sign-in links and sessions
 // (play.Accounts, tables of migration 0020), and when each seat last
-// opened its play page (play.Visits, table seat_visits).
+// opened its play page (play.Visits, table seat_visits), and the deadline
+// scheduler's queries over the games and seats (play.DeadlineStore,
+// Deadlines: the games due to time out, the reminders before deadlines).
 //
 // Why here and not in projections/postgres: those rows are primary data
 // that the service writes as it decides or shows (a proposal, a session,
