@@ -45,11 +45,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 	case pbemevent.TypeTimeout:
 		var t pbemevent.Timeout
 		err := decode(&t)
-		who := make([]string, len(t.Seats))
-		for i, s := range t.Seats {
-			who[i] = name(s)
-		}
-		return p.T(typ, strings.Join(who, ", "), word(p, "policy.", t.Policy)), err
+		return p.T(typ, seatList(t.Seats, name), word(p, "policy.", t.Policy)), err
 	case pbemevent.TypeExtended:
 		var x pbemevent.Extended
 		err := decode(&x)
@@ -104,6 +100,15 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		return p.T(typ), nil
 	}
 	return typ, nil
+}
+
+// seatList names seats, by name(seat), separated by commas.
+func seatList(seats []int, name func(int) string) string {
+	who := make([]string, len(seats))
+	for i, s := range seats {
+		who[i] = name(s)
+	}
+	return strings.Join(who, ", ")
 }
 
 // duration is d in words: whole days, else whole hours, else minutes.

@@ -21,46 +21,45 @@ const (
 	NoticeBotBack  = "bot_back"
 )
 
-// noticeMails adds a short notice email about an append that paused,
-// resumed or extended the game, or changed who plays a seat (notice; ""
-// for none) for every person of the game this append sends no other email
-// (a seat a bot plays for its person included): a seat whose turn a
-// resume gives back gets its your-turn email instead, a seat that timed
-// out its timeout email, a new player their invitation. lines are the
-// append's public lines (what the notice says).
-func (p *Projector) noticeMails(b *Batch, notice string, lines mailLines) error {
+// notices are the short notice emails of an append that paused, resumed
+// or extended the game, or changed who plays a seat (notice; "" for
+// none): one to every person of the game the append owes no other email
+// about its last version (owed so far: mailed), a seat a bot plays for
+// its person included. So a seat whose turn a resume gives back gets its
+// your-turn email instead, a seat that timed out its timeout email, a new
+// player their invitation. A pause and a resume are told to the people who
+// left the game too. Each tells the append's public lines.
+func notices(a Append, notice string, mailed []Mail) []Mail {
 	if notice == "" {
 		return nil
 	}
-	g := p.Game
-	mailed := map[int]bool{}
-	for _, r := range b.Outbox {
-		if r.Seat != nil && r.EventVersion == g.Version {
-			mailed[*r.Seat] = true
+	g := a.After
+	told := map[int]bool{}
+	for _, m := range mailed {
+		if m.To.Seat >= 0 && m.Version == g.Version {
+			told[m.To.Seat] = true
 		}
 	}
-	for i := range g.Seats {
-		s := &g.Seats[i]
-		if mailed[s.Seat] {
-			continue
-		}
-		if err := p.addMailWith(b, outbox.Notice, s, g.Version, lines, func(m *outbox.Payload) { m.Notice = notice }); err != nil {
-			return err
+	var out []Mail
+	m := Mail{Kind: outbox.Notice, Version: g.Version, Tells: TellsAppend, Notice: notice}
+	for _, s := range g.Seats {
+		if !told[s.Seat] {
+			m.To = s
+			out = owe(out, m)
 		}
 	}
 	if notice == NoticePaused || notice == NoticeResumed {
-		return p.formerMails(b, outbox.Notice, notice, lines)
+		out = formers(out, g, m)
 	}
-	return nil
+	return out
 }
 
-// formerMails adds the email of kind (a notice: what notice announces) to
-// every person who left the game (Game.Former): a pause, a resume and the
-// end reach everyone who played in it, in their language, without a link
-// to play (their seat's link no longer opens it). A person who holds a
-// seat again, and an address told already, get nothing more.
-func (p *Projector) formerMails(b *Batch, kind outbox.Kind, notice string, lines mailLines) error {
-	g := p.Game
+// formers adds m to out for every person who left g (Game.Former): a
+// pause, a resume and the end reach everyone who played in it, in their
+// language, without a link to play (their seat's link no longer opens
+// it). A person who holds a seat again, and an address told already, get
+// nothing more.
+func formers(out []Mail, g *Game, m Mail) []Mail {
 	told := map[string]bool{}
 	for _, s := range g.Seats {
 		told[strings.ToLower(s.Email)] = true
@@ -72,13 +71,8 @@ func (p *Projector) formerMails(b *Batch, kind outbox.Kind, notice string, lines
 		}
 		told[addr] = true
 		f.Seat, f.Bot = -1, ""
-		err := p.addMailWith(b, kind, &f, g.Version, lines, func(m *outbox.Payload) {
-			m.To.Seat = -1
-			m.Notice = notice
-		})
-		if err != nil {
-			return err
-		}
+		m.To = f
+		out = owe(out, m)
 	}
-	return nil
+	return out
 }

@@ -1,13 +1,11 @@
 package projections
 
 import (
-	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"pbem/events/pbemevent"
 	"slices"
-	"strings"
 	"time"
 
 	"pbem/engine"
@@ -56,146 +54,112 @@ type Batch struct {
 
 // Apply folds one append's events. decoded may hold the engine events the
 // service just decided (nil entries are decoded from the stored data).
+// The fold only folds; what the append owes the players (emails, notices,
+// the turn deadline) is Owed's to decide, and Apply writes it: the
+// deadline on the game row, the emails as the Batch's outbox rows (live
+// only).
 func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Batch, error) {
 	b := &Batch{}
 	g := p.Game
-	before := slices.Clone(g.ToMove)
-	beforeStatus := g.Status
-	created, freshDeadline, resumed, roundEnd := false, false, false, false
-	var explicit *time.Time // a deadline an event sets
-	var timedOut []int      // seats whose deadline passed (pbem.timeout)
-	lines := &lineBook{}
-	var notice string // what a notice email announces (see noticeMails)
-	var last events.Event
-	// ending is the last event that may have ended the game: an engine
-	// event or an abort. The service events an ended game still takes (a
-	// rematch) come after it, and must not move its end.
-	var ending events.Event
-	seatMove := false // an engine event of a seat's own move or a bot's (its emails wait MailGrace)
-	tookBack := false // a take-back replaced the state: it is stored now (see advance in events/play)
+	before := g.Clone()
+	evs := make([]engine.Event, len(appended))
 	for i, e := range appended {
-		last = e
-		if !pbemevent.IsServiceEvent(e.Type) || e.Type == pbemevent.TypeAborted {
-			ending = e
-		}
 		var ev engine.Event
-		if pbemevent.IsServiceEvent(e.Type) {
-			switch e.Type {
-			case pbemevent.TypeCreated:
-				if err := p.create(e); err != nil {
-					return nil, err
-				}
-				created, freshDeadline = true, true
-			case pbemevent.TypeTimeout:
-				var t pbemevent.Timeout
-				if err := json.Unmarshal(e.Data, &t); err != nil {
-					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
-				}
-				timedOut = append(timedOut, t.Seats...)
-				freshDeadline = true
-			case pbemevent.TypePaused:
-				g.Status = StatusPaused
-				notice = NoticePaused
-			case pbemevent.TypeResumed:
-				var r pbemevent.Resumed
-				if err := json.Unmarshal(e.Data, &r); err != nil {
-					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
-				}
-				g.Status = StatusActive
-				resumed = true
-				notice = NoticeResumed
-				d := r.DeadlineAt.UTC()
-				explicit = &d
-			case pbemevent.TypeExtended:
-				var x pbemevent.Extended
-				if err := json.Unmarshal(e.Data, &x); err != nil {
-					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
-				}
-				g.Extensions++
-				notice = NoticeExtended
-				d := x.DeadlineAt.UTC()
-				explicit = &d
-			case pbemevent.TypeAborted:
-				g.Status = StatusAborted
-			case pbemevent.TypeChat:
-				if p.Outbox {
-					if err := p.chatMails(b, e); err != nil {
-						return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
-					}
-				}
-			case pbemevent.TypeEmailChanged, pbemevent.TypePlayerReplaced:
-				if err := p.reseat(b, e); err != nil {
-					return nil, err
-				}
-				if e.Type == pbemevent.TypePlayerReplaced {
-					notice = NoticeReplaced
-				}
-			case pbemevent.TypeSeatBot:
-				back, err := p.seatBot(b, e)
-				if err != nil {
-					return nil, err
-				}
-				notice = NoticeBot
-				if back {
-					notice = NoticeBotBack
-				}
-			case pbemevent.TypeLanguage:
-				if err := p.language(b, e); err != nil {
-					return nil, err
-				}
-			case pbemevent.TypeTakeback:
-				if err := p.takeBack(b, e); err != nil {
-					return nil, err
-				}
-				tookBack = true
-			case pbemevent.TypeAdminLinkRevoked:
-				b.AdminToken = true
-			case pbemevent.TypeLinkResent:
-				var l pbemevent.LinkResent
-				if err := json.Unmarshal(e.Data, &l); err != nil {
-					return nil, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
-				}
-				for j := range g.Seats {
-					if g.Seats[j].Seat == l.Seat {
-						g.Seats[j].TokenGen = l.TokenGen
-						b.Tokens = append(b.Tokens, g.Seats[j])
-					}
-				}
-				if p.Outbox {
-					if s := g.SeatAt(l.Seat); s != nil {
-						if err := p.addMail(b, outbox.Link, s, e.Version, nil); err != nil {
-							return nil, err
-						}
-					}
-				}
-			}
-		} else {
-			if p.State == nil {
-				return nil, fmt.Errorf("projections: %s v%d: engine event before pbem.created", e.Stream, e.Version)
-			}
-			if i < len(decoded) && decoded[i] != nil {
-				ev = decoded[i]
-			} else {
-				var err error
-				if ev, err = pbemevent.Decode(p.Engine, e); err != nil {
-					return nil, err
-				}
-			}
-			p.State.Apply(ev)
-			if _, ok := pbemevent.SeatOfActor(e.Meta.Actor); ok || strings.HasPrefix(e.Meta.Actor, "bot:") {
-				seatMove = true
-			}
-			if p.Engine.RoundEnd(ev) {
-				roundEnd = true
-			}
+		if i < len(decoded) {
+			ev = decoded[i]
 		}
+		ev, err := p.fold(b, e, ev)
+		if err != nil {
+			return nil, err
+		}
+		evs[i] = ev
 		g.Version = e.Version
 		g.UpdatedAt = e.RecordedAt.UTC()
-		lines.add(p.Engine, e, ev, g.Players)
 	}
 	if p.State == nil {
 		return nil, fmt.Errorf("projections: no pbem.created event")
 	}
+	if err := p.settle(appended, len(b.TakenBack) > 0); err != nil {
+		return nil, err
+	}
+	a := Append{Before: before, Events: appended, Decoded: evs, After: g, Engine: p.Engine,
+		Now: p.Now(last(appended)), Grace: p.MailGrace}
+	eff, err := Owed(a)
+	if err != nil {
+		return nil, err
+	}
+	g.DeadlineAt, g.ReminderAt = eff.Deadline, eff.Reminder
+	if p.Outbox {
+		if b.Outbox, err = p.rows(a, eff.Mails); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// fold folds one event e (ev: its engine event, if decoded already) and
+// returns its engine event (nil for a service event).
+func (p *Projector) fold(b *Batch, e events.Event, ev engine.Event) (engine.Event, error) {
+	if pbemevent.IsServiceEvent(e.Type) {
+		return nil, p.foldService(b, e)
+	}
+	if p.State == nil {
+		return nil, fmt.Errorf("projections: %s v%d: engine event before pbem.created", e.Stream, e.Version)
+	}
+	if ev == nil {
+		var err error
+		if ev, err = pbemevent.Decode(p.Engine, e); err != nil {
+			return nil, err
+		}
+	}
+	p.State.Apply(ev)
+	return ev, nil
+}
+
+// foldService folds service event e: what it changes of the game row,
+// its seats and the Batch.
+func (p *Projector) foldService(b *Batch, e events.Event) error {
+	g := p.Game
+	switch e.Type {
+	case pbemevent.TypeCreated:
+		return p.create(e)
+	case pbemevent.TypePaused:
+		g.Status = StatusPaused
+	case pbemevent.TypeResumed:
+		g.Status = StatusActive
+	case pbemevent.TypeExtended:
+		g.Extensions++
+	case pbemevent.TypeAborted:
+		g.Status = StatusAborted
+	case pbemevent.TypeEmailChanged, pbemevent.TypePlayerReplaced:
+		return p.reseat(b, e)
+	case pbemevent.TypeSeatBot:
+		return p.seatBot(b, e)
+	case pbemevent.TypeLanguage:
+		return p.language(b, e)
+	case pbemevent.TypeTakeback:
+		return p.takeBack(b, e)
+	case pbemevent.TypeAdminLinkRevoked:
+		b.AdminToken = true
+	case pbemevent.TypeLinkResent:
+		var l pbemevent.LinkResent
+		if err := json.Unmarshal(e.Data, &l); err != nil {
+			return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+		}
+		if s := g.SeatAt(l.Seat); s != nil {
+			s.TokenGen = l.TokenGen
+			b.Tokens = append(b.Tokens, *s)
+		}
+	}
+	return nil
+}
+
+// settle folds what the events decide together: the seats awaited, the
+// result and end of the game, and the state snapshot (always stored after
+// a take-back: its state is not the previous one plus events, so no
+// snapshot ever precedes a take-back).
+func (p *Projector) settle(appended []events.Event, tookBack bool) error {
+	g := p.Game
 	g.ToMove = NonNil(p.State.ToMove())
 	if g.Status != StatusAborted {
 		if r := p.State.Result(); r != nil {
@@ -206,52 +170,41 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	if g.Ended() {
 		g.ToMove = []int{}
 		if g.FinishedAt == nil {
-			if ending.Stream == "" {
-				ending = last
-			}
-			t := ending.RecordedAt.UTC()
+			t := ending(appended).RecordedAt.UTC()
 			g.FinishedAt = &t
 		}
 	}
 	if g.SnapshotDue() || tookBack {
-		// The repository stores State with this Change. A take-back's state
-		// is not the previous one plus events, so it is always stored: no
-		// snapshot ever precedes a take-back. Between snapshots the state
-		// is not encoded at all: State keeps the last snapshot's bytes.
+		// The repository stores State with this Change. Between snapshots
+		// the state is not encoded at all: State keeps the last
+		// snapshot's bytes.
 		state, err := MarshalState(p.State)
 		if err != nil {
-			return nil, fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
+			return fmt.Errorf("projections: marshal state of %s: %w", g.ID, err)
 		}
 		g.State, g.StateVersion = state, g.Version
 	}
-	switch {
-	case g.Status != StatusActive:
-		g.DeadlineAt, g.ReminderAt = nil, nil
-	case explicit != nil:
-		r := explicit.Add(-g.ReminderBefore)
-		g.DeadlineAt, g.ReminderAt = explicit, &r
-	case freshDeadline || entered(before, g.ToMove) != nil || g.DeadlineAt == nil:
-		d := p.Now(last).UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)
-		r := d.Add(-g.ReminderBefore)
-		g.DeadlineAt, g.ReminderAt = &d, &r
-	}
-	if p.Outbox && len(b.TakenBack) == 0 {
-		// A take-back sends nothing: the turn goes back to the seat that
-		// took its move back, which knows.
-		n := len(b.Outbox)
-		if err := p.mails(b, beforeStatus, before, timedOut, created, resumed, roundEnd, lines); err != nil {
-			return nil, err
-		}
-		if err := p.noticeMails(b, notice, lines); err != nil {
-			return nil, err
-		}
-		if seatMove && len(timedOut) == 0 {
-			for i := n; i < len(b.Outbox); i++ {
-				b.Outbox[i].Delay = p.MailGrace
-			}
+	return nil
+}
+
+// ending is the last of appended that may have ended the game: an engine
+// event or an abort (else the last event). The service events an ended
+// game still takes (a rematch) come after it, and must not move its end.
+func ending(appended []events.Event) events.Event {
+	for i := len(appended) - 1; i >= 0; i-- {
+		if t := appended[i].Type; !pbemevent.IsServiceEvent(t) || t == pbemevent.TypeAborted {
+			return appended[i]
 		}
 	}
-	return b, nil
+	return last(appended)
+}
+
+// last is the last of appended (none: the zero event).
+func last(appended []events.Event) events.Event {
+	if len(appended) == 0 {
+		return events.Event{}
+	}
+	return appended[len(appended)-1]
 }
 
 // takeBack handles pbem.takeback: the engine state goes back to the one
@@ -321,9 +274,9 @@ func (p *Projector) create(e events.Event) error {
 }
 
 // reseat handles pbem.email_changed and pbem.player_replaced: the seat's
-// new token generation (and name), and the email that lets its holder in
-// (a new link, or an invitation for a new player). The seat's address is
-// primary data: the service sets it on the row before the append.
+// new token generation (and name). The seat's address is primary data:
+// the service sets it on the row before the append. (The email that lets
+// its holder in is Owed's.)
 func (p *Projector) reseat(b *Batch, e events.Event) error {
 	var x pbemevent.PlayerReplaced // pbemevent.EmailChanged's fields are a subset
 	if err := json.Unmarshal(e.Data, &x); err != nil {
@@ -335,138 +288,16 @@ func (p *Projector) reseat(b *Batch, e events.Event) error {
 		return fmt.Errorf("projections: %s v%d: no seat %d", e.Stream, e.Version, x.Seat)
 	}
 	s.TokenGen = x.TokenGen
-	kind := outbox.Link
 	if e.Type == pbemevent.TypePlayerReplaced {
 		g.Players = slices.Clone(g.Players)
 		g.Players[x.Seat] = x.Name
 		s.Name = x.Name
-		kind = outbox.Invitation
 	}
 	b.Tokens = append(b.Tokens, *s)
-	if p.Outbox {
-		return p.addMail(b, kind, s, e.Version, nil)
-	}
 	return nil
 }
 
-// mails adds the outbox rows of an append. A timeout notice goes to each
-// seat that timed out, in the same transaction as the timeout itself, so a
-// crash cannot lose it.
-func (p *Projector) mails(b *Batch, beforeStatus string, before, timedOut []int, created, resumed, roundEnd bool, lines mailLines) error {
-	g := p.Game
-	v := g.Version
-	for _, seat := range timedOut {
-		if s := g.SeatAt(seat); s != nil {
-			if err := p.addMail(b, outbox.Timeout, s, v, lines); err != nil {
-				return err
-			}
-		}
-	}
-	switch {
-	case created:
-		for i := range g.Seats {
-			if err := p.addMail(b, outbox.Invitation, &g.Seats[i], v, lines); err != nil {
-				return err
-			}
-		}
-	case g.Ended() && beforeStatus != g.Status:
-		for i := range g.Seats {
-			if err := p.addMail(b, outbox.GameOver, &g.Seats[i], v, lines); err != nil {
-				return err
-			}
-		}
-		if err := p.formerMails(b, outbox.GameOver, "", lines); err != nil {
-			return err
-		}
-	case g.Status == StatusActive:
-		if roundEnd {
-			for i := range g.Seats {
-				if err := p.addMail(b, outbox.RoundEnd, &g.Seats[i], v, lines); err != nil {
-					return err
-				}
-			}
-		}
-		awaited := entered(before, g.ToMove)
-		if resumed || beforeStatus != StatusActive {
-			awaited = g.ToMove
-		}
-		for _, seat := range awaited {
-			if s := g.SeatAt(seat); s != nil {
-				if err := p.addMail(b, outbox.YourTurn, s, v, lines); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// addMail adds to b the email of kind to seat s about version.
-func (p *Projector) addMail(b *Batch, kind outbox.Kind, s *Seat, version int64, lines mailLines) error {
-	return p.addMailWith(b, kind, s, version, lines, nil)
-}
-
-// addMailWith is addMail with a last touch to the payload (nil: none),
-// written in the language its reader reads (Game.SeatLanguage). A
-// seat without an address (a bot's from the start) gets nothing; a seat a
-// bot plays for its person (SeatBot) gets only what a person who played
-// is told (BotPlayedKind): never a turn to play.
-func (p *Projector) addMailWith(b *Batch, kind outbox.Kind, s *Seat, version int64, lines mailLines, touch func(*outbox.Payload)) error {
-	g := p.Game
-	if s.Email == "" || (s.Bot != "" && !BotPlayedKind(kind)) {
-		return nil // a bot reads no email
-	}
-	lang := g.SeatLanguage(s.Seat)
-	if s.Seat < 0 { // a person who left the game (formerMails)
-		lang = cmp.Or(s.Language, g.Language)
-	}
-	var told []string
-	if lines != nil {
-		var err error
-		if told, err = lines.in(lang); err != nil {
-			return err
-		}
-	}
-	m := outbox.NewPayload(outbox.Head{
-		To:       outbox.Recipient{Seat: s.Seat, Name: s.Name, Email: s.Email},
-		Language: lang,
-		Game:     outbox.GameInfo{ID: g.ID, Name: g.Game, Players: g.Players, Bots: g.Bots()},
-		TokenGen: s.TokenGen,
-		Version:  version,
-		Deadline: g.DeadlineAt,
-		Lines:    told,
-	})
-	if g.Result != nil {
-		for _, r := range Rankings(g.Result, g.Players) {
-			m.Ranking = append(m.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})
-		}
-		m.Summary = ResultSummary(g.Result, g.Players, lang)
-	}
-	if g.Status == StatusAborted {
-		m.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, lang)
-	}
-	if g.Status == StatusActive && p.State != nil && s.Bot == "" && s.Seat >= 0 {
-		m.Awaited = slices.Contains(g.ToMove, s.Seat)
-		legal := speak(g, p.State, lang).Legal(s.Seat)
-		m.Moves, m.Choice = Labels(legal), ChoiceTag(legal)
-	}
-	if touch != nil {
-		touch(&m)
-	}
-	row := outbox.Row{GameID: g.ID, Kind: kind, Payload: m, EventVersion: version}
-	if s.Seat >= 0 {
-		seat := s.Seat
-		row.Seat = &seat
-	}
-	b.Outbox = append(b.Outbox, row)
-	return nil
-}
-
-// BotPlayedKind reports whether an email of kind goes to the person of a
-// seat a bot plays: the notices (who plays, pauses) and the game's result,
-// never a turn, a timeout, a round or table talk.
-func BotPlayedKind(kind outbox.Kind) bool { return kind == outbox.Notice || kind == outbox.GameOver }
-
+// SeatAt returns g's seat n, or nil when g has none.
 func (g *Game) SeatAt(n int) *Seat {
 	for i := range g.Seats {
 		if g.Seats[i].Seat == n {
@@ -476,17 +307,7 @@ func (g *Game) SeatAt(n int) *Seat {
 	return nil
 }
 
-// entered lists the seats of after that are not in before.
-func entered(before, after []int) []int {
-	var out []int
-	for _, s := range after {
-		if !slices.Contains(before, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
+// NonNil returns s, or an empty slice for nil (a JSON list, never null).
 func NonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -64,20 +64,7 @@ func RatedBy(s *Stint) (player, bot string) {
 // (others are ignored): the ratings, by game then best first, and each
 // rated seat's change, by game id then seat.
 func Rate(stints []Stint) ([]Rating, []RatingChange) {
-	byGame := map[string][]Stint{}
-	var order []string
-	for _, s := range stints {
-		if s.Outcome != OutcomeFinished || s.EndedAt == nil {
-			continue
-		}
-		if _, ok := byGame[s.GameID]; !ok {
-			order = append(order, s.GameID)
-		}
-		byGame[s.GameID] = append(byGame[s.GameID], s)
-	}
-	slices.SortFunc(order, func(a, b string) int {
-		return cmp.Or(byGame[a][0].EndedAt.Compare(*byGame[b][0].EndedAt), cmp.Compare(a, b))
-	})
+	order, byGame := finishedGames(stints)
 	type key struct{ game, player string }
 	rated := map[key]*Rating{}
 	var changes []RatingChange
@@ -147,6 +134,25 @@ func Rate(stints []Stint) ([]Rating, []RatingChange) {
 		return cmp.Or(cmp.Compare(a.GameID, b.GameID), cmp.Compare(a.Seat, b.Seat))
 	})
 	return out, changes
+}
+
+// finishedGames groups the stints of finished games by game, and lists
+// the games in the order they ended (then by id).
+func finishedGames(stints []Stint) (order []string, byGame map[string][]Stint) {
+	byGame = map[string][]Stint{}
+	for _, s := range stints {
+		if s.Outcome != OutcomeFinished || s.EndedAt == nil {
+			continue
+		}
+		if _, ok := byGame[s.GameID]; !ok {
+			order = append(order, s.GameID)
+		}
+		byGame[s.GameID] = append(byGame[s.GameID], s)
+	}
+	slices.SortFunc(order, func(a, b string) int {
+		return cmp.Or(byGame[a][0].EndedAt.Compare(*byGame[b][0].EndedAt), cmp.Compare(a, b))
+	})
+	return order, byGame
 }
 
 // pairScore is the score of a seat placed a against one placed b.

@@ -58,16 +58,6 @@ func (b *lineBook) in(lang string) ([]string, error) {
 	return out, nil
 }
 
-// mailLines are the lines an email tells, in its reader's language.
-type mailLines interface {
-	in(lang string) ([]string, error)
-}
-
-// oneLine is the single line line(lang) (table talk).
-type oneLine func(lang string) string
-
-func (f oneLine) in(lang string) ([]string, error) { return []string{f(lang)}, nil }
-
 // speak is st as a reader of lang is shown it (engine.State.Speak): in
 // lang (the game's when empty), naming each seat by whoever holds it now
 // (a replaced player's successor), not by the names the game was dealt

@@ -282,13 +282,7 @@ func (f *stintFold) service(e events.Event, at time.Time, fresh map[int]bool) er
 		if x.Seat < 0 || x.Seat >= len(f.seats) {
 			return bad(fmt.Errorf("no seat %d", x.Seat))
 		}
-		old := f.out[f.seats[x.Seat].cur]
-		f.out[f.seats[x.Seat].cur].Outcome = OutcomeLeft
-		f.closeStint(x.Seat, at)
-		f.out = append(f.out, Stint{GameID: old.GameID, Game: old.Game, Seat: x.Seat, Stint: old.Stint + 1, Name: x.Name,
-			Outcome: OutcomeActive, MoveMillis: []int64{}})
-		f.seats[x.Seat] = seatTurn{cur: len(f.out) - 1}
-		fresh[x.Seat] = true
+		f.replaced(x, at, fresh)
 	case pbemevent.TypeSeatBot:
 		var x pbemevent.SeatBot
 		if err := json.Unmarshal(e.Data, &x); err != nil {
@@ -309,18 +303,39 @@ func (f *stintFold) service(e events.Event, at time.Time, fresh map[int]bool) er
 		if err := json.Unmarshal(e.Data, &x); err != nil {
 			return bad(err)
 		}
-		_, st, err := pbemevent.StateBefore(f.games, f.evs, x.From)
-		if err != nil {
+		if err := f.takenBack(x); err != nil {
 			return bad(err)
 		}
-		f.st = st
-		if x.Seat >= 0 && x.Seat < len(f.seats) {
-			t := &f.seats[x.Seat]
-			s := &f.out[t.cur]
-			if t.last != nil && t.owes(f.out) && len(s.MoveMillis) > 0 {
-				s.MoveMillis = s.MoveMillis[:len(s.MoveMillis)-1]
-				t.open, t.last = t.last, nil
-			}
+	}
+	return nil
+}
+
+// replaced folds pbem.player_replaced x at time at: the seat's stint ends
+// (its person left) and the new player's begins.
+func (f *stintFold) replaced(x pbemevent.PlayerReplaced, at time.Time, fresh map[int]bool) {
+	old := f.out[f.seats[x.Seat].cur]
+	f.out[f.seats[x.Seat].cur].Outcome = OutcomeLeft
+	f.closeStint(x.Seat, at)
+	f.out = append(f.out, Stint{GameID: old.GameID, Game: old.Game, Seat: x.Seat, Stint: old.Stint + 1, Name: x.Name,
+		Outcome: OutcomeActive, MoveMillis: []int64{}})
+	f.seats[x.Seat] = seatTurn{cur: len(f.out) - 1}
+	fresh[x.Seat] = true
+}
+
+// takenBack folds pbem.takeback x: the state before the move, and the
+// move's time taken off its seat's stint (the seat's turn is open again).
+func (f *stintFold) takenBack(x pbemevent.Takeback) error {
+	_, st, err := pbemevent.StateBefore(f.games, f.evs, x.From)
+	if err != nil {
+		return err
+	}
+	f.st = st
+	if x.Seat >= 0 && x.Seat < len(f.seats) {
+		t := &f.seats[x.Seat]
+		s := &f.out[t.cur]
+		if t.last != nil && t.owes(f.out) && len(s.MoveMillis) > 0 {
+			s.MoveMillis = s.MoveMillis[:len(s.MoveMillis)-1]
+			t.open, t.last = t.last, nil
 		}
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"pbem/events/pbemevent"
 
 	"pbem/events"
-	"pbem/projections/outbox"
 )
 
 // Bots returns, by seat, the level of the bot that plays it ("" for a
@@ -43,24 +42,21 @@ func (g *Game) createdBots(c *pbemevent.Created) {
 }
 
 // seatBot applies pbem.seat_bot: the seat's bot column changes (a seat row,
-// saved like a new token), and a seat handed back to its person gets its
-// new play link by email. back reports a seat handed back.
-func (p *Projector) seatBot(b *Batch, e events.Event) (back bool, err error) {
+// saved like a new token), and a seat handed back to its person gets a new
+// token generation (its new play link is Owed's to send).
+func (p *Projector) seatBot(b *Batch, e events.Event) error {
 	var sb pbemevent.SeatBot
 	if err := json.Unmarshal(e.Data, &sb); err != nil {
-		return false, fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
+		return fmt.Errorf("projections: %s v%d: %w", e.Stream, e.Version, err)
 	}
 	s := p.Game.SeatAt(sb.Seat)
 	if s == nil {
-		return false, nil
+		return nil
 	}
 	s.Bot = sb.Bot
 	if sb.Bot == "" {
 		s.TokenGen = sb.TokenGen
 	}
 	b.Tokens = append(b.Tokens, *s)
-	if p.Outbox && sb.Bot == "" {
-		return true, p.addMail(b, outbox.Link, s, e.Version, nil)
-	}
-	return sb.Bot == "", nil
+	return nil
 }

@@ -3,12 +3,8 @@ package projections
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"pbem/events/pbemevent"
 
 	"pbem/engine"
-	"pbem/events"
-	"pbem/projections/outbox"
 )
 
 // ChoiceTag identifies a list of legal moves: the first 8 hex digits of
@@ -39,25 +35,4 @@ func Labels(moves []engine.Move) []string {
 		out[i] = m.Label()
 	}
 	return out
-}
-
-// chatMails adds a chat email to every seat but the author's: the line
-// that says who wrote what, and each recipient's own legal moves (a chat
-// email can be answered with a move like any other).
-func (p *Projector) chatMails(b *Batch, e events.Event) error {
-	var c pbemevent.Chat
-	if err := json.Unmarshal(e.Data, &c); err != nil {
-		return err
-	}
-	g := p.Game
-	line := oneLine(func(lang string) string { return DescribeService(pbemevent.TypeChat, e.Data, g.Players, lang) })
-	for i := range g.Seats {
-		if g.Seats[i].Seat == c.Seat {
-			continue
-		}
-		if err := p.addMail(b, outbox.Chat, &g.Seats[i], e.Version, line); err != nil {
-			return err
-		}
-	}
-	return nil
 }
