@@ -89,12 +89,14 @@ type pages struct {
 	// while the schema is being migrated is an outage.
 	schemaError func(context.Context, error) error
 	limit       *limiter // the server's rate limits
+	audits      *auditCache
 }
 
 // newPages returns the HTML pages of cfg (their routes are in routes.go).
 // It panics if the embedded templates do not parse (a build defect).
 func newPages(cfg PageConfig) *pages {
-	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates(), cop: newCrossOrigin(cfg.PublicURL)}
+	p := &pages{cfg: cfg, svc: cfg.Service, log: cfg.Logger, tmpl: mustTemplates(), cop: newCrossOrigin(cfg.PublicURL),
+		audits: newAuditCache(defaultAuditCacheGames)}
 	if p.log == nil {
 		p.log = slog.Default()
 	}

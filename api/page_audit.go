@@ -53,24 +53,33 @@ type auditEvent struct {
 	Data     string
 }
 
-// audit: GET /games/:id/audit, public once the game has ended.
+// audit: GET /games/:id/audit, public once the game has ended. The record,
+// the chart's scores and the told events are cached (auditCache): an ended
+// game's record does not change.
 func (p *pages) audit(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("id")
-	a, err := p.svc.Audit(ctx, id)
-	if err != nil {
-		return err
-	}
 	sm, cat, b, err := p.summaryPage(c, id)
 	if err != nil {
 		return err
 	}
+	ent, err := p.audits.get(id, func() (*auditEntry, error) {
+		a, err := p.svc.Audit(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return &auditEntry{audit: a, scores: p.scores(c, id)}, nil
+	})
+	if err != nil {
+		return err
+	}
+	a := ent.audit
 	d := auditPage{base: b, GameID: id, GameName: gameName(cat, sm.Game), Engine: sm.Game, Rules: a.Rules,
 		Seed: a.Seed, SeedHash: a.SeedHash, CommitKey: a.CommitKey,
 		AuditURL: strings.TrimRight(p.cfg.PublicURL, "/") + "/api/v1/games/" + url.PathEscape(id) + "/audit"}
 	d.Title = cat.T("audit.title", d.GameName)
 	names := seatNames(sm)
-	texts := p.svc.DescribeAudit(a, names, b.Lang)
+	texts := ent.textsFor(b.Lang, names, func() []string { return p.svc.DescribeAudit(a, names, b.Lang) })
 	at := play.AuditNames(a, names) // each act's author as of the act
 	now, loc := p.svc.Now(), location(c)
 	for i, e := range a.Events {
@@ -78,7 +87,7 @@ func (p *pages) audit(c echo.Context) error {
 			When: tellTime(cat, e.RecordedAt, now, loc), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}
-	d.Chart = drawChart(p.scores(c, id), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
+	d.Chart = drawChart(ent.scores, names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
 	return p.render(c, http.StatusOK, "audit", d)
 }
 
