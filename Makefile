@@ -49,10 +49,14 @@ API_RACE_TESTS ?= ^Test(SameMoveTwiceAtOnce|HostileSimultaneousChatUnderTheLimit
 NORACE_TESTS ?= ^Test(YourTurnEmailsTellEverythingSinceTheSeatsLastMove)$$
 NORACE_PKGS ?= ./notify/postgres
 # The browser tests (api's TestBrowser*, chromium driving the pages) run
-# without the race detector, in a go test of their own (test-browser); the
-# other tracks skip them. The packages with browser tests are found by
-# name, so that none is skipped everywhere.
+# without the race detector, in two go tests of their own, each with its
+# chromium (a package's browser tests share one and run one at a time):
+# browser-a those matching BROWSER_SPLIT, browser-b the others (the
+# longest track of make test when they were one: 607 s at load 25, each
+# half about 260 s of it). The other tracks skip them. The packages with
+# browser tests are found by name, so that none is skipped everywhere.
 BROWSER_TESTS ?= ^TestBrowser
+BROWSER_SPLIT ?= ^TestBrowser[A-F]
 BROWSER_PKGS ?= $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=data --exclude-dir=node_modules '^func TestBrowser' .)))
 # The packages tested without the race detector: the rest.
 PLAIN_PKGS ?= $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS) $(API_PKGS))")
@@ -93,11 +97,11 @@ test: build
 	./$(BIN) db exec --no-fsync -- $(MAKE) --no-print-directory test-go
 
 # test-go runs the tests; PBEM_TEST_DATABASE_URL is set by `pbem db exec`.
-# Its seven tracks run at once (each track's output together when it
+# Its eight tracks run at once (each track's output together when it
 # ends): vet (make vet: go vet, staticcheck, gofmt, which keep a core busy
 # while the tests wait on PostgreSQL), race (RACE_PKGS), race-api
 # (API_RACE_TESTS), api (API_PKGS' other tests), norace (NORACE_TESTS),
-# browser and plain (the other packages); then the fuzz targets, each a track of its own. Each
+# browser-a and browser-b, and plain (the other packages); then the fuzz targets, each a track of its own. Each
 # test track is a
 # `go test -json` read by testtime (cmd/internal/testtime), which prints
 # what a plain go test prints ("ok pkg 1.2s", FAIL lines, the output of
@@ -114,13 +118,13 @@ track = ./$(TESTTIME) -track $(1) -dir $(TEST_TIMES) --
 test-go:
 	@$(GO) build -o $(TESTTIME) ./cmd/internal/testtime
 	@rm -rf $(TEST_TIMES); rc=0; \
-	$(MAKE) --no-print-directory -j7 --output-sync=target test-vet test-race test-race-api test-api test-norace test-browser test-plain || rc=1; \
+	$(MAKE) --no-print-directory -j8 --output-sync=target test-vet test-race test-race-api test-api test-norace test-browser-a test-browser-b test-plain || rc=1; \
 	if [ $$rc -eq 0 ]; then $(MAKE) --no-print-directory fuzz FUZZ_TRACKS=1 || rc=1; fi; \
 	./$(TESTTIME) -report $(TEST_TIMES) || rc=1; \
 	exit $$rc
 
 TEST_FLAGS = -timeout $(TEST_TIMEOUT) -p $(TEST_P) -parallel $(TEST_PARALLEL)
-.PHONY: test-vet test-race test-race-api test-api test-norace test-browser test-plain testrace-check
+.PHONY: test-vet test-race test-race-api test-api test-norace test-browser test-browser-a test-browser-b test-plain testrace-check
 test-vet:
 	$(call track,vet) $(MAKE) --no-print-directory vet
 test-race: testrace-check
@@ -131,8 +135,11 @@ test-race-api: testrace-check
 	$(call track,race-api) $(GO) test -json -race $(TEST_FLAGS) -run '$(API_RACE_TESTS)' -skip '$(BROWSER_TESTS)' $(API_PKGS)
 test-api:
 	$(call track,api) $(GO) test -json $(TEST_FLAGS) -skip '$(API_RACE_TESTS)|$(BROWSER_TESTS)' $(API_PKGS)
-test-browser:
-	$(call track,browser) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' $(BROWSER_PKGS)
+test-browser: test-browser-a test-browser-b
+test-browser-a:
+	$(call track,browser-a) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_SPLIT)' $(BROWSER_PKGS)
+test-browser-b:
+	$(call track,browser-b) $(GO) test -json -timeout $(TEST_TIMEOUT) -run '$(BROWSER_TESTS)' -skip '$(BROWSER_SPLIT)' $(BROWSER_PKGS)
 test-plain:
 	$(call track,plain) $(GO) test -json $(TEST_FLAGS) -skip '$(BROWSER_TESTS)' $(PLAIN_PKGS)
 # Every name of API_RACE_TESTS names a test of API_PKGS, and every name of
