@@ -78,7 +78,7 @@ FUZZ_TIME ?= 10s
 # staticcheck, pinned; `go run` fetches it through the module proxy.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build run test test-go test-one test-fast help test-ha fuzz bench vet peers history
+.PHONY: build run test test-go test-one test-fast help test-ha fuzz bench vet peers history citus-up citus-down test-citus
 
 ## build: compile bin/pbem and the load tool bin/pbemload
 build:
@@ -201,6 +201,18 @@ peers:
 ## history: scale with history: 100,000 finished and 10,000 active games (HISTORY="FINISHED ACTIVE" to change); about 30 minutes
 history:
 	bench/history/run.sh $(HISTORY)
+
+## citus-up: a Citus coordinator and two workers on loopback ports 5480-5482 (data in $(PBEM_DATA)/citus; needs the citus extension, docs/SCALING.md)
+citus-up:
+	bench/citus/cluster.sh up
+
+## citus-down: stop the three Citus nodes of citus-up (their data stays)
+citus-down:
+	bench/citus/cluster.sh down
+
+## test-citus: the system tests that play whole games against the Citus cluster of citus-up (bench/citus/test.sh; skipped with a message when citus is not installed; not part of make test)
+test-citus:
+	bench/citus/test.sh
 
 ## vet: go vet, staticcheck and gofmt
 vet:

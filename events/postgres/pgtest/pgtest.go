@@ -98,6 +98,14 @@ func create(ctx context.Context, adminURL, prefix string, fromTemplate bool) (st
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := prefix + hex.EncodeToString(b)
+	if workers := citusWorkers(); fromTemplate && workers != nil {
+		drop, err := createCitusDB(ctx, adminURL, name, workers)
+		if err != nil {
+			return "", nil, err
+		}
+		u.Path = "/" + name
+		return u.String(), drop, nil
+	}
 	if fromTemplate {
 		err = cloneDB(ctx, adminURL, name)
 	} else if err = execAdmin(ctx, adminURL, "CREATE DATABASE "+ident(name)); err != nil {

@@ -1,0 +1,98 @@
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"pbem/migrations"
+)
+
+// citusWorkers returns the admin URLs of the Citus workers named by
+// PBEM_TEST_CITUS (comma-separated, `bench/citus/cluster.sh workers`), or
+// nil when it is unset: then the tests run on plain PostgreSQL. With it,
+// PBEM_TEST_DATABASE_URL names the coordinator (`make test-citus`).
+func citusWorkers() []string {
+	v := strings.TrimSpace(os.Getenv("PBEM_TEST_CITUS"))
+	if v == "" {
+		return nil
+	}
+	var urls []string
+	for _, u := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		urls = append(urls, u)
+	}
+	return urls
+}
+
+// createCitusDB creates database name on the coordinator of adminURL and on
+// every worker, with the citus extension in each, adds the workers to the
+// coordinator's metadata, applies every migration and then
+// migrations.CitusDistribute, as an operator does once (docs/SCALING.md).
+// It returns a function that drops the database on every node.
+func createCitusDB(ctx context.Context, adminURL, name string, workers []string) (func() error, error) {
+	nodes := append([]string{adminURL}, workers...)
+	drop := func() error {
+		var errs []error
+		for _, n := range nodes {
+			if err := execAdmin(context.Background(), n, "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)"); err != nil {
+				errs = append(errs, fmt.Errorf("drop %s on %s: %w", name, redact(n), err))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	for _, n := range nodes {
+		if err := execAdmin(ctx, n, "CREATE DATABASE "+ident(name)); err != nil {
+			_ = drop()
+			return nil, fmt.Errorf("create database on %s: %w", redact(n), err)
+		}
+		if err := execAdmin(ctx, withDatabase(n, name), "CREATE EXTENSION citus"); err != nil {
+			_ = drop()
+			return nil, fmt.Errorf("citus on %s: %w", redact(n), err)
+		}
+	}
+	coord := withDatabase(adminURL, name)
+	host, port, err := hostPort(adminURL)
+	if err == nil {
+		err = execAdmin(ctx, coord, fmt.Sprintf("SELECT citus_set_coordinator_host(%s, %s)", literal(host), port))
+	}
+	for _, w := range workers {
+		if err != nil {
+			break
+		}
+		var h, p string
+		if h, p, err = hostPort(w); err == nil {
+			err = execAdmin(ctx, coord, fmt.Sprintf("SELECT citus_add_node(%s, %s)", literal(h), p))
+		}
+	}
+	if err == nil {
+		if err = migrations.Up(coord); err != nil {
+			err = fmt.Errorf("migrate: %w", err)
+		}
+	}
+	if err == nil {
+		if err = execAdmin(ctx, coord, migrations.CitusDistribute); err != nil {
+			err = fmt.Errorf("distribute: %w", err)
+		}
+	}
+	if err != nil {
+		_ = drop()
+		return nil, fmt.Errorf("citus database %s: %w", name, err)
+	}
+	return drop, nil
+}
+
+// hostPort returns the host and port (5432 when absent) of a URL.
+func hostPort(rawURL string) (string, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", "", err
+	}
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	return u.Hostname(), port, nil
+}
