@@ -11,18 +11,23 @@
 #  2. a copy of the tree under test (PBEM_SRC, default this repository) in a
 #     private temporary directory, built there (build.sh): pbem, pbemload,
 #     the append benchmark;
-#  3. LOAD_ROUNDS rounds of the two load tests, interleaved (odd rounds
-#     boardgame.io first, even rounds pbem first), each after a CHECKPOINT,
+#  3. LOAD_ROUNDS rounds of the three load tests, interleaved (odd rounds
+#     boardgame.io, pbem, the floor; even rounds the floor, pbem,
+#     boardgame.io, as ../shared/peers orders them), each after a CHECKPOINT,
 #     32 players each: pbem-load.js (`pbem serve` in its own process,
 #     `pbemload -url` in another) and bgio/bench.js (boardgame.io with
 #     bgio-postgres in its own process, plain socket.io clients in another,
 #     after BGIO_WARMUP seconds of play). Both read the CPU of the server,
 #     of the clients and of the whole PostgreSQL cluster, and the WAL, with
-#     the same code (lib/meter.js);
+#     the same code (lib/meter.js); and the floor (floor/: an HTTP endpoint
+#     doing one durable INSERT of a move-sized row a request, its clients in
+#     its own process, as ../shared/peers' limit/; the harness's program,
+#     built from this repository, not from the tree under test), which reads
+#     its process and the cluster as lib/meter.js does;
 #  4. the event-store benchmark (eventstore/): pbem, Message DB with one
 #     category for all writers and with a category per writer, a plain
 #     INSERT; ES_ROUNDS rounds of ES_PHASE per system, interleaved;
-#  5. the tables (table.js). Everything goes to out/<date>/ as well.
+#  5. the tables (table.js), with pbem/floor. Everything goes to out/<date>/ as well.
 #
 # Environment (defaults): PBEM_SRC (this repository), ES_PHASE (3s),
 # ES_ROUNDS (3), ES_WRITERS (1,8,32), LOAD_ROUNDS (2), PLAYERS (32),
@@ -53,6 +58,7 @@ export NODE_PATH=$here/_node/node_modules
 work=$(mktemp -d /tmp/pbem-peers.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$here/build.sh" "$src" "$work"
+(cd "$here/../.." && go build -o "$work/floor" ./bench/peers/floor)
 desc=$src
 if git -C "$src" rev-parse --short HEAD >/dev/null 2>&1; then
   desc="$src at $(git -C "$src" rev-parse --short HEAD)"
@@ -72,8 +78,13 @@ bgio() {
   node "$here/bgio/bench.js" --url "$url" --duration "$secs" --warmup "$BGIO_WARMUP" --players "$PLAYERS" --active "$ACTIVE_GAMES" \
     --json "$out/bgio-$1.json"
 }
+floor() {
+  "$here/pg.sh" checkpoint
+  echo; echo "== the floor (HTTP + one durable INSERT a request), round $1: 3s warm-up, ${secs}s measured"
+  "$work/floor" -url "$url" -duration "${secs}s" -players "$PLAYERS" -json "$out/floor-$1.json"
+}
 for r in $(seq 1 "$LOAD_ROUNDS"); do
-  if [ $((r % 2)) = 1 ]; then bgio "$r"; pbem "$r"; else pbem "$r"; bgio "$r"; fi
+  if [ $((r % 2)) = 1 ]; then bgio "$r"; pbem "$r"; floor "$r"; else floor "$r"; pbem "$r"; bgio "$r"; fi
 done
 echo; "$here/pg.sh" checkpoint
 echo "== event store: $ES_ROUNDS round(s) of $ES_PHASE per system and writer count"

@@ -1,8 +1,9 @@
 // Prints the tables of a run from the JSON files left in its output folder:
 //
 //   node table.js OUTDIR          bgio-N.json and pbem-N.json (run.sh: the move
-//                                 path, boardgame.io beside pbem) and
-//                                 eventstore.json (the appends)
+//                                 path, boardgame.io beside pbem), floor-N.json
+//                                 (the floor beside pbem) and eventstore.json
+//                                 (the appends)
 //   node table.js OUTDIR A B      A-N.json and B-N.json (compare.sh: the move
 //                                 path of two trees), then B/A
 //
@@ -59,6 +60,28 @@ function moveTable(a, b, na, nb) {
   if (views.length) console.log(`pbem: GET views per move ${views.join(', ')}`);
 }
 
+// floorTable prints pbem beside the floor (floor/: HTTP and one durable
+// INSERT a request): the figures both have, and pbem/floor.
+function floorTable(pb, fl) {
+  for (const r of [...pb, ...fl]) r.total_cpu_ms = r.process_cpu_ms + r.pg_cluster_cpu_ms;
+  const rows = [
+    ['moves/s acknowledged', 'moves_per_s', 0],
+    ['latency p50 ms', 'p50_ms', 2],
+    ['latency p99 ms', 'p99_ms', 2],
+    ['CPU/move ms, processes', 'process_cpu_ms', 3],
+    ['CPU/move ms, PG whole cluster', 'pg_cluster_cpu_ms', 3],
+    ['CPU/move ms, processes + PG', 'total_cpu_ms', 3],
+    ['WAL bytes/move', 'wal_bytes', 0],
+  ];
+  console.log(`${'figure'.padEnd(30)} ${pad('the floor', 12)} ${pad('pbem', 12)} ${pad('pbem/floor', 12)}`);
+  for (const [label, k, d] of rows) {
+    const vf = mean(fl.map((r) => r[k]));
+    const vp = mean(pb.map((r) => r[k]));
+    console.log(`${label.padEnd(30)} ${pad(fmt(vf, d), 12)} ${pad(fmt(vp, d), 12)} ${pad(ratio(vp, vf), 12)}`);
+  }
+  console.log(`moves/s per round: the floor ${fl.map((r) => fmt(r.moves_per_s)).join(', ')}; pbem ${pb.map((r) => fmt(r.moves_per_s)).join(', ')}`);
+}
+
 if (left && right) {
   const a = rounds(left);
   const b = rounds(right);
@@ -75,6 +98,14 @@ if (bg.length || pb.length) {
   moveTable(bg, pb, 'boardgame.io', 'pbem');
   console.log('(latency: pbem, POST /moves to its answer, after the commit; boardgame.io, the move sent to the state update');
   console.log(' received by the mover\'s socket, sent before its writes. Server, clients and PostgreSQL are separate processes)');
+}
+
+const fl = rounds('floor');
+if (fl.length && pb.length) {
+  console.log(`\nTHE FLOOR: an HTTP endpoint doing one durable INSERT of a move-sized row a request (net/http + pgx, ` +
+    `${fl[0].players} clients in its own process), same PostgreSQL, ${fl.length} round(s) interleaved with pbem's, mean of the rounds`);
+  floorTable(pb, fl);
+  console.log('(processes: pbem, its server and its load client; the floor, its one process, server and clients)');
 }
 
 if (fs.existsSync(path.join(dir, 'eventstore.json'))) {
