@@ -162,7 +162,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 		if srv.TLSConfig != nil {
 			served <- srv.ServeTLS(ln, "", "")
 		} else {
-			served <- srv.Serve(ln)
+			served <- srv.Serve(api.OneWrite(ln))
 		}
 	}()
 	fmt.Fprintf(e.stdout, "pbem: listening on %s://%s\n", scheme, ln.Addr())

@@ -95,7 +95,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	server := &http.Server{Handler: api.New(api.Config{Service: svc, Limits: noLimits}), ReadHeaderTimeout: 10 * time.Second}
-	go server.Serve(ln) //nolint:errcheck // closed below
+	go server.Serve(api.OneWrite(ln)) //nolint:errcheck // closed below
 	defer server.Close()
 	fmt.Fprintf(stdout, "loadtest: %d players, %d CPUs, PostgreSQL %s\n", o.players, runtime.NumCPU(), redactURL(dbURL))
 
