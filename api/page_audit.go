@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -91,43 +90,6 @@ func (p *pages) audit(c echo.Context) error {
 	return p.render(c, http.StatusOK, "audit", d)
 }
 
-// scoreOf reads the round and the players' scores from a public view,
-// under the name each game gives them (Lords of Scotland: seats[].points;
-// Swords and Bagpipes: players[].gold; else "totals"). ok is false when the
-// view has no scores.
-func scoreOf(view []byte) (round int, scores []int, ok bool) {
-	var v map[string]json.RawMessage
-	if json.Unmarshal(view, &v) != nil {
-		return 0, nil, false
-	}
-	_ = json.Unmarshal(v["round"], &round)
-	var seats []struct {
-		Points *int `json:"points"`
-		Gold   *int `json:"gold"`
-	}
-	for _, k := range []string{"seats", "players"} {
-		if json.Unmarshal(v[k], &seats) != nil || len(seats) == 0 {
-			continue
-		}
-		scores = scores[:0]
-		for _, s := range seats {
-			switch {
-			case s.Points != nil:
-				scores = append(scores, *s.Points)
-			case s.Gold != nil:
-				scores = append(scores, *s.Gold)
-			}
-		}
-		if len(scores) == len(seats) {
-			return round, scores, true
-		}
-	}
-	if json.Unmarshal(v["totals"], &scores) == nil && len(scores) > 0 {
-		return round, scores, true
-	}
-	return round, nil, false
-}
-
 // roundScores is the players' scores at the start (Round 0) and at the
 // end of each round.
 type roundScores struct {
@@ -136,20 +98,15 @@ type roundScores struct {
 }
 
 // scores replays game id with its engine from public views only, and
-// returns the scores at the start and after each round. The chart is a
+// returns the scores (engine.SeatView's Score) at the start and after each round. The chart is a
 // reading aid: a record that does not replay (verify reports it) or a
 // replay that fails is logged and gives no scores, never a failed page.
 func (p *pages) scores(c echo.Context, id string) []roundScores {
 	var out []roundScores
-	var bad bool
 	err := p.svc.PublicReplay(c.Request().Context(), id, func(st play.PublicStep) {
-		b, err := json.Marshal(st.View)
-		if err != nil {
-			bad = true
-			return
-		}
-		round, sc, ok := scoreOf(b)
-		if !ok {
+		score := st.View.Score()
+		round, sc := score.Round, score.Seats
+		if len(sc) == 0 {
 			return
 		}
 		if len(out) == 0 {
@@ -162,7 +119,7 @@ func (p *pages) scores(c echo.Context, id string) []roundScores {
 			out = append(out, roundScores{Round: r, Scores: slices.Clone(sc)})
 		}
 	})
-	if err != nil || bad {
+	if err != nil {
 		p.log.Warn("audit chart: replay failed", "game", id, "err", err)
 		return nil
 	}

@@ -94,17 +94,17 @@ func bagCards(cat i18n.Printer, cs []bagpipes.CardView) []bagCard {
 	return out
 }
 
-// bagLabel groups a Swords and Bagpipes move. It gives no label: the
-// engine's is shown as it comes, already in the game's language and naming
+// bagGroup gives a Swords and Bagpipes move's kind its group (a catalog
+// key). The label is the engine's, shown as it comes, already in the game's language and naming
 // the players (as are the card texts of the view).
-func bagLabel(m rawMove) (string, string) {
-	switch m.Type {
+func bagGroup(kind string) string {
+	switch kind {
 	case "replenish", "relocate", "play", "end_turn", "stay_home", "choose", "pass":
-		return "bagmove." + m.Type, ""
+		return "bagmove." + kind
 	case "pass_badge", "keep_badge":
-		return "bagmove.badge", ""
+		return "bagmove.badge"
 	}
-	return "", ""
+	return ""
 }
 
 // bagWord translates a phase or side name of the view (prefix+name in the

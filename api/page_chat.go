@@ -2,15 +2,12 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"pbem/events"
-	"pbem/events/pbemevent"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
+	"pbem/events"
 	"pbem/events/play"
 )
 
@@ -65,22 +62,15 @@ type chatLine struct {
 // and loc, and New for another player's line after version from.
 func chatLines(ctx context.Context, svc Reads, id, tok string, seat int, names []string, from int64,
 	cat i18n.Printer, loc *time.Location) ([]chatLine, error) {
-	h, err := svc.History(ctx, id, tok)
+	talk, err := svc.TableTalk(ctx, id, tok)
 	if err != nil {
 		return nil, err
 	}
 	now := svc.Now()
 	var out []chatLine
-	for _, r := range h.Events {
-		if r.Type != pbemevent.TypeChat {
-			continue
-		}
-		var c pbemevent.Chat
-		if err := json.Unmarshal(r.Data, &c); err != nil {
-			return nil, fmt.Errorf("chat line v%d: %w", r.Version, err)
-		}
-		out = append(out, chatLine{Version: r.Version, Who: seatName(names, c.Seat), Text: c.Text,
-			When: tellTime(cat, r.RecordedAt, now, loc), Mine: c.Seat == seat, New: c.Seat != seat && r.Version > from})
+	for _, c := range talk {
+		out = append(out, chatLine{Version: c.Version, Who: seatName(names, c.Seat), Text: c.Text,
+			When: tellTime(cat, c.RecordedAt, now, loc), Mine: c.Seat == seat, New: c.Seat != seat && c.Version > from})
 	}
 	if len(out) > chatShown {
 		out = out[len(out)-chatShown:]

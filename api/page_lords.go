@@ -120,13 +120,13 @@ func seatName(names []string, seat int) string {
 	return fmt.Sprintf("#%d", seat+1)
 }
 
-// lordsGroup gives a Lords of Scotland move its group (a catalog key); its
-// label is the engine's, already in the game's language with the players'
+// lordsGroup gives a Lords of Scotland move's kind its group (a catalog
+// key); its label is the engine's, already in the game's language with the players'
 // names.
-func lordsGroup(m rawMove) (string, string) {
-	switch m.Type {
-	case "recruit", "muster", "claim", "power", "copy", "target":
-		return "move." + m.Type, ""
+func lordsGroup(kind string) string {
+	switch kind {
+	case lords.MoveRecruit, lords.MoveMuster, lords.MoveClaim, lords.MovePower, lords.MoveCopy, lords.MoveTarget:
+		return "move." + kind
 	}
-	return "", ""
+	return ""
 }

@@ -316,15 +316,14 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 			d.Notices = append(d.Notices, n)
 		}
 	}
-	var labeler func(m rawMove) (group, label string)
-	var keyer func(m rawMove) string
+	var grouper func(kind string) string
 	switch st := v.State.(type) {
 	case lords.View:
 		d.Lords = lordsData(cat, st, names)
-		labeler, keyer = lordsGroup, lordsCardKey
+		grouper = lordsGroup
 	case bagpipes.View:
 		d.Bag = bagData(cat, st, names)
-		labeler, keyer = bagLabel, bagCardKey
+		grouper = bagGroup
 	default:
 		raw, err := json.Marshal(v.State)
 		if err != nil {
@@ -333,7 +332,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Generic = genericFields(raw)
 	}
 	if !d.YouBot { // the person cannot move for the bot that plays their seat (page_play_bot_test.go)
-		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, labeler, keyer)
+		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, grouper)
 	}
 	for _, g := range d.Groups {
 		for i := range g.Moves {
@@ -358,21 +357,12 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	return d, nil
 }
 
-// rawMove is a legal move as JSON, with its decoded fields.
-type rawMove struct {
-	JSON   string
-	Type   string
-	Label  string
-	Fields map[string]json.RawMessage
-}
-
 // groupMoves turns the legal moves into titled button groups, in the order
 // of their first appearance. final[i] marks moves[i] as one that cannot be
-// taken back. labeler, if set, gives a move's group (a catalog key) and
-// label in the page's language ("" keeps the engine's); keyer, if set,
-// names the card of the table a move is about.
-func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler func(rawMove) (string, string),
-	keyer func(rawMove) string) []moveGroup {
+// taken back. grouper, if set, gives the group (a catalog key) of a move's
+// kind ("": move.other). Each button posts the move's JSON and shows its
+// label; the card it is about (engine.About) places it on the table.
+func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, grouper func(kind string) string) []moveGroup {
 	var out []moveGroup
 	at := map[string]int{}
 	for k, m := range moves {
@@ -380,21 +370,10 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler fun
 		if err != nil {
 			continue
 		}
-		rm := rawMove{JSON: string(b)}
-		if err := json.Unmarshal(b, &rm.Fields); err != nil {
-			continue
-		}
-		_ = json.Unmarshal(rm.Fields["type"], &rm.Type)
-		_ = json.Unmarshal(rm.Fields["label"], &rm.Label)
-		if rm.Label == "" {
-			rm.Label = m.Label()
-		}
-		group, label := "", ""
-		if labeler != nil {
-			group, label = labeler(rm)
-		}
-		if label == "" {
-			label = rm.Label
+		about := m.About()
+		group := ""
+		if grouper != nil {
+			group = grouper(about.Kind)
 		}
 		if group == "" {
 			group = "move.other"
@@ -405,10 +384,7 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, labeler fun
 			at[group] = i
 			out = append(out, moveGroup{Title: cat.T(group)})
 		}
-		mb := moveButton{JSON: rm.JSON, Label: label, Final: k < len(final) && final[k]}
-		if keyer != nil {
-			mb.Card = keyer(rm)
-		}
+		mb := moveButton{JSON: string(b), Label: m.Label(), Card: about.Card, Final: k < len(final) && final[k]}
 		out[i].Moves = append(out[i].Moves, mb)
 	}
 	return out

@@ -1,8 +1,8 @@
 package api
 
 import (
-	"encoding/json"
-	"strconv"
+	"pbem/engine/bagpipes"
+	"pbem/engine/lords"
 )
 
 // The cards are the controls (issue #30): a card of the table that some
@@ -12,66 +12,9 @@ import (
 // actions) are offered by the seat's own tile. The full list of moves
 // stays under the table for keyboards and screen readers.
 
-// Keys of the cards moves are about: the place of a recruit, the rank of a
-// Lords card in the hand or among the supporters, a follower by seat and
-// place, a Swords and Bagpipes card by id.
-func recruitKey(slot int) string   { return "recruit:" + strconv.Itoa(slot) }
-func lordsHandKey(rank int) string { return "hand:" + strconv.Itoa(rank) }
-func supporterKey(rank int) string { return "supporter:" + strconv.Itoa(rank) }
-func followerKey(seat, index int) string {
-	return "army:" + strconv.Itoa(seat) + ":" + strconv.Itoa(index)
-}
-func bagHandKey(id string) string { return "bag:" + id }
-
-// fieldInt reads an integer field of a move ("" absent or not a number).
-func fieldInt(m rawMove, name string) (int, bool) {
-	raw, ok := m.Fields[name]
-	if !ok {
-		return 0, false
-	}
-	var n int
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, false
-	}
-	return n, true
-}
-
-// lordsCardKey names the card a Lords of Scotland move is about.
-func lordsCardKey(m rawMove) string {
-	switch m.Type {
-	case "recruit":
-		if n, ok := fieldInt(m, "slot"); ok {
-			return recruitKey(n)
-		}
-	case "muster":
-		if n, ok := fieldInt(m, "card"); ok {
-			return lordsHandKey(n)
-		}
-	case "claim", "target", "copy":
-		if n, ok := fieldInt(m, "card"); ok {
-			return supporterKey(n)
-		}
-		seat, ok1 := fieldInt(m, "seat")
-		index, ok2 := fieldInt(m, "index")
-		if ok1 && ok2 {
-			return followerKey(seat, index)
-		}
-	}
-	return ""
-}
-
-// bagCardKey names the card a Swords and Bagpipes move is about (a card
-// of the hand played).
-func bagCardKey(m rawMove) string {
-	if m.Type != "play" {
-		return ""
-	}
-	var id string
-	if err := json.Unmarshal(m.Fields["card"], &id); err != nil || id == "" {
-		return ""
-	}
-	return bagHandKey(id)
-}
+// A move says which card it is about (engine.About's Card), by the key its
+// game's package gives the card (lords.HandCard, bagpipes.HandCard...);
+// cardMoves names the view's cards by the same functions.
 
 // cardMoves hands the page's moves out to the cards they are about; the
 // moves no card shows are the seat's own tile's (Other). A page asking to
@@ -114,24 +57,24 @@ func (d *playPage) cardMoves() {
 	case d.Lords != nil:
 		lp := d.Lords
 		for i := range lp.Hand {
-			lp.Hand[i].Moves = take(lordsHandKey(lp.Hand[i].Rank))
+			lp.Hand[i].Moves = take(lords.HandCard(lp.Hand[i].Rank))
 		}
 		for i := range lp.Recruits {
 			if !lp.Recruits[i].Empty {
-				lp.Recruits[i].Moves = take(recruitKey(i))
+				lp.Recruits[i].Moves = take(lords.RecruitCard(i))
 			}
 		}
 		for i := range lp.Supporters {
-			lp.Supporters[i].Moves = take(supporterKey(lp.Supporters[i].Rank))
+			lp.Supporters[i].Moves = take(lords.SupporterCard(lp.Supporters[i].Rank))
 		}
 		for _, s := range lp.Seats {
 			for i := range s.Army {
-				s.Army[i].Moves = take(followerKey(s.Seat, i))
+				s.Army[i].Moves = take(lords.FollowerCard(s.Seat, i))
 			}
 		}
 	case d.Bag != nil:
 		for i := range d.Bag.Hand {
-			d.Bag.Hand[i].Moves = take(bagHandKey(d.Bag.Hand[i].ID))
+			d.Bag.Hand[i].Moves = take(bagpipes.HandCard(d.Bag.Hand[i].ID))
 		}
 	}
 }

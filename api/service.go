@@ -44,6 +44,7 @@ type Reads interface {
 	SeatVersion(ctx context.Context, id, token string) (int64, error)
 	SeatCatchUp(ctx context.Context, id, token string, version, keep int64) (*play.CatchUp, error)
 	History(ctx context.Context, id, token string) (*play.History, error)
+	TableTalk(ctx context.Context, id, token string) ([]play.ChatLine, error)
 	Audit(ctx context.Context, id string) (*play.Audit, error)
 	DescribeAudit(a *play.Audit, names []string, lang string) []string
 	PublicReplay(ctx context.Context, id string, visit func(play.PublicStep)) error

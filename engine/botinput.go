@@ -18,6 +18,16 @@ import (
 type SeatView interface {
 	// ViewSeat is the seat whose view this is (Spectator for the public one).
 	ViewSeat() int
+	// Score is the round and the seats' scores as this view shows them
+	// (the audit's chart draws the public view's, round by round).
+	Score() Score
+}
+
+// Score is what a view shows of the scores: the round the game is in, and
+// each seat's score by seat (nil: the view shows no scores).
+type Score struct {
+	Round int
+	Seats []int
 }
 
 // SeatHistory is a game's events as one seat may see them, oldest first.

@@ -244,6 +244,24 @@ type Move interface {
 	// Label is the human description of the move, in the setup's language
 	// and with the players' names. It is ignored when a move is posted back.
 	Label() string
+	// About says what kind of move it is and which card of the table it is
+	// about, so that a page can group the moves by kind and offer each on
+	// its card without reading the move's JSON. A move posted back verbatim
+	// decodes to one About the same as the listed one's.
+	About() About
+}
+
+// About is what a move is: its kind and the card of the table it is
+// about.
+type About struct {
+	// Kind names the kind of move, as its JSON does ("recruit", "play"); a
+	// page groups the moves of a kind under one title.
+	Kind string
+	// Card names the card of the table the move is about, by a key the
+	// game's package gives its cards (lords.HandCard, bagpipes.HandCard:
+	// the page names the cards of the view by the same functions); "" for
+	// a move about no card (a yes or no, a turn's action).
+	Card string
 }
 
 // Event is one fact of a game. It marshals to JSON; EventType names its kind.

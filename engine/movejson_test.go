@@ -46,6 +46,7 @@ func TestMoveJSONAsEncodingJSON(t *testing.T) {
 type asMove struct{ json.Marshaler }
 
 func (asMove) Label() string { return "" }
+func (asMove) About() About  { return About{} }
 
 // plainMove is a move without a MarshalJSON method.
 type plainMove struct {
@@ -54,6 +55,7 @@ type plainMove struct {
 }
 
 func (m plainMove) Label() string { return m.Text }
+func (plainMove) About() About    { return About{} }
 
 // TestMarshalMoveAsEncodingJSON: MarshalMove gives json.Marshal's bytes,
 // whether it skips encoding/json or not.
@@ -85,6 +87,7 @@ func (m *appendedPtr) MarshalJSON() ([]byte, error) {
 }
 
 func (m *appendedPtr) Label() string { return m.Text }
+func (*appendedPtr) About() About    { return About{} }
 
 // BenchmarkMoveJSON compares a move's encoding by MoveJSON with
 // encoding/json's of a struct, both inside a list as in a view.

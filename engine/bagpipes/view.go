@@ -169,3 +169,12 @@ func (s *state) View(seat int) engine.SeatView {
 
 // ViewSeat implements engine.SeatView.
 func (v View) ViewSeat() int { return v.Seat }
+
+// Score implements engine.SeatView: the round, and each player's gold.
+func (v View) Score() engine.Score {
+	sc := engine.Score{Round: v.Round}
+	for _, p := range v.Players {
+		sc.Seats = append(sc.Seats, p.Gold)
+	}
+	return sc
+}

@@ -31,6 +31,9 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 		if err != nil {
 			return fmt.Errorf("listed move %s does not decode: %v", raw, err)
 		}
+		if err := checkAbout(raw, mv, dm); err != nil {
+			return err
+		}
 		if _, err := s.Decide(seat, dm); err != nil {
 			return fmt.Errorf("listed move %s rejected: %v", raw, err)
 		}
@@ -175,6 +178,21 @@ func checkAppendView(v engine.SeatView) error {
 	}
 	if got := va.AppendJSON(nil); !bytes.Equal(got, want) {
 		return fmt.Errorf("AppendJSON gave\n%s\nencoding/json\n%s", got, want)
+	}
+	return nil
+}
+
+// checkAbout fails unless the listed move mv names its kind and is, posted
+// back (decoded from its JSON raw: dm), about the same kind and card: a
+// page groups and places moves by About, and the move it posts is the
+// decoded one.
+func checkAbout(raw []byte, mv, dm engine.Move) error {
+	a := mv.About()
+	if a.Kind == "" {
+		return fmt.Errorf("listed move %s names no kind (About)", raw)
+	}
+	if d := dm.About(); d != a {
+		return fmt.Errorf("listed move %s is about %+v, posted back about %+v", raw, a, d)
 	}
 	return nil
 }

@@ -25,8 +25,9 @@
 // same state JSON.
 //
 // The expensive ones run on every DeepEvery-th game, at every step: state
-// JSON and Clone round trips; every listed move has a label, decodes from
-// its JSON and is accepted; the default move is listed; mutated and
+// JSON and Clone round trips; every listed move has a label and a kind,
+// decodes from its JSON to a move about the same kind and card
+// (engine.About) and is accepted; the default move is listed; mutated and
 // malformed moves are rejected with a *engine.RuleError; seats not to move
 // get not_your_turn and no moves; views marshal (and pass CheckView);
 // every seat's explanations (State.Explain, in en, fr, it) have a kind and

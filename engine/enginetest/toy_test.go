@@ -36,7 +36,8 @@ type toyMove struct {
 	N    int    `json:"n"`
 }
 
-func (m toyMove) Label() string { return fmt.Sprintf("Take %d", m.N) }
+func (m toyMove) Label() string     { return fmt.Sprintf("Take %d", m.N) }
+func (toyMove) About() engine.About { return engine.About{Kind: "take"} }
 func (m toyMove) MarshalJSON() ([]byte, error) {
 	return []byte(fmt.Sprintf(`{"type":"take","n":%d,"label":%q}`, m.N, m.Label())), nil
 }
@@ -145,7 +146,8 @@ func (s *toyState) View(seat int) engine.SeatView { return toyView{s} }
 // rule uses).
 type toyView struct{ *toyState }
 
-func (v toyView) ViewSeat() int { return v.Next }
+func (v toyView) ViewSeat() int     { return v.Next }
+func (toyView) Score() engine.Score { return engine.Score{} }
 func (s *toyState) Result() *engine.Result {
 	if s.Winner < 0 {
 		return nil

@@ -185,7 +185,8 @@ func TestListedMovesHaveLabelsAndPostBack(t *testing.T) {
 
 type fakeMove struct{}
 
-func (fakeMove) Label() string { return "fake" }
+func (fakeMove) Label() string       { return "fake" }
+func (fakeMove) About() engine.About { return engine.About{Kind: "fake"} }
 
 func TestViewShape(t *testing.T) {
 	g := newGame(t)

@@ -210,3 +210,12 @@ func (s *State) pendingView() *PendingView {
 
 // ViewSeat implements engine.SeatView.
 func (v View) ViewSeat() int { return v.Seat }
+
+// Score implements engine.SeatView: the round, and each seat's points.
+func (v View) Score() engine.Score {
+	sc := engine.Score{Round: v.Round}
+	for _, s := range v.Seats {
+		sc.Seats = append(sc.Seats, s.Points)
+	}
+	return sc
+}

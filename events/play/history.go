@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"pbem/events"
@@ -34,6 +35,36 @@ func (s *Service) History(ctx context.Context, id, token string) (*History, erro
 		return nil, err
 	}
 	return &History{GameID: g.ID, Seat: seat, Events: projections.NonNil(rows), Language: g.SeatLanguage(seat)}, nil
+}
+
+// ChatLine is one line of a game's table talk (a pbem.chat event).
+type ChatLine struct {
+	Version    int64
+	Seat       int
+	Text       string
+	RecordedAt time.Time
+}
+
+// TableTalk returns the table talk of a game, oldest first, as the seat
+// that token opens reads it in its history (table talk is public).
+// Errors: those of History.
+func (s *Service) TableTalk(ctx context.Context, id, token string) ([]ChatLine, error) {
+	h, err := s.History(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	var out []ChatLine
+	for _, r := range h.Events {
+		if r.Type != pbemevent.TypeChat {
+			continue
+		}
+		var c pbemevent.Chat
+		if err := json.Unmarshal(r.Data, &c); err != nil {
+			return nil, fmt.Errorf("play: chat line v%d: %w", r.Version, err)
+		}
+		out = append(out, ChatLine{Version: r.Version, Seat: c.Seat, Text: c.Text, RecordedAt: r.RecordedAt})
+	}
+	return out, nil
 }
 
 // seatHistory is game g's history after version after (0: all of it) as

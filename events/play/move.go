@@ -52,6 +52,19 @@ func (m PostedMove) Label() string {
 	return l.Label
 }
 
+// About implements engine.Move: the kind its JSON names ("type"), and no
+// card (a posted move is not listed on a page; the engine's decoded move
+// says what it is about).
+func (m PostedMove) About() engine.About {
+	var t struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(m, &t); err != nil {
+		return engine.About{}
+	}
+	return engine.About{Kind: t.Type}
+}
+
 // MarshalJSON gives the move's JSON as it is, so that a listed move's
 // projections.ChoiceTag is its engine move's.
 func (m PostedMove) MarshalJSON() ([]byte, error) {

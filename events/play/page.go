@@ -55,7 +55,7 @@ type PublicStep struct {
 	Version int64
 	Type    string
 	// View is the engine's Spectator view after the event.
-	View any
+	View engine.SeatView
 }
 
 // PublicReplay re-deals an ended game from its audit record (the seed is

@@ -124,6 +124,13 @@ type View map[string]any
 // ViewSeat implements engine.SeatView.
 func (v View) ViewSeat() int { seat, _ := v["seat"].(int); return seat }
 
+// Score implements engine.SeatView: the round, and each seat's total.
+func (v View) Score() engine.Score {
+	round, _ := v["round"].(int)
+	totals, _ := v["totals"].([]int)
+	return engine.Score{Round: round, Seats: slices.Clone(totals)}
+}
+
 // View implements engine.State.
 func (s *State) View(seat int) engine.SeatView {
 	sizes := make([]int, len(s.Hands))

@@ -87,6 +87,10 @@ type Move struct {
 // Label implements engine.Move.
 func (m Move) Label() string { return m.Text }
 
+// About implements engine.Move: its kind; the test game's page shows no
+// table, so a move is about no card of it.
+func (m Move) About() engine.About { return engine.About{Kind: m.Kind} }
+
 // DecodeMove implements engine.Game.
 func (Game) DecodeMove(data []byte) (engine.Move, error) {
 	var m Move
