@@ -18,10 +18,13 @@ const connBufferSize = 4 << 10
 // response fits: a 6.7 KB view then costs one write, not two. A write is
 // held only when it is a full buffer that starts a response whose header
 // is whole and whose Content-Length says that more of its body follows;
-// the next write (or Close) sends it with what follows, in one Write
+// the next write sends it with what follows, in one Write
 // (a copy of up to 60 KiB) or, beyond, one writev. Anything else (a
 // chunked or short response, TLS records, a hijacked stream) passes as it
-// came. For plain HTTP listeners: under TLS the bytes are records.
+// came. A connection closed with a response held had that response cut
+// short anyway (the rest was never written); Close does not touch what is
+// held, so that net/http may close from another goroutine. For plain HTTP
+// listeners: under TLS the bytes are records.
 func OneWrite(ln net.Listener) net.Listener { return oneWriteListener{ln} }
 
 type oneWriteListener struct{ net.Listener }
@@ -96,14 +99,6 @@ func (c *oneWriteConn) ReadFrom(r io.Reader) (int64, error) {
 		return rf.ReadFrom(r)
 	}
 	return io.Copy(struct{ io.Writer }{c.Conn}, r)
-}
-
-// Close sends what is held (net/http counts it as written), then closes.
-func (c *oneWriteConn) Close() error {
-	if c.held != nil {
-		_, _ = c.sendHeld(nil)
-	}
-	return c.Conn.Close()
 }
 
 // promisesMore tells whether p starts an HTTP/1.x response whose header is
