@@ -50,7 +50,7 @@ func TestPointInTimeRestore(t *testing.T) {
 	ctl := filepath.Join(pg.bin, "pg_ctl")
 	setup := exec.Command(filepath.Join(repoTop(t), "packaging", "pbem-backup-setup"))
 	setup.Env = append(os.Environ(), "STANZA="+stanza, "REPO="+repo, "PGBR_MAIN="+filepath.Join(confDir, "pgbackrest.conf"),
-		"PGBR_INCLUDE="+filepath.Join(confDir, "conf.d"), "PGSOCKET="+sock, "PGDATA="+pg.dir, fmt.Sprintf("PGPORT=%d", pg.port),
+		"PGBR_INCLUDE="+filepath.Join(confDir, "conf.d"), "PGSOCKET="+sock, "ENVFILE="+filepath.Join(confDir, "no-pbem.env"), "PGDATA="+pg.dir, fmt.Sprintf("PGPORT=%d", pg.port),
 		"PG_CONF="+filepath.Join(pg.dir, "conf.d", "pbem-archive.conf"),
 		fmt.Sprintf("RESTART=runuser -u postgres -- %s -D %s -l %s -w -t 60 restart", ctl, pg.dir, filepath.Join(pg.dir, "server.log")))
 	run(t, setup)
