@@ -43,6 +43,7 @@ if [ ! -f "$share/extension/citus.control" ]; then
   exit 2
 fi
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd) # absolute: the socket directory is written in each node's postgresql.conf
 [ "$(id -u)" = 0 ] && chown postgres: "$dir"
 for i in 0 1 2; do
   d="$dir/${names[$i]}" p=$((port + i))
