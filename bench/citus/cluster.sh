@@ -18,7 +18,7 @@ run() { # run CMD...: as postgres when root (PostgreSQL refuses root)
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 url() { echo "postgres://postgres@127.0.0.1:$1/postgres?sslmode=disable"; }
-psqlc() { run "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$1" -U postgres -d postgres -c "$2"; }
+psqlc() { PGOPTIONS="-c client_min_messages=warning" run "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$1" -U postgres -d postgres -c "$2"; }
 case $cmd in
 url) url "$port"; exit 0 ;;
 workers) url $((port + 1)); url $((port + 2)); exit 0 ;;
