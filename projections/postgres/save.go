@@ -185,14 +185,16 @@ func keyBytes(k *events.CommitKey) []byte {
 // Go code reads its rows before the commit. The "= ANY ($1)" conditions repeat the joins on u so that the
 // plan reads the games and game_states rows through their primary keys: a
 // generic plan does not know how few rows u has and would otherwise scan
-// both tables.
+// both tables. u casts to_move to int[] itself: Citus refuses the cast
+// (a STABLE function) applied to a column inside the UPDATE (docs/SCALING.md).
 const changesSQL = `WITH u AS (
-	SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
+	SELECT id, status, version, state, to_move::int[] AS to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at
+	FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
 		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
 		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
 ), g AS (
-	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move::int[],
-		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move::int[], u.version),
+	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move,
+		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move, u.version),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"pbem/migrations"
 )
 
@@ -54,6 +56,20 @@ func createCitusDB(ctx context.Context, adminURL, name string, workers []string)
 		}
 	}
 	coord := withDatabase(adminURL, name)
+	// Adding a node writes the roles on every worker (they are global to
+	// a server): two databases adding their nodes at once fail with "tuple
+	// concurrently updated". One at a time, under a lock on the admin
+	// database (advisory locks are per database).
+	lock, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		_ = drop()
+		return nil, fmt.Errorf("connect to %s: %w", redact(adminURL), err)
+	}
+	defer lock.Close(context.Background())
+	if _, err := lock.Exec(ctx, "SELECT pg_advisory_lock($1)", citusLockKey); err != nil {
+		_ = drop()
+		return nil, fmt.Errorf("citus lock: %w", err)
+	}
 	host, port, err := hostPort(adminURL)
 	if err == nil {
 		err = execAdmin(ctx, coord, fmt.Sprintf("SELECT citus_set_coordinator_host(%s, %s)", literal(host), port))
@@ -66,6 +82,9 @@ func createCitusDB(ctx context.Context, adminURL, name string, workers []string)
 		if h, p, err = hostPort(w); err == nil {
 			err = execAdmin(ctx, coord, fmt.Sprintf("SELECT citus_add_node(%s, %s)", literal(h), p))
 		}
+	}
+	if _, uerr := lock.Exec(ctx, "SELECT pg_advisory_unlock($1)", citusLockKey); err == nil && uerr != nil {
+		err = fmt.Errorf("citus unlock: %w", uerr)
 	}
 	if err == nil {
 		if err = migrations.Up(coord); err != nil {
@@ -83,6 +102,10 @@ func createCitusDB(ctx context.Context, adminURL, name string, workers []string)
 	}
 	return drop, nil
 }
+
+// citusLockKey is the advisory lock under which a test database adds its
+// Citus nodes.
+const citusLockKey = 47_000_047
 
 // hostPort returns the host and port (5432 when absent) of a URL.
 func hostPort(rawURL string) (string, string, error) {
