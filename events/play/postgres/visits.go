@@ -35,7 +35,7 @@ func (r *Records) Visit(ctx context.Context, id string, seat int, version int64)
 	}
 	err = r.pool.QueryRow(ctx, `WITH up AS (
 			INSERT INTO seat_visits AS v (game_id, seat, seen, since, visited_at) VALUES ($1, $2, $3, 0, now())
-			ON CONFLICT (game_id, seat) DO UPDATE SET since = v.seen, seen = EXCLUDED.seen, visited_at = now()
+			ON CONFLICT (game_id, seat) DO UPDATE SET since = v.seen, seen = EXCLUDED.seen, visited_at = EXCLUDED.visited_at
 			WHERE v.seen < EXCLUDED.seen
 			RETURNING since)
 		SELECT since FROM up
