@@ -22,11 +22,7 @@ func citusWorkers() []string {
 	if v == "" {
 		return nil
 	}
-	var urls []string
-	for _, u := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
-		urls = append(urls, u)
-	}
-	return urls
+	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
 }
 
 // createCitusDB creates database name on the coordinator of adminURL and on
