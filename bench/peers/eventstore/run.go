@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/bench/internal/pgmeter"
 	"pbem/events"
 	"pbem/events/postgres"
 	"pbem/migrations"
@@ -120,7 +121,7 @@ func run(ctx context.Context, c config) ([]*Result, error) {
 			return nil, fmt.Errorf("unknown system %q", s)
 		}
 	}
-	meter, err := newMeter(ctx, admin)
+	meter, err := pgmeter.New(ctx, admin)
 	if err != nil {
 		return nil, err
 	}
@@ -141,19 +142,19 @@ func run(ctx context.Context, c config) ([]*Result, error) {
 		for r := range c.rounds {
 			for k := range c.systems {
 				s := c.systems[(k+r)%len(c.systems)]
-				before := meter.read(ctx)
+				before := meter.Read(ctx)
 				cnt, took, err := phase(ctx, ops[s], versions[s], n, c.phase, 0)
 				if err != nil {
 					return nil, fmt.Errorf("%s, %d writers: %w", s, n, err)
 				}
-				after := meter.read(ctx)
+				after := meter.Read(ctx)
 				t := level[s]
 				t.Events += cnt
 				t.Seconds += took.Seconds()
 				t.Rates = append(t.Rates, float64(cnt)/took.Seconds())
-				t.ClientUS += float64((after.self - before.self).Microseconds())
-				t.PGUS += float64((after.pg - before.pg).Microseconds())
-				t.WAL += float64(after.wal - before.wal)
+				t.ClientUS += float64((after.Self - before.Self).Microseconds())
+				t.PGUS += float64((after.PG - before.PG).Microseconds())
+				t.WAL += float64(after.WAL - before.WAL)
 			}
 		}
 		fmt.Printf("\nwriters=%d\n  %-8s %10s %21s %14s %12s %10s\n", n, "system", "events/s", "per round (min-max)", "client CPU/ev", "PG CPU/ev", "WAL/ev")

@@ -33,6 +33,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/bench/internal/pgmeter"
 )
 
 // move is the body of a request: about the size of a card game's event.
@@ -76,7 +78,7 @@ func run(ctx context.Context, adminURL string, players int, dur time.Duration, j
 		recorded_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (game, version))`); err != nil {
 		return err
 	}
-	m, err := newMeter(ctx, admin)
+	m, err := pgmeter.New(ctx, admin)
 	if err != nil {
 		return err
 	}
@@ -95,13 +97,13 @@ func run(ctx context.Context, adminURL string, players int, dur time.Duration, j
 	if _, _, err := play(cl, base, "w", players, 3*time.Second, nil); err != nil {
 		return err
 	}
-	r0 := m.read(ctx)
+	r0 := m.Read(ctx)
 	var lat []time.Duration
 	n, secs, err := play(cl, base, "m", players, dur, &lat)
 	if err != nil {
 		return err
 	}
-	r1 := m.read(ctx)
+	r1 := m.Read(ctx)
 	if n == 0 {
 		return fmt.Errorf("no request acknowledged")
 	}
@@ -111,9 +113,9 @@ func run(ctx context.Context, adminURL string, players int, dur time.Duration, j
 	out := map[string]any{
 		"system": "floor", "players": players, "moves": n, "moves_per_s": k / secs,
 		"p50_ms": q(0.5), "p99_ms": q(0.99),
-		"process_cpu_ms":    float64((r1.self - r0.self).Microseconds()) / 1000 / k,
-		"pg_cluster_cpu_ms": float64((r1.pg - r0.pg).Microseconds()) / 1000 / k,
-		"wal_bytes":         float64(r1.wal-r0.wal) / k,
+		"process_cpu_ms":    float64((r1.Self - r0.Self).Microseconds()) / 1000 / k,
+		"pg_cluster_cpu_ms": float64((r1.PG - r0.PG).Microseconds()) / 1000 / k,
+		"wal_bytes":         float64(r1.WAL-r0.WAL) / k,
 	}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	fmt.Println(string(b))

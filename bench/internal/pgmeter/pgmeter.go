@@ -1,4 +1,9 @@
-package main
+// Package pgmeter reads what a benchmark run costs on this machine: the
+// CPU time of the process that calls it, of the whole local PostgreSQL
+// cluster (the postmaster, its live children and those it reaped, from
+// /proc, as the shared harness's lib/meter.js reads it), and the WAL
+// position. bench/peers' programs (the event store, the floor) share it.
+package pgmeter
 
 import (
 	"context"
@@ -12,20 +17,22 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// meter reads this process's CPU time, the whole PostgreSQL cluster's (the
-// postmaster, its live children and those it reaped, from /proc, as
-// lib/meter.js reads it: the server must be local) and the WAL position.
-type meter struct {
+// Meter reads the CPU of this process and of the PostgreSQL cluster its
+// connection is on (the server must be local), and the WAL position.
+type Meter struct {
 	conn       *pgx.Conn
 	postmaster int
 }
 
-type reading struct {
-	self, pg time.Duration
-	wal      int64
+// Reading is one reading of a Meter: this process's CPU time, the
+// cluster's CPU time and the WAL position in bytes.
+type Reading struct {
+	Self, PG time.Duration
+	WAL      int64
 }
 
-func newMeter(ctx context.Context, c *pgx.Conn) (*meter, error) {
+// New returns a Meter on the cluster c is connected to.
+func New(ctx context.Context, c *pgx.Conn) (*Meter, error) {
 	var pid int
 	if err := c.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
 		return nil, err
@@ -35,24 +42,24 @@ func newMeter(ctx context.Context, c *pgx.Conn) (*meter, error) {
 		return nil, err
 	}
 	pm, _ := strconv.Atoi(f[1])
-	return &meter{conn: c, postmaster: pm}, nil
+	return &Meter{conn: c, postmaster: pm}, nil
 }
 
-// read takes the /proc readings first, then the WAL position.
-func (m *meter) read(ctx context.Context) reading {
-	var r reading
+// Read takes the /proc readings first, then the WAL position.
+func (m *Meter) Read(ctx context.Context) Reading {
+	var r Reading
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		r.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		r.Self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	r.pg = m.clusterCPU()
-	_ = m.conn.QueryRow(ctx, `SELECT pg_current_wal_lsn() - '0/0'::pg_lsn`).Scan(&r.wal)
+	r.PG = m.clusterCPU()
+	_ = m.conn.QueryRow(ctx, `SELECT pg_current_wal_lsn() - '0/0'::pg_lsn`).Scan(&r.WAL)
 	return r
 }
 
 // clusterCPU sums utime, stime (and, for the postmaster, its reaped
 // children's) of the postmaster and its children, in clock ticks of 10 ms.
-func (m *meter) clusterCPU() time.Duration {
+func (m *Meter) clusterCPU() time.Duration {
 	var ticks int64
 	if f, err := procStat(m.postmaster); err == nil {
 		for _, i := range []int{11, 12, 13, 14} {
