@@ -175,3 +175,66 @@ func TestFinishedGameShowsRatings(t *testing.T) {
 		t.Fatalf("finished game's page: %d\n%s", page.Status, page.Body)
 	}
 }
+
+// putListed sends PUT /api/v1/me/leaderboards with body under the bearer
+// token and returns the status and the answer's body.
+func putListed(t *testing.T, e *pageEnv, bearer, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, e.url+"/api/v1/me/leaderboards", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestPutLeaderboardChoice: PUT /api/v1/me/leaderboards sets the
+// session's choice as My games' form does (Ann appears on the JSON
+// leaderboard and GET /api/v1/me/record says so, then leaves it); a body
+// without "listed", with another field or of the wrong type is refused
+// with 400 and changes nothing; no session is 401.
+func TestPutLeaderboardChoice(t *testing.T) {
+	e := newPageEnv(t)
+	finishedLords(t, e, 1)
+	ann := sessionOf(t, e, "ann@example.org")
+	if code, _ := putListed(t, e, "", `{"listed": true}`); code != http.StatusUnauthorized {
+		t.Fatalf("without a session: %d", code)
+	}
+	for _, bad := range []string{``, `{}`, `{"listed": "yes"}`, `{"listed": true, "game": "lords-of-scotland"}`, `{"listed": true} {}`} {
+		if code, body := putListed(t, e, ann, bad); code != http.StatusBadRequest {
+			t.Fatalf("body %q: %d %s", bad, code, body)
+		}
+	}
+	var board struct {
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+	}
+	if getJSON(t, e, "/api/v1/leaderboards/"+lords.Name, "", &board); len(board.Players) != 0 {
+		t.Fatalf("a refused body listed someone: %+v", board)
+	}
+	if code, body := putListed(t, e, ann, `{"listed": true}`); code != http.StatusOK || body != `{"listed_on_leaderboards":true}`+"\n" {
+		t.Fatalf("list me: %d %s", code, body)
+	}
+	var rec struct {
+		Listed bool `json:"listed_on_leaderboards"`
+	}
+	if getJSON(t, e, "/api/v1/me/record", ann, &rec); !rec.Listed {
+		t.Fatal("the record does not say Ann is listed")
+	}
+	if getJSON(t, e, "/api/v1/leaderboards/"+lords.Name, "", &board); len(board.Players) != 1 || board.Players[0].Name != "Ann" {
+		t.Fatalf("leaderboard after the PUT: %+v", board)
+	}
+	if code, body := putListed(t, e, ann, `{"listed": false}`); code != http.StatusOK || body != `{"listed_on_leaderboards":false}`+"\n" {
+		t.Fatalf("unlist me: %d %s", code, body)
+	}
+	if getJSON(t, e, "/api/v1/leaderboards/"+lords.Name, "", &board); len(board.Players) != 0 {
+		t.Fatalf("leaderboard after Ann left it: %+v", board)
+	}
+}

@@ -22,6 +22,7 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/api/v1/signin/:token", s.signIn},
 		{http.MethodGet, "/api/v1/me/games", s.myGames},
 		{http.MethodGet, "/api/v1/me/record", s.myRecord},
+		{http.MethodPut, "/api/v1/me/leaderboards", s.putListed},
 		{http.MethodGet, "/api/v1/leaderboards/:game", s.getLeaderboard},
 		{http.MethodGet, "/api/v1/games/:id", s.getGame},
 		{http.MethodGet, "/api/v1/games/:id/view", s.getView},
