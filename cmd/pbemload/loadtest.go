@@ -135,7 +135,7 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		}
 	}
 	c2 := clock.read(ctx)
-	res, err := lc.play(ctx, o.players, o.duration)
+	res, err := lc.play(ctx, o.players, o.duration, o.minMoves)
 	if o.cpuprofile != "" {
 		pprof.StopCPUProfile()
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -19,6 +20,13 @@ import (
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
 	ppg "pbem/projections/postgres"
+)
+
+// playMoves is how many moves the tests' plays make (-min-moves), and
+// playTimeout how long a test may take to make them before it fails.
+const (
+	playMoves   = "40"
+	playTimeout = 3 * time.Minute
 )
 
 // peersLines are the lines the peers harness (peers/pbem-load.js) reads
@@ -34,12 +42,16 @@ var peersLines = []*regexp.Regexp{
 // TestLoadtestRuns runs a short load test, called as the peers harness
 // calls it (with the former subcommand's name first): it prints the lines
 // scripts read, and the memory line, which counts the games created before
-// the play.
+// the play. The play lasts until the players have made playMoves moves
+// (not a fixed time, in which a busy machine may make none), within
+// playTimeout.
 func TestLoadtestRuns(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"DATABASE_URL": pgtest.AdminURL(), "PBEM_DATA": t.TempDir()}
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"loadtest", "-players", "4", "-duration", "1s", "-baseline", "200ms", "-games", "40"},
+	ctx, cancel := context.WithTimeout(context.Background(), playTimeout)
+	defer cancel()
+	code := run(ctx, []string{"loadtest", "-players", "4", "-duration", "0s", "-min-moves", playMoves, "-baseline", "200ms", "-games", "40"},
 		func(k string) string { return env[k] }, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("pbemload: exit %d\n%s%s", code, out.String(), errOut.String())
@@ -78,7 +90,8 @@ func TestCommandLine(t *testing.T) {
 // server it did not start (here an API the test serves, with its secret in
 // PBEM_SECRET) and, with -pid (here the test's own process) and the
 // server's DATABASE_URL, reports the server's CPU a move apart from its
-// clients', the whole PostgreSQL cluster's, and their sum.
+// clients', the whole PostgreSQL cluster's, and their sum. The play lasts
+// until playMoves moves are made.
 func TestLoadtestDrivesAServerApart(t *testing.T) {
 	t.Parallel()
 	dbURL := pgtest.NewDB(t)
@@ -100,7 +113,9 @@ func TestLoadtestDrivesAServerApart(t *testing.T) {
 
 	env := map[string]string{"DATABASE_URL": dbURL, "PBEM_SECRET": secret}
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"-url", hs.URL, "-pid", strconv.Itoa(os.Getpid()), "-players", "2", "-duration", "1s", "-games", "4"},
+	ctx, cancel := context.WithTimeout(context.Background(), playTimeout)
+	defer cancel()
+	code := run(ctx, []string{"-url", hs.URL, "-pid", strconv.Itoa(os.Getpid()), "-players", "2", "-duration", "0s", "-min-moves", playMoves, "-games", "4"},
 		func(k string) string { return env[k] }, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("pbemload -url: exit %d\n%s%s", code, out.String(), errOut.String())

@@ -39,6 +39,7 @@ func main() {
 type options struct {
 	players      int           // concurrent players (HTTP clients)
 	duration     time.Duration // how long to play
+	minMoves     int           // the play goes on past duration until this many moves are made
 	baseline     time.Duration // how long to run the plain INSERT baseline
 	games        int           // active games created before the play (0: none)
 	game         string        // the game played
@@ -70,6 +71,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var o options
 	fs.IntVar(&o.players, "players", 32, "concurrent players (HTTP clients)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to play")
+	fs.IntVar(&o.minMoves, "min-moves", 0, "play on past -duration until the players have made this many moves (0: stop at -duration)")
 	fs.DurationVar(&o.baseline, "baseline", 5*time.Second, "how long to run the plain INSERT baseline")
 	fs.IntVar(&o.games, "games", 10000, "active games to create before the play, then read for the memory figure (0: none)")
 	fs.StringVar(&o.game, "game", "lords-of-scotland", "the game to play")

@@ -6,6 +6,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,22 +27,24 @@ func pct(lat []time.Duration, p float64) time.Duration {
 	return lat[i]
 }
 
-// play runs n players for d, each creating and playing its own games one
-// after the other. Their goroutines carry the profiler label side=client
+// play runs n players for d, and on until they have made minMoves moves
+// together, each creating and playing its own games one after the other. Their goroutines carry the profiler label side=client
 // (as do the transport's goroutines they start), so that in a CPU profile
 // `go tool pprof -tagfocus side=client` shows what the clients cost.
-func (lc *loadClient) play(ctx context.Context, n int, d time.Duration) (*playResult, error) {
+func (lc *loadClient) play(ctx context.Context, n int, d time.Duration, minMoves int) (*playResult, error) {
 	res := &playResult{}
 	var mu sync.Mutex
 	var firstErr error
 	start := time.Now()
 	stop := start.Add(d)
+	var made atomic.Int64 // moves made by all the players
+	more := func() bool { return time.Now().Before(stop) || made.Load() < int64(minMoves) }
 	var wg sync.WaitGroup
 	for w := range n {
 		wg.Go(func() {
 			pprof.Do(ctx, pprof.Labels("side", "client"), func(ctx context.Context) {
 				p := &player{s: session{lc: lc, ctx: ctx}, rng: mrand.New(mrand.NewPCG(uint64(w), 1))}
-				err := p.playUntil(stop)
+				err := p.playWhile(more, &made)
 				lc.record(p.ids)
 				mu.Lock()
 				defer mu.Unlock()

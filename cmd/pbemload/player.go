@@ -7,6 +7,7 @@ import (
 	"pbem/events/tokens"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,16 +31,17 @@ type player struct {
 	viewLat          []time.Duration // the seat views' latencies
 }
 
-// playUntil creates and plays games until stop.
-func (p *player) playUntil(stop time.Time) error {
-	for time.Now().Before(stop) {
+// playWhile creates and plays games while more says so, counting each
+// accepted move in made too (shared by the players).
+func (p *player) playWhile(more func() bool, made *atomic.Int64) error {
+	for more() {
 		id, err := p.s.newGame()
 		if err != nil {
 			return err
 		}
 		p.ids = append(p.ids, id)
 		p.start(id)
-		for time.Now().Before(stop) {
+		for more() {
 			done, conflict, took, err := p.step()
 			if err != nil {
 				return err
@@ -52,6 +54,7 @@ func (p *player) playUntil(stop time.Time) error {
 				break
 			}
 			p.moves++
+			made.Add(1)
 			p.lat = append(p.lat, took)
 		}
 	}

@@ -55,7 +55,7 @@ func remoteLoadtest(ctx context.Context, o options, stdout io.Writer) error {
 	}
 	clock := cpuClock{pool: pool, serverPID: o.pid}
 	before := clock.read(ctx)
-	res, err := lc.play(ctx, o.players, o.duration)
+	res, err := lc.play(ctx, o.players, o.duration, o.minMoves)
 	if err != nil {
 		return err
 	}
