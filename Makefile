@@ -19,8 +19,10 @@ PBEM_LISTEN ?= 127.0.0.1:8080
 # and it finds a data race only in code that runs on several goroutines
 # while the test runs. So it runs on:
 #  - RACE_PKGS, every test: the event store and its batching writer
-#    (events/postgres), the play service, its caches and the bot worker
-#    (events/...), the projections and the game cache (projections/...),
+#    (events/postgres), the play service with its tests on PostgreSQL
+#    (take-back, fair play, group commit, the game cache across services,
+#    catch-up) and the bot worker (events/...), the projections
+#    (projections/...),
 #    the outbox workers, the scheduler, the listeners and the live streams
 #    (notify/...), serve with all its workers (cmd/pbem) and the load
 #    tool's concurrent clients (cmd/pbemload);

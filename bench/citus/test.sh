@@ -23,7 +23,8 @@ tests=(
   './cmd/pbem ^(TestServeEndToEnd|TestRebuildAndVerifyCommands|TestVerifyAuditFile|TestYourTurnEmailsAreTrue)$'
   './api/inbound ^(TestWholeGamesByEmailReplies|TestSameMessageTwicePlaysOnce)$'
   './events/play/bots ^(TestBotWorkerPlaysWholeGames|TestWorkerPlaysClaimedSeatsAtOnce)$'
-  './projections/postgres ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit|TestRebuildEqualsLive|TestVerifyCatchesTampering)$'
+  './events/play ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit)$'
+  './projections/postgres ^(TestRebuildEqualsLive|TestVerifyCatchesTampering)$'
   './api ^(TestBotSeatsThroughTheAPI|TestAuditReadsAsAStory|TestPageGenericGameAndHistoryAndAudit|TestDevMailboxReplyPlaysTheMove|TestBrowserWholeGameByTapping)$'
 )
 [ -n "${CITUS_RUN:-}" ] && tests=("$CITUS_RUN")

@@ -69,7 +69,7 @@
 // PBEM_DECISION_PAUSE), so its time shows nothing of how long it took:
 // the reasons, and why not the alternatives, are in pause.go. The pause
 // runs on the service clock (Config.Now) and is waited with Config.Sleep,
-// so that TestFairPlayDecisionTimes (projections/postgres), which times
+// so that TestFairPlayDecisionTimes (this package's tests), which times
 // bots as a cheat would, gives it a clock of its own: the property is
 // checked exactly and no real time passes.
 //

@@ -18,8 +18,6 @@ import (
 	"pbem/projections/postgres"
 )
 
-var secret = []byte("bench secret")
-
 // BenchmarkMove plays random legal moves of four-player Lords of Scotland
 // games through the game service (no HTTP), one at a time against a real
 // database: the time and allocations of Service.Move alone, its append and

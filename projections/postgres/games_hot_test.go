@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pbem/events/play/playtest"
 	"pbem/events/postgres/pgtest"
 )
 
@@ -34,7 +35,7 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	svc, repo, _, pool := newServiceClock(t, &clock)
 	var ids []string
 	for range 30 {
-		ids = append(ids, create(t, svc, 4).ID)
+		ids = append(ids, playtest.Create(t, svc, 4).ID)
 	}
 	// The games table and its indexes, as WAL block references name them.
 	rels := map[string]string{} // "tablespace/database/relfilenode": table or index name

@@ -14,6 +14,7 @@ import (
 
 	"pbem/events"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections"
 )
@@ -77,7 +78,7 @@ func someGames(t *testing.T, svc *play1.Service, repo projections.Repository, cl
 		}
 	}
 	for n := 2; n <= 5; n++ {
-		c := create(t, svc, n)
+		c := playtest.Create(t, svc, n)
 		ids = append(ids, c.ID)
 		playSome(t, svc, repo, c.ID, 3, rng)
 		switch n {
@@ -138,7 +139,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)
-	c := create(t, svc, 3)
+	c := playtest.Create(t, svc, 3)
 	playSome(t, svc, repo, c.ID, 10, rand.New(rand.NewPCG(5, 6)))
 	if err := svc.Verify(ctx, c.ID); err != nil {
 		t.Fatalf("verify before tampering: %v", err)
@@ -157,7 +158,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	}
 
 	// A projection edited behind the service's back is caught too.
-	d := create(t, svc, 2)
+	d := playtest.Create(t, svc, 2)
 	playSome(t, svc, repo, d.ID, 4, rand.New(rand.NewPCG(7, 8)))
 	if _, err := pool.Exec(ctx, `UPDATE game_states SET state = jsonb_set(state::jsonb, '{totals,0}', '99')::json WHERE game_id = $1`, d.ID); err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func TestRebuildWhilePlaying(t *testing.T) {
 	svc, repo, _, _ := newServiceClock(t, &clock)
 	var ids []string
 	for range 3 {
-		ids = append(ids, create(t, svc, 3).ID)
+		ids = append(ids, playtest.Create(t, svc, 3).ID)
 	}
 	done := make(chan struct{})
 	var playErr error

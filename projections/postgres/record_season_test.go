@@ -15,6 +15,7 @@ import (
 	"pbem/events"
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -186,7 +187,7 @@ func (s *season) playGame(t *testing.T, i int, c *play1.CreatedGame, rng *rand.R
 			t.Fatal(err)
 		}
 		s.moveSecs[name] = append(s.moveSecs[name], s.at.Sub(since).Seconds())
-		if _, err := s.svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+		if _, err := s.svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
 			t.Fatalf("game %d: move: %v", i, err)
 		}
 	}

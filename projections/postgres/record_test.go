@@ -9,6 +9,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/lords"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/projections"
 )
 
@@ -22,8 +23,8 @@ func TestRecordTakeback(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSeason(t, g)
-	id := createLords(t, s.svc, 3)
-	seat, tok, mv := untilReversible(t, s.svc, id)
+	id := playtest.CreateLords(t, s.svc, 3)
+	seat, tok, mv := playtest.UntilReversible(t, s.svc, id)
 	stints := func() projections.Stint {
 		t.Helper()
 		evs, err := s.store.ReadStream(ctx, id, 1)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/testgame"
@@ -24,7 +25,7 @@ import (
 func TestStateSnapshots(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc, repo, _, pool := newServiceNow(t, time.Now)
+	svc, repo, _, pool := playtest.NewService(t, time.Now)
 	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: testgame.Name,
 		Options: json.RawMessage(`{"target":1000,"rounds":50}`)}
 	for _, n := range []string{"Ann", "Bob", "Cid"} {
@@ -50,7 +51,7 @@ func TestStateSnapshots(t *testing.T) {
 		if snapshot < version {
 			behind++
 		}
-		fresh := otherService(t, pool)
+		fresh := playtest.OtherService(t, pool)
 		for seat := range 3 {
 			tok := tokens.Seat(secret, c.ID, seat, 0)
 			want, err := svc.View(ctx, c.ID, tok)

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 )
 
@@ -15,9 +16,9 @@ import (
 func TestVisitRemembersThePreviousVersionSeen(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc, _, _, pool := newServiceNow(t, nil)
+	svc, _, _, pool := playtest.NewService(t, nil)
 	visits := playpg.New(pool)
-	id := create(t, svc, 2).ID
+	id := playtest.Create(t, svc, 2).ID
 	steps := []struct {
 		seat      int
 		version   int64

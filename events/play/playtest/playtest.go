@@ -1,6 +1,8 @@
-// Package playtest holds what tests of the game service's users need of
-// it beyond its API: a seat's view read the way its player reads it, and
-// a test's own stream of game ids and seeds (Seeds).
+// Package playtest holds what tests of the game service and its users
+// need of it beyond its API: a seat's view read the way its player reads
+// it, a test's own stream of game ids and seeds (Seeds), and a service on
+// a fresh PostgreSQL database with the games and moves tests start from
+// (NewService, Create, MoveOf, UntilReversible).
 //
 // It is a test helper (as events/postgres/pgtest is): no product package
 // imports it.

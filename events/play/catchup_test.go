@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"pbem/events"
 	"pbem/events/pbemevent"
-	play1 "pbem/events/play"
+	"pbem/events/play"
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
@@ -22,16 +22,16 @@ import (
 func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc, _, _, pool := newServiceNow(t, nil)
+	svc, _, _, pool := playtest.NewService(t, nil)
 	visits := playpg.New(pool)
 	// A game that cannot end within the test's moves (at a target of 25,
 	// some deals ended it before the last visits).
-	c := createWith(t, svc, 2, `{"target":1000,"rounds":50}`)
+	c := playtest.CreateWith(t, svc, 2, `{"target":1000,"rounds":50}`)
 	tok := tokens.Seat(secret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(14, 1))
 	var lastMove int64
-	// play plays n moves of whoever is awaited, and returns the version.
-	play := func(n int) int64 {
+	// moves plays n moves of whoever is awaited, and returns the version.
+	moves := func(n int) int64 {
 		t.Helper()
 		for range n {
 			sm, err := svc.Summary(ctx, c.ID)
@@ -43,7 +43,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := svc.MoveAs(ctx, c.ID, seat, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+			if _, err := svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
 				t.Fatal(err)
 			}
 			if seat == 0 {
@@ -54,7 +54,7 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		sm, _ := svc.Summary(ctx, c.ID)
 		return sm.Version
 	}
-	catchUp := func(version, keep int64) *play1.CatchUp {
+	catchUp := func(version, keep int64) *play.CatchUp {
 		t.Helper()
 		cu, err := svc.SeatCatchUp(ctx, c.ID, tok, version, keep)
 		if err != nil {
@@ -69,11 +69,11 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		return cu
 	}
 
-	v1 := play(0)
+	v1 := moves(0)
 	if cu := catchUp(v1, -1); cu.From != 0 || len(cu.Lines) != int(v1-1) || (cu.Before == nil) != (v1 == 1) {
 		t.Fatalf("first visit at v%d: from v%d, %d lines, before %v", v1, cu.From, len(cu.Lines), cu.Before)
 	}
-	v2 := play(6)
+	v2 := moves(6)
 	cu := catchUp(v2, -1)
 	if want := max(v1, lastMove); cu.From != want || len(cu.Lines) != int(v2-want) {
 		t.Fatalf("second visit at v%d: from v%d, %d lines; want from v%d", v2, cu.From, len(cu.Lines), want)
@@ -88,9 +88,9 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		if len(sm.ToMove) == 0 || sm.ToMove[0] == 0 {
 			break
 		}
-		play(1)
+		moves(1)
 	}
-	v3 := play(0)
+	v3 := moves(0)
 	if live := catchUp(v3, open); live.From != max(open, lastMove) {
 		t.Errorf("live update at v%d keeping v%d: from v%d (last move v%d)", v3, open, live.From, lastMove)
 	}
@@ -100,9 +100,9 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 		if len(sm.ToMove) == 0 || sm.ToMove[0] == 0 {
 			break
 		}
-		play(1)
+		moves(1)
 	}
-	v4 := play(1)
+	v4 := moves(1)
 	if cu := catchUp(v4, open); cu.From != lastMove || len(cu.Lines) != int(v4-lastMove) {
 		t.Errorf("after its move (v%d) at v%d: from v%d, %d lines", lastMove, v4, cu.From, len(cu.Lines))
 	}
@@ -113,10 +113,10 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	}
 
 	// Refusals record nothing.
-	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); play1.ErrorCode(err) != events.CodeUnauthorized {
+	if _, err := svc.SeatCatchUp(ctx, c.ID, "wrong", v4, -1); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Errorf("a wrong token: %v", err)
 	}
-	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); play1.ErrorCode(err) != events.CodeNotFound {
+	if _, err := svc.SeatCatchUp(ctx, "nosuchgame", tok, v4, -1); play.ErrorCode(err) != events.CodeNotFound {
 		t.Errorf("an unknown game: %v", err)
 	}
 	// A live update is no visit: seat 1's first page still starts at 0.

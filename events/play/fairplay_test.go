@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events"
-	play1 "pbem/events/play"
+	"pbem/events/play"
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/postgres/pgtest"
@@ -63,10 +63,10 @@ func TestFairPlayAttacker(t *testing.T) {
 	// people's moves come from each case's seed, the bots decide from
 	// theirs): a failure is a failure of these games, seen again by
 	// running the test again.
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: newStore(t, pool),
+	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}), Store: playtest.NewStore(t, pool),
 		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, Now: func() time.Time { return time.Now().UTC() },
 		Seeds: playtest.Seeds(t.Name())})
-	store := newStore(t, pool)
+	store := playtest.NewStore(t, pool)
 	for _, c := range []fairplayCase{
 		{"lords/bot", lords.Name, []string{"", "normal"}, 1},
 		{"lords/people", lords.Name, []string{"", "", ""}, 2},
@@ -94,7 +94,7 @@ func TestFairPlayAttacker(t *testing.T) {
 // revealed seed and key) and wants each flip reported with the version
 // of the event it broke. A server that rewrites an event's hidden card
 // and hashes the whole chain again is caught by the replay.
-func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
+func checkAuditOffline(t *testing.T, svc *play.Service, id string) {
 	t.Helper()
 	ctx := context.Background()
 	a, err := svc.Audit(ctx, id)
@@ -106,14 +106,14 @@ func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
 		t.Fatal(err)
 	}
 	games := svcGames(t)
-	load := func() *play1.Audit {
-		var x play1.Audit
+	load := func() *play.Audit {
+		var x play.Audit
 		if err := json.Unmarshal(raw, &x); err != nil {
 			t.Fatal(err)
 		}
 		return &x
 	}
-	rep, err := play1.CheckAudit(games, load())
+	rep, err := play.CheckAudit(games, load())
 	if err != nil {
 		t.Fatalf("the audit of a fair game does not check: %v", err)
 	}
@@ -122,7 +122,7 @@ func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
 	}
 	versionOf := func(err error) int64 {
 		var ce *events.ChainError
-		var ae *play1.AuditError
+		var ae *play.AuditError
 		switch {
 		case errors.As(err, &ce):
 			return ce.Version
@@ -153,23 +153,23 @@ func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
 		}
 		x := load()
 		flip(x.Events[i].Data)
-		if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+		if _, err := play.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 			t.Errorf("a flipped byte in the data of v%d: %v", x.Events[i].Version, err)
 		}
 		x = load()
 		x.Events[i].Hash[3] ^= 0x10
-		if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+		if _, err := play.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 			t.Errorf("a flipped byte in the hash of v%d: %v", x.Events[i].Version, err)
 		}
 		flips += 2
 	}
-	for name, f := range map[string]func(x *play1.Audit){
-		"seed":       func(x *play1.Audit) { b := []byte(x.Seed); flip(b); x.Seed = string(b) },
-		"commit_key": func(x *play1.Audit) { b := []byte(x.CommitKey); flip(b); x.CommitKey = string(b) },
+	for name, f := range map[string]func(x *play.Audit){
+		"seed":       func(x *play.Audit) { b := []byte(x.Seed); flip(b); x.Seed = string(b) },
+		"commit_key": func(x *play.Audit) { b := []byte(x.CommitKey); flip(b); x.CommitKey = string(b) },
 	} {
 		x := load()
 		f(x)
-		if _, err := play1.CheckAudit(games, x); versionOf(err) != 1 {
+		if _, err := play.CheckAudit(games, x); versionOf(err) != 1 {
 			t.Errorf("a flipped byte in the revealed %s: %v, want version 1 named", name, err)
 		}
 		flips++
@@ -199,7 +199,7 @@ func checkAuditOffline(t *testing.T, svc *play1.Service, id string) {
 				}
 				x.Events[j].Hash, prev = h, h
 			}
-			if _, err := play1.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
+			if _, err := play.CheckAudit(games, x); versionOf(err) != x.Events[i].Version {
 				t.Errorf("v%d rewritten and the chain hashed again: %v, want v%d named", x.Events[i].Version, err, x.Events[i].Version)
 			}
 			break
@@ -242,12 +242,12 @@ type attacker struct {
 
 // playAttacked plays c to its end, seat 0 attacking before each of its
 // decisions and once more before its last.
-func playAttacked(t *testing.T, svc *play1.Service, store events.Store, pool *pgxpool.Pool, c fairplayCase) *attacker {
+func playAttacked(t *testing.T, svc *play.Service, store events.Store, pool *pgxpool.Pool, c fairplayCase) *attacker {
 	ctx := context.Background()
 	names := []string{"Ann", "Bob", "Cid", "Dee"}
-	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game}
+	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: c.game}
 	for i, b := range c.bots {
-		p := play1.NewPlayer{Name: names[i], Bot: b}
+		p := play.NewPlayer{Name: names[i], Bot: b}
 		if b == "" {
 			p.Email = strings.ToLower(names[i]) + "@example.org"
 		}
@@ -289,7 +289,7 @@ func playAttacked(t *testing.T, svc *play1.Service, store events.Store, pool *pg
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, cg.ID, token(seat), play1.MoveRequest{Version: sv.Version, Move: play1.PostedMove(mv)}); err != nil {
+		if _, err := svc.Move(ctx, cg.ID, token(seat), play.MoveRequest{Version: sv.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -308,7 +308,7 @@ func (a *attacker) collect(text []byte) {
 
 // attack gathers what seat 0 is shown at view v and tries the events it
 // has not tried yet.
-func (a *attacker) attack(ctx context.Context, svc *play1.Service, store events.Store, pool *pgxpool.Pool, v *play1.View) {
+func (a *attacker) attack(ctx context.Context, svc *play.Service, store events.Store, pool *pgxpool.Pool, v *play.View) {
 	t := a.t
 	token := tokens.Seat(secret, a.id, 0, 0)
 	h, err := svc.History(ctx, a.id, token)

@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"bytes"
@@ -10,7 +10,8 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	play1 "pbem/events/play"
+	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/projections"
@@ -23,14 +24,14 @@ import (
 func TestGameCacheAcrossServices(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svcA, repo, _, pool := newServiceNow(t, nil)
+	svcA, repo, _, pool := playtest.NewService(t, nil)
 	games := engine.NewRegistry(testgame.Game{})
-	svcB := otherService(t, pool)
-	plain := play1.New(play1.Config{Games: games, Store: newStore(t, pool), Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
+	svcB := playtest.OtherService(t, pool)
+	plain := play.New(play.Config{Games: games, Store: playtest.NewStore(t, pool), Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 		GameCache: -1})
-	c := create(t, svcA, 3)
+	c := playtest.Create(t, svcA, 3)
 	rng := rand.New(rand.NewPCG(3, 4))
-	svcs := []*play1.Service{svcA, svcB}
+	svcs := []*play.Service{svcA, svcB}
 	for i := range 60 {
 		g, err := repo.Game(ctx, c.ID)
 		if err != nil {
@@ -55,7 +56,7 @@ func TestGameCacheAcrossServices(t *testing.T) {
 				t.Fatalf("move %d: cached view\n%s\nwant\n%s", i, got, wantJSON)
 			}
 		}
-		if _, err := svcs[i%2].Move(ctx, c.ID, tok, play1.MoveRequest{Version: want.Version, Move: moveOf(t, want, rng)}); err != nil {
+		if _, err := svcs[i%2].Move(ctx, c.ID, tok, play.MoveRequest{Version: want.Version, Move: playtest.MoveOf(t, want, rng)}); err != nil {
 			t.Fatalf("move %d: %v", i, err)
 		}
 	}
@@ -67,7 +68,7 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _ := newService(t, nil)
-	c := create(t, svc, 3)
+	c := playtest.Create(t, svc, 3)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 10 {
 		g, err := repo.Game(ctx, c.ID)
@@ -93,7 +94,7 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
 			t.Fatalf("move: %v", err)
 		}
 		wg.Wait()
@@ -110,9 +111,9 @@ func TestGameCacheConcurrentViews(t *testing.T) {
 func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svcA, repo, _, pool := newServiceNow(t, nil)
-	svcB := otherService(t, pool)
-	c := create(t, svcA, 2)
+	svcA, repo, _, pool := playtest.NewService(t, nil)
+	svcB := playtest.OtherService(t, pool)
+	c := playtest.Create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(7, 8))
 	g, _ := repo.Game(ctx, c.ID)
 	tok := tokens.Seat(secret, c.ID, g.ToMove[0], 0)
@@ -120,11 +121,11 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcA.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+	if _, err := svcA.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)})
-	if play1.ErrorCode(err) != events.CodeConflict {
+	_, err = svcB.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)})
+	if play.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("stale move through a stale cache: %v, want a conflict", err)
 	}
 	if g2, _ := repo.Game(ctx, c.ID); g2.Version != v.Version+1 {
@@ -136,7 +137,7 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}); err != nil {
+	if _, err := svcB.Move(ctx, c.ID, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
 		t.Fatalf("move at the current version through B: %v", err)
 	}
 }
@@ -147,9 +148,9 @@ func TestGameCacheStaleMoveConflicts(t *testing.T) {
 func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svcA, repo, _, pool := newServiceNow(t, nil)
-	svcB := otherService(t, pool)
-	c := create(t, svcA, 2)
+	svcA, repo, _, pool := playtest.NewService(t, nil)
+	svcB := playtest.OtherService(t, pool)
+	c := playtest.Create(t, svcA, 2)
 	rng := rand.New(rand.NewPCG(9, 10))
 	g, _ := repo.Game(ctx, c.ID)
 	seat := g.ToMove[0]
@@ -161,13 +162,13 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if _, err := svcA.ResendLink(ctx, c.ID, c.AdminToken, seat); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svcB.View(ctx, c.ID, old); play1.ErrorCode(err) != events.CodeUnauthorized {
+	if _, err := svcB.View(ctx, c.ID, old); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("view with the revoked token through B: %v, want unauthorized", err)
 	}
 	before, _ := repo.Game(ctx, c.ID)
 	for _, version := range []int64{v.Version, before.Version} {
-		_, err := svcB.Move(ctx, c.ID, old, play1.MoveRequest{Version: version, Move: moveOf(t, v, rng)})
-		if code := play1.ErrorCode(err); code != events.CodeUnauthorized && code != events.CodeConflict {
+		_, err := svcB.Move(ctx, c.ID, old, play.MoveRequest{Version: version, Move: playtest.MoveOf(t, v, rng)})
+		if code := play.ErrorCode(err); code != events.CodeUnauthorized && code != events.CodeConflict {
 			t.Fatalf("move with the revoked token at version %d: %v, want unauthorized or conflict", version, err)
 		}
 	}
@@ -179,7 +180,7 @@ func TestGameCacheRevokedLinkAcrossServices(t *testing.T) {
 	if err != nil {
 		t.Fatalf("view with the new token: %v", err)
 	}
-	if _, err := svcB.Move(ctx, c.ID, tok, play1.MoveRequest{Version: nv.Version, Move: moveOf(t, nv, rng)}); err != nil {
+	if _, err := svcB.Move(ctx, c.ID, tok, play.MoveRequest{Version: nv.Version, Move: playtest.MoveOf(t, nv, rng)}); err != nil {
 		t.Fatalf("move with the new token: %v", err)
 	}
 }

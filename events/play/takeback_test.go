@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"context"
@@ -15,7 +15,8 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	"pbem/events/pbemevent"
-	play1 "pbem/events/play"
+	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
@@ -25,7 +26,7 @@ import (
 
 // lordsService returns a service playing Lords of Scotland on a fresh
 // database, with the given mail grace.
-func lordsService(t *testing.T, grace time.Duration) (*play1.Service, *currentRepo, events.Store, *pgxpool.Pool) {
+func lordsService(t *testing.T, grace time.Duration) (*play.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	g, err := lords.New()
 	if err != nil {
@@ -36,13 +37,13 @@ func lordsService(t *testing.T, grace time.Duration) (*play1.Service, *currentRe
 
 // serviceOf returns a service playing games on a fresh database, with the
 // given mail grace.
-func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*play1.Service, *currentRepo, events.Store, *pgxpool.Pool) {
+func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*play.Service, *currentRepo, events.Store, *pgxpool.Pool) {
 	t.Helper()
 	pool := pgtest.NewPool(t)
 	repo := postgres.New(pool)
-	store := newStore(t, pool)
+	store := playtest.NewStore(t, pool)
 	reg := engine.NewRegistry(games...)
-	svc := play1.New(play1.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, MailGrace: grace})
+	svc := play.New(play.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, MailGrace: grace})
 	return svc, &currentRepo{Repo: repo, store: store, games: reg}, store, pool
 }
 
@@ -72,65 +73,6 @@ func (r *currentRepo) Game(ctx context.Context, id string) (*projections.Game, e
 		return nil, err
 	}
 	return g, nil
-}
-
-func createLords(t *testing.T, svc *play1.Service, n int) string {
-	t.Helper()
-	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name}
-	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"}[:n] {
-		req.Players = append(req.Players, play1.NewPlayer{Name: name, Email: strings.ToLower(name) + "@example.org"})
-	}
-	c, err := svc.Create(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.ID
-}
-
-// untilReversible plays the game's first listed moves until the seat to
-// move has a legal move that can be taken back and that hands the turn to
-// another seat. It returns that seat, its token and the move.
-func untilReversible(t *testing.T, svc *play1.Service, id string) (int, string, json.RawMessage) {
-	t.Helper()
-	ctx := context.Background()
-	for range 300 {
-		sm, err := svc.Summary(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sm.Status != projections.StatusActive {
-			t.Fatal("the game ended before a reversible move")
-		}
-		seat := sm.ToMove[0]
-		tok := tokens.Seat(secret, id, seat, 0)
-		sp, err := svc.SeatPage(ctx, id, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := sp.View
-		if len(sp.Takeback.Final) != len(v.LegalMoves) {
-			t.Fatalf("%d Final flags for %d legal moves", len(sp.Takeback.Final), len(v.LegalMoves))
-		}
-		pick := -1
-		for i, final := range sp.Takeback.Final {
-			if !final {
-				pick = i
-				break
-			}
-		}
-		mv, err := json.Marshal(v.LegalMoves[max(pick, 0)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pick >= 0 {
-			return seat, tok, mv
-		}
-		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Fatal("no reversible move in 300 moves")
-	return 0, "", nil
 }
 
 // outboxOf lists a game's outbox rows of versions from..to: status and
@@ -166,13 +108,13 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, store, pool := lordsService(t, time.Hour)
-	id := createLords(t, svc, 3)
-	seat, tok, mv := untilReversible(t, svc, id)
+	id := playtest.CreateLords(t, svc, 3)
+	seat, tok, mv := playtest.UntilReversible(t, svc, id)
 	before, err := repo.Game(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: before.Version, Move: play1.PostedMove(mv), RequestID: "req-move"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: before.Version, Move: play.PostedMove(mv), RequestID: "req-move"}); err != nil {
 		t.Fatal(err)
 	}
 	moved, err := repo.Game(ctx, id)
@@ -191,10 +133,10 @@ func TestTakebackRestoresTheState(t *testing.T) {
 		t.Fatalf("the page offers to take back version %d, want %d", sp.Takeback.Version, moved.Version)
 	}
 	other := tokens.Seat(secret, id, (seat+1)%3, 0)
-	if _, err := svc.Takeback(ctx, id, other, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != events.CodeForbidden {
+	if _, err := svc.Takeback(ctx, id, other, play.TakebackRequest{Version: moved.Version}); play.ErrorCode(err) != events.CodeForbidden {
 		t.Fatalf("another seat's take-back: %v, want forbidden", err)
 	}
-	raw, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version})
+	raw, err := svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: moved.Version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,12 +195,12 @@ func TestTakebackRestoresTheState(t *testing.T) {
 	if err := svc.Verify(ctx, id); err != nil {
 		t.Fatalf("verify after rebuild: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version}); play1.ErrorCode(err) != events.CodeConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: moved.Version}); play.ErrorCode(err) != events.CodeConflict ||
 		!strings.Contains(err.Error(), "already taken back") {
 		t.Fatalf("a second take-back: %v", err)
 	}
 	// The seat plays again, and the game goes on from the restored state.
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: after.Version, Move: play1.PostedMove(mv)}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: after.Version, Move: play.PostedMove(mv)}); err != nil {
 		t.Fatalf("the move again after its take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -272,7 +214,7 @@ func TestTakebackRefused(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
-	id := createLords(t, svc, 2)
+	id := playtest.CreateLords(t, svc, 2)
 	// The first moves of a Lords game are recruits: the place is refilled
 	// from the pile.
 	g, err := repo.Game(ctx, id)
@@ -296,29 +238,29 @@ func TestTakebackRefused(t *testing.T) {
 	if recruit == nil {
 		t.Fatalf("no recruit among %d moves", len(v.LegalMoves))
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(recruit)}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(recruit)}); err != nil {
 		t.Fatal(err)
 	}
 	g, _ = repo.Game(ctx, id)
-	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: g.Version})
-	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "revealed something") {
+	_, err = svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: g.Version})
+	if play.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "revealed something") {
 		t.Fatalf("take-back of a recruit: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 1}); play1.ErrorCode(err) != events.CodeConflict ||
+	if _, err := svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: 1}); play.ErrorCode(err) != events.CodeConflict ||
 		!strings.Contains(err.Error(), "not a move") {
 		t.Fatalf("take-back of version 1: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: 0}); play1.ErrorCode(err) != events.CodeInvalid {
+	if _, err := svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: 0}); play.ErrorCode(err) != events.CodeInvalid {
 		t.Fatalf("take-back of version 0: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, "not-a-token", play1.TakebackRequest{Version: g.Version}); play1.ErrorCode(err) != events.CodeUnauthorized {
+	if _, err := svc.Takeback(ctx, id, "not-a-token", play.TakebackRequest{Version: g.Version}); play.ErrorCode(err) != events.CodeUnauthorized {
 		t.Fatalf("take-back with a bad token: %v", err)
 	}
 
-	id = createLords(t, svc, 3)
-	seat, tok, mv := untilReversible(t, svc, id)
+	id = playtest.CreateLords(t, svc, 3)
+	seat, tok, mv := playtest.UntilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	mine, _ := repo.Game(ctx, id)
@@ -335,11 +277,11 @@ func TestTakebackRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	nmv, _ := json.Marshal(nv.LegalMoves[0])
-	if _, err := svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: play1.PostedMove(nmv)}); err != nil {
+	if _, err := svc.Move(ctx, id, ntok, play.MoveRequest{Version: nv.Version, Move: play.PostedMove(nmv)}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: mine.Version})
-	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "no longer be taken back") {
+	_, err = svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: mine.Version})
+	if play.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "no longer be taken back") {
 		t.Fatalf("take-back after another seat moved: %v", err)
 	}
 }
@@ -353,10 +295,10 @@ func TestTakebackRace(t *testing.T) {
 	wins := map[string]int{}
 	defer func() { t.Logf("winners: %v", wins) }()
 	for round := range 8 {
-		id := createLords(t, svc, 2)
-		seat, tok, mv := untilReversible(t, svc, id)
+		id := playtest.CreateLords(t, svc, 2)
+		seat, tok, mv := playtest.UntilReversible(t, svc, id)
 		g, _ := repo.Game(ctx, id)
-		if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
+		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 		moved, _ := repo.Game(ctx, id)
@@ -377,14 +319,14 @@ func TestTakebackRace(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, backErr = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: moved.Version})
+			_, backErr = svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: moved.Version})
 		}()
 		go func() {
 			defer wg.Done()
 			<-start
 			// Staggered starts, so that either side may win the append.
 			time.Sleep(time.Duration(round%4) * time.Millisecond)
-			_, moveErr = svc.Move(ctx, id, ntok, play1.MoveRequest{Version: nv.Version, Move: play1.PostedMove(nmv)})
+			_, moveErr = svc.Move(ctx, id, ntok, play.MoveRequest{Version: nv.Version, Move: play.PostedMove(nmv)})
 		}()
 		close(start)
 		wg.Wait()
@@ -397,7 +339,7 @@ func TestTakebackRace(t *testing.T) {
 			wins["move"]++
 		}
 		for _, err := range []error{backErr, moveErr} {
-			if err != nil && play1.ErrorCode(err) != events.CodeConflict {
+			if err != nil && play.ErrorCode(err) != events.CodeConflict {
 				t.Fatalf("round %d: the loser's error %v is not a conflict", round, err)
 			}
 		}
@@ -444,8 +386,8 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
-	req := play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
-		Players: []play1.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}}
+	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Bot: "easy"}}}
 	c, err := svc.Create(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -481,7 +423,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 			mv = m
 			break
 		}
-		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(m)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(m)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -489,7 +431,7 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 		t.Fatal("no reversible move for Ann")
 	}
 	g, _ := repo.Game(ctx, c.ID)
-	if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)}); err != nil {
+	if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ := repo.Game(ctx, c.ID)
@@ -499,25 +441,25 @@ func TestTakebackAfterABotOrATimeout(t *testing.T) {
 	if ok, err := svc.PlayBot(ctx, c.ID, 1); err != nil || !ok {
 		t.Fatalf("bot: %v %v", ok, err)
 	}
-	_, err = svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: moved.Version})
-	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "a bot played") {
+	_, err = svc.Takeback(ctx, c.ID, tok, play.TakebackRequest{Version: moved.Version})
+	if play.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "a bot played") {
 		t.Fatalf("take-back after the bot's move: %v", err)
 	}
 
 	// A timeout: the deadline passes after the move, the default move is
 	// played for the next seat.
-	id := createLords(t, svc, 2)
-	seat, tok2, mv2 := untilReversible(t, svc, id)
+	id := playtest.CreateLords(t, svc, 2)
+	seat, tok2, mv2 := playtest.UntilReversible(t, svc, id)
 	g, _ = repo.Game(ctx, id)
-	if _, err := svc.Move(ctx, id, tok2, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv2)}); err != nil {
+	if _, err := svc.Move(ctx, id, tok2, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv2)}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ = repo.Game(ctx, id)
 	if acted, err := svc.Timeout(ctx, id, time.Now().Add(1000*time.Hour)); err != nil || !acted {
 		t.Fatalf("timeout: %v %v", acted, err)
 	}
-	_, err = svc.Takeback(ctx, id, tok2, play1.TakebackRequest{Version: moved.Version})
-	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "deadline passed") {
+	_, err = svc.Takeback(ctx, id, tok2, play.TakebackRequest{Version: moved.Version})
+	if play.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "deadline passed") {
 		t.Fatalf("take-back of seat %d after a timeout: %v", seat, err)
 	}
 }
@@ -530,21 +472,21 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := serviceOf(t, time.Hour, bagpipes.Game{})
-	c, err := svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
-		Language: "fr", Players: []play1.NewPlayer{{Name: "Anne", Email: "anne@example.org"}, {Name: "Bruno", Email: "bruno@example.org"},
+	c, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name,
+		Language: "fr", Players: []play.NewPlayer{{Name: "Anne", Email: "anne@example.org"}, {Name: "Bruno", Email: "bruno@example.org"},
 			{Name: "Chloé", Email: "chloe@example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 3 { // three moves in a row, each taken back
-		_, tok, mv := untilReversible(t, svc, c.ID)
+		_, tok, mv := playtest.UntilReversible(t, svc, c.ID)
 		before, _ := repo.Game(ctx, c.ID)
-		raw, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: before.Version, Move: play1.PostedMove(mv)})
+		raw, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: before.Version, Move: play.PostedMove(mv)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		v := raw
-		if _, err := svc.Takeback(ctx, c.ID, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
+		if _, err := svc.Takeback(ctx, c.ID, tok, play.TakebackRequest{Version: v.Version}); err != nil {
 			t.Fatalf("take-back of %s: %v", mv, err)
 		}
 		after, _ := repo.Game(ctx, c.ID)
@@ -559,7 +501,7 @@ func TestTakebackSwordsAndBagpipes(t *testing.T) {
 			t.Fatalf("last history line %q", line)
 		}
 		// Played again for real, so that the next round moves on.
-		if _, err := svc.Move(ctx, c.ID, tok, play1.MoveRequest{Version: after.Version, Move: play1.PostedMove(mv)}); err != nil {
+		if _, err := svc.Move(ctx, c.ID, tok, play.MoveRequest{Version: after.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -586,26 +528,26 @@ func TestTakebackKeyedMove(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
-	id := createLords(t, svc, 2)
-	_, tok, mv := untilReversible(t, svc, id)
+	id := playtest.CreateLords(t, svc, 2)
+	_, tok, mv := playtest.UntilReversible(t, svc, id)
 	g, _ := repo.Game(ctx, id)
-	raw, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv), Key: "k1"})
+	raw, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv), Key: "k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := raw
-	if again, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv), Key: "k1"}); err != nil || string(viewJSON(t, again)) != string(viewJSON(t, raw)) {
+	if again, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv), Key: "k1"}); err != nil || string(viewJSON(t, again)) != string(viewJSON(t, raw)) {
 		t.Fatalf("a retry before the take-back: %v", err)
 	}
-	if _, err := svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
+	if _, err := svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
 	back, _ := repo.Game(ctx, id)
-	_, err = svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k1"})
-	if play1.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "was taken back") {
+	_, err = svc.Move(ctx, id, tok, play.MoveRequest{Version: back.Version, Move: play.PostedMove(mv), Key: "k1"})
+	if play.ErrorCode(err) != events.CodeConflict || !strings.Contains(err.Error(), "was taken back") {
 		t.Fatalf("the same id after the take-back: %v", err)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: back.Version, Move: play1.PostedMove(mv), Key: "k2"}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: back.Version, Move: play.PostedMove(mv), Key: "k2"}); err != nil {
 		t.Fatalf("a new id after the take-back: %v", err)
 	}
 	if err := svc.Verify(ctx, id); err != nil {
@@ -620,18 +562,18 @@ func TestTakebackCatchUp(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	svc, repo, _, _ := lordsService(t, 0)
-	id := createLords(t, svc, 2)
-	seat, tok, mv := untilReversible(t, svc, id)
+	id := playtest.CreateLords(t, svc, 2)
+	seat, tok, mv := playtest.UntilReversible(t, svc, id)
 	other := tokens.Seat(secret, id, 1-seat, 0)
 	g, _ := repo.Game(ctx, id)
 	if _, err := svc.SeatCatchUp(ctx, id, other, g.Version, -1); err != nil { // the other seat looks
 		t.Fatal(err)
 	}
-	v, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: g.Version, Move: play1.PostedMove(mv)})
+	v, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: g.Version, Move: play.PostedMove(mv)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err = svc.Takeback(ctx, id, tok, play1.TakebackRequest{Version: v.Version}); err != nil {
+	if v, err = svc.Takeback(ctx, id, tok, play.TakebackRequest{Version: v.Version}); err != nil {
 		t.Fatal(err)
 	}
 	first, err := svc.SeatCatchUp(ctx, id, other, v.Version, -1) // it looks again
@@ -645,7 +587,7 @@ func TestTakebackCatchUp(t *testing.T) {
 	if all := strings.Join(texts, " | "); first.From != g.Version || len(first.Lines) < 2 || !strings.Contains(all, "takes back their move") {
 		t.Fatalf("catch-up from %d (want %d): %s", first.From, g.Version, all)
 	}
-	if _, err := svc.Move(ctx, id, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
+	if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 		t.Fatal(err)
 	}
 	now, _ := repo.Game(ctx, id)
@@ -661,7 +603,7 @@ func TestTakebackCatchUp(t *testing.T) {
 }
 
 // viewJSON is v as the JSON API answers it.
-func viewJSON(t *testing.T, v *play1.View) []byte {
+func viewJSON(t *testing.T, v *play.View) []byte {
 	t.Helper()
 	b, err := v.JSON()
 	if err != nil {

@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/enginetest"
 	"pbem/engine/lords"
-	play1 "pbem/events/play"
+	"pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -61,7 +61,7 @@ func TestFairPlayDecisionTimes(t *testing.T) {
 				store := evpg.New(pool)
 				t.Cleanup(store.Close)
 				store.SetClock(clock.Now)
-				svc := play1.New(play1.Config{Games: engine.NewRegistry(thinking{Game: g, clock: clock}), Store: store, Repo: postgres.New(pool),
+				svc := play.New(play.Config{Games: engine.NewRegistry(thinking{Game: g, clock: clock}), Store: store, Repo: postgres.New(pool),
 					Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 					Seeds: fixedSeeds{28, 2}, DecisionPause: pause, Now: clock.Now, Sleep: clock.Sleep})
 				gaps[k] = botGaps(t, svc, clock)
@@ -149,10 +149,10 @@ func (g thinking) ChooseBot(level engine.BotLevel, view engine.SeatView, history
 // (from the previous event, appended just before the bot was called) and
 // before the timeout (from the moment it was called, as Ann would count
 // from the public deadline).
-func botGaps(t *testing.T, svc *play1.Service, clock *thinkClock) []time.Duration {
+func botGaps(t *testing.T, svc *play.Service, clock *thinkClock) []time.Duration {
 	ctx := context.Background()
-	cg, err := svc.Create(ctx, play1.CreateGame{Organiser: play1.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
-		TimeoutPolicy: "bot", Players: []play1.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Bot: "strong"}}})
+	cg, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		TimeoutPolicy: "bot", Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Bot: "strong"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func botGaps(t *testing.T, svc *play1.Service, clock *thinkClock) []time.Duratio
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Move(ctx, cg.ID, tok, play1.MoveRequest{Version: v.Version, Move: play1.PostedMove(mv)}); err != nil {
+		if _, err := svc.Move(ctx, cg.ID, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"context"
@@ -10,7 +10,8 @@ import (
 
 	"pbem/engine"
 	"pbem/events"
-	play1 "pbem/events/play"
+	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/projections/postgres"
@@ -63,20 +64,20 @@ func (s *batchSpy) AppendBatch(ctx context.Context, appends []events.Append, hoo
 func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc0, repo, _, pool := newServiceNow(t, nil)
-	spy := &batchSpy{Store: newStore(t, pool), holding: make(chan struct{}), release: make(chan struct{})}
-	svc := play1.New(play1.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
+	svc0, repo, _, pool := playtest.NewService(t, nil)
+	spy := &batchSpy{Store: playtest.NewStore(t, pool), holding: make(chan struct{}), release: make(chan struct{})}
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: spy,
 		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	const n = 12
 	ids := make([]string, n)
 	for i := range ids {
-		ids[i] = create(t, svc0, 2).ID
+		ids[i] = playtest.Create(t, svc0, 2).ID
 	}
 	spy.poison = ids[5]
 	rng := rand.New(rand.NewPCG(11, 12))
 	type move struct {
 		tok string
-		req play1.MoveRequest
+		req play.MoveRequest
 	}
 	moves := make([]move, n)
 	for i, id := range ids {
@@ -89,7 +90,7 @@ func TestWriterBatchesAndIsolatesFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves[i] = move{tok, play1.MoveRequest{Version: v.Version, Move: moveOf(t, v, rng)}}
+		moves[i] = move{tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}}
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
