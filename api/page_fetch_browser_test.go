@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"pbem/events/tokens"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -21,9 +23,35 @@ import (
 // and its forms (method and path with query; not the live stream), as the
 // browser's network sees them, redirects followed included.
 type pageRequests struct {
-	mu   sync.Mutex
-	seen []string
+	mu      sync.Mutex
+	seen    []string
+	fetches int // the tab's requests made by a script's fetch, all pages
 }
+
+// quietScript is added to every document of a watched tab, before the
+// page's own script: window.pbemTold is the newest version the live stream
+// told the page, window.pbemFetching the script's fetches under way, and
+// sessionStorage.pbemFetches (kept across the tab's documents) the fetches
+// it started, so that quietThen waits for what the page does, not a time.
+const quietScript = `(function () {
+  var ES = window.EventSource, f = window.fetch;
+  window.pbemTold = 0;
+  window.pbemFetching = 0;
+  if (ES) {
+    window.EventSource = function (u, o) {
+      var es = new ES(u, o);
+      es.addEventListener("version", function (e) { window.pbemTold = Math.max(window.pbemTold, +e.data); });
+      return es;
+    };
+  }
+  if (f) {
+    window.fetch = function () {
+      sessionStorage.pbemFetches = +(sessionStorage.pbemFetches || 0) + 1;
+      window.pbemFetching++;
+      return f.apply(this, arguments).finally(function () { window.pbemFetching--; });
+    };
+  }
+})();`
 
 // watchPages starts recording tab's requests for game id's play page.
 func watchPages(t *testing.T, tab context.Context, id string) *pageRequests {
@@ -33,11 +61,19 @@ func watchPages(t *testing.T, tab context.Context, id string) *pageRequests {
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
+		if _, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: quietScript}); err != nil {
+			return err
+		}
 		sent := cdp.Events(tab, tg, network.RequestWillBeSent)
 		go func() {
 			for ev, err := range sent {
 				if err != nil {
 					return
+				}
+				if ev.Type == network.ResourceTypeFetch {
+					pr.mu.Lock()
+					pr.fetches++
+					pr.mu.Unlock()
 				}
 				u, err := url.Parse(ev.Request.URL)
 				if err != nil || !strings.HasPrefix(u.Path, "/play/"+id) || strings.HasSuffix(u.Path, "/events") {
@@ -91,10 +127,41 @@ func waitFor(t *testing.T, tab context.Context, what, cond string) {
 	t.Fatalf("%s: %s never came true", what, cond)
 }
 
-// quietThen waits a moment for any request the page would still send
-// (the live stream's news of the move), then takes the requests.
-func (pr *pageRequests) quietThen() []string {
-	time.Sleep(time.Second)
+// quietThen waits until the page has sent every request it would send
+// after a form, then takes the requests: until the live stream has told
+// the page the game's version (whose news the page might fetch), the
+// page shows at least that version, its script has no fetch under way,
+// and the browser's network has reported each fetch it started and at
+// least want requests.
+func (pr *pageRequests) quietThen(t *testing.T, tab context.Context, version int64, want int) []string {
+	t.Helper()
+	waitFor(t, tab, "the page quiet", fmt.Sprintf(`document.readyState === "complete" && window.pbemTold >= %d &&
+		+document.getElementById("game").dataset.version >= window.pbemTold && window.pbemFetching === 0`, version))
+	return pr.takeAfter(t, eval[int](t, tab, `+(sessionStorage.pbemFetches || 0)`), want)
+}
+
+// loadedThen is quietThen for a tab without script: once the page is
+// loaded it sends nothing more; it takes the requests once the network
+// has reported at least want of them.
+func (pr *pageRequests) loadedThen(t *testing.T, tab context.Context, want int) []string {
+	t.Helper()
+	waitFor(t, tab, "the page loaded", `document.readyState === "complete"`)
+	return pr.takeAfter(t, 0, want)
+}
+
+// takeAfter takes the requests once the network has reported at least
+// fetches fetches in all and want requests since the last take (or
+// after 15 seconds, for the caller to find what is missing).
+func (pr *pageRequests) takeAfter(t *testing.T, fetches, want int) []string {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		pr.mu.Lock()
+		done := pr.fetches >= fetches && len(pr.seen) >= want
+		pr.mu.Unlock()
+		if done {
+			break
+		}
+	}
 	return pr.take()
 }
 
@@ -124,7 +191,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 	}
 	checkSamePage := func(step string, want []string, search string) {
 		t.Helper()
-		if got := reqs.quietThen(); !slices.Equal(got, want) {
+		if got := reqs.quietThen(t, phone, e.version(id), len(want)); !slices.Equal(got, want) {
 			t.Errorf("%s: requests %q, want %q", step, got, want)
 		}
 		if !eval[bool](t, phone, `window.pbemSamePage === true`) {
@@ -195,7 +262,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#chat-text"), "well played"),
 		chromedp.Click(chromedp.CSS(`form[action$="/chat"] button`)))
 	waitFor(t, phone, "the chat line", `document.getElementById("live-chat").textContent.includes("well played")`)
-	if got := reqs.quietThen(); !slices.Equal(got, []string{"POST /play/" + id + "/chat"}) {
+	if got := reqs.quietThen(t, phone, e.version(id), 1); !slices.Equal(got, []string{"POST /play/" + id + "/chat"}) {
 		t.Errorf("chat: requests %q", got)
 	}
 	if chat := eval[string](t, phone, `document.getElementById("chat-text").value`); chat != "" {
@@ -238,7 +305,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	if msg := eval[string](t, phone, `document.querySelector("#live-notices .notice").textContent`); !strings.Contains(msg, "La partie a avancé pendant que vous regardiez") {
 		t.Errorf("stale notice %q", msg)
 	}
-	if got := reqs.quietThen(); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask"}) {
+	if got := reqs.quietThen(t, phone, e.version(id), 1); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask"}) {
 		t.Errorf("stale move: requests %q", got)
 	}
 
@@ -251,7 +318,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	if msg := eval[string](t, phone, `document.querySelector("#live-notices .notice").textContent`); !strings.Contains(msg, "Ce coup n'est pas possible maintenant") {
 		t.Errorf("illegal notice %q", msg)
 	}
-	if got := reqs.quietThen(); !slices.Equal(got, []string{"POST /play/" + id}) {
+	if got := reqs.quietThen(t, phone, e.version(id), 1); !slices.Equal(got, []string{"POST /play/" + id}) {
 		t.Errorf("illegal move: requests %q", got)
 	}
 	if !eval[bool](t, phone, `window.pbemSamePage === true`) || e.version(id) != before {
@@ -303,7 +370,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	reqs.take()
 	within(t, phone, 20*time.Second, "choose on a failing network", chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
 	waitFor(t, phone, "the confirmation", `!!document.getElementById("confirm-move") && document.readyState === "complete"`)
-	if got := reqs.quietThen(); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask", "POST /play/" + id + "?confirm=ask"}) {
+	if got := reqs.quietThen(t, phone, e.version(id), 2); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask", "POST /play/" + id + "?confirm=ask"}) {
 		t.Errorf("after a failed post: requests %q, want the failed one and the form's", got)
 	}
 	if e.version(id) != before {
@@ -317,7 +384,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	reqs.take()
 	within(t, phone, 20*time.Second, "confirm", chromedp.Click(chromedp.CSS("#confirm-move")))
 	waitFor(t, phone, "the played page", `location.search === "?n=played"`)
-	if got := reqs.quietThen(); !slices.Equal(got, []string{"POST /play/" + id}) {
+	if got := reqs.quietThen(t, phone, e.version(id), 1); !slices.Equal(got, []string{"POST /play/" + id}) {
 		t.Errorf("confirmation: requests %q", got)
 	}
 	if e.version(id) == before {
@@ -340,7 +407,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	waitSearch(t, other, "?confirm=ask")
 	within(t, other, 20*time.Second, "confirm without script", chromedp.Click(chromedp.CSS("#confirm-move")))
 	waitSearch(t, other, "?n=played")
-	if got := plain.quietThen(); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask", "POST /play/" + id, "GET /play/" + id + "?n=played"}) {
+	if got := plain.loadedThen(t, other, 3); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask", "POST /play/" + id, "GET /play/" + id + "?n=played"}) {
 		t.Errorf("without script: requests %q, want the two forms and the second's redirect", got)
 	}
 	if e.version(id) == now {
