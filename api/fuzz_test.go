@@ -69,7 +69,7 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 	store := evpg.New(pool)
 	f.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
-		Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+		Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(f.Name()), Secret: secret})
 	pages := &api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second,
 		Failed: notifypg.NewOutbox(pool), PublicURL: "https://pbem.example.org", Logger: slog.New(slog.DiscardHandler)}
 	mail := &api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc}

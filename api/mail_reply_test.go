@@ -15,6 +15,7 @@ import (
 	"pbem/api/inbound"
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -32,7 +33,7 @@ func TestDevMailboxReplyPlaysTheMove(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	proc, err := inbound.New(inbound.Config{Service: svc, Ledger: notifypg.NewInbound(pool), Domain: "localhost"})
 	if err != nil {
 		t.Fatal(err)

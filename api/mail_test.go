@@ -15,6 +15,7 @@ import (
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -39,7 +40,7 @@ func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
-		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	mc := api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc}
 	if devMailbox {
 		mc.Mailbox = notifypg.NewMailbox(pool)

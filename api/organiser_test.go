@@ -15,6 +15,7 @@ import (
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -34,7 +35,7 @@ func limitsEnv(t *testing.T, l api.Limits) *env {
 	now := time.Now().UTC()
 	e := &env{t: t, repo: repo, pool: pool, now: &now}
 	e.svc = play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
-		Secret: secret, Now: func() time.Time { return *e.now }})
+		Seeds: playtest.Seeds(t.Name()), Secret: secret, Now: func() time.Time { return *e.now }})
 	e.srv = api.New(api.Config{Service: e.svc, Limits: l, TrustProxy: true})
 	hs := httptest.NewServer(e.srv)
 	t.Cleanup(hs.Close)

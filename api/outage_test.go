@@ -19,6 +19,7 @@ import (
 	"pbem/api"
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -117,7 +118,7 @@ func newOutageEnv(t *testing.T) *outageEnv {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
-		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	e := &outageEnv{pageEnv: &pageEnv{t: t, svc: svc, pool: pool, store: store}, proxy: proxy, dbURL: dbURL}
 	health := func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)

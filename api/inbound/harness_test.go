@@ -76,7 +76,7 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 		t.Fatal(err)
 	}
 	reg := engine.NewRegistry(l, bagpipes.Game{})
-	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")
 	if err != nil {

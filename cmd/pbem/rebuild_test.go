@@ -12,6 +12,7 @@ import (
 
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -38,7 +39,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := []byte("a secret of at least thirty-two bytes")
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 1))
 	var ids []string
 	for n := 2; n <= 4; n++ {

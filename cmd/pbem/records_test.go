@@ -10,6 +10,7 @@ import (
 
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -38,7 +39,7 @@ func TestRebuildAndVerifyRecords(t *testing.T) {
 	}
 	secret := []byte("a secret of at least thirty-two bytes")
 	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool),
-		Records: ppg.New(pool), Secret: secret})
+		Records: ppg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	var ids []string
 	for range 2 {
 		c, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland",

@@ -16,6 +16,7 @@ import (
 	"pbem/api"
 	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -107,7 +108,7 @@ func TestLoadtestDrivesAServerApart(t *testing.T) {
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	secret := strings.Repeat("k7", 16)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: []byte(secret)})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: []byte(secret)})
 	hs := httptest.NewServer(api.New(api.Config{Service: svc, Limits: noLimits}))
 	t.Cleanup(hs.Close)
 

@@ -10,6 +10,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -32,7 +33,7 @@ func TestSigninDoesTheSameWorkForEveryAddress(t *testing.T) {
 	t.Cleanup(store.Close)
 	rec := &signinRecorder{Accounts: playpg.New(pool)}
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store, Repo: postgres.New(pool), Accounts: rec,
-		Visits: playpg.New(pool), Secret: []byte("sign-in same work test secret")})
+		Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: []byte("sign-in same work test secret")})
 	if _, err := svc.Create(ctx, play.CreateGame{Game: testgame.Name, Options: json.RawMessage(`{"target":25}`),
 		Organiser: play.Organiser{Name: "Ann", Email: "ann@example.org"},
 		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}); err != nil {

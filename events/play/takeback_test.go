@@ -43,7 +43,7 @@ func serviceOf(t *testing.T, grace time.Duration, games ...engine.Game) (*play.S
 	repo := postgres.New(pool)
 	store := playtest.NewStore(t, pool)
 	reg := engine.NewRegistry(games...)
-	svc := play.New(play.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret, MailGrace: grace})
+	svc := play.New(play.Config{Games: reg, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret, MailGrace: grace})
 	return svc, &currentRepo{Repo: repo, store: store, games: reg}, store, pool
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/projections"
@@ -32,7 +33,7 @@ func TestReminderSaysOfItsGameWhatTheOtherEmailsSay(t *testing.T) {
 	t.Cleanup(store.Close)
 	games := engine.NewRegistry(testgame.Game{})
 	svc := play.New(play.Config{Games: games, Store: store, Repo: projpg.New(pool), Accounts: playpg.New(pool),
-		Visits: playpg.New(pool), Secret: rigSecret, Now: c.Now})
+		Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: rigSecret, Now: c.Now})
 	g, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
 		Game: testgame.Name, Language: "en", Options: json.RawMessage(`{"target":25}`),
 		Players:      []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Hal", Bot: "easy"}},

@@ -21,6 +21,7 @@ import (
 	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/events/play/bots"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
@@ -49,7 +50,7 @@ func newBotEnv(t *testing.T, now func() time.Time) *botEnv {
 	games := engine.NewRegistry(l, bagpipes.Game{})
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: botSecret, Now: now})
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: botSecret, Now: now})
 	return &botEnv{pool: pool, store: store, svc: svc, games: games}
 }
 
@@ -225,7 +226,7 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 	store2 := evpg.New(e.pool)
 	t.Cleanup(store2.Close)
 	other := &botEnv{pool: e.pool, games: e.games, store: store2}
-	other.svc = play.New(play.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool), Secret: botSecret})
+	other.svc = play.New(play.Config{Games: e.games, Store: other.store, Repo: ppg.New(e.pool), Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool), Seeds: playtest.Seeds(t.Name() + "/other service"), Secret: botSecret})
 	other.runWorker(t)
 	for i, tc := range []struct {
 		game   string
