@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 )
 
@@ -105,7 +106,8 @@ func actorName(actor string, names []string) string {
 
 // actorWords names who acted in words a player reads (the history and
 // audit pages; the audit's JSON keeps the actor ids): the seat's holder, "a bot (normal)",
-// "the organiser", else "the game" (the deadline's own events).
+// "the organiser", "played for Ann: the only move" (a forced step), else
+// "the game" (the deadline's own events).
 func actorWords(cat i18n.Printer, actor string, names []string) string {
 	switch {
 	case strings.HasPrefix(actor, "seat:"):
@@ -114,6 +116,9 @@ func actorWords(cat i18n.Printer, actor string, names []string) string {
 		return textOr(cat, "lobby.kind."+strings.TrimPrefix(actor, "bot:"), cat.T("history.by_game"))
 	case actor == "admin":
 		return cat.T("history.by_organiser")
+	}
+	if seat, ok := pbemevent.SeatOfForced(actor); ok {
+		return cat.T("history.forced", seatName(names, seat))
 	}
 	return cat.T("history.by_game")
 }

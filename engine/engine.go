@@ -204,6 +204,17 @@ type State interface {
 	// under the "default_move" policy: a sensible, harmless choice. It
 	// returns nil when nothing is awaited from seat.
 	DefaultMove(seat int) Move
+	// Forced is the move played for seat at once, without asking it: its
+	// only legal move, and only where every other seat can tell from what
+	// it sees (its own view) that this is so, so that playing it at once
+	// reveals nothing hidden. It returns nil when seat has several moves
+	// or none, and also when it has one only because of what is hidden
+	// from the others (no playable card in a hidden hand: playing that for
+	// it at once would tell the table its hand by the timing). The service
+	// plays a forced move in the same append as the move that led to it,
+	// and so on while one follows (events/play: "forced:N" actors).
+	// docs/playing.md says, game by game, which steps are forced.
+	Forced(seat int) Move
 	// Clone returns a deep copy, so a caller can keep a state before Apply.
 	Clone() State
 	// Explain tells seat, in a few short sentences in lang ("en", "fr",

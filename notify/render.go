@@ -230,7 +230,8 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	if row.Story != nil && row.Kind.TellsStory() {
 		d.Turns = storyTurns(row.Story.Events, p.Game.Players, storyHeads{
-			timeout: l.p.T("story.system"), admin: l.p.T("story.admin"), game: l.p.T("story.game")})
+			timeout: l.p.T("story.system"), admin: l.p.T("story.admin"), game: l.p.T("story.game"),
+			forced: func(name string) string { return l.p.T("story.forced", name) }})
 	}
 	if row.Story != nil && row.Story.Round != nil {
 		d.Round = l.roundTable(row.Story.Round, p.Game.Players)

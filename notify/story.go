@@ -124,10 +124,13 @@ func ActingSeat(actor, key string) int {
 }
 
 // TurnSeat is the seat whose turn an event belongs to: its acting seat
-// (ActingSeat), else the seat its data names (a default move when time ran
+// (ActingSeat), else the seat a forced step was played for, else the seat its data names (a default move when time ran
 // out, a step a bot's move led to), else -1. players is the number of seats.
 func TurnSeat(actor, key string, data json.RawMessage, players int) int {
 	if s := ActingSeat(actor, key); s >= 0 {
+		return s
+	}
+	if s, ok := forcedSeat(actor); ok && s < players {
 		return s
 	}
 	var d struct {
@@ -152,6 +155,9 @@ type storyHeads struct {
 	timeout string // the deadline's events (actor "system")
 	admin   string // the organiser's
 	game    string // anything else: the game's own steps
+	// forced heads a forced step played for a seat (actor "forced:N"),
+	// given that seat's player's name.
+	forced func(name string) string
 }
 
 // storyTurns groups events by consecutive actor, each group headed by the
@@ -181,6 +187,9 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 			case e.Actor == "system":
 				who = heads.timeout
 			}
+			if n, ok := forcedSeat(e.Actor); ok && n < len(names) && heads.forced != nil {
+				who = heads.forced(names[n])
+			}
 			out = append(out, storyTurn{Who: who})
 			last = key
 		}
@@ -189,4 +198,15 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 		t.Lines = append(t.Lines, e.Summary)
 	}
 	return out
+}
+
+// forcedSeat reads the seat of a forced step's actor, "forced:N" (the
+// service's pbemevent.ForcedActor, which notify does not import).
+func forcedSeat(actor string) (int, bool) {
+	n, ok := strings.CutPrefix(actor, "forced:")
+	if !ok {
+		return 0, false
+	}
+	s, err := strconv.Atoi(n)
+	return s, err == nil && s >= 0
 }

@@ -230,6 +230,9 @@ func TestRandomGames(t *testing.T) {
 		st.Games, st.Deep, st.Moves, st.Events, st.Rejected, st.LongestGame, st.Explained)
 	// The deep games meet these kinds; the rarer ones are pinned by
 	// explain_test.go.
+	if st.Forced == 0 {
+		t.Error("the deep games met no forced step (the badge with one receiver, a pass with no card)")
+	}
 	for _, kind := range []string{ExplainShield, ExplainCampTotal, ExplainBattle, ExplainDeserter, ExplainBadgeBack} {
 		if st.Explained[kind] == 0 {
 			t.Errorf("no %s explanation checked: %v", kind, st.Explained)

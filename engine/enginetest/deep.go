@@ -104,11 +104,15 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 			}
 		}
 	}
-	if err := checkExplain(s, o, r.IntN(1<<16), stats); err != nil {
+	k := r.IntN(1 << 16)
+	if err := checkExplain(s, o, k, stats); err != nil {
+		return err
+	}
+	if err := checkForced(s, o, k, stats); err != nil {
 		return err
 	}
 	if after := mustJSON(s); !bytes.Equal(before, after) {
-		return errors.New("the state changed in Decide, Legal, View, DefaultMove or Explain")
+		return errors.New("the state changed in Decide, Legal, View, DefaultMove, Forced or Explain")
 	}
 	return nil
 }

@@ -32,8 +32,10 @@
 // get not_your_turn and no moves; views marshal (and pass CheckView);
 // every seat's explanations (State.Explain, in en, fr, it) have a kind and
 // a text and, with Plant, do not change when another seat's hidden card
-// does; Decide, Legal, View, DefaultMove and Explain leave the state
-// unchanged; every
+// does; a forced move (State.Forced) is its seat's only legal move and,
+// with Plant, whether a seat's step is forced does not change with a card
+// hidden from another seat (Stats.Forced counts them); Decide, Legal,
+// View, DefaultMove, Forced and Explain leave the state unchanged; every
 // event round-trips through DecodeEvent, and its redaction for every seat
 // and the spectator decodes, is described in en, fr, it (and passes
 // CheckRedacted); the replay goes through the events' JSON.

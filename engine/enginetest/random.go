@@ -65,6 +65,7 @@ type Stats struct {
 	Rejected      int         // unlisted moves rejected
 	RoundEnds     int         // events for which Game.RoundEnd answered true
 	Reversible    int         // moves Game.Reversible says may be taken back
+	Forced        int         // seats' forced steps seen in deep games (State.Forced)
 	LongestGame   int         // in moves
 	Winners       map[int]int // games won, by seat of the winner
 	// Explained counts the explanations checked (in English), by kind.
@@ -127,6 +128,7 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		total.Rejected += p.Rejected
 		total.RoundEnds += p.RoundEnds
 		total.Reversible += p.Reversible
+		total.Forced += p.Forced
 		total.LongestGame = max(total.LongestGame, p.LongestGame)
 		for k, v := range p.Winners {
 			total.Winners[k] += v

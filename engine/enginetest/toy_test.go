@@ -167,6 +167,7 @@ func (s *toyState) DefaultMove(seat int) engine.Move {
 	}
 	return nil
 }
+func (s *toyState) Forced(int) engine.Move              { return nil }
 func (s *toyState) Clone() engine.State                 { c := *s; return &c }
 func (s *toyState) Speak(string, []string) engine.State { return s.Clone() }
 func (s *toyState) Explain(seat int, lang string) []engine.Explanation {

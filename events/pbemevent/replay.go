@@ -196,9 +196,28 @@ func SeedHash(seed engine.Seed) string {
 }
 
 // SeatOfActor reads the seat of an actor "seat:N" (a player's; the
-// service's own actors are "system", "admin" and "bot:<level>").
+// service's own actors are "system", "admin", "bot:<level>" and
+// "forced:N", ForcedActor).
 func SeatOfActor(actor string) (int, bool) {
 	n, ok := strings.CutPrefix(actor, "seat:")
+	if !ok {
+		return 0, false
+	}
+	s, err := strconv.Atoi(n)
+	return s, err == nil && s >= 0
+}
+
+// ForcedActor is the actor of a forced step played for seat: its only
+// legal move, played by the service at once (engine.State.Forced).
+func ForcedActor(seat int) string { return forcedPrefix + strconv.Itoa(seat) }
+
+// forcedPrefix begins a forced step's actor, "forced:N".
+const forcedPrefix = "forced:"
+
+// SeatOfForced reads the seat a forced step was played for from its
+// actor "forced:N" (ForcedActor).
+func SeatOfForced(actor string) (int, bool) {
+	n, ok := strings.CutPrefix(actor, forcedPrefix)
 	if !ok {
 		return 0, false
 	}

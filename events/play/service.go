@@ -217,9 +217,12 @@ func (s *Service) append(ctx context.Context, g *projections.Game, st engine.Sta
 }
 
 // appendPending is append for a prepared pending (a take-back sets its
-// rewind state).
+// rewind state), with the forced steps it leads to (withForced).
 func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projections.Game, nst engine.State, ran bool, err error) {
 	g := p.g
+	if err := s.withForced(p); err != nil {
+		return nil, nil, false, err
+	}
 	if err := p.notBefore.wait(ctx); err != nil {
 		return nil, nil, false, err
 	}

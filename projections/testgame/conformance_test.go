@@ -20,12 +20,16 @@ func TestConformance(t *testing.T) {
 		Setup: func(i int) engine.Setup {
 			var seed engine.Seed
 			seed[0], seed[1] = byte(i), byte(i>>8)
-			return engine.Setup{Players: 2 + i%4, Seed: seed}
+			su := engine.Setup{Players: 2 + i%4, Seed: seed}
+			if i%4 >= 2 { // forced draws (State.Forced) in half the games
+				su.Options = json.RawMessage(`{"forced":true}`)
+			}
+			return su
 		},
 		CheckView:     checkView,
 		CheckRedacted: checkRedacted,
 	})
-	if stats.Games != 300 || stats.RoundEnds == 0 {
+	if stats.Games != 300 || stats.RoundEnds == 0 || stats.Forced == 0 {
 		t.Errorf("played %+v", stats)
 	}
 }

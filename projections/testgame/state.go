@@ -17,6 +17,8 @@ type State struct {
 	Deck   []string   `json:"deck"`
 	Totals []int      `json:"totals"`
 	Over   bool       `json:"over"`
+	// ForcedDraw is the option Forced.
+	ForcedDraw bool `json:"forced_draw,omitempty"`
 }
 
 var _ engine.State = (*State)(nil)
@@ -173,6 +175,16 @@ func (s *State) DefaultMove(seat int) engine.Move {
 		return nil
 	}
 	return l[len(l)-1]
+}
+
+// Forced implements engine.State: with the option forced, the draw of a
+// seat whose hand is empty (hand sizes and the deck's size are public);
+// else nil.
+func (s *State) Forced(seat int) engine.Move {
+	if !s.ForcedDraw || s.Over || seat != s.Turn || len(s.Hands[seat]) > 0 || len(s.Deck) == 0 {
+		return nil
+	}
+	return Move{Kind: "draw", Text: "Draw a card"}
 }
 
 // Clone implements engine.State.

@@ -30,6 +30,10 @@ var _ engine.Game = Game{}
 type Options struct {
 	Target int `json:"target,omitempty"`
 	Rounds int `json:"rounds,omitempty"`
+	// Forced makes a draw forced (engine.State.Forced) for a seat with an
+	// empty hand while the deck has cards: the service's tests of forced
+	// steps. Off, the game has no forced step.
+	Forced bool `json:"forced,omitempty"`
 }
 
 // Name implements engine.Game.
@@ -58,7 +62,7 @@ func (Game) New(s engine.Setup) (engine.State, error) {
 	}
 	rng := rand.New(rand.NewChaCha8(s.Seed))
 	rng.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-	st := &State{Target: o.Target, Rounds: o.Rounds, Round: 1, Hands: make([][]string, s.Players),
+	st := &State{Target: o.Target, Rounds: o.Rounds, ForcedDraw: o.Forced, Round: 1, Hands: make([][]string, s.Players),
 		Totals: make([]int, s.Players)}
 	for p := range s.Players {
 		st.Hands[p] = slices.Clone(deck[:3])

@@ -1,0 +1,84 @@
+package play
+
+import (
+	"fmt"
+
+	"pbem/engine"
+	"pbem/events"
+	"pbem/events/pbemevent"
+)
+
+// maxForced bounds the forced steps one append plays: a chain longer than
+// that is an engine's bug, not a game.
+const maxForced = 200
+
+// withForced adds to p the forced steps its engine events lead to: while
+// a seat awaited in the state after them has a forced move
+// (engine.State.Forced: its only legal move, and one the whole table can
+// tell is its only one), that move is decided and its events appended in
+// the same append, as actor "forced:N" (pbemevent.ForcedActor) with the
+// request id of p's last event. So a forced step is never asked of
+// anyone: no your-turn email, reminder or deadline waits on it (the
+// projector sees the state after the whole chain), and a bot, a reply or
+// the scheduler that moves next finds it played. An append with no engine
+// event (chat, an organiser's action, a pause) and a take-back (which
+// restores a state where its seat had a choice) are left as they are.
+//
+// A move followed by a forced step cannot be taken back (the step is not
+// its seat's move: TakebackMove refuses what another actor did after it).
+func (s *Service) withForced(p *pending) error {
+	if p.st == nil || p.rewind != nil || !hasEngineEvent(p.decoded) {
+		return nil
+	}
+	work := p.st.Clone()
+	for _, e := range p.decoded {
+		if e != nil {
+			work.Apply(e)
+		}
+	}
+	for n := 0; ; n++ {
+		seat, mv := nextForced(work)
+		if mv == nil {
+			return nil
+		}
+		if n == maxForced {
+			return fmt.Errorf("play: game %s: more than %d forced steps in a row", p.g.ID, maxForced)
+		}
+		out, err := work.Decide(seat, mv)
+		if err != nil || len(out) == 0 {
+			return fmt.Errorf("play: game %s: forced move of seat %d: %v (%d events)", p.g.ID, seat, err, len(out))
+		}
+		for _, e := range out {
+			work.Apply(e)
+		}
+		meta := events.Metadata{Actor: pbemevent.ForcedActor(seat), RequestID: p.evs[len(p.evs)-1].Meta.RequestID}
+		enc, err := newEvents(out, meta)
+		if err != nil {
+			return err
+		}
+		p.evs = append(p.evs, enc...)
+		p.decoded = append(p.decoded, out...)
+	}
+}
+
+// nextForced is the first awaited seat of st with a forced move, and that
+// move (nil when none has one).
+func nextForced(st engine.State) (int, engine.Move) {
+	for _, seat := range st.ToMove() {
+		if mv := st.Forced(seat); mv != nil {
+			return seat, mv
+		}
+	}
+	return 0, nil
+}
+
+// hasEngineEvent reports whether decoded holds an engine event (service
+// events are nil there).
+func hasEngineEvent(decoded []engine.Event) bool {
+	for _, e := range decoded {
+		if e != nil {
+			return true
+		}
+	}
+	return false
+}
