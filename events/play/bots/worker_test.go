@@ -166,6 +166,7 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 	}
 	var hist []engine.Event
 	bots := 0
+	inForced := 0 // events left of the forced step being checked
 	for i := 1; i < len(evs); i++ {
 		ev := evs[i]
 		if pbemevent.IsServiceEvent(ev.Type) {
@@ -194,9 +195,28 @@ func (e *botEnv) checkBotGame(t *testing.T, id string, levels []string) {
 					t.Fatalf("v%d: replayed bot decision gives %s, stored %s", ev.Version+int64(j), b, evs[i+j].Data)
 				}
 			}
-		} else if !strings.HasPrefix(ev.Meta.Actor, "seat:") && !strings.HasPrefix(ev.Meta.Actor, "bot:") {
+		} else if fseat, ok := pbemevent.SeatOfForced(ev.Meta.Actor); ok && inForced == 0 {
+			// A forced step: the seat's forced move (its only one, which
+			// the table could tell) decides exactly the stored events.
+			f := st.Forced(fseat)
+			if f == nil {
+				t.Fatalf("v%d: a forced step for seat %d, which has no forced move", ev.Version, fseat)
+			}
+			out, err := st.Clone().Decide(fseat, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, o := range out {
+				b, _ := json.Marshal(o)
+				if i+j >= len(evs) || evs[i+j].Meta.Actor != ev.Meta.Actor || !sameJSON(b, evs[i+j].Data) {
+					t.Fatalf("v%d: the forced move of seat %d gives %s, not what is stored", ev.Version+int64(j), fseat, b)
+				}
+			}
+			inForced = len(out)
+		} else if !ok && !strings.HasPrefix(ev.Meta.Actor, "seat:") && !strings.HasPrefix(ev.Meta.Actor, "bot:") {
 			t.Fatalf("v%d: engine event by %q", ev.Version, ev.Meta.Actor)
 		}
+		inForced = max(0, inForced-1)
 		d, err := eng.DecodeEvent(ev.Type, ev.Data)
 		if err != nil {
 			t.Fatal(err)
