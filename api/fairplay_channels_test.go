@@ -30,6 +30,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/enginetest"
 	"pbem/engine/lords"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
@@ -54,7 +55,12 @@ import (
 //     Swords and Bagpipes' bagpipe deck), the game then played on with
 //     moves both worlds list;
 //   - Bob's own hidden choice: the card he musters face down (Lords), the
-//     side he chooses in secret while Ann still has to (Bagpipes).
+//     side he chooses in secret while Ann still has to (Bagpipes);
+//   - Bob's hand again (Bagpipes, 3 players), the game played on until
+//     the service plays a forced step for a seat (engine.State.Forced:
+//     the badge with one receiver, a pass with no card in hand), at once
+//     and in both worlds alike (issue #43: a step forced only by a hidden
+//     hand would be played in one world and asked in the other).
 //
 // After every step Ann's outputs on every channel must be the same bytes
 // in both worlds: her view JSON (with its explanations), her history
@@ -93,6 +99,10 @@ func TestFairPlayEveryChannel(t *testing.T) {
 		{name: "bagpipes/side", game: bg, players: 2, steps: 200, both: true, differ: func(a, b map[string]any) bool {
 			return a["type"] == "choose" && b["type"] == "choose" && a["side"] != b["side"] && a["dagger"] == b["dagger"]
 		}},
+		// Bob's hands differ; the game goes on to the first forced step
+		// played for a seat (the badge with one receiver, a pass with no
+		// card): its timing and its words tell Ann nothing either.
+		{name: "bagpipes/forced", game: bg, players: 3, steps: 300, swap: [2][]any{{"seats", 1, "hand"}, {"bagpipe_deck"}}, forced: true},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) { playFairCase(t, c, uint64(i)) })
@@ -116,6 +126,10 @@ type fairCase struct {
 	both bool
 	// steps bounds the moves played.
 	steps int
+	// forced: the case ends after the comparison that follows the first
+	// forced step (a "forced:N" actor in world A's stream), and fails if
+	// none came within steps.
+	forced bool
 }
 
 // fairClock is the worlds' one clock (read by servers' goroutines).
@@ -282,9 +296,19 @@ func playFairCase(t *testing.T, c fairCase, stream uint64) {
 			t.Logf("%s: Ann's channels are the same bytes in both worlds", what)
 			return
 		}
+		if c.forced && worlds[0].forcedSteps() > 0 {
+			if n := worlds[1].forcedSteps(); n != worlds[0].forcedSteps() {
+				t.Fatalf("%s: %d forced events in world A, %d in world B", what, worlds[0].forcedSteps(), n)
+			}
+			t.Logf("%s: a forced step was played for a seat; Ann's channels are the same bytes in both worlds", what)
+			return
+		}
 	}
 	if c.differ != nil {
 		t.Fatal("Bob made no hidden choice")
+	}
+	if c.forced {
+		t.Fatal("no forced step came")
 	}
 	if !probed {
 		t.Fatal("Ann's errors were not tried")
@@ -555,6 +579,21 @@ func (w *fairWorld) channels() map[string]string {
 		out[name] = s
 	}
 	return out
+}
+
+// forcedSteps counts the events of w's game played as forced steps.
+func (w *fairWorld) forcedSteps() int {
+	evs, err := w.store.ReadStream(context.Background(), w.id, 1)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		if _, ok := pbemevent.SeatOfForced(e.Meta.Actor); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // compareFair fails the test where Ann's channels differ between the worlds.

@@ -259,7 +259,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				names := []string{"P0", "P1", "P2"}
 				lastText := ""
 				var gameOver []sentEmail
-				roundEnds, timeouts, systemHeads := 0, 0, 0
+				roundEnds, timeouts, systemHeads, forcedHeads := 0, 0, 0, 0
 				e.deliver() // the invitations
 				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
 				for moves := 0; ; moves++ {
@@ -329,6 +329,8 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 						for _, h := range heads {
 							if h == systemHead[lang] {
 								systemHeads++
+							} else if slices.ContainsFunc(names, func(n string) bool { return h == fmt.Sprintf(forcedHead[lang], n) }) {
+								forcedHeads++
 							} else if !slices.Contains(names, h) {
 								t.Fatalf("your-turn email groups lines under %q, not a player's name:\n%s", h, m.Mail.Text)
 							}
@@ -348,10 +350,16 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				if roundEnds == 0 || timeouts == 0 || systemHeads == 0 {
 					t.Fatalf("over a whole game: %d round-end emails, %d timeouts, %d stories of a timeout", roundEnds, timeouts, systemHeads)
 				}
+				// Swords and Bagpipes' 3-player games pass the badge to its
+				// one receiver every round: a forced step, told under its
+				// own heading.
+				if name == bagpipes.Name && forcedHeads == 0 {
+					t.Fatalf("over a whole game no your-turn email told a forced step")
+				}
 				if yourTurn < 10 || multi == 0 || (name == lords.Name && secretChecks == 0) {
 					t.Fatalf("only %d your-turn emails (%d with several players' turns), %d secret sentences checked over a whole game", yourTurn, multi, secretChecks)
 				}
-				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout; %d timeouts, %d round ends; %d secret sentences checked", yourTurn, lines, multi, systemHeads, timeouts, roundEnds, secretChecks)
+				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout, %d by a forced step; %d timeouts, %d round ends; %d secret sentences checked", yourTurn, lines, multi, systemHeads, forcedHeads, timeouts, roundEnds, secretChecks)
 				if testing.Verbose() {
 					t.Logf("the last your-turn email:\n%s", lastText)
 				}
@@ -391,6 +399,9 @@ func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang s
 // systemHead is the catalogs' "story.system" by language (without its
 // colon).
 var systemHead = map[string]string{"en": "Time ran out", "fr": "Temps écoulé", "it": "Tempo scaduto"}
+
+// forcedHead heads a forced step played for a player (%s), by language.
+var forcedHead = map[string]string{"en": "Played for %s: the only move", "fr": "Joué pour %s : le seul coup possible", "it": "Giocata per %s: l'unica mossa possibile"}
 
 // pleaseLine starts the catalogs' "deadline" sentence by language.
 var pleaseLine = map[string]string{"en": "Please play before", "fr": "Merci de jouer avant", "it": "Gioca entro il"}
