@@ -82,3 +82,15 @@ func hasEngineEvent(decoded []engine.Event) bool {
 	}
 	return false
 }
+
+// leadsToForced reports whether the events evs, decided in st (which it
+// leaves alone), lead to a forced step: the move cannot then be taken
+// back, and the play page asks for a confirmation before it.
+func leadsToForced(st engine.State, evs []engine.Event) bool {
+	after := st.Clone()
+	for _, e := range evs {
+		after.Apply(e)
+	}
+	_, mv := nextForced(after)
+	return mv != nil
+}

@@ -112,7 +112,8 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 // TakebackOffer is what the play page offers a seat: the version of its
 // last move if it may still take it back (0 if not), and, for each of its
 // legal moves in order, whether that move could not be taken back once
-// played (the page asks for a confirmation first).
+// played (the page asks for a confirmation first): a move that reveals
+// something, or one a forced step would follow (withForced).
 type TakebackOffer struct {
 	Version int64
 	Final   []bool
@@ -125,7 +126,7 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	var o TakebackOffer
 	for _, mv := range legal {
 		evs, err := st.Decide(seat, mv)
-		o.Final = append(o.Final, err != nil || !eng.Reversible(evs))
+		o.Final = append(o.Final, err != nil || !eng.Reversible(evs) || leadsToForced(st, evs))
 	}
 	if g.Status != projections.StatusActive || g.Version < 2 {
 		return o, nil
