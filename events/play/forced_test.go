@@ -1,4 +1,4 @@
-package postgres_test
+package play_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"pbem/events/pbemevent"
 	play1 "pbem/events/play"
+	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/outbox"
@@ -24,8 +25,8 @@ func TestForcedStepsPlayThrough(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := time.Date(2027, 1, 4, 9, 0, 0, 0, time.UTC)
-	svc, repo, store, pool := newServiceClock(t, &clock)
-	c := createWith(t, svc, 2, `{"target":1000,"forced":true}`)
+	svc, repo, store, pool := playtest.NewService(t, func() time.Time { return clock })
+	c := playtest.CreateWith(t, svc, 2, `{"target":1000,"forced":true}`)
 	// Each plays their three cards: Ann, Bob, Ann, Bob, Ann, Bob.
 	var v *play1.View
 	var lastBefore int64 // the version Bob's last card was played at
