@@ -76,6 +76,7 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 		names[i] = pl.Name
 	}
 	row := organiserMail(outbox.Confirm, id, p, lang, req.Game, names)
+	row.At = s.now().UTC()
 	if err := s.accounts.Propose(ctx, p, &row); err != nil {
 		return nil, err
 	}
@@ -194,6 +195,7 @@ func (s *Service) confirmedAgain(ctx context.Context, p *Proposal, g *projection
 		return nil, err
 	}
 	row := adminLinkMail(g, p, gen)
+	row.At = s.now().UTC()
 	if err := s.accounts.QueueMail(ctx, row); err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/projections"
+	"pbem/projections/outbox"
 )
 
 // Config is what a Service needs.
@@ -243,8 +244,9 @@ func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projection
 // transaction) and keeps the new row and state in p.
 func (s *Service) project(p *pending, appended []events.Event) (*projections.Change, error) {
 	g, st := p.g, p.st
+	now := s.now()
 	pr := &projections.Projector{Games: s.games, Game: g.Clone(), Outbox: true, MailGrace: s.grace,
-		Now: func(events.Event) time.Time { return s.now() }}
+		Now: func(events.Event) time.Time { return now }}
 	if p.rewind != nil {
 		pr.Rewind = func(int64) (engine.State, error) { return p.rewind.Clone(), nil }
 	}
@@ -266,6 +268,7 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 			return nil, err
 		}
 	}
+	dueFrom(c.Outbox, now)
 	p.ng, p.nst, p.ran = pr.Game, pr.State, true
 	return c, nil
 }
@@ -286,4 +289,15 @@ func (s *Service) newID() (string, error) {
 func (s *Service) ForgetCached() {
 	s.cache.clear()
 	s.pastViews.clear()
+}
+
+// dueFrom writes the rows that have no time (outbox.Row.At) at now, the
+// service's clock, so that they are due (after their Delay) by the clock
+// the service and its outbox worker keep, not by the database's.
+func dueFrom(rows []outbox.Row, now time.Time) {
+	for i := range rows {
+		if rows[i].At.IsZero() {
+			rows[i].At = now.UTC()
+		}
+	}
 }

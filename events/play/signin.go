@@ -60,7 +60,7 @@ func (s *Service) RequestSignin(ctx context.Context, email, lang string) error {
 	exp := now.Add(SigninLifetime)
 	m := outbox.NewPayload(outbox.Head{To: outbox.Recipient{Seat: -1, Email: email}, Language: lang,
 		Game: outbox.GameInfo{ID: id}, Deadline: &exp})
-	row := &outbox.Row{Kind: outbox.Signin, Payload: m}
+	row := &outbox.Row{Kind: outbox.Signin, Payload: m, At: now}
 	to := email
 	if !has || blocked {
 		to, row = "", nil

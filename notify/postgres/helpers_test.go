@@ -36,18 +36,6 @@ func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-// catchUp moves the clock to the real time when it is behind it: the rows
-// the service writes are due at the database's now(), and a worker on a
-// clock behind it would leave them for later.
-func (c *clock) catchUp() {
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	c.mu.Lock()
-	if c.t.Before(now) {
-		c.t = now
-	}
-	c.mu.Unlock()
-}
-
 func payload(email, lang string, seat int) outbox.Payload {
 	return outbox.Payload{
 		To:       outbox.Recipient{Seat: seat, Name: "Player " + fmt.Sprint(seat), Email: email},

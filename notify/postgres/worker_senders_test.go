@@ -121,8 +121,12 @@ func TestParallelSendersSendEachRowOnce(t *testing.T) {
 	if got := sink.Wait(rows, 60*time.Second); len(got) < rows {
 		t.Errorf("%d of %d messages arrived within a minute", len(got), rows)
 	}
-	// Give a duplicate, if any, the time to arrive.
-	time.Sleep(200 * time.Millisecond)
+	// Once every row is marked sent, no sender has a row left to send:
+	// stopped (Run returns when its senders have), the workers have sent
+	// all they ever will, a duplicate included.
+	for deadline := time.Now().Add(30 * time.Second); statusCounts(t, pool)["sent"] < rows && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	cancel()
 	wg.Wait()
 	got := sink.Messages()

@@ -17,7 +17,8 @@ type Row struct {
 	Payload Payload
 	// EventVersion is the game version the email is about; 0: none.
 	EventVersion int64
-	// At is when the row is written; zero: the database's clock (now()).
+	// At is when the row is written: the game service sets its clock's
+	// time (the clock its outbox worker keeps); zero: the database's now().
 	At time.Time
 	// Delay is how long after At the email may be sent: the mail grace of
 	// a move its seat may still take back (0: at once).
