@@ -99,6 +99,15 @@ async function main() {
       `PostgreSQL ${s.v} (synchronous_commit=${s.sc}, fsync=${s.f}) database ${dbName}`);
 
     const postmaster = await meter.postmasterOf(admin);
+    // The games table's updates and how many of them were HOT (issue #45,
+    // part 3): read in the play's own database.
+    const db = new Client({ connectionString: dbURL.toString() });
+    await db.connect();
+    const gamesUpdates = async () => {
+      const { rows: [t] } = await db.query(`SELECT n_tup_upd::float8 upd, n_tup_hot_upd::float8 hot
+        FROM pg_stat_user_tables WHERE relname = 'games'`);
+      return t || { upd: 0, hot: 0 };
+    };
     const load = spawn(path.join(o.bin, 'pbemload'), ['-url', server.base, '-pid', String(server.child.pid),
       '-duration', `${o.duration}s`, '-games', String(o.games), '-players', String(o.players)],
     { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -109,6 +118,7 @@ async function main() {
         serverVCSW: sw.voluntary, serverICSW: sw.involuntary };
       r.backends = await meter.backendsCPU(admin, dbName);
       r.wal = await meter.walBytes(admin);
+      r.games = await gamesUpdates();
       return r;
     };
     const out = { system: 'pbem', players: o.players, games_before: o.games };
@@ -147,6 +157,18 @@ async function main() {
       `PostgreSQL backends ${out.pg_backends_cpu_ms.toFixed(3)} ms, whole cluster ${out.pg_cluster_cpu_ms.toFixed(3)} ms; ` +
       `server + whole cluster ${(out.server_cpu_ms + out.pg_cluster_cpu_ms).toFixed(3)} ms`);
     console.log(`pbem WAL per move: ${out.wal_bytes.toFixed(0)} bytes`);
+    // Counters a backend flushes about once a second: read after a pause.
+    await new Promise((r) => setTimeout(r, 1500));
+    const g1 = await gamesUpdates();
+    out.games_updates = g1.upd - r0.games.upd;
+    out.games_hot_updates = g1.hot - r0.games.hot;
+    console.log(`pbem games updates: ${out.games_updates} (${(out.games_updates / n).toFixed(2)} a move), ` +
+      `${(100 * out.games_hot_updates / Math.max(1, out.games_updates)).toFixed(1)}% HOT (pg_stat_user_tables)`);
+    const { rows: [sz] } = await db.query(`SELECT avg(pg_column_size(g.*))::float8 row_bytes, count(*)::float8 n,
+      pg_relation_size('games')::float8 heap FROM games g WHERE status = 'active'`);
+    out.games_active_row_bytes = sz.row_bytes;
+    console.log(`pbem games rows: ${sz.n} active, ${Math.round(sz.row_bytes)} bytes each on average; heap ${Math.round(sz.heap / 1024)} KB`);
+    await db.end();
     console.log(`pbem server context switches per move: ${out.server_vcsw.toFixed(2)} voluntary, ${out.server_icsw.toFixed(2)} involuntary`);
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(out, null, 2));
   } finally {

@@ -29,7 +29,13 @@
 #     INSERT; ES_ROUNDS rounds of ES_PHASE per system, interleaved;
 #  5. the tables (table.js), with pbem/floor. Everything goes to out/<date>/ as well.
 #
-# Environment (defaults): PBEM_SRC (this repository), ES_PHASE (3s),
+# With PBEM_BEFORE=TREE, a second pbem tree (the same code before a
+# change) plays in every round too, beside the first (odd rounds after it,
+# even rounds before it), and a last table gives it against PBEM_SRC
+# (table.js OUTDIR before pbem): before and after, each beside the floor
+# and boardgame.io, in one run.
+#
+# Environment (defaults): PBEM_SRC (this repository), PBEM_BEFORE (none), ES_PHASE (3s),
 # ES_ROUNDS (3), ES_WRITERS (1,8,32), LOAD_ROUNDS (2), PLAYERS (32),
 # BGIO_WARMUP (20), ACTIVE_GAMES (0: games/matches created before the play,
 # in both), PEERS_PG_PORT (5545), PEERS_PG_DIR (/tmp/pbem-peers-pg).
@@ -59,6 +65,11 @@ work=$(mktemp -d /tmp/pbem-peers.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$here/build.sh" "$src" "$work"
 (cd "$here/../.." && go build -o "$work/floor" ./bench/peers/floor)
+if [ -n "${PBEM_BEFORE:-}" ]; then
+  before=$(cd "$PBEM_BEFORE" && pwd)
+  "$here/build.sh" "$before" "$work/before"
+  echo "pbem before: $before at $(git -C "$before" rev-parse --short HEAD 2>/dev/null || echo '?')"
+fi
 desc=$src
 if git -C "$src" rev-parse --short HEAD >/dev/null 2>&1; then
   desc="$src at $(git -C "$src" rev-parse --short HEAD)"
@@ -83,8 +94,15 @@ floor() {
   echo; echo "== the floor (HTTP + one durable INSERT a request), round $1: 3s warm-up, ${secs}s measured"
   "$work/floor" -url "$url" -duration "${secs}s" -players "$PLAYERS" -json "$out/floor-$1.json"
 }
+before() { # the PBEM_BEFORE tree, as pbem
+  [ -n "${before:-}" ] || return 0
+  "$here/pg.sh" checkpoint
+  echo; echo "== pbem before (PBEM_BEFORE), round $1: ${secs}s of play"
+  node "$here/pbem-load.js" --bin "$work/before" --url "$url" --duration "$secs" --players "$PLAYERS" --games "$ACTIVE_GAMES" \
+    --json "$out/before-$1.json"
+}
 for r in $(seq 1 "$LOAD_ROUNDS"); do
-  if [ $((r % 2)) = 1 ]; then bgio "$r"; pbem "$r"; floor "$r"; else floor "$r"; pbem "$r"; bgio "$r"; fi
+  if [ $((r % 2)) = 1 ]; then bgio "$r"; pbem "$r"; before "$r"; floor "$r"; else floor "$r"; before "$r"; pbem "$r"; bgio "$r"; fi
 done
 echo; "$here/pg.sh" checkpoint
 echo "== event store: $ES_ROUNDS round(s) of $ES_PHASE per system and writer count"
@@ -93,4 +111,13 @@ echo "== event store: $ES_ROUNDS round(s) of $ES_PHASE per system and writer cou
 
 echo; echo "== the tables ($desc; load average at the end $(cut -d' ' -f1-3 /proc/loadavg))"
 node "$here/table.js" "$out" | tee "$out/table.txt"
+if [ -n "${before:-}" ]; then
+  echo; echo "== before (PBEM_BEFORE) beside the floor and boardgame.io, the same rounds"
+  mkdir -p "$out/before-as-pbem"
+  for f in "$out"/floor-*.json "$out"/bgio-*.json; do [ -e "$f" ] && ln -sf "$f" "$out/before-as-pbem/"; done
+  for f in "$out"/before-*.json; do ln -sf "$f" "$out/before-as-pbem/pbem-${f##*/before-}"; done
+  node "$here/table.js" "$out/before-as-pbem" | tee -a "$out/table.txt"
+  echo; echo "== before (PBEM_BEFORE) and after (PBEM_SRC), the same rounds"
+  node "$here/table.js" "$out" before pbem | tee -a "$out/table.txt"
+fi
 echo "(everything in $out)"
