@@ -68,7 +68,10 @@ type WorkerConfig struct {
 // Worker sends outbox rows. Several workers (in one or several processes)
 // may run over the same outbox: claims never overlap while leases last.
 // A worker whose ctx ends releases the rows it claimed and did not send.
-type Worker struct{ c WorkerConfig }
+type Worker struct {
+	c     WorkerConfig
+	alarm *alarm
+}
 
 // NewWorker checks c and fills in defaults.
 func NewWorker(c WorkerConfig) (*Worker, error) {
@@ -105,7 +108,7 @@ func NewWorker(c WorkerConfig) (*Worker, error) {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
-	return &Worker{c: c}, nil
+	return &Worker{c: c, alarm: newAlarm()}, nil
 }
 
 // DefaultRetryFor is WorkerConfig.RetryFor's default: five days, as mail
@@ -122,8 +125,9 @@ const DefaultSenders = 4
 // Run sends batches with Senders goroutines until ctx ends, and returns
 // ctx's error. A sender whose batch was full claims the next one at once
 // and wakes an idle peer, so a burst (the daily digests) is sent by all of
-// them; a sender with nothing due waits Poll, a Wake or a peer's call.
-// Claims never overlap, so no row goes to two senders.
+// them; a sender with nothing due waits Poll, a Wake, the time an append
+// said was due (Due) or a peer's call. Claims never overlap, so no row
+// goes to two senders.
 func (w *Worker) Run(ctx context.Context) error {
 	more := make(chan struct{}, w.c.Senders)
 	var wg sync.WaitGroup
@@ -131,6 +135,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() { defer wg.Done(); w.sendLoop(ctx, more) }()
 	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -138,6 +145,16 @@ func (w *Worker) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-w.c.Wake:
 			nudge(more)
+		case <-w.alarm.set:
+		case <-timer.C:
+		}
+		ring, wait := w.alarm.due(w.c.Now())
+		if ring {
+			nudge(more)
+		}
+		timer.Stop()
+		if wait > 0 {
+			timer.Reset(wait)
 		}
 	}
 }

@@ -177,7 +177,11 @@ type Change struct {
 	// is written.
 	AdminToken bool
 	Outbox     []outbox.Row
-	Request    *Request
+	// Turns are the your-turn emails the append owes: kept on the game
+	// row (games.turn_mail, outbox.Turn), not written to the outbox, so
+	// that a move that follows within the grace replaces them.
+	Turns   []outbox.Row
+	Request *Request
 	// TakenBack lists the moves this append took back: their emails still
 	// pending are cancelled (marked skipped) in the same transaction.
 	TakenBack []pbemevent.Takeback

@@ -42,7 +42,10 @@ type Projector struct {
 
 // Batch is what one append changed, beyond the game row.
 type Batch struct {
+	// Outbox are the emails to write to the outbox now; Turns the
+	// your-turn emails, which the game row owes (Change.Turns).
 	Outbox []outbox.Row
+	Turns  []outbox.Row
 	Tokens []Seat
 	// AdminToken is set when the admin link was revoked: the game's
 	// AdminHash (set by the service before the append) is written.
@@ -56,8 +59,8 @@ type Batch struct {
 // service just decided (nil entries are decoded from the stored data).
 // The fold only folds; what the append owes the players (emails, notices,
 // the turn deadline) is Owed's to decide, and Apply writes it: the
-// deadline on the game row, the emails as the Batch's outbox rows (live
-// only).
+// deadline on the game row, the emails as the Batch's outbox rows and
+// its turns (live only).
 func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Batch, error) {
 	b := &Batch{}
 	g := p.Game
@@ -90,8 +93,16 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	}
 	g.DeadlineAt, g.ReminderAt = eff.Deadline, eff.Reminder
 	if p.Outbox {
-		if b.Outbox, err = p.rows(a, eff.Mails); err != nil {
+		rows, err := p.rows(a, eff.Mails)
+		if err != nil {
 			return nil, err
+		}
+		for _, r := range rows {
+			if r.Kind == outbox.YourTurn && r.Seat != nil {
+				b.Turns = append(b.Turns, r)
+			} else {
+				b.Outbox = append(b.Outbox, r)
+			}
 		}
 	}
 	return b, nil

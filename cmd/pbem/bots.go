@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/events"
 	"pbem/events/play"
 	"pbem/events/play/bots"
 )
@@ -52,23 +51,27 @@ func decisionPause(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// startBots runs the bot worker of serve (woken by every committed
-// append, else polling every second) until ctx ends; the returned
-// function stops it and waits.
-func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, store events.Store, svc *play.Service) (func(), error) {
+// startBots runs the bot worker of serve (woken by this process's appends
+// that leave a bot's seat awaited, play.Config.BotAwaited, else polling
+// every second) until ctx ends; the returned function stops it and waits.
+func startBots(ctx context.Context, e *env, pool *pgxpool.Pool, wake <-chan struct{}, svc *play.Service) (func(), error) {
 	delay, err := botDelay(e.cfg.BotDelay)
 	if err != nil {
 		return nil, err
 	}
 	bctx, cancel := context.WithCancel(ctx)
-	wake, err := store.Notify(bctx)
-	if err != nil {
-		e.log.Warn("bot worker: no append notifications, polling only", "err", err)
-		wake = nil
-	}
 	w := bots.NewWorker(pool, bots.Config{Player: svc, Delay: delay, Wake: wake, Logger: e.log})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); w.Run(bctx) }()
 	return func() { cancel(); wg.Wait() }, nil
+}
+
+// kick signals c without waiting: a wake-up already pending stands for
+// this one.
+func kick(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }

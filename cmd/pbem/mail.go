@@ -18,19 +18,15 @@ import (
 	"pbem/notify"
 )
 
-// startMail wires the email side of serve: the outbox worker (woken by
-// every committed append) and the game service's deadline scheduler
+// startMail wires the email side of serve: the outbox worker (told by
+// alarm when what this process's appends wrote is due, and polling for
+// the rest: notify/alarm.go) and the game service's deadline scheduler
 // (events/play.Scheduler) run until ctx ends;
 // it returns the mail routes for the HTTP handler and a stop function that
 // ends them and waits (serve defers it before closing the pool). Without
 // PBEM_SMTP_URL, emails go to the dev mailbox shown at /dev/mail.
 func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgxpool.Pool, store events.Store, svc *play.Service,
-	metrics *serveMetrics) (*api.MailConfig, func(), error) {
-	wake, err := store.Notify(ctx)
-	if err != nil {
-		e.log.Warn("outbox worker: no append notifications, polling only", "err", err)
-		wake = nil
-	}
+	metrics *serveMetrics, alarm *mailAlarm) (*api.MailConfig, func(), error) {
 	retention, err := time.ParseDuration(cfg.OutboxRetention)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PBEM_OUTBOX_RETENTION: %w", err)
@@ -65,11 +61,12 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		return nil, nil, err
 	}
 	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Wake: wake, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err
 	}
+	alarm.set(mail.Worker.Due)
 	if mail.Mailbox != nil {
 		e.log.Info("no PBEM_SMTP_URL: emails go to the dev mailbox", "url", cfg.PublicURL+"/dev/mail")
 	}

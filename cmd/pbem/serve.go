@@ -95,7 +95,11 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	svc, err := newService(e, pool, store, func(c *play.Config) { c.Moved, c.DecisionPause = metrics.moved, pause })
+	alarm, botWake := &mailAlarm{}, make(chan struct{}, 1)
+	svc, err := newService(e, pool, store, func(c *play.Config) {
+		c.Moved, c.DecisionPause, c.MailDue = metrics.moved, pause, alarm.at
+		c.BotAwaited = func() { kick(botWake) }
+	})
 	if err != nil {
 		return err
 	}
@@ -112,12 +116,12 @@ func serve(ctx context.Context, e *env, args []string) error {
 	watched := make(chan struct{})
 	go func() { watch.run(watchCtx); close(watched) }()
 	defer func() { stopWatch(); <-watched }()
-	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics)
+	mailCfg, stopMail, err := startMail(ctx, e, cfg, secret, pool, store, svc, metrics, alarm)
 	if err != nil {
 		return err
 	}
 	defer stopMail()
-	stopBots, err := startBots(ctx, e, pool, store, svc)
+	stopBots, err := startBots(ctx, e, pool, botWake, svc)
 	if err != nil {
 		return err
 	}

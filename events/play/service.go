@@ -6,6 +6,7 @@ import (
 	"encoding/base32"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +50,16 @@ type Config struct {
 	// they are sent, so that a move taken back sends none
 	// (PBEM_MAIL_GRACE); 0 sends them at once.
 	MailGrace time.Duration
+	// MailDue, if set, is called after an append that wrote or owes
+	// emails commits, with when the first of them is due (the service
+	// clock plus its delay): serve gives the mail worker's Due, so that
+	// the worker looks for work when there is some (notify/alarm.go).
+	MailDue func(at time.Time)
+	// BotAwaited, if set, is called after an append commits that leaves
+	// a game awaiting a seat a bot plays: serve wakes the bot worker with
+	// it, so that the appends that give a bot nothing to do cost it no
+	// query (it polls for the rest: events/play/bots).
+	BotAwaited func()
 	// Seeds is where new games' ids and seeds (and proposals' ids) are
 	// read from; nil means crypto/rand. The fair-play tests read the same
 	// stream in two worlds, for two games with one id and one seed.
@@ -87,7 +98,10 @@ type Service struct {
 	// chatMu serialises each game's table talk (chat.go).
 	chatMu chatLocks
 	grace  time.Duration
-	seeds  io.Reader
+	// mailDue and botAwaited are Config.MailDue and Config.BotAwaited.
+	mailDue    func(at time.Time)
+	botAwaited func()
+	seeds      io.Reader
 	// pause is Config.DecisionPause.
 	pause time.Duration
 	// sleep is Config.Sleep.
@@ -113,7 +127,7 @@ func New(c Config) *Service {
 		sleep = sleepTimer
 	}
 	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, records: c.Records, secret: c.Secret, now: now, cache: newGameCache(n),
-		moved: c.Moved, grace: c.MailGrace, pause: c.DecisionPause, sleep: sleep}
+		moved: c.Moved, grace: c.MailGrace, mailDue: c.MailDue, botAwaited: c.BotAwaited, pause: c.DecisionPause, sleep: sleep}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	s.pastViews = newViewCache()
@@ -237,6 +251,12 @@ func (s *Service) appendPending(ctx context.Context, p *pending) (ng *projection
 	if p.ran {
 		s.cache.put(p.ng, p.nst)
 	}
+	if p.mail && s.mailDue != nil {
+		s.mailDue(s.now().Add(p.mailIn))
+	}
+	if p.ran && s.botAwaited != nil && awaitsBot(p.ng) {
+		s.botAwaited()
+	}
 	return p.ng, p.nst, p.ran, nil
 }
 
@@ -262,7 +282,7 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 		return nil, err
 	}
 	c := &projections.Change{Game: pr.Game, Create: st == nil, SeatTokens: b.Tokens, AdminToken: b.AdminToken, Outbox: b.Outbox,
-		TakenBack: b.TakenBack}
+		Turns: b.Turns, TakenBack: b.TakenBack}
 	if p.extra != nil {
 		if err := p.extra(c, pr.State); err != nil {
 			return nil, err
@@ -270,7 +290,35 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 	}
 	dueFrom(c.Outbox, now)
 	p.ng, p.nst, p.ran = pr.Game, pr.State, true
+	p.mail, p.mailIn = firstDue(c)
 	return c, nil
+}
+
+// firstDue reports whether c writes or owes emails and the least delay
+// among them (outbox.Row's Delay).
+func firstDue(c *projections.Change) (bool, time.Duration) {
+	rows := append(slices.Clip(c.Outbox), c.Turns...)
+	if len(rows) == 0 {
+		return false, 0
+	}
+	least := rows[0].Delay
+	for _, r := range rows[1:] {
+		least = min(least, r.Delay)
+	}
+	return true, max(least, 0)
+}
+
+// awaitsBot reports whether active game g awaits a seat a bot plays.
+func awaitsBot(g *projections.Game) bool {
+	if g.Status != projections.StatusActive {
+		return false
+	}
+	for _, n := range g.ToMove {
+		if s := g.SeatAt(n); s != nil && s.Bot != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // newID returns a fresh random game id (16 lowercase base32 characters),

@@ -47,12 +47,15 @@ type pending struct {
 	// decision's pause (pause.go).
 	notBefore decisionClock
 
-	// Set by the writer: the new row and state when ran.
-	ng   *projections.Game
-	nst  engine.State
-	ran  bool
-	err  error
-	done chan struct{}
+	// Set by the writer: the new row and state when ran, and whether the
+	// append writes or owes emails, the first due after mailIn.
+	ng     *projections.Game
+	nst    engine.State
+	ran    bool
+	mail   bool
+	mailIn time.Duration
+	err    error
+	done   chan struct{}
 }
 
 // writer is the service's group commit: appends of different games that

@@ -17,32 +17,37 @@ import (
 var _ notify.Freshness = (*Outbox)(nil)
 
 // freshSQL reads, for each claimed row ($1..$4: ids, game ids, seats,
-// the versions of the seats' last game events of their own), with its
+// the rows' event versions), with its
 // index: whether the game awaits the seat now, whether a bot plays the
 // seat for its person now (seats.bot: the seat then awaits no move of the
 // person, issue #43), whether a newer your-turn
 // email or reminder to the seat waits (outbox_pending_seat, migration
-// 0092), and the game's version. A game without a row (none is removed;
+// 0092; or a your-turn email about a later version the game row owes,
+// migration 0101), and the game's version. A game without a row (none is removed;
 // only tests write such emails) tells no news: its emails are fresh.
 const freshSQL = `SELECT r.i,
   g.id IS NULL OR (g.status = 'active' AND r.seat = ANY(g.to_move)),
   EXISTS (SELECT 1 FROM seats s WHERE s.game_id = r.game_id AND s.seat = r.seat AND s.bot IS NOT NULL),
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
-    AND n.id > r.id AND n.kind IN ('your_turn', 'reminder')),
+    AND n.id > r.id AND n.kind IN ('your_turn', 'reminder'))
+  OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t
+    WHERE (t->>'seat')::int = r.seat AND (t->>'version')::bigint > r.version),
   coalesce(g.version, 0)
-FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS r(id, game_id, seat, i)
+FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS r(id, game_id, seat, version, i)
 LEFT JOIN games g ON g.id = r.game_id
 ORDER BY r.i`
 
 // gatheredSQL reads, for each claimed table-talk row ($1..$3: ids, game
 // ids, seats), with its index: whether a your-turn email to the seat waits
-// (it will tell the lines), whether an older table-talk row to the seat
+// (it will tell the lines; in the outbox, or owed by the game row,
+// migration 0101), whether an older table-talk row to the seat
 // waits (it will tell them), when the last table-talk email of the game
 // went to the seat (outbox_seat_sent, migration 0095), and the game's
 // version. See notify.ChatGather.
 const gatheredSQL = `SELECT r.i,
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
-    AND n.kind = 'your_turn'),
+    AND n.kind = 'your_turn')
+  OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t WHERE (t->>'seat')::int = r.seat),
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
     AND n.kind = 'chat' AND n.id < r.id),
   (SELECT max(n.sent_at) FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'sent'
@@ -60,6 +65,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	out := make([]notify.News, len(rows))
 	n := len(rows)
 	ids, games, seats, actors := make([]int64, n), make([]string, n), make([]int32, n), make([]string, n)
+	versions := make([]int64, n)
 	if err := o.gathered(ctx, rows, out); err != nil {
 		return nil, err
 	}
@@ -69,6 +75,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 			continue
 		}
 		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), seatActor(r.Seat)
+		versions[len(asked)] = r.EventVersion
 		asked = append(asked, i)
 	}
 	if len(asked) == 0 {
@@ -79,7 +86,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
-	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k])
+	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k], versions[:k])
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}

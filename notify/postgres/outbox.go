@@ -40,8 +40,13 @@ FROM due
 WHERE o.id = due.id
 RETURNING o.id, o.game_id, coalesce(o.seat, -1), o.kind, o.payload, coalesce(o.event_version, 0), o.created_at, o.attempts`
 
-// Claim implements notify.OutboxStore.
+// Claim implements notify.OutboxStore. It first writes the outbox rows of
+// the your-turn emails the games rows owe and that are due (oweTurns),
+// then claims.
 func (o *Outbox) Claim(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]notify.Row, error) {
+	if _, err := o.oweTurns(ctx, now, limit); err != nil {
+		return nil, err
+	}
 	rows, err := o.pool.Query(ctx, claimSQL, now, limit, lease.Microseconds())
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: claim: %w", err)

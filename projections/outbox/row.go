@@ -26,7 +26,9 @@ type Row struct {
 }
 
 // insertSQL writes rows given as arrays, one element per row, and
-// returns their ids. It is the only statement that adds to the outbox.
+// returns their ids. It is the only statement that adds an email to send
+// to the outbox (a take-back records the your-turn emails its game row
+// owed as skipped rows: projections/postgres's recordTurnsSQL).
 const insertSQL = `INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at)
 SELECT m.game_id, m.seat, m.kind, m.payload, nullif(m.event_version, 0), coalesce(m.at, now()),
 	coalesce(m.at, now()) + m.delay * interval '1 microsecond'

@@ -176,7 +176,10 @@ func keyBytes(k *events.CommitKey) []byte {
 // (to_move as an int[] literal, result as JSON or NULL, state NULL unless
 // the Change takes a snapshot: then it goes to game_states), $13..$17
 // one per remembered answer (the history is not stored: see
-// projections.SeatHistory). The row's awaited_since follows its to_move
+// projections.SeatHistory), $18 and $19 one per game for the your-turn
+// emails it owes (outbox.TurnsJSON, or NULL) and the first version of the
+// moves it took back (0: none), which turn_mail (migration 0101) merges
+// into the row's owed emails. The row's awaited_since follows its to_move
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
@@ -188,15 +191,20 @@ func keyBytes(k *events.CommitKey) []byte {
 // both tables. u casts to_move to int[] itself: Citus refuses the cast
 // (a STABLE function) applied to a column inside the UPDATE (docs/SCALING.md).
 const changesSQL = `WITH u AS (
-	SELECT id, status, version, state, to_move::int[] AS to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at
+	SELECT id, status, version, state, to_move::int[] AS to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at,
+		turns, cancel_from, (extract(epoch FROM now()) * 1000000)::bigint AS now_us
 	FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::text[], $6::jsonb[],
-		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[])
-		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at)
+		$7::timestamptz[], $8::timestamptz[], $9::bool[], $10::int[], $11::timestamptz[], $12::timestamptz[],
+		$18::json[], $19::bigint[])
+		AS u(id, status, version, state, to_move, result, updated_at, finished_at, paused, extensions, deadline_at, reminder_at,
+			turns, cancel_from)
 ), g AS (
 	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move,
 		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move, u.version),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
-		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at
+		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at,
+		turn_mail = turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us),
+		turn_due = turn_due(turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us))
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
@@ -214,7 +222,9 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	paused, ext := make([]bool, n), make([]int32, n)
+	turns, cancel := make([][]byte, n), make([]int64, n)
 	var mail []outbox.Row
+	var err error
 	var reqs []*projections.Request
 	for i, c := range cs {
 		g := c.Game
@@ -232,6 +242,14 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		updated[i], finished[i], paused[i], ext[i] = g.UpdatedAt, g.FinishedAt, g.Paused(), int32(g.Extensions)
 		deadline[i], reminder[i] = g.DeadlineAt, g.ReminderAt
 		mail = append(mail, c.Outbox...)
+		if turns[i], err = outbox.TurnsJSON(c.Turns); err != nil {
+			return fmt.Errorf("projections/postgres: %w", err)
+		}
+		for _, t := range c.TakenBack {
+			if cancel[i] == 0 || t.From < cancel[i] {
+				cancel[i] = t.From
+			}
+		}
 		if c.Request != nil {
 			reqs = append(reqs, c.Request)
 		}
@@ -241,8 +259,11 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	for i, rq := range reqs {
 		rGame[i], rSeat[i], rKey[i], rVersion[i], rResp[i] = rq.GameID, int32(rq.Seat), rq.Key, rq.Version, string(rq.Response)
 	}
+	for _, c := range cs {
+		queueRecordTurns(b, c)
+	}
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
-		rGame, rSeat, rKey, rVersion, rResp)
+		rGame, rSeat, rKey, rVersion, rResp, jsonArgs(turns), cancel)
 	if len(mail) > 0 {
 		sql, args, err := outbox.Insert(mail...)
 		if err != nil {
@@ -254,6 +275,17 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		queueCancelMail(b, c)
 	}
 	return nil
+}
+
+// jsonArgs passes JSON documents as a json[] argument, NULL for nil.
+func jsonArgs(docs [][]byte) []*string {
+	out := make([]*string, len(docs))
+	for i, d := range docs {
+		if d != nil {
+			out[i] = new(string(d))
+		}
+	}
+	return out
 }
 
 // intArray spells seats as a PostgreSQL int[] literal: to_move arrays of
