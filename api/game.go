@@ -31,7 +31,10 @@ type createBody struct {
 	TurnDeadline   string          `json:"turn_deadline"`
 	ReminderBefore string          `json:"reminder_before"`
 	TimeoutPolicy  string          `json:"timeout_policy"`
-	Organiser      *createPlayer   `json:"organiser"`
+	// AwayPolicy is what a player being away does: "wait" (absent),
+	// "bot" or "forbid" (issue #43).
+	AwayPolicy string        `json:"away_policy"`
+	Organiser  *createPlayer `json:"organiser"`
 }
 
 type createdBody struct {
@@ -83,7 +86,7 @@ func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 		return play.CreateGame{}, err
 	}
 	req := play.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
-		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, RequestID: requestID(c),
+		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, AwayPolicy: b.AwayPolicy, RequestID: requestID(c),
 		Organiser: play.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
 		req.Players = append(req.Players, play.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot, Language: p.Language})

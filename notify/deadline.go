@@ -41,3 +41,31 @@ func zoneKnown(s *Story) bool {
 	_, err := CheckZone(s.Zone)
 	return err == nil
 }
+
+// tellDay tells a day given as 2026-12-12 in the email's language (as it
+// is if it is not such a day).
+func (l *language) tellDay(day string) string {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return day
+	}
+	return t.Format(l.p.T("layout.day"))
+}
+
+// awayEffect says what an away does in game g of an Away email (notice
+// "away", or "back" when the person is back).
+func (l *language) awayEffect(notice string, g outbox.WaitingGame) string {
+	if g.Away == "" {
+		return ""
+	}
+	if notice == "back" {
+		if g.Away == "bot" {
+			return l.p.T("back.bot")
+		}
+		return l.p.T("back.wait")
+	}
+	if g.Away == "wait" {
+		return l.p.T("away.wait", l.tellDeadline(g.AwayWaits, nil))
+	}
+	return l.p.T("away." + g.Away)
+}

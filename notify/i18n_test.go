@@ -95,6 +95,12 @@ func emailPayload(k outbox.Kind, lang string) outbox.Payload {
 			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn}
 	case outbox.Chat:
 		p.Lines = []string{"Ann : ciao !"}
+	case outbox.Away:
+		p.Notice, p.AwayDate, p.AwayDaysLeft, p.AwayDays = "away", "2026-12-12", 20, 30
+		p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
+			Seat: 0, Away: "wait", AwayWaits: &dl}, {Game: outbox.GameInfo{ID: "g3", Name: "lords-of-scotland", Players: []string{"Élodie", "Ann"}},
+			Seat: 1, Away: "bot"}, {Game: outbox.GameInfo{ID: "g4", Name: "lords-of-scotland", Players: []string{"Élodie", "Bob"}},
+			Seat: 1, Away: "forbid"}}
 	}
 	return p
 }

@@ -88,7 +88,7 @@ func inboxCases(t *testing.T) []inboxCase {
 		}
 		c.lang, c.kind = lang, k
 		c.row = Row{ID: int64(len(cases) + 1), GameID: "g1abc", Seat: 1, Kind: k, Payload: b, EventVersion: 12}
-		if k == outbox.Digest || k == outbox.Confirm || k == outbox.AdminLink || k == outbox.Signin {
+		if k == outbox.Digest || k == outbox.Confirm || k == outbox.AdminLink || k == outbox.Signin || k == outbox.Away {
 			c.references = ""
 		}
 		if k == outbox.YourTurn {

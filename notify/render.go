@@ -161,6 +161,10 @@ type emailData struct {
 	Quote  []string
 	Detail string
 	Turn   string
+	// AwayDate is the day an away ends, told; AwayLeft and AwayAllowed
+	// the days of away left and allowed (Away emails).
+	AwayDate              string
+	AwayLeft, AwayAllowed int
 }
 
 // numberedMove is one line of an email's list of moves.
@@ -175,6 +179,8 @@ type digestItem struct {
 	Deadline string
 	PlayLink string
 	Chat     []string
+	// Away is what the recipient's away does in the game (Away emails).
+	Away string
 }
 
 // Render builds the message of an outbox row. Errors (bad payload, unknown
@@ -284,12 +290,20 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 			Deadline: l.tellDeadline(g.Deadline, row.Story),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
+			Away:     l.awayEffect(p.Notice, g),
 		})
 	}
 	if !emailCatalog.Has("subject." + string(row.Kind)) {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: no subject for %s", row.ID, row.Kind)}
 	}
-	subj := l.p.T(emailCatalog.Variant("subject."+string(row.Kind), d.Engine), subjectArgs(row.Kind, d)...)
+	subjKey := emailCatalog.Variant("subject."+string(row.Kind), d.Engine)
+	if row.Kind == outbox.Away {
+		d.AwayDate, d.AwayLeft, d.AwayAllowed = l.tellDay(p.AwayDate), p.AwayDaysLeft, p.AwayDays
+		if p.Notice == "back" {
+			subjKey = "subject.away.back"
+		}
+	}
+	subj := l.p.T(subjKey, subjectArgs(row.Kind, d)...)
 	d.Subject = strings.Join(strings.Fields(subj), " ")
 	var text, html bytes.Buffer
 	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
@@ -356,6 +370,8 @@ func subjectArgs(k outbox.Kind, d emailData) []any {
 		return []any{len(d.Games)}
 	case outbox.Notice:
 		return []any{d.Game, d.Players, d.NoticeText}
+	case outbox.Away:
+		return []any{d.AwayDate}
 	}
 	return []any{d.Game, d.Players, d.Deadline}
 }

@@ -34,9 +34,25 @@ func samplePayload(lang string) outbox.Payload {
 	}
 }
 
+// sampleAway is the sample payload of an Away email: what the away does
+// in each game.
+func sampleAway(lang string) outbox.Payload {
+	p := samplePayload(lang)
+	dl := *p.Deadline
+	p.Notice, p.AwayDate, p.AwayDaysLeft, p.AwayDays = "away", "2026-12-12", 1, 30
+	p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Bob", "Cid"}},
+		Seat: 0, Away: "wait", AwayWaits: &dl}, {Game: outbox.GameInfo{ID: "g1abc", Name: "lords-of-scotland", Players: []string{"Ann", "Bob <b>"}},
+		Seat: 1, TokenGen: 2, Away: "bot"}}
+	return p
+}
+
 func sampleRow(t testing.TB, kind outbox.Kind, lang string) Row {
 	t.Helper()
-	b, err := json.Marshal(samplePayload(lang))
+	p := samplePayload(lang)
+	if kind == outbox.Away {
+		p = sampleAway(lang)
+	}
+	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +94,10 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					t.Errorf("message = %+v", m)
 				}
 				seatless := k == outbox.Confirm || k == outbox.AdminLink || k == outbox.Signin
-				if k != outbox.Digest && k != outbox.Signin && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
+				if k == outbox.Away && !strings.Contains(m.Subject, map[string]string{"en": "Sat 12 Dec 2026", "fr": "12/12/2026", "it": "12/12/2026"}[lang]) {
+					t.Errorf("subject %q does not name the day the person is back", m.Subject)
+				}
+				if k != outbox.Digest && k != outbox.Signin && k != outbox.Away && (!strings.Contains(m.Subject, "Lords of Scotland") || !strings.Contains(m.Subject, "Ann, Bob <b>")) {
 					t.Errorf("subject %q does not name the game and the players", m.Subject)
 				}
 				for _, body := range []string{m.Text, m.HTML} {
@@ -138,7 +157,15 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 				if k == outbox.RoundEnd && !strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 					t.Errorf("round end email lacks the lines:\n%s", m.Text)
 				}
-				if k == outbox.Digest && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+tokens.Seat([]byte("test-secret"), "g2", 0, 0)) {
+				if k == outbox.Away {
+					for _, want := range []string{emailCatalog.T(lang, "away.wait", "04/03/2026 à 18:30 UTC"), emailCatalog.T(lang, "away.bot"),
+						emailCatalog.T(lang, "away.howback"), "https://pbem.example.org/play/g2?token=" + tokens.Seat([]byte("test-secret"), "g2", 0, 0)} {
+						if lang == "fr" && !strings.Contains(m.Text, want) {
+							t.Errorf("the away email lacks %q:\n%s", want, m.Text)
+						}
+					}
+				}
+				if (k == outbox.Digest || k == outbox.Away) && !strings.Contains(m.Text, "https://pbem.example.org/play/g2?token="+tokens.Seat([]byte("test-secret"), "g2", 0, 0)) {
 					t.Errorf("digest lacks the waiting game's link:\n%s", m.Text)
 				}
 			})

@@ -3,6 +3,7 @@ package projections
 import (
 	"encoding/json"
 	"pbem/events/pbemevent"
+	"strconv"
 	"strings"
 	"time"
 
@@ -96,10 +97,31 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 			return p.T(pbemevent.TypePaused+".reason", x.Reason), err
 		}
 		return p.T(typ), err
+	case pbemevent.TypeAway, pbemevent.TypeBack:
+		return describeAway(p, typ, data, name)
 	case pbemevent.TypeResumed, pbemevent.TypeAborted, pbemevent.TypeAdminLinkRevoked:
 		return p.T(typ), nil
 	}
 	return typ, nil
+}
+
+// describeAway formats pbem.away or pbem.back.
+func describeAway(p i18n.Printer, typ string, data json.RawMessage, name func(int) string) (string, error) {
+	if typ == pbemevent.TypeBack {
+		var x pbemevent.Back
+		err := json.Unmarshal(data, &x)
+		return p.T(typ, name(x.Seat)), err
+	}
+	var x pbemevent.Away
+	err := json.Unmarshal(data, &x)
+	if x.Effect == pbemevent.AwayBot {
+		return p.T(typ+".bot", name(x.Seat), day(p, x.Date)), err
+	}
+	var most time.Duration
+	if x.WaitUntil != nil {
+		most = x.WaitUntil.Sub(x.From).Round(24 * time.Hour)
+	}
+	return p.T(typ+".wait", name(x.Seat), day(p, x.Date), duration(p, most)), err
 }
 
 // seatList names seats, by name(seat), separated by commas.
@@ -109,6 +131,17 @@ func seatList(seats []int, name func(int) string) string {
 		who[i] = name(s)
 	}
 	return strings.Join(who, ", ")
+}
+
+// day is a date of the form 2026-12-12 in words ("12 December"); as it
+// is when it is not such a date.
+func day(p i18n.Printer, date string) string {
+	t, err := time.Parse(time.DateOnly, date)
+	mo := strings.Split(p.T("months"), ",")
+	if err != nil || len(mo) != 12 {
+		return date
+	}
+	return strconv.Itoa(t.Day()) + " " + mo[t.Month()-1]
 }
 
 // duration is d in words: whole days, else whole hours, else minutes.

@@ -121,6 +121,7 @@ type facts struct {
 	timedOut []int      // seats whose deadline passed (pbem.timeout)
 	notice   string     // what a notice email announces ("" for none)
 	along    []Mail     // the emails of events that owe one as they come
+	away     awayFacts  // pbem.away and pbem.back: the deadline waits
 }
 
 // scan reads the facts of a's events, in order.
@@ -214,6 +215,8 @@ func (f *facts) seatEvent(a Append, e events.Event) error {
 			f.notice = NoticeBotBack
 			f.along = oweSeat(f.along, a.After, sb.Seat, Mail{Kind: outbox.Link, Version: e.Version})
 		}
+	case pbemevent.TypeAway, pbemevent.TypeBack:
+		return f.away.read(e)
 	case pbemevent.TypeLinkResent:
 		var l pbemevent.LinkResent
 		if err := json.Unmarshal(e.Data, &l); err != nil {
@@ -227,17 +230,27 @@ func (f *facts) seatEvent(a Append, e events.Event) error {
 // deadline is the game's turn deadline and reminder time after a: none
 // when the game is not active; the one an event set (a resume, an
 // extension); a fresh one from a.Now when the game was created or timed
-// out, awaits a new seat or had none; else Before's.
+// out, awaits a new seat or had none (from the end of the wait when an
+// awaited seat is away under "wait": away.go); else Before's, as the
+// append's aways and backs move it.
 func deadline(a Append, f *facts) (deadline, reminder *time.Time) {
 	g := a.After
+	var d time.Time
 	switch {
 	case g.Status != StatusActive:
 		return nil, nil
 	case f.explicit != nil:
 		return f.explicit, new(f.explicit.Add(-g.ReminderBefore))
 	case f.fresh || entered(a.Before.ToMove, g.ToMove) != nil || a.Before.DeadlineAt == nil:
-		d := a.Now.UTC().Add(g.TurnDeadline).Truncate(time.Microsecond)
-		return &d, new(d.Add(-g.ReminderBefore))
+		from := a.Now.UTC()
+		if w := g.awayWait(from); w != nil {
+			from = *w
+		}
+		d = from.Add(g.TurnDeadline).Truncate(time.Microsecond)
+	case len(f.away.aways) == 0 && len(f.away.backs) == 0:
+		return a.Before.DeadlineAt, a.Before.ReminderAt
+	default:
+		d = f.away.shift(a, *a.Before.DeadlineAt)
 	}
-	return a.Before.DeadlineAt, a.Before.ReminderAt
+	return &d, new(d.Add(-g.ReminderBefore))
 }

@@ -62,9 +62,12 @@ type Game struct {
 	UpdatedAt    time.Time
 	FinishedAt   *time.Time
 
-	TurnDeadline    time.Duration
-	ReminderBefore  time.Duration
-	TimeoutPolicy   string
+	TurnDeadline   time.Duration
+	ReminderBefore time.Duration
+	TimeoutPolicy  string
+	// AwayPolicy is what a seat's person being away does in the game
+	// (pbemevent.AwayWait, AwayBot or AwayForbidden; issue #43).
+	AwayPolicy      string
 	DeadlineAt      *time.Time
 	ReminderAt      *time.Time
 	ReminderVersion *int64 // reminded_version, written by the reminder worker
@@ -100,6 +103,11 @@ type Seat struct {
 	// pages, emails and answers to replies of this seat follow it. ""
 	// means the game's (SeatLanguage).
 	Language string `json:"language,omitempty"`
+	// Away is the away of the seat's person going on in this game (nil:
+	// none), and AwayPast the aways that ended (pbem.away, pbem.back):
+	// projected from the events, stored with the seat (see away.go).
+	Away     *SeatAway    `json:"away,omitempty"`
+	AwayPast []AwayPeriod `json:"away_past,omitempty"`
 }
 
 // SeatLanguage is the language the player of seat n reads: the seat's own,

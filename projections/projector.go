@@ -148,6 +148,10 @@ func (p *Projector) foldService(b *Batch, e events.Event) error {
 		return p.seatBot(b, e)
 	case pbemevent.TypeLanguage:
 		return p.language(b, e)
+	case pbemevent.TypeAway:
+		return p.away(b, e)
+	case pbemevent.TypeBack:
+		return p.back(b, e)
 	case pbemevent.TypeTakeback:
 		return p.takeBack(b, e)
 	case pbemevent.TypeAdminLinkRevoked:
@@ -279,7 +283,11 @@ func (p *Projector) create(e events.Event) error {
 	g.TurnDeadline = turn
 	g.ReminderBefore = rem
 	g.TimeoutPolicy = c.TimeoutPolicy
+	g.AwayPolicy = AwayPolicyOf(&c)
 	g.createdBots(&c)
+	for i := range g.Seats { // a rebuild starts from the live seats
+		g.Seats[i].Away, g.Seats[i].AwayPast = nil, nil
+	}
 	p.Engine, p.State = eng, st
 	return nil
 }

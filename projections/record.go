@@ -87,10 +87,14 @@ type seatTurn struct {
 	open   *time.Time // when the turn being waited for began (nil: none)
 	// last is when the turn of the seat's last move began, for a take-back.
 	last *time.Time
+	// away: the seat's person is away (pbem.away to pbem.back). An away
+	// turn is not theirs to owe: it times nothing and its timeout does not
+	// count (issue #43); back, a turn they are awaited for begins then.
+	away bool
 }
 
 // owes reports whether the seat's person owes its turns now.
-func (t *seatTurn) owes(out []Stint) bool { return out[t.cur].Person() && t.handed == "" }
+func (t *seatTurn) owes(out []Stint) bool { return out[t.cur].Person() && t.handed == "" && !t.away }
 
 // Stints folds a game's whole stream evs into its stints, in seat order
 // and then stint order. Errors: a stream that does not replay.
@@ -298,6 +302,8 @@ func (f *stintFold) service(e events.Event, at time.Time, fresh map[int]bool) er
 		}
 		t.handed, t.open, t.last = x.Bot, nil, nil
 		fresh[x.Seat] = x.Bot == ""
+	case pbemevent.TypeAway, pbemevent.TypeBack:
+		return f.away(e, fresh)
 	case pbemevent.TypeTakeback:
 		var x pbemevent.Takeback
 		if err := json.Unmarshal(e.Data, &x); err != nil {
@@ -307,6 +313,22 @@ func (f *stintFold) service(e events.Event, at time.Time, fresh map[int]bool) er
 			return bad(err)
 		}
 	}
+	return nil
+}
+
+// away folds pbem.away or pbem.back e: the seat's person owes no turn
+// while away; back, a turn they are awaited for begins (fresh).
+func (f *stintFold) away(e events.Event, fresh map[int]bool) error {
+	var x pbemevent.Back // pbemevent.Away's seat is its Seat too
+	if err := json.Unmarshal(e.Data, &x); err != nil {
+		return fmt.Errorf("projections: records: %s v%d: %w", e.Stream, e.Version, err)
+	}
+	if x.Seat < 0 || x.Seat >= len(f.seats) {
+		return fmt.Errorf("projections: records: %s v%d: no seat %d", e.Stream, e.Version, x.Seat)
+	}
+	t := &f.seats[x.Seat]
+	t.away, t.open = e.Type == pbemevent.TypeAway, nil
+	fresh[x.Seat] = !t.away
 	return nil
 }
 

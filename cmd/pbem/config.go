@@ -69,6 +69,11 @@ type config struct {
 	// DecisionPause (PBEM_DECISION_PAUSE) is how long after it began a
 	// bot's move or a timeout is appended at the earliest (decisionPause).
 	DecisionPause string
+	// AwayMaxWait (PBEM_AWAY_MAX_WAIT, a Go duration, default 336h: 14
+	// days) is how long, at most, one game's deadlines wait for a player
+	// who is away; AwayDays (PBEM_AWAY_DAYS, default 30) is how many days
+	// of away a person may take in any 365 (awayConfig).
+	AwayMaxWait, AwayDays string
 	// InboundListen (PBEM_INBOUND_LISTEN), ReplyDomain (PBEM_REPLY_DOMAIN)
 	// and InboundMaxBytes (PBEM_INBOUND_MAX_BYTES) configure the reply
 	// listener (loadInbound).
@@ -144,6 +149,8 @@ func loadConfig(getenv func(string) string) config {
 		MailSenders:     get("PBEM_MAIL_SENDERS"),
 		BotDelay:        get("PBEM_BOT_DELAY"),
 		DecisionPause:   get("PBEM_DECISION_PAUSE"),
+		AwayMaxWait:     get("PBEM_AWAY_MAX_WAIT"),
+		AwayDays:        get("PBEM_AWAY_DAYS"),
 
 		InboundListen:   get("PBEM_INBOUND_LISTEN"),
 		ReplyDomain:     get("PBEM_REPLY_DOMAIN"),

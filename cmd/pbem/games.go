@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -33,8 +35,12 @@ func newService(e *env, pool *pgxpool.Pool, store events.Store, opts ...func(*pl
 	if err != nil {
 		return nil, err
 	}
+	maxWait, days, err := awayConfig(e.cfg.AwayMaxWait, e.cfg.AwayDays)
+	if err != nil {
+		return nil, err
+	}
 	c := play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool),
-		Records: ppg.New(pool), Secret: secret, MailGrace: grace}
+		Records: ppg.New(pool), Secret: secret, MailGrace: grace, AwayMaxWait: maxWait, AwayDays: days}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -106,4 +112,26 @@ func openService(ctx context.Context, e *env) (svc *play.Service, pool *pgxpool.
 		return nil, nil, nil, err
 	}
 	return svc, pool, closeAll, nil
+}
+
+// awayConfig reads PBEM_AWAY_MAX_WAIT (a Go duration from 1h to 2160h;
+// empty: play.DefaultAwayMaxWait) and PBEM_AWAY_DAYS (days of away in
+// any 365, 1 to 365; empty: play.DefaultAwayDays).
+func awayConfig(wait, days string) (time.Duration, int, error) {
+	w, n := play.DefaultAwayMaxWait, play.DefaultAwayDays
+	if v := strings.TrimSpace(wait); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Hour || d > 2160*time.Hour {
+			return 0, 0, fmt.Errorf("PBEM_AWAY_MAX_WAIT=%q: give a duration from 1h to 2160h, like 336h", wait)
+		}
+		w = d
+	}
+	if v := strings.TrimSpace(days); v != "" {
+		d, err := strconv.Atoi(v)
+		if err != nil || d < 1 || d > 365 {
+			return 0, 0, fmt.Errorf("PBEM_AWAY_DAYS=%q: give a number of days from 1 to 365, like 30", days)
+		}
+		n = d
+	}
+	return w, n, nil
 }

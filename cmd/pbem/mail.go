@@ -61,7 +61,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		return nil, nil, err
 	}
 	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
-		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
+		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Away: svc, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
 		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
 		return nil, nil, err

@@ -31,6 +31,9 @@ type mailConfig struct {
 	Secret []byte
 	// Timeouter applies timeouts (the game service).
 	Timeouter play.Timeouter
+	// Away ends the aways that reached their end (the game service); nil:
+	// none are ended.
+	Away play.AwayEnder
 	// Moves numbers a reminded seat's moves (the game service); nil:
 	// reminders number none.
 	Moves play.SeatMover
@@ -133,7 +136,7 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 		return nil, err
 	}
 	if m.Scheduler, err = play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(pool),
-		Timeouter: timeouter, Moves: c.Moves, Digests: notifypg.NewDigester(pool, histories), Logger: log}); err != nil {
+		Timeouter: timeouter, Moves: c.Moves, Away: c.Away, Digests: notifypg.NewDigester(pool, histories), Logger: log}); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -68,6 +68,9 @@ type Created struct {
 	// game's); absent when no seat has its own. The seats row keeps the
 	// current one (pbem.language changes it).
 	Languages []string `json:"languages,omitempty"`
+	// AwayPolicy is what a seat's person being away does in the game
+	// (AwayWait, AwayBot or AwayForbidden); absent means AwayWait. Public.
+	AwayPolicy string `json:"away_policy,omitempty"`
 }
 
 // CommitKey is the commitment key of the game c creates, derived from its
@@ -209,4 +212,61 @@ type SeatBot struct {
 	Seat     int    `json:"seat"`
 	Bot      string `json:"bot"`
 	TokenGen int    `json:"token_gen,omitempty"`
+}
+
+// Away and back (issue #43 part 8): a person says they are away until a
+// date, and each game of theirs records what that means for their seat
+// there, by the away policy its organiser chose (Created.AwayPolicy).
+const (
+	// TypeAway is a seat's person going away: the game's deadlines wait
+	// for the seat (Effect AwayWait, up to WaitUntil), or a bot plays it
+	// until they are back (AwayBot; a pbem.seat_bot follows in the same
+	// append, unless a bot already played the seat).
+	TypeAway = "pbem.away"
+	// TypeBack is the seat's person back: early (their word), or at the
+	// end of their away (Expired). A seat a bot played for the away is
+	// handed back by a pbem.seat_bot in the same append.
+	TypeBack = "pbem.back"
+)
+
+// The away policies a game's organiser chooses (Created.AwayPolicy) and
+// the effects of an away on a seat (Away.Effect).
+const (
+	// AwayWait: the game's deadlines wait for an away seat (the default).
+	AwayWait = "wait"
+	// AwayBot: a bot plays an away seat until its person is back.
+	AwayBot = "bot"
+	// AwayForbidden: away does not apply to the game (a tournament): its
+	// deadlines run as usual; no pbem.away is recorded in it.
+	AwayForbidden = "forbid"
+)
+
+// Away is the data of pbem.away. From and Until are the person's whole
+// away, the same in each of their games (From is also its identity: a
+// pbem.back names it); WaitUntil is when the deadlines stop waiting in
+// this game (Until, or the game's bound if sooner), for Effect AwayWait.
+type Away struct {
+	Seat  int       `json:"seat"`
+	From  time.Time `json:"from"`
+	Until time.Time `json:"until"`
+	// Date is the day the person said they are back, as they said it in
+	// their zone ("2026-12-12"): the history tells it.
+	Date      string     `json:"date"`
+	Effect    string     `json:"effect"`
+	WaitUntil *time.Time `json:"wait_until,omitempty"`
+	// Handed is true when the away handed the seat to a bot (Effect
+	// AwayBot and no bot played it before): its pbem.back hands it back.
+	Handed bool `json:"handed,omitempty"`
+}
+
+// Back is the data of pbem.back: the away that began at From ends.
+// Expired: it reached its Until (the scheduler's), else the person came
+// back early.
+type Back struct {
+	Seat int       `json:"seat"`
+	From time.Time `json:"from"`
+	// At is when the away ended, by the service clock (the allowance
+	// counts the away from From to At).
+	At      time.Time `json:"at"`
+	Expired bool      `json:"expired,omitempty"`
 }

@@ -34,6 +34,10 @@ type CreateGame struct {
 	ReminderBefore time.Duration
 	// TimeoutPolicy: "" means default_move.
 	TimeoutPolicy string
+	// AwayPolicy is what a player being away does in the game: "wait"
+	// (the deadlines wait for them; "" means it), "bot" (a bot plays their
+	// seat until they are back) or "forbid" (away does not apply).
+	AwayPolicy string
 	// RequestID ties the creation to a request's log lines.
 	RequestID string
 	// Organiser runs the game: they confirm it, and get its admin link by
@@ -204,6 +208,9 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 		TurnDeadline: req.TurnDeadline.String(), ReminderBefore: req.ReminderBefore.String(),
 		TimeoutPolicy: req.TimeoutPolicy, Bots: req.bots(), Languages: langs, ChainFormat: events.FormatCommitted,
 	}
+	if req.AwayPolicy != pbemevent.AwayWait {
+		c.AwayPolicy = req.AwayPolicy // absent: wait
+	}
 	key := events.CommitKeyFrom(seed)
 	data, err := json.Marshal(c)
 	if err != nil {
@@ -310,6 +317,13 @@ func (req *CreateGame) check() error {
 	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot:
 	default:
 		return events.Errorf(events.CodeInvalid, "timeout_policy: give default_move, skip, pause or bot")
+	}
+	switch req.AwayPolicy {
+	case "":
+		req.AwayPolicy = pbemevent.AwayWait
+	case pbemevent.AwayWait, pbemevent.AwayBot, pbemevent.AwayForbidden:
+	default:
+		return events.Errorf(events.CodeInvalid, "away_policy: give wait, bot or forbid")
 	}
 	return nil
 }

@@ -112,6 +112,7 @@ func diffGames(a, b *projections.Game) string {
 		{"result", a.Result, b.Result}, {"extensions", a.Extensions, b.Extensions},
 		{"turn_deadline", a.TurnDeadline, b.TurnDeadline}, {"reminder_before", a.ReminderBefore, b.ReminderBefore},
 		{"timeout_policy", a.TimeoutPolicy, b.TimeoutPolicy}, {"bots", a.Bots(), b.Bots()},
+		{"away_policy", a.AwayPolicy, b.AwayPolicy}, {"aways", awayTexts(a), awayTexts(b)},
 		{"created_at", a.CreatedAt.UnixMicro(), b.CreatedAt.UnixMicro()},
 		{"updated_at", a.UpdatedAt.UnixMicro(), b.UpdatedAt.UnixMicro()},
 		{"finished_at", micros(a.FinishedAt), micros(b.FinishedAt)},
@@ -129,6 +130,19 @@ func diffGames(a, b *projections.Game) string {
 		return "options"
 	}
 	return ""
+}
+
+// awayTexts are the seats' aways of g as stored (seats.away), by seat.
+func awayTexts(g *projections.Game) []string {
+	out := make([]string, len(g.Seats))
+	for i := range g.Seats {
+		t, err := g.Seats[i].AwayText()
+		if err != nil {
+			t = err.Error()
+		}
+		out[i] = t
+	}
+	return out
 }
 
 // keyName names a commitment key in a report without telling it: "none",

@@ -158,7 +158,7 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 // and address.
 func RematchRequest(g *projections.Game, org Organiser) CreateGame {
 	req := CreateGame{Game: g.Game, Language: g.Language, Options: g.Options, TurnDeadline: g.TurnDeadline,
-		ReminderBefore: g.ReminderBefore, TimeoutPolicy: g.TimeoutPolicy, Organiser: org}
+		ReminderBefore: g.ReminderBefore, TimeoutPolicy: g.TimeoutPolicy, AwayPolicy: g.AwayPolicy, Organiser: org}
 	seats := slices.Clone(g.Seats)
 	slices.SortFunc(seats, func(a, b projections.Seat) int { return a.Seat - b.Seat })
 	for _, st := range seats {

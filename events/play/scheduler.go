@@ -16,6 +16,18 @@ type Timeouter interface {
 	Timeout(ctx context.Context, gameID string, now time.Time) (bool, error)
 }
 
+// AwayEnder ends a seat's away that has reached its end by now
+// (Service.EndAway) and reports whether it did.
+type AwayEnder interface {
+	EndAway(ctx context.Context, gameID string, seat int, now time.Time) (bool, error)
+}
+
+// DueBack is a seat whose person's away has reached its end.
+type DueBack struct {
+	GameID string
+	Seat   int
+}
+
 // SeatMover lists a seat's legal moves now as an email numbers them, and
 // the tag of the list (Service.SeatMoves).
 type SeatMover interface {
@@ -68,6 +80,9 @@ type DeadlineStore interface {
 	// found at (games another scheduler holds are skipped), and marks those
 	// games reminded. It returns how many games it reminded.
 	Remind(ctx context.Context, now time.Time, due []Reminder) (int, error)
+	// DueBacks lists up to limit seats of games going on whose away ends
+	// at or before now, the earliest end first, without holding them.
+	DueBacks(ctx context.Context, now time.Time, limit int) ([]DueBack, error)
 }
 
 // SchedulerConfig configures a Scheduler. Store and Timeouter are required.
@@ -77,6 +92,9 @@ type SchedulerConfig struct {
 	// Moves, if set, numbers the moves of a reminded seat (the service),
 	// so that a reminder can be answered with a number.
 	Moves SeatMover
+	// Away, if set, ends the aways that reached their end at each tick
+	// (the service), before the timeouts.
+	Away AwayEnder
 	// Digests, if set, writes the daily digests at each tick.
 	Digests Digester
 	// Now is the clock; nil means time.Now.
@@ -150,6 +168,8 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // TickResult counts what one tick did.
 type TickResult struct {
 	TimedOut, Reminded, Digests int
+	// Back counts the aways ended.
+	Back int
 }
 
 // Tick times out the due games, then writes due reminders and digests. It
@@ -158,6 +178,13 @@ func (s *Scheduler) Tick(ctx context.Context) (TickResult, error) {
 	var res TickResult
 	var errs []error
 	now := s.c.Now()
+	if s.c.Away != nil {
+		n, err := s.endAways(ctx, now)
+		res.Back = n
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	due, err := s.c.Store.DueDeadlines(ctx, now, s.c.Batch)
 	if err != nil {
 		errs = append(errs, err)
@@ -192,6 +219,25 @@ func (s *Scheduler) Tick(ctx context.Context) (TickResult, error) {
 		}
 	}
 	return res, errors.Join(errs...)
+}
+
+// endAways ends the aways whose end has come by now, and counts them.
+func (s *Scheduler) endAways(ctx context.Context, now time.Time) (int, error) {
+	due, err := s.c.Store.DueBacks(ctx, now, s.c.Batch)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, b := range due {
+		ended, err := s.c.Away.EndAway(ctx, b.GameID, b.Seat, now)
+		if err != nil {
+			errs = append(errs, err)
+		} else if ended {
+			n++
+		}
+	}
+	return n, errors.Join(errs...)
 }
 
 // Remind writes the reminders due at the scheduler's now (what a tick

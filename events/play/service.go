@@ -76,6 +76,12 @@ type Config struct {
 	// own gives a Sleep that moves that clock, so that a pause passes
 	// without real time and its length is exact.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// AwayMaxWait is how long, at most, one game's deadlines wait for a
+	// seat whose person is away (PBEM_AWAY_MAX_WAIT; 0 means
+	// DefaultAwayMaxWait); AwayDays is how many days of away a person may
+	// take in any 365 (PBEM_AWAY_DAYS; 0 means DefaultAwayDays). See away.go.
+	AwayMaxWait time.Duration
+	AwayDays    int
 }
 
 // Service is the game service used by the API, the email replies and the
@@ -106,6 +112,9 @@ type Service struct {
 	pause time.Duration
 	// sleep is Config.Sleep.
 	sleep func(ctx context.Context, d time.Duration) error
+	// awayMaxWait and awayDays are Config.AwayMaxWait and AwayDays.
+	awayMaxWait time.Duration
+	awayDays    int
 }
 
 // New returns a Service.
@@ -128,6 +137,13 @@ func New(c Config) *Service {
 	}
 	s := &Service{seeds: seeds, games: c.Games, store: c.Store, repo: c.Repo, accounts: c.Accounts, visits: c.Visits, records: c.Records, secret: c.Secret, now: now, cache: newGameCache(n),
 		moved: c.Moved, grace: c.MailGrace, mailDue: c.MailDue, botAwaited: c.BotAwaited, pause: c.DecisionPause, sleep: sleep}
+	s.awayMaxWait, s.awayDays = c.AwayMaxWait, c.AwayDays
+	if s.awayMaxWait <= 0 {
+		s.awayMaxWait = DefaultAwayMaxWait
+	}
+	if s.awayDays <= 0 {
+		s.awayDays = DefaultAwayDays
+	}
 	s.writer = newWriter(s, c.Writers)
 	s.versions = &versionReader{repo: c.Repo}
 	s.pastViews = newViewCache()

@@ -30,11 +30,15 @@ const (
 	// Notice tells the seats that the organiser paused, resumed or gave
 	// more time to a game (the game service; Payload.Notice says which).
 	Notice Kind = "notice"
+	// Away tells a person what their away does in each of their games,
+	// or that they are back (Payload.Notice "away" or "back"; issue #43).
+	// It spans games, like the digest: its row has no seat.
+	Away Kind = "away"
 )
 
 // Kinds lists every kind, in a stable order.
 func Kinds() []Kind {
-	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply, Confirm, AdminLink, Signin, Notice}
+	return []Kind{Invitation, YourTurn, Reminder, Timeout, RoundEnd, GameOver, Link, Digest, Chat, Reply, Confirm, AdminLink, Signin, Notice, Away}
 }
 
 // Valid reports whether k is a known kind.
@@ -52,7 +56,7 @@ func (k Kind) Valid() bool {
 // the organiser's and sign-in links were asked for, and the answer to a
 // reply is what the player just asked for.
 func (k Kind) AlwaysSent() bool {
-	return k == Invitation || k == Link || k == Reply || k == Confirm || k == AdminLink || k == Signin
+	return k == Invitation || k == Link || k == Reply || k == Confirm || k == AdminLink || k == Signin || k == Away
 }
 
 // Bulk reports whether an email of kind k is one the person did not just
@@ -74,7 +78,7 @@ func (k Kind) Awaits() bool { return k == YourTurn || k == Reminder }
 // games (see stories), nor the organiser's and sign-in emails.
 func (k Kind) ForSeat() bool {
 	switch k {
-	case Digest, Confirm, AdminLink, Signin:
+	case Digest, Confirm, AdminLink, Signin, Away:
 		return false
 	}
 	return true

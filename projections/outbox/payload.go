@@ -44,6 +44,14 @@ type Payload struct {
 	// played (the game's timeout policy: "default_move", "skip", "pause"
 	// or "bot"); a reminder says it. Empty: the email does not say.
 	Policy string `json:"policy,omitempty"`
+	// AwayDate is the day an Away email's person said they are back
+	// ("2026-12-12"; "" in the email that they are back), and AwayDaysLeft
+	// the days of away they have left; Games then lists their games with
+	// what the away does in each (WaitingGame.Away).
+	AwayDate     string `json:"away_date,omitempty"`
+	AwayDaysLeft int    `json:"away_days_left,omitempty"`
+	// AwayDays is the allowance: days of away in any 365.
+	AwayDays int `json:"away_days,omitempty"`
 }
 
 // Recipient is the player an email goes to.
@@ -79,6 +87,10 @@ type WaitingGame struct {
 	Deadline *time.Time `json:"deadline"`
 	// Chat is the game's table talk of the last day (public lines).
 	Chat []string `json:"chat,omitempty"`
+	// Away is what the recipient's away does in the game (an Away email):
+	// "wait" (its deadlines wait, until AwayWaits), "bot" or "forbid".
+	Away      string     `json:"away,omitempty"`
+	AwayWaits *time.Time `json:"away_waits,omitempty"`
 }
 
 // Head is what every email's payload begins with: whom it goes to, in

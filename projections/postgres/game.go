@@ -18,7 +18,7 @@ import (
 const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.players, g.status, g.version,
 	st.state, st.version, g.to_move, g.seed_hash, g.admin_token_hash, g.result, g.created_at, g.updated_at, g.finished_at,
 	g.turn_deadline, g.reminder_before, g.timeout_policy, g.deadline_at, g.reminder_at, g.reminded_version,
-	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots, s.langs, st.commit_key, g.former`
+	g.extensions, s.seats, s.names, s.emails, s.gens, s.hashes, s.bots, s.langs, s.aways, st.commit_key, g.former, g.away_policy`
 
 // gameFrom is the FROM clause of gameColumns: the game, its state snapshot
 // (migration 0070) and its seats as
@@ -28,8 +28,8 @@ const gameColumns = `g.id, g.game, g.rules_version, g.language, g.options, g.pla
 // again in Go, so their order never depends on the plan.
 const gameFrom = ` FROM games g JOIN game_states st ON st.game_id = g.id, LATERAL (SELECT array_agg(x.seat) AS seats, array_agg(x.name) AS names,
 	array_agg(x.email) AS emails, array_agg(x.token_gen) AS gens, array_agg(x.token_hash) AS hashes,
-	array_agg(x.bot) AS bots, array_agg(x.language) AS langs
-	FROM (SELECT seat, name, email, token_gen, token_hash, coalesce(bot, '') AS bot, language FROM seats WHERE game_id = g.id ORDER BY seat) x) s`
+	array_agg(x.bot) AS bots, array_agg(x.language) AS langs, array_agg(x.away) AS aways
+	FROM (SELECT seat, name, email, token_gen, token_hash, coalesce(bot, '') AS bot, language, away FROM seats WHERE game_id = g.id ORDER BY seat) x) s`
 
 // Game implements projections.Repository. Errors: events.CodeNotFound.
 func (r *Repo) Game(ctx context.Context, id string) (*projections.Game, error) {
@@ -64,13 +64,13 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 	var players, result, options, state []byte
 	var turn, rem pgtype.Interval
 	var toMove, seats, gens []int32
-	var names, emails, bots, langs []string
+	var names, emails, bots, langs, aways []string
 	var hashes [][]byte
 	var key, former []byte
 	err := row.Scan(&g.ID, &g.Game, &g.RulesVersion, &g.Language, &options, &players, &g.Status, &g.Version,
 		&state, &g.StateVersion, &toMove, &g.SeedHash, &g.AdminHash, &result, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt,
 		&turn, &rem, &g.TimeoutPolicy, &g.DeadlineAt, &g.ReminderAt, &g.ReminderVersion, &g.Extensions,
-		&seats, &names, &emails, &gens, &hashes, &bots, &langs, &key, &former)
+		&seats, &names, &emails, &gens, &hashes, &bots, &langs, &aways, &key, &former, &g.AwayPolicy)
 	if err != nil {
 		return nil, notFound(err, id)
 	}
@@ -82,12 +82,15 @@ func scanGame(row pgx.Row, id string) (*projections.Game, error) {
 		return nil, fmt.Errorf("projections/postgres: commit key of %s is %d bytes", id, len(key))
 	}
 	g.Options, g.State = options, state
-	if len(names) != len(seats) || len(emails) != len(seats) || len(gens) != len(seats) || len(hashes) != len(seats) || len(bots) != len(seats) || len(langs) != len(seats) {
+	if len(names) != len(seats) || len(emails) != len(seats) || len(gens) != len(seats) || len(hashes) != len(seats) || len(bots) != len(seats) || len(langs) != len(seats) || len(aways) != len(seats) {
 		return nil, fmt.Errorf("projections/postgres: seats of %s: inconsistent arrays", id)
 	}
 	g.Seats = make([]projections.Seat, len(seats))
 	for i := range seats {
 		g.Seats[i] = projections.Seat{Seat: int(seats[i]), Name: names[i], Email: emails[i], TokenGen: int(gens[i]), TokenHash: hashes[i], Bot: bots[i], Language: langs[i]}
+		if err := g.Seats[i].SetAwayText(aways[i]); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(g.Seats, func(a, b projections.Seat) int { return a.Seat - b.Seat })
 	if err := json.Unmarshal(players, &g.Players); err != nil {

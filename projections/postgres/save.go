@@ -68,10 +68,16 @@ func queuePrimary(b *pgx.Batch, c *projections.Change) error {
 		// to another address takes that person's time zone, as their other
 		// seats know it, not the last person's (issue #43: the zone is the
 		// person's; notify/postgres.Seats.SetZone).
+		// An away (pbem.away, pbem.back) comes with the seat as it is.
+		away, err := s.AwayText()
+		if err != nil {
+			return fmt.Errorf("projections/postgres: %w", err)
+		}
 		b.Queue(`UPDATE seats SET token_gen = $3, token_hash = $4, name = $5, email = $6, bot = nullif($7, ''), language = $8,
 			time_zone = CASE WHEN lower(email) = lower($6) THEN time_zone
-				ELSE coalesce((SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower($6) AND $6 <> '' AND o.time_zone <> '' LIMIT 1), '') END
-			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot, s.Language)
+				ELSE coalesce((SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower($6) AND $6 <> '' AND o.time_zone <> '' LIMIT 1), '') END,
+			away = $9, away_until = $10
+			WHERE game_id = $1 AND seat = $2`, g.ID, s.Seat, s.TokenGen, s.TokenHash, s.Name, s.Email, s.Bot, s.Language, away, s.AwayUntil())
 	}
 	if c.AdminToken && !c.Create {
 		// A revoked admin link: the new one's hash (primary data).
@@ -126,11 +132,11 @@ func queueInsertGame(b *pgx.Batch, g *projections.Game) error {
 	}
 	b.Queue(`INSERT INTO games (id, game, rules_version, language, options, players, status, version, to_move,
 		seed_hash, admin_token_hash, result, created_at, updated_at, finished_at, turn_deadline, reminder_before,
-		timeout_policy, deadline_at, reminder_at, paused, extensions)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+		timeout_policy, deadline_at, reminder_at, paused, extensions, away_policy)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
 		g.ID, g.Game, g.RulesVersion, g.Language, g.Options, a.players, g.Status, g.Version, a.toMove,
 		g.SeedHash, g.AdminHash, a.result, g.CreatedAt, g.UpdatedAt, g.FinishedAt, interval(g.TurnDeadline),
-		interval(g.ReminderBefore), g.TimeoutPolicy, g.DeadlineAt, g.ReminderAt, g.Paused(), g.Extensions)
+		interval(g.ReminderBefore), g.TimeoutPolicy, g.DeadlineAt, g.ReminderAt, g.Paused(), g.Extensions, awayPolicy(g))
 	// The first snapshot, with the game's commitment key (migration 0093);
 	// changesSQL, which follows, writes the later snapshots.
 	b.Queue(`INSERT INTO game_states (game_id, version, state, commit_key) VALUES ($1, $2, $3, $4)`, g.ID, g.Version, g.State, keyBytes(g.CommitKey))
@@ -153,12 +159,21 @@ func queueUpdateGame(b *pgx.Batch, g *projections.Game) error {
 		updated_at = $7, finished_at = $8, paused = $9, extensions = $10, rules_version = $11, language = $12,
 		players = $13, deadline_at = CASE WHEN version = $4 THEN deadline_at ELSE $14 END,
 		reminder_at = CASE WHEN version = $4 THEN reminder_at ELSE $15 END, options = $16, seed_hash = $17, created_at = $18, turn_deadline = $19,
-		reminder_before = $20, timeout_policy = $21
+		reminder_before = $20, timeout_policy = $21, away_policy = $22
 		WHERE id = $1`,
 		g.ID, g.Game, g.Status, g.Version, a.toMove, a.result, g.UpdatedAt, g.FinishedAt, g.Paused(),
 		g.Extensions, g.RulesVersion, g.Language, a.players, g.DeadlineAt, g.ReminderAt, g.Options, g.SeedHash,
-		g.CreatedAt, interval(g.TurnDeadline), interval(g.ReminderBefore), g.TimeoutPolicy)
+		g.CreatedAt, interval(g.TurnDeadline), interval(g.ReminderBefore), g.TimeoutPolicy, awayPolicy(g))
 	return nil
+}
+
+// awayPolicy is g's away_policy column ("wait" for a row projected
+// without one).
+func awayPolicy(g *projections.Game) string {
+	if g.AwayPolicy == "" {
+		return "wait"
+	}
+	return g.AwayPolicy
 }
 
 // keyBytes is the commit_key column of a game's game_states row

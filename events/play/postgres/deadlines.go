@@ -80,6 +80,25 @@ ORDER BY g.reminder_at LIMIT $2`, now, limit)
 	return out, nil
 }
 
+// DueBacks implements play.DeadlineStore: the seats whose away_until
+// (migration 0101, through its partial index) has come, in games going on.
+func (d *Deadlines) DueBacks(ctx context.Context, now time.Time, limit int) ([]play.DueBack, error) {
+	rows, err := d.pool.Query(ctx, `SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id
+WHERE s.away_until IS NOT NULL AND s.away_until <= $1 AND g.status IN ('active', 'paused')
+ORDER BY s.away_until LIMIT $2`, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("play/postgres: due backs: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.DueBack, error) {
+		var b play.DueBack
+		return b, r.Scan(&b.GameID, &b.Seat)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("play/postgres: due backs: %w", err)
+	}
+	return out, nil
+}
+
 // gameRow is what a reminder needs of a game.
 type gameRow struct {
 	id, name, lang string

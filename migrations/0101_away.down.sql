@@ -1,0 +1,3 @@
+DROP INDEX IF EXISTS seats_away_until;
+ALTER TABLE seats DROP COLUMN IF EXISTS away_until, DROP COLUMN IF EXISTS away;
+ALTER TABLE games DROP COLUMN IF EXISTS away_policy;
