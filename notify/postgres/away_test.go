@@ -41,7 +41,6 @@ func (r *asyncRig) createAway(policy string) *play.CreatedGame {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.clock.catchUp()
 	r.mail(0)
 	return g
 }

@@ -81,7 +81,7 @@ ORDER BY g.reminder_at LIMIT $2`, now, limit)
 }
 
 // DueBacks implements play.DeadlineStore: the seats whose away_until
-// (migration 0101, through its partial index) has come, in games going on.
+// (migration 0102, through its partial index) has come, in games going on.
 func (d *Deadlines) DueBacks(ctx context.Context, now time.Time, limit int) ([]play.DueBack, error) {
 	rows, err := d.pool.Query(ctx, `SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id
 WHERE s.away_until IS NOT NULL AND s.away_until <= $1 AND g.status IN ('active', 'paused')

@@ -1,4 +1,4 @@
--- 0101 away (issue #43 part 8), expand: a person away until a date, in
+-- 0102 away (issue #43 part 8), expand: a person away until a date, in
 -- each of their games by the game's away policy.
 --
 -- games.away_policy: what an away does in the game, chosen at setup
