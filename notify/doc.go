@@ -14,9 +14,11 @@
 // did not commit. A Worker takes rows with a lease rather than a long
 // transaction:
 //
-//  1. Claim: in one short transaction, SELECT ... FOR UPDATE SKIP LOCKED the
-//     due pending rows, set leased_until = now + lease and attempts + 1,
-//     commit. Other workers (other serve processes) skip these rows, and no
+//  1. Claim: list the due pending rows no worker holds, without a lock,
+//     then in one short UPDATE set leased_until = now + lease and
+//     attempts + 1 on those still due and free (a row another worker
+//     leased meanwhile is left out, and looked past in a second listing).
+//     Other workers (other serve processes) skip leased rows, and no
 //     transaction stays open while talking to the SMTP server.
 //  2. Send the batch on one SMTP connection.
 //  3. Mark each row sent (or schedule its retry, or mark it failed).

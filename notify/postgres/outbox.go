@@ -21,33 +21,80 @@ var _ notify.OutboxStore = (*Outbox)(nil)
 // NewOutbox returns an Outbox on pool.
 func NewOutbox(pool *pgxpool.Pool) *Outbox { return &Outbox{pool: pool} }
 
-// claimSQL takes due rows that no other transaction holds and leases them:
-// the row lock lasts only this statement's transaction, the lease
-// (leased_until in the future) keeps other workers off afterwards. The
-// lease is a column of its own, indexed by nothing, so the claim's update
-// is HOT (migration 0083).
-const claimSQL = `
-WITH due AS (
-    SELECT id FROM outbox
-    WHERE status = 'pending' AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
-    ORDER BY next_attempt_at, id
-    LIMIT $2
-    FOR UPDATE SKIP LOCKED
-)
+// dueSQL lists, without locking them, up to $2 rows due at $1 that no
+// worker holds: the candidates of a claim.
+const dueSQL = `
+SELECT game_id, id FROM outbox
+WHERE status = 'pending' AND next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)
+ORDER BY next_attempt_at, id
+LIMIT $2`
+
+// leaseSQL leases the candidates ($3 their games, $4 their ids) that are
+// still due and free at $1, for $2 microseconds. The condition is checked
+// again on each row: a row another claim leased since it was listed (this
+// statement waits for that claim's short transaction) no longer qualifies
+// and is left out, so each row goes to one claim. The games name the
+// shards on Citus; the ids alone pick the rows. The lease is a column of
+// its own, indexed by nothing, so the update is HOT (migration 0083).
+const leaseSQL = `
 UPDATE outbox o
-SET leased_until = $1 + $3 * interval '1 microsecond', attempts = o.attempts + 1
-FROM due
-WHERE o.id = due.id
+SET leased_until = $1 + $2 * interval '1 microsecond', attempts = o.attempts + 1
+WHERE o.game_id = ANY($3) AND o.id = ANY($4)
+  AND o.status = 'pending' AND o.next_attempt_at <= $1 AND (o.leased_until IS NULL OR o.leased_until <= $1)
 RETURNING o.id, o.game_id, coalesce(o.seat, -1), o.kind, o.payload, coalesce(o.event_version, 0), o.created_at, o.attempts`
 
+// claimRounds bounds the rounds of a claim whose candidates other claims
+// keep taking first.
+const claimRounds = 4
+
 // Claim implements notify.OutboxStore. It first writes the outbox rows of
-// the your-turn emails the games rows owe and that are due (oweTurns),
-// then claims.
+// the your-turn emails the games rows owe and that are due (oweTurns).
+// Then it lists due rows without a lock, and leases them by game and id
+// (dueSQL, leaseSQL): no row lock is taken
+// over the rows of many games, which Citus refuses across shards
+// (docs/SCALING.md, "The claims over all games"). When another claim took
+// some candidates first, it lists again for the rest, so parallel senders
+// each get a batch of their own, as with FOR UPDATE SKIP LOCKED.
 func (o *Outbox) Claim(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]notify.Row, error) {
 	if _, err := o.oweTurns(ctx, now, limit); err != nil {
 		return nil, err
 	}
-	rows, err := o.pool.Query(ctx, claimSQL, now, limit, lease.Microseconds())
+	var out []notify.Row
+	for range claimRounds {
+		games, ids, err := o.due(ctx, now, limit-len(out))
+		if err != nil || len(ids) == 0 {
+			return out, err
+		}
+		got, err := o.lease(ctx, now, lease, games, ids)
+		out = append(out, got...)
+		if err != nil || len(got) == len(ids) {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// due lists up to limit candidates of a claim.
+func (o *Outbox) due(ctx context.Context, now time.Time, limit int) (games []string, ids []int64, err error) {
+	rows, err := o.pool.Query(ctx, dueSQL, now, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("notify/postgres: claim: %w", err)
+	}
+	var game string
+	var id int64
+	_, err = pgx.ForEachRow(rows, []any{&game, &id}, func() error {
+		games, ids = append(games, game), append(ids, id)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("notify/postgres: claim: %w", err)
+	}
+	return games, ids, nil
+}
+
+// lease leases the candidates still free and returns them.
+func (o *Outbox) lease(ctx context.Context, now time.Time, lease time.Duration, games []string, ids []int64) ([]notify.Row, error) {
+	rows, err := o.pool.Query(ctx, leaseSQL, now, lease.Microseconds(), games, ids)
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: claim: %w", err)
 	}

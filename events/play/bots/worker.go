@@ -52,8 +52,8 @@ type Config struct {
 
 // Worker plays the bots' moves: it finds active games whose awaited
 // seat is a bot's and whose last change is at least Delay old, claims
-// each such seat (FOR UPDATE SKIP LOCKED, then a short lease in
-// seats.bot_lease, so that no row lock is held while the move is
+// each such seat (a short lease in seats.bot_lease, taken by a
+// conditional update, so that no row lock is held while the move is
 // appended), plays it through the service, and releases the lease. Several
 // servers may run it on one database: each decision is claimed by one, and
 // the move's idempotency key makes a replay by another harmless.
@@ -79,20 +79,26 @@ func NewWorker(pool *pgxpool.Pool, c Config) *Worker {
 	return &Worker{pool: pool, c: c}
 }
 
-// botClaimSQL leases up to $2 awaited bot seats of games unchanged since
-// $3 ($1 is now, $4 the lease in microseconds). The row locks last only
-// this statement's transaction; the lease keeps other workers off after.
-const botClaimSQL = `
-WITH due AS (
-    SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id
-    WHERE s.bot IS NOT NULL AND g.status = 'active' AND s.seat = ANY (g.to_move)
-      AND g.updated_at <= $3 AND (s.bot_lease IS NULL OR s.bot_lease <= $1)
-    ORDER BY g.updated_at, s.game_id, s.seat
-    LIMIT $2
-    FOR UPDATE OF s SKIP LOCKED
-)
-UPDATE seats s SET bot_lease = $1 + $4 * interval '1 microsecond'
-FROM due WHERE s.game_id = due.game_id AND s.seat = due.seat
+// botDueSQL lists, without locking them, up to $2 awaited bot seats of
+// games unchanged since $3 that no worker holds at $1: the candidates of
+// a claim.
+const botDueSQL = `
+SELECT s.game_id, s.seat FROM seats s JOIN games g ON g.id = s.game_id
+WHERE s.bot IS NOT NULL AND g.status = 'active' AND s.seat = ANY (g.to_move)
+  AND g.updated_at <= $3 AND (s.bot_lease IS NULL OR s.bot_lease <= $1)
+ORDER BY g.updated_at, s.game_id, s.seat
+LIMIT $2`
+
+// botLeaseSQL leases the candidate seats ($3 their games, $4 their seats)
+// still free at $1, for $2 microseconds. The lease is checked again on
+// each row: a seat another worker leased since it was listed (this
+// statement waits for that claim's short transaction) is left out, so each
+// seat goes to one worker. The games name the shards on Citus.
+const botLeaseSQL = `
+UPDATE seats s SET bot_lease = $1 + $2 * interval '1 microsecond'
+FROM unnest($3::text[], $4::int[]) AS c(game_id, seat)
+WHERE s.game_id = ANY($3) AND s.game_id = c.game_id AND s.seat = c.seat
+  AND (s.bot_lease IS NULL OR s.bot_lease <= $1)
 RETURNING s.game_id, s.seat`
 
 // Seat is one claimed seat.
@@ -101,10 +107,32 @@ type Seat struct {
 	Seat   int
 }
 
-// Claim leases up to limit awaited bot seats that are due.
+// Claim leases up to limit awaited bot seats that are due. It lists them
+// without a lock, then leases them by game and seat (botDueSQL,
+// botLeaseSQL): no row lock is taken over the seats of many games, which
+// Citus refuses across shards (docs/SCALING.md, "The claims over all
+// games"). A seat another worker leased first is not returned; it is not
+// looked for again before the next run.
 func (w *Worker) Claim(ctx context.Context, limit int) ([]Seat, error) {
 	now := w.c.Now().UTC()
-	rows, err := w.pool.Query(ctx, botClaimSQL, now, limit, now.Add(-w.c.Delay), w.c.Lease.Microseconds())
+	rows, err := w.pool.Query(ctx, botDueSQL, now, limit, now.Add(-w.c.Delay))
+	if err != nil {
+		return nil, fmt.Errorf("bots: claim bot seats: %w", err)
+	}
+	var games []string
+	var seats []int32
+	var game string
+	var seat int32
+	if _, err := pgx.ForEachRow(rows, []any{&game, &seat}, func() error {
+		games, seats = append(games, game), append(seats, seat)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("bots: claim bot seats: %w", err)
+	}
+	if len(games) == 0 {
+		return nil, nil
+	}
+	rows, err = w.pool.Query(ctx, botLeaseSQL, now, w.c.Lease.Microseconds(), games, seats)
 	if err != nil {
 		return nil, fmt.Errorf("bots: claim bot seats: %w", err)
 	}
