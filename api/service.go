@@ -93,6 +93,11 @@ type Accounts interface {
 	AdminTokenFor(ctx context.Context, session, id string) (string, error)
 	IsBlocked(ctx context.Context, email string) (bool, error)
 	SetBlocked(ctx context.Context, email string, blocked bool) error
+	// AwayFor, BackFor and AwayStatusFor are a signed-in person's away
+	// (events/play/away.go).
+	AwayFor(ctx context.Context, session, date string, loc *time.Location) (*play.AwayStatus, error)
+	BackFor(ctx context.Context, session string, loc *time.Location) (*play.AwayStatus, error)
+	AwayStatusFor(ctx context.Context, session string, loc *time.Location) (*play.AwayStatus, error)
 }
 
 // Records are the club's memory (issue #46): a person's record, the
