@@ -254,6 +254,22 @@ WHERE ((game_id = $1 AND seat = $2) OR lower(email) = (SELECT lower(m.email) FRO
 	return nil
 }
 
+// ZoneOf is the time zone of seat of game id, else the one its person
+// gave on another seat ("": none known; inbound.Zones).
+func (s *Seats) ZoneOf(ctx context.Context, gameID string, seat int) (string, error) {
+	var zone string
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(nullif(s.time_zone, ''),
+  (SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower(s.email) AND s.email <> '' AND o.time_zone <> '' LIMIT 1), '')
+FROM seats s WHERE s.game_id = $1 AND s.seat = $2`, gameID, seat).Scan(&zone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("notify/postgres: time zone of %s seat %d: %w", gameID, seat, err)
+	}
+	return zone, nil
+}
+
 // round is the engine's summary of the last round ended at or before
 // version upto, from the engine events that stand then as seat sees them
 // (nil without the game's engine or an ended round): a move taken back is
