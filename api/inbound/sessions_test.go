@@ -180,13 +180,18 @@ func TestSessionLifetimeIsBounded(t *testing.T) {
 
 // TestDataDeadlineAnswerNamesNoSocket: a reply cut by the session's
 // deadline in the middle of DATA is answered without the addresses of the
-// sockets.
+// sockets. The deadline is the session's lifetime, counted from its
+// start: the idle time would be counted from the DATA command's progress,
+// which the server records only after its 354 (go-smtp calls Data after
+// it), so a clock moved on as soon as the client reads the 354 could come
+// before it, and the session would wait for the rest of the message (it
+// failed so once under load, with the client's own 20 s timeout).
 func TestDataDeadlineAnswerNamesNoSocket(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	_, em := e.start("en")
 	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	addr := e.listen(inbound.ListenerConfig{IdleTimeout: time.Minute, Now: clk.Now})
+	addr := e.listen(inbound.ListenerConfig{SessionLifetime: time.Minute, IdleTimeout: time.Hour, Now: clk.Now})
 
 	s := dialFrom(t, "127.0.0.2", addr)
 	s.want("EHLO relay.example", "250")
