@@ -35,6 +35,11 @@ type createBody struct {
 	// "bot" or "forbid" (issue #43).
 	AwayPolicy string        `json:"away_policy"`
 	Organiser  *createPlayer `json:"organiser"`
+	// Muster ("48h"; absent: none) makes the first turn wait for every
+	// invited person to accept; MusterDefault ("bot" or "abort") is what a
+	// seat that declined or never answered gets (issue #46).
+	Muster        string `json:"muster"`
+	MusterDefault string `json:"muster_default"`
 }
 
 type createdBody struct {
@@ -85,8 +90,13 @@ func (b *createBody) request(c echo.Context) (play.CreateGame, error) {
 	if err != nil {
 		return play.CreateGame{}, err
 	}
+	muster, err := parseDuration("muster", b.Muster)
+	if err != nil {
+		return play.CreateGame{}, err
+	}
 	req := play.CreateGame{Game: b.Game, Language: b.Language, Options: b.Options, TurnDeadline: turn,
 		ReminderBefore: rem, TimeoutPolicy: b.TimeoutPolicy, AwayPolicy: b.AwayPolicy, RequestID: requestID(c),
+		Muster: muster, MusterDefault: b.MusterDefault,
 		Organiser: play.Organiser{Name: b.Organiser.Name, Email: b.Organiser.Email}}
 	for _, p := range b.Players {
 		req.Players = append(req.Players, play.NewPlayer{Name: p.Name, Email: p.Email, Bot: p.Bot, Language: p.Language})

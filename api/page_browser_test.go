@@ -199,6 +199,8 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`input[name="name2"]`), "Bob"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="email2"]`), "bob@example.org"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="organiser_email"]`), "ann@example.org"),
+		// The game begins at once: no muster (TestBrowserMuster has one).
+		chromedp.SetValue(chromedp.CSS("#muster"), "0"),
 		chromedp.Click(chromedp.CSS("button.primary")),
 		chromedp.WaitVisible(chromedp.CSS("#proposed")),
 	)

@@ -48,6 +48,9 @@ type lobbyPage struct {
 	// the others by the form field's name.
 	Error       string
 	FieldErrors map[string]string
+
+	// Musters and MusterDefaults are the muster's choices (page_muster.go).
+	Musters, MusterDefaults []option
 }
 
 // option is one choice of a <select>.
@@ -185,6 +188,7 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 		v := strconv.Itoa(h) + "h"
 		d.Deadlines = append(d.Deadlines, option{Value: v, Label: lbl, Selected: v == dl})
 	}
+	d.Musters, d.MusterDefaults = musterChoices(cat, c.FormValue("muster"), c.FormValue("muster_default"))
 	pol := c.FormValue("policy")
 	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot} {
 		d.Policies = append(d.Policies, option{Value: po, Label: cat.T("lobby.policy." + po), Selected: po == pol})
@@ -343,6 +347,9 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 		return req, err
 	}
 	req.TurnDeadline = turn
+	if err := formMuster(c, &req); err != nil {
+		return req, err
+	}
 	return req, nil
 }
 

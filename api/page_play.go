@@ -76,6 +76,9 @@ type playPage struct {
 	Played bool
 	// Zone asks the player's time zone (page_zone.go).
 	Zone *zoneAsk
+	// Muster is the muster before the first turn, while the game waits
+	// for it (page_muster.go).
+	Muster *musterPanel
 }
 
 // playerRow is one player in the page's list of players.
@@ -241,6 +244,8 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Players = append(d.Players, playerRow{Seat: i, Name: n, You: i == v.Seat, ToMove: toMove[i]})
 	}
 	switch {
+	case sm.Status == projections.StatusMuster:
+		d.Turn = cat.T("muster.turn")
 	case sm.Status == projections.StatusPaused:
 		d.Turn = cat.T("play.paused")
 		if reason, err := p.svc.PauseReason(c.Request().Context(), sm.ID); err == nil && reason != "" {
@@ -274,6 +279,13 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	}
 	if !d.Ended {
 		d.Zone = askZone(c)
+	}
+	if sm.Status == projections.StatusMuster {
+		m, err := p.musterPanel(c, cat, sm.ID, v.Seat, names)
+		if err != nil {
+			return nil, err
+		}
+		d.Muster = m
 	}
 	if sm.Result != nil {
 		d.Result = sm.Result.Ranking
@@ -312,6 +324,9 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	case noticeZoneBad:
 		d.Notices = append(d.Notices, cat.T("zone.bad"))
 	default:
+		if n := musterNotice(cat, notice); n != "" {
+			d.Notices = append(d.Notices, n)
+		}
 		if n := chatNotice(cat, notice); n != "" {
 			d.Notices = append(d.Notices, n)
 		}

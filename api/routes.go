@@ -77,6 +77,8 @@ func (s *Server) routes() []Route {
 			{http.MethodPost, "/admin/:game", p.wrap(p.adminAction)},          // an admin action (form: csrf, action, seat, by)
 			{http.MethodGet, "/static/*", staticAssets.handler()},             // the pages' CSS and JavaScript (hashed URLs: static.go)
 
+			// answer the muster before the first turn (form: csrf, answer=yes|no)
+			{http.MethodPost, "/play/:game/muster", p.wrap(p.answerMuster)},
 			// take back my last move (form: csrf, version)
 			{http.MethodPost, "/play/:game/takeback", p.wrap(p.takeback)},
 			// start (or open) the rematch of an ended game, on my seat (form: csrf)

@@ -33,6 +33,9 @@ type Play interface {
 	RematchAs(ctx context.Context, id, token string) (*play.SeatRematch, error)
 	// SetLanguage: the seat's player reads the game in lang from now on.
 	SetLanguage(ctx context.Context, id, token, lang, requestID string) error
+	// Answer: the seat's person will play (yes) or not, at the muster
+	// before the first turn.
+	Answer(ctx context.Context, id, token string, yes bool, requestID string) error
 }
 
 // Reads are what the pages and endpoints show of a game; they change
@@ -50,6 +53,9 @@ type Reads interface {
 	PublicReplay(ctx context.Context, id string, visit func(play.PublicStep)) error
 	WaitingFor(ctx context.Context, id string) ([]play.Waiting, error)
 	PauseReason(ctx context.Context, id string) (string, error)
+	// MusterOf is the muster of a game that waits for its players to
+	// accept (CodeConflict otherwise).
+	MusterOf(ctx context.Context, id string) (*play.Muster, error)
 	OldLinkOf(ctx context.Context, id, token string) (*play.OldLink, error)
 	Authenticate(ctx context.Context, id, token string) (play.Auth, error)
 	Organiser(ctx context.Context, id string) (play.Organiser, error)

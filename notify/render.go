@@ -141,6 +141,10 @@ type emailData struct {
 	Notice string
 	// NoticeText is Notice in the email's language (the notice's subject).
 	NoticeText string
+	// Muster: the game waits for its players to accept before its first
+	// turn, until MusterUntil (an invitation asks the reader to answer).
+	Muster      bool
+	MusterUntil string
 	// KeepsLinks: the footer may say that the reader's play links keep
 	// working (not for an email without one, such as a notice to a player
 	// who left).
@@ -223,6 +227,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder)
 	if d.Notice != "" {
 		d.NoticeText = l.p.T("notice." + d.Notice)
+	}
+	if p.Muster {
+		d.Muster, d.MusterUntil, d.AskZone = true, l.tellDeadline(p.Deadline, row.Story), false
 	}
 	if row.Story != nil && row.Kind.Gathered() && len(row.Story.Events) > 0 {
 		// A gathered table-talk email tells every line not told yet.

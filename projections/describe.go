@@ -39,10 +39,8 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		return json.Unmarshal(data, v)
 	}
 	switch typ {
-	case pbemevent.TypeCreated:
-		var c pbemevent.Created
-		err := decode(&c)
-		return p.T(typ, strings.Join(c.Players, ", ")), err
+	case pbemevent.TypeCreated, pbemevent.TypeAccepted, pbemevent.TypeDeclined, pbemevent.TypeMustered:
+		return describeMuster(p, typ, decode, name)
 	case pbemevent.TypeTimeout:
 		var t pbemevent.Timeout
 		err := decode(&t)
@@ -102,7 +100,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 	case pbemevent.TypeResumed, pbemevent.TypeAborted, pbemevent.TypeAdminLinkRevoked:
 		return p.T(typ), nil
 	}
-	return describeOther(p, typ, data)
+	return typ, nil
 }
 
 // describeAway formats pbem.away or pbem.back.
@@ -122,18 +120,6 @@ func describeAway(p i18n.Printer, typ string, data json.RawMessage, name func(in
 		most = x.WaitUntil.Sub(x.From).Round(24 * time.Hour)
 	}
 	return p.T(typ+".wait", name(x.Seat), day(p, x.Date), duration(p, most)), err
-}
-
-// describeOther formats the service events describeService leaves:
-// pbem.history_cut (the version the game went back to and the last one
-// its emails had told of); any other type describes as itself.
-func describeOther(p i18n.Printer, typ string, data json.RawMessage) (string, error) {
-	if typ != pbemevent.TypeHistoryCut {
-		return typ, nil
-	}
-	var x pbemevent.HistoryCut
-	err := json.Unmarshal(data, &x)
-	return p.T(typ, x.BackTo, x.Lost), err
 }
 
 // seatList names seats, by name(seat), separated by commas.
@@ -189,4 +175,44 @@ func ResultSummary(r *engine.Result, names []string, lang string) string {
 	default:
 		return texts.T(lang, "result.shared", strings.Join(winners, ", "), score)
 	}
+}
+
+// describeMuster formats the creation (with or without a muster) and the
+// muster's events (pbemevent/muster.go): a seat accepted or declined, the
+// game began (naming the seats that declined or never answered).
+func describeMuster(p i18n.Printer, typ string, decode func(any) error, name func(int) string) (string, error) {
+	switch typ {
+	case pbemevent.TypeCreated:
+		var c pbemevent.Created
+		err := decode(&c)
+		if c.Muster != "" {
+			return p.T(typ+".muster", strings.Join(c.Players, ", ")), err
+		}
+		return p.T(typ, strings.Join(c.Players, ", ")), err
+	case pbemevent.TypeAccepted:
+		var x pbemevent.Accepted
+		err := decode(&x)
+		return p.T(typ, name(x.Seat)), err
+	case pbemevent.TypeDeclined:
+		var x pbemevent.Declined
+		err := decode(&x)
+		return p.T(typ, name(x.Seat)), err
+	}
+	var x pbemevent.Mustered
+	err := decode(&x)
+	by := x.By
+	if by != "deadline" {
+		by = "all"
+	}
+	line := p.T(typ + "." + by)
+	if x.Default == pbemevent.MusterAbort && len(x.Declined)+len(x.Silent) > 0 {
+		line = p.T(typ + ".abort")
+	}
+	if len(x.Declined) > 0 {
+		line += " " + p.T(typ+".declined", seatList(x.Declined, name))
+	}
+	if len(x.Silent) > 0 {
+		line += " " + p.T(typ+".silent", seatList(x.Silent, name))
+	}
+	return line, err
 }

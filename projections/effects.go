@@ -118,6 +118,7 @@ type facts struct {
 	seatMove bool       // an engine event of a seat's own move or a bot's
 	tookBack bool       // pbem.takeback
 	explicit *time.Time // the deadline an event sets (resume, extension)
+	muster   *time.Time // the muster's deadline (pbem.created with a muster)
 	timedOut []int      // seats whose deadline passed (pbem.timeout)
 	notice   string     // what a notice email announces ("" for none)
 	along    []Mail     // the emails of events that owe one as they come
@@ -149,6 +150,19 @@ func (f *facts) service(a Append, e events.Event) error {
 	switch e.Type {
 	case pbemevent.TypeCreated:
 		f.created, f.fresh = true, true
+		var c pbemevent.Created
+		if err := json.Unmarshal(e.Data, &c); err != nil {
+			return err
+		}
+		if c.Muster != "" {
+			d, err := time.ParseDuration(c.Muster)
+			if err != nil {
+				return err
+			}
+			f.muster = new(e.RecordedAt.UTC().Add(d).Truncate(time.Microsecond))
+		}
+	case pbemevent.TypeMustered:
+		f.fresh, f.notice = true, NoticeMustered
 	case pbemevent.TypeTimeout:
 		var t pbemevent.Timeout
 		if err := json.Unmarshal(e.Data, &t); err != nil {
@@ -174,8 +188,6 @@ func (f *facts) service(a Append, e events.Event) error {
 		f.explicit = new(x.DeadlineAt.UTC())
 	case pbemevent.TypeTakeback:
 		f.tookBack = true
-	case pbemevent.TypeHistoryCut:
-		f.notice = NoticeHistoryCut
 	default:
 		return f.seatEvent(a, e)
 	}
@@ -239,6 +251,10 @@ func deadline(a Append, f *facts) (deadline, reminder *time.Time) {
 	g := a.After
 	var d time.Time
 	switch {
+	case g.Status == StatusMuster && f.muster != nil:
+		return f.muster, nil
+	case g.Status == StatusMuster:
+		return a.Before.DeadlineAt, nil
 	case g.Status != StatusActive:
 		return nil, nil
 	case f.explicit != nil:

@@ -17,6 +17,10 @@ const (
 	StatusPaused   = "paused"
 	StatusFinished = "finished"
 	StatusAborted  = "aborted"
+	// StatusMuster: the game waits for its invited people to accept
+	// before its first turn (pbemevent.Created.Muster); no move is taken
+	// and its deadline is the muster's.
+	StatusMuster = "muster"
 )
 
 // Timeout policies.

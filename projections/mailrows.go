@@ -79,6 +79,7 @@ func (p *Projector) row(a Append, m Mail, lines *lineBook) (outbox.Row, error) {
 		pl.Moves, pl.Choice = Labels(legal), ChoiceTag(legal)
 	}
 	pl.Notice = m.Notice
+	pl.Muster = g.Status == StatusMuster
 	row := outbox.Row{GameID: g.ID, Kind: m.Kind, Payload: pl, EventVersion: m.Version, Delay: m.Delay}
 	if s.Seat >= 0 {
 		row.Seat = &s.Seat

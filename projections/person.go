@@ -35,10 +35,15 @@ type PersonRecord struct {
 	GamesAbandoned int `json:"games_abandoned"`
 	// GamesHanded counts the games that ended with a bot playing the
 	// person's seat for them: the result is the bot's.
-	GamesHanded   int `json:"games_handed"`
-	GamesAborted  int `json:"games_aborted"`
-	TurnsOwed     int `json:"turns_owed"`
-	TurnsTimedOut int `json:"turns_timed_out"`
+	GamesHanded  int `json:"games_handed"`
+	GamesAborted int `json:"games_aborted"`
+	// MustersDeclined and MustersMissed count the games whose muster the
+	// person declined or never answered (not counted as played; a muster
+	// missed counts as a turn owed and timed out).
+	MustersDeclined int `json:"musters_declined"`
+	MustersMissed   int `json:"musters_missed"`
+	TurnsOwed       int `json:"turns_owed"`
+	TurnsTimedOut   int `json:"turns_timed_out"`
 	// Reliability is the share of the turns owed that were played in time
 	// (0 to 1; nil before any turn was owed).
 	Reliability *float64 `json:"reliability"`
@@ -60,6 +65,16 @@ func AddUp(stints []Stint) PersonRecord {
 	games := map[string]bool{}
 	var moves []int64
 	for _, s := range stints {
+		switch s.Muster {
+		case MusterDeclined:
+			r.MustersDeclined++
+			continue
+		case MusterSilent:
+			r.MustersMissed++
+			r.TurnsOwed++
+			r.TurnsTimedOut++
+			continue
+		}
 		if !games[s.GameID] {
 			games[s.GameID] = true
 			r.GamesPlayed++

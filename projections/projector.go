@@ -136,7 +136,7 @@ func (p *Projector) foldService(b *Batch, e events.Event) error {
 		return p.create(e)
 	case pbemevent.TypePaused:
 		g.Status = StatusPaused
-	case pbemevent.TypeResumed:
+	case pbemevent.TypeResumed, pbemevent.TypeMustered:
 		g.Status = StatusActive
 	case pbemevent.TypeExtended:
 		g.Extensions++
@@ -278,6 +278,9 @@ func (p *Projector) create(e events.Event) error {
 	g.Options = c.Options
 	g.Players = c.Players
 	g.Status = StatusActive
+	if c.Muster != "" {
+		g.Status = StatusMuster
+	}
 	g.SeedHash = sh
 	g.CreatedAt = e.RecordedAt.UTC()
 	g.TurnDeadline = turn

@@ -36,6 +36,12 @@ import (
 //   - A person replaced before the end abandoned the game (outcome
 //     "left"); the game's result belongs to whoever played the seat at
 //     the end: its person, or the bot playing for them (Handed).
+//   - A game with a muster owes no turn before it begins (pbem.mustered).
+//     A person who declined at the muster, or never answered it, did not
+//     play the game (Muster "declined" or "silent"; the bot that took the
+//     seat plays and is rated in their stead): PersonRecord counts such
+//     games apart, and a muster never answered as one turn owed and timed
+//     out (the muster is the first thing a player owes the table).
 
 // Stint outcomes.
 const (
@@ -71,7 +77,16 @@ type Stint struct {
 	MoveMillis []int64 `json:"move_ms"`
 	// EndedAt is when the stint ended (nil while the game goes on).
 	EndedAt *time.Time `json:"ended_at,omitempty"`
+	// Muster is MusterDeclined or MusterSilent when the holder declined
+	// or never answered the game's muster ("" otherwise).
+	Muster string `json:"muster,omitempty"`
 }
+
+// A stint's muster: its holder declined, or never answered.
+const (
+	MusterDeclined = "declined"
+	MusterSilent   = "silent"
+)
 
 // Owed is how many turns the stint's holder owed: those played and those
 // that timed out.
@@ -121,14 +136,17 @@ func Stints(games engine.Registry, evs []events.Event) ([]Stint, error) {
 		f.seats = append(f.seats, seatTurn{cur: i})
 	}
 	// The seats awaited from the start owe their first turn since the
-	// game's creation.
+	// game's creation, or since its muster ended (pbem.mustered).
 	created := evs[0].RecordedAt.UTC()
+	f.mustering = c.Muster != ""
 	for _, s := range st.ToMove() {
-		if s >= 0 && s < len(f.seats) && f.seats[s].owes(f.out) {
+		if s >= 0 && s < len(f.seats) && f.seats[s].owes(f.out) && !f.mustering {
 			f.seats[s].open = &created
 		}
 	}
-	f.awaited = slices.Clone(st.ToMove())
+	if !f.mustering {
+		f.awaited = slices.Clone(st.ToMove())
+	}
 	if err := f.run(); err != nil {
 		return nil, err
 	}
@@ -152,6 +170,8 @@ type stintFold struct {
 	awaited  []int      // the seats awaited after the last step
 	pausedAt *time.Time // set while the game is paused
 	ended    bool
+	// mustering: the game waits for its muster (no turn is owed yet).
+	mustering bool
 }
 
 // run reads the stream step by step: a step is a run of events of one
@@ -194,11 +214,15 @@ func (f *stintFold) step(step []events.Event) error {
 			}
 			continue
 		}
-		if err := f.service(e, at, fresh); err != nil {
+		err := f.service(e, at, fresh)
+		if e.Type == pbemevent.TypeMustered {
+			err = f.mustered(e, fresh)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	if f.ended {
+	if f.ended || f.mustering {
 		return nil
 	}
 	if r := f.st.Result(); r != nil {
@@ -424,4 +448,28 @@ func AttachAddresses(stints []Stint, seats, former []Seat) {
 			k--
 		}
 	}
+}
+
+// mustered ends the game's muster (pbem.mustered): the seats that
+// declined or never answered are marked on their person's stint, and
+// every seat owes its turns from now.
+func (f *stintFold) mustered(e events.Event, fresh map[int]bool) error {
+	var x pbemevent.Mustered
+	if err := json.Unmarshal(e.Data, &x); err != nil {
+		return fmt.Errorf("projections: records: %s v%d: %w", e.Stream, e.Version, err)
+	}
+	f.mustering = false
+	mark := func(seats []int, how string) {
+		for _, s := range seats {
+			if s >= 0 && s < len(f.seats) && f.out[f.seats[s].cur].Person() {
+				f.out[f.seats[s].cur].Muster = how
+			}
+		}
+	}
+	mark(x.Declined, MusterDeclined)
+	mark(x.Silent, MusterSilent)
+	for s := range f.seats {
+		fresh[s] = true
+	}
+	return nil
 }

@@ -27,11 +27,8 @@ type Service interface {
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
-	// AwayAs, BackAs and AwayStatusAs are the away of the person of a
-	// seat (events/play/away.go).
-	AwayAs(ctx context.Context, id string, seat int, date string, loc *time.Location) (*play.AwayStatus, error)
-	BackAs(ctx context.Context, id string, seat int, loc *time.Location) (*play.AwayStatus, error)
-	AwayStatusAs(ctx context.Context, id string, seat int, loc *time.Location) (*play.AwayStatus, error)
+	// AnswerAs records a seat's muster answer (issue #46).
+	AnswerAs(ctx context.Context, id string, seat int, yes bool, key string) error
 }
 
 // Ledger remembers the replies read, so that a message delivered twice is
@@ -59,9 +56,6 @@ type Ledger interface {
 // zone form (notify/postgres.Seats implements it).
 type Zones interface {
 	SetZone(ctx context.Context, gameID string, seat int, zone string) error
-	// ZoneOf is the seat's time zone, else its person's ("": unknown):
-	// an away line's day is read in it.
-	ZoneOf(ctx context.Context, gameID string, seat int) (string, error)
 }
 
 // Config configures a Processor. Service, Ledger and Domain are required.
@@ -246,14 +240,6 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 			return p.fresh(ctx, a, rs)
 		}
 	}
-	if pr.hasAway || pr.back {
-		if err := p.away(ctx, a, pr, ans); err != nil {
-			return nil, err
-		}
-		if len(pr.moves) == 0 && len(pr.chat) == 0 {
-			return p.fresh(ctx, a, rs)
-		}
-	}
 	if len(pr.moves) == 0 && len(pr.chat) == 0 {
 		ans.Says, ans.Quote = []string{outbox.AnswerUnreadable}, quote(read)
 		return rs, nil
@@ -270,6 +256,12 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 		}
 	}
 	if len(pr.moves) == 0 {
+		return p.fresh(ctx, a, rs)
+	}
+	if rs.Status == projections.StatusMuster {
+		if err := p.muster(ctx, a, rs, key, pr.moves, read, ans); err != nil {
+			return nil, err
+		}
 		return p.fresh(ctx, a, rs)
 	}
 	// The first line is read against the list the email numbered
@@ -334,12 +326,6 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		}
 		stale = true
 		switch {
-		case l.n == 0 && a.TagVersion() > rs.Version:
-			// The email told of a version the stream no longer reaches:
-			// a restore of the database cut the game's history (see
-			// play.Service.TellHistoryCut).
-			ans.Says = append(ans.Says, outbox.AnswerHistoryCut)
-			return rs, false, nil
 		case rs.Bot != "" && rs.Status == projections.StatusActive:
 			stop(outbox.AnswerBotPlays)
 			return rs, false, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,15 +60,10 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
-	heads, err := notify.OpenHeadLog(filepath.Join(cfg.DataDir, headLogName))
-	if err != nil {
-		return nil, nil, err
-	}
 	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Away: svc, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
-		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention, Heads: heads})
+		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
 	if err != nil {
-		heads.Close()
 		return nil, nil, err
 	}
 	alarm.set(mail.Worker.Due)
@@ -78,17 +72,15 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	proc, stopInbound, err := startInbound(ctx, e, ic, pool, svc, metrics.inbound)
 	if err != nil {
-		heads.Close()
 		return nil, nil, err
 	}
 	mc := &api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
 		Service: svc, Mailbox: mail.Mailbox, Replies: proc}
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(1)
 	go func() { defer wg.Done(); mail.run(mctx) }()
-	go func() { defer wg.Done(); tellHistoryCuts(mctx, e.log, svc, heads.Heads()) }()
-	return mc, func() { stopInbound(); cancel(); wg.Wait(); heads.Close() }, nil
+	return mc, func() { stopInbound(); cancel(); wg.Wait() }, nil
 }
 
 // mailFrom is the From address of emails: PBEM_MAIL_FROM, else pbem@ the

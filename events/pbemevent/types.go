@@ -31,21 +31,13 @@ const (
 	TypeAdminLinkRevoked = "pbem.admin_link_revoked"
 	// TypeLanguage is a player choosing the language they read (issue #31).
 	TypeLanguage = "pbem.language"
-	// TypeHistoryCut is the service telling the players that a restore of
-	// its database cut the game's history (issue #44, HistoryCut).
-	TypeHistoryCut = "pbem.history_cut"
+	// TypeAccepted, TypeDeclined and TypeMustered are the muster before
+	// the first turn (issue #46, muster.go): a seat's person says they
+	// will play, or that they will not, and the game begins.
+	TypeAccepted = "pbem.accepted"
+	TypeDeclined = "pbem.declined"
+	TypeMustered = "pbem.mustered"
 )
-
-// HistoryCut is the data of pbem.history_cut: the database was restored
-// to a point in time at which the game's last event was BackTo, while
-// emails had already told its players of versions up to Lost. The moves
-// and messages of the versions after BackTo are gone; the stream goes on
-// from BackTo (so the version numbers after it are used again), and this
-// event, the first of them, is what the players are told.
-type HistoryCut struct {
-	BackTo int64 `json:"back_to"`
-	Lost   int64 `json:"lost"`
-}
 
 // ServicePrefix begins the type of every event of the service's own
 // (pbem.*); the engines' event types never do.
@@ -85,21 +77,24 @@ type Created struct {
 	// AwayPolicy is what a seat's person being away does in the game
 	// (AwayWait, AwayBot or AwayForbidden); absent means AwayWait. Public.
 	AwayPolicy string `json:"away_policy,omitempty"`
+	// Muster, when set, is how long the game waits before its first turn
+	// for every invited person to accept (a Go duration, counted from this
+	// event's time); MusterDefault is what a seat whose person declined
+	// or never answered gets then: "bot" (the normal bot plays it) or
+	// "abort" (the game is aborted). Absent: the game begins at once.
+	Muster        string `json:"muster,omitempty"`
+	MusterDefault string `json:"muster_default,omitempty"`
 }
 
 // CommitKey is the commitment key of the game c creates, derived from its
-// seed: nil for a format-1 game. Errors: a bad seed, a seed made for
-// another chain format (CheckSeedFormat).
+// seed: nil for a format-1 game. Errors: a bad seed.
 func (c *Created) CommitKey() (*events.CommitKey, error) {
+	if c.ChainFormat < events.FormatCommitted {
+		return nil, nil
+	}
 	seed, err := DecodeSeed(c.Seed)
 	if err != nil {
 		return nil, err
-	}
-	if err := CheckSeedFormat(seed, c.Format()); err != nil {
-		return nil, err
-	}
-	if c.Format() < events.FormatCommitted {
-		return nil, nil
 	}
 	k := events.CommitKeyFrom(seed)
 	return &k, nil

@@ -206,5 +206,8 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 			}
 		}
 	}
+	if g.Status == projections.StatusMuster {
+		return s.musterHandOff(ctx, g, ev)
+	}
 	return s.serviceEvent(ctx, g, "admin", pbemevent.TypeSeatBot, ev)
 }

@@ -46,6 +46,12 @@ type CreateGame struct {
 	// MessageLanguage is the language of option errors ("" means "en"):
 	// the page's, which may differ from the game's.
 	MessageLanguage string
+	// Muster, if set (1 hour to MaxMuster), makes the first turn wait
+	// until every invited person has accepted, or that long (muster.go);
+	// MusterDefault is what a seat whose person declined or never
+	// answered gets then: "bot" ("" means bot) or "abort".
+	Muster        time.Duration
+	MusterDefault string
 }
 
 // NewPlayer is a player of a CreateGame.
@@ -187,9 +193,6 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	if _, err := io.ReadFull(s.seeds, seed[:]); err != nil {
 		return nil, fmt.Errorf("play: random seed: %w", err)
 	}
-	// The seed carries the game's chain format, so that no one can
-	// rewrite its record in an older one (pbemevent.MarkSeed).
-	pbemevent.MarkSeed(&seed, events.FormatCommitted)
 	opts := req.Options
 	names := make([]string, len(req.Players))
 	seats := make([]projections.Seat, len(req.Players))
@@ -213,6 +216,9 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	}
 	if req.AwayPolicy != pbemevent.AwayWait {
 		c.AwayPolicy = req.AwayPolicy // absent: wait
+	}
+	if req.Muster > 0 {
+		c.Muster, c.MusterDefault = req.Muster.String(), req.MusterDefault
 	}
 	key := events.CommitKeyFrom(seed)
 	data, err := json.Marshal(c)
@@ -314,6 +320,9 @@ func (req *CreateGame) check() error {
 	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
 		return events.Errorf(events.CodeInvalid, "reminder_before: give a duration shorter than turn_deadline")
 	}
+	if err := req.checkMuster(); err != nil {
+		return err
+	}
 	switch req.TimeoutPolicy {
 	case "":
 		req.TimeoutPolicy = projections.PolicyDefaultMove
@@ -327,6 +336,27 @@ func (req *CreateGame) check() error {
 	case pbemevent.AwayWait, pbemevent.AwayBot, pbemevent.AwayForbidden:
 	default:
 		return events.Errorf(events.CodeInvalid, "away_policy: give wait, bot or forbid")
+	}
+	return nil
+}
+
+// checkMuster validates and completes the muster settings of req.
+func (req *CreateGame) checkMuster() error {
+	if req.Muster == 0 {
+		if req.MusterDefault != "" {
+			return events.FieldErrorf(events.CodeInvalid, "muster_default", "muster_default: give it with a muster")
+		}
+		return nil
+	}
+	if req.Muster < time.Hour || req.Muster > MaxMuster {
+		return events.FieldErrorf(events.CodeInvalid, "muster", "muster: give a duration from 1h to %s", MaxMuster)
+	}
+	switch req.MusterDefault {
+	case "":
+		req.MusterDefault = pbemevent.MusterBot
+	case pbemevent.MusterBot, pbemevent.MusterAbort:
+	default:
+		return events.FieldErrorf(events.CodeInvalid, "muster_default", "muster_default: give bot or abort")
 	}
 	return nil
 }

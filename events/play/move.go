@@ -150,6 +150,8 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 		}
 	}
 	switch g.Status {
+	case projections.StatusMuster:
+		return nil, events.Errorf(events.CodeConflict, "the game has not begun: it waits for every player to accept")
 	case projections.StatusPaused:
 		return nil, events.Errorf(events.CodeConflict, "the game is paused")
 	case projections.StatusAborted:

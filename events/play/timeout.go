@@ -34,6 +34,9 @@ func (s *Service) Timeout(ctx context.Context, id string, now time.Time) (bool, 
 	if err != nil {
 		return false, err
 	}
+	if g.Status == projections.StatusMuster {
+		return s.musterDeadline(ctx, g, now)
+	}
 	if g.Status != projections.StatusActive || g.DeadlineAt == nil || g.DeadlineAt.After(now) {
 		return false, nil
 	}

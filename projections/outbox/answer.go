@@ -24,10 +24,6 @@ type Answer struct {
 	// Zone is the time zone a zone line set (AnswerZone), or the text it
 	// gave (AnswerZoneBad).
 	Zone string `json:"zone,omitempty"`
-	// Away is the day an away line set (AnswerAway, 2026-12-12), the day
-	// it named (AnswerAwayPast), what it said (AnswerAwayUnread), or the
-	// latest day allowed (AnswerAwayTooLong).
-	Away string `json:"away,omitempty"`
 	// Quote is the text read from the reply (AnswerUnreadable), as lines.
 	Quote []string `json:"quote,omitempty"`
 	// Detail is the reason a move or a message was refused, in English
@@ -51,10 +47,7 @@ const (
 	// AnswerStale: the email answered is about an earlier position (a
 	// move was taken back, or the seat moved, after it), although its
 	// list may be the seat's list again: nothing was played.
-	AnswerStale = "stale"
-	// AnswerHistoryCut: the email answered told of a version a restore of
-	// the database took back (pbem.history_cut): nothing was played.
-	AnswerHistoryCut = "history_cut"
+	AnswerStale      = "stale"
 	AnswerUnreadable = "unreadable" // neither a move nor chat: nothing done
 	// AnswerUnreadableMoves: the reply's chat went to the table
 	// (AnswerPosted before it), but its first move line is none of the
@@ -86,22 +79,11 @@ const (
 	AnswerZone    = "zone"
 	AnswerZoneBad = "zone_bad"
 
-	// An away or back line (issue #43 part 8): AnswerAway, the person is
-	// away until Away in all their games; AnswerBack, they are back;
-	// AnswerNotAway, a back line but they were not away; AnswerAwayUnread,
-	// the line names no day (Away: what it said); AnswerAwayPast, the day
-	// is today or past; AnswerAwayTooLong, beyond the allowance (Away:
-	// the latest day allowed); AnswerAwayNoneLeft, no away time left;
-	// AnswerAwayForbidden, no game of theirs takes an away;
-	// AnswerAwayRefused, the service refused it (Detail). Nothing changed
-	// but for AnswerAway and AnswerBack.
-	AnswerAway          = "away"
-	AnswerBack          = "back"
-	AnswerNotAway       = "not_away"
-	AnswerAwayUnread    = "away_unread"
-	AnswerAwayPast      = "away_past"
-	AnswerAwayTooLong   = "away_too_long"
-	AnswerAwayNoneLeft  = "away_none_left"
-	AnswerAwayForbidden = "away_forbidden"
-	AnswerAwayRefused   = "away_refused"
+	// The muster before the first turn (issue #46): the reply said the
+	// seat's person will play (AnswerAccepted) or not (AnswerDeclined), or
+	// its first line was neither "yes" nor "no" (AnswerMusterUnread: the
+	// answer quotes what was read).
+	AnswerAccepted     = "accepted"
+	AnswerDeclined     = "declined"
+	AnswerMusterUnread = "muster_unread"
 )

@@ -52,6 +52,10 @@ type Payload struct {
 	AwayDaysLeft int    `json:"away_days_left,omitempty"`
 	// AwayDays is the allowance: days of away in any 365.
 	AwayDays int `json:"away_days,omitempty"`
+	// Muster: the game waits for its players to accept before its first
+	// turn (issue #46), until Deadline; an invitation then asks the
+	// recipient to accept, on the game's page or by replying "yes".
+	Muster bool `json:"muster,omitempty"`
 }
 
 // Recipient is the player an email goes to.

@@ -40,18 +40,6 @@ func TestTurnRowsTakesTheDue(t *testing.T) {
 	if due, rest, err := TurnRows("g", rest, at.Add(time.Hour)); err != nil || len(due) != 1 || rest != nil {
 		t.Fatalf("at the last due time: %d rows, rest %s, %v", len(due), rest, err)
 	}
-	// A payload written as its JSON object (the first rows of migration
-	// 0101) reads as well as a packed one.
-	plain, _ := json.Marshal(p)
-	legacy := early
-	legacy.Payload = plain
-	owed, _ = json.Marshal([]Turn{legacy})
-	if due, _, err := TurnRows("g", owed, at.Add(time.Minute)); err != nil || len(due) != 1 || due[0].Payload.To.Name != "Ann" {
-		t.Fatalf("a plain payload: %+v, %v", due, err)
-	}
-	if turns[0].Payload[0] != '"' {
-		t.Fatalf("the payload is not packed: %s", turns[0].Payload)
-	}
 	if _, err := TurnsJSON([]Row{{GameID: "g", Kind: Chat}}); err == nil {
 		t.Fatal("a table-talk row taken as a turn")
 	}

@@ -48,9 +48,9 @@ func (r *Repo) SaveStints(ctx context.Context, id string, version int64, stints 
 		b := &pgx.Batch{}
 		for _, s := range stints {
 			b.Queue(`INSERT INTO seat_records (game_id, seat, stint, game, name, email, bot, outcome, handed, place,
-				timed_out, move_ms, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+				timed_out, move_ms, ended_at, muster) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 				id, s.Seat, s.Stint, s.Game, s.Name, strings.ToLower(s.Email), s.Bot, s.Outcome, s.Handed, s.Place,
-				s.TimedOut, s.MoveMillis, s.EndedAt)
+				s.TimedOut, s.MoveMillis, s.EndedAt, s.Muster)
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})
@@ -61,14 +61,14 @@ func (r *Repo) SaveStints(ctx context.Context, id string, version int64, stints 
 }
 
 // stintColumns are the columns scanStint reads, in its order.
-const stintColumns = `game_id, seat, stint, game, name, email, bot, outcome, handed, place, timed_out, move_ms, ended_at`
+const stintColumns = `game_id, seat, stint, game, name, email, bot, outcome, handed, place, timed_out, move_ms, ended_at, muster`
 
 // scanStint reads a seat_records row of stintColumns.
 func scanStint(row pgx.CollectableRow) (projections.Stint, error) {
 	var s projections.Stint
 	var ended *time.Time
 	err := row.Scan(&s.GameID, &s.Seat, &s.Stint, &s.Game, &s.Name, &s.Email, &s.Bot, &s.Outcome, &s.Handed, &s.Place,
-		&s.TimedOut, &s.MoveMillis, &ended)
+		&s.TimedOut, &s.MoveMillis, &ended, &s.Muster)
 	if ended != nil {
 		t := ended.UTC()
 		s.EndedAt = &t

@@ -33,7 +33,7 @@ func (d *Deadlines) DueDeadlines(ctx context.Context, now time.Time, limit int) 
 	var out []play.DueGame
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT id, version, to_move FROM games
-WHERE status = 'active' AND deadline_at <= $1
+WHERE status IN ('active', 'muster') AND deadline_at <= $1
 ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 		if err != nil {
 			return err
