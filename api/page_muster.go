@@ -2,6 +2,7 @@ package api
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -119,6 +120,9 @@ func musterChoices(cat i18n.Printer, wait, def string) (waits, defaults []option
 	if wait == "" {
 		wait = "48h"
 	}
+	if def == "" {
+		def = pbemevent.MusterBot
+	}
 	waits = append(waits, option{Value: musterNone, Label: cat.T("lobby.muster_none"), Selected: wait == musterNone})
 	for _, h := range []int{24, 48, 72} {
 		v := strconv.Itoa(h) + "h"
@@ -143,4 +147,18 @@ func formMuster(c echo.Context, req *play.CreateGame) error {
 	}
 	req.Muster, req.MusterDefault = d, c.FormValue("muster_default")
 	return nil
+}
+
+// musterWords says a proposed game's muster in words, for the organiser's
+// confirmation page: none, or how long it waits and what a silent seat
+// gets.
+func musterWords(cat i18n.Printer, wait time.Duration, def string) string {
+	if wait <= 0 {
+		return cat.T("lobby.muster_none")
+	}
+	if def == "" {
+		def = pbemevent.MusterBot
+	}
+	return cat.T("lobby.muster_wait") + ": " + durationWords(cat, wait) + " · " + cat.T("lobby.muster_default") + " " +
+		cat.T("lobby.muster_default."+def)
 }

@@ -28,6 +28,8 @@ type confirmRecap struct {
 	Organiser string
 	// Expires is when the link stops working (zero when it was used).
 	Expires *when
+	// Muster says the muster before the first turn in words (page_muster.go).
+	Muster string
 }
 
 // recapPlayer is one seat of the recap.
@@ -52,6 +54,7 @@ func (p *pages) recap(c echo.Context, cat i18n.Printer, r *play.Recap) *confirmR
 		policy = projections.PolicyDefaultMove
 	}
 	d.Policy = textOr(cat, "lobby.policy."+policy, policy)
+	d.Muster = musterWords(cat, g.Muster, g.MusterDefault)
 	d.Organiser = r.Organiser.Email
 	if r.Organiser.Name != "" {
 		d.Organiser = r.Organiser.Name + " · " + r.Organiser.Email
