@@ -87,14 +87,18 @@ type Created struct {
 }
 
 // CommitKey is the commitment key of the game c creates, derived from its
-// seed: nil for a format-1 game. Errors: a bad seed.
+// seed: nil for a format-1 game. Errors: a bad seed, a seed made for
+// another chain format (CheckSeedFormat).
 func (c *Created) CommitKey() (*events.CommitKey, error) {
-	if c.ChainFormat < events.FormatCommitted {
-		return nil, nil
-	}
 	seed, err := DecodeSeed(c.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if err := CheckSeedFormat(seed, c.Format()); err != nil {
+		return nil, err
+	}
+	if c.Format() < events.FormatCommitted {
+		return nil, nil
 	}
 	k := events.CommitKeyFrom(seed)
 	return &k, nil

@@ -41,8 +41,10 @@ type AuditReport struct {
 //
 //  1. the revealed seed is 32 bytes whose SHA-256 is seed_hash, the hash
 //     pbem.created (version 1) published from the start;
-//  2. in chain format 2, commit_key is the key the seed gives
-//     (events.CommitKeyFrom);
+//  2. the chain format is the one the seed was made for, when the seed
+//     ends with the mark of pbemevent.MarkSeed (a record rewritten whole in
+//     an older format is refused); in chain format 2, commit_key is the
+//     key the seed gives (events.CommitKeyFrom);
 //  3. every event's hash (events.VerifyChain with that key);
 //  4. every shuffle and draw: the game is dealt again from the seed with
 //     the rules, players and options of pbem.created, and each run of
@@ -74,6 +76,11 @@ func CheckAudit(games engine.Registry, a *Audit) (*AuditReport, error) {
 	}
 	if c.SeedHash != a.SeedHash || c.Seed != a.Seed {
 		return nil, bad(1, "pbem.created holds another seed or seed_hash than the record")
+	}
+	// A record rewritten whole in an older format than the game's: every
+	// hash checks, but the seed, which deals every card, says otherwise.
+	if err := pbemevent.CheckSeedFormat(seed, a.ChainFormat); err != nil {
+		return nil, bad(1, "%s", err)
 	}
 	var key *events.CommitKey
 	switch {

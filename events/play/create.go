@@ -193,6 +193,9 @@ func (s *Service) create(ctx context.Context, req CreateGame, id string, mail []
 	if _, err := io.ReadFull(s.seeds, seed[:]); err != nil {
 		return nil, fmt.Errorf("play: random seed: %w", err)
 	}
+	// The seed carries the game's chain format, so that no one can
+	// rewrite its record in an older one (pbemevent.MarkSeed).
+	pbemevent.MarkSeed(&seed, events.FormatCommitted)
 	opts := req.Options
 	names := make([]string, len(req.Players))
 	seats := make([]projections.Seat, len(req.Players))

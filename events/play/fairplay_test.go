@@ -205,6 +205,33 @@ func checkAuditOffline(t *testing.T, svc *play.Service, id string) {
 			break
 		}
 	}
+	// Issue #44: the server rewrites the whole record in format 1 (data
+	// hashed in clear, no key; a format-1 game shows its players no hash
+	// before the end, so nothing they noted would contradict it): every
+	// hash checks and every decision replays, but the seed was made for
+	// format 2.
+	x := load()
+	var created map[string]any
+	if err := json.Unmarshal(x.Events[0].Data, &created); err != nil {
+		t.Fatal(err)
+	}
+	delete(created, "chain_format")
+	if x.Events[0].Data, err = json.Marshal(created); err != nil {
+		t.Fatal(err)
+	}
+	x.ChainFormat, x.CommitKey = events.FormatPlain, ""
+	prev := make([]byte, 32)
+	for j := range x.Events {
+		x.Events[j].PrevHash = prev
+		h, err := events.HashEvent(prev, &x.Events[j], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Events[j].Hash, prev = h, h
+	}
+	if _, err := play.CheckAudit(games, x); versionOf(err) != 1 || !strings.Contains(err.Error(), "made for chain format 2") {
+		t.Errorf("the record rewritten whole in format 1: %v, want version 1 and the seed's format named", err)
+	}
 	t.Logf("the audit checks offline (%d decisions replayed); %d flipped bytes each reported at their version", rep.Decisions, flips)
 }
 
