@@ -61,6 +61,9 @@ type WorkerConfig struct {
 	Poll time.Duration
 	// Wake, if set, ends a Poll wait early (e.g. after an append commits).
 	Wake <-chan struct{}
+	// Heads, if set, logs the version of each email sent (HeadLog), by
+	// which serve sees a restore that cut a game's history.
+	Heads *HeadLog
 	// Logger gets one line per batch problem; nil: slog.Default().
 	Logger *slog.Logger
 }
@@ -264,6 +267,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		if recErr = w.finish(fctx, []Outcome{o}, sending[j:j+1]); recErr != nil {
 			return false
 		}
+		w.published(o, sending[j])
 		done[j] = true
 		return true
 	})
@@ -275,6 +279,17 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	}
 	w.release(fctx, left)
 	return len(rows), recErr
+}
+
+// published logs the version of row r if outcome o says it was sent
+// (WorkerConfig.Heads).
+func (w *Worker) published(o Outcome, r Row) {
+	if w.c.Heads == nil || o.Status != Sent {
+		return
+	}
+	if err := w.c.Heads.Published(r.GameID, r.EventVersion); err != nil {
+		w.c.Logger.Warn("notify: head log", "game", r.GameID, "err", err)
+	}
 }
 
 // sendEach sends msgs one after the other, calling report with each

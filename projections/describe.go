@@ -88,6 +88,8 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		var x pbemevent.Takeback // the version is the audit's
 		err := decode(&x)
 		return p.T(typ, name(x.Seat)), err
+	case pbemevent.TypeHistoryCut:
+		return historyCutLine(p, data)
 	case pbemevent.TypePaused:
 		var x pbemevent.Paused
 		err := decode(&x)
@@ -120,6 +122,14 @@ func describeAway(p i18n.Printer, typ string, data json.RawMessage, name func(in
 		most = x.WaitUntil.Sub(x.From).Round(24 * time.Hour)
 	}
 	return p.T(typ+".wait", name(x.Seat), day(p, x.Date), duration(p, most)), err
+}
+
+// historyCutLine tells a pbem.history_cut: the version the game went
+// back to and the last one its emails had told of.
+func historyCutLine(p i18n.Printer, data json.RawMessage) (string, error) {
+	var x pbemevent.HistoryCut
+	err := json.Unmarshal(data, &x)
+	return p.T(pbemevent.TypeHistoryCut, x.BackTo, x.Lost), err
 }
 
 // seatList names seats, by name(seat), separated by commas.

@@ -188,6 +188,8 @@ func (f *facts) service(a Append, e events.Event) error {
 		f.explicit = new(x.DeadlineAt.UTC())
 	case pbemevent.TypeTakeback:
 		f.tookBack = true
+	case pbemevent.TypeHistoryCut:
+		f.notice = NoticeHistoryCut
 	default:
 		return f.seatEvent(a, e)
 	}

@@ -10,7 +10,8 @@ import (
 // game (or a timeout under the pause policy did), resumed it, extended its
 // deadline, gave a seat to a new player (Replaced; the player who left
 // gets Left, from the game service, which alone knows their address),
-// handed a seat to a bot (Bot) or back to its person (BotBack).
+// handed a seat to a bot (Bot) or back to its person (BotBack), or a
+// restore of the database cut the game's history (HistoryCut).
 const (
 	NoticePaused   = "paused"
 	NoticeResumed  = "resumed"
@@ -21,6 +22,9 @@ const (
 	NoticeBotBack  = "bot_back"
 	// NoticeMustered: the muster is over and the game begins.
 	NoticeMustered = "mustered"
+	// NoticeHistoryCut: pbem.history_cut, the moves after a version are
+	// gone (play.Service.TellHistoryCut).
+	NoticeHistoryCut = "history_cut"
 )
 
 // notices are the short notice emails of an append that paused, resumed

@@ -38,7 +38,9 @@
 // list alone comes back with a take-back and an old reply resent then
 // would play the taken-back move again; a chat line or another seat's move
 // leaves it valid. The answer says the reply was about an earlier position
-// (notify.AnswerStale) and lists the moves now; a reminder, which numbers no moves, gets the list
+// (notify.AnswerStale) and lists the moves now; a reply to an email of a
+// version beyond the game's last (a restore of the database cut its
+// history) is answered so (outbox.AnswerHistoryCut); a reminder, which numbers no moves, gets the list
 // the same way. An unreadable reply gets an answer that quotes what was
 // read and lists the moves again. A move by reply is the same event as a
 // move by the page; its metadata's request id says "email:<key>"

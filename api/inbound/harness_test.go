@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,6 +59,10 @@ type env struct {
 	admin map[string]string
 	// reg holds the listener's metrics.
 	reg *prometheus.Registry
+	// heads logs the version of every email the worker sent, as serve's
+	// does (notify.HeadLog).
+	heads     *notify.HeadLog
+	headsPath string
 }
 
 func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
@@ -68,7 +73,13 @@ func newEnv(t *testing.T, opts ...func(*inbound.Config)) *env {
 // newBenchEnv is newEnv for a benchmark (no *testing.T helpers after it).
 func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 	t.Helper()
-	pool := pgtest.NewPool(t)
+	return newEnvOn(t, pgtest.NewPool(t), filepath.Join(t.TempDir(), "published-versions"), opts...)
+}
+
+// newEnvOn is newBenchEnv on pool, with the head log at headLog: a second
+// one on the same pool and log is serve started again (after a restore).
+func newEnvOn(t testing.TB, pool *pgxpool.Pool, headLog string, opts ...func(*inbound.Config)) *env {
+	t.Helper()
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
 	l, err := lords.New()
@@ -90,7 +101,12 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: sender, Renderer: r, Batch: 200,
+	heads, err := notify.OpenHeadLog(headLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { heads.Close() })
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: sender, Renderer: r, Batch: 200, Heads: heads,
 		Prefs: notifypg.NewPrefs(pool), Seats: notifypg.NewSeats(pool, notifypg.Histories{Games: reg, Events: store}), Now: func() time.Time { return time.Now().Add(time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +136,7 @@ func newBenchEnv(t testing.TB, opts ...func(*inbound.Config)) *env {
 		defer cancel()
 		_ = lis.Shutdown(ctx)
 	})
-	return &env{t: t, pool: pool, store: store, games: reg, svc: svc, worker: w, sink: sink, proc: proc, addr: ln.Addr().String(), reg: metrics}
+	return &env{t: t, pool: pool, store: store, games: reg, svc: svc, worker: w, sink: sink, proc: proc, addr: ln.Addr().String(), reg: metrics, heads: heads, headsPath: headLog}
 }
 
 // create starts a 3-player game of name in lang.

@@ -326,6 +326,12 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 		}
 		stale = true
 		switch {
+		case l.n == 0 && a.TagVersion() > rs.Version:
+			// The email told of a version the stream no longer reaches:
+			// a restore of the database cut the game's history (see
+			// play.Service.TellHistoryCut).
+			ans.Says = append(ans.Says, outbox.AnswerHistoryCut)
+			return rs, false, nil
 		case rs.Bot != "" && rs.Status == projections.StatusActive:
 			stop(outbox.AnswerBotPlays)
 			return rs, false, nil

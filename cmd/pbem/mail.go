@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,10 +61,15 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
+	heads, err := notify.OpenHeadLog(filepath.Join(cfg.DataDir, headLogName))
+	if err != nil {
+		return nil, nil, err
+	}
 	mail, err := newMailSide(pool, mailConfig{SMTPURL: cfg.SMTPURL, HELO: heloName(cfg), PublicURL: cfg.PublicURL, Games: games, Events: store,
 		From: cfg.MailFrom, Secret: secret, Timeouter: svc, Moves: svc, Away: svc, Lease: lease, Senders: senders, Logger: e.log, DKIM: dk,
-		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention})
+		Metrics: metrics.mail, ReplyDomain: ic.Domain, OutboxRetention: retention, Heads: heads})
 	if err != nil {
+		heads.Close()
 		return nil, nil, err
 	}
 	alarm.set(mail.Worker.Due)
@@ -72,15 +78,17 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	}
 	proc, stopInbound, err := startInbound(ctx, e, ic, pool, svc, metrics.inbound)
 	if err != nil {
+		heads.Close()
 		return nil, nil, err
 	}
 	mc := &api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
 		Service: svc, Mailbox: mail.Mailbox, Replies: proc}
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() { defer wg.Done(); mail.run(mctx) }()
-	return mc, func() { stopInbound(); cancel(); wg.Wait() }, nil
+	go func() { defer wg.Done(); tellHistoryCuts(mctx, e.log, svc, heads.Heads()) }()
+	return mc, func() { stopInbound(); cancel(); wg.Wait(); heads.Close() }, nil
 }
 
 // mailFrom is the From address of emails: PBEM_MAIL_FROM, else pbem@ the

@@ -53,6 +53,9 @@ type mailConfig struct {
 	Senders int
 	// Logger; nil: slog.Default().
 	Logger *slog.Logger
+	// Heads, if set, logs the version of every email sent (the worker's
+	// notify.WorkerConfig.Heads).
+	Heads *notify.HeadLog
 	// DKIM, if set, signs every email sent through the SMTP relay
 	// (PBEM_DKIM_KEY); the dev mailbox keeps messages unsigned.
 	DKIM *notify.DKIM
@@ -132,7 +135,7 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 	}
 	histories := notifypg.Histories{Games: c.Games, Events: c.Events}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
-		Prefs: m.Prefs, Freshness: m.Outbox, Seats: notifypg.NewSeats(pool, histories), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log}); err != nil {
+		Prefs: m.Prefs, Freshness: m.Outbox, Seats: notifypg.NewSeats(pool, histories), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log, Heads: c.Heads}); err != nil {
 		return nil, err
 	}
 	if m.Scheduler, err = play.NewScheduler(play.SchedulerConfig{Store: playpg.NewDeadlines(pool),

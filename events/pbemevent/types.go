@@ -37,7 +37,21 @@ const (
 	TypeAccepted = "pbem.accepted"
 	TypeDeclined = "pbem.declined"
 	TypeMustered = "pbem.mustered"
+	// TypeHistoryCut is the service telling the players that a restore of
+	// its database cut the game's history (issue #44, HistoryCut).
+	TypeHistoryCut = "pbem.history_cut"
 )
+
+// HistoryCut is the data of pbem.history_cut: the database was restored
+// to a point in time at which the game's last event was BackTo, while
+// emails had already told its players of versions up to Lost. The moves
+// and messages of the versions after BackTo are gone; the stream goes on
+// from BackTo (so the version numbers after it are used again), and this
+// event, the first of them, is what the players are told.
+type HistoryCut struct {
+	BackTo int64 `json:"back_to"`
+	Lost   int64 `json:"lost"`
+}
 
 // ServicePrefix begins the type of every event of the service's own
 // (pbem.*); the engines' event types never do.

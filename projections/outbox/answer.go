@@ -47,7 +47,10 @@ const (
 	// AnswerStale: the email answered is about an earlier position (a
 	// move was taken back, or the seat moved, after it), although its
 	// list may be the seat's list again: nothing was played.
-	AnswerStale      = "stale"
+	AnswerStale = "stale"
+	// AnswerHistoryCut: the email answered told of a version a restore of
+	// the database took back (pbem.history_cut): nothing was played.
+	AnswerHistoryCut = "history_cut"
 	AnswerUnreadable = "unreadable" // neither a move nor chat: nothing done
 	// AnswerUnreadableMoves: the reply's chat went to the table
 	// (AnswerPosted before it), but its first move line is none of the
