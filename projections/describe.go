@@ -88,8 +88,6 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 		var x pbemevent.Takeback // the version is the audit's
 		err := decode(&x)
 		return p.T(typ, name(x.Seat)), err
-	case pbemevent.TypeHistoryCut:
-		return historyCutLine(p, data)
 	case pbemevent.TypePaused:
 		var x pbemevent.Paused
 		err := decode(&x)
@@ -102,7 +100,7 @@ func describeService(p i18n.Printer, typ string, data json.RawMessage, names []s
 	case pbemevent.TypeResumed, pbemevent.TypeAborted, pbemevent.TypeAdminLinkRevoked:
 		return p.T(typ), nil
 	}
-	return typ, nil
+	return describeOther(p, typ, data)
 }
 
 // describeAway formats pbem.away or pbem.back.
@@ -124,12 +122,16 @@ func describeAway(p i18n.Printer, typ string, data json.RawMessage, name func(in
 	return p.T(typ+".wait", name(x.Seat), day(p, x.Date), duration(p, most)), err
 }
 
-// historyCutLine tells a pbem.history_cut: the version the game went
-// back to and the last one its emails had told of.
-func historyCutLine(p i18n.Printer, data json.RawMessage) (string, error) {
+// describeOther formats the service events describeService leaves:
+// pbem.history_cut (the version the game went back to and the last one
+// its emails had told of); any other type describes as itself.
+func describeOther(p i18n.Printer, typ string, data json.RawMessage) (string, error) {
+	if typ != pbemevent.TypeHistoryCut {
+		return typ, nil
+	}
 	var x pbemevent.HistoryCut
 	err := json.Unmarshal(data, &x)
-	return p.T(pbemevent.TypeHistoryCut, x.BackTo, x.Lost), err
+	return p.T(typ, x.BackTo, x.Lost), err
 }
 
 // seatList names seats, by name(seat), separated by commas.
