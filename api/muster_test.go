@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"pbem/events/play"
 	"pbem/events/tokens"
@@ -75,5 +76,93 @@ func TestMusterOnTheSetupForm(t *testing.T) {
 	}
 	if m, err := e.svc.MusterOf(context.Background(), id); err != nil || m.Answers[1] != play.AnswerAccepted || m.Answers[0] != play.AnswerNone {
 		t.Fatalf("the muster after Bob's yes: %+v %v", m, err)
+	}
+}
+
+// TestMusterOrganiserChoicesAndAbort: the organiser's choice per seat
+// during the muster. A person replaced must answer afresh (the answer was
+// the person's, not the seat's); handing the last silent seat to a bot
+// completes the muster and begins the game at once. Under the default
+// "abort", a seat that declined ends the game at the muster's deadline,
+// everyone is told, and the history says why.
+func TestMusterOrganiserChoicesAndAbort(t *testing.T) {
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id, _ := musterGame(t, e, "")
+	for seat := range 3 {
+		if err := e.svc.AnswerAs(ctx, id, seat, seat != 1, "k"+string(rune('0'+seat))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sm, _ := e.svc.Summary(ctx, id); sm.Status != "active" || sm.Seats[1].Bot != "normal" {
+		t.Fatalf("every seat answered, Bob no: %+v", sm)
+	}
+
+	id, admin := musterGame(t, e, "")
+	if err := e.svc.AnswerAs(ctx, id, 0, true, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.AnswerAs(ctx, id, 1, true, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.ReplacePlayer(ctx, id, admin, 1, "Dee", "dee@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := e.svc.MusterOf(ctx, id); err != nil || strings.Join(m.Answers, ",") != "accepted,," {
+		t.Fatalf("after Bob's replacement: %+v %v", m, err)
+	}
+	if err := e.svc.AnswerAs(ctx, id, 1, true, "d"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.SeatBot(ctx, id, admin, 2, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	if sm, _ := e.svc.Summary(ctx, id); sm.Status != "active" || sm.Seats[2].Bot != "easy" {
+		t.Fatalf("the organiser handed the last silent seat to a bot: %+v", sm)
+	}
+	if err := e.svc.AnswerAs(ctx, id, 0, false, "late"); play.ErrorCode(err) != "conflict" {
+		t.Fatalf("an answer after the game began: %v", err)
+	}
+
+	id, _ = musterGame(t, e, "abort")
+	if err := e.svc.AnswerAs(ctx, id, 0, true, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.AnswerAs(ctx, id, 1, false, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := schedulerAt(t, e, time.Now().Add(25*time.Hour)).Tick(ctx); err != nil || r.TimedOut != 1 {
+		t.Fatalf("the tick at the muster's deadline: %+v %v", r, err)
+	}
+	sm, err := e.svc.Summary(ctx, id)
+	if err != nil || sm.Status != "aborted" {
+		t.Fatalf("a muster with abort, Bob declined and Cid silent: %+v %v", sm, err)
+	}
+	h, err := e.svc.History(ctx, id, tokens.Seat(secret, id, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, x := range h.Events {
+		lines = append(lines, x.Summary)
+	}
+	if all := strings.Join(lines, "\n"); !strings.Contains(all, "Not everyone will play: the game does not begin. Declined: Bob. Never answered: Cid.") {
+		t.Errorf("the history of the aborted muster:\n%s", all)
+	}
+	var kinds []string
+	rows, err := e.pool.Query(ctx, `SELECT kind FROM outbox WHERE game_id = $1 AND kind <> 'invitation' ORDER BY id`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, k)
+	}
+	rows.Close()
+	if strings.Join(kinds, ",") != "game_over,game_over,game_over" {
+		t.Errorf("the emails of the aborted muster: %v", kinds)
 	}
 }
