@@ -164,10 +164,14 @@ async function main() {
     out.games_hot_updates = g1.hot - r0.games.hot;
     console.log(`pbem games updates: ${out.games_updates} (${(out.games_updates / n).toFixed(2)} a move), ` +
       `${(100 * out.games_hot_updates / Math.max(1, out.games_updates)).toFixed(1)}% HOT (pg_stat_user_tables)`);
+    // turn_mail (migration 0101) is absent from older trees: to_jsonb(g) reads it if it is there.
     const { rows: [sz] } = await db.query(`SELECT avg(pg_column_size(g.*))::float8 row_bytes, count(*)::float8 n,
+      avg(coalesce(octet_length(to_jsonb(g)->>'turn_mail'), 0))::float8 turn_bytes,
       pg_relation_size('games')::float8 heap FROM games g WHERE status = 'active'`);
     out.games_active_row_bytes = sz.row_bytes;
-    console.log(`pbem games rows: ${sz.n} active, ${Math.round(sz.row_bytes)} bytes each on average; heap ${Math.round(sz.heap / 1024)} KB`);
+    out.games_turn_mail_bytes = sz.turn_bytes;
+    console.log(`pbem games rows: ${sz.n} active, ${Math.round(sz.row_bytes)} bytes each on average ` +
+      `(turn_mail ${Math.round(sz.turn_bytes)}); heap ${Math.round(sz.heap / 1024)} KB`);
     await db.end();
     console.log(`pbem server context switches per move: ${out.server_vcsw.toFixed(2)} voluntary, ${out.server_icsw.toFixed(2)} involuntary`);
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(out, null, 2));

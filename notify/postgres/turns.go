@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -10,14 +11,27 @@ import (
 	"pbem/projections/outbox"
 )
 
-// dueTurnsSQL takes the active games owing a your-turn email whose grace
-// has ended ($1: now in microseconds since 1970), at most $2, skipping the
-// games another transaction holds (a move, another worker). It reads them
-// through games_active and filters turn_due in the heap: no index keys
-// turn_due, which every move changes (migration 0101).
-const dueTurnsSQL = `SELECT id, turn_mail FROM games
+// dueTurnsSQL lists, without locking them, the active games owing a
+// your-turn email whose grace has ended ($1: now in microseconds since
+// 1970), at most $2, with what they owe as text. It reads them through
+// games_active and filters turn_due in the heap: no index keys turn_due,
+// which every move changes (migration 0101).
+const dueTurnsSQL = `SELECT id, turn_mail::text FROM games
 WHERE status = 'active' AND turn_due <= $1
-ORDER BY turn_due LIMIT $2 FOR UPDATE SKIP LOCKED`
+ORDER BY turn_due LIMIT $2`
+
+// takeTurnsSQL leaves in each listed game ($1 ids, $2 what it owed when
+// listed, as text, $3 what it owes after) what it owes after, if it still
+// owes what it owed when listed, and returns the games it changed. A game
+// a move or another worker changed since (this statement waits for that
+// transaction) is left out and listed again by the next claim, so each
+// owed email becomes one outbox row. It locks no row of a game it does not
+// change: Citus runs no FOR UPDATE over the shards of many games
+// (docs/SCALING.md, "The claims over all games"); $1 names the shards.
+const takeTurnsSQL = `UPDATE games g SET turn_mail = x.rest, turn_due = turn_due(x.rest)
+FROM unnest($1::text[], $2::text[], $3::json[]) AS x(id, owed, rest)
+WHERE g.id = ANY($1) AND g.id = x.id AND g.turn_mail::text = x.owed
+RETURNING g.id`
 
 // oweTurns writes the outbox rows of the your-turn emails due at now that
 // the games rows owe (games.turn_mail, migration 0101), at most limit
@@ -25,47 +39,60 @@ ORDER BY turn_due LIMIT $2 FOR UPDATE SKIP LOCKED`
 // crash before its commit leaves them owed, after it they are outbox rows
 // like any other, sent once. It returns how many rows it wrote.
 func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, error) {
-	n := 0
-	err := pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, dueTurnsSQL, now.UnixMicro(), limit)
+	rows, err := o.pool.Query(ctx, dueTurnsSQL, now.UnixMicro(), limit)
+	if err != nil {
+		return 0, fmt.Errorf("notify/postgres: owed your-turn emails: %w", err)
+	}
+	var ids, oweds []string
+	var rests []*string
+	due := map[string][]outbox.Row{}
+	var id, owed string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &owed}, func() error {
+		d, rest, err := outbox.TurnRows(id, []byte(owed), now)
 		if err != nil {
 			return err
 		}
-		var ids []string
-		var rests []*string
-		var due []outbox.Row
-		var id string
-		var mail []byte
-		if _, err := pgx.ForEachRow(rows, []any{&id, &mail}, func() error {
-			d, rest, err := outbox.TurnRows(id, mail, now)
-			if err != nil {
-				return err
+		due[id] = d
+		ids, oweds = append(ids, id), append(oweds, owed)
+		if rest != nil {
+			rests = append(rests, new(string(rest)))
+		} else {
+			rests = append(rests, nil)
+		}
+		return nil
+	}); err != nil || len(ids) == 0 {
+		if err != nil {
+			return 0, fmt.Errorf("notify/postgres: owed your-turn emails: %w", err)
+		}
+		return 0, nil
+	}
+	n := 0
+	err = pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, takeTurnsSQL, ids, oweds, rests)
+		if err != nil {
+			return err
+		}
+		taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		var out []outbox.Row
+		for _, id := range ids { // in the listed order, oldest due first
+			if slices.Contains(taken, id) {
+				out = append(out, due[id]...)
 			}
-			due = append(due, d...)
-			ids = append(ids, id)
-			if rest != nil {
-				rests = append(rests, new(string(rest)))
-			} else {
-				rests = append(rests, nil)
-			}
+		}
+		if len(out) == 0 {
 			return nil
-		}); err != nil || len(ids) == 0 {
+		}
+		sql, args, err := outbox.Insert(out...)
+		if err != nil {
 			return err
 		}
-		if len(due) > 0 {
-			sql, args, err := outbox.Insert(due...)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, sql, args...); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games g SET turn_mail = x.rest, turn_due = turn_due(x.rest)
-FROM unnest($1::text[], $2::json[]) AS x(id, rest) WHERE g.id = x.id`, ids, rests); err != nil {
+		if _, err := tx.Exec(ctx, sql, args...); err != nil {
 			return err
 		}
-		n = len(due)
+		n = len(out)
 		return nil
 	})
 	if err != nil {

@@ -34,7 +34,7 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change)
 			return err
 		}
 	}
-	if err := queueChanges(b, cs); err != nil {
+	if err := queueChanges(b, cs, &r.turns); err != nil {
 		return err
 	}
 	if tx != nil {
@@ -192,7 +192,7 @@ func keyBytes(k *events.CommitKey) []byte {
 // the Change takes a snapshot: then it goes to game_states), $13..$17
 // one per remembered answer (the history is not stored: see
 // projections.SeatHistory), $18 and $19 one per game for the your-turn
-// emails it owes (outbox.TurnsJSON, or NULL) and the first version of the
+// emails it owes (outbox.Packer's TurnsJSON, or NULL) and the first version of the
 // moves it took back (0: none), which turn_mail (migration 0101) merges
 // into the row's owed emails. The row's awaited_since follows its to_move
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
@@ -231,13 +231,13 @@ const changesSQL = `WITH u AS (
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
 // queueChanges adds changesSQL for cs.
-func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
+func queueChanges(b *pgx.Batch, cs []*projections.Change, turns *outbox.Packer) error {
 	n := len(cs)
 	ids, status, states, toMove := make([]string, n), make([]string, n), make([]*string, n), make([]string, n)
 	versions, results := make([]int64, n), make([]*string, n)
 	updated, finished, deadline, reminder := make([]time.Time, n), make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	paused, ext := make([]bool, n), make([]int32, n)
-	turns, cancel := make([][]byte, n), make([]int64, n)
+	owed, cancel := make([][]byte, n), make([]int64, n)
 	var mail []outbox.Row
 	var err error
 	var reqs []*projections.Request
@@ -257,7 +257,7 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		updated[i], finished[i], paused[i], ext[i] = g.UpdatedAt, g.FinishedAt, g.Paused(), int32(g.Extensions)
 		deadline[i], reminder[i] = g.DeadlineAt, g.ReminderAt
 		mail = append(mail, c.Outbox...)
-		if turns[i], err = outbox.TurnsJSON(c.Turns); err != nil {
+		if owed[i], err = turns.TurnsJSON(c.Turns); err != nil {
 			return fmt.Errorf("projections/postgres: %w", err)
 		}
 		for _, t := range c.TakenBack {
@@ -278,7 +278,7 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 		queueRecordTurns(b, c)
 	}
 	b.Queue(changesSQL, ids, status, versions, states, toMove, results, updated, finished, paused, ext, deadline, reminder,
-		rGame, rSeat, rKey, rVersion, rResp, jsonArgs(turns), cancel)
+		rGame, rSeat, rKey, rVersion, rResp, jsonArgs(owed), cancel)
 	if len(mail) > 0 {
 		sql, args, err := outbox.Insert(mail...)
 		if err != nil {

@@ -16,8 +16,9 @@ const cancelMailSQL = `UPDATE outbox SET status = 'skipped', last_error = 'the m
 // game row owes ($1) about the versions a take-back takes back ($2..$3),
 // before the game's update drops them (turn_mail, migration 0101): they
 // become outbox rows marked skipped, as cancelMailSQL marks the move's
-// other emails. Take-backs are rare; the moves' emails are not written
-// here.
+// other emails, their payload packed as the row kept it (a JSON string:
+// outbox.UnpackPayload reads it; a skipped row is never rendered).
+// Take-backs are rare; the moves' emails are not written here.
 const recordTurnsSQL = `INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at,
 		status, last_error, sent_at)
 	SELECT g.id, (t->>'seat')::int, 'your_turn', t->'payload', (t->>'version')::bigint,
