@@ -13,7 +13,10 @@ import (
 // three times (and restarted each time) and PostgreSQL is stopped
 // immediately once (and started again), then checks that every
 // acknowledged move is in the store, `pbem verify --all` passes, and every
-// email due went out, each with at most one duplicate per crash.
+// email due went out, each with at most one duplicate per crash. Each
+// phase of play, before each fault and after the last, lasts until the
+// players have had phaseMoves more moves acknowledged (not a fixed time,
+// in which a busy machine may play too few).
 func TestCrashes(t *testing.T) {
 	start := systemTest(t)
 	pg, dbURL := newDatabase(t)
@@ -27,10 +30,9 @@ func TestCrashes(t *testing.T) {
 	defer cancel()
 	wait := p.run(ctx, 6)
 
-	const phase = 4 * time.Second
 	crashes := 0
 	for i, fault := range []string{"kill", "kill", "postgres", "kill"} {
-		time.Sleep(phase)
+		p.playMore(t, phaseMoves)
 		before := len(p.ackedMoves())
 		switch fault {
 		case "kill":
@@ -44,7 +46,7 @@ func TestCrashes(t *testing.T) {
 		crashes++
 		t.Logf("fault %d (%s) after %d acknowledged moves", i+1, fault, before)
 	}
-	time.Sleep(phase)
+	p.playMore(t, phaseMoves)
 	cancel()
 	wait()
 	if t.Failed() {
@@ -67,4 +69,24 @@ func TestCrashes(t *testing.T) {
 		"%d emails due, %d received (%d duplicates); answers %v, %d without answer; %v",
 		len(acked), p.games, p.finished, games, mail.rows, mail.received, mail.duplicates, p.status, p.transport,
 		time.Since(start).Round(time.Second))
+}
+
+// phaseMoves is how many moves each phase of TestCrashes has acknowledged
+// (five phases: at least the 50 moves it asks of a load), and phaseLimit
+// how long a phase may take to get them.
+const (
+	phaseMoves = 15
+	phaseLimit = 90 * time.Second
+)
+
+// playMore waits until the players have had n more moves acknowledged
+// (within phaseLimit).
+func (p *players) playMore(t *testing.T, n int) {
+	t.Helper()
+	want := len(p.ackedMoves()) + n
+	for deadline := time.Now().Add(phaseLimit); len(p.ackedMoves()) < want; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d moves acknowledged after %v, want %d", len(p.ackedMoves()), phaseLimit, want)
+		}
+	}
 }
