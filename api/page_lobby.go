@@ -17,6 +17,7 @@ import (
 	"pbem/engine"
 	"pbem/engine/i18n"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -40,6 +41,8 @@ type lobbyPage struct {
 	Languages    []option
 	Deadlines    []option
 	Policies     []option
+	// AwayPolicies are the choices of what a player being away does.
+	AwayPolicies []option
 	Counts       []option
 	Seats        []lobbySeat
 	Options      []optionField
@@ -193,6 +196,10 @@ func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	for _, po := range []string{projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot} {
 		d.Policies = append(d.Policies, option{Value: po, Label: cat.T("lobby.policy." + po), Selected: po == pol})
 	}
+	away := c.FormValue("away")
+	for _, po := range []string{pbemevent.AwayWait, pbemevent.AwayBot, pbemevent.AwayForbidden} {
+		d.AwayPolicies = append(d.AwayPolicies, option{Value: po, Label: cat.T("lobby.away." + po), Selected: po == away})
+	}
 	for i := range n {
 		k := strconv.Itoa(i + 1)
 		d.Seats = append(d.Seats, lobbySeat{N: i + 1, Name: c.FormValue("name" + k), Email: c.FormValue("email" + k),
@@ -284,7 +291,7 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 	cat := p.cat(lang)
 	games := p.lobbyGames(cat)
 	g, st, n := p.lobbyChoice(c, games, lang)
-	req := play.CreateGame{Game: g, Language: c.FormValue("language"), TimeoutPolicy: c.FormValue("policy"),
+	req := play.CreateGame{Game: g, Language: c.FormValue("language"), TimeoutPolicy: c.FormValue("policy"), AwayPolicy: c.FormValue("away"),
 		RequestID: requestID(c), MessageLanguage: lang,
 		Organiser: play.Organiser{Name: strings.TrimSpace(c.FormValue("organiser_name")), Email: strings.TrimSpace(c.FormValue("organiser_email"))}}
 	for i := range n {

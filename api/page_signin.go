@@ -39,6 +39,8 @@ type myGamesPage struct {
 	DeadlineWord, LastWord, OpenWord string
 	// Record is the address's record (issue #46).
 	Record *recordView
+	// Away is the address's away (issue #43).
+	Away *awayView
 }
 
 // organisedRow is a game the address organises, in "My games".
@@ -117,7 +119,11 @@ func (p *pages) signinDo(c echo.Context) error {
 
 // myGames: GET /me, the signed-in address's games (the sign-in form
 // without a session).
-func (p *pages) myGames(c echo.Context) error {
+func (p *pages) myGames(c echo.Context) error { return p.myGamesWith(c, "") }
+
+// myGamesWith renders My games, its away section showing awayErr (a
+// refused away, "" for none).
+func (p *pages) myGamesWith(c echo.Context, awayErr string) error {
 	lang := pickLang(c, "")
 	email, gs, err := p.svc.MyGamesIn(c.Request().Context(), sessionOf(c), lang) // every line in the reader's language
 	if play.ErrorCode(err) == events.CodeUnauthorized {
@@ -188,7 +194,14 @@ func (p *pages) myGames(c echo.Context) error {
 		}
 		d.Record = p.recordOf(cat, rec, listed)
 	}
-	return p.render(c, http.StatusOK, "mygames", d)
+	if d.Away, err = p.awayOf(c, cat, loc, awayErr); err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if awayErr != "" {
+		status = http.StatusBadRequest
+	}
+	return p.render(c, status, "mygames", d)
 }
 
 // openAdmin: GET /me/admin/:game puts the admin token of a game the

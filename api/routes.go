@@ -58,6 +58,8 @@ func (s *Server) routes() []Route {
 			{http.MethodGet, "/me", p.wrap(p.myGames)},                        // My games (the session's address)
 			{http.MethodPost, "/me/signout", p.wrap(p.signOut)},               // end the session (form: csrf)
 			{http.MethodPost, "/me/leaderboards", p.wrap(p.setListed)},        // be listed on the leaderboards, or not (form: csrf, listed)
+			{http.MethodPost, "/me/away", p.wrap(p.awayDo)},                   // away until a day (form: csrf, until)
+			{http.MethodPost, "/me/back", p.wrap(p.backDo)},                   // back from away (form: csrf)
 			{http.MethodGet, "/leaderboards/:game", p.wrap(p.leaderboard)},    // a game's leaderboard
 			{http.MethodGet, "/me/play/:game", p.wrap(p.openSeat)},            // open my seat of a game (sets its cookie)
 			{http.MethodGet, "/me/admin/:game", p.wrap(p.openAdmin)},          // open the admin page of a game I organise (sets its cookie)
