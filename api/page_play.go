@@ -76,6 +76,10 @@ type playPage struct {
 	Played bool
 	// Zone asks the player's time zone (page_zone.go).
 	Zone *zoneAsk
+	// Decide is the action bar's link to the decision the seat has to
+	// make (nil when it has none): after its own move, the decision still
+	// pending (a power's target, the rest of a turn), named in the bar.
+	Decide *decideLink
 	// Muster is the muster before the first turn, while the game waits
 	// for it (page_muster.go).
 	Muster *musterPanel
@@ -89,10 +93,33 @@ type playerRow struct {
 	ToMove bool
 }
 
-// moveGroup is a titled set of move buttons.
+// moveGroup is a titled set of move buttons. ID is its fieldset's id
+// ("moves-0", ...), the action bar's link to the decision it names.
 type moveGroup struct {
+	ID    string
 	Title string
 	Moves []moveButton
+}
+
+// decideLink names the decision a seat has to make and links to its
+// moves: the one group's fieldset, titled by it (One), or the moves'
+// heading when there are several kinds of move.
+type decideLink struct {
+	Href string
+	Text string
+	One  bool
+}
+
+// decision is the link to the decision of a page's move groups (nil
+// without moves).
+func decision(cat i18n.Printer, groups []moveGroup) *decideLink {
+	switch len(groups) {
+	case 0:
+		return nil
+	case 1:
+		return &decideLink{Href: "#" + groups[0].ID, Text: groups[0].Title, One: true}
+	}
+	return &decideLink{Href: "#h-moves", Text: cat.T("bar.choose")}
 }
 
 // moveButton is one legal move: its JSON (posted back verbatim) and label.
@@ -349,6 +376,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	if !d.YouBot { // the person cannot move for the bot that plays their seat (page_play_bot_test.go)
 		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, grouper)
 	}
+	d.Decide = decision(cat, d.Groups)
 	for _, g := range d.Groups {
 		for i := range g.Moves {
 			if g.Moves[i].Final {
@@ -397,7 +425,7 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, grouper fun
 		if !ok {
 			i = len(out)
 			at[group] = i
-			out = append(out, moveGroup{Title: cat.T(group)})
+			out = append(out, moveGroup{ID: "moves-" + strconv.Itoa(i), Title: cat.T(group)})
 		}
 		mb := moveButton{JSON: string(b), Label: m.Label(), Card: about.Card, Final: k < len(final) && final[k]}
 		out[i].Moves = append(out[i].Moves, mb)
