@@ -34,7 +34,8 @@ type musterPanel struct {
 	CanAnswer bool
 }
 
-// musterRow is one seat's answer, in words.
+// musterRow is one seat's answer, in words; Name is its player's, with
+// "(you)" for the reader's own.
 type musterRow struct {
 	Name   string
 	Answer string
@@ -56,6 +57,9 @@ func (p *pages) musterPanel(c echo.Context, cat i18n.Printer, id string, seat in
 		word := cat.T("muster.waiting")
 		if a != play.AnswerNone {
 			word = cat.T("muster." + a)
+		}
+		if i == seat {
+			name += " " + cat.T("play.you")
 		}
 		mp.Rows = append(mp.Rows, musterRow{Name: name, Answer: word, You: i == seat})
 		if i == seat {
