@@ -31,6 +31,8 @@ func sentences(a *outbox.Answer) []said {
 			s.Move = a.Stopped
 		case outbox.AnswerZone, outbox.AnswerZoneBad:
 			s.Move = a.Zone
+		case outbox.AnswerAway, outbox.AnswerAwayUnread, outbox.AnswerAwayPast, outbox.AnswerAwayTooLong:
+			s.Move = a.Away
 		}
 		out = append(out, s)
 	}

@@ -37,6 +37,8 @@ import (
 //     "Ciao a tutti") are skipped, and the answer names each
 //     (withoutGreetings, issue #43).
 //
+//   - an away line ("away: 12 December") or a back line ("back") says the
+//     person is away or back (away.go); neither is read as a move.
 //   - a line that starts with "zone:", "fuseau:" or "fuso:" (any case, a
 //     blank allowed before the colon) gives the seat's time zone, a city
 //     or a zone name ("zone: Paris", "fuso: Roma"): the emails tell
@@ -54,6 +56,11 @@ type parsed struct {
 	// zone is what the last zone line gave; hasZone: the reply has one.
 	zone    string
 	hasZone bool
+	// away is what the last away line gave (hasAway: the reply has one);
+	// back: the reply has a back line (away.go).
+	away    string
+	hasAway bool
+	back    bool
 }
 
 var chatPrefix = regexp.MustCompile(`(?i)^chat\s*:\s*`)
@@ -74,6 +81,10 @@ func parse(ls []string) parsed {
 			}
 		case zonePrefix.MatchString(l):
 			p.zone, p.hasZone = strings.TrimSpace(zonePrefix.ReplaceAllString(l, "")), true
+		case awayPrefix.MatchString(l):
+			p.away, p.hasAway = strings.TrimSpace(awayPrefix.ReplaceAllString(l, "")), true
+		case isBack(l):
+			p.back = true
 		default:
 			p.moves = append(p.moves, l)
 		}
@@ -99,7 +110,7 @@ func withoutSignOff(ls []string) []string {
 		return ls
 	}
 	for _, l := range tail {
-		if len([]rune(l)) > 40 || chatPrefix.MatchString(l) || zonePrefix.MatchString(l) || isNumber(l) {
+		if len([]rune(l)) > 40 || chatPrefix.MatchString(l) || zonePrefix.MatchString(l) || awayPrefix.MatchString(l) || isBack(l) || isNumber(l) {
 			return ls
 		}
 	}

@@ -40,14 +40,14 @@ func isGreeting(line string, labels []string) bool {
 
 // withoutGreetings returns p without the greeting lines before its first
 // move line, and those lines. A reply that would be left with no move,
-// chat or zone line keeps them: it is answered as unreadable, quoting
+// chat, zone, away or back line keeps them: it is answered as unreadable, quoting
 // what was read.
 func (p parsed) withoutGreetings(labels []string) (parsed, []string) {
 	n := 0
 	for n < len(p.moves) && isGreeting(p.moves[n], labels) {
 		n++
 	}
-	if n == 0 || (n == len(p.moves) && len(p.chat) == 0 && !p.hasZone) {
+	if n == 0 || (n == len(p.moves) && len(p.chat) == 0 && !p.hasZone && !p.hasAway && !p.back) {
 		return p, nil
 	}
 	skipped := p.moves[:n:n]

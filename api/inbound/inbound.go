@@ -29,6 +29,11 @@ type Service interface {
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
 	// AnswerAs records a seat's muster answer (issue #46).
 	AnswerAs(ctx context.Context, id string, seat int, yes bool, key string) error
+	// AwayAs, BackAs and AwayStatusAs are the away of the person of a
+	// seat (events/play/away.go).
+	AwayAs(ctx context.Context, id string, seat int, date string, loc *time.Location) (*play.AwayStatus, error)
+	BackAs(ctx context.Context, id string, seat int, loc *time.Location) (*play.AwayStatus, error)
+	AwayStatusAs(ctx context.Context, id string, seat int, loc *time.Location) (*play.AwayStatus, error)
 }
 
 // Ledger remembers the replies read, so that a message delivered twice is
@@ -56,6 +61,9 @@ type Ledger interface {
 // zone form (notify/postgres.Seats implements it).
 type Zones interface {
 	SetZone(ctx context.Context, gameID string, seat int, zone string) error
+	// ZoneOf is the seat's time zone, else its person's ("": unknown):
+	// an away line's day is read in it.
+	ZoneOf(ctx context.Context, gameID string, seat int) (string, error)
 }
 
 // Config configures a Processor. Service, Ledger and Domain are required.
@@ -234,6 +242,14 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 	}
 	if pr.hasZone {
 		if err := p.setZone(ctx, a, pr.zone, ans); err != nil {
+			return nil, err
+		}
+		if len(pr.moves) == 0 && len(pr.chat) == 0 {
+			return p.fresh(ctx, a, rs)
+		}
+	}
+	if pr.hasAway || pr.back {
+		if err := p.away(ctx, a, pr, ans); err != nil {
 			return nil, err
 		}
 		if len(pr.moves) == 0 && len(pr.chat) == 0 {

@@ -83,6 +83,8 @@ type AwayStatus struct {
 	DaysAllowed int     `json:"days_allowed"`
 	DaysUsed    float64 `json:"days_used"`
 	DaysLeft    int     `json:"days_left"`
+	// left is the away time left from now (DaysLeft, to the nanosecond).
+	left time.Duration
 	// Latest is the latest day an away beginning now may end on, in the
 	// zone the status was asked in ("2026-12-31"; "" when none is left).
 	Latest string `json:"latest,omitempty"`
@@ -180,7 +182,8 @@ func (s *Service) Away(ctx context.Context, email, date string, loc *time.Locati
 		var mail func(int64) ([]outbox.Row, error)
 		if taken == 0 { // the person's email rides with the last game's append
 			mail = func(int64) ([]outbox.Row, error) {
-				return []outbox.Row{s.awayMail(a, aw.Date, plan, st.DaysLeft)}, nil
+				after := max(0, int((st.left-until.Sub(now))/(24*time.Hour))) // what is left once this away is over
+				return []outbox.Row{s.awayMail(a, aw.Date, plan, after)}, nil
 			}
 		}
 		if err := s.awayIn(ctx, a, aw, plan[i], mail); err != nil {
@@ -445,7 +448,7 @@ func (s *Service) awayStatus(ctx context.Context, email string, seats []awaySeat
 	used := awayUsed(periods, now.Add(-awayYear), now)
 	st.DaysUsed = float64(used.Round(time.Hour)) / float64(24*time.Hour)
 	left := time.Duration(s.awayDays)*24*time.Hour - used
-	st.DaysLeft = max(0, int(left/(24*time.Hour)))
+	st.DaysLeft, st.left = max(0, int(left/(24*time.Hour))), left
 	if left > 0 {
 		// The latest day whose start (in loc) is within what is left.
 		end := now.Add(left).In(loc)
@@ -540,4 +543,45 @@ func (s *Service) awayMail(a awaySeat, date string, plan []AwayGame, daysLeft in
 			Seat: x.Seat, TokenGen: x.gen, Away: x.Effect, AwayWaits: x.WaitUntil})
 	}
 	return outbox.Row{GameID: a.g.ID, Kind: outbox.Away, Payload: p}
+}
+
+// seatEmail is the address of seat of game id (the reply's person).
+// Errors: events.CodeNotFound.
+func (s *Service) seatEmail(ctx context.Context, id string, seat int) (string, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	st := g.SeatAt(seat)
+	if st == nil || st.Email == "" {
+		return "", events.Errorf(events.CodeNotFound, "game %s has no person at seat %d", id, seat)
+	}
+	return st.Email, nil
+}
+
+// AwayAs is Away for the person of seat of game id (a reply's away line).
+func (s *Service) AwayAs(ctx context.Context, id string, seat int, date string, loc *time.Location) (*AwayStatus, error) {
+	email, err := s.seatEmail(ctx, id, seat)
+	if err != nil {
+		return nil, err
+	}
+	return s.Away(ctx, email, date, loc)
+}
+
+// BackAs is Back for the person of seat of game id (a reply's back line).
+func (s *Service) BackAs(ctx context.Context, id string, seat int, loc *time.Location) (*AwayStatus, error) {
+	email, err := s.seatEmail(ctx, id, seat)
+	if err != nil {
+		return nil, err
+	}
+	return s.Back(ctx, email, loc)
+}
+
+// AwayStatusAs is AwayOf for the person of seat of game id.
+func (s *Service) AwayStatusAs(ctx context.Context, id string, seat int, loc *time.Location) (*AwayStatus, error) {
+	email, err := s.seatEmail(ctx, id, seat)
+	if err != nil {
+		return nil, err
+	}
+	return s.AwayOf(ctx, email, loc)
 }

@@ -201,10 +201,11 @@ func (w *batchWrite) read(br pgx.BatchResults, statements int) error {
 
 // losersSQL returns which of the appends ($1 stream, $2 expected version,
 // $3 append key or NULL) cannot be written: their next version or their
-// append key is taken.
-const losersSQL = `SELECT h.stream FROM unnest($1::text[], $2::bigint[], $3::text[]) AS h(stream, expected, akey)
-	WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream = h.stream AND e.version = h.expected + 1)
-	   OR EXISTS (SELECT 1 FROM events e WHERE e.stream = h.stream AND e.append_key = h.akey)`
+// append key is taken. A join on the stream, not a correlated EXISTS:
+// Citus joins a distributed table only on its distribution column
+// (docs/SCALING.md, "Running on Citus").
+const losersSQL = `SELECT DISTINCT h.stream FROM unnest($1::text[], $2::bigint[], $3::text[]) AS h(stream, expected, akey)
+	JOIN events e ON e.stream = h.stream AND (e.version = h.expected + 1 OR e.append_key = h.akey)`
 
 // dropLosers takes the appends that lost a race (see losersSQL) out of
 // send, after an insert failed on a unique constraint, and returns how

@@ -37,11 +37,19 @@ func NewSeats(pool *pgxpool.Pool, h Histories) *Seats {
 // and seats), with the request's index. A seat whose page never told its
 // zone takes the one its address told in another game (seats_email), so
 // that a player's deadlines are not told in UTC until the first visit of
-// each game's page.
-const zonesSQL = `SELECT r.i, coalesce(nullif(s.time_zone, ''),
-  (SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower(s.email) AND o.time_zone <> '' LIMIT 1), '')
-FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat`
+// each game's page. The other games are read by address in a query of
+// their own, joined after: Citus joins the seats of many games only on
+// their game (docs/SCALING.md, "Running on Citus").
+const zonesSQL = `WITH s AS (
+  SELECT r.i, s.time_zone, lower(s.email) AS email
+  FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
+  JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+), told AS (
+  SELECT lower(o.email) AS email, min(o.time_zone) AS time_zone FROM seats o
+  WHERE lower(o.email) IN (SELECT email FROM s WHERE time_zone = '') AND o.time_zone <> ''
+  GROUP BY lower(o.email)
+)
+SELECT s.i, coalesce(nullif(s.time_zone, ''), told.time_zone, '') FROM s LEFT JOIN told ON told.email = s.email`
 
 // storiesSQL selects, for each requested seat ($1, $2, $3: game ids,
 // seats and the versions of the seats' last game events of their own up
@@ -244,6 +252,22 @@ WHERE ((game_id = $1 AND seat = $2) OR lower(email) = (SELECT lower(m.email) FRO
 		return fmt.Errorf("notify/postgres: set time zone of %s seat %d: %w", gameID, seat, err)
 	}
 	return nil
+}
+
+// ZoneOf is the time zone of seat of game id, else the one its person
+// gave on another seat ("": none known; inbound.Zones).
+func (s *Seats) ZoneOf(ctx context.Context, gameID string, seat int) (string, error) {
+	var zone string
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(nullif(s.time_zone, ''),
+  (SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower(s.email) AND s.email <> '' AND o.time_zone <> '' LIMIT 1), '')
+FROM seats s WHERE s.game_id = $1 AND s.seat = $2`, gameID, seat).Scan(&zone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("notify/postgres: time zone of %s seat %d: %w", gameID, seat, err)
+	}
+	return zone, nil
 }
 
 // round is the engine's summary of the last round ended at or before

@@ -24,6 +24,10 @@ type Answer struct {
 	// Zone is the time zone a zone line set (AnswerZone), or the text it
 	// gave (AnswerZoneBad).
 	Zone string `json:"zone,omitempty"`
+	// Away is the day an away line set (AnswerAway, 2026-12-12), the day
+	// it named (AnswerAwayPast), what it said (AnswerAwayUnread), or the
+	// latest day allowed (AnswerAwayTooLong).
+	Away string `json:"away,omitempty"`
 	// Quote is the text read from the reply (AnswerUnreadable), as lines.
 	Quote []string `json:"quote,omitempty"`
 	// Detail is the reason a move or a message was refused, in English
@@ -89,4 +93,22 @@ const (
 	AnswerAccepted     = "accepted"
 	AnswerDeclined     = "declined"
 	AnswerMusterUnread = "muster_unread"
+	// An away or back line (issue #43 part 8): AnswerAway, the person is
+	// away until Away in all their games; AnswerBack, they are back;
+	// AnswerNotAway, a back line but they were not away; AnswerAwayUnread,
+	// the line names no day (Away: what it said); AnswerAwayPast, the day
+	// is today or past; AnswerAwayTooLong, beyond the allowance (Away:
+	// the latest day allowed); AnswerAwayNoneLeft, no away time left;
+	// AnswerAwayForbidden, no game of theirs takes an away;
+	// AnswerAwayRefused, the service refused it (Detail). Nothing changed
+	// but for AnswerAway and AnswerBack.
+	AnswerAway          = "away"
+	AnswerBack          = "back"
+	AnswerNotAway       = "not_away"
+	AnswerAwayUnread    = "away_unread"
+	AnswerAwayPast      = "away_past"
+	AnswerAwayTooLong   = "away_too_long"
+	AnswerAwayNoneLeft  = "away_none_left"
+	AnswerAwayForbidden = "away_forbidden"
+	AnswerAwayRefused   = "away_refused"
 )
