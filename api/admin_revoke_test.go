@@ -14,11 +14,13 @@ import (
 	"pbem/projections"
 )
 
-// pendingMails is the number of game id's emails not sent yet.
+// pendingMails is the number of game id's emails not sent yet: its
+// outbox rows and the your-turn emails its row owes (games.turn_mail).
 func (e *pageEnv) pendingMails(id string) int {
 	e.t.Helper()
 	var n int
-	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'pending'`, id).Scan(&n); err != nil {
+	if err := e.pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'pending')
+		+ (SELECT count(*) FROM games g, json_array_elements(g.turn_mail) t WHERE g.id = $1)`, id).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	return n
