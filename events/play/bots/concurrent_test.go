@@ -33,7 +33,7 @@ func (g *gate) PlayBot(ctx context.Context, id string, seat int) (bool, error) {
 	g.mu.Unlock()
 	select {
 	case <-g.all:
-	case <-time.After(time.Minute):
+	case <-time.After(playLimit):
 		return false, context.DeadlineExceeded
 	}
 	return g.Player.PlayBot(ctx, id, seat)
@@ -52,7 +52,7 @@ func TestWorkerPlaysClaimedSeatsAtOnce(t *testing.T) {
 		id := e.create(t, lords.Name, "", "normal")
 		ann := map[int]string{0: tokens.Seat(botSecret, id, 0, 0)}
 		// Ann plays until her bot is awaited.
-		e.playPeople(t, id, ann, rng, time.Minute, func() bool {
+		e.playPeople(t, id, ann, rng, playLimit, func() bool {
 			sm, err := e.svc.Summary(ctx, id)
 			if err != nil {
 				t.Fatal(err)

@@ -50,7 +50,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	ann, bob := tokens.Seat(botSecret, id, 0, 0), tokens.Seat(botSecret, id, 1, 0)
 	rng := rand.New(rand.NewPCG(5, 6))
 	moves := 0
-	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, func() bool { moves++; return moves > 6 })
+	e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, playLimit, func() bool { moves++; return moves > 6 })
 
 	// The organiser hands Bob's seat to a bot: a bad level changes nothing.
 	if _, err := e.svc.SeatBot(ctx, id, c.AdminToken, 1, "hard"); play.ErrorCode(err) != events.CodeInvalid || !strings.Contains(err.Error(), "bot") {
@@ -67,7 +67,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 		t.Fatalf("seats = %+v", sm.Seats)
 	}
 	handed := sm.Version
-	e.playPeople(t, id, map[int]string{0: ann}, rng, time.Minute, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
+	e.playPeople(t, id, map[int]string{0: ann}, rng, playLimit, func() bool { return countBy(t, e, id, "bot:normal") >= 3 })
 	if _, err := e.svc.Move(ctx, id, bob, play.MoveRequest{Version: 1, Move: play.PostedMove([]byte(`{}`))}); play.ErrorCode(err) != events.CodeConflict {
 		t.Fatalf("Bob's move while a bot plays his seat: %v", err)
 	}
@@ -101,7 +101,7 @@ func TestBotSeatHandedToABotAndBack(t *testing.T) {
 	}
 	botMoves := countBy(t, e, id, "bot:normal")
 	bob = tokens.Seat(botSecret, id, 1, 1)
-	end := e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, time.Minute, nil)
+	end := e.playPeople(t, id, map[int]string{0: ann, 1: bob}, rng, playLimit, nil)
 	if end.Status != projections.StatusFinished {
 		t.Fatalf("summary %+v", end)
 	}
@@ -174,7 +174,7 @@ func TestBotSeatGetsNoReminderAndEmailsMarkBots(t *testing.T) {
 	// Ann plays until the bot (not played: no worker) is awaited.
 	tok := tokens.Seat(botSecret, c.ID, 0, 0)
 	rng := rand.New(rand.NewPCG(8, 9))
-	e.playPeople(t, c.ID, map[int]string{0: tok}, rng, time.Minute, func() bool {
+	e.playPeople(t, c.ID, map[int]string{0: tok}, rng, playLimit, func() bool {
 		sm, err := e.svc.Summary(ctx, c.ID)
 		return err == nil && slices.Contains(sm.ToMove, 1)
 	})
@@ -224,7 +224,7 @@ func TestDigestMarksBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ann's turn comes (the bot worker plays Hal's first if it is his).
-	e.playPeople(t, c.ID, nil, nil, time.Minute, func() bool {
+	e.playPeople(t, c.ID, nil, nil, playLimit, func() bool {
 		sm, err := e.svc.Summary(ctx, c.ID)
 		return err == nil && slices.Contains(sm.ToMove, 0)
 	})

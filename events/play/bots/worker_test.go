@@ -264,7 +264,7 @@ func TestBotWorkerPlaysWholeGames(t *testing.T) {
 		{bagpipes.Name, []string{"easy", "normal", "easy", "easy", "normal"}},
 	} {
 		id := e.create(t, tc.game, "", tc.levels...)
-		sm := e.playPerson(t, id, rand.New(rand.NewPCG(uint64(i), 7)), time.Minute)
+		sm := e.playPerson(t, id, rand.New(rand.NewPCG(uint64(i), 7)), playLimit)
 		if sm.Status != projections.StatusFinished || len(sm.Result.Ranking) != len(tc.levels)+1 {
 			t.Fatalf("%s: summary %+v", tc.game, sm)
 		}
@@ -333,7 +333,7 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 	id := e.create(t, bagpipes.Name, "", "normal")
 	tok := tokens.Seat(botSecret, id, 0, 0)
 	rng := rand.New(rand.NewPCG(1, 1))
-	e.playPeople(t, id, map[int]string{0: tok}, rng, time.Minute, func() bool {
+	e.playPeople(t, id, map[int]string{0: tok}, rng, playLimit, func() bool {
 		sm, err := e.svc.Summary(ctx, id)
 		return err == nil && slices.Contains(sm.ToMove, 1)
 	})
@@ -363,3 +363,9 @@ func TestBotPlayBotPlaysEachDecisionOnce(t *testing.T) {
 		t.Fatalf("PlayBot of no seat: %v", err)
 	}
 }
+
+// playLimit is how long a test waits for a game (or the step it watches)
+// before calling it hung. It bounds a wait for a condition, and is not a
+// time anything takes: on 2 cores under make test at load 30 (-race),
+// bots have taken more than a minute to finish one game.
+const playLimit = 5 * time.Minute
