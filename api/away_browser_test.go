@@ -65,12 +65,18 @@ func TestBrowserAwayForm(t *testing.T) {
 			eval[bool](t, tb, `document.getElementById('away-until').removeAttribute('min'); document.getElementById('away-until').value = '`+past+`'; true`)
 			within(t, tb, 20*time.Second, "a past day "+size, chromedp.Click(chromedp.CSS("#go-away")), chromedp.WaitVisible(chromedp.CSS("#away-error")))
 			check(tb, "away refused "+size)
+			if got := eval[string](t, tb, `document.documentElement.lang`); got != lang {
+				t.Errorf("away refused %s: the page is in %q", size, got)
+			}
 			screenshot(t, tb, dir, fmt.Sprintf("away-refused-%s-%dx%d.png", lang, vp.w, vp.h))
 
 			day := e.svc.Now().AddDate(0, 0, 5).Format(time.DateOnly)
 			within(t, tb, 20*time.Second, "away "+size, chromedp.SetValue(chromedp.CSS("#away-until"), day),
 				chromedp.Click(chromedp.CSS("#go-away")), chromedp.WaitVisible(chromedp.CSS("#back")))
 			check(tb, "away on "+size)
+			if got := eval[string](t, tb, `document.documentElement.lang`); got != lang {
+				t.Errorf("away on %s: the page after the form is in %q", size, got)
+			}
 			screenshot(t, tb, dir, fmt.Sprintf("away-on-%s-%dx%d.png", lang, vp.w, vp.h))
 			within(t, tb, 20*time.Second, "back "+size, chromedp.Click(chromedp.CSS("#back")), chromedp.WaitVisible(chromedp.CSS("#go-away")))
 			rounds++

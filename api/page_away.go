@@ -99,7 +99,7 @@ func (p *pages) awayDo(c echo.Context) error {
 	_, err = p.svc.AwayFor(ctx, sessionOf(c), day, loc)
 	switch play.ErrorCode(err) {
 	case "":
-		return c.Redirect(http.StatusSeeOther, "/me#away")
+		return c.Redirect(http.StatusSeeOther, "/me?lang="+lang+"#away")
 	case events.CodeConflict:
 		return p.myGamesWith(c, cat.T("away.err.forbidden"))
 	case events.CodeInvalid:
@@ -118,7 +118,7 @@ func (p *pages) backDo(c echo.Context) error {
 	case events.CodeUnauthorized:
 		return c.Redirect(http.StatusSeeOther, "/signin")
 	case "", events.CodeConflict: // not away (a second click): My games says so
-		return c.Redirect(http.StatusSeeOther, "/me#away")
+		return c.Redirect(http.StatusSeeOther, "/me?lang="+pickLang(c, "")+"#away")
 	}
 	return err
 }
