@@ -448,7 +448,9 @@ func (s *Service) awayStatus(ctx context.Context, email string, seats []awaySeat
 	used := awayUsed(periods, now.Add(-awayYear), now)
 	st.DaysUsed = float64(used.Round(time.Hour)) / float64(24*time.Hour)
 	left := time.Duration(s.awayDays)*24*time.Hour - used
-	st.DaysLeft, st.left = max(0, int(left/(24*time.Hour))), left
+	// Days left are whole days, counted to the hour: an away of minutes
+	// (said and taken back) leaves the days as they were.
+	st.DaysLeft, st.left = max(0, int(left.Round(time.Hour)/(24*time.Hour))), left
 	if left > 0 {
 		// The latest day whose start (in loc) is within what is left.
 		end := now.Add(left).In(loc)
