@@ -38,7 +38,42 @@ type Turn struct {
 // (TurnsJSON), reusing its deflate writers: a new one costs about 1.2 MB
 // and 0.8 ms, more than the rest of a move in the server, a reused one
 // 7 µs. The zero value is ready; it is safe for concurrent use.
-type Packer struct{ writers sync.Pool }
+//
+// Its writers wait in a free list of its own rather than a sync.Pool: a
+// pool may drop what it holds at any garbage collection (and, under the
+// race detector, at random), so a move would pay for a new writer now and
+// then; the list keeps at most maxIdleWriters, about one a core.
+type Packer struct {
+	mu   sync.Mutex
+	idle []*flate.Writer
+}
+
+// maxIdleWriters bounds the writers a Packer keeps (about 1.2 MB each).
+const maxIdleWriters = 8
+
+// get takes an idle writer writing to z, or makes one.
+func (k *Packer) get(z *bytes.Buffer) (*flate.Writer, error) {
+	k.mu.Lock()
+	var w *flate.Writer
+	if n := len(k.idle); n > 0 {
+		w, k.idle = k.idle[n-1], k.idle[:n-1]
+	}
+	k.mu.Unlock()
+	if w == nil {
+		return flate.NewWriter(z, flate.BestSpeed)
+	}
+	w.Reset(z)
+	return w, nil
+}
+
+// put gives w back for the next pack.
+func (k *Packer) put(w *flate.Writer) {
+	k.mu.Lock()
+	if len(k.idle) < maxIdleWriters {
+		k.idle = append(k.idle, w)
+	}
+	k.mu.Unlock()
+}
 
 // TurnsJSON is the JSON array of the your-turn rows a move owes, as the
 // game's UPDATE takes it (nil for none), each payload packed: its JSON
@@ -73,15 +108,11 @@ func (k *Packer) pack(p Payload) (json.RawMessage, error) {
 		return nil, err
 	}
 	var z bytes.Buffer
-	w, _ := k.writers.Get().(*flate.Writer)
-	if w == nil {
-		if w, err = flate.NewWriter(&z, flate.BestSpeed); err != nil {
-			return nil, err
-		}
-	} else {
-		w.Reset(&z)
+	w, err := k.get(&z)
+	if err != nil {
+		return nil, err
 	}
-	defer k.writers.Put(w)
+	defer k.put(w)
 	if _, err := w.Write(raw); err != nil {
 		return nil, err
 	}
