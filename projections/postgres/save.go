@@ -194,7 +194,8 @@ func keyBytes(k *events.CommitKey) []byte {
 // projections.SeatHistory), $18 and $19 one per game for the your-turn
 // emails it owes (outbox.Packer's TurnsJSON, or NULL) and the first version of the
 // moves it took back (0: none), which turn_mail (migration 0101) merges
-// into the row's owed emails. The row's awaited_since follows its to_move
+// into the row's owed emails (merged once a row: turn_due reads the merge).
+// The row's awaited_since follows its to_move
 // (migration 0084: a seat still awaited keeps its version). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
@@ -218,8 +219,7 @@ const changesSQL = `WITH u AS (
 		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move, u.version),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at,
-		turn_mail = turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us),
-		turn_due = turn_due(turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us))
+		(turn_mail, turn_due) = (SELECT m, turn_due(m) FROM turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us) AS m)
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
