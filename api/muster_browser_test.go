@@ -73,10 +73,7 @@ func TestBrowserMuster(t *testing.T) {
 			if !strings.Contains(text, says[lang][0]) || eval[int](t, tb, `document.querySelectorAll("#moves-form").length`) != 0 {
 				t.Errorf("%s: the page lacks the panel's %q, or offers moves:\n%s", what, says[lang][0], text)
 			}
-			axeClean(t, tb, src, what)
-			if w := eval[int](t, tb, `document.documentElement.scrollWidth`); w > int(vp.w) {
-				t.Errorf("%s is %d px wide: it scrolls sideways", what, w)
-			}
+			fitsAndAxeClean(t, tb, src, what, vp.w)
 			screenshot(t, tb, dir, fmt.Sprintf("muster-%s-%dx%d.png", lang, vp.w, vp.h))
 			if vp.mobile {
 				tabs[lang] = tb

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -49,11 +50,27 @@ func chooseLang(t *testing.T, tb context.Context, lang string) {
 }
 
 // axeClean fails the test on a serious or critical axe violation of the
-// tab's page.
+// tab's page, naming the elements at fault.
 func axeClean(t *testing.T, tb context.Context, src, what string) {
 	t.Helper()
 	for _, v := range axeRun(t, tb, src) {
-		t.Errorf("%s: %s %s: %s (%d nodes)", what, v.Impact, v.ID, v.Help, len(v.Nodes))
+		var where []string
+		for _, n := range v.Nodes {
+			b, _ := json.Marshal(n.Target)
+			where = append(where, string(b))
+		}
+		t.Errorf("%s: %s %s: %s at %s", what, v.Impact, v.ID, v.Help, strings.Join(where, " "))
+	}
+}
+
+// fitsAndAxeClean fails the test on a serious or critical axe violation
+// of the tab's page (axeClean) or if the page is wider than width: it
+// scrolls sideways.
+func fitsAndAxeClean(t *testing.T, tb context.Context, src, what string, width int64) {
+	t.Helper()
+	axeClean(t, tb, src, what)
+	if w := eval[int](t, tb, `document.documentElement.scrollWidth`); w > int(width) {
+		t.Errorf("%s is %d px wide: it scrolls sideways", what, w)
 	}
 }
 

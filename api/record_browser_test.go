@@ -2,10 +2,8 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -69,17 +67,7 @@ func TestBrowserRecordPages(t *testing.T) {
 			for _, pg := range pages {
 				what := fmt.Sprintf("%s %s %dx%d", pg.name, lang, vp.w, vp.h)
 				within(t, tb, 20*time.Second, what, chromedp.Navigate(e.url+pg.path), chromedp.WaitVisible(chromedp.CSS(pg.wait)))
-				for _, v := range axeRun(t, tb, src) {
-					var where []string
-					for _, n := range v.Nodes {
-						b, _ := json.Marshal(n.Target)
-						where = append(where, string(b))
-					}
-					t.Errorf("%s: %s %s: %s at %s", what, v.Impact, v.ID, v.Help, strings.Join(where, " "))
-				}
-				if w := eval[int](t, tb, `document.documentElement.scrollWidth`); w > int(vp.w) {
-					t.Errorf("%s is %d px wide: it scrolls sideways", what, w)
-				}
+				fitsAndAxeClean(t, tb, src, what, vp.w)
 				screenshot(t, tb, dir, fmt.Sprintf("record-%s-%s-%dx%d.png", pg.name, lang, vp.w, vp.h))
 			}
 		}
