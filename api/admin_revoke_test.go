@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"pbem/events"
+	"pbem/events/play/playtest"
 	"strings"
 	"testing"
 
@@ -19,8 +20,7 @@ import (
 func (e *pageEnv) pendingMails(id string) int {
 	e.t.Helper()
 	var n int
-	if err := e.pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'pending')
-		+ (SELECT count(*) FROM games g, json_array_elements(g.turn_mail) t WHERE g.id = $1)`, id).Scan(&n); err != nil {
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM `+playtest.MailSQL+` m WHERE game_id = $1 AND status = 'pending'`, id).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	return n

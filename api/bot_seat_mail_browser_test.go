@@ -21,6 +21,7 @@ import (
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
 	"pbem/notify"
@@ -177,8 +178,8 @@ func TestBrowserBotSeatAwaitsNoPerson(t *testing.T) {
 			// Waiting in the outbox, or owed by the game row until the
 			// worker writes it (games.turn_mail, migration 0101).
 			var waiting int
-			if err := e.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM outbox WHERE game_id = $1 AND seat = 0 AND kind = 'your_turn' AND status = 'pending')
-				+ (SELECT count(*) FROM games g, json_array_elements(g.turn_mail) t WHERE g.id = $1 AND (t->>'seat')::int = 0)`, id).Scan(&waiting); err != nil || waiting == 0 {
+			if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM `+playtest.MailSQL+` m
+				WHERE game_id = $1 AND seat = 0 AND kind = 'your_turn' AND status = 'pending'`, id).Scan(&waiting); err != nil || waiting == 0 {
 				t.Fatalf("no your-turn email waits for Ann: %d, %v", waiting, err)
 			}
 

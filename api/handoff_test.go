@@ -25,8 +25,7 @@ import (
 func (e *pageEnv) pendingMail() int {
 	e.t.Helper()
 	var n int
-	if err := e.pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM outbox WHERE status = 'pending')
-		+ (SELECT count(*) FROM games g, json_array_elements(g.turn_mail) t)`).Scan(&n); err != nil {
+	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM `+playtest.MailSQL+` m WHERE status = 'pending'`).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	return n
