@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -221,6 +222,7 @@ func TestRandomGames(t *testing.T) {
 	}
 	st := enginetest.RandomGames(t, Game{}, enginetest.Options{
 		Games: games, Setup: setup, Seed: 7, DeepEvery: 200, Bots: true,
+		Workers:   runtime.GOMAXPROCS(0),
 		Invariant: invariant, CheckView: checkView, CheckRedacted: checkRedacted,
 		Plant: func(st engine.State, seat, k int) (engine.State, bool) {
 			return plantSecrets(st.(*state), seat, k)

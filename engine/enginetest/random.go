@@ -18,7 +18,9 @@ type Options struct {
 	Games int
 	// Setup returns the setup of the i-th game (its seed should differ).
 	Setup func(i int) engine.Setup
-	// Seed seeds the choice of moves (the tests' own randomness).
+	// Seed seeds the choice of moves (the tests' own randomness): game i
+	// draws its moves from rand.NewPCG(Seed, i), whatever the Workers and
+	// the games before it, so that a failing game reproduces alone.
 	Seed uint64
 	// MaxMoves fails a game that has not ended after so many moves
 	// (default 100000).
@@ -97,12 +99,12 @@ func RandomGames(t testing.TB, g engine.Game, o Options) Stats {
 		go func() {
 			defer wg.Done()
 			st := Stats{Winners: map[int]int{}}
-			r := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+uint64(w)))
 			for i := w; i < o.Games; i += workers {
 				setup := o.Setup(i)
 				deep := i%o.DeepEvery == 0
+				r := rand.New(rand.NewPCG(o.Seed, uint64(i)))
 				if err := playOne(g, setup, r, o, deep, &st); err != nil {
-					errs[w] = fmt.Errorf("game %d (players %d, options %s, seed %x): %v", i, setup.Players, setup.Options, setup.Seed[:], err)
+					errs[w] = fmt.Errorf("game %d (players %d, options %s, seed %x, moves from rand.NewPCG(%d, %d)): %v", i, setup.Players, setup.Options, setup.Seed[:], o.Seed, i, err)
 					return
 				}
 				st.Games++
