@@ -34,6 +34,10 @@ type Repository interface {
 	// MyGames lists every seat of email, the active games first, with
 	// each game's last event, without LastMove (the service tells it).
 	MyGames(ctx context.Context, email string) ([]MyGame, error)
+	// PersonLanguage is the language of email's seat (its own, not its
+	// game's) in the game of theirs that changed last among those whose
+	// seat has one, other than game except: "" when none has.
+	PersonLanguage(ctx context.Context, email, except string) (string, error)
 	// WaitingSince maps each seat game id awaits to the time of the
 	// event since which it waits.
 	WaitingSince(ctx context.Context, id string) (map[int]time.Time, error)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -36,24 +35,8 @@ func (s *Service) personLanguage(ctx context.Context, email, except string) (str
 	if email == "" {
 		return "", false, nil
 	}
-	gs, err := s.repo.MyGames(ctx, email)
-	if err != nil {
-		return "", false, err
-	}
-	slices.SortFunc(gs, func(a, b projections.MyGame) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
-	for _, m := range gs {
-		if m.GameID == except || m.Seat < 0 {
-			continue
-		}
-		g, err := s.game(ctx, m.GameID)
-		if err != nil {
-			return "", false, err
-		}
-		if st := g.SeatAt(m.Seat); st != nil && st.Language != "" && strings.EqualFold(st.Email, email) {
-			return st.Language, true, nil
-		}
-	}
-	return "", false, nil
+	lang, err := s.repo.PersonLanguage(ctx, email, except)
+	return lang, lang != "", err
 }
 
 // personLanguages gives each person of req without a language of their

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -55,6 +56,23 @@ func (r *Repo) MyGames(ctx context.Context, email string) ([]projections.MyGame,
 		}
 	}
 	return out, nil
+}
+
+// PersonLanguage implements projections.Repository, in one query: not
+// each game of the address read in turn (a game created for a person with
+// a long history read every game of theirs and its last event).
+func (r *Repo) PersonLanguage(ctx context.Context, email, except string) (string, error) {
+	var lang string
+	err := r.pool.QueryRow(ctx, `SELECT s.language FROM seats s JOIN games g ON g.id = s.game_id
+		WHERE lower(s.email) = lower($1) AND s.game_id <> $2 AND s.language <> ''
+		ORDER BY g.updated_at DESC, g.id, s.seat LIMIT 1`, email, except).Scan(&lang)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("projections/postgres: person language: %w", err)
+	}
+	return lang, nil
 }
 
 // WaitingSince implements projections.Repository: the version since which
