@@ -194,9 +194,12 @@ func keyBytes(k *events.CommitKey) []byte {
 // projections.SeatHistory), $18 and $19 one per game for the your-turn
 // emails it owes (outbox.Packer's TurnsJSON, or NULL) and the first version of the
 // moves it took back (0: none), which turn_mail (migration 0101) merges
-// into the row's owed emails (merged once a row: turn_due reads the merge).
-// The row's awaited_since follows its to_move
-// (migration 0084: a seat still awaited keeps its version). The final SELECT fails
+// into the row's owed emails, giving their turn_due in the same pass
+// (turn_mail_next, migration 0104). The row's awaited_since follows its
+// to_move (awaited_next, 0104: a seat still awaited keeps its version).
+// Both are set-returning SQL functions read in FROM, which PostgreSQL
+// inlines into this statement: the scalar functions they replace ran an
+// executor of their own for every row (0104's header has the figures). The final SELECT fails
 // the statement unless every game row was there: the cast of a text that
 // is not a number raises an error, and HAVING evaluates it only then. The
 // check is in SQL because the statement may be sent with the COMMIT
@@ -216,10 +219,11 @@ const changesSQL = `WITH u AS (
 			turns, cancel_from)
 ), g AS (
 	UPDATE games SET status = u.status, version = u.version, to_move = u.to_move,
-		awaited_since = awaited_since(games.to_move, games.awaited_since, u.to_move, u.version),
+		awaited_since = (SELECT a.awaited_since FROM awaited_next(games.to_move, games.awaited_since, u.to_move, u.version) AS a),
 		result = u.result, updated_at = u.updated_at, finished_at = u.finished_at, paused = u.paused,
 		extensions = u.extensions, deadline_at = u.deadline_at, reminder_at = u.reminder_at,
-		(turn_mail, turn_due) = (SELECT m, turn_due(m) FROM turn_mail(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us) AS m)
+		(turn_mail, turn_due) = (SELECT m.turn_mail, m.turn_due
+			FROM turn_mail_next(games.turn_mail, u.to_move, u.turns, u.cancel_from, u.now_us) AS m)
 	FROM u WHERE games.id = u.id AND games.id = ANY ($1::text[]) RETURNING 1
 ), snap AS (
 	UPDATE game_states s SET version = u.version, state = u.state
