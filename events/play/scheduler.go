@@ -69,7 +69,7 @@ type Reminder struct {
 // (events/play/postgres.Deadlines implements it).
 type DeadlineStore interface {
 	// DueDeadlines lists up to limit active games whose deadline is at or
-	// before now, oldest first, skipping games another scheduler holds.
+	// before now, oldest first, without holding them.
 	DueDeadlines(ctx context.Context, now time.Time, limit int) ([]DueGame, error)
 	// DueReminders lists up to limit active games whose reminder time has
 	// passed and which were not reminded for their current deadline,
@@ -77,8 +77,8 @@ type DeadlineStore interface {
 	DueReminders(ctx context.Context, now time.Time, limit int) ([]DueGame, error)
 	// Remind writes, in one transaction, one reminder row per awaited seat
 	// of each game of due that is still due and still at the version it was
-	// found at (games another scheduler holds are skipped), and marks those
-	// games reminded. It returns how many games it reminded.
+	// found at (a game another scheduler reminded meanwhile is left out),
+	// and marks those games reminded. It returns how many games it reminded.
 	Remind(ctx context.Context, now time.Time, due []Reminder) (int, error)
 	// DueBacks lists up to limit seats of games going on whose away ends
 	// at or before now, the earliest end first, without holding them.
@@ -115,12 +115,14 @@ type SchedulerConfig struct {
 // transaction, writes the timeout notices and the next player's email),
 // writes reminders before deadlines, and has the daily digests written.
 //
-// Several serve processes may run a Scheduler: due games are listed with
-// FOR UPDATE SKIP LOCKED, and a game timed out twice is harmless because
-// the service appends at the game's version (the second append conflicts
-// and reports false). No call of the service happens while the store holds
-// a game's row: a reminder's moves are read before its row is taken, and
-// written only if the game is still at the version they were read at.
+// Several serve processes may run a Scheduler: due games are listed
+// without a lock, and a game two schedulers time out is timed out once
+// because the service appends at the game's version (the second append
+// conflicts and reports false); a reminder takes its game by a
+// conditional update, so it is written once. No call of the service
+// happens while the store holds a game's row: a reminder's moves are read
+// before its row is taken, and written only if the game is still at the
+// version they were read at.
 type Scheduler struct{ c SchedulerConfig }
 
 // NewScheduler checks c and fills in defaults.

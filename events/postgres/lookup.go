@@ -57,13 +57,20 @@ func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) 
 }
 
 // lastActsSQL selects, for each request ($1 streams, $2 actors, $3 upper
-// versions, $4 the type prefix left out) in order, the version of the
-// actor's last event up to the version, or 0. The index on (stream,
-// version) is read backwards from the upper version.
-const lastActsSQL = `SELECT coalesce((SELECT max(e.version) FROM events e
-    WHERE e.stream = r.stream AND e.actor = r.actor AND e.version <= r.upto AND NOT starts_with(e.type, $4)), 0)
-FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS r(stream, actor, upto, i)
-ORDER BY r.i`
+// versions, $4 the type prefix left out) with its index, the version of the
+// actor's last event up to the version; a request whose stream has no
+// event has no row. The index on (stream, version) is read backwards from
+// the upper version, stopping at the actor's last event. The requests are
+// joined to their stream's first event, so that the correlated subquery
+// names the stream of a row of events, not of unnest: Citus refuses a
+// correlated subquery beside a set-returning function in FROM, and runs
+// this one on the workers that hold the streams (docs/SCALING.md, "What
+// Citus refused").
+const lastActsSQL = `SELECT r.i, coalesce((SELECT max(e.version) FROM events e
+    WHERE e.stream = h.stream AND e.actor = r.actor AND e.version <= r.upto AND NOT starts_with(e.type, $4)), 0)
+FROM events h
+JOIN (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS u(stream, actor, upto, i)) r ON r.stream = h.stream
+WHERE h.version = 1 AND h.stream = ANY ($1::text[])`
 
 // LastActs returns, for each i, the version of the last event of
 // streams[i] up to version uptos[i] whose actor is actors[i] and whose type
@@ -76,8 +83,12 @@ func LastActs(ctx context.Context, q Querier, streams, actors []string, uptos []
 	if err != nil {
 		return nil, fmt.Errorf("events/postgres: last acts: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
+	out := make([]int64, len(streams))
+	var i, v int64
+	if _, err := pgx.ForEachRow(rows, []any{&i, &v}, func() error {
+		out[i-1] = v
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("events/postgres: last acts: %w", err)
 	}
 	return out, nil

@@ -23,18 +23,22 @@ var _ notify.Freshness = (*Outbox)(nil)
 // person, issue #43), whether a newer your-turn
 // email or reminder to the seat waits (outbox_pending_seat, migration
 // 0092; or a your-turn email about a later version the game row owes,
-// migration 0101), and the game's version. A game without a row (none is removed;
-// only tests write such emails) tells no news: its emails are fresh.
+// migration 0101), and the game's version. A game without a row (none is
+// removed; only tests write such emails) has no row here and tells no
+// news: its emails are fresh. The rows are joined to their games, and the
+// subqueries name the game of the games row (see gatheredSQL).
 const freshSQL = `SELECT r.i,
-  g.id IS NULL OR (g.status = 'active' AND r.seat = ANY(g.to_move)),
-  EXISTS (SELECT 1 FROM seats s WHERE s.game_id = r.game_id AND s.seat = r.seat AND s.bot IS NOT NULL),
-  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+  g.status = 'active' AND r.seat = ANY(g.to_move),
+  EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.seat = r.seat AND s.bot IS NOT NULL),
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'pending'
     AND n.id > r.id AND n.kind IN ('your_turn', 'reminder'))
   OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t
     WHERE (t->>'seat')::int = r.seat AND (t->>'version')::bigint > r.version),
-  coalesce(g.version, 0)
-FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS r(id, game_id, seat, version, i)
-LEFT JOIN games g ON g.id = r.game_id
+  g.version
+FROM games g
+JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS u(id, game_id, seat, version, i)) r
+  ON r.game_id = g.id
+WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
 // gatheredSQL reads, for each claimed table-talk row ($1..$3: ids, game
@@ -43,18 +47,25 @@ ORDER BY r.i`
 // migration 0101), whether an older table-talk row to the seat
 // waits (it will tell them), when the last table-talk email of the game
 // went to the seat (outbox_seat_sent, migration 0095), and the game's
-// version. See notify.ChatGather.
+// version. See notify.ChatGather. A game without a row has no row here.
+// The outer relation is games, and each subquery names g.id: Citus
+// refuses a correlated subquery beside a set-returning function in FROM
+// (the form these reads had, over unnest), and runs this one on the
+// workers that hold the games (docs/SCALING.md, "What Citus refused");
+// plain PostgreSQL plans each subquery as before.
 const gatheredSQL = `SELECT r.i,
-  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'pending'
     AND n.kind = 'your_turn')
   OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t WHERE (t->>'seat')::int = r.seat),
-  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'pending'
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'pending'
     AND n.kind = 'chat' AND n.id < r.id),
-  (SELECT max(n.sent_at) FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat AND n.status = 'sent'
+  (SELECT max(n.sent_at) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'sent'
     AND n.kind = 'chat'),
-  coalesce(g.version, 0)
-FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS r(id, game_id, seat, i)
-LEFT JOIN games g ON g.id = r.game_id
+  g.version
+FROM games g
+JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS u(id, game_id, seat, i)) r
+  ON r.game_id = g.id
+WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
 // Freshness implements notify.Freshness with two queries for the batch's

@@ -189,13 +189,16 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 // seats), with the request's index, its game row and the version its
 // table talk was told up to: the later of the last page it was shown
 // (seat_visits.seen) and the last table-talk or your-turn email it was
-// sent (outbox.event_version, the version such an email told up to).
+// sent (outbox.event_version, the version such an email told up to). The
+// subqueries name the game of the games row, not of unnest, for Citus (see
+// gatheredSQL).
 const chatFromSQL = `SELECT r.i, g.game, g.language, g.players, g.version,
-  greatest(coalesce((SELECT v.seen FROM seat_visits v WHERE v.game_id = r.game_id AND v.seat = r.seat), 0),
-    coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = r.game_id AND n.seat = r.seat
+  greatest(coalesce((SELECT v.seen FROM seat_visits v WHERE v.game_id = g.id AND v.seat = r.seat), 0),
+    coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat
       AND n.status = 'sent' AND n.kind IN ('chat', 'your_turn')), 0))
-FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS r(game_id, seat, i)
-JOIN games g ON g.id = r.game_id
+FROM games g
+JOIN (SELECT * FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(game_id, seat, i)) r ON r.game_id = g.id
+WHERE g.id = ANY ($1::text[])
 ORDER BY r.i`
 
 // chatStories reads the story of each table-talk request of reqs listed

@@ -27,20 +27,20 @@ func NewDeadlines(pool *pgxpool.Pool) *Deadlines { return &Deadlines{pool: pool}
 // DueDeadlines implements play.DeadlineStore. It reads the active games
 // through the partial index games_active and filters deadline_at in the
 // heap (no index keys deadline_at, which every move changes: migration
-// 0081); SKIP LOCKED lets schedulers of other processes take other games
-// meanwhile.
+// 0081). It holds no row: the service times a game out at the version it
+// reads (Service.Timeout), so a game two schedulers list is timed out once,
+// the other append losing on the version. A lock over the due games of
+// every game (FOR UPDATE SKIP LOCKED, as this read had) is what Citus
+// refuses across shards (docs/SCALING.md, "What Citus refused"); it was
+// held only while the list was read, so it kept no scheduler from another.
 func (d *Deadlines) DueDeadlines(ctx context.Context, now time.Time, limit int) ([]play.DueGame, error) {
-	var out []play.DueGame
-	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, version, to_move FROM games
+	rows, err := d.pool.Query(ctx, `SELECT id, version, to_move FROM games
 WHERE status IN ('active', 'muster') AND deadline_at <= $1
-ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, scanDue)
-		return err
-	})
+ORDER BY deadline_at LIMIT $2`, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("play/postgres: due deadlines: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanDue)
 	if err != nil {
 		return nil, fmt.Errorf("play/postgres: due deadlines: %w", err)
 	}
@@ -118,13 +118,14 @@ type seatRow struct {
 	email    string
 	tokenGen int
 	lang     string // the seat's own language, "" for the game's
+	bot      string // the bot that plays the seat, "" for a person
 }
 
 func scanGame(r pgx.Row) (gameRow, error) {
 	var g gameRow
 	var players []byte
 	var toMove []int32
-	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline, &g.policy, &g.bots); err != nil {
+	if err := r.Scan(&g.id, &g.name, &g.lang, &players, &g.version, &toMove, &g.deadline, &g.policy); err != nil {
 		return g, err
 	}
 	for _, s := range toMove {
@@ -133,13 +134,11 @@ func scanGame(r pgx.Row) (gameRow, error) {
 	return g, json.Unmarshal(players, &g.players)
 }
 
-const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at, g.timeout_policy,
-    ARRAY(SELECT coalesce(b.bot, '') FROM seats b WHERE b.game_id = g.id ORDER BY b.seat)`
+const gameCols = `g.id, g.game, g.language, g.players, g.version, g.to_move, g.deadline_at, g.timeout_policy`
 
-// seatsOf lists the seats of games ids that read email: a bot's seat
-// (seats.bot) gets none.
+// seatsOf lists the seats of games ids, by game and seat.
 func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow, error) {
-	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen, language FROM seats WHERE game_id = ANY($1) AND bot IS NULL ORDER BY game_id, seat`, ids)
+	rows, err := tx.Query(ctx, `SELECT game_id, seat, name, email, token_gen, language, coalesce(bot, '') FROM seats WHERE game_id = ANY($1) ORDER BY game_id, seat`, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +147,7 @@ func seatsOf(ctx context.Context, tx pgx.Tx, ids []string) (map[string][]seatRow
 	for rows.Next() {
 		var id string
 		var s seatRow
-		if err := rows.Scan(&id, &s.seat, &s.name, &s.email, &s.tokenGen, &s.lang); err != nil {
+		if err := rows.Scan(&id, &s.seat, &s.name, &s.email, &s.tokenGen, &s.lang, &s.bot); err != nil {
 			return nil, err
 		}
 		out[id] = append(out[id], s)
@@ -172,50 +171,61 @@ func (g gameRow) payload(s seatRow, lines []string) outbox.Payload {
 	})
 }
 
+// remindSQL marks reminded the games of $2 that are still due at $1 and
+// still at the versions they were found at ($3, by place in $2), and
+// returns them. It is the claim of the reminders: a game another
+// scheduler reminded meanwhile, or that a move took on, no longer
+// qualifies (the update waits for that transaction and checks again), so
+// each game is reminded once, with no lock taken over the games of many
+// shards first (FOR UPDATE SKIP LOCKED, which Citus refuses; see
+// docs/SCALING.md).
+const remindSQL = `UPDATE games g SET reminded_version = g.version, reminder_at = NULL
+WHERE g.id = ANY ($2::text[]) AND ` + dueReminder + `
+  AND g.version = ($3::bigint[])[array_position($2::text[], g.id)]
+RETURNING ` + gameCols
+
 // Remind implements play.DeadlineStore. A game is reminded once per
 // deadline: the reminder sets reminded_version to the game's version and
 // clears reminder_at, which the game service sets again only with a new
 // deadline (a move that keeps the same seat awaited keeps it cleared). A
 // game that moved on since it was found due is left for the next tick,
-// which reads its moves again.
+// which reads its moves again. The games are taken by remindSQL and their
+// reminders written in the same transaction.
 func (d *Deadlines) Remind(ctx context.Context, now time.Time, due []play.Reminder) (int, error) {
 	if len(due) == 0 {
 		return 0, nil
 	}
 	found := make(map[string]play.Reminder, len(due))
-	ids := make([]string, 0, len(due))
+	ids, versions := make([]string, 0, len(due)), make([]int64, 0, len(due))
 	for _, r := range due {
 		found[r.ID] = r
-		ids = append(ids, r.ID)
+		ids, versions = append(ids, r.ID), append(versions, r.Version)
 	}
 	n := 0
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+gameCols+` FROM games g
-WHERE g.id = ANY($2) AND `+dueReminder+`
-ORDER BY g.reminder_at FOR UPDATE SKIP LOCKED`, now, ids)
+		rows, err := tx.Query(ctx, remindSQL, now, ids, versions)
 		if err != nil {
 			return err
 		}
 		games, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (gameRow, error) { return scanGame(r) })
-		if err != nil {
+		if err != nil || len(games) == 0 {
 			return err
 		}
-		games = slices.DeleteFunc(games, func(g gameRow) bool { return g.version != found[g.id].Version })
-		if len(games) == 0 {
-			return nil
-		}
-		ids := make([]string, len(games))
+		taken := make([]string, len(games))
 		for i, g := range games {
-			ids[i] = g.id
+			taken[i] = g.id
 		}
-		seats, err := seatsOf(ctx, tx, ids)
+		seats, err := seatsOf(ctx, tx, taken)
 		if err != nil {
 			return err
 		}
 		var out []outbox.Row
 		for _, g := range games {
 			for _, s := range seats[g.id] {
-				if slices.Contains(g.toMove, s.seat) {
+				g.bots = append(g.bots, s.bot)
+			}
+			for _, s := range seats[g.id] {
+				if s.bot == "" && slices.Contains(g.toMove, s.seat) {
 					p := g.payload(s, nil)
 					p.Awaited, p.Policy = true, g.policy
 					if m, ok := found[g.id].Moves[s.seat]; ok {
@@ -233,9 +243,6 @@ ORDER BY g.reminder_at FOR UPDATE SKIP LOCKED`, now, ids)
 			if _, err := tx.Exec(ctx, sql, args...); err != nil {
 				return err
 			}
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET reminded_version = version, reminder_at = NULL WHERE id = ANY($1)`, ids); err != nil {
-			return err
 		}
 		n = len(games)
 		return nil
