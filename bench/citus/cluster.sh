@@ -7,9 +7,13 @@
 # authentication on 127.0.0.1 only; fsync off (a rehearsal, not a store).
 # `up` exits 2 with a clear message when the citus extension is not
 # installed for this PostgreSQL (see docs/SCALING.md for its build).
-# `url` prints the coordinator's URL; `workers` the workers' URLs.
+# `url` prints the coordinator's URL; `workers` the workers' URLs;
+# `spread DB` the games of database DB on each worker (the rows of the
+# games table's shards, counted on each shard, by the node holding it).
 set -euo pipefail
-cmd=${1:?usage: cluster.sh up|down|status|url|workers}
+PATH=$PATH:/usr/sbin:/sbin # runuser, for root
+usage="usage: cluster.sh up|down|status|url|workers|spread DB"
+cmd=${1:?$usage}
 dir=${CITUS_DIR:-${PBEM_DATA:-./data}/citus}
 port=${CITUS_PORT:-5480}
 pgbin=${PG_BIN:-$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)}
@@ -22,6 +26,13 @@ psqlc() { PGOPTIONS="-c client_min_messages=warning" run "$pgbin/psql" -X -q -v 
 case $cmd in
 url) url "$port"; exit 0 ;;
 workers) url $((port + 1)); url $((port + 2)); exit 0 ;;
+spread)
+  db=${2:?$usage}
+  run "$pgbin/psql" -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "$db" -c "
+SELECT s.nodename || ':' || s.nodeport AS worker, count(*) AS shards, sum(r.result::bigint) AS games
+FROM run_command_on_shards('games', 'SELECT count(*) FROM %s') r JOIN citus_shards s ON s.shardid = r.shardid
+GROUP BY 1 ORDER BY 1"
+  exit 0 ;;
 status)
   for i in 0 1 2; do
     run "$pgbin/pg_ctl" -D "$dir/${names[$i]}" status >/dev/null 2>&1 &&
@@ -35,7 +46,7 @@ down)
   echo "citus: stopped (data kept in $dir; rm -rf it to start afresh)"
   exit 0 ;;
 up) ;;
-*) echo "usage: cluster.sh up|down|status|url|workers" >&2; exit 64 ;;
+*) echo "$usage" >&2; exit 64 ;;
 esac
 share=$("$pgbin/pg_config" --sharedir 2>/dev/null || pg_config --sharedir)
 if [ ! -f "$share/extension/citus.control" ]; then

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # test.sh: `make test-citus`. Starts the Citus cluster (cluster.sh up) and
 # runs the system tests that play whole games (page, API, reply by email,
-# bots, take-back, catch-up, audit, pbem verify --all, pbem rebuild) against
-# it: PBEM_TEST_DATABASE_URL names the coordinator and PBEM_TEST_CITUS the
-# workers, so pgtest gives each test a database on all three nodes,
-# migrated and then distributed by migrations/citus/distribute.sql.
+# bots, take-back, catch-up, deadlines and reminders, audit, pbem verify
+# --all, pbem rebuild) against it: PBEM_TEST_DATABASE_URL names the
+# coordinator and PBEM_TEST_CITUS the workers, so pgtest gives each test
+# a database on all three nodes, migrated and then distributed by
+# migrations/citus/distribute.sql.
 # Skipped (exit 0, with a message) when the citus extension is not
 # installed. Not part of make test or .ci/run: CI machines have no Citus.
 # CITUS_RUN narrows the tests to one package and -run pattern
@@ -25,6 +26,7 @@ tests=(
   './events/play/bots ^(TestBotWorkerPlaysWholeGames|TestWorkerPlaysClaimedSeatsAtOnce)$'
   './events/play ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit)$'
   './projections/postgres ^(TestRebuildEqualsLive|TestVerifyCatchesTampering)$'
+  './notify/postgres ^(TestDeadlineReminderTimeoutAndNextPlayerEmailed|TestTwoSchedulersTimeOutEachGameOnce|TestReminderSaysWhatHappensAndListsTheMoves)$'
   './api ^(TestBotSeatsThroughTheAPI|TestAuditReadsAsAStory|TestPageGenericGameAndHistoryAndAudit|TestDevMailboxReplyPlaysTheMove|TestBrowserWholeGameByTapping)$'
 )
 [ -n "${CITUS_RUN:-}" ] && tests=("$CITUS_RUN")
