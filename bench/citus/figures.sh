@@ -102,7 +102,7 @@ play() { # play NAME URL PID DATADIR...
   echo "$out" | grep -E '^(moves:|POST /moves:|CPU per move:)' | sed "s/^/$name: /"
   awk -v t=$((after - before)) -v n="$moves" -v name="$name" 'BEGIN { printf "%s: CPU per move: all database processes %.3f ms (%d moves)\n", name, t * 10 / n, n }'
 }
-echo "== figures.sh: $rounds rounds of ${secs}s, $players players, $(date -Is), main at $(git rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== figures.sh: $rounds rounds of ${secs}s, $players players, $(date -Is), tree at $(git rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order="plain citus"; else order="citus plain"; fi
   for side in $order; do
