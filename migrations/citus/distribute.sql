@@ -36,6 +36,8 @@ SELECT create_reference_table('signin_links');
 SELECT create_reference_table('sessions');
 SELECT create_reference_table('ratings');
 SELECT create_reference_table('leaderboard_listed');
-SELECT create_reference_table('mailbox');
 -- events_xid_shift and schema_migrations stay on the coordinator: one row
--- per database, read by the coordinator's processes only.
+-- per database, read by the coordinator's processes only. So does
+-- mailbox, the dev mailbox (only without PBEM_SMTP_URL), which no
+-- statement joins to another table: as a reference table every email
+-- rendered into it was written on every node, a two-phase commit an email.
