@@ -9,10 +9,11 @@
 # moves/s and p99 of POST /moves, the server's CPU a move (-pid) and the
 # CPU a move of all the database processes of its side: every postmaster
 # of it with its live and reaped children (three for Citus, one for the
-# plain one), read from /proc. Then the games on each worker (cluster.sh
-# spread) and the load average. The servers run as an operator's would:
-# their secret, no rate limits, no PBEM_SMTP_URL (the outbox worker
-# renders each email into the dev mailbox, a reference table on Citus).
+# plain one; for Citus, the coordinator's share apart), read from /proc.
+# Then the games on each worker (cluster.sh spread) and the load average.
+# The servers run as an operator's would: their secret, no rate limits,
+# no PBEM_SMTP_URL (the outbox worker renders each email into the dev
+# mailbox, a table of the coordinator on Citus).
 #   CITUS_ROUNDS (default 2) rounds of CITUS_SECONDS (15) seconds,
 #   CITUS_PLAYERS (16) players. Start the cluster outside `heavy`
 #   (`make citus-up`), then `heavy bench/citus/figures.sh`.
@@ -94,15 +95,24 @@ dbcpu() { # dbcpu DATADIR...: CPU ticks of the postmasters of the data dirs, the
 play() { # play NAME URL PID DATADIR...
   local name=$1 url=$2 pid=$3
   shift 3
-  local before after out moves
-  before=$(dbcpu "$@")
+  local before after first0 first1 out moves
+  before=$(dbcpu "$@") first0=$(dbcpu "$1")
   out=$(PBEM_SECRET=$secret "$work/pbemload" -url "$url" -pid "$pid" -games 0 -duration "${secs}s" -players "$players")
-  after=$(dbcpu "$@")
+  after=$(dbcpu "$@") first1=$(dbcpu "$1")
   moves=$(echo "$out" | sed -n 's/^moves: *[0-9.]* moves\/s (\([0-9]*\) moves.*/\1/p')
   echo "$out" | grep -E '^(moves:|POST /moves:|CPU per move:)' | sed "s/^/$name: /"
-  awk -v t=$((after - before)) -v n="$moves" -v name="$name" 'BEGIN { printf "%s: CPU per move: all database processes %.3f ms (%d moves)\n", name, t * 10 / n, n }'
+  awk -v t=$((after - before)) -v c=$((first1 - first0)) -v k=$# -v n="$moves" -v name="$name" 'BEGIN {
+    printf "%s: CPU per move: all database processes %.3f ms (%d moves)", name, t * 10 / n, n
+    if (k > 1) printf "; the coordinator %.3f ms, the workers %.3f ms", c * 10 / n, (t - c) * 10 / n
+    printf "\n" }'
 }
 echo "== figures.sh: $rounds rounds of ${secs}s, $players players, $(date -Is), tree at $(git rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# What the idle servers' pollers (outbox worker, scheduler, bots) cost
+# the databases, before any play: CPU a second over 5 s.
+i0=$(dbcpu "$dir/plain") j0=$(dbcpu "$dir/coordinator" "$dir/worker1" "$dir/worker2")
+sleep 5
+i1=$(dbcpu "$dir/plain") j1=$(dbcpu "$dir/coordinator" "$dir/worker1" "$dir/worker2")
+echo "idle: all database processes $(((i1 - i0) * 10 / 5)) ms of CPU a second (plain), $(((j1 - j0) * 10 / 5)) ms (citus)"
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order="plain citus"; else order="citus plain"; fi
   for side in $order; do
