@@ -160,23 +160,7 @@ func (r *Repo) Rerate(ctx context.Context, rate func([]projections.Stint) ([]pro
 			return err
 		}
 		ratings, changes := rate(stints)
-		if _, err := tx.Exec(ctx, `DELETE FROM ratings`); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM rating_changes`); err != nil {
-			return err
-		}
-		b := &pgx.Batch{}
-		for _, x := range ratings {
-			b.Queue(`INSERT INTO ratings (game, player, name, bot, rating, rd, volatility, games)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, x.Game, x.Player, x.Name, x.Bot, x.Rating, x.RD, x.Volatility, x.Games)
-		}
-		for _, c := range changes {
-			b.Queue(`INSERT INTO rating_changes (game_id, seat, player, name, bot, rating_before, rd_before, vol_before,
-				rating_after, rd_after, vol_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-				c.GameID, c.Seat, c.Player, c.Name, c.Bot, c.Before.R, c.Before.RD, c.Before.Vol, c.After.R, c.After.RD, c.After.Vol)
-		}
-		return tx.SendBatch(ctx, b).Close()
+		return saveRatings(ctx, tx, ratings, changes)
 	})
 	if err != nil {
 		return fmt.Errorf("projections/postgres: rerate: %w", err)

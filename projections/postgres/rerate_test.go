@@ -1,0 +1,118 @@
+package postgres_test
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"pbem/projections"
+)
+
+// TestRerateWritesOnlyWhatChanged: computing the ratings again leaves the
+// rows that come out the same untouched (their xmin stays), rewrites the
+// ones that differ, adds the new ones and removes those no longer
+// computed; the tables then hold exactly what the rating gave.
+func TestRerateWritesOnlyWhatChanged(t *testing.T) {
+	clock := time.Date(2026, 12, 2, 7, 0, 0, 0, time.UTC)
+	_, repo, _, pool := newServiceClock(t, &clock)
+	ctx := context.Background()
+	g := func(r float64) projections.Glicko { return projections.Glicko{R: r, RD: 200.5, Vol: 0.06} }
+	ratings := []projections.Rating{
+		{Game: "lords", Player: "ann@example.org", Name: "Ann", Rating: 1512.25, RD: 290.1, Volatility: 0.06, Games: 1},
+		{Game: "lords", Player: "bob@example.org", Name: "Bob", Rating: 1487.75, RD: 290.1, Volatility: 0.06, Games: 1},
+		{Game: "lords", Player: "bot:normal", Name: "normal", Bot: "normal", Rating: 1500, RD: 300, Volatility: 0.06, Games: 1},
+	}
+	changes := []projections.RatingChange{
+		{GameID: "g1", Seat: 0, Player: "ann@example.org", Name: "Ann", Before: g(1500), After: g(1512.25)},
+		{GameID: "g1", Seat: 1, Player: "bob@example.org", Name: "Bob", Before: g(1500), After: g(1487.75)},
+		{GameID: "g1", Seat: 2, Player: "bot:normal", Name: "normal", Bot: "normal", Before: g(1500), After: g(1500)},
+	}
+	rerate := func(rs []projections.Rating, cs []projections.RatingChange) {
+		t.Helper()
+		if err := repo.Rerate(ctx, func([]projections.Stint) ([]projections.Rating, []projections.RatingChange) { return rs, cs }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// xmins maps each row's key to the transaction that wrote it.
+	xmins := func(query string) map[string]string {
+		t.Helper()
+		rows, err := pool.Query(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]string{}
+		for rows.Next() {
+			var k, x string
+			if err := rows.Scan(&k, &x); err != nil {
+				t.Fatal(err)
+			}
+			out[k] = x
+		}
+		return out
+	}
+	const ratingRows = `SELECT game || '/' || player, xmin::text FROM ratings`
+	const changeRows = `SELECT game_id || '/' || seat, xmin::text FROM rating_changes`
+	rerate(ratings, changes)
+	r1, c1 := xmins(ratingRows), xmins(changeRows)
+	if len(r1) != 3 || len(c1) != 3 {
+		t.Fatalf("after the first rating: %d ratings and %d changes, want 3 and 3", len(r1), len(c1))
+	}
+
+	// A second game ends: Ann and Bob's ratings move, the bot's is dropped
+	// (say its seat was rated no more), g1's changes stay as they were
+	// but for Bob's, and g2 brings two.
+	ratings2 := slices.Clone(ratings[:2])
+	ratings2[0].Rating, ratings2[0].Games = 1520.5, 2
+	ratings2[1].Rating, ratings2[1].Games = 1479.5, 2
+	changes2 := slices.Clone(changes)
+	changes2[1].After = g(1487.5)
+	changes2 = append(changes2,
+		projections.RatingChange{GameID: "g2", Seat: 0, Player: "ann@example.org", Name: "Ann", Before: g(1512.25), After: g(1520.5)},
+		projections.RatingChange{GameID: "g2", Seat: 1, Player: "bob@example.org", Name: "Bob", Before: g(1487.5), After: g(1479.5)})
+	rerate(ratings2, changes2)
+	r2, c2 := xmins(ratingRows), xmins(changeRows)
+	if _, ok := r2["lords/bot:normal"]; ok || len(r2) != 2 {
+		t.Errorf("ratings after the second game: %v, want Ann's and Bob's only", r2)
+	}
+	for _, k := range []string{"g1/0", "g1/2"} {
+		if c2[k] != c1[k] {
+			t.Errorf("change %s was written again (xmin %s, then %s): it did not change", k, c1[k], c2[k])
+		}
+	}
+	if c2["g1/1"] == c1["g1/1"] {
+		t.Errorf("change g1/1 differs but was not written")
+	}
+	if len(c2) != 5 {
+		t.Errorf("%d changes after the second game, want 5: %v", len(c2), c2)
+	}
+
+	// What the tables hold is what the rating gave.
+	var gotR []projections.Rating
+	rows, err := pool.Query(ctx, `SELECT game, player, name, bot, rating, rd, volatility, games FROM ratings ORDER BY player`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var x projections.Rating
+		if err := rows.Scan(&x.Game, &x.Player, &x.Name, &x.Bot, &x.Rating, &x.RD, &x.Volatility, &x.Games); err != nil {
+			t.Fatal(err)
+		}
+		gotR = append(gotR, x)
+	}
+	if !slices.Equal(gotR, ratings2) {
+		t.Errorf("ratings hold %+v, want %+v", gotR, ratings2)
+	}
+	var after float64
+	if err := pool.QueryRow(ctx, `SELECT rating_after FROM rating_changes WHERE game_id = 'g1' AND seat = 1`).Scan(&after); err != nil || after != 1487.5 {
+		t.Errorf("Bob's g1 change reads %v (%v), want 1487.5", after, err)
+	}
+
+	// The same rating again writes nothing.
+	rerate(ratings2, changes2)
+	if r3, c3 := xmins(ratingRows), xmins(changeRows); !maps.Equal(r3, r2) || !maps.Equal(c3, c2) {
+		t.Errorf("an unchanged rating wrote rows again: ratings %v -> %v, changes %v -> %v", r2, r3, c2, c3)
+	}
+}
