@@ -32,6 +32,21 @@ func NewDigester(pool *pgxpool.Pool, h Histories) *Digester {
 	return &Digester{pool: pool, histories: h}
 }
 
+// digestsSQL writes the day's digest row ($1 the day, $2 now) of each
+// address with the digest preference and an awaited seat of a person in
+// a game going on, and returns the addresses it wrote. A join, not a
+// correlated EXISTS from mail_prefs: Citus refuses a correlated subquery
+// beside a reference table in FROM (docs/SCALING.md, "What Citus
+// refused"); plain PostgreSQL plans both as lookups of each address's
+// seats through seats_email.
+const digestsSQL = `INSERT INTO mail_digests (email, day, created_at)
+SELECT DISTINCT p.email, $1::date, $2::timestamptz FROM mail_prefs p
+JOIN seats s ON lower(s.email) = p.email AND s.bot IS NULL
+JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
+WHERE p.mode = 'digest'
+ON CONFLICT (email, day) DO NOTHING
+RETURNING email`
+
 // Digests writes the daily digest rows due at now (one per address with
 // the digest preference and games waiting, once per UTC day, from hour
 // o'clock UTC on) and returns how many it wrote. The mail_digests primary key
@@ -44,13 +59,7 @@ func (d *Digester) Digests(ctx context.Context, now time.Time, hour int) (int, e
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	n := 0
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `INSERT INTO mail_digests (email, day, created_at)
-SELECT p.email, $1, $2 FROM mail_prefs p
-WHERE p.mode = 'digest' AND EXISTS (
-    SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id AND g.status = 'active' AND s.seat = ANY (g.to_move)
-    WHERE lower(s.email) = p.email AND s.bot IS NULL)
-ON CONFLICT (email, day) DO NOTHING
-RETURNING email`, day, now)
+		rows, err := tx.Query(ctx, digestsSQL, day, now)
 		if err != nil {
 			return err
 		}
