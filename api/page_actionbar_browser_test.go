@@ -44,7 +44,7 @@ func waitControl(t *testing.T, tb context.Context, what, not string) barControl 
 		got, err = chromedp.Poll[string](`(function () {
   var bar = document.getElementById("action-bar"), s = `+pendingControl+`;
   return bar && !bar.dataset.old && s !== "" && JSON.parse(s).id !== "`+not+`" ? s : false;
-})()`, chromedp.WithPollingTimeout(15*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
+})()`, chromedp.WithPollingTimeout(15*time.Second), chromedp.WithPollingInterval(10*time.Millisecond))(ctx, tg)
 		return err
 	}))
 	if err := json.Unmarshal([]byte(got), &c); err != nil {

@@ -141,7 +141,7 @@ func showsVersion(t *testing.T, tb context.Context, v int64, what string) {
 			_, err := chromedp.Poll[bool](`(function () {
   var g = document.getElementById("game");
   return !!g && g.dataset.version === "`+strconv.FormatInt(v, 10)+`" && !!document.querySelector(".pick > summary");
-})()`, chromedp.WithPollingTimeout(25*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))(ctx, tg)
+})()`, chromedp.WithPollingTimeout(25*time.Second), chromedp.WithPollingInterval(10*time.Millisecond))(ctx, tg)
 			return err
 		}))
 }
