@@ -123,6 +123,11 @@ func seatTab(t *testing.T, root context.Context, e *pageEnv, tabs map[int]contex
 	return tb
 }
 
+// unfoldMoves unfolds the play page's full list of moves, folded on a
+// phone (issue #43: the cards offer the same moves), as a player's tap on
+// its line does; it leaves an unfolded list (a desktop's) as it is.
+var unfoldMoves = chromedp.Evaluate[chromedp.Void](`(document.getElementById("all-moves") || {}).open = true`)
+
 // within runs steps with a time limit on one tab.
 func within(t *testing.T, ctx context.Context, d time.Duration, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
@@ -290,7 +295,7 @@ func TestBrowserFromEmailLinkToMove(t *testing.T) {
 	// Play the first listed move with a click. It is a recruit, which
 	// cannot be taken back: a second tap confirms it.
 	label := eval[string](t, phone, `document.querySelector("form.moves button").textContent`)
-	within(t, phone, 20*time.Second, "move",
+	within(t, phone, 20*time.Second, "move", unfoldMoves,
 		chromedp.Click(chromedp.CSS("form.moves button")),
 		chromedp.WaitVisible(chromedp.CSS("#confirm-move")),
 		chromedp.Click(chromedp.CSS("#confirm-move")),

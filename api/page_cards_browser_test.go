@@ -105,6 +105,7 @@ func tapTheMoveList(t *testing.T, root context.Context, e *pageEnv, tabs map[int
 		}
 		tb := seatTab(t, root, e, tabs, id, seat, vp)
 		within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
+			chromedp.WaitVisible(chromedp.CSS("form.moves")), unfoldMoves,
 			chromedp.WaitVisible(chromedp.CSS("form.moves button")))
 		if shots != "" && vp.mobile && step == 0 {
 			viewportShot(t, tb, shots, "bar-"+g.name+"-open.png")

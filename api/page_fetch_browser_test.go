@@ -216,7 +216,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 
 	// A move that can be taken back, by a click.
 	version := e.version(id)
-	within(t, phone, 20*time.Second, "play", chromedp.Click(chromedp.CSS("form.moves button:not([data-final])")))
+	within(t, phone, 20*time.Second, "play", unfoldMoves, chromedp.Click(chromedp.CSS("form.moves button:not([data-final])")))
 	waitFor(t, phone, "the played page", `!!document.getElementById("takeback")`)
 	checkSamePage("move", []string{"POST /play/" + id}, "?n=played")
 	if e.version(id) == version {
@@ -238,7 +238,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 	// and the focus goes to the confirmation; Enter plays it.
 	version = e.version(id)
 	label := eval[string](t, phone, `document.querySelector("form.moves button[data-final]").textContent`)
-	within(t, phone, 20*time.Second, "choose", chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
+	within(t, phone, 20*time.Second, "choose", unfoldMoves, chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
 	waitFor(t, phone, "the confirmation", `!!document.getElementById("confirm-move")`)
 	checkSamePage("first tap", []string{"POST /play/" + id + "?confirm=ask"}, "?confirm=ask")
 	if e.version(id) != version {
@@ -298,7 +298,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	eval[bool](t, phone, `window.pbemSamePage = true`)
 
 	// A stale page (one from before the deal).
-	within(t, phone, 20*time.Second, "a stale move",
+	within(t, phone, 20*time.Second, "a stale move", unfoldMoves,
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('form.moves input[name="version"]').value = "0"`),
 		chromedp.Click(chromedp.CSS("form.moves button")))
 	waitFor(t, phone, "the stale notice", `location.search === "?n=stale"`)
@@ -310,7 +310,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	}
 
 	// An illegal move (on a button that does not ask for a confirmation).
-	within(t, phone, 20*time.Second, "an illegal move",
+	within(t, phone, 20*time.Second, "an illegal move", unfoldMoves,
 		chromedp.Evaluate[chromedp.Void](`var b = document.querySelector('form.moves button');
 			b.removeAttribute("formaction"); b.value = '{"type":"fly"}'`),
 		chromedp.Click(chromedp.CSS("form.moves button")))
@@ -326,7 +326,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	}
 
 	// A form whose CSRF token is wrong (an expired one): the error page.
-	within(t, phone, 20*time.Second, "an expired form",
+	within(t, phone, 20*time.Second, "an expired form", unfoldMoves,
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('form.moves input[name="csrf"]').value = "expired"`),
 		chromedp.Click(chromedp.CSS("form.moves button")))
 	waitFor(t, phone, "the error page", `!!document.querySelector("p.notice.bad")`)
@@ -368,7 +368,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 		return nil
 	}))
 	reqs.take()
-	within(t, phone, 20*time.Second, "choose on a failing network", chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
+	within(t, phone, 20*time.Second, "choose on a failing network", unfoldMoves, chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
 	waitFor(t, phone, "the confirmation", `!!document.getElementById("confirm-move") && document.readyState === "complete"`)
 	if got := reqs.quietThen(t, phone, e.version(id), 2); !slices.Equal(got, []string{"POST /play/" + id + "?confirm=ask", "POST /play/" + id + "?confirm=ask"}) {
 		t.Errorf("after a failed post: requests %q, want the failed one and the form's", got)
@@ -403,7 +403,10 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("form.moves")))
 	plain.take()
 	now := e.version(id)
-	within(t, other, 20*time.Second, "choose without script", chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
+	// Without script the list stays folded on a phone: a tap on its line
+	// unfolds it (the browser's own details element).
+	within(t, other, 20*time.Second, "choose without script", chromedp.Click(chromedp.CSS("#all-moves > summary")),
+		chromedp.Click(chromedp.CSS("form.moves button[data-final]")))
 	waitSearch(t, other, "?confirm=ask")
 	within(t, other, 20*time.Second, "confirm without script", chromedp.Click(chromedp.CSS("#confirm-move")))
 	waitSearch(t, other, "?n=played")

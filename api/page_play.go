@@ -83,6 +83,13 @@ type playPage struct {
 	// Muster is the muster before the first turn, while the game waits
 	// for it (page_muster.go).
 	Muster *musterPanel
+	// MoveCount is the number of legal moves; MovesOpen unfolds their
+	// full list (the cards offer them too): a single kind of decision (a
+	// power's target, the rest of a turn) is shown at once, a whole turn's
+	// list is folded on a phone (issue #43) and unfolded by the script on
+	// a wider screen.
+	MoveCount int
+	MovesOpen bool
 }
 
 // playerRow is one player in the page's list of players.
@@ -377,6 +384,10 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, grouper)
 	}
 	d.Decide = decision(cat, d.Groups)
+	for _, g := range d.Groups {
+		d.MoveCount += len(g.Moves)
+	}
+	d.MovesOpen = len(d.Groups) == 1
 	for _, g := range d.Groups {
 		for i := range g.Moves {
 			if g.Moves[i].Final {

@@ -12,9 +12,10 @@ import (
 // The pages' script reports the browser's zone in the tz cookie
 // (tzCookie), which every play page records as the seat's (recordZone).
 // Detecting it is not asking: the play page says which zone it tells
-// times in and asks whether that is right, open (zoneAsk) until the player
-// has answered once on this browser (the zone-set cookie, tzSetCookie),
-// closed under the deadline afterwards. The answer (POST
+// times in, in one line under the deadline that opens the question
+// (zoneAsk); the question is open only until the player has answered
+// once on this browser (the zone-set cookie, tzSetCookie) or the browser
+// has told its zone. The answer (POST
 // /play/:game/zone) is a city or an IANA zone name; it becomes the tz
 // cookie, which the script no longer replaces with the browser's, and the
 // seat's zone. "Follow this device" drops both cookies: the script detects
@@ -40,10 +41,25 @@ type zoneAsk struct {
 	Choices []string
 }
 
-// askZone is the time-zone question of a play page.
+// askZone is the time-zone question of a play page: open only while the
+// player has not answered on this browser and the browser has not told
+// its zone either (issue #43: a question open on every first visit took
+// the phone's first screen); once the zone is known it is one line, a
+// tap away.
 func askZone(c echo.Context) *zoneAsk {
-	_, err := c.Cookie(tzSetCookie)
-	return &zoneAsk{Zone: location(c).String(), Open: err != nil, Choices: notify.ZoneChoices}
+	_, answered := c.Cookie(tzSetCookie)
+	return &zoneAsk{Zone: location(c).String(), Open: answered != nil && !deviceZoneKnown(c), Choices: notify.ZoneChoices}
+}
+
+// deviceZoneKnown reports whether the browser told its time zone (the tz
+// cookie the script sets holds a zone).
+func deviceZoneKnown(c echo.Context) bool {
+	ck, err := c.Cookie(tzCookie)
+	if err != nil {
+		return false
+	}
+	_, err = notify.CheckZone(ck.Value)
+	return err == nil
 }
 
 // recordZone keeps the time zone the browser reported in the pages' tz

@@ -26,7 +26,24 @@
         return;
       }
     }
+    // The device told its zone: the question is one line (page_zone.go).
+    var zq = document.getElementById("zone");
+    if (zq) { zq.open = false; }
   }
+  // Folded panels (details[data-wide-open]: the full list of moves) are
+  // unfolded on a screen wider than a phone's; the action bar's link to
+  // the decision to make unfolds the panel that holds it.
+  function unfoldWide() {
+    if (!window.matchMedia || !window.matchMedia("(min-width:44rem)").matches) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("details[data-wide-open]"), function (d) { d.open = true; });
+  }
+  unfoldWide();
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a.bar-decide") : null;
+    var to = a ? document.getElementById(a.hash.slice(1)) : null;
+    var d = to && to.closest ? to.closest("details") : null;
+    if (d) { d.open = true; }
+  }, true);
   // The language menu takes effect as soon as a language is chosen (its
   // button does it without script).
   Array.prototype.forEach.call(document.querySelectorAll("[data-autosubmit]"), function (el) {
@@ -95,10 +112,14 @@
     shown = n;
     var y = window.scrollY, focused = document.activeElement;
     var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
+    // A panel the player unfolded stays unfolded in the fresh page.
+    var unfolded = Array.prototype.map.call(document.querySelectorAll("details[id][open]"), function (d) { return d.id; });
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-live][id]"), function (f) {
       var old = document.getElementById(f.id);
       if (old && old.innerHTML !== f.innerHTML) { old.replaceWith(document.importNode(f, true)); }
     });
+    unfolded.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+    unfoldWide();
     // The live region that tells whose turn it is keeps its node (a
     // screen reader announces a change of its text, not a new node).
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-announce][id]"), function (f) {
