@@ -16,7 +16,7 @@ var reNext = regexp.MustCompile(`<p class="bar-state bar-next">Still to decide: 
 // mustered face up whose clan power applies leaves its player a
 // follow-up decision (use the power?). The page that answers the muster
 // names that decision in the action bar, "Still to decide:", with a link
-// to its moves (the fieldset of its one kind of move).
+// to its moves, which are listed unfolded (one kind of move).
 func TestBarNamesTheFollowUpDecision(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -50,6 +50,9 @@ func TestBarNamesTheFollowUpDecision(t *testing.T) {
 		legend := regexp.MustCompile(`<fieldset id="` + m[1] + `"><legend>([^<]+)</legend>`).FindStringSubmatch(body)
 		if legend == nil || legend[1] != m[2] {
 			t.Fatalf("the bar names %q and links to #%s, whose legend is %v", m[2], m[1], legend)
+		}
+		if !strings.Contains(body, `<details class="fold allmoves" id="all-moves" open`) {
+			t.Errorf("the follow-up decision's moves are folded")
 		}
 		t.Logf("after %s: %q", muster, m[0])
 		return
