@@ -37,7 +37,28 @@
     if (!window.matchMedia || !window.matchMedia("(min-width:44rem)").matches) { return; }
     Array.prototype.forEach.call(document.querySelectorAll("details[data-wide-open]"), function (d) { d.open = true; });
   }
+  // Each fold's line tells whether it is open (aria-expanded, issue #43),
+  // set here and kept true as it toggles: without script the browser's
+  // own state of the details element tells it.
+  function tellFolds() {
+    Array.prototype.forEach.call(document.querySelectorAll("details > summary"), function (s) {
+      s.setAttribute("aria-expanded", s.parentNode.open ? "true" : "false");
+    });
+  }
+  document.addEventListener("toggle", function (e) {
+    var s = e.target.querySelector ? e.target.querySelector(":scope > summary") : null;
+    if (s) { s.setAttribute("aria-expanded", e.target.open ? "true" : "false"); }
+  }, true);
+  // The page keeps room for the action bar under its last line: the bar's
+  // own height (9rem without script, enough for its tallest state).
+  function roomForBar() {
+    var bar = document.getElementById("action-bar"), g = document.getElementById("game");
+    if (bar && g) { g.style.paddingBottom = (bar.offsetHeight + 16) + "px"; }
+  }
   unfoldWide();
+  tellFolds();
+  roomForBar();
+  window.addEventListener("resize", roomForBar);
   document.addEventListener("click", function (e) {
     var a = e.target.closest ? e.target.closest("a.bar-decide") : null;
     var to = a ? document.getElementById(a.hash.slice(1)) : null;
@@ -120,6 +141,8 @@
     });
     unfolded.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
     unfoldWide();
+    tellFolds();
+    roomForBar();
     // The live region that tells whose turn it is keeps its node (a
     // screen reader announces a change of its text, not a new node).
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-announce][id]"), function (f) {
