@@ -173,7 +173,7 @@ func TestBrowserTakeback(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("form.moves")),
 	)
 	label = eval[string](t, phone, `document.querySelector("form.moves button:not([data-final])").textContent`)
-	within(t, phone, 30*time.Second, "play it",
+	within(t, phone, 30*time.Second, "play it", unfoldMoves,
 		chromedp.Click(chromedp.CSS("form.moves button:not([data-final])")),
 	)
 	waitSearch(t, phone, "?n=played")
@@ -205,7 +205,7 @@ func TestBrowserTakeback(t *testing.T) {
 	// Two taps for a move that cannot be taken back.
 	now := e.version(id)
 	label = eval[string](t, phone, `document.querySelector("form.moves button[data-final]").textContent`)
-	within(t, phone, 30*time.Second, "choose a final move",
+	within(t, phone, 30*time.Second, "choose a final move", unfoldMoves,
 		chromedp.Click(chromedp.CSS("form.moves button[data-final]")),
 	)
 	waitSearch(t, phone, "?confirm=ask")

@@ -133,8 +133,9 @@
     shown = n;
     var y = window.scrollY, focused = document.activeElement;
     var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
-    // A panel the player unfolded stays unfolded in the fresh page.
-    var unfolded = Array.prototype.map.call(document.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+    // A fold the player unfolded stays unfolded in the fresh page (not the
+    // time-zone question: its answer folds it).
+    var unfolded = Array.prototype.map.call(document.querySelectorAll("details.fold[id][open]"), function (d) { return d.id; });
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-live][id]"), function (f) {
       var old = document.getElementById(f.id);
       if (old && old.innerHTML !== f.innerHTML) { old.replaceWith(document.importNode(f, true)); }
