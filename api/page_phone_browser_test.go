@@ -23,8 +23,8 @@ import (
 
 // maxPhonePage is how tall, in CSS pixels, the play page may be for a
 // typical turn on a 390x844 phone: issue #43 asks for at most about
-// 2,000 px (about 3,300 to 4,250 px before it, on main's four-player
-// games); the French pages, whose words are longest, come closest, with
+// 2,000 px (3,260 to 4,734 px for these games before it); the French
+// pages, whose words are longest, come closest, with
 // the table talk's box at its four lines (TestBrowserTableTalk).
 const maxPhonePage = 2200
 
