@@ -48,17 +48,7 @@ func (e *pageEnv) playUntil(id string, seed uint64, limit int, want func(v *play
 		if seat < 0 {
 			break
 		}
-		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
-			e.t.Fatalf("move %d: %v", n, err)
-		}
+		e.playRandomMove(id, seat, rng)
 	}
 	e.t.Fatalf("game %s: no view as wanted after %d moves", id, limit)
 	return -1

@@ -207,28 +207,35 @@ func (e *pageEnv) toMove(id string) int {
 	return sm.ToMove[0]
 }
 
+// playRandomMove plays for seat, the seat to move in game id, a legal move
+// that rng picks from the seat's view, through the service.
+func (e *pageEnv) playRandomMove(id string, seat int, rng *rand.Rand) {
+	e.t.Helper()
+	ctx := context.Background()
+	v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
+		e.t.Fatalf("game %s: seat %d's move at version %d: %v", id, seat, v.Version, err)
+	}
+}
+
 // playToEnd plays a game to its end with pseudo-random legal moves through
 // the service (at most limit moves) and returns how many it played.
 func (e *pageEnv) playToEnd(id string, seed uint64, limit int) int {
 	e.t.Helper()
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for n := 0; n < limit; n++ {
 		seat := e.toMove(id)
 		if seat < 0 {
 			return n
 		}
-		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
-			e.t.Fatalf("move %d: %v", n, err)
-		}
+		e.playRandomMove(id, seat, rng)
 	}
 	return limit
 }

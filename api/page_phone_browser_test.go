@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -16,8 +15,6 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
-	"pbem/events/play"
-	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 )
 
@@ -103,7 +100,6 @@ func TestBrowserPlayPageFitsAPhone(t *testing.T) {
 // awaited: the page then shows the start of that seat's turn.
 func (e *pageEnv) playToTurnStart(id string, seed uint64, n int) {
 	e.t.Helper()
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 43))
 	last := -1
 	for i := 0; i < n+40; i++ {
@@ -114,17 +110,7 @@ func (e *pageEnv) playToTurnStart(id string, seed uint64, n int) {
 		if i >= n && seat != last {
 			return
 		}
-		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
-			e.t.Fatalf("move %d: %v", i, err)
-		}
+		e.playRandomMove(id, seat, rng)
 		last = seat
 	}
 	e.t.Fatalf("game %s: the turn does not pass", id)

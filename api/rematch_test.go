@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"pbem/events/play"
-	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections/testgame"
 )
@@ -112,17 +111,7 @@ func (e *pageEnv) playWithBots(id string, limit int) {
 			}
 			continue
 		}
-		v, err := playtest.SeatView(ctx, e.svc, secret, id, seat)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		mv, err := json.Marshal(v.LegalMoves[rng.IntN(len(v.LegalMoves))])
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := e.svc.MoveAs(ctx, id, seat, play.MoveRequest{Version: v.Version, Move: play.PostedMove(mv)}); err != nil {
-			e.t.Fatalf("move: %v", err)
-		}
+		e.playRandomMove(id, seat, rng)
 	}
 	e.t.Fatalf("game %s did not end in %d moves", id, limit)
 }
