@@ -13,9 +13,12 @@ type RecordStore interface {
 	// StaleRecords lists up to limit ended games whose stints are missing
 	// or were folded at another version than the game's, oldest id first.
 	StaleRecords(ctx context.Context, limit int) ([]string, error)
-	// SaveStints writes game id's stints, folded from its events up to
-	// version, in place of those it had.
-	SaveStints(ctx context.Context, id string, version int64, stints []Stint) error
+	// SaveStints writes each game's stints in place of those it had, then
+	// recomputes every rating as Rerate does, in one transaction: the
+	// ratings never lag the stints stored (not between two calls, nor
+	// after a crash between them, which left them stale until another
+	// game ended).
+	SaveStints(ctx context.Context, games []FoldedGame, rate func([]Stint) ([]Rating, []RatingChange)) error
 	// GameStints reads the stints stored for game id and the version they
 	// were folded at (0 and none if it has none).
 	GameStints(ctx context.Context, id string) ([]Stint, int64, error)
@@ -33,6 +36,10 @@ type RecordStore interface {
 	Rerate(ctx context.Context, rate func([]Stint) ([]Rating, []RatingChange)) error
 	// Ratings reads every stored rating and change, in Rate's orders.
 	Ratings(ctx context.Context) ([]Rating, []RatingChange, error)
+	// RatedStints reads, in one snapshot, the stints Rerate rates from (in
+	// the order it gives them to rate) and the stored ratings and changes,
+	// for a check that the ones are computed from the others.
+	RatedStints(ctx context.Context) ([]Stint, []Rating, []RatingChange, error)
 	// RatingsOf reads the ratings of the player key (an address, any case).
 	RatingsOf(ctx context.Context, player string) ([]Rating, error)
 	// Leaderboard reads the ratings at game of the bots and of the people
@@ -47,4 +54,12 @@ type RecordStore interface {
 	// leaderboards; Listed reads it (false by default).
 	SetListed(ctx context.Context, email string, listed bool) error
 	Listed(ctx context.Context, email string) (bool, error)
+}
+
+// FoldedGame is an ended game's stints, folded from its events up to
+// Version.
+type FoldedGame struct {
+	ID      string
+	Version int64
+	Stints  []Stint
 }

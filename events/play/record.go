@@ -59,9 +59,9 @@ const refreshBatch = 500
 
 // RefreshRecords stores the stints of the ended games whose stored ones
 // are missing or older than the game (at most refreshBatch of them: the
-// next call takes the rest), then, if it stored any, computes the ratings
-// again. A game whose events do not fold is left for the next call and
-// does not stop the others: its error is returned with how many games
+// next call takes the rest) and computes the ratings again, in one
+// transaction. A game whose events do not fold is left for the next call
+// and does not stop the others: its error is returned with how many games
 // were folded.
 func (s *Service) RefreshRecords(ctx context.Context) (int, error) {
 	rs, err := s.recordStore()
@@ -72,28 +72,25 @@ func (s *Service) RefreshRecords(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
+	var folded []projections.FoldedGame
 	var errs []error
 	for _, id := range ids {
 		stints, v, err := s.foldRecords(ctx, id)
-		if err == nil {
-			err = rs.SaveStints(ctx, id, v, stints)
-		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return n, ctx.Err()
+				return 0, ctx.Err()
 			}
 			errs = append(errs, fmt.Errorf("records of game %s: %w", id, err))
 			continue
 		}
-		n++
+		folded = append(folded, projections.FoldedGame{ID: id, Version: v, Stints: stints})
 	}
-	if n > 0 {
-		if err := rs.Rerate(ctx, projections.Rate); err != nil {
-			return n, err
+	if len(folded) > 0 {
+		if err := rs.SaveStints(ctx, folded, projections.Rate); err != nil {
+			return 0, err
 		}
 	}
-	return n, errors.Join(errs...)
+	return len(folded), errors.Join(errs...)
 }
 
 // RebuildRecords computes every record and rating again from the events:
@@ -164,17 +161,11 @@ func (s *Service) VerifyRecords(ctx context.Context) (checked, pending int, err 
 		}
 		checked++
 	}
-	ratings, changes, err := rs.Ratings(ctx)
+	// The ratings are checked against the stints they are computed from,
+	// read in one snapshot with them (a refresh may commit meanwhile).
+	stints, ratings, changes, err := rs.RatedStints(ctx)
 	if err != nil {
 		return checked, len(stale), err
-	}
-	var stints []projections.Stint
-	for _, id := range ids {
-		st, _, err := rs.GameStints(ctx, id)
-		if err != nil {
-			return checked, len(stale), err
-		}
-		stints = append(stints, st...)
 	}
 	wantR, wantC := projections.Rate(stints)
 	if !reflect.DeepEqual(projections.NonNil(wantR), projections.NonNil(ratings)) {

@@ -36,26 +36,30 @@ func (r *Repo) StaleRecords(ctx context.Context, limit int) ([]string, error) {
 }
 
 // SaveStints implements projections.RecordStore.
-func (r *Repo) SaveStints(ctx context.Context, id string, version int64, stints []projections.Stint) error {
+func (r *Repo) SaveStints(ctx context.Context, games []projections.FoldedGame, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO record_games (game_id, version) VALUES ($1, $2)
-			ON CONFLICT (game_id) DO UPDATE SET version = excluded.version`, id, version); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM seat_records WHERE game_id = $1`, id); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, recordsLock); err != nil {
 			return err
 		}
 		b := &pgx.Batch{}
-		for _, s := range stints {
-			b.Queue(`INSERT INTO seat_records (game_id, seat, stint, game, name, email, bot, outcome, handed, place,
-				timed_out, move_ms, ended_at, muster) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-				id, s.Seat, s.Stint, s.Game, s.Name, strings.ToLower(s.Email), s.Bot, s.Outcome, s.Handed, s.Place,
-				s.TimedOut, s.MoveMillis, s.EndedAt, s.Muster)
+		for _, g := range games {
+			b.Queue(`INSERT INTO record_games (game_id, version) VALUES ($1, $2)
+				ON CONFLICT (game_id) DO UPDATE SET version = excluded.version`, g.ID, g.Version)
+			b.Queue(`DELETE FROM seat_records WHERE game_id = $1`, g.ID)
+			for _, s := range g.Stints {
+				b.Queue(`INSERT INTO seat_records (game_id, seat, stint, game, name, email, bot, outcome, handed, place,
+					timed_out, move_ms, ended_at, muster) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+					g.ID, s.Seat, s.Stint, s.Game, s.Name, strings.ToLower(s.Email), s.Bot, s.Outcome, s.Handed, s.Place,
+					s.TimedOut, s.MoveMillis, s.EndedAt, s.Muster)
+			}
 		}
-		return tx.SendBatch(ctx, b).Close()
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		return rerate(ctx, tx, rate)
 	})
 	if err != nil {
-		return fmt.Errorf("projections/postgres: save stints of %s: %w", id, err)
+		return fmt.Errorf("projections/postgres: save stints of %d games: %w", len(games), err)
 	}
 	return nil
 }
@@ -150,22 +154,32 @@ func (r *Repo) Rerate(ctx context.Context, rate func([]projections.Stint) ([]pro
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, recordsLock); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+stintColumns+` FROM seat_records WHERE outcome = 'finished'
-			ORDER BY ended_at, game_id, seat, stint`)
-		if err != nil {
-			return err
-		}
-		stints, err := pgx.CollectRows(rows, scanStint)
-		if err != nil {
-			return err
-		}
-		ratings, changes := rate(stints)
-		return saveRatings(ctx, tx, ratings, changes)
+		return rerate(ctx, tx, rate)
 	})
 	if err != nil {
 		return fmt.Errorf("projections/postgres: rerate: %w", err)
 	}
 	return nil
+}
+
+// ratedStintsSQL reads the stints the ratings come from, in the order
+// rate takes them.
+const ratedStintsSQL = `SELECT ` + stintColumns + ` FROM seat_records WHERE outcome = 'finished'
+	ORDER BY ended_at, game_id, seat, stint`
+
+// rerate computes every rating again with rate, in tx (which holds
+// recordsLock), from the stints of ratedStintsSQL.
+func rerate(ctx context.Context, tx pgx.Tx, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
+	rows, err := tx.Query(ctx, ratedStintsSQL)
+	if err != nil {
+		return err
+	}
+	stints, err := pgx.CollectRows(rows, scanStint)
+	if err != nil {
+		return err
+	}
+	ratings, changes := rate(stints)
+	return saveRatings(ctx, tx, ratings, changes)
 }
 
 // ratingColumns are the columns scanRating reads, in its order.
@@ -189,7 +203,38 @@ func scanChange(row pgx.CollectableRow) (projections.RatingChange, error) {
 
 // Ratings implements projections.RecordStore.
 func (r *Repo) Ratings(ctx context.Context) ([]projections.Rating, []projections.RatingChange, error) {
-	rows, err := r.pool.Query(ctx, `SELECT `+ratingColumns+` FROM ratings ORDER BY game, rating DESC, player`)
+	var ratings []projections.Rating
+	var changes []projections.RatingChange
+	err := pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		ratings, changes, err = readRatings(ctx, tx)
+		return err
+	})
+	return ratings, changes, err
+}
+
+// RatedStints implements projections.RecordStore.
+func (r *Repo) RatedStints(ctx context.Context) ([]projections.Stint, []projections.Rating, []projections.RatingChange, error) {
+	var stints []projections.Stint
+	var ratings []projections.Rating
+	var changes []projections.RatingChange
+	err := pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, ratedStintsSQL)
+		if err != nil {
+			return fmt.Errorf("projections/postgres: rated stints: %w", err)
+		}
+		if stints, err = pgx.CollectRows(rows, scanStint); err != nil {
+			return fmt.Errorf("projections/postgres: rated stints: %w", err)
+		}
+		ratings, changes, err = readRatings(ctx, tx)
+		return err
+	})
+	return stints, ratings, changes, err
+}
+
+// readRatings reads every rating and change in tx, in Rate's orders.
+func readRatings(ctx context.Context, tx pgx.Tx) ([]projections.Rating, []projections.RatingChange, error) {
+	rows, err := tx.Query(ctx, `SELECT `+ratingColumns+` FROM ratings ORDER BY game, rating DESC, player`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections/postgres: ratings: %w", err)
 	}
@@ -197,7 +242,7 @@ func (r *Repo) Ratings(ctx context.Context) ([]projections.Rating, []projections
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections/postgres: ratings: %w", err)
 	}
-	rows, err = r.pool.Query(ctx, `SELECT `+changeColumns+` FROM rating_changes ORDER BY game_id, seat`)
+	rows, err = tx.Query(ctx, `SELECT `+changeColumns+` FROM rating_changes ORDER BY game_id, seat`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("projections/postgres: rating changes: %w", err)
 	}
