@@ -55,11 +55,13 @@ NORACE_PKGS ?= ./notify/postgres
 # chromium (a package's browser tests share one and run one at a time):
 # browser-a those matching BROWSER_SPLIT, browser-b the others (the
 # longest track of make test when they were one: 607 s at load 25; split
-# at [A-F], 150 s and 245 s side by side at load 15-19, hence [A-L]). The
-# other tracks skip them. The packages with browser tests are found by
+# at [A-F], 150 s and 245 s side by side at load 15-19, hence [A-L]; then
+# 452 s against 525 s at load 1-25, the second with
+# TestBrowserWholeGameByTapping's 274 s, hence TestBrowserRecordPages'
+# 34 s moved to the first). The other tracks skip them. The packages with browser tests are found by
 # name, so that none is skipped everywhere.
 BROWSER_TESTS ?= ^TestBrowser
-BROWSER_SPLIT ?= ^TestBrowser[A-L]
+BROWSER_SPLIT ?= ^TestBrowser([A-L]|Record)
 BROWSER_PKGS ?= $(sort $(dir $(shell grep -rlE --include='*_test.go' --exclude-dir=data --exclude-dir=node_modules '^func TestBrowser' .)))
 # The packages tested without the race detector: the rest.
 PLAIN_PKGS ?= $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS) $(API_PKGS))")
