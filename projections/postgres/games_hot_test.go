@@ -103,10 +103,13 @@ func TestMovesUpdateGamesHOT(t *testing.T) {
 	// A game that ends changes its status (a column of games_active's
 	// predicate): that update is not HOT though it has room. An update
 	// that finds no room is not HOT either. Both write their index
-	// entries (two at most each).
-	if hot+cold < 5*len(ids) || cold-roomless > ended || index > 2*cold {
-		t.Fatalf("%d HOT updates, %d other updates (%d of them without room on their page) and %d index records of games, %d games ended: want the moves' updates HOT when their page has room (ended games aside) and no index entry for them",
-			hot, cold, roomless, index, ended)
+	// entries (two at most each), as does a row inserted in the window
+	// (make test once logged two, with 19 updates without room: 40
+	// index records against a bound of 38 that left inserts out).
+	inserted := counts["games Heap/INSERT"] + counts["games Heap/INSERT+INIT"]
+	if hot+cold < 5*len(ids) || cold-roomless > ended || index > 2*(cold+inserted) {
+		t.Fatalf("%d HOT updates, %d other updates (%d of them without room on their page), %d rows inserted and %d index records of games, %d games ended: want the moves' updates HOT when their page has room (ended games aside) and no index entry for them",
+			hot, cold, roomless, inserted, index, ended)
 	}
 }
 
