@@ -34,11 +34,9 @@ type RecordStore interface {
 	// returns in place of the old ones, all under one lock (two servers
 	// rating at once write one after the other, each from what it read).
 	Rerate(ctx context.Context, rate func([]Stint) ([]Rating, []RatingChange)) error
-	// Ratings reads every stored rating and change, in Rate's orders.
-	Ratings(ctx context.Context) ([]Rating, []RatingChange, error)
 	// RatedStints reads, in one snapshot, the stints Rerate rates from (in
-	// the order it gives them to rate) and the stored ratings and changes,
-	// for a check that the ones are computed from the others.
+	// the order it gives them to rate) and the stored ratings and changes
+	// (in Rate's orders), for a check that the ones are computed from the others.
 	RatedStints(ctx context.Context) ([]Stint, []Rating, []RatingChange, error)
 	// RatingsOf reads the ratings of the player key (an address, any case).
 	RatingsOf(ctx context.Context, player string) ([]Rating, error)

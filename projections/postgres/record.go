@@ -16,8 +16,8 @@ import (
 
 var _ projections.RecordStore = (*Repo)(nil)
 
-// recordsLock is the advisory lock key under which Rerate reads and
-// writes the ratings.
+// recordsLock is the advisory lock key under which SaveStints and Rerate
+// read and write the stints and ratings (lockRecords).
 const recordsLock = 46046046
 
 // StaleRecords implements projections.RecordStore.
@@ -38,7 +38,7 @@ func (r *Repo) StaleRecords(ctx context.Context, limit int) ([]string, error) {
 // SaveStints implements projections.RecordStore.
 func (r *Repo) SaveStints(ctx context.Context, games []projections.FoldedGame, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, recordsLock); err != nil {
+		if err := lockRecords(ctx, tx); err != nil {
 			return err
 		}
 		b := &pgx.Batch{}
@@ -151,7 +151,7 @@ func (r *Repo) ActiveGamesOf(ctx context.Context, email string) ([]string, error
 // Rerate implements projections.RecordStore.
 func (r *Repo) Rerate(ctx context.Context, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, recordsLock); err != nil {
+		if err := lockRecords(ctx, tx); err != nil {
 			return err
 		}
 		return rerate(ctx, tx, rate)
@@ -166,6 +166,13 @@ func (r *Repo) Rerate(ctx context.Context, rate func([]projections.Stint) ([]pro
 // rate takes them.
 const ratedStintsSQL = `SELECT ` + stintColumns + ` FROM seat_records WHERE outcome = 'finished'
 	ORDER BY ended_at, game_id, seat, stint`
+
+// lockRecords takes recordsLock for the rest of tx: the writers of the
+// stints and ratings (SaveStints, Rerate) go one after the other.
+func lockRecords(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, recordsLock)
+	return err
+}
 
 // rerate computes every rating again with rate, in tx (which holds
 // recordsLock), from the stints of ratedStintsSQL.
@@ -199,18 +206,6 @@ func scanChange(row pgx.CollectableRow) (projections.RatingChange, error) {
 	err := row.Scan(&c.GameID, &c.Seat, &c.Player, &c.Name, &c.Bot, &c.Before.R, &c.Before.RD, &c.Before.Vol,
 		&c.After.R, &c.After.RD, &c.After.Vol)
 	return c, err
-}
-
-// Ratings implements projections.RecordStore.
-func (r *Repo) Ratings(ctx context.Context) ([]projections.Rating, []projections.RatingChange, error) {
-	var ratings []projections.Rating
-	var changes []projections.RatingChange
-	err := pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		var err error
-		ratings, changes, err = readRatings(ctx, tx)
-		return err
-	})
-	return ratings, changes, err
 }
 
 // RatedStints implements projections.RecordStore.

@@ -392,7 +392,7 @@ func TestRecordSeason(t *testing.T) {
 
 	// Rebuilt from the events alone, the records are the same, and
 	// verify finds them equal; a stored stint changed by hand is found.
-	ratingsBefore, changesBefore, err := s.repo.Ratings(ctx)
+	_, ratingsBefore, changesBefore, err := s.repo.RatedStints(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestRecordSeason(t *testing.T) {
 	if n, pending, err := s.svc.VerifyRecords(ctx); err != nil || n != len(ids) || pending != 0 {
 		t.Fatalf("verify records: %d games, %d pending, %v", n, pending, err)
 	}
-	ratingsAfter, changesAfter, err := s.repo.Ratings(ctx)
+	_, ratingsAfter, changesAfter, err := s.repo.RatedStints(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
