@@ -189,10 +189,12 @@ type Change struct {
 	// is written.
 	AdminToken bool
 	Outbox     []outbox.Row
-	// Turns are the your-turn emails the append owes: kept on the game
-	// row (games.turn_mail, outbox.Turn), not written to the outbox, so
-	// that a move that follows within the grace replaces them.
-	Turns   []outbox.Row
+	// Turns are the your-turn emails with a grace the append owes: kept
+	// on the game row (games.turn_mail, outbox.Turn) by what identifies
+	// them, not written to the outbox, so that a move that follows within
+	// the grace replaces them; the mail worker writes the payload when it
+	// claims one (TurnRow).
+	Turns   []outbox.Turn
 	Request *Request
 	// TakenBack lists the moves this append took back: their emails still
 	// pending are cancelled (marked skipped) in the same transaction.

@@ -43,9 +43,10 @@ type Projector struct {
 // Batch is what one append changed, beyond the game row.
 type Batch struct {
 	// Outbox are the emails to write to the outbox now; Turns the
-	// your-turn emails, which the game row owes (Change.Turns).
+	// your-turn emails with a grace, which the game row owes by what
+	// identifies them (Change.Turns, owedByRow).
 	Outbox []outbox.Row
-	Turns  []outbox.Row
+	Turns  []outbox.Turn
 	Tokens []Seat
 	// AdminToken is set when the admin link was revoked: the game's
 	// AdminHash (set by the service before the append) is written.
@@ -93,17 +94,20 @@ func (p *Projector) Apply(appended []events.Event, decoded []engine.Event) (*Bat
 	}
 	g.DeadlineAt, g.ReminderAt = eff.Deadline, eff.Reminder
 	if p.Outbox {
-		rows, err := p.rows(a, eff.Mails)
+		var now []Mail
+		for _, m := range eff.Mails {
+			if owedByRow(m) {
+				b.Turns = append(b.Turns, outbox.Turn{Seat: m.To.Seat, Version: m.Version,
+					From: before.Version + 1, DelayUS: m.Delay.Microseconds()})
+			} else {
+				now = append(now, m)
+			}
+		}
+		rows, err := p.rows(a, now)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range rows {
-			if r.Kind == outbox.YourTurn && r.Seat != nil {
-				b.Turns = append(b.Turns, r)
-			} else {
-				b.Outbox = append(b.Outbox, r)
-			}
-		}
+		b.Outbox = rows
 	}
 	return b, nil
 }

@@ -38,10 +38,13 @@ type mailConfig struct {
 	// reminders number none.
 	Moves play.SeatMover
 	// Games are the engines that summarise a round for its round-end
-	// email (nil: round-end emails carry no summary).
+	// email (nil: round-end emails carry no summary) and write the
+	// your-turn emails the games rows owe (notifypg.Outbox.WithTurns; nil:
+	// the outbox claims none).
 	Games engine.Registry
 	// Events reads the games' streams (the event store), from which the
-	// stories, rounds and table talk of the emails are told.
+	// stories, rounds and table talk of the emails are told, and the
+	// your-turn emails the games rows owe are written.
 	Events notifypg.Streams
 	// Wake, if set, wakes the outbox worker (e.g. the event store's Notify).
 	Wake <-chan struct{}
@@ -109,7 +112,9 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mailSide{Renderer: r, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), retention: c.OutboxRetention, log: log}
+	histories := notifypg.Histories{Games: c.Games, Events: c.Events}
+	m := &mailSide{Renderer: r, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool).WithTurns(histories),
+		retention: c.OutboxRetention, log: log}
 	if m.retention == 0 {
 		m.retention = notifypg.DefaultOutboxRetention
 	}
@@ -133,7 +138,6 @@ func newMailSide(pool *pgxpool.Pool, c mailConfig) (*mailSide, error) {
 	if c.Metrics != nil {
 		sender, timeouter = c.Metrics.Sender(sender), c.Metrics.Timeouter(timeouter)
 	}
-	histories := notifypg.Histories{Games: c.Games, Events: c.Events}
 	if m.Worker, err = notify.NewWorker(notify.WorkerConfig{Store: m.Outbox, Sender: sender, Renderer: r,
 		Prefs: m.Prefs, Freshness: m.Outbox, Seats: notifypg.NewSeats(pool, histories), Wake: c.Wake, Lease: c.Lease, Senders: c.Senders, Logger: log, Heads: c.Heads}); err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"encoding/base32"
 	"fmt"
 	"io"
-	"slices"
+	"math"
 	"strings"
 	"time"
 
@@ -313,13 +313,15 @@ func (s *Service) project(p *pending, appended []events.Event) (*projections.Cha
 // firstDue reports whether c writes or owes emails and the least delay
 // among them (outbox.Row's Delay).
 func firstDue(c *projections.Change) (bool, time.Duration) {
-	rows := append(slices.Clip(c.Outbox), c.Turns...)
-	if len(rows) == 0 {
+	if len(c.Outbox) == 0 && len(c.Turns) == 0 {
 		return false, 0
 	}
-	least := rows[0].Delay
-	for _, r := range rows[1:] {
+	least := time.Duration(math.MaxInt64)
+	for _, r := range c.Outbox {
 		least = min(least, r.Delay)
+	}
+	for _, t := range c.Turns {
+		least = min(least, time.Duration(t.DelayUS)*time.Microsecond)
 	}
 	return true, max(least, 0)
 }

@@ -2,7 +2,9 @@ package play_test
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +24,7 @@ import (
 // nothing more.
 func TestYourTurnOwedByTheGameRow(t *testing.T) {
 	ctx := context.Background()
-	svc, repo, _, pool := serviceOf(t, time.Hour, testgame.Game{})
+	svc, repo, store, pool := serviceOf(t, time.Hour, testgame.Game{})
 	id := playtest.Create(t, svc, 3).ID
 	rng := rand.New(rand.NewPCG(45, 2))
 	for range 2 {
@@ -51,7 +53,7 @@ func TestYourTurnOwedByTheGameRow(t *testing.T) {
 	if rows != 0 || owed != 1 {
 		t.Fatalf("after two moves: %d your-turn rows in the outbox and %d owed by the game row, want 0 and 1", rows, owed)
 	}
-	mail := notifypg.NewOutbox(pool)
+	mail := notifypg.NewOutbox(pool).WithTurns(notifypg.Histories{Games: repo.games, Events: store})
 	claim := func(at time.Time) (turns []int) {
 		t.Helper()
 		got, err := mail.Claim(ctx, at, 100, time.Minute)
@@ -77,5 +79,97 @@ func TestYourTurnOwedByTheGameRow(t *testing.T) {
 	var left *string
 	if err := pool.QueryRow(ctx, `SELECT turn_mail::text FROM games WHERE id = $1`, id).Scan(&left); err != nil || left != nil {
 		t.Fatalf("the game row still owes %v (%v)", left, err)
+	}
+}
+
+// TestTurnPayloadWrittenAtClaimAsAtTheMove: the payload of a your-turn
+// email the game row owes, written by the worker's claim from the game as
+// it stands (projections.TurnRow), is the one the move itself writes when
+// there is no grace (to the outbox at once): the same recipient, lines,
+// deadline, legal moves and choice. Between the move and the claim another
+// player talks at the table: the game's version moves on, the seat is
+// still awaited and its moves are the same. (The two plays run on two
+// databases a moment apart: their deadlines differ by that moment.)
+func TestTurnPayloadWrittenAtClaimAsAtTheMove(t *testing.T) {
+	ctx := context.Background()
+	play2 := func(grace time.Duration) (map[int]string, int64) {
+		svc, repo, store, pool := lordsService(t, grace)
+		id := playtest.CreateLords(t, svc, 3)
+		rng := rand.New(rand.NewPCG(45, 3))
+		var owedAt int64
+		for range 2 {
+			g, err := repo.Game(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok := tokens.Seat(secret, id, g.ToMove[0], 0)
+			v, err := svc.View(ctx, id, tok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mv, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			owedAt = mv.Version
+		}
+		g, err := repo.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		talker := (g.ToMove[0] + 1) % 3
+		if err := svc.ChatAs(ctx, id, talker, "well played", "talk-1"); err != nil {
+			t.Fatal(err)
+		}
+		if grace > 0 {
+			mail := notifypg.NewOutbox(pool).WithTurns(notifypg.Histories{Games: repo.games, Events: store})
+			if _, err := mail.Claim(ctx, time.Now().Add(2*time.Hour), 100, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := map[int]string{}
+		rows, err := pool.Query(ctx, `SELECT seat, payload::text FROM outbox WHERE game_id = $1 AND kind = 'your_turn' AND event_version = $2`, id, owedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var seat int
+			var p string
+			if err := rows.Scan(&seat, &p); err != nil {
+				t.Fatal(err)
+			}
+			got[seat] = strings.ReplaceAll(p, id, "GAME")
+		}
+		if len(got) != 1 {
+			t.Fatalf("grace %v: your-turn emails about v%d: %v, want one", grace, owedAt, got)
+		}
+		return got, owedAt
+	}
+	atMove, v0 := play2(0)
+	atClaim, v1 := play2(time.Hour)
+	if v0 != v1 {
+		t.Fatalf("the two plays reached versions %d and %d", v0, v1)
+	}
+	for seat, p := range atMove {
+		var want, got outbox.Payload
+		if err := json.Unmarshal([]byte(p), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(atClaim[seat]), &got); err != nil {
+			t.Fatalf("seat %d: no payload written at the claim (%v)", seat, err)
+		}
+		if len(want.Moves) == 0 || len(want.Lines) == 0 || want.Choice == "" {
+			t.Fatalf("the move's payload tells no moves or lines: %s", p)
+		}
+		// The two plays ran a second or so apart: their deadlines differ by that.
+		if want.Deadline == nil || got.Deadline == nil || got.Deadline.Sub(*want.Deadline).Abs() > time.Minute {
+			t.Errorf("seat %d: deadline %v at the claim, %v at the move", seat, got.Deadline, want.Deadline)
+		}
+		want.Deadline, got.Deadline = nil, nil
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(w) != string(g) {
+			t.Errorf("seat %d: written at the claim\n%s\nwritten by the move\n%s", seat, g, w)
+		}
 	}
 }

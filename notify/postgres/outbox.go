@@ -14,12 +14,27 @@ import (
 )
 
 // Outbox is the outbox table as notify.Worker uses it.
-type Outbox struct{ pool *pgxpool.Pool }
+type Outbox struct {
+	pool *pgxpool.Pool
+	// turns tells the games whose rows owe your-turn emails, to write
+	// their payloads when they are claimed (WithTurns).
+	turns Histories
+}
 
 var _ notify.OutboxStore = (*Outbox)(nil)
 
-// NewOutbox returns an Outbox on pool.
+// NewOutbox returns an Outbox on pool. Its Claim writes the your-turn
+// emails the games rows owe only once it has the games' engines and
+// events (WithTurns).
 func NewOutbox(pool *pgxpool.Pool) *Outbox { return &Outbox{pool: pool} }
+
+// WithTurns gives o the games' engines and events, from which Claim
+// writes the payloads of the your-turn emails the games rows owe
+// (projections.TurnRow), and returns o.
+func (o *Outbox) WithTurns(h Histories) *Outbox {
+	o.turns = h
+	return o
+}
 
 // dueSQL lists, without locking them, up to $2 rows due at $1 that no
 // worker holds: the candidates of a claim.

@@ -8,6 +8,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"pbem/events"
+	"pbem/projections"
+	projpg "pbem/projections/postgres"
 	"pbem/projections/outbox"
 )
 
@@ -34,10 +37,12 @@ WHERE g.id = ANY($1) AND g.id = x.id AND g.turn_mail::text = x.owed
 RETURNING g.id`
 
 // oweTurns writes the outbox rows of the your-turn emails due at now that
-// the games rows owe (games.turn_mail, migration 0101), at most limit
-// games' worth, and removes them from the rows, in one transaction: a
-// crash before its commit leaves them owed, after it they are outbox rows
-// like any other, sent once. It returns how many rows it wrote.
+// the games rows owe (games.turn_mail, migrations 0101 and 0105), at most
+// limit games' worth, and removes them from the rows, in one transaction:
+// a crash before its commit leaves them owed, after it they are outbox
+// rows like any other, sent once. Each row's payload is written here,
+// from the game as it stands (turnRows). It returns how many rows it
+// wrote.
 func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, error) {
 	rows, err := o.pool.Query(ctx, dueTurnsSQL, now.UnixMicro(), limit)
 	if err != nil {
@@ -45,10 +50,10 @@ func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, e
 	}
 	var ids, oweds []string
 	var rests []*string
-	due := map[string][]outbox.Row{}
+	due := map[string][]outbox.Turn{}
 	var id, owed string
 	if _, err := pgx.ForEachRow(rows, []any{&id, &owed}, func() error {
-		d, rest, err := outbox.TurnRows(id, []byte(owed), now)
+		d, rest, err := outbox.DueTurns(id, []byte(owed), now)
 		if err != nil {
 			return err
 		}
@@ -66,6 +71,12 @@ func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, e
 		}
 		return 0, nil
 	}
+	written := map[string][]outbox.Row{}
+	for _, id := range ids {
+		if written[id], err = o.turnRows(ctx, id, due[id]); err != nil {
+			return 0, fmt.Errorf("notify/postgres: owed your-turn emails: %w", err)
+		}
+	}
 	n := 0
 	err = pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, takeTurnsSQL, ids, oweds, rests)
@@ -79,7 +90,7 @@ func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, e
 		var out []outbox.Row
 		for _, id := range ids { // in the listed order, oldest due first
 			if slices.Contains(taken, id) {
-				out = append(out, due[id]...)
+				out = append(out, written[id]...)
 			}
 		}
 		if len(out) == 0 {
@@ -99,4 +110,41 @@ func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, e
 		return 0, fmt.Errorf("notify/postgres: owed your-turn emails: %w", err)
 	}
 	return n, nil
+}
+
+// turnRows is the outbox rows of turns, the your-turn emails game id owes
+// that are due, each built from the game as it stands (projections.TurnRow):
+// its row, then its events, read outside the claim's transaction. A move
+// made since the row was listed changes what the row owes (turn_mail_next
+// rewrites it), so takeTurnsSQL then leaves the game out and the next
+// claim builds its emails again. A turn a previous release owed with its
+// payload needs neither.
+func (o *Outbox) turnRows(ctx context.Context, id string, turns []outbox.Turn) ([]outbox.Row, error) {
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	g, evs := &projections.Game{ID: id}, []events.Event(nil)
+	if slices.ContainsFunc(turns, func(t outbox.Turn) bool { return t.Payload == nil }) {
+		if o.turns.Events == nil || o.turns.Games == nil {
+			return nil, fmt.Errorf("game %s owes your-turn emails and the outbox has no engines to write them (Outbox.WithTurns)", id)
+		}
+		var err error
+		if g, err = projpg.New(o.pool).Game(ctx, id); err != nil {
+			return nil, err
+		}
+		if evs, err = o.turns.Events.ReadStream(ctx, id, 1); err != nil {
+			return nil, err
+		}
+	}
+	var out []outbox.Row
+	for _, t := range turns {
+		r, ok, err := projections.TurnRow(o.turns.Games, g, evs, t)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }

@@ -11,14 +11,11 @@ import (
 
 	"pbem/events"
 	"pbem/projections"
-	"pbem/projections/outbox"
 )
 
 // Repo is the PostgreSQL projections.Repository.
 type Repo struct {
 	pool *pgxpool.Pool
-	// turns packs the your-turn emails the moves owe (queueChanges).
-	turns outbox.Packer
 }
 
 var _ projections.Repository = (*Repo)(nil)

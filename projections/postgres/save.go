@@ -34,7 +34,7 @@ func (r *Repo) Save(ctx context.Context, tx events.Tx, cs []*projections.Change)
 			return err
 		}
 	}
-	if err := queueChanges(b, cs, &r.turns); err != nil {
+	if err := queueChanges(b, cs); err != nil {
 		return err
 	}
 	if tx != nil {
@@ -192,10 +192,10 @@ func keyBytes(k *events.CommitKey) []byte {
 // the Change takes a snapshot: then it goes to game_states), $13..$17
 // one per remembered answer (the history is not stored: see
 // projections.SeatHistory), $18 and $19 one per game for the your-turn
-// emails it owes (outbox.Packer's TurnsJSON, or NULL) and the first version of the
+// emails it owes (outbox.TurnsJSON: what identifies each, not its payload; or NULL) and the first version of the
 // moves it took back (0: none), which turn_mail (migration 0101) merges
 // into the row's owed emails, giving their turn_due in the same pass
-// (turn_mail_next, migration 0104). The row's awaited_since follows its
+// (turn_mail_next, migrations 0104 and 0105). The row's awaited_since follows its
 // to_move (awaited_next, 0104: a seat still awaited keeps its version).
 // Both are set-returning SQL functions read in FROM, which PostgreSQL
 // inlines into this statement: the scalar functions they replace ran an
@@ -235,7 +235,7 @@ const changesSQL = `WITH u AS (
 	FROM g HAVING count(*) <> cardinality($1::text[])`
 
 // queueChanges adds changesSQL for cs.
-func queueChanges(b *pgx.Batch, cs []*projections.Change, turns *outbox.Packer) error {
+func queueChanges(b *pgx.Batch, cs []*projections.Change) error {
 	n := len(cs)
 	ids, status, states, toMove := make([]string, n), make([]string, n), make([]*string, n), make([]string, n)
 	versions, results := make([]int64, n), make([]*string, n)
@@ -261,7 +261,7 @@ func queueChanges(b *pgx.Batch, cs []*projections.Change, turns *outbox.Packer) 
 		updated[i], finished[i], paused[i], ext[i] = g.UpdatedAt, g.FinishedAt, g.Paused(), int32(g.Extensions)
 		deadline[i], reminder[i] = g.DeadlineAt, g.ReminderAt
 		mail = append(mail, c.Outbox...)
-		if owed[i], err = turns.TurnsJSON(c.Turns); err != nil {
+		if owed[i], err = outbox.TurnsJSON(g.ID, c.Turns); err != nil {
 			return fmt.Errorf("projections/postgres: %w", err)
 		}
 		for _, t := range c.TakenBack {

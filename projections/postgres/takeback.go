@@ -16,12 +16,14 @@ const cancelMailSQL = `UPDATE outbox SET status = 'skipped', last_error = 'the m
 // game row owes ($1) about the versions a take-back takes back ($2..$3),
 // before the game's update drops them (turn_mail, migration 0101): they
 // become outbox rows marked skipped, as cancelMailSQL marks the move's
-// other emails, their payload packed as the row kept it (a JSON string:
-// outbox.UnpackPayload reads it; a skipped row is never rendered).
-// Take-backs are rare; the moves' emails are not written here.
+// other emails. The row owes them by what identifies them (outbox.Turn,
+// migration 0105), so the record's payload is {} (one a previous release
+// owed keeps its payload as the row kept it: outbox.UnpackPayload reads
+// it); a skipped row is never rendered. Take-backs are rare; the moves'
+// emails are not written here.
 const recordTurnsSQL = `INSERT INTO outbox (game_id, seat, kind, payload, event_version, created_at, next_attempt_at,
 		status, last_error, sent_at)
-	SELECT g.id, (t->>'seat')::int, 'your_turn', t->'payload', (t->>'version')::bigint,
+	SELECT g.id, (t->>'seat')::int, 'your_turn', coalesce(t->'payload', '{}'::json), (t->>'version')::bigint,
 		to_timestamp((t->>'at_us')::bigint / 1000000.0), to_timestamp((t->>'due_us')::bigint / 1000000.0),
 		'skipped', 'the move was taken back', now()
 	FROM games g, json_array_elements(g.turn_mail) t
