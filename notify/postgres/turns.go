@@ -10,8 +10,8 @@ import (
 
 	"pbem/events"
 	"pbem/projections"
-	projpg "pbem/projections/postgres"
 	"pbem/projections/outbox"
+	projpg "pbem/projections/postgres"
 )
 
 // dueTurnsSQL lists, without locking them, the active games owing a
