@@ -33,7 +33,8 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 	pool := pgtest.NewPool(t)
 	store := evpg.New(pool)
 	t.Cleanup(store.Close)
-	svc := play.New(play.Config{Games: engine.NewRegistry(lg), Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
+	games := engine.NewRegistry(lg)
+	svc := play.New(play.Config{Games: games, Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
 		MailGrace: time.Minute, Seeds: playtest.Seeds(t.Name())})
 	sink, sender := startSink(t)
 	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: "http://pbem.test"})
@@ -41,8 +42,8 @@ func TestTakebackSendsNoEmail(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ahead time.Duration // the worker's clock runs this far ahead of the real one
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: sender, Renderer: r,
-		Now: func() time.Time { return time.Now().Add(ahead) }})
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool).WithTurns(notifypg.Histories{Games: games, Events: store}),
+		Sender: sender, Renderer: r, Now: func() time.Time { return time.Now().Add(ahead) }})
 	if err != nil {
 		t.Fatal(err)
 	}
