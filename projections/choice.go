@@ -14,18 +14,18 @@ import (
 // game moved on) gets the fresh list instead. An empty list has the tag of
 // no bytes.
 func ChoiceTag(moves []engine.Move) string {
-	h := sha256.New()
+	b := make([]byte, 0, 128*len(moves))
 	for _, m := range moves {
-		b, err := engine.MarshalMove(m)
-		if err != nil {
+		var err error
+		if b, err = engine.AppendMove(b, m); err != nil {
 			// A move that does not marshal cannot be listed either; its
 			// type name still changes the tag.
-			b = []byte(err.Error())
+			b = append(b, err.Error()...)
 		}
-		h.Write(b)
-		h.Write([]byte{'\n'})
+		b = append(b, '\n')
 	}
-	return hex.EncodeToString(h.Sum(nil))[:8]
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:4])
 }
 
 // Labels returns the labels of moves, in order.

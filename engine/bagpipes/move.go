@@ -74,9 +74,14 @@ type wireMove struct {
 }
 
 // MarshalJSON writes only the fields the move's type uses, in wireMove's
-// order (see engine.MoveJSON).
-func (m Move) MarshalJSON() ([]byte, error) {
-	j := engine.NewMoveJSON(m.Type)
+// order (see AppendJSON).
+func (m Move) MarshalJSON() ([]byte, error) { return m.AppendJSON(make([]byte, 0, 96)), nil }
+
+// AppendJSON appends the move's JSON to b (engine.MoveAppender), as
+// engine.MoveJSON writes it: only the fields the move's type uses, in
+// wireMove's order.
+func (m Move) AppendJSON(b []byte) []byte {
+	j := engine.AppendMoveJSON(b, m.Type)
 	if m.Action != "" {
 		j.String("action", m.Action)
 	}
@@ -97,8 +102,10 @@ func (m Move) MarshalJSON() ([]byte, error) {
 	if m.Dagger != 0 {
 		j.Int("dagger", m.Dagger)
 	}
-	return j.Label(m.Label()), nil
+	return j.Label(m.Label())
 }
+
+var _ engine.MoveAppender = Move{}
 
 func noMove() Move { return Move{Units: -1, To: -1, Target: -1} }
 

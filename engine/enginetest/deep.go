@@ -202,7 +202,8 @@ func checkAbout(raw []byte, mv, dm engine.Move) error {
 }
 
 // checkMarshalMove fails unless engine.MarshalMove gives m's bytes by
-// encoding/json.
+// encoding/json, and engine.AppendMove appends the same after what its
+// buffer holds.
 func checkMarshalMove(m engine.Move) error {
 	want, err := json.Marshal(m)
 	if err != nil {
@@ -211,6 +212,10 @@ func checkMarshalMove(m engine.Move) error {
 	got, err := engine.MarshalMove(m)
 	if err != nil || !bytes.Equal(got, want) {
 		return fmt.Errorf("MarshalMove gave %s (%v), encoding/json %s", got, err, want)
+	}
+	got, err = engine.AppendMove([]byte("[{},"), m)
+	if err != nil || !bytes.Equal(got, append([]byte("[{},"), want...)) {
+		return fmt.Errorf("AppendMove after [{}, gave %s (%v), encoding/json %s", got, err, want)
 	}
 	return nil
 }

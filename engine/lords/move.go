@@ -45,6 +45,8 @@ func (m *Move) Label() string {
 	return m.describe()
 }
 
+var _ engine.MoveAppender = (*Move)(nil)
+
 // same reports whether two moves are the same decision (labels aside).
 func (m *Move) same(o *Move) bool {
 	return m.Type == o.Type && m.Slot == o.Slot && m.Card == o.Card && m.Seat == o.Seat &&
@@ -52,9 +54,13 @@ func (m *Move) same(o *Move) bool {
 }
 
 // MarshalJSON writes {"type":...,fields...,"label":...}: only the fields
-// the move's type uses, in that order (see engine.MoveJSON).
-func (m *Move) MarshalJSON() ([]byte, error) {
-	j := engine.NewMoveJSON(m.Type)
+// the move's type uses, in that order (see AppendJSON).
+func (m *Move) MarshalJSON() ([]byte, error) { return m.AppendJSON(make([]byte, 0, 96)), nil }
+
+// AppendJSON appends the move's JSON to b (engine.MoveAppender), as
+// engine.MoveJSON writes it: only the fields the move's type uses.
+func (m *Move) AppendJSON(b []byte) []byte {
+	j := engine.AppendMoveJSON(b, m.Type)
 	switch m.Type {
 	case MoveRecruit:
 		j.Int("slot", m.Slot)
@@ -71,7 +77,7 @@ func (m *Move) MarshalJSON() ([]byte, error) {
 	case MoveClaim:
 		j.Int("card", m.Card)
 	}
-	return j.Label(m.Label()), nil
+	return j.Label(m.Label())
 }
 
 type moveJSON struct {

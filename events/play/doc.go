@@ -53,7 +53,7 @@
 // encoding/json gives for their structs: the engine's view by its own
 // AppendJSON where it has one (engine.ViewAppender, checked against
 // encoding/json by the conformance suite in deep games, so a field added
-// without its line fails it), the legal moves by engine.MarshalMove, into
+// without its line fails it), the legal moves by engine.AppendMove, into
 // the HTTP edge's pooled buffer. A view is the mover's answer and the
 // read of every other seat after a move: by reflection, encoding was a
 // tenth of the server's CPU under the peers load; appended it takes half

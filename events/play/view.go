@@ -55,7 +55,7 @@ const viewSizeHint = 8 << 10
 
 // AppendJSON appends to b the view as the JSON API answers it: the stored
 // bytes of a keyed move's answer, else the bytes json.Marshal gives for
-// v, written field by field: the legal moves by engine.MarshalMove and
+// v, written field by field: the legal moves by engine.AppendMove and
 // the engine's view by its own AppendJSON when it has one
 // (engine.ViewAppender), else by encoding/json.
 func (v *View) AppendJSON(b []byte) ([]byte, error) {
@@ -96,7 +96,7 @@ func appendExplanation(e engine.Explanation, b []byte) []byte {
 }
 
 // appendMoves appends a list of moves as encoding/json writes it: an
-// engine's moves by engine.MarshalMove, a posted one by encoding/json
+// engine's moves by engine.AppendMove, a posted one by encoding/json
 // (its bytes are the client's, which encoding/json compacts).
 func appendMoves(b []byte, ms []engine.Move) ([]byte, error) {
 	if ms == nil {
@@ -107,17 +107,15 @@ func appendMoves(b []byte, ms []engine.Move) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		var mb []byte
 		var err error
 		if _, posted := m.(PostedMove); posted {
-			mb, err = json.Marshal(m)
+			b, err = appendMarshal(b, m)
 		} else {
-			mb, err = engine.MarshalMove(m)
+			b, err = engine.AppendMove(b, m)
 		}
 		if err != nil {
 			return nil, err
 		}
-		b = append(b, mb...)
 	}
 	return append(b, ']'), nil
 }
