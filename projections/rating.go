@@ -60,68 +60,33 @@ func RatedBy(s *Stint) (player, bot string) {
 	return s.Email, ""
 }
 
+// Rater computes ratings: from prior, the ratings after the games rated
+// before (none: from scratch), on through the finished games of stints
+// (others are ignored), which all ended after those (then by id). It
+// returns the ratings of prior and of those games' players, by game then
+// best first, and the rated seats' changes of those games, by game id
+// then seat. RateFrom is the one the server uses.
+type Rater func(prior []Rating, stints []Stint) ([]Rating, []RatingChange)
+
 // Rate computes every rating from the stints of the finished games
 // (others are ignored): the ratings, by game then best first, and each
 // rated seat's change, by game id then seat.
-func Rate(stints []Stint) ([]Rating, []RatingChange) {
+func Rate(stints []Stint) ([]Rating, []RatingChange) { return RateFrom(nil, stints) }
+
+// RateFrom is the Rater of Glicko-2 (see the top of this file). A game is
+// rated from the players' ratings before it and nothing else, so that
+// going on from the ratings Rate gives for the games that ended first
+// gives what Rate gives for them all: the records refresher rates only
+// the games that end after every game rated (projections/postgres).
+func RateFrom(prior []Rating, stints []Stint) ([]Rating, []RatingChange) {
+	rated := make(map[ratingKey]*Rating, len(prior))
+	for _, r := range prior {
+		rated[ratingKey{r.Game, r.Player}] = &r
+	}
 	order, byGame := finishedGames(stints)
-	type key struct{ game, player string }
-	rated := map[key]*Rating{}
 	var changes []RatingChange
 	for _, id := range order {
-		seats := byGame[id]
-		players := make([]string, len(seats))
-		distinct := map[string]bool{}
-		for i := range seats {
-			players[i], _ = RatedBy(&seats[i])
-			if players[i] != "" {
-				distinct[players[i]] = true
-			}
-		}
-		if len(distinct) < 2 {
-			continue
-		}
-		game := seats[0].Game
-		before := map[string]Glicko{}
-		outcomes := map[string][]Outcome{}
-		for p := range distinct {
-			before[p] = NewGlicko()
-			if r, ok := rated[key{game, p}]; ok {
-				before[p] = Glicko{R: r.Rating, RD: r.RD, Vol: r.Volatility}
-			}
-		}
-		for i := range seats {
-			for j := range seats {
-				if players[i] == "" || players[j] == "" || players[i] == players[j] {
-					continue
-				}
-				outcomes[players[i]] = append(outcomes[players[i]], Outcome{Opponent: before[players[j]], Score: pairScore(seats[i].Place, seats[j].Place)})
-			}
-		}
-		after := map[string]Glicko{}
-		for p := range distinct {
-			after[p] = Glicko2Update(before[p], outcomes[p])
-		}
-		for i := range seats {
-			p := players[i]
-			if p == "" {
-				continue
-			}
-			_, bot := RatedBy(&seats[i])
-			name := seats[i].Name
-			if bot != "" {
-				name = bot
-			}
-			r, ok := rated[key{game, p}]
-			if !ok {
-				r = &Rating{Game: game, Player: p, Bot: bot}
-				rated[key{game, p}] = r
-			}
-			a := after[p]
-			r.Name, r.Rating, r.RD, r.Volatility = name, a.R, a.RD, a.Vol
-			r.Games++
-			changes = append(changes, RatingChange{GameID: id, Seat: seats[i].Seat, Player: p, Name: name, Bot: bot, Before: before[p], After: a})
-		}
+		changes = rateGame(rated, id, byGame[id], changes)
 	}
 	out := make([]Rating, 0, len(rated))
 	for _, r := range rated {
@@ -134,6 +99,68 @@ func Rate(stints []Stint) ([]Rating, []RatingChange) {
 		return cmp.Or(cmp.Compare(a.GameID, b.GameID), cmp.Compare(a.Seat, b.Seat))
 	})
 	return out, changes
+}
+
+// ratingKey is a rating's key: the game and the player.
+type ratingKey struct{ game, player string }
+
+// rateGame rates game id, the finished stints seats, as one rating period
+// from the ratings in rated, which it updates; it returns changes with
+// the game's rated seats' changes appended.
+func rateGame(rated map[ratingKey]*Rating, id string, seats []Stint, changes []RatingChange) []RatingChange {
+	players := make([]string, len(seats))
+	distinct := map[string]bool{}
+	for i := range seats {
+		players[i], _ = RatedBy(&seats[i])
+		if players[i] != "" {
+			distinct[players[i]] = true
+		}
+	}
+	if len(distinct) < 2 {
+		return changes
+	}
+	game := seats[0].Game
+	before := map[string]Glicko{}
+	outcomes := map[string][]Outcome{}
+	for p := range distinct {
+		before[p] = NewGlicko()
+		if r, ok := rated[ratingKey{game, p}]; ok {
+			before[p] = Glicko{R: r.Rating, RD: r.RD, Vol: r.Volatility}
+		}
+	}
+	for i := range seats {
+		for j := range seats {
+			if players[i] == "" || players[j] == "" || players[i] == players[j] {
+				continue
+			}
+			outcomes[players[i]] = append(outcomes[players[i]], Outcome{Opponent: before[players[j]], Score: pairScore(seats[i].Place, seats[j].Place)})
+		}
+	}
+	after := map[string]Glicko{}
+	for p := range distinct {
+		after[p] = Glicko2Update(before[p], outcomes[p])
+	}
+	for i := range seats {
+		p := players[i]
+		if p == "" {
+			continue
+		}
+		_, bot := RatedBy(&seats[i])
+		name := seats[i].Name
+		if bot != "" {
+			name = bot
+		}
+		r, ok := rated[ratingKey{game, p}]
+		if !ok {
+			r = &Rating{Game: game, Player: p, Bot: bot}
+			rated[ratingKey{game, p}] = r
+		}
+		a := after[p]
+		r.Name, r.Rating, r.RD, r.Volatility = name, a.R, a.RD, a.Vol
+		r.Games++
+		changes = append(changes, RatingChange{GameID: id, Seat: seats[i].Seat, Player: p, Name: name, Bot: bot, Before: before[p], After: a})
+	}
+	return changes
 }
 
 // finishedGames groups the stints of finished games by game, and lists

@@ -1,6 +1,9 @@
 package projections_test
 
 import (
+	"cmp"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -54,4 +57,46 @@ func TestRateGames(t *testing.T) {
 		changes[3].GameID != "g2" || changes[4].Before != bob1 || changes[4].After != bob2 {
 		t.Errorf("changes %+v", changes)
 	}
+}
+
+// TestRateFromGoesOnAsRate: rating the games that ended last from the
+// ratings the earlier games gave (RateFrom) gives the ratings and changes
+// that rating every game at once (Rate) gives: the same floats, names,
+// bots and counts, for the players of the later games and the others.
+func TestRateFromGoesOnAsRate(t *testing.T) {
+	at := func(h int) *time.Time { x := time.Date(2026, 1, 1, h, 0, 0, 0, time.UTC); return &x }
+	fin := func(game string, seat, place int, email, bot, handed string, h int) projections.Stint {
+		return projections.Stint{GameID: game, Game: "lords-of-scotland", Seat: seat, Name: "N" + email, Email: email, Bot: bot, Handed: handed,
+			Outcome: projections.OutcomeFinished, Place: place, EndedAt: at(h)}
+	}
+	earlier := []projections.Stint{
+		fin("g1", 0, 1, "bob@x", "", "", 3), fin("g1", 1, 1, "", "easy", "", 3), fin("g1", 2, 3, "cid@x", "", "normal", 3),
+		fin("g2", 0, 1, "ann@x", "", "", 5), fin("g2", 1, 2, "bob@x", "", "", 5),
+	}
+	later := []projections.Stint{
+		// g0 sorts first by id but ends after the earlier games.
+		fin("g0", 0, 2, "ann@x", "", "", 6), fin("g0", 1, 1, "", "easy", "", 6), fin("g0", 2, 3, "dee@x", "", "", 6),
+		fin("g5", 0, 1, "bob@x", "", "", 9), fin("g5", 1, 2, "dee@x", "", "", 9),
+		{GameID: "g6", Game: "lords-of-scotland", Seat: 0, Email: "ann@x", Outcome: projections.OutcomeAborted, EndedAt: at(10)},
+	}
+	wantR, wantC := projections.Rate(append(append([]projections.Stint{}, earlier...), later...))
+	prior, priorC := projections.RateFrom(nil, earlier)
+	gotR, gotC := projections.RateFrom(prior, later)
+	if !reflect.DeepEqual(gotR, wantR) {
+		t.Errorf("ratings gone on from the earlier games:\n%+v\nwant\n%+v", gotR, wantR)
+	}
+	if all := append(priorC, gotC...); !reflect.DeepEqual(projections.NonNil(sortChanges(all)), wantC) {
+		t.Errorf("changes of the earlier then the later games:\n%+v\nwant\n%+v", all, wantC)
+	}
+	if len(gotC) != 5 || gotC[0].GameID != "g0" {
+		t.Errorf("RateFrom gave the changes %+v, want the later games' 5", gotC)
+	}
+}
+
+// sortChanges sorts changes by game id then seat, as Rate gives them.
+func sortChanges(cs []projections.RatingChange) []projections.RatingChange {
+	slices.SortFunc(cs, func(a, b projections.RatingChange) int {
+		return cmp.Or(cmp.Compare(a.GameID, b.GameID), cmp.Compare(a.Seat, b.Seat))
+	})
+	return cs
 }

@@ -14,11 +14,13 @@ type RecordStore interface {
 	// or were folded at another version than the game's, oldest id first.
 	StaleRecords(ctx context.Context, limit int) ([]string, error)
 	// SaveStints writes each game's stints in place of those it had, then
-	// recomputes every rating as Rerate does, in one transaction: the
-	// ratings never lag the stints stored (not between two calls, nor
-	// after a crash between them, which left them stale until another
-	// game ended).
-	SaveStints(ctx context.Context, games []FoldedGame, rate func([]Stint) ([]Rating, []RatingChange)) error
+	// rates them with rate, in one transaction: the ratings never lag the
+	// stints stored (not between two calls, nor after a crash between
+	// them, which left them stale until another game ended). Games stored
+	// for the first time that ended after every game rated are rated on
+	// from their players' stored ratings; otherwise every rating is
+	// computed again, as Rerate does.
+	SaveStints(ctx context.Context, games []FoldedGame, rate Rater) error
 	// GameStints reads the stints stored for game id and the version they
 	// were folded at (0 and none if it has none).
 	GameStints(ctx context.Context, id string) ([]Stint, int64, error)
@@ -33,7 +35,7 @@ type RecordStore interface {
 	// finished games with rate, and writes the ratings and changes it
 	// returns in place of the old ones, all under one lock (two servers
 	// rating at once write one after the other, each from what it read).
-	Rerate(ctx context.Context, rate func([]Stint) ([]Rating, []RatingChange)) error
+	Rerate(ctx context.Context, rate Rater) error
 	// RatedStints reads, in one snapshot, the stints Rerate rates from (in
 	// the order it gives them to rate) and the stored ratings and changes
 	// (in Rate's orders), for a check that the ones are computed from the others.

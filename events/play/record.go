@@ -86,7 +86,7 @@ func (s *Service) RefreshRecords(ctx context.Context) (int, error) {
 		folded = append(folded, projections.FoldedGame{ID: id, Version: v, Stints: stints})
 	}
 	if len(folded) > 0 {
-		if err := rs.SaveStints(ctx, folded, projections.Rate); err != nil {
+		if err := rs.SaveStints(ctx, folded, projections.RateFrom); err != nil {
 			return 0, err
 		}
 	}
@@ -116,7 +116,7 @@ func (s *Service) RebuildRecords(ctx context.Context) (int, error) {
 		}
 	}
 	if total == 0 {
-		return 0, rs.Rerate(ctx, projections.Rate)
+		return 0, rs.Rerate(ctx, projections.RateFrom)
 	}
 	return total, nil
 }

@@ -36,9 +36,17 @@ func (r *Repo) StaleRecords(ctx context.Context, limit int) ([]string, error) {
 }
 
 // SaveStints implements projections.RecordStore.
-func (r *Repo) SaveStints(ctx context.Context, games []projections.FoldedGame, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
+func (r *Repo) SaveStints(ctx context.Context, games []projections.FoldedGame, rate projections.Rater) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if err := lockRecords(ctx, tx); err != nil {
+			return err
+		}
+		ids := make([]string, len(games))
+		for i, g := range games {
+			ids[i] = g.ID
+		}
+		var stored bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM record_games WHERE game_id = ANY($1))`, ids).Scan(&stored); err != nil {
 			return err
 		}
 		b := &pgx.Batch{}
@@ -56,7 +64,7 @@ func (r *Repo) SaveStints(ctx context.Context, games []projections.FoldedGame, r
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return err
 		}
-		return rerate(ctx, tx, rate)
+		return rateSaved(ctx, tx, ids, stored, rate)
 	})
 	if err != nil {
 		return fmt.Errorf("projections/postgres: save stints of %d games: %w", len(games), err)
@@ -149,7 +157,7 @@ func (r *Repo) ActiveGamesOf(ctx context.Context, email string) ([]string, error
 }
 
 // Rerate implements projections.RecordStore.
-func (r *Repo) Rerate(ctx context.Context, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
+func (r *Repo) Rerate(ctx context.Context, rate projections.Rater) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if err := lockRecords(ctx, tx); err != nil {
 			return err
@@ -176,7 +184,7 @@ func lockRecords(ctx context.Context, tx pgx.Tx) error {
 
 // rerate computes every rating again with rate, in tx (which holds
 // recordsLock), from the stints of ratedStintsSQL.
-func rerate(ctx context.Context, tx pgx.Tx, rate func([]projections.Stint) ([]projections.Rating, []projections.RatingChange)) error {
+func rerate(ctx context.Context, tx pgx.Tx, rate projections.Rater) error {
 	rows, err := tx.Query(ctx, ratedStintsSQL)
 	if err != nil {
 		return err
@@ -185,7 +193,7 @@ func rerate(ctx context.Context, tx pgx.Tx, rate func([]projections.Stint) ([]pr
 	if err != nil {
 		return err
 	}
-	ratings, changes := rate(stints)
+	ratings, changes := rate(nil, stints)
 	return saveRatings(ctx, tx, ratings, changes)
 }
 

@@ -425,7 +425,7 @@ func TestRecordSeason(t *testing.T) {
 		t.Fatal(err)
 	}
 	stints[0].TimedOut++
-	if err := s.repo.SaveStints(ctx, []projections.FoldedGame{{ID: ids[0], Version: v, Stints: stints}}, projections.Rate); err != nil {
+	if err := s.repo.SaveStints(ctx, []projections.FoldedGame{{ID: ids[0], Version: v, Stints: stints}}, projections.RateFrom); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.svc.VerifyRecords(ctx); play1.ErrorCode(err) != events.CodeCorrupt || !strings.Contains(err.Error(), ids[0]) {

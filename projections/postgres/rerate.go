@@ -2,11 +2,109 @@ package postgres
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
 	"pbem/projections"
 )
+
+// rateSaved rates the games ids whose stints SaveStints just wrote, in tx
+// (which holds recordsLock). Games stored for the first time (stored is
+// false: none had stints before) that all ended after every other
+// finished game (endLast) are rated alone, on from the stored ratings of
+// their players (rateLast), which gives what rating every game again
+// gives (projections.RateFrom): a game that ends reads and rates its own
+// stints, not the whole history. Otherwise (a game stored again, a game
+// folded late, a rebuild taking games by id) every rating is computed
+// again (rerate).
+func rateSaved(ctx context.Context, tx pgx.Tx, ids []string, stored bool, rate projections.Rater) error {
+	if !stored {
+		last, err := endLast(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		if last {
+			return rateLast(ctx, tx, ids, rate)
+		}
+	}
+	return rerate(ctx, tx, rate)
+}
+
+// endLast reports whether every finished stint of the games ids ended
+// after (then by game id, in byte order as projections.Rate sorts) every
+// finished stint of the other games: the order in which Rate takes the
+// games puts them last.
+func endLast(ctx context.Context, tx pgx.Tx, ids []string) (bool, error) {
+	var last bool
+	err := tx.QueryRow(ctx, `WITH first AS (SELECT ended_at, game_id FROM seat_records
+			WHERE game_id = ANY($1) AND outcome = 'finished' AND ended_at IS NOT NULL
+			ORDER BY ended_at, game_id COLLATE "C" LIMIT 1)
+		SELECT NOT EXISTS (SELECT 1 FROM seat_records o, first f
+			WHERE o.outcome = 'finished' AND o.ended_at IS NOT NULL AND o.game_id <> ALL($1)
+				AND (o.ended_at > f.ended_at OR (o.ended_at = f.ended_at AND o.game_id COLLATE "C" > f.game_id)))`,
+		ids).Scan(&last)
+	return last, err
+}
+
+// rateLast rates the finished games ids, which end last (endLast), on from
+// the stored ratings of their players, and writes their rating changes and
+// the ratings that moved.
+func rateLast(ctx context.Context, tx pgx.Tx, ids []string, rate projections.Rater) error {
+	rows, err := tx.Query(ctx, `SELECT `+stintColumns+` FROM seat_records
+		WHERE game_id = ANY($1) AND outcome = 'finished' ORDER BY ended_at, game_id, seat, stint`, ids)
+	if err != nil {
+		return err
+	}
+	stints, err := pgx.CollectRows(rows, scanStint)
+	if err != nil || len(stints) == 0 {
+		return err
+	}
+	var games, players []string
+	for i := range stints {
+		p, _ := projections.RatedBy(&stints[i])
+		games, players = append(games, stints[i].Game), append(players, p)
+	}
+	prior, err := readKeyed(ctx, tx, `SELECT `+ratingColumns+` FROM ratings WHERE game = ANY($1) AND player = ANY($2)`,
+		scanRating, func(x projections.Rating) [2]string { return [2]string{x.Game, x.Player} }, games, players)
+	if err != nil {
+		return err
+	}
+	ratings, changes := rate(slices.Collect(maps.Values(prior)), stints)
+	b := &pgx.Batch{}
+	for _, x := range ratings {
+		if old, ok := prior[[2]string{x.Game, x.Player}]; !ok || old != x {
+			queueRating(b, x)
+		}
+	}
+	for _, c := range changes {
+		queueChange(b, c)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return tx.SendBatch(ctx, b).Close()
+}
+
+// queueRating queues the upsert of rating x.
+func queueRating(b *pgx.Batch, x projections.Rating) {
+	b.Queue(`INSERT INTO ratings (game, player, name, bot, rating, rd, volatility, games)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (game, player) DO UPDATE SET name = excluded.name, bot = excluded.bot, rating = excluded.rating,
+			rd = excluded.rd, volatility = excluded.volatility, games = excluded.games`,
+		x.Game, x.Player, x.Name, x.Bot, x.Rating, x.RD, x.Volatility, x.Games)
+}
+
+// queueChange queues the upsert of rating change c.
+func queueChange(b *pgx.Batch, c projections.RatingChange) {
+	b.Queue(`INSERT INTO rating_changes (game_id, seat, player, name, bot, rating_before, rd_before, vol_before,
+		rating_after, rd_after, vol_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		ON CONFLICT (game_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, bot = excluded.bot,
+			rating_before = excluded.rating_before, rd_before = excluded.rd_before, vol_before = excluded.vol_before,
+			rating_after = excluded.rating_after, rd_after = excluded.rd_after, vol_after = excluded.vol_after`,
+		c.GameID, c.Seat, c.Player, c.Name, c.Bot, c.Before.R, c.Before.RD, c.Before.Vol, c.After.R, c.After.RD, c.After.Vol)
+}
 
 // saveRatings makes the ratings and rating_changes tables hold ratings and
 // changes, in tx, writing only the rows that differ from what they hold:
@@ -34,11 +132,7 @@ func saveRatings(ctx context.Context, tx pgx.Tx, ratings []projections.Rating, c
 		if ok && old == x {
 			continue
 		}
-		b.Queue(`INSERT INTO ratings (game, player, name, bot, rating, rd, volatility, games)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (game, player) DO UPDATE SET name = excluded.name, bot = excluded.bot, rating = excluded.rating,
-				rd = excluded.rd, volatility = excluded.volatility, games = excluded.games`,
-			x.Game, x.Player, x.Name, x.Bot, x.Rating, x.RD, x.Volatility, x.Games)
+		queueRating(b, x)
 	}
 	for k := range oldRatings {
 		b.Queue(`DELETE FROM ratings WHERE game = $1 AND player = $2`, k[0], k[1])
@@ -50,12 +144,7 @@ func saveRatings(ctx context.Context, tx pgx.Tx, ratings []projections.Rating, c
 		if ok && old == c {
 			continue
 		}
-		b.Queue(`INSERT INTO rating_changes (game_id, seat, player, name, bot, rating_before, rd_before, vol_before,
-			rating_after, rd_after, vol_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-			ON CONFLICT (game_id, seat) DO UPDATE SET player = excluded.player, name = excluded.name, bot = excluded.bot,
-				rating_before = excluded.rating_before, rd_before = excluded.rd_before, vol_before = excluded.vol_before,
-				rating_after = excluded.rating_after, rd_after = excluded.rd_after, vol_after = excluded.vol_after`,
-			c.GameID, c.Seat, c.Player, c.Name, c.Bot, c.Before.R, c.Before.RD, c.Before.Vol, c.After.R, c.After.RD, c.After.Vol)
+		queueChange(b, c)
 	}
 	for _, c := range oldChanges {
 		b.Queue(`DELETE FROM rating_changes WHERE game_id = $1 AND seat = $2`, c.GameID, c.Seat)
@@ -75,8 +164,8 @@ type seatKey struct {
 func changeKey(c projections.RatingChange) seatKey { return seatKey{c.GameID, c.Seat} }
 
 // readKeyed reads the rows of query by key.
-func readKeyed[K comparable, T any](ctx context.Context, tx pgx.Tx, query string, scan pgx.RowToFunc[T], key func(T) K) (map[K]T, error) {
-	rows, err := tx.Query(ctx, query)
+func readKeyed[K comparable, T any](ctx context.Context, tx pgx.Tx, query string, scan pgx.RowToFunc[T], key func(T) K, args ...any) (map[K]T, error) {
+	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,9 @@ func TestRerateWritesOnlyWhatChanged(t *testing.T) {
 	}
 	rerate := func(rs []projections.Rating, cs []projections.RatingChange) {
 		t.Helper()
-		if err := repo.Rerate(ctx, func([]projections.Stint) ([]projections.Rating, []projections.RatingChange) { return rs, cs }); err != nil {
+		if err := repo.Rerate(ctx, func([]projections.Rating, []projections.Stint) ([]projections.Rating, []projections.RatingChange) {
+			return rs, cs
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,9 +137,9 @@ func TestSaveStintsRatesInTheSameTransaction(t *testing.T) {
 	}
 	game := projections.FoldedGame{ID: "g1", Version: 42, Stints: []projections.Stint{stint(0, 1, "ann"), stint(1, 2, "bob")}}
 	var rated []projections.Stint
-	rate := func(st []projections.Stint) ([]projections.Rating, []projections.RatingChange) {
+	rate := func(prior []projections.Rating, st []projections.Stint) ([]projections.Rating, []projections.RatingChange) {
 		rated = st
-		return projections.Rate(st)
+		return projections.RateFrom(prior, st)
 	}
 	if err := repo.SaveStints(ctx, []projections.FoldedGame{game}, rate); err != nil {
 		t.Fatal(err)
@@ -174,5 +176,59 @@ func TestSaveStintsRatesInTheSameTransaction(t *testing.T) {
 	if len(stints) != 2 || len(ratings) != 2 || len(changes) != 2 ||
 		!slices.Equal(projections.NonNil(wantR), projections.NonNil(ratings)) || !slices.Equal(projections.NonNil(wantC), projections.NonNil(changes)) {
 		t.Fatalf("RatedStints: %d stints, ratings %v (the stints give %v), changes %v (give %v)", len(stints), ratings, wantR, changes, wantC)
+	}
+}
+
+// TestSaveStintsRatesTheLastGamesAlone: a game stored for the first time
+// that ended after every rated game is rated alone, on from its players'
+// stored ratings; a game that ended before another already rated, or one
+// stored again, has every rating computed again. Either way the tables
+// hold what rating every game at once gives (as verify checks).
+func TestSaveStintsRatesTheLastGamesAlone(t *testing.T) {
+	clock := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	_, repo, _, _ := newServiceClock(t, &clock)
+	ctx := context.Background()
+	game := func(id string, h int, a, b string) projections.FoldedGame {
+		ended := clock.Add(time.Duration(h) * time.Hour)
+		st := func(seat, place int, name string) projections.Stint {
+			return projections.Stint{GameID: id, Seat: seat, Game: "lords-of-scotland", Name: name,
+				Email: name + "@example.org", Outcome: "finished", Place: place, MoveMillis: []int64{}, EndedAt: &ended}
+		}
+		return projections.FoldedGame{ID: id, Version: 40, Stints: []projections.Stint{st(0, 1, a), st(1, 2, b)}}
+	}
+	var gotPrior []projections.Rating
+	var gotStints []projections.Stint
+	rate := func(prior []projections.Rating, st []projections.Stint) ([]projections.Rating, []projections.RatingChange) {
+		gotPrior, gotStints = prior, st
+		return projections.RateFrom(prior, st)
+	}
+	for _, step := range []struct {
+		name   string
+		game   projections.FoldedGame
+		alone  bool // rated alone, on from the stored ratings
+		prior  int  // the ratings it goes on from
+		stints int  // the stints rated
+	}{
+		{"the first game", game("g1", 1, "ann", "bob"), true, 0, 2},
+		{"a game ending after it", game("g2", 2, "bob", "cid"), true, 1, 2},
+		{"a game that ended before them", game("g0", 0, "ann", "cid"), false, 0, 6},
+		{"a game ending last again", game("g3", 3, "cid", "dee"), true, 1, 2},
+		{"a game stored again", game("g2", 2, "bob", "cid"), false, 0, 8},
+	} {
+		if err := repo.SaveStints(ctx, []projections.FoldedGame{step.game}, rate); err != nil {
+			t.Fatal(err)
+		}
+		if alone := gotPrior != nil || len(gotStints) == 2; alone != step.alone || len(gotPrior) != step.prior || len(gotStints) != step.stints {
+			t.Errorf("%s: rated %d stints on from %d ratings (alone %v), want %d on from %d (alone %v)",
+				step.name, len(gotStints), len(gotPrior), alone, step.stints, step.prior, step.alone)
+		}
+		stints, ratings, changes, err := repo.RatedStints(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantR, wantC := projections.Rate(stints)
+		if !slices.Equal(projections.NonNil(wantR), projections.NonNil(ratings)) || !slices.Equal(projections.NonNil(wantC), projections.NonNil(changes)) {
+			t.Fatalf("%s: the tables hold ratings %+v and changes %+v, rating every game gives %+v and %+v", step.name, ratings, changes, wantR, wantC)
+		}
 	}
 }
