@@ -21,6 +21,16 @@ type ViewAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
+// MovesView is a SeatView that holds its seat's legal moves, listed as
+// State.Legal(seat) lists them on the state it was made from (a bot
+// chooses among them): code that needs the view and the moves, as the
+// API's view does, takes them from it rather than listing them twice. The
+// conformance suite (enginetest) checks that they are the same moves.
+type MovesView interface {
+	SeatView
+	Moves() []Move
+}
+
 // AppendString appends s as a JSON string, as encoding/json writes it
 // (with <, > and & escaped, invalid UTF-8 as U+FFFD).
 func AppendString(b []byte, s string) []byte {

@@ -170,6 +170,17 @@ func (s *state) View(seat int) engine.SeatView {
 // ViewSeat implements engine.SeatView.
 func (v View) ViewSeat() int { return v.Seat }
 
+var _ engine.MovesView = View{}
+
+// Moves implements engine.MovesView: the seat's legal moves.
+func (v View) Moves() []engine.Move {
+	out := make([]engine.Move, len(v.LegalMoves))
+	for i, m := range v.LegalMoves {
+		out[i] = m
+	}
+	return out
+}
+
 // Score implements engine.SeatView: the round, and each player's gold.
 func (v View) Score() engine.Score {
 	sc := engine.Score{Round: v.Round}

@@ -94,6 +94,9 @@ func deepStep(g engine.Game, s engine.State, seat int, legal []engine.Move, r *r
 		if err := checkAppendView(s.View(seat)); err != nil {
 			return fmt.Errorf("view of seat %d: %v", seat, err)
 		}
+		if err := checkViewMoves(s, seat); err != nil {
+			return fmt.Errorf("view of seat %d: %v", seat, err)
+		}
 		v, err := seatJSON(s, seat)
 		if err != nil {
 			return fmt.Errorf("view of seat %d: %v", seat, err)
@@ -182,6 +185,28 @@ func checkAppendView(v engine.SeatView) error {
 	}
 	if got := va.AppendJSON(nil); !bytes.Equal(got, want) {
 		return fmt.Errorf("AppendJSON gave\n%s\nencoding/json\n%s", got, want)
+	}
+	return nil
+}
+
+// checkViewMoves fails unless a view that holds its seat's legal moves
+// (engine.MovesView) holds the moves State.Legal lists, in its order, as
+// the API lists the moves of the view it answers.
+func checkViewMoves(s engine.State, seat int) error {
+	mv, ok := s.View(seat).(engine.MovesView)
+	if !ok {
+		return nil
+	}
+	want, err := json.Marshal(s.Legal(seat))
+	if err != nil {
+		return err
+	}
+	got, err := json.Marshal(mv.Moves())
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("the view's Moves are\n%s\nState.Legal lists\n%s", got, want)
 	}
 	return nil
 }

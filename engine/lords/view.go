@@ -211,6 +211,11 @@ func (s *State) pendingView() *PendingView {
 // ViewSeat implements engine.SeatView.
 func (v View) ViewSeat() int { return v.Seat }
 
+var _ engine.MovesView = View{}
+
+// Moves implements engine.MovesView: the seat's legal moves.
+func (v View) Moves() []engine.Move { return v.LegalMoves }
+
 // Score implements engine.SeatView: the round, and each seat's points.
 func (v View) Score() engine.Score {
 	sc := engine.Score{Round: v.Round}

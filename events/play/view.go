@@ -319,13 +319,20 @@ func (s *Service) seatView(ctx context.Context, id string, seat int) (*View, err
 }
 
 // view is seat's view of g in its player's language (Game.SeatLanguage).
+// The legal moves are those the engine's view holds when it holds them
+// (engine.MovesView), not listed a second time.
 func view(g *projections.Game, st engine.State, seat int) *View {
 	st = projections.SpeakTo(g, st, seat)
+	sv := st.View(seat)
 	v := &View{GameID: g.ID, Seat: seat, Version: g.Version, Status: g.Status, ToMove: projections.NonNil(g.ToMove),
-		LegalMoves: []engine.Move{}, State: st.View(seat), Deadline: g.DeadlineAt,
+		LegalMoves: []engine.Move{}, State: sv, Deadline: g.DeadlineAt,
 		Explanations: projections.NonNil(st.Explain(seat, g.SeatLanguage(seat))), Language: g.SeatLanguage(seat)}
 	if g.Status == projections.StatusActive {
-		v.LegalMoves = projections.NonNil(st.Legal(seat))
+		if mv, ok := sv.(engine.MovesView); ok {
+			v.LegalMoves = projections.NonNil(mv.Moves())
+		} else {
+			v.LegalMoves = projections.NonNil(st.Legal(seat))
+		}
 	}
 	return v
 }
