@@ -2,11 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
 	"time"
 
+	"pbem/events/play/playtest"
 	"pbem/projections"
 )
 
@@ -230,5 +232,53 @@ func TestSaveStintsRatesTheLastGamesAlone(t *testing.T) {
 		if !slices.Equal(projections.NonNil(wantR), projections.NonNil(ratings)) || !slices.Equal(projections.NonNil(wantC), projections.NonNil(changes)) {
 			t.Fatalf("%s: the tables hold ratings %+v and changes %+v, rating every game gives %+v and %+v", step.name, ratings, changes, wantR, wantC)
 		}
+	}
+}
+
+// BenchmarkSaveStintsWithHistory stores the stints of one more ended
+// four-player game on a history of 1,000 rated games: "last" ends after
+// them all and is rated alone (rateLast), "late" ended before them and has
+// every rating computed again (rerate), as every ended game had before.
+//
+//	go test ./projections/postgres -run '^$' -bench SaveStintsWithHistory
+func BenchmarkSaveStintsWithHistory(b *testing.B) {
+	base := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	_, repo, _, _ := playtest.NewService(b, func() time.Time { return base })
+	ctx := context.Background()
+	game := func(id string, ended time.Time, k int) projections.FoldedGame {
+		g := projections.FoldedGame{ID: id, Version: 150}
+		for seat := range 4 {
+			name := fmt.Sprintf("p%d", (k+seat*7)%40)
+			g.Stints = append(g.Stints, projections.Stint{GameID: id, Seat: seat, Game: "lords-of-scotland", Name: name,
+				Email: name + "@example.org", Outcome: "finished", Place: seat + 1, MoveMillis: []int64{}, EndedAt: &ended})
+		}
+		return g
+	}
+	const history = 1000
+	for i := 0; i < history; i += 100 {
+		var batch []projections.FoldedGame
+		for k := i; k < i+100; k++ {
+			batch = append(batch, game(fmt.Sprintf("h%04d", k), base.Add(time.Duration(k)*time.Minute), k))
+		}
+		if err := repo.SaveStints(ctx, batch, projections.RateFrom); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n := 0
+	for _, c := range []struct {
+		name string
+		at   func(i int) time.Time
+	}{
+		{"last", func(i int) time.Time { return base.Add(time.Duration(history+i) * time.Minute) }},
+		{"late", func(i int) time.Time { return base.Add(-time.Duration(i+1) * time.Minute) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				n++
+				if err := repo.SaveStints(ctx, []projections.FoldedGame{game(fmt.Sprintf("n%06d", n), c.at(n), n)}, projections.RateFrom); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
