@@ -1,0 +1,85 @@
+package play_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"pbem/engine"
+	"pbem/engine/lords"
+	"pbem/events/play"
+	"pbem/events/play/playtest"
+	playpg "pbem/events/play/postgres"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
+	"pbem/projections"
+	"pbem/projections/outbox"
+	"pbem/projections/postgres"
+)
+
+// BenchmarkTurnPayloadAtClaim is what the mail worker's claim does for
+// each your-turn email a games row owes once due (notify/postgres's
+// turnRows): read the game's row and its whole stream, and write the
+// email from them (projections.TurnRow: the state replayed from the deal,
+// the append's lines, the seat's legal moves), in a three-player Lords
+// game 60 moves in. The move itself no longer writes the payload.
+//
+//	go test ./events/play -run '^$' -bench TurnPayloadAtClaim -benchmem
+func BenchmarkTurnPayloadAtClaim(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.NewPool(b)
+	store := evpg.New(pool)
+	defer store.Close()
+	lg, err := lords.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	games := engine.NewRegistry(lg)
+	repo := postgres.New(pool)
+	svc := play.New(play.Config{Games: games, Store: store, Repo: repo, Accounts: playpg.New(pool), Visits: playpg.New(pool),
+		Secret: secret, MailGrace: time.Hour, Seeds: playtest.Seeds(b.Name())})
+	id := playtest.CreateLords(b, svc, 3)
+	rng := rand.New(rand.NewPCG(60, 1))
+	for range 60 {
+		g, err := repo.Game(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(g.ToMove) == 0 {
+			break
+		}
+		tok := tokens.Seat(secret, id, g.ToMove[0], 0)
+		v, err := svc.View(ctx, id, tok)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(b, v, rng)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var owed string
+	if err := pool.QueryRow(ctx, `SELECT turn_mail::text FROM games WHERE id = $1`, id).Scan(&owed); err != nil {
+		b.Fatal(err)
+	}
+	var turns []outbox.Turn
+	if err := json.Unmarshal([]byte(owed), &turns); err != nil || len(turns) == 0 {
+		b.Fatalf("owed %s: %v", owed, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g, err := repo.Game(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		evs, err := store.ReadStream(ctx, id, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok, err := projections.TurnRow(games, g, evs, turns[0]); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}
