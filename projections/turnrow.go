@@ -22,8 +22,9 @@ func owedByRow(m Mail) bool {
 
 // TurnRow is the outbox row of the your-turn email t that game g owes,
 // written when the mail worker claims it (its grace has ended): g is the
-// game's row as it stands then and evs its stream from version 1, read
-// after g. It is built as the append's own emails are (Projector.row), so
+// game's row as it stands then, with its state snapshot, and evs its
+// stream from TurnEvents(g, t) on, read after g (the state is g's
+// snapshot advanced to g.Version: Advance). It is built as the append's own emails are (Projector.row), so
 // the payload holds only the seat's own view: to the seat as it is held
 // now (its name, address, language and token generation), the game's
 // deadline now and, while the game is active and a person plays the
@@ -42,7 +43,7 @@ func owedByRow(m Mail) bool {
 // wrote with its payload (Turn.Payload) is sent with that payload.
 //
 // ok is false when g no longer has the seat. Errors: events that do not
-// decode, an engine the registry lacks.
+// decode, an engine the registry lacks, Advance's.
 func TurnRow(games engine.Registry, g *Game, evs []events.Event, t outbox.Turn) (row outbox.Row, ok bool, err error) {
 	if t.Payload != nil {
 		p, err := outbox.UnpackPayload(t.Payload)
@@ -55,14 +56,15 @@ func TurnRow(games engine.Registry, g *Game, evs []events.Event, t outbox.Turn) 
 	if s == nil {
 		return outbox.Row{}, false, nil
 	}
-	eng, st, err := pbemevent.StateBefore(games, evs, g.Version+1)
+	eng, ok := games[g.Game]
+	if !ok {
+		return outbox.Row{}, false, fmt.Errorf("projections: game %s uses unknown engine %q", g.ID, g.Game)
+	}
+	st, err := Advance(eng, g, evs)
 	if err != nil {
 		return outbox.Row{}, false, err
 	}
-	from := t.From
-	if from == 0 {
-		from = t.Version
-	}
+	from := t.FirstVersion()
 	a := Append{Before: g, After: g, Engine: eng}
 	for _, e := range evs {
 		if e.Version < from || e.Version > t.Version {
@@ -84,4 +86,11 @@ func TurnRow(games engine.Registry, g *Game, evs []events.Event, t outbox.Turn) 
 		return outbox.Row{}, false, err
 	}
 	return t.Row(g.ID, r.Payload), true, nil
+}
+
+// TurnEvents is the first version of the events TurnRow needs to write
+// the your-turn email t of game g: those after g's snapshot, and those of
+// the append that owed t.
+func TurnEvents(g *Game, t outbox.Turn) int64 {
+	return min(g.StateVersion+1, t.FirstVersion())
 }

@@ -2,11 +2,9 @@ package play
 
 import (
 	"context"
-	"fmt"
 
 	"pbem/engine"
 	"pbem/events"
-	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -25,39 +23,12 @@ func (s *Service) catchUp(ctx context.Context, g *projections.Game) (engine.Stat
 	return s.advance(g, evs)
 }
 
-// advance decodes g's snapshot and applies the engine events of evs
-// between g.StateVersion and g.Version (evs in version order; others are
-// skipped). It returns the state at g.Version and leaves g as it is: the
-// state is encoded only when the projector writes the next snapshot.
+// advance is projections.Advance with g's engine: the state at g.Version
+// from g's snapshot and the events of evs that follow it.
 func (s *Service) advance(g *projections.Game, evs []events.Event) (engine.State, error) {
 	eng, err := s.engineOf(g)
 	if err != nil {
 		return nil, err
 	}
-	st, err := eng.DecodeState(g.State)
-	if err != nil {
-		return nil, fmt.Errorf("play: decode state of %s at version %d: %w", g.ID, g.StateVersion, err)
-	}
-	if g.StateVersion >= g.Version {
-		return st, nil
-	}
-	span := pbemevent.Span{After: g.StateVersion, Before: g.Version + 1}
-	at := g.StateVersion // the last version of evs within span
-	for _, e := range evs {
-		if !span.Holds(e.Version) {
-			continue // before the snapshot, or appended after the row was read
-		}
-		at = e.Version
-		if e.Type == pbemevent.TypeTakeback {
-			// The projector stores the state with every take-back.
-			return nil, events.Errorf(events.CodeCorrupt, "game %s: its state snapshot (v%d) precedes the take-back at v%d", g.ID, g.StateVersion, e.Version)
-		}
-	}
-	if err := pbemevent.StandingEvents(eng, evs, span, func(_ events.Event, ev engine.Event) { st.Apply(ev) }); err != nil {
-		return nil, err
-	}
-	if at != g.Version {
-		return nil, events.Errorf(events.CodeCorrupt, "game %s is at version %d but its events end at %d", g.ID, g.Version, at)
-	}
-	return st, nil
+	return projections.Advance(eng, g, evs)
 }

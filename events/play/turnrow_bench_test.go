@@ -22,10 +22,10 @@ import (
 
 // BenchmarkTurnPayloadAtClaim is what the mail worker's claim does for
 // each your-turn email a games row owes once due (notify/postgres's
-// turnRows): read the game's row and its whole stream, and write the
-// email from them (projections.TurnRow: the state replayed from the deal,
-// the append's lines, the seat's legal moves), in a three-player Lords
-// game 60 moves in. The move itself no longer writes the payload.
+// turnRows): read the game's row with its state snapshot and the events
+// since (projections.TurnEvents), and write the email from them
+// (projections.TurnRow: the snapshot advanced, the append's lines, the
+// seat's legal moves), in a three-player Lords game 60 moves in. The move itself no longer writes the payload.
 //
 //	go test ./events/play -run '^$' -bench TurnPayloadAtClaim -benchmem
 func BenchmarkTurnPayloadAtClaim(b *testing.B) {
@@ -74,7 +74,7 @@ func BenchmarkTurnPayloadAtClaim(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		evs, err := store.ReadStream(ctx, id, 1)
+		evs, err := store.ReadStream(ctx, id, projections.TurnEvents(g, turns[0]))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -114,7 +114,9 @@ func (o *Outbox) oweTurns(ctx context.Context, now time.Time, limit int) (int, e
 
 // turnRows is the outbox rows of turns, the your-turn emails game id owes
 // that are due, each built from the game as it stands (projections.TurnRow):
-// its row, then its events, read outside the claim's transaction. A move
+// its row with its state snapshot, then its events from the snapshot's or
+// the owing append's, whichever is first (projections.TurnEvents), read
+// outside the claim's transaction. A move
 // made since the row was listed changes what the row owes (turn_mail_next
 // rewrites it), so takeTurnsSQL then leaves the game out and the next
 // claim builds its emails again. A turn a previous release owed with its
@@ -132,7 +134,11 @@ func (o *Outbox) turnRows(ctx context.Context, id string, turns []outbox.Turn) (
 		if g, err = projpg.New(o.pool).Game(ctx, id); err != nil {
 			return nil, err
 		}
-		if evs, err = o.turns.Events.ReadStream(ctx, id, 1); err != nil {
+		from := g.Version + 1
+		for _, t := range turns {
+			from = min(from, projections.TurnEvents(g, t))
+		}
+		if evs, err = o.turns.Events.ReadStream(ctx, id, from); err != nil {
 			return nil, err
 		}
 	}

@@ -40,6 +40,15 @@ type Turn struct {
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
+// FirstVersion is the first version of the append that owed t (From;
+// Version for an element without it).
+func (t Turn) FirstVersion() int64 {
+	if t.From == 0 {
+		return t.Version
+	}
+	return t.From
+}
+
 // Due is when t's grace ends.
 func (t Turn) Due() time.Time { return time.UnixMicro(t.DueUS).UTC() }
 
