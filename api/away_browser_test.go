@@ -64,6 +64,7 @@ func TestBrowserAwayForm(t *testing.T) {
 			screenshot(t, tb, dir, fmt.Sprintf("away-on-%s-%dx%d.png", lang, vp.w, vp.h))
 			within(t, tb, 20*time.Second, "back "+size, chromedp.Click(chromedp.CSS("#back")), chromedp.WaitVisible(chromedp.CSS("#go-away")))
 			rounds++
+			release(tb)
 		}
 	}
 	var aways, backs int

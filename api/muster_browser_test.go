@@ -76,7 +76,9 @@ func TestBrowserMuster(t *testing.T) {
 			fitsAndAxeClean(t, tb, src, what, vp.w)
 			screenshot(t, tb, dir, fmt.Sprintf("muster-%s-%dx%d.png", lang, vp.w, vp.h))
 			if vp.mobile {
-				tabs[lang] = tb
+				tabs[lang] = tb // used again below
+			} else {
+				release(tb)
 			}
 		}
 	}

@@ -134,5 +134,6 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 				t.Errorf("%s (%dx%d): %s %s: %s at %s", p.name, vp.w, vp.h, v.Impact, v.ID, v.Help, strings.Join(where, " "))
 			}
 		}
+		release(tb)
 	}
 }

@@ -83,22 +83,6 @@ func startBrowser(t *testing.T) context.Context {
 	return theChromium.ctx
 }
 
-// tab opens a tab in a browser context of its own (its own cookies),
-// with the given viewport.
-func tab(t *testing.T, root context.Context, w, h int64, mobile bool) context.Context {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	var opts []chromedp.EmulateViewportOption
-	if mobile {
-		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulatePortrait, chromedp.EmulateScale(2))
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h, opts...)); err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
-
 // viewport is the size of a tab, a phone's (mobile) or a desktop's.
 type viewport struct {
 	w, h   int64

@@ -177,7 +177,7 @@ func TestBrowserMoveInOneRoundTrip(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame("lords-of-scotland", 2, "en", `{}`)
 	seat := e.untilUndoable(id)
-	phone := tab(t, root, 360, 740, true)
+	phone := ownTab(t, root, 360, 740, true)
 	reqs := watchPages(t, phone, id)
 	within(t, phone, 20*time.Second, "open the page", chromedp.Navigate(e.url+"/play/"+id+"?token="+tokens.Seat(secret, id, seat, 0)))
 	settle(t, phone)
@@ -284,7 +284,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	e := newPageEnv(t)
 	id := e.createGame("lords-of-scotland", 2, "fr", `{}`)
 	seat := e.toMove(id)
-	phone := tab(t, root, 360, 740, true)
+	phone := ownTab(t, root, 360, 740, true)
 	reqs := watchPages(t, phone, id)
 	within(t, phone, 20*time.Second, "a French phone",
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -392,7 +392,7 @@ func TestBrowserFetchedFormErrors(t *testing.T) {
 	}
 
 	// Without script: POST, 303, GET.
-	other := tab(t, root, 360, 740, true)
+	other := ownTab(t, root, 360, 740, true)
 	plain := watchPages(t, other, id)
 	within(t, other, 20*time.Second, "a browser without script",
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -121,6 +121,7 @@ func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
 			}
 			look("end-"+g.short, e.url+"/play/"+end+"?token="+tokens.Seat(secret, end, 0, 0), "table#rounds")
 		}
+		release(phone)
 	}
 }
 

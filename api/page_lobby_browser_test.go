@@ -60,6 +60,7 @@ func TestBrowserLobbyDescribesGamesAndBotSeats(t *testing.T) {
 			if n := eval[int](t, tb, visible); n != 3 {
 				t.Errorf("%s: a seat given back to a person shows %d of its 3 fields", name, n)
 			}
+			release(tb)
 		}
 	}
 	// A game with a bot seat, from the form as chromium sends it.

@@ -90,6 +90,7 @@ func TestBrowserPlayPageFitsAPhone(t *testing.T) {
 				fitsAndAxeClean(t, tb, src, name+" folded", vp.w)
 				eval[bool](t, tb, `document.querySelectorAll("details").forEach(d => { d.open = true; }), true`)
 				fitsAndAxeClean(t, tb, src, name+" unfolded", vp.w)
+				release(tb)
 			}
 		}
 	}

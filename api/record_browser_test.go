@@ -70,6 +70,7 @@ func TestBrowserRecordPages(t *testing.T) {
 				fitsAndAxeClean(t, tb, src, what, vp.w)
 				screenshot(t, tb, dir, fmt.Sprintf("record-%s-%s-%dx%d.png", pg.name, lang, vp.w, vp.h))
 			}
+			release(tb)
 		}
 	}
 }

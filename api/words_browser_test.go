@@ -123,6 +123,7 @@ func TestBrowserWordsOnAPhone(t *testing.T) {
 
 		adminRevoke(t, e, phone, shots, lang, id)
 		botSeatOnTurn(t, e, phone, src, shots, lang)
+		release(phone)
 	}
 }
 
