@@ -89,7 +89,12 @@ func loadtest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer store.Close()
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
+	// The emails of a move wait the grace pbem serve gives them by default
+	// (PBEM_MAIL_GRACE unset): a your-turn email is then owed by the games
+	// row until it is due, as on a server, where with none (the zero
+	// Config) the move writes it to the outbox at once.
+	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret,
+		MailGrace: wiring.DefaultMailGrace})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
