@@ -8,9 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pbem/events/play"
 	"pbem/events/play/playtest"
-	"pbem/events/tokens"
 	notifypg "pbem/notify/postgres"
 	"pbem/projections/outbox"
 	"pbem/projections/testgame"
@@ -28,18 +26,7 @@ func TestYourTurnOwedByTheGameRow(t *testing.T) {
 	id := playtest.Create(t, svc, 3).ID
 	rng := rand.New(rand.NewPCG(45, 2))
 	for range 2 {
-		g, err := repo.Game(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tok := tokens.Seat(secret, id, g.ToMove[0], 0)
-		v, err := svc.View(ctx, id, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)}); err != nil {
-			t.Fatal(err)
-		}
+		playtest.PlayRandom(t, svc, secret, id, rng)
 	}
 	g, err := repo.Game(ctx, id)
 	if err != nil {
@@ -98,20 +85,7 @@ func TestTurnPayloadWrittenAtClaimAsAtTheMove(t *testing.T) {
 		rng := rand.New(rand.NewPCG(45, 3))
 		var owedAt int64
 		for range 2 {
-			g, err := repo.Game(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tok := tokens.Seat(secret, id, g.ToMove[0], 0)
-			v, err := svc.View(ctx, id, tok)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mv, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(t, v, rng)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			owedAt = mv.Version
+			owedAt = playtest.PlayRandom(t, svc, secret, id, rng).Version
 		}
 		g, err := repo.Game(ctx, id)
 		if err != nil {

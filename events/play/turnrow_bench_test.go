@@ -14,7 +14,6 @@ import (
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
 	"pbem/events/postgres/pgtest"
-	"pbem/events/tokens"
 	"pbem/projections"
 	"pbem/projections/outbox"
 	"pbem/projections/postgres"
@@ -44,20 +43,8 @@ func BenchmarkTurnPayloadAtClaim(b *testing.B) {
 	id := playtest.CreateLords(b, svc, 3)
 	rng := rand.New(rand.NewPCG(60, 1))
 	for range 60 {
-		g, err := repo.Game(ctx, id)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(g.ToMove) == 0 {
+		if playtest.PlayRandom(b, svc, secret, id, rng) == nil {
 			break
-		}
-		tok := tokens.Seat(secret, id, g.ToMove[0], 0)
-		v, err := svc.View(ctx, id, tok)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: playtest.MoveOf(b, v, rng)}); err != nil {
-			b.Fatal(err)
 		}
 	}
 	var owed string

@@ -107,6 +107,31 @@ func MoveOf(t testing.TB, v *play.View, rng *rand.Rand) play.PostedMove {
 	return mv
 }
 
+// PlayRandom plays one legal move, chosen by rng, for the first seat game
+// id awaits (its link's token made with secret), and returns the game as
+// that seat sees it after the move; nil when the game awaits no seat.
+func PlayRandom(t testing.TB, svc *play.Service, secret []byte, id string, rng *rand.Rand) *play.View {
+	t.Helper()
+	ctx := context.Background()
+	sm, err := svc.Summary(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sm.ToMove) == 0 {
+		return nil
+	}
+	tok := tokens.Seat(secret, id, sm.ToMove[0], 0)
+	v, err := svc.View(ctx, id, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: MoveOf(t, v, rng)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return after
+}
+
 // UntilReversible plays the game's first listed moves until the seat to
 // move has a legal move that can be taken back and that hands the turn to
 // another seat. It returns that seat, its token (from Secret) and the
