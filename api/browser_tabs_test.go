@@ -33,11 +33,14 @@ import (
 // document, script execution turned off, extra headers) opens it with
 // ownTab, which closes it at the end instead.
 
-// idleTabs holds the cleared tabs of the package's chromium.
-var idleTabs struct {
+// tabPool holds the package chromium's tabs that tests opened with tab: the
+// cleared ones waiting for a test (idle) and those tests hold (lent, by
+// their context, for release).
+var tabPool = struct {
 	sync.Mutex
-	list []pooledTab
-}
+	idle []pooledTab
+	lent map[context.Context]pooledTab
+}{lent: map[context.Context]pooledTab{}}
 
 // pooledTab is an open tab and the function that closes it.
 type pooledTab struct {
@@ -51,37 +54,28 @@ type pooledTab struct {
 // the test gave it back before (release).
 func tab(t *testing.T, root context.Context, w, h int64, mobile bool) context.Context {
 	t.Helper()
-	idleTabs.Lock()
+	tabPool.Lock()
 	var pt pooledTab
-	if n := len(idleTabs.list); n > 0 {
-		pt, idleTabs.list = idleTabs.list[n-1], idleTabs.list[:n-1]
-	}
-	idleTabs.Unlock()
-	if pt.ctx == nil {
+	if n := len(tabPool.idle); n > 0 {
+		pt, tabPool.idle = tabPool.idle[n-1], tabPool.idle[:n-1]
+	} else {
 		pt.ctx, pt.close = chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	}
-	lent.Lock()
-	lent.tabs[pt.ctx] = pt
-	lent.Unlock()
+	tabPool.lent[pt.ctx] = pt
+	tabPool.Unlock()
 	t.Cleanup(func() { release(pt.ctx) })
 	setViewport(t, pt.ctx, w, h, mobile)
 	return pt.ctx
 }
 
-// lent holds the tabs that tests hold, by their context.
-var lent = struct {
-	sync.Mutex
-	tabs map[context.Context]pooledTab
-}{tabs: map[context.Context]pooledTab{}}
-
 // release gives tab tb back before the end of its test, for a test that
 // opens a tab for each size or language in turn and is done with each
 // before the next (the cleanup then has nothing left to do).
 func release(tb context.Context) {
-	lent.Lock()
-	pt, ok := lent.tabs[tb]
-	delete(lent.tabs, tb)
-	lent.Unlock()
+	tabPool.Lock()
+	pt, ok := tabPool.lent[tb]
+	delete(tabPool.lent, tb)
+	tabPool.Unlock()
 	if ok {
 		giveBack(pt)
 	}
@@ -133,7 +127,7 @@ func giveBack(pt pooledTab) {
 		pt.close()
 		return
 	}
-	idleTabs.Lock()
-	idleTabs.list = append(idleTabs.list, pt)
-	idleTabs.Unlock()
+	tabPool.Lock()
+	tabPool.idle = append(tabPool.idle, pt)
+	tabPool.Unlock()
 }
