@@ -117,9 +117,19 @@ func describeAway(p i18n.Printer, typ string, data json.RawMessage, name func(in
 	}
 	var most time.Duration
 	if x.WaitUntil != nil {
-		most = x.WaitUntil.Sub(x.From).Round(24 * time.Hour)
+		most = waitDays(x.WaitUntil.Sub(x.From))
 	}
 	return p.T(typ+".wait", name(x.Seat), day(p, x.Date), duration(p, most)), err
+}
+
+// waitDays is an away's wait d in whole days, counted to the hour and
+// rounded up, so that the table's "for at most N days" stays true
+// whatever the time of day the person went away: 2 days and 11 hours is
+// at most 3 days, never 2.
+func waitDays(d time.Duration) time.Duration {
+	const day = 24 * time.Hour
+	h := max(d.Round(time.Hour), time.Hour)
+	return (h + day - 1) / day * day
 }
 
 // describeOther formats the service events describeService leaves:

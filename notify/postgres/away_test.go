@@ -112,6 +112,10 @@ func TestAwayDeadlinesWaitAndResumeWithTheTimeLeft(t *testing.T) {
 	t.Parallel()
 	r := awayRig(t)
 	ctx := context.Background()
+	// Nine in the morning, whatever the time the test runs: the away then
+	// waits 2 days and 15 hours, at most 3 days as the table says.
+	now := r.clock.Now()
+	r.clock.Add(time.Date(now.Year(), now.Month(), now.Day()+1, 9, 0, 0, 0, time.UTC).Sub(now))
 	c := r.createAway("")
 	seat, person := r.awaited(c.ID)
 	before := r.game(c.ID)
