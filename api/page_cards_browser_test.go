@@ -11,8 +11,9 @@ import (
 )
 
 // TestBrowserWholeGameByTapping plays a whole game of both games in
-// chromium, on a phone (390x844) and on a desktop (1280x900), each seat in
-// its own tab: the first eight moves by tapping a move far down the full
+// chromium, each seat in its own tab, the seats on a phone (390x844) and
+// on a desktop (1280x900) in turn (seat 0 on the phone, seat 1 on the
+// desktop, seat 2 on the phone): the first eight moves by tapping a move far down the full
 // list (the page scrolled to it, as a thumb would after reading the
 // page), every later move by tapping cards only. It merges two journeys
 // that played the same games on the same play pages at the same two sizes
@@ -37,65 +38,82 @@ import (
 // tab shows the game's current version, instead of loading the page
 // again. Screenshots cards-*.png.
 //
+// Each game was played twice, once with every seat on the phone and once
+// with every seat on the desktop: four whole games, the largest cost of
+// make test's browser tests (82 CPU s of chromium and the test alone,
+// about a tenth of make test's CPU). One game with both sizes at the
+// table makes the same taps at both sizes, through every phase of the
+// game, at half the cost (53 CPU s); each size must have made ten card
+// taps or more, so that neither is left out.
+//
 // PBEM_SCREENSHOTS keeps the screenshots.
 func TestBrowserWholeGameByTapping(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
 	shots := os.Getenv("PBEM_SCREENSHOTS")
 	for _, g := range bothGames {
-		for _, vp := range phoneAndDesktop {
-			size := strconv.FormatInt(vp.w, 10) + "x" + strconv.FormatInt(vp.h, 10)
-			t.Run(g.name+"-"+size, func(t *testing.T) {
-				id := e.createGame(g.name, g.players, "en", "")
-				tabs := map[int]context.Context{}
-				listTaps := tapTheMoveList(t, root, e, tabs, id, g, vp, shots)
-				if listTaps < 4 {
-					t.Fatalf("only %d taps", listTaps)
+		t.Run(g.name, func(t *testing.T) {
+			id := e.createGame(g.name, g.players, "en", "")
+			tabs := map[int]context.Context{}
+			listTaps := tapTheMoveList(t, root, e, tabs, id, g, shots)
+			if listTaps < 4 {
+				t.Fatalf("only %d taps", listTaps)
+			}
+			taps, mobileTaps := 0, 0
+			for ; taps < 1500; taps++ {
+				seat := e.toMove(id)
+				if seat < 0 {
+					break
 				}
-				taps := 0
-				for ; taps < 1500; taps++ {
-					seat := e.toMove(id)
-					if seat < 0 {
-						break
-					}
-					tb := seatTab(t, root, e, tabs, id, seat, vp)
-					showsVersion(t, tb, e.version(id), "before tap "+strconv.Itoa(taps))
-					within(t, tb, 10*time.Second, "mark the bar, close the cards",
-						chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1";
+				vp := seatViewport(seat)
+				if vp.mobile {
+					mobileTaps++
+				}
+				size := strconv.FormatInt(vp.w, 10) + "x" + strconv.FormatInt(vp.h, 10)
+				tb := seatTab(t, root, e, tabs, id, seat, vp)
+				showsVersion(t, tb, e.version(id), "before tap "+strconv.Itoa(taps))
+				within(t, tb, 10*time.Second, "mark the bar, close the cards",
+					chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1";
 document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; })`))
-					// A card, then one of its moves, chosen by the tap's number.
-					n := eval[int](t, tb, `document.querySelectorAll(".pick > summary").length`)
-					card := `document.querySelectorAll(".pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
-					within(t, tb, 20*time.Second, "tap a card",
-						chromedp.Evaluate[chromedp.Void](card+`.scrollIntoView({block: "center"})`),
-						chromedp.Evaluate[chromedp.Void](card+`.click()`),
-						chromedp.WaitVisible(chromedp.CSS(".pick[open] .card-moves button")))
-					if shots != "" && taps < 2 {
-						viewportShot(t, tb, shots, "cards-"+g.name+"-"+size+"-"+strconv.Itoa(taps)+"-open.png")
-					}
-					m := eval[int](t, tb, `document.querySelectorAll(".pick[open] .card-moves button").length`)
-					move := `document.querySelectorAll(".pick[open] .card-moves button")[` + strconv.Itoa(taps*3%m) + `]`
-					within(t, tb, 20*time.Second, "tap a move of the card",
-						chromedp.Evaluate[chromedp.Void](move+`.scrollIntoView({block: "center"})`),
-						chromedp.Evaluate[chromedp.Void](move+`.click()`))
-					c := waitControl(t, tb, "after card tap "+strconv.Itoa(taps), "")
-					inViewport(t, c, "after card tap "+strconv.Itoa(taps))
-					confirmInViewport(t, tb, c, "card tap "+strconv.Itoa(taps))
+				// A card, then one of its moves, chosen by the tap's number.
+				n := eval[int](t, tb, `document.querySelectorAll(".pick > summary").length`)
+				card := `document.querySelectorAll(".pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
+				within(t, tb, 20*time.Second, "tap a card",
+					chromedp.Evaluate[chromedp.Void](card+`.scrollIntoView({block: "center"})`),
+					chromedp.Evaluate[chromedp.Void](card+`.click()`),
+					chromedp.WaitVisible(chromedp.CSS(".pick[open] .card-moves button")))
+				if shots != "" && taps < 2 {
+					viewportShot(t, tb, shots, "cards-"+g.name+"-"+size+"-"+strconv.Itoa(taps)+"-open.png")
 				}
-				if seat := e.toMove(id); seat >= 0 {
-					t.Fatalf("after %d card taps, seat %d is still to move", taps, seat)
-				}
-				t.Logf("%s at %s: a whole game in %d taps of the list and %d card taps", g.name, size, listTaps, taps)
-			})
-		}
+				m := eval[int](t, tb, `document.querySelectorAll(".pick[open] .card-moves button").length`)
+				move := `document.querySelectorAll(".pick[open] .card-moves button")[` + strconv.Itoa(taps*3%m) + `]`
+				within(t, tb, 20*time.Second, "tap a move of the card",
+					chromedp.Evaluate[chromedp.Void](move+`.scrollIntoView({block: "center"})`),
+					chromedp.Evaluate[chromedp.Void](move+`.click()`))
+				c := waitControl(t, tb, "after card tap "+strconv.Itoa(taps), "")
+				inViewport(t, c, "after card tap "+strconv.Itoa(taps))
+				confirmInViewport(t, tb, c, "card tap "+strconv.Itoa(taps))
+			}
+			if seat := e.toMove(id); seat >= 0 {
+				t.Fatalf("after %d card taps, seat %d is still to move", taps, seat)
+			}
+			if mobileTaps < 10 || taps-mobileTaps < 10 {
+				t.Fatalf("%d of %d card taps on the phone: a size was left out", mobileTaps, taps)
+			}
+			t.Logf("%s: a whole game in %d taps of the list and %d card taps, %d of them on the phone", g.name, listTaps, taps, mobileTaps)
+		})
 	}
 }
+
+// seatViewport is the size of seat's tab in TestBrowserWholeGameByTapping:
+// the phone and the desktop in turn.
+func seatViewport(seat int) viewport { return phoneAndDesktop[seat%len(phoneAndDesktop)] }
 
 // tapTheMoveList plays up to eight moves of game id by tapping the last
 // move of the full list, the page loaded before each tap, and checks the
 // action bar after each (TestBrowserWholeGameByTapping's first part). It
 // returns the number of taps.
-func tapTheMoveList(t *testing.T, root context.Context, e *pageEnv, tabs map[int]context.Context, id string, g game, vp viewport, shots string) int {
+func tapTheMoveList(t *testing.T, root context.Context, e *pageEnv, tabs map[int]context.Context, id string, g game, shots string) int {
 	t.Helper()
 	taps := 0
 	for step := 0; step < 8; step++ {
@@ -103,6 +121,7 @@ func tapTheMoveList(t *testing.T, root context.Context, e *pageEnv, tabs map[int
 		if seat < 0 {
 			break
 		}
+		vp := seatViewport(seat)
 		tb := seatTab(t, root, e, tabs, id, seat, vp)
 		within(t, tb, 20*time.Second, "the page", chromedp.Navigate(e.url+"/play/"+id),
 			chromedp.WaitVisible(chromedp.CSS("form.moves")), unfoldMoves,
