@@ -32,6 +32,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -294,17 +295,7 @@ func (p *Postfix) Mailbox(mailbox string) [][]byte {
 			names = append(names, filepath.Join(sub, e.Name()))
 		}
 	}
-	// Maildir names start with the delivery time in seconds, then a
-	// sequence: sort by the number before the first dot, then the name.
-	sort.Slice(names, func(i, j int) bool {
-		a, b := filepath.Base(names[i]), filepath.Base(names[j])
-		ta, _ := strconv.ParseInt(strings.SplitN(a, ".", 2)[0], 10, 64)
-		tb, _ := strconv.ParseInt(strings.SplitN(b, ".", 2)[0], 10, 64)
-		if ta != tb {
-			return ta < tb
-		}
-		return a < b
-	})
+	sortByDelivery(names)
 	var out [][]byte
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join(root, n))
@@ -355,4 +346,40 @@ func (p *Postfix) waitListening(t testing.TB, addr string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// sortByDelivery sorts the paths of maildir files by the delivery time in
+// their names. Postfix names a maildir file "SECONDS.VdevIinodeMmicros.host":
+// seconds, then microseconds. Within a second the name alone sorts by the
+// inode number, which ext4 hands out in no order: a your-turn email
+// delivered in the same second as earlier ones sorted before them, and a
+// test looking for the newest email past those it had seen never found it.
+func sortByDelivery(names []string) {
+	sort.SliceStable(names, func(i, j int) bool {
+		ta, ua := deliveredAt(filepath.Base(names[i]))
+		tb, ub := deliveredAt(filepath.Base(names[j]))
+		if ta != tb {
+			return ta < tb
+		}
+		if ua != ub {
+			return ua < ub
+		}
+		return names[i] < names[j]
+	})
+}
+
+// maildirMicros finds the microseconds of a maildir file name's unique part.
+var maildirMicros = regexp.MustCompile(`M([0-9]+)`)
+
+// deliveredAt is the delivery time Postfix wrote in maildir file name
+// name: its seconds and microseconds (0 when the name has none).
+func deliveredAt(name string) (sec, micros int64) {
+	parts := strings.SplitN(name, ".", 3)
+	sec, _ = strconv.ParseInt(parts[0], 10, 64)
+	if len(parts) > 1 {
+		if m := maildirMicros.FindStringSubmatch(parts[1]); m != nil {
+			micros, _ = strconv.ParseInt(m[1], 10, 64)
+		}
+	}
+	return sec, micros
 }
