@@ -35,15 +35,22 @@ func rateSaved(ctx context.Context, tx pgx.Tx, ids []string, stored bool, rate p
 // endLast reports whether every finished stint of the games ids ended
 // after (then by game id, in byte order as projections.Rate sorts) every
 // finished stint of the other games: the order in which Rate takes the
-// games puts them last.
+// games puts them last. It compares the first stint of the games ids with
+// the last of the others, which seat_records_finished (migration 0106)
+// gives by reading back from its end past the few stints of ids: a cost
+// that does not grow with the history. The OFFSET 0 keeps the planner
+// from reading the first stint of ids through that index too (from its
+// start, across every other game): it reads the few rows of ids by their
+// key and sorts them.
 func endLast(ctx context.Context, tx pgx.Tx, ids []string) (bool, error) {
 	var last bool
-	err := tx.QueryRow(ctx, `WITH first AS (SELECT ended_at, game_id FROM seat_records
-			WHERE game_id = ANY($1) AND outcome = 'finished' AND ended_at IS NOT NULL
-			ORDER BY ended_at, game_id COLLATE "C" LIMIT 1)
-		SELECT NOT EXISTS (SELECT 1 FROM seat_records o, first f
-			WHERE o.outcome = 'finished' AND o.ended_at IS NOT NULL AND o.game_id <> ALL($1)
-				AND (o.ended_at > f.ended_at OR (o.ended_at = f.ended_at AND o.game_id COLLATE "C" > f.game_id)))`,
+	err := tx.QueryRow(ctx, `WITH first AS (SELECT ended_at, game_id FROM (SELECT ended_at, game_id COLLATE "C" AS game_id
+			FROM seat_records WHERE game_id = ANY($1) AND outcome = 'finished' AND ended_at IS NOT NULL OFFSET 0) s
+			ORDER BY ended_at, game_id LIMIT 1),
+		other AS (SELECT ended_at, game_id COLLATE "C" AS game_id FROM seat_records
+			WHERE outcome = 'finished' AND ended_at IS NOT NULL AND game_id <> ALL($1)
+			ORDER BY ended_at DESC, game_id COLLATE "C" DESC LIMIT 1)
+		SELECT NOT EXISTS (SELECT 1 FROM first f, other o WHERE (o.ended_at, o.game_id) > (f.ended_at, f.game_id))`,
 		ids).Scan(&last)
 	return last, err
 }

@@ -282,3 +282,47 @@ func BenchmarkSaveStintsWithHistory(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGameEndOnALongHistory stores the stints of one more ended
+// four-player game, ending after all others, on a history of 100,000
+// finished games (400,000 stints, written by SQL: the ratings are not
+// computed for them), with the index endLast reads (migration 0106) and,
+// side by side in the same run, without it.
+//
+//	go test ./projections/postgres -run '^$' -bench GameEndOnALongHistory
+func BenchmarkGameEndOnALongHistory(b *testing.B) {
+	base := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	_, repo, _, pool := playtest.NewService(b, func() time.Time { return base })
+	ctx := context.Background()
+	const history = 100_000
+	if _, err := pool.Exec(ctx, `INSERT INTO seat_records (game_id, seat, stint, game, name, email, outcome, place, ended_at)
+		SELECT 'h' || lpad(g::text, 7, '0'), s, 0, 'lords-of-scotland', 'p' || (g + s * 7) % 400,
+			'p' || (g + s * 7) % 400 || '@example.org', 'finished', s + 1, $1::timestamptz + g * interval '1 minute'
+		FROM generate_series(1, $2::int) g, generate_series(0, 3) s`, base, history); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `ANALYZE seat_records`); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	end := func(b *testing.B) {
+		for b.Loop() {
+			n++
+			id, ended := fmt.Sprintf("n%06d", n), base.Add(time.Duration(history+n)*time.Minute)
+			g := projections.FoldedGame{ID: id, Version: 150}
+			for seat := range 4 {
+				name := fmt.Sprintf("p%d", (n+seat*7)%400)
+				g.Stints = append(g.Stints, projections.Stint{GameID: id, Seat: seat, Game: "lords-of-scotland", Name: name,
+					Email: name + "@example.org", Outcome: "finished", Place: seat + 1, MoveMillis: []int64{}, EndedAt: &ended})
+			}
+			if err := repo.SaveStints(ctx, []projections.FoldedGame{g}, projections.RateFrom); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("index", end)
+	if _, err := pool.Exec(ctx, `DROP INDEX seat_records_finished`); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("no-index", end)
+}

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS seat_records_finished;

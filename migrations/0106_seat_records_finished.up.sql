@@ -1,0 +1,11 @@
+-- 0106 the finished stints in the order the ratings take them (issue #45),
+-- expand: an index for the question every game's end asks, "does this game
+-- end after every rated game?" (projections/postgres endLast). Without it
+-- the question read the whole of seat_records: 71 ms at a game's end on a
+-- history of 100,000 four-player games, growing with every game; with it,
+-- the newest finished stint of the other games is the last entry of the
+-- index but the few of the games asking (0.34 ms on the same history).
+--
+-- The previous release's query does not use the index and keeps working.
+-- The index costs one entry a stint, written when a game ends.
+CREATE INDEX seat_records_finished ON seat_records (ended_at, game_id COLLATE "C") WHERE outcome = 'finished';
