@@ -1,0 +1,80 @@
+-- layouts.sql: the WAL and the disk the events of a database would take in
+-- other layouts than pbem's (one row an event): what issue #45's goals on
+-- storage and WAL would need of the event store. Run on a database with
+-- played games, finished ones among them (a play of the load tool kept
+-- with -db, or one left by `go run ./bench/storage -keep`):
+--
+--   psql -X -q -d DATABASE -f bench/storage/layouts.sql
+--
+-- It writes, in scratch tables it drops at the end:
+--   rows:    the events as they are, one row an event, inserted one
+--            statement an append as the event store does;
+--   appends: one row an append (the events of one stream in one
+--            transaction: their types and data in one JSON array, their
+--            hashes end to end in one bytea), unique on (stream, version)
+--            as the events are, inserted the same way;
+--   archive: each finished game's events in one row (JSONB, compressed
+--            with lz4; the hashes end to end, uncompressible), as a job
+--            that archived finished games would keep them.
+-- and prints the WAL an append writes in the first two, and the bytes a
+-- finished game takes in each (heap, TOAST and indexes).
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS layout_rows, layout_appends, layout_archive, layout_src;
+CREATE TABLE layout_rows (LIKE events INCLUDING ALL);
+CREATE TABLE layout_appends (
+    position bigint PRIMARY KEY, stream text NOT NULL, version bigint NOT NULL, count int NOT NULL,
+    recorded_at timestamptz NOT NULL, actor text NOT NULL, request_id text NOT NULL,
+    idempotency_key text NOT NULL, append_key text, events json NOT NULL, hashes bytea NOT NULL,
+    UNIQUE (stream, version));
+CREATE TABLE layout_archive (stream text PRIMARY KEY, first_position bigint NOT NULL, events jsonb NOT NULL,
+    hashes bytea NOT NULL);
+ALTER TABLE layout_archive ALTER COLUMN events SET COMPRESSION lz4;
+-- An append is the events of one stream whose positions share their
+-- transaction's (position / 10000: events/postgres positionsPerTx).
+CREATE TABLE layout_src AS
+SELECT min(position) AS position, stream, min(version) AS version, count(*)::int AS count,
+    min(recorded_at) AS recorded_at, min(actor) AS actor, min(request_id) AS request_id,
+    min(idempotency_key) AS idempotency_key, min(append_key) AS append_key,
+    json_agg(json_build_object('type', type, 'data', data) ORDER BY version) AS events,
+    string_agg(hash, ''::bytea ORDER BY version) AS hashes
+FROM events GROUP BY stream, position / 10000;
+CREATE INDEX ON layout_src (position);
+CHECKPOINT;
+SELECT pg_current_wal_lsn() AS a \gset
+DO $$ DECLARE p bigint; BEGIN
+    FOR p IN SELECT position FROM layout_src ORDER BY position LOOP
+        INSERT INTO layout_rows SELECT * FROM events WHERE position >= p AND position < p - p % 10000 + 10000
+            AND stream = (SELECT stream FROM layout_src WHERE position = p);
+    END LOOP; END $$;
+SELECT pg_current_wal_lsn() AS b \gset
+DO $$ DECLARE p bigint; BEGIN
+    FOR p IN SELECT position FROM layout_src ORDER BY position LOOP
+        INSERT INTO layout_appends SELECT * FROM layout_src WHERE position = p;
+    END LOOP; END $$;
+SELECT pg_current_wal_lsn() AS c \gset
+INSERT INTO layout_archive
+SELECT e.stream, min(e.position),
+    jsonb_agg(jsonb_build_array(e.version, e.position, e.type, e.data, e.actor, e.request_id, e.recorded_at) ORDER BY e.version),
+    string_agg(e.hash, ''::bytea ORDER BY e.version)
+FROM events e JOIN games g ON g.id = e.stream AND g.status = 'finished' GROUP BY e.stream;
+VACUUM FULL layout_rows;
+VACUUM FULL layout_appends;
+VACUUM FULL layout_archive;
+\echo 'WAL an append (the events of one stream in one transaction), inserted one statement an append:'
+SELECT count(*) AS appends, round(avg(count), 2) AS events_an_append,
+    round(pg_wal_lsn_diff(:'b', :'a') / count(*)) AS "rows: bytes",
+    round(pg_wal_lsn_diff(:'c', :'b') / count(*)) AS "appends: bytes"
+FROM layout_src;
+\echo 'A finished game (its events only; heap, TOAST and indexes):'
+WITH f AS (SELECT id FROM games WHERE status = 'finished'),
+    n AS (SELECT (SELECT count(*) FROM f) AS games,
+        (SELECT count(*) FROM events WHERE stream IN (SELECT id FROM f)) AS events,
+        (SELECT count(*) FROM events) AS all_events,
+        (SELECT count(*) FROM layout_src) AS all_appends)
+SELECT games, round(events::numeric / games) AS events_a_game,
+    round(pg_total_relation_size('layout_rows')::numeric / all_events * events / games / 1024, 1) AS "rows: KB",
+    round(pg_total_relation_size('layout_appends')::numeric / all_events * events / games / 1024, 1) AS "appends: KB",
+    round(pg_total_relation_size('layout_archive')::numeric / games / 1024, 1) AS "archive: KB"
+FROM n;
+DROP TABLE layout_rows, layout_appends, layout_archive, layout_src;
