@@ -54,6 +54,9 @@ func TestPointInTimeRestore(t *testing.T) {
 		"PG_CONF="+filepath.Join(pg.dir, "conf.d", "pbem-archive.conf"),
 		fmt.Sprintf("RESTART=runuser -u postgres -- %s -D %s -l %s -w -t 60 restart", ctl, pg.dir, filepath.Join(pg.dir, "server.log")))
 	run(t, setup)
+	if c := walCompression(t, dbURL); c == "off" {
+		t.Fatalf("after pbem-backup-setup, wal_compression is %q, want lz4 or pglz", c)
+	}
 	opts := []string{"--config=" + filepath.Join(confDir, "pgbackrest.conf"), "--config-include-path=" + filepath.Join(confDir, "conf.d"),
 		"--stanza=" + stanza}
 	pgbackrest := func(args ...string) string {
@@ -129,6 +132,23 @@ func appendConf(t *testing.T, c *pgCluster, lines string) {
 	if _, err := f.WriteString(lines); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// walCompression is the wal_compression setting of the server of dbURL.
+func walCompression(t *testing.T, dbURL string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var c string
+	if err := conn.QueryRow(ctx, `SHOW wal_compression`).Scan(&c); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // waitPromoted waits until the server of dbURL accepts connections and is
