@@ -137,17 +137,8 @@ func appendConf(t *testing.T, c *pgCluster, lines string) {
 // walCompression is the wal_compression setting of the server of dbURL.
 func walCompression(t *testing.T, dbURL string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var c string
-	if err := conn.QueryRow(ctx, `SHOW wal_compression`).Scan(&c); err != nil {
-		t.Fatal(err)
-	}
+	queryRow(t, dbURL, `SHOW wal_compression`, &c)
 	return c
 }
 
