@@ -15,6 +15,24 @@ import (
 // key (the game service stores it as seat:N:KEY).
 func countAcked(t testing.TB, dbURL string, acked []ackedMove) int {
 	t.Helper()
+	streams := make([]string, len(acked))
+	keys := make([]string, len(acked))
+	for i, a := range acked {
+		streams[i], keys[i] = a.game, "seat:"+strconv.Itoa(a.seat)+":"+a.key
+	}
+	var n int
+	queryRowArgs(t, dbURL, `SELECT count(*) FROM unnest($1::text[], $2::text[]) AS a(stream, key)
+		WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream = a.stream AND e.idempotency_key = a.key)`,
+		[]any{streams, keys}, &n)
+	return n
+}
+
+// queryRow scans the one row of sql on the database of dbURL into dst.
+func queryRow(t testing.TB, dbURL, sql string, dst ...any) { queryRowArgs(t, dbURL, sql, nil, dst...) }
+
+// queryRowArgs scans the one row of sql, with args, into dst.
+func queryRowArgs(t testing.TB, dbURL, sql string, args []any, dst ...any) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, dbURL)
@@ -22,18 +40,9 @@ func countAcked(t testing.TB, dbURL string, acked []ackedMove) int {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	streams := make([]string, len(acked))
-	keys := make([]string, len(acked))
-	for i, a := range acked {
-		streams[i], keys[i] = a.game, "seat:"+strconv.Itoa(a.seat)+":"+a.key
+	if err := conn.QueryRow(ctx, sql, args...).Scan(dst...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
 	}
-	var n int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM unnest($1::text[], $2::text[]) AS a(stream, key)
-		WHERE EXISTS (SELECT 1 FROM events e WHERE e.stream = a.stream AND e.idempotency_key = a.key)`,
-		streams, keys).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // mailReport is what checkMail found.

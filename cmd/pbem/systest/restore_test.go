@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"pbem/notify/smtpsink"
 )
 
@@ -79,16 +77,7 @@ func playFor(t *testing.T, base string, in *inbox, d time.Duration) []ackedMove 
 // used to break.
 func xidBehind(t *testing.T, dbURL string) bool {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var behind bool
-	if err := conn.QueryRow(ctx, `SELECT pg_current_xact_id()::text::bigint * 10000 < max(position) FROM events`).Scan(&behind); err != nil {
-		t.Fatal(err)
-	}
+	queryRow(t, dbURL, `SELECT pg_current_xact_id()::text::bigint * 10000 < max(position) FROM events`, &behind)
 	return behind
 }
