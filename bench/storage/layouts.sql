@@ -63,8 +63,8 @@ VACUUM FULL layout_appends;
 VACUUM FULL layout_archive;
 \echo 'WAL an append (the events of one stream in one transaction), inserted one statement an append:'
 SELECT count(*) AS appends, round(avg(count), 2) AS events_an_append,
-    round(pg_wal_lsn_diff(:'b', :'a') / count(*)) AS "rows: bytes",
-    round(pg_wal_lsn_diff(:'c', :'b') / count(*)) AS "appends: bytes"
+    round(pg_wal_lsn_diff(:'b', :'a') / nullif(count(*), 0)) AS "rows: bytes",
+    round(pg_wal_lsn_diff(:'c', :'b') / nullif(count(*), 0)) AS "appends: bytes"
 FROM layout_src;
 \echo 'A finished game (its events only; heap, TOAST and indexes):'
 WITH f AS (SELECT id FROM games WHERE status = 'finished'),
@@ -72,9 +72,9 @@ WITH f AS (SELECT id FROM games WHERE status = 'finished'),
         (SELECT count(*) FROM events WHERE stream IN (SELECT id FROM f)) AS events,
         (SELECT count(*) FROM events) AS all_events,
         (SELECT count(*) FROM layout_src) AS all_appends)
-SELECT games, round(events::numeric / games) AS events_a_game,
-    round(pg_total_relation_size('layout_rows')::numeric / all_events * events / games / 1024, 1) AS "rows: KB",
-    round(pg_total_relation_size('layout_appends')::numeric / all_events * events / games / 1024, 1) AS "appends: KB",
-    round(pg_total_relation_size('layout_archive')::numeric / games / 1024, 1) AS "archive: KB"
+SELECT games, round(events::numeric / nullif(games, 0)) AS events_a_game,
+    round(pg_total_relation_size('layout_rows')::numeric / nullif(all_events, 0) * events / nullif(games, 0) / 1024, 1) AS "rows: KB",
+    round(pg_total_relation_size('layout_appends')::numeric / nullif(all_events, 0) * events / nullif(games, 0) / 1024, 1) AS "appends: KB",
+    round(pg_total_relation_size('layout_archive')::numeric / nullif(games, 0) / 1024, 1) AS "archive: KB"
 FROM n;
 DROP TABLE layout_rows, layout_appends, layout_archive, layout_src;
