@@ -54,8 +54,10 @@ func TestPointInTimeRestore(t *testing.T) {
 		"PG_CONF="+filepath.Join(pg.dir, "conf.d", "pbem-archive.conf"),
 		fmt.Sprintf("RESTART=runuser -u postgres -- %s -D %s -l %s -w -t 60 restart", ctl, pg.dir, filepath.Join(pg.dir, "server.log")))
 	run(t, setup)
-	if c := walCompression(t, dbURL); c == "off" {
-		t.Fatalf("after pbem-backup-setup, wal_compression is %q, want lz4 or pglz", c)
+	var walCompression string
+	queryRow(t, dbURL, `SHOW wal_compression`, &walCompression)
+	if walCompression == "off" {
+		t.Fatalf("after pbem-backup-setup, wal_compression is %q, want lz4 or pglz", walCompression)
 	}
 	opts := []string{"--config=" + filepath.Join(confDir, "pgbackrest.conf"), "--config-include-path=" + filepath.Join(confDir, "conf.d"),
 		"--stanza=" + stanza}
@@ -132,14 +134,6 @@ func appendConf(t *testing.T, c *pgCluster, lines string) {
 	if _, err := f.WriteString(lines); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// walCompression is the wal_compression setting of the server of dbURL.
-func walCompression(t *testing.T, dbURL string) string {
-	t.Helper()
-	var c string
-	queryRow(t, dbURL, `SHOW wal_compression`, &c)
-	return c
 }
 
 // waitPromoted waits until the server of dbURL accepts connections and is

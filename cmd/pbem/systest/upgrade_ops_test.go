@@ -60,7 +60,7 @@ func TestUpgradeUnderLoad(t *testing.T) {
 	waitOld()
 	srvOld.stop()
 	upgradeEnd := time.Now()
-	leftByOld := owedTurns(t, dbURL)
+	leftByOld := readTurns(t, dbURL)
 	duringOld := len(pOld.ackedMoves()) - before
 	duringNew := 0
 	for _, m := range pNew.ackedMoves() {
@@ -85,14 +85,14 @@ func TestUpgradeUnderLoad(t *testing.T) {
 	// depends on the play (a game its players finished owes none).
 	var end turns
 	waitFor(t, 60*time.Second, "every your-turn email owed claimed and sent or skipped", func() bool {
-		end = owedTurns(t, dbURL)
+		end = readTurns(t, dbURL)
 		return end.owed == 0 && end.pending == 0
 	})
 	if end.twice > 0 || end.failed > 0 {
 		t.Errorf("your-turn emails: %d sent, %d of them for a seat and version already sent; %d failed", end.sent, end.twice, end.failed)
 	}
-	if lost := lostTurns(t, dbURL, leftByOld.keys); len(lost) > 0 {
-		t.Errorf("your-turn emails owed when the old release stopped, gone from their rows without an outbox row (game seat version game's-version): %q", lost)
+	if lost := lostTurns(t, dbURL, leftByOld.owedKeys); len(lost) > 0 {
+		t.Errorf("your-turn emails owed when the old release stopped, gone from their rows without an outbox row: %v", lost)
 	}
 
 	acked := append(pOld.ackedMoves(), pNew.ackedMoves()...)
@@ -130,47 +130,58 @@ func TestUpgradeUnderLoad(t *testing.T) {
 // turns is what the database says of the your-turn emails at one moment
 // (one statement, so one snapshot: a claim moves an email from its game's
 // row to the outbox in one transaction): those the rows of active games
-// owe (owed, withPayload: written with their payload by a release before
-// migration 0105; keys names each by its game, seat and version, and the
+// owe (owed; withPayload: written with their payload by a release before
+// migration 0105; owedKeys: each by its game, seat and version, with the
 // game's version then) and the outbox's (pending, sent, skipped: the
 // worker's freshness check found its seat had played, failed, and twice:
 // sent for a seat and version an email was already sent for).
 type turns struct {
 	owed, withPayload                     int
-	keys                                  []string
+	owedKeys                              turnKeys
 	pending, sent, skipped, failed, twice int
 }
 
-// owedTurns reads turns from the database of dbURL.
-func owedTurns(t *testing.T, dbURL string) turns {
+// turnKeys are your-turn emails by game, seat and version, with their
+// game's version when they were read.
+type turnKeys struct {
+	games          []string
+	seats          []int32
+	versions, game []int64
+}
+
+// readTurns reads turns from the database of dbURL.
+func readTurns(t *testing.T, dbURL string) turns {
 	t.Helper()
 	var n turns
-	queryRow(t, dbURL, `SELECT count(*), count(*) FILTER (WHERE e->'payload' IS NOT NULL),
-		coalesce(array_agg(g.id || ' ' || (e->>'seat') || ' ' || (e->>'version') || ' ' || g.version), '{}'),
-		(SELECT count(*) FROM outbox WHERE kind = 'your_turn' AND status = 'pending'),
-		(SELECT count(*) FROM outbox WHERE kind = 'your_turn' AND status = 'sent'),
-		(SELECT count(*) FROM outbox WHERE kind = 'your_turn' AND status = 'skipped'),
-		(SELECT count(*) FROM outbox WHERE kind = 'your_turn' AND status = 'failed'),
-		(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE kind = 'your_turn' AND status = 'sent'
-			GROUP BY game_id, seat, event_version HAVING count(*) > 1) d)
-		FROM games g, json_array_elements(coalesce(g.turn_mail, '[]')) e WHERE g.status = 'active'`,
-		&n.owed, &n.withPayload, &n.keys, &n.pending, &n.sent, &n.skipped, &n.failed, &n.twice)
+	k := &n.owedKeys
+	queryRow(t, dbURL, `SELECT * FROM
+		(SELECT count(*), count(*) FILTER (WHERE e->'payload' IS NOT NULL), coalesce(array_agg(g.id), '{}'),
+			coalesce(array_agg((e->>'seat')::int), '{}'), coalesce(array_agg((e->>'version')::bigint), '{}'),
+			coalesce(array_agg(g.version), '{}')
+		FROM games g, json_array_elements(coalesce(g.turn_mail, '[]')) e WHERE g.status = 'active') owed,
+		(SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'sent'),
+			count(*) FILTER (WHERE status = 'skipped'), count(*) FILTER (WHERE status = 'failed'),
+			(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE kind = 'your_turn' AND status = 'sent'
+				GROUP BY game_id, seat, event_version HAVING count(*) > 1) d)
+		FROM outbox WHERE kind = 'your_turn') mail`,
+		&n.owed, &n.withPayload, &k.games, &k.seats, &k.versions, &k.game,
+		&n.pending, &n.sent, &n.skipped, &n.failed, &n.twice)
 	return n
 }
 
-// lostTurns lists the keys (as owedTurns gives them) whose email no
-// your-turn row of the outbox holds although nothing else took it away:
-// its game is still active, at the version it had then. A move since may
-// have dropped or replaced the email (turn_mail_next), and a game that
-// ended owes none.
-func lostTurns(t *testing.T, dbURL string, keys []string) []string {
+// lostTurns lists the emails of keys that no your-turn row of the outbox
+// holds although nothing else took them away: their game is still active,
+// at the version it had then. A move since may have dropped or replaced an
+// email (turn_mail_next), and a game that ended owes none.
+func lostTurns(t *testing.T, dbURL string, keys turnKeys) []string {
 	t.Helper()
 	var lost []string
-	queryRowArgs(t, dbURL, `SELECT coalesce(array_agg(k), '{}') FROM unnest($1::text[]) k
-		JOIN games g ON g.id = split_part(k, ' ', 1) AND g.status = 'active' AND g.version = split_part(k, ' ', 4)::bigint
-		WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'your_turn' AND o.game_id = g.id
-			AND o.seat = split_part(k, ' ', 2)::int AND o.event_version = split_part(k, ' ', 3)::bigint)`,
-		[]any{keys}, &lost)
+	queryRowArgs(t, dbURL, `SELECT coalesce(array_agg(format('game %s seat %s version %s', k.game, k.seat, k.version)), '{}')
+		FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[]) AS k(game, seat, version, at)
+		JOIN games g ON g.id = k.game AND g.status = 'active' AND g.version = k.at
+		WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'your_turn' AND o.game_id = k.game
+			AND o.seat = k.seat AND o.event_version = k.version)`,
+		[]any{keys.games, keys.seats, keys.versions, keys.game}, &lost)
 	return lost
 }
 
