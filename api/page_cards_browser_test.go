@@ -69,30 +69,13 @@ func TestBrowserWholeGameByTapping(t *testing.T) {
 				if vp.mobile {
 					mobileTaps++
 				}
-				size := strconv.FormatInt(vp.w, 10) + "x" + strconv.FormatInt(vp.h, 10)
 				tb := seatTab(t, root, e, tabs, id, seat, vp)
 				showsVersion(t, tb, e.version(id), "before tap "+strconv.Itoa(taps))
-				within(t, tb, 10*time.Second, "mark the bar, close the cards",
-					chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1";
-document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; })`))
-				// A card, then one of its moves, chosen by the tap's number.
-				n := eval[int](t, tb, `document.querySelectorAll(".pick > summary").length`)
-				card := `document.querySelectorAll(".pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
-				within(t, tb, 20*time.Second, "tap a card",
-					chromedp.Evaluate[chromedp.Void](card+`.scrollIntoView({block: "center"})`),
-					chromedp.Evaluate[chromedp.Void](card+`.click()`),
-					chromedp.WaitVisible(chromedp.CSS(".pick[open] .card-moves button")))
+				shot := ""
 				if shots != "" && taps < 2 {
-					viewportShot(t, tb, shots, "cards-"+g.name+"-"+size+"-"+strconv.Itoa(taps)+"-open.png")
+					shot = "cards-" + g.name + "-" + strconv.FormatInt(vp.w, 10) + "x" + strconv.FormatInt(vp.h, 10) + "-" + strconv.Itoa(taps) + "-open.png"
 				}
-				m := eval[int](t, tb, `document.querySelectorAll(".pick[open] .card-moves button").length`)
-				move := `document.querySelectorAll(".pick[open] .card-moves button")[` + strconv.Itoa(taps*3%m) + `]`
-				within(t, tb, 20*time.Second, "tap a move of the card",
-					chromedp.Evaluate[chromedp.Void](move+`.scrollIntoView({block: "center"})`),
-					chromedp.Evaluate[chromedp.Void](move+`.click()`))
-				c := waitControl(t, tb, "after card tap "+strconv.Itoa(taps), "")
-				inViewport(t, c, "after card tap "+strconv.Itoa(taps))
-				confirmInViewport(t, tb, c, "card tap "+strconv.Itoa(taps))
+				tapACard(t, tb, taps, shots, shot)
 			}
 			if seat := e.toMove(id); seat >= 0 {
 				t.Fatalf("after %d card taps, seat %d is still to move", taps, seat)
@@ -103,6 +86,34 @@ document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; 
 			t.Logf("%s: a whole game in %d taps of the list and %d card taps, %d of them on the phone", g.name, listTaps, taps, mobileTaps)
 		})
 	}
+}
+
+// tapACard taps a card of the seat's tab tb, then one of its moves, both
+// chosen by the tap's number, and checks the action bar after it (in the
+// viewport, with its confirmation). With shot, the opened card is
+// screenshot into that file of the folder shots.
+func tapACard(t *testing.T, tb context.Context, taps int, shots, shot string) {
+	t.Helper()
+	within(t, tb, 10*time.Second, "mark the bar, close the cards",
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("action-bar").dataset.old = "1";
+document.querySelectorAll(".pick[open]").forEach(function (d) { d.open = false; })`))
+	n := eval[int](t, tb, `document.querySelectorAll(".pick > summary").length`)
+	card := `document.querySelectorAll(".pick > summary")[` + strconv.Itoa(taps*7%n) + `]`
+	within(t, tb, 20*time.Second, "tap a card",
+		chromedp.Evaluate[chromedp.Void](card+`.scrollIntoView({block: "center"})`),
+		chromedp.Evaluate[chromedp.Void](card+`.click()`),
+		chromedp.WaitVisible(chromedp.CSS(".pick[open] .card-moves button")))
+	if shot != "" {
+		viewportShot(t, tb, shots, shot)
+	}
+	m := eval[int](t, tb, `document.querySelectorAll(".pick[open] .card-moves button").length`)
+	move := `document.querySelectorAll(".pick[open] .card-moves button")[` + strconv.Itoa(taps*3%m) + `]`
+	within(t, tb, 20*time.Second, "tap a move of the card",
+		chromedp.Evaluate[chromedp.Void](move+`.scrollIntoView({block: "center"})`),
+		chromedp.Evaluate[chromedp.Void](move+`.click()`))
+	c := waitControl(t, tb, "after card tap "+strconv.Itoa(taps), "")
+	inViewport(t, c, "after card tap "+strconv.Itoa(taps))
+	confirmInViewport(t, tb, c, "card tap "+strconv.Itoa(taps))
 }
 
 // seatViewport is the size of seat's tab in TestBrowserWholeGameByTapping:
