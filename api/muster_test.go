@@ -10,6 +10,7 @@ import (
 
 	"pbem/events/play"
 	"pbem/events/tokens"
+	"pbem/projections"
 )
 
 // TestMusterOnTheSetupForm: the lobby offers the muster, 48 hours and a
@@ -165,4 +166,50 @@ func TestMusterOrganiserChoicesAndAbort(t *testing.T) {
 	if strings.Join(kinds, ",") != "game_over,game_over,game_over" {
 		t.Errorf("the emails of the aborted muster: %v", kinds)
 	}
+}
+
+// TestMusterNoticeOfTheLastAnswer: the notice after a muster answer tells
+// the truth about the game as the page reads it. The first "yes" is told
+// the game begins once everyone has answered; the last one, whose answer
+// began the game, that it has begun; a last "no" is not offered a change
+// of mind that the begun game no longer allows. Each in the seat's
+// language, through the page's own form.
+func TestMusterNoticeOfTheLastAnswer(t *testing.T) {
+	e := newPageEnv(t)
+	ctx := context.Background()
+	answer := func(id string, seat int, yes string) string {
+		t.Helper()
+		b := e.browser()
+		f := moveForm(t, b.open(id, seat).Body)
+		p := b.post("/play/"+id+"/muster", url.Values{"csrf": {f.csrf}, "answer": {yes}})
+		if p.Status != http.StatusSeeOther {
+			t.Fatalf("answer %s of seat %d: %d %s", yes, seat, p.Status, p.Body)
+		}
+		loc, _, _ := strings.Cut(p.Header.Get("Location"), "#")
+		return b.get(loc).Body
+	}
+	has := func(what, body string, want, not string) {
+		t.Helper()
+		if !strings.Contains(body, want) || strings.Contains(body, not) {
+			t.Errorf("%s: the page should say %q and not %q", what, want, not)
+		}
+	}
+
+	id, _ := musterGame(t, e, "")
+	has("Ann's first yes", answer(id, 0, "yes"), "The game begins once everyone has answered.", "the game has begun")
+	if err := e.svc.AnswerAs(ctx, id, 1, true, "b"); err != nil {
+		t.Fatal(err)
+	}
+	has("Cid's last yes", answer(id, 2, "yes"), "Grazie: giocherai. Tutti hanno risposto: la partita è cominciata.", "comincia appena")
+	if sm, _ := e.svc.Summary(ctx, id); sm.Status != projections.StatusActive {
+		t.Fatalf("every seat said yes: %+v", sm)
+	}
+
+	id, _ = musterGame(t, e, "")
+	for _, seat := range []int{0, 2} {
+		if err := e.svc.AnswerAs(ctx, id, seat, true, "s"+string(rune('0'+seat))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	has("Bob's last no", answer(id, 1, "no"), "C’est noté : vous ne jouerez pas.", "changer d’avis")
 }

@@ -100,14 +100,22 @@ func (p *pages) answerMuster(c echo.Context) error {
 	return p.backToPlay(c, id, tok, notice, "muster")
 }
 
-// musterNotice is the notice of the muster form's redirect, or "".
-func musterNotice(cat i18n.Printer, n string) string {
-	switch n {
-	case noticeAccepted:
+// musterNotice is the notice of the muster form's redirect, or "". over
+// tells whether the game is past its muster as the page reads it: the
+// reader's answer was the last one, and the game began (or, declined,
+// was called off), so that "the game begins once everyone has answered"
+// and "you can still change your mind" are no longer true.
+func musterNotice(cat i18n.Printer, n string, over bool) string {
+	switch {
+	case n == noticeAccepted && over:
+		return cat.T("muster.notice_yes_over")
+	case n == noticeAccepted:
 		return cat.T("muster.notice_yes")
-	case noticeDeclined:
+	case n == noticeDeclined && over:
+		return cat.T("muster.notice_no_over")
+	case n == noticeDeclined:
 		return cat.T("muster.notice_no")
-	case noticeMusterOver:
+	case n == noticeMusterOver:
 		return cat.T("muster.notice_over")
 	}
 	return ""

@@ -358,7 +358,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	case noticeZoneBad:
 		d.Notices = append(d.Notices, cat.T("zone.bad"))
 	default:
-		if n := musterNotice(cat, notice); n != "" {
+		if n := musterNotice(cat, notice, sm.Status != projections.StatusMuster); n != "" {
 			d.Notices = append(d.Notices, n)
 		}
 		if n := chatNotice(cat, notice); n != "" {
