@@ -84,9 +84,11 @@ func TestUpgradeUnderLoad(t *testing.T) {
 	// move since, with no outbox row, is an email lost. How many are sent
 	// depends on the play (a game its players finished owes none).
 	var end turns
-	waitFor(t, 60*time.Second, "every your-turn email owed claimed and sent or skipped", func() bool {
+	waitFor(t, 60*time.Second, func() bool {
 		end = readTurns(t, dbURL)
 		return end.owed == 0 && end.pending == 0
+	}, func() string {
+		return fmt.Sprintf("every your-turn email owed claimed and sent or skipped: %d still owed, %d pending", end.owed, end.pending)
 	})
 	if end.twice > 0 || end.failed > 0 {
 		t.Errorf("your-turn emails: %d sent, %d of them for a seat and version already sent; %d failed", end.sent, end.twice, end.failed)
@@ -144,9 +146,9 @@ type turns struct {
 // turnKeys are your-turn emails by game, seat and version, with their
 // game's version when they were read.
 type turnKeys struct {
-	games          []string
-	seats          []int32
-	versions, game []int64
+	games                  []string
+	seats                  []int32
+	versions, gameVersions []int64
 }
 
 // readTurns reads turns from the database of dbURL.
@@ -164,7 +166,7 @@ func readTurns(t *testing.T, dbURL string) turns {
 			(SELECT count(*) FROM (SELECT 1 FROM outbox WHERE kind = 'your_turn' AND status = 'sent'
 				GROUP BY game_id, seat, event_version HAVING count(*) > 1) d)
 		FROM outbox WHERE kind = 'your_turn') mail`,
-		&n.owed, &n.withPayload, &k.games, &k.seats, &k.versions, &k.game,
+		&n.owed, &n.withPayload, &k.games, &k.seats, &k.versions, &k.gameVersions,
 		&n.pending, &n.sent, &n.skipped, &n.failed, &n.twice)
 	return n
 }
@@ -181,17 +183,18 @@ func lostTurns(t *testing.T, dbURL string, keys turnKeys) []string {
 		JOIN games g ON g.id = k.game AND g.status = 'active' AND g.version = k.at
 		WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'your_turn' AND o.game_id = k.game
 			AND o.seat = k.seat AND o.event_version = k.version)`,
-		[]any{keys.games, keys.seats, keys.versions, keys.game}, &lost)
+		[]any{keys.games, keys.seats, keys.versions, keys.gameVersions}, &lost)
 	return lost
 }
 
-// waitFor waits until ok holds, within d; what names the condition.
-func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
+// waitFor waits until ok holds, within d; failing, it tells what holds
+// instead (state, read only then).
+func waitFor(t *testing.T, d time.Duration, ok func() bool, state func() string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", d, what)
+			t.Fatalf("not within %v: %s", d, state())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -200,13 +203,9 @@ func waitFor(t *testing.T, d time.Duration, what string, ok func() bool) {
 // waitMoves waits until p has n acknowledged moves, within d.
 func waitMoves(t *testing.T, p *players, n int, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for len(p.ackedMoves()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d moves acknowledged within %v (answers %v)", len(p.ackedMoves()), d, p.status)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, d, func() bool { return len(p.ackedMoves()) >= n }, func() string {
+		return fmt.Sprintf("only %d moves acknowledged of %d (answers %v)", len(p.ackedMoves()), n, p.status)
+	})
 }
 
 // buildRelease builds cmd/pbem of commit (git archive of this repository
