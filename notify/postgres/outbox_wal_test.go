@@ -145,8 +145,9 @@ func measureOutboxWAL(t *testing.T, pool *pgxpool.Pool, b []byte, n, round int) 
 }
 
 // watchSnapshots records into seen, until the returned stop is called,
-// the other sessions of pool's database that hold a snapshot (their
-// backend type and the start of their query), reading pg_stat_activity
+// the sessions of pool's database that hold a snapshot (their backend type
+// and the start of their query), pool's own left out (client backends of
+// its application name, this one among them), reading pg_stat_activity
 // every 5 ms.
 func watchSnapshots(t *testing.T, pool *pgxpool.Pool, seen map[string]int) (stop func()) {
 	t.Helper()
@@ -163,7 +164,7 @@ func watchSnapshots(t *testing.T, pool *pgxpool.Pool, seen map[string]int) (stop
 		defer tick.Stop()
 		for ; ctx.Err() == nil; <-tick.C {
 			rows, err := own.Query(ctx, `SELECT backend_type || ': ' || left(query, 60) FROM pg_stat_activity
-				WHERE datname = current_database() AND backend_xmin IS NOT NULL AND pid <> pg_backend_pid()
+				WHERE datname = current_database() AND backend_xmin IS NOT NULL
 				AND NOT (backend_type = 'client backend' AND application_name = current_setting('application_name'))`)
 			if err != nil {
 				return
