@@ -36,8 +36,10 @@ import (
 //     by the one email. The time zone is the newest one known.
 //
 // The seat's last move is its last game event whose actor is "seat:N"
-// (moves it made itself, from the page, the API or an email); moves made for
-// it (a default move when its time ran out, a bot) are part of the story.
+// (moves it made itself, from the page, the API or an email), or its
+// answer to the muster before the first turn, with the start it set off
+// (pbemevent.EndsStory: what it answered, it knows); moves made for it (a
+// default move when its time ran out, a bot) are part of the story.
 // The other players' table talk is part of it (issue #31: a table-talk
 // email waiting for the seat is then not sent, see ChatGather); the seat's
 // own lines and the game's creation are left out. A table-talk email's

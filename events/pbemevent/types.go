@@ -2,6 +2,7 @@ package pbemevent
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,21 @@ const ServicePrefix = "pbem."
 
 // IsServiceEvent reports whether typ is the type of a service event.
 func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, ServicePrefix) }
+
+// MusterAnswers are the service events that a seat's own answer to the
+// muster writes: its yes or no, and the start that the last answer sets
+// off in the same append. Like a move, such an answer ends what its seat
+// still has to be told (EndsStory).
+var MusterAnswers = []string{TypeAccepted, TypeDeclined, TypeMustered}
+
+// EndsStory reports whether an event of type typ, written by a seat's own
+// action, ends the story that seat is told "since your last move" (the
+// your-turn email's, notify.Story; the page's, play.CatchUp): a move (an
+// engine event) or its answer to the muster. Its other service events
+// (table talk, a language chosen, a take-back) do not.
+func EndsStory(typ string) bool {
+	return !IsServiceEvent(typ) || slices.Contains(MusterAnswers, typ)
+}
 
 // Created is the data of pbem.created: everything needed to deal the game
 // again. Seed is the secret hex seed; every redacted copy has it emptied,

@@ -101,13 +101,13 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	return cu, nil
 }
 
-// lastMove is the version of seat's last engine event in rows, 0 if it
-// has none there.
+// lastMove is the version of seat's last move or muster answer in rows
+// (pbemevent.EndsStory), 0 if it has none there.
 func lastMove(rows []projections.HistoryRow, seat int) int64 {
 	actor := "seat:" + strconv.Itoa(seat)
 	var v int64
 	for _, r := range rows {
-		if r.Actor == actor && !pbemevent.IsServiceEvent(r.Type) {
+		if r.Actor == actor && pbemevent.EndsStory(r.Type) {
 			v = r.Version
 		}
 	}

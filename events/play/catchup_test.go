@@ -3,7 +3,10 @@ package play_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"pbem/events"
 	"pbem/events/pbemevent"
@@ -11,6 +14,7 @@ import (
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/events/tokens"
+	"pbem/projections/testgame"
 )
 
 // SeatCatchUp, through the service on PostgreSQL: the lines start after
@@ -126,5 +130,43 @@ func TestSeatCatchUpStartsAfterTheLastMoveOrVisit(t *testing.T) {
 	}
 	if since, err := visits.Visit(ctx, c.ID, 1, v4+1); err != nil || since != 0 {
 		t.Errorf("seat 1 never opened its page, yet it had seen v%d (%v)", since, err)
+	}
+}
+
+// SeatCatchUp after a muster answered by email (no page seen): a seat's
+// answer ends its catch-up as a move does. The seat that answered first
+// is shown the other's answer and the start; the seat whose answer began
+// the game, nothing.
+func TestSeatCatchUpStartsAfterTheMusterAnswer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc, _, _, _ := playtest.NewService(t, nil)
+	c, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
+		Game: testgame.Name, Muster: 24 * time.Hour, MusterDefault: "bot",
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat := range 2 {
+		if err := svc.AnswerAs(ctx, c.ID, seat, true, "answer-"+strconv.Itoa(seat)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sm, err := svc.Summary(ctx, c.ID)
+	if err != nil || sm.Version != 4 {
+		t.Fatalf("created, two answers and the start: version %d, %v", sm.Version, err)
+	}
+	for seat, want := range map[int][]string{0: {pbemevent.TypeAccepted, pbemevent.TypeMustered}, 1: nil} {
+		cu, err := svc.SeatCatchUp(ctx, c.ID, tokens.Seat(secret, c.ID, seat, 0), sm.Version, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range cu.Lines {
+			got = append(got, l.Type)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("seat %d's catch-up from v%d: %v, want %v", seat, cu.From, got, want)
+		}
 	}
 }

@@ -57,7 +57,8 @@ func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) 
 }
 
 // lastActsSQL selects, for each request ($1 streams, $2 actors, $3 upper
-// versions, $4 the type prefix left out) with its index, the version of the
+// versions, $4 the type prefix left out, $5 the types of that prefix
+// kept) with its index, the version of the
 // actor's last event up to the version; a request whose stream has no
 // event has no row. The index on (stream, version) is read backwards from
 // the upper version, stopping at the actor's last event. The requests are
@@ -67,19 +68,19 @@ func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) 
 // this one on the workers that hold the streams (docs/SCALING.md, "What
 // Citus refused").
 const lastActsSQL = `SELECT r.i, coalesce((SELECT max(e.version) FROM events e
-    WHERE e.stream = h.stream AND e.actor = r.actor AND e.version <= r.upto AND NOT starts_with(e.type, $4)), 0)
+    WHERE e.stream = h.stream AND e.actor = r.actor AND e.version <= r.upto AND (NOT starts_with(e.type, $4) OR e.type = ANY ($5::text[]))), 0)
 FROM events h
 JOIN (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS u(stream, actor, upto, i)) r ON r.stream = h.stream
 WHERE h.version = 1 AND h.stream = ANY ($1::text[])`
 
 // LastActs returns, for each i, the version of the last event of
 // streams[i] up to version uptos[i] whose actor is actors[i] and whose type
-// does not begin with skip, or 0 when there is none.
-func LastActs(ctx context.Context, q Querier, streams, actors []string, uptos []int64, skip string) ([]int64, error) {
+// does not begin with skip or is one of keep, or 0 when there is none.
+func LastActs(ctx context.Context, q Querier, streams, actors []string, uptos []int64, skip string, keep ...string) ([]int64, error) {
 	if len(streams) == 0 {
 		return nil, nil
 	}
-	rows, err := q.Query(ctx, lastActsSQL, streams, actors, uptos, skip)
+	rows, err := q.Query(ctx, lastActsSQL, streams, actors, uptos, skip, keep)
 	if err != nil {
 		return nil, fmt.Errorf("events/postgres: last acts: %w", err)
 	}

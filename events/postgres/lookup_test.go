@@ -10,9 +10,9 @@ import (
 )
 
 // LastActs answers each request in its place: the actor's last event up to
-// the upper version, events of the skipped type prefix left out, 0 for an
-// actor with none and for a stream with no event (which has no first event
-// to join the request to).
+// the upper version, events of the skipped type prefix left out unless
+// their type is one of those kept, 0 for an actor with none and for a
+// stream with no event (which has no first event to join the request to).
 func TestLastActsAnswersEachRequestInItsPlace(t *testing.T) {
 	t.Parallel()
 	ctx := ctxT(t)
@@ -39,5 +39,14 @@ func TestLastActsAnswersEachRequestInItsPlace(t *testing.T) {
 	}
 	if want := []int64{1, 3, 0, 2, 1, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("LastActs = %v, want %v", got, want)
+	}
+	// Keeping svc.note: seat:0's note (4) is its last act; svc.other is
+	// still left out.
+	got, err = postgres.LastActs(ctx, s.Pool(), streams, actors, uptos, "svc.", "svc.other", "svc.note")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{1, 4, 0, 2, 1, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("LastActs keeping svc.note = %v, want %v", got, want)
 	}
 }

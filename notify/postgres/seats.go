@@ -112,7 +112,8 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 
 // stories reads the story of each request of reqs listed in told into
 // out: the seat's history (its own row of a version if it has one, else
-// the public row) after its last game event of its own, up to the
+// the public row) after its last move or muster answer of its own
+// (pbemevent.EndsStory), up to the
 // request's version. The seat's own table talk and the game's creation are
 // left out (see notify's Story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
@@ -120,7 +121,7 @@ func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []
 	for j, i := range told {
 		ids[j], seats[j], actors[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), seatActor(reqs[i].Seat), reqs[i].Upto
 	}
-	lasts, err := evpg.LastActs(ctx, s.pool, ids, actors, uptos, pbemevent.ServicePrefix)
+	lasts, err := evpg.LastActs(ctx, s.pool, ids, actors, uptos, pbemevent.ServicePrefix, pbemevent.MusterAnswers...)
 	if err != nil {
 		return fmt.Errorf("notify/postgres: stories: %w", err)
 	}

@@ -154,8 +154,9 @@ func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.Stat
 
 // expectedStory is, computed from the whole history of seat (not from
 // notify/postgres's selection), what a your-turn email at version upto
-// must list: the seat's redacted lines after its last own game event,
-// without table talk and the game's creation.
+// must list: the seat's redacted lines after its last own move or muster
+// answer (pbemevent.EndsStory), without table talk and the game's
+// creation.
 func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
 	e.t.Helper()
 	row, err := e.repo.Game(context.Background(), id)
@@ -172,7 +173,7 @@ func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
 	}
 	var last int64
 	for _, r := range rows {
-		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && !pbemevent.IsServiceEvent(r.Type) {
+		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && pbemevent.EndsStory(r.Type) {
 			last = r.Version
 		}
 	}
