@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -163,4 +164,52 @@ func recordOf(t *testing.T, e *pageEnv, email string) *projections.PersonRecord 
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestMusterLastReplySaysTheGameHasBegun: the answer to a reply that
+// was the muster's last answer tells the truth about the game as it then
+// stands, in its reader's language. Bob's "Oui", after Ann's and Cid's
+// yes, is told that everyone has answered and the game has begun, not
+// that it begins once everyone has; Cid's last "no" is not offered a
+// change of mind that the ended muster no longer allows.
+func TestMusterLastReplySaysTheGameHasBegun(t *testing.T) {
+	e := newPageEnv(t)
+	m := newBotSeatMail(t, e)
+	ctx := context.Background()
+	// lastReply has seats others answer yes through the service, then the
+	// reader of invitation to replies body, and returns the answer to it.
+	lastReply := func(id string, others []int, to, body string) smtpsink.Parsed {
+		t.Helper()
+		inv := only(t, to, m.send()[to])
+		for _, seat := range others {
+			if err := e.svc.AnswerAs(ctx, id, seat, true, fmt.Sprintf("yes-%d", seat)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m.reply(inv, to, body)
+		var answers []smtpsink.Parsed
+		for _, em := range m.send()[to] {
+			if strings.HasPrefix(em.Subject, "Re:") {
+				answers = append(answers, em)
+			}
+		}
+		return only(t, to+"'s answer", answers)
+	}
+
+	id, _ := musterGame(t, e, "")
+	bob := lastReply(id, []int{0, 2}, "bob@example.org", "Oui !")
+	mustContain(t, "Bob", bob, "Merci : vous jouerez. Tout le monde a répondu : la partie a commencé.")
+	if strings.Contains(bob.Text, "dès que") {
+		t.Errorf("Bob's last yes is told the game begins once everyone has answered:\n%s", bob.Text)
+	}
+	if sm, err := e.svc.Summary(ctx, id); err != nil || sm.Status != projections.StatusActive {
+		t.Fatalf("every seat said yes: %+v %v", sm, err)
+	}
+
+	id, _ = musterGame(t, e, "")
+	cid := lastReply(id, []int{0, 1}, "cid@example.org", "No, mi dispiace")
+	mustContain(t, "Cid", cid, "Annotato: non giocherai.")
+	if strings.Contains(cid.Text, "cambiare idea") {
+		t.Errorf("Cid's last no is offered a change of mind:\n%s", cid.Text)
+	}
 }

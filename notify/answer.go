@@ -10,7 +10,8 @@ type said struct {
 	Move string
 }
 
-// sentences pairs each of a's Says with the move it names.
+// sentences pairs each of a's Says with the move it names; a muster
+// answer that ended the muster reads its "_over" sentence.
 func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
 	played, skipped := 0, 0
@@ -33,6 +34,10 @@ func sentences(a *outbox.Answer) []said {
 			s.Move = a.Zone
 		case outbox.AnswerAway, outbox.AnswerAwayUnread, outbox.AnswerAwayPast, outbox.AnswerAwayTooLong:
 			s.Move = a.Away
+		case outbox.AnswerAccepted, outbox.AnswerDeclined:
+			if a.MusterOver {
+				s.Key += "_over"
+			}
 		}
 		out = append(out, s)
 	}

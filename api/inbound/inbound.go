@@ -27,8 +27,10 @@ type Service interface {
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
-	// AnswerAs records a seat's muster answer (issue #46).
+	// AnswerAs records a seat's muster answer (issue #46); Summary then
+	// tells whether it was the last one (the game's status).
 	AnswerAs(ctx context.Context, id string, seat int, yes bool, key string) error
+	Summary(ctx context.Context, id string) (*play.Summary, error)
 	// AwayAs, BackAs and AwayStatusAs are the away of the person of a
 	// seat (events/play/away.go).
 	AwayAs(ctx context.Context, id string, seat int, date string, loc *time.Location) (*play.AwayStatus, error)

@@ -8,6 +8,7 @@ import (
 	"pbem/events"
 	"pbem/events/play"
 	"pbem/notify"
+	"pbem/projections"
 	"pbem/projections/outbox"
 )
 
@@ -62,6 +63,9 @@ func (p *Processor) muster(ctx context.Context, a notify.ReplyAddress, rs *play.
 		return nil
 	}
 	err := p.c.Service.AnswerAs(ctx, a.GameID, a.Seat, yes, key)
+	if err == nil {
+		ans.MusterOver = p.musterOver(ctx, a.GameID)
+	}
 	switch code := play.ErrorCode(err); {
 	case err == nil && yes:
 		ans.Says = append(ans.Says, outbox.AnswerAccepted)
@@ -73,4 +77,14 @@ func (p *Processor) muster(ctx context.Context, a notify.ReplyAddress, rs *play.
 		return err
 	}
 	return nil
+}
+
+// musterOver reports whether game id is past its muster as it reads just
+// after an answer: the answer was the last one, and the game began or was
+// called off. A game it cannot read counts as still mustering: the answer
+// email then says what it says before the last answer, which the game's
+// page and its next email set right.
+func (p *Processor) musterOver(ctx context.Context, id string) bool {
+	sm, err := p.c.Service.Summary(ctx, id)
+	return err == nil && sm.Status != projections.StatusMuster
 }

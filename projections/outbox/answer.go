@@ -38,6 +38,13 @@ type Answer struct {
 	// Turn names the seats whose move the game awaits
 	// (AnswerNotYourTurn).
 	Turn []string `json:"turn,omitempty"`
+	// MusterOver tells that a muster answer (AnswerAccepted or
+	// AnswerDeclined) was the last the game waited for: the muster is over,
+	// the game begun (or called off), so the email no longer says that it
+	// begins once everyone has answered, nor offers a change of mind. A
+	// previous release's worker, which does not read it, says what it
+	// said before.
+	MusterOver bool `json:"muster_over,omitempty"`
 	// InReplyTo is the Message-ID of the reply, with its brackets, so that
 	// mail clients thread the answer.
 	InReplyTo string `json:"in_reply_to,omitempty"`
