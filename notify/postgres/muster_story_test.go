@@ -18,10 +18,14 @@ import (
 // TestYourTurnStoriesStartAfterTheMusterAnswer: a seat's answer to the
 // muster ends what its your-turn emails tell, as a move does (what it
 // answered, it knows). Two seats say yes by email, one after the other;
-// the last answer begins the game. No your-turn email then tells its seat
-// its own answer, each tells exactly the seat's redacted history after its
-// last move or answer (expectedStory), and the first one the seat that
-// answered first receives tells the other's answer and the start.
+// the last answer begins the game. No your-turn email's story ("Since
+// your last move") then tells its seat its own answer, each tells exactly
+// the seat's redacted history after its last move or answer
+// (expectedStory), and the first one the seat that answered first
+// receives tells the other's answer and the start. (A your-turn email
+// whose story is empty, as that of a seat whose own answer began the game
+// and who moves first would be, tells the append that made it the seat's
+// turn instead, as after a seat's move that leaves it to move again.)
 func TestYourTurnStoriesStartAfterTheMusterAnswer(t *testing.T) {
 	t.Parallel()
 	e := newStoryEnv(t)
@@ -49,9 +53,8 @@ func TestYourTurnStoriesStartAfterTheMusterAnswer(t *testing.T) {
 			if want := e.expectedStory(c.ID, m.Seat, m.Version); !slices.Equal(lines, want) {
 				t.Errorf("your-turn email to seat %d at v%d tells %q, want %q", m.Seat, m.Version, lines, want)
 			}
-			own := fmt.Sprintf("P%d will play.", m.Seat)
-			if strings.Contains(m.Mail.Text, own) {
-				t.Errorf("your-turn email to seat %d tells it its own answer %q:\n%s", m.Seat, own, m.Mail.Text)
+			if own := fmt.Sprintf("P%d will play.", m.Seat); slices.Contains(lines, own) {
+				t.Errorf("your-turn email to seat %d tells it its own answer %q since its last move:\n%s", m.Seat, own, m.Mail.Text)
 			}
 			told[m.Seat] = append(told[m.Seat], strings.Join(lines, " | "))
 		}
