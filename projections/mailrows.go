@@ -91,7 +91,7 @@ func (p *Projector) row(a Append, m Mail, lines *lineBook) (outbox.Row, error) {
 func tells(a Append, m Mail, lang string, lines *lineBook) ([]string, error) {
 	switch m.Tells {
 	case TellsAppend:
-		return lines.in(lang)
+		return lines.toSeat(lang, m.To.Seat)
 	case TellsChat:
 		for _, e := range a.Events {
 			if e.Version == m.Version {

@@ -3,6 +3,7 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"pbem/engine"
 	"pbem/events"
@@ -55,6 +56,25 @@ func (b *lineBook) in(lang string) ([]string, error) {
 		b.memo = map[string][]string{}
 	}
 	b.memo[lang] = out
+	return out, nil
+}
+
+// toSeat is the append's public lines in lang as the person of seat is
+// told them: all but that seat's own muster answer, which it gave (its
+// own move it is told, as what made its turn come back).
+func (b *lineBook) toSeat(lang string, seat int) ([]string, error) {
+	all, err := b.in(lang)
+	if err != nil || b == nil {
+		return all, err
+	}
+	actor := "seat:" + strconv.Itoa(seat)
+	out := make([]string, 0, len(all))
+	for i, t := range b.told {
+		if t.e.Meta.Actor == actor && (t.e.Type == pbemevent.TypeAccepted || t.e.Type == pbemevent.TypeDeclined) {
+			continue
+		}
+		out = append(out, all[i])
+	}
 	return out, nil
 }
 
