@@ -57,16 +57,15 @@ func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) 
 }
 
 // lastActsSQL selects, for each request ($1 streams, $2 actors, $3 upper
-// versions, $4 the type prefix left out, $5 the types of that prefix
-// kept) with its index, the version of the
-// actor's last event up to the version; a request whose stream has no
-// event has no row. The index on (stream, version) is read backwards from
-// the upper version, stopping at the actor's last event. The requests are
-// joined to their stream's first event, so that the correlated subquery
-// names the stream of a row of events, not of unnest: Citus refuses a
-// correlated subquery beside a set-returning function in FROM, and runs
-// this one on the workers that hold the streams (docs/SCALING.md, "What
-// Citus refused").
+// versions, $4 the type prefix left out, $5 the types of that prefix kept)
+// with its index, the version of the actor's last event up to the version; a
+// request whose stream has no event has no row. The index on (stream,
+// version) is read backwards from the upper version, stopping at the actor's
+// last event. The requests are joined to their stream's first event, so that
+// the correlated subquery names the stream of a row of events, not of
+// unnest: Citus refuses a correlated subquery beside a set-returning
+// function in FROM, and runs this one on the workers that hold the streams
+// (docs/SCALING.md, "What Citus refused").
 const lastActsSQL = `SELECT r.i, coalesce((SELECT max(e.version) FROM events e
     WHERE e.stream = h.stream AND e.actor = r.actor AND e.version <= r.upto AND (NOT starts_with(e.type, $4) OR e.type = ANY ($5::text[]))), 0)
 FROM events h

@@ -113,9 +113,8 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 // stories reads the story of each request of reqs listed in told into
 // out: the seat's history (its own row of a version if it has one, else
 // the public row) after its last move or muster answer of its own
-// (pbemevent.EndsStory), up to the
-// request's version. The seat's own table talk and the game's creation are
-// left out (see notify's Story).
+// (pbemevent.EndsStory), up to the request's version. The seat's own
+// table talk and the game's creation are left out (see notify's Story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
 	ids, seats, actors, uptos := make([]string, len(told)), make([]int32, len(told)), make([]string, len(told)), make([]int64, len(told))
 	for j, i := range told {
