@@ -7,11 +7,24 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"pbem/migrations"
 )
+
+// SkipOnCitus skips tb when its databases are Citus's (PBEM_TEST_CITUS):
+// for a test that reads one server's heap pages or WAL (pageinspect,
+// pg_walinspect), which on Citus hold none of the distributed tables'
+// rows (they live in shards on the workers). why says what the test
+// reads.
+func SkipOnCitus(tb testing.TB, why string) {
+	tb.Helper()
+	if citusWorkers() != nil {
+		tb.Skipf("on Citus the tables' rows are in shards on the workers: this test reads %s of one server", why)
+	}
+}
 
 // citusWorkers returns the admin URLs of the Citus workers named by
 // PBEM_TEST_CITUS (comma-separated, `bench/citus/cluster.sh workers`), or
