@@ -22,11 +22,11 @@ PBEM_TEST_CITUS=$("$here/cluster.sh" workers | tr '\n' ' ')
 export PBEM_TEST_DATABASE_URL PBEM_TEST_CITUS
 tests=(
   './cmd/pbem ^(TestServeEndToEnd|TestRebuildAndVerifyCommands|TestVerifyAuditFile|TestYourTurnEmailsAreTrue)$'
-  './api/inbound ^(TestWholeGamesByEmailReplies|TestSameMessageTwicePlaysOnce)$'
+  './api/inbound ^(TestWholeGamesByEmailReplies|TestSameMessageTwicePlaysOnce|TestAwayAndBackByReply)$'
   './events/play/bots ^(TestBotWorkerPlaysWholeGames|TestWorkerPlaysClaimedSeatsAtOnce)$'
   './events/play ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit)$'
   './projections/postgres ^(TestRebuildEqualsLive|TestVerifyCatchesTampering)$'
-  './notify/postgres ^(TestDeadlineReminderTimeoutAndNextPlayerEmailed|TestTwoSchedulersTimeOutEachGameOnce|TestReminderSaysWhatHappensAndListsTheMoves)$'
+  './notify/postgres ^(TestDeadlineReminderTimeoutAndNextPlayerEmailed|TestTwoSchedulersTimeOutEachGameOnce|TestReminderSaysWhatHappensAndListsTheMoves|TestZoneOfFallsBackToThePersonsZone)$'
   './api ^(TestBotSeatsThroughTheAPI|TestAuditReadsAsAStory|TestPageGenericGameAndHistoryAndAudit|TestDevMailboxReplyPlaysTheMove|TestBrowserWholeGameByTapping)$'
 )
 [ -n "${CITUS_RUN:-}" ] && tests=("$CITUS_RUN")

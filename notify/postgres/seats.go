@@ -257,16 +257,22 @@ WHERE ((game_id = $1 AND seat = $2) OR lower(email) = (SELECT lower(m.email) FRO
 	return nil
 }
 
+// zoneOfSQL is the time zone of seat $2 of game $1, else the one its
+// person gave on another seat, else "". Its subqueries name no column of
+// another: Citus plans each apart (the seat's, on its game's shard; the
+// person's, over every shard), where it refuses a subquery that joins
+// seats to seats by address (docs/SCALING.md, "What Citus refused").
+const zoneOfSQL = `SELECT coalesce(
+  (SELECT nullif(time_zone, '') FROM seats WHERE game_id = $1 AND seat = $2),
+  (SELECT o.time_zone FROM seats o WHERE o.time_zone <> '' AND lower(o.email) =
+    (SELECT lower(m.email) FROM seats m WHERE m.game_id = $1 AND m.seat = $2 AND m.email <> '') LIMIT 1),
+  '')`
+
 // ZoneOf is the time zone of seat of game id, else the one its person
 // gave on another seat ("": none known; inbound.Zones).
 func (s *Seats) ZoneOf(ctx context.Context, gameID string, seat int) (string, error) {
 	var zone string
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(nullif(s.time_zone, ''),
-  (SELECT o.time_zone FROM seats o WHERE lower(o.email) = lower(s.email) AND s.email <> '' AND o.time_zone <> '' LIMIT 1), '')
-FROM seats s WHERE s.game_id = $1 AND s.seat = $2`, gameID, seat).Scan(&zone)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", nil
-	}
+	err := s.pool.QueryRow(ctx, zoneOfSQL, gameID, seat).Scan(&zone)
 	if err != nil {
 		return "", fmt.Errorf("notify/postgres: time zone of %s seat %d: %w", gameID, seat, err)
 	}
