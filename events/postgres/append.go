@@ -77,6 +77,15 @@ func rowsFor(left int) int {
 	return 1 << (bits.Len(uint(min(left, insertRows))) - 1)
 }
 
+// statementsFor is how many insert statements n events take (rowsFor).
+func statementsFor(n int) int {
+	k := 0
+	for ; n > 0; k++ {
+		n -= rowsFor(n)
+	}
+	return k
+}
+
 // Append implements events.Store.Append, as a batch of one (see
 // AppendBatch). Errors: *events.Error with CodeInvalid (nothing is sent to the
 // database) or CodeConflict (a lost race included), a hook's error
@@ -157,6 +166,14 @@ func (s *Store) AppendBatch(ctx context.Context, appends []events.Append, hook e
 // write sends the appends of w and runs the hook, in one transaction, and
 // settles out; shift is the database's xid shift (see checkClock). Nothing
 // is committed when it returns an error.
+//
+// The transaction is an explicit one (BEGIN, then COMMIT after the hook)
+// when there is a hook or the inserts take more than one statement. A
+// single statement is a transaction of its own; several statements sent
+// in one pipeline form one implicit transaction on PostgreSQL, but not on
+// a Citus coordinator, which commits each statement's rows on their
+// worker: a batch whose second statement lost a race kept the first
+// one's rows (TestBatchOverSeveralStatementsIsOneTransaction on Citus).
 func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended, hook events.BatchHook, shift int64) error {
 	if w.empty() && hook == nil {
 		// Nothing to write: every append had bad input or expects a version
@@ -170,8 +187,9 @@ func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended,
 	}
 	// A connection left inside a transaction is closed by the pool, not reused.
 	defer conn.Release()
+	explicit := hook != nil || statementsFor(w.sending()) > 1
 	b := &pgx.Batch{}
-	if hook != nil {
+	if explicit {
 		b.BeginTx(pgx.TxOptions{})
 	}
 	statements := 0
@@ -180,8 +198,8 @@ func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended,
 	}
 	br := conn.SendBatch(ctx, b)
 	var tx pgx.Tx
-	committed := hook == nil
-	if hook != nil {
+	committed := !explicit
+	if explicit {
 		tx = br.Tx()
 		defer func() {
 			if !committed {
@@ -212,16 +230,21 @@ func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended,
 	if _, err := w.settle(ctx, q, out); err != nil {
 		return err
 	}
+	if !explicit {
+		return nil
+	}
+	deferred := &pgx.Batch{}
 	if hook != nil {
 		h := &hookTx{tx: tx}
 		if err := hook(ctx, h, events.CopyAppended(out)); err != nil {
 			return err
 		}
-		if err := commitDeferred(ctx, tx, &h.deferred); err != nil {
-			return err
-		}
-		committed = true
+		deferred = &h.deferred
 	}
+	if err := commitDeferred(ctx, tx, deferred); err != nil {
+		return err
+	}
+	committed = true
 	return nil
 }
 

@@ -103,6 +103,15 @@ func (w *batchWrite) lookUp(ctx context.Context, q Querier) error {
 // empty reports whether no append is left to write.
 func (w *batchWrite) empty() bool { return len(w.send) == 0 }
 
+// sending is how many events the appends left to write hold.
+func (w *batchWrite) sending() int {
+	n := 0
+	for _, i := range w.send {
+		n += len(w.prepared[i])
+	}
+	return n
+}
+
 // appendKey is the append key column of an append's first event: its
 // idempotency key, or NULL.
 func appendKey(e *events.Event) *string {
@@ -116,10 +125,7 @@ func appendKey(e *events.Event) *string {
 // appends in send, each of rowsFor rows, and returns how many it added.
 // shift is the database's xid shift.
 func (w *batchWrite) queue(b *pgx.Batch, shift int64) int {
-	left := 0 // events not queued yet
-	for _, i := range w.send {
-		left += len(w.prepared[i])
-	}
+	left := w.sending() // events not queued yet
 	statements := 0
 	var args []any
 	rows, size := 0, 0

@@ -50,12 +50,12 @@ func TestBatchOverSeveralStatementsIsOneTransaction(t *testing.T) {
 	if !events.IsConflict(out[1].Err) {
 		t.Fatalf("b: %v, want a conflict", out[1].Err)
 	}
-	base := out[0].Events[0].Position
 	for k, o := range []events.Appended{out[0], out[2]} {
 		if o.Err != nil {
 			t.Fatalf("append %d: %v", k, o.Err)
 		}
 	}
+	base := out[0].Events[0].Position
 	written := append(append([]events.Event{}, out[0].Events...), out[2].Events...)
 	for i, e := range written {
 		if e.Position/10000 != base/10000 || (i > 0 && e.Position <= written[i-1].Position) {
