@@ -11,6 +11,7 @@ import (
 
 	"pbem/engine/lords"
 	"pbem/events/play"
+	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
 )
 
@@ -27,6 +28,7 @@ import (
 // (English, French, Italian) that names version N and links to the play
 // page; a second start tells no one again.
 func TestRestoreCutsHistory(t *testing.T) {
+	pgtest.SkipOnCitus(t, "restores a pg_dump of its database (docs/operating.md's restore)")
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()

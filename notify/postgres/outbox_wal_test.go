@@ -24,7 +24,7 @@ import (
 // log the whole row twice, about 2,150 bytes (measured by this test
 // without the fillfactor; bench/peers/outboxwal.sql counts the indexes too).
 func TestOutboxUpdatesLogOnlyWhatChanged(t *testing.T) {
-	pgtest.SkipOnCitus(t, "the outbox's WAL (pg_walinspect)")
+	pgtest.SkipOnCitus(t, "reads the outbox's WAL (pg_walinspect)")
 	t.Parallel()
 	ctx := context.Background()
 	pool := newPool(t)

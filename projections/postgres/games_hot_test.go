@@ -30,7 +30,7 @@ import (
 // version before it moves to another page) from those that had room and
 // still were not HOT, which only an index keying a changed column makes.
 func TestMovesUpdateGamesHOT(t *testing.T) {
-	pgtest.SkipOnCitus(t, "the games table's pages (pageinspect) and WAL (pg_walinspect)")
+	pgtest.SkipOnCitus(t, "reads the games table's pages (pageinspect) and WAL (pg_walinspect)")
 	ctx := context.Background()
 	clock := time.Now().UTC()
 	svc, repo, _, pool := newServiceClock(t, &clock)

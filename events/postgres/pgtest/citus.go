@@ -15,14 +15,14 @@ import (
 )
 
 // SkipOnCitus skips tb when its databases are Citus's (PBEM_TEST_CITUS):
-// for a test that reads one server's heap pages or WAL (pageinspect,
-// pg_walinspect), which on Citus hold none of the distributed tables'
-// rows (they live in shards on the workers). why says what the test
-// reads.
-func SkipOnCitus(tb testing.TB, why string) {
+// for a test of one server's storage, which on Citus holds none of the
+// distributed tables' rows (they live in shards on the workers): its heap
+// pages or WAL (pageinspect, pg_walinspect), or a pg_dump restored into
+// it. does says what the test does, as "reads the outbox's WAL".
+func SkipOnCitus(tb testing.TB, does string) {
 	tb.Helper()
 	if citusWorkers() != nil {
-		tb.Skipf("on Citus the tables' rows are in shards on the workers: this test reads %s of one server", why)
+		tb.Skipf("on Citus the tables' rows are in shards on the workers: this test %s on one server", does)
 	}
 }
 
