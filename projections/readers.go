@@ -70,7 +70,7 @@ func (b *lineBook) toSeat(lang string, seat int) ([]string, error) {
 	actor := "seat:" + strconv.Itoa(seat)
 	out := make([]string, 0, len(all))
 	for i, t := range b.told {
-		if t.e.Meta.Actor == actor && (t.e.Type == pbemevent.TypeAccepted || t.e.Type == pbemevent.TypeDeclined) {
+		if t.e.Meta.Actor == actor && pbemevent.IsAnswer(t.e.Type) {
 			continue
 		}
 		out = append(out, all[i])

@@ -67,6 +67,11 @@ func IsServiceEvent(typ string) bool { return strings.HasPrefix(typ, ServicePref
 // still has to be told (EndsStory).
 var MusterAnswers = []string{TypeAccepted, TypeDeclined, TypeMustered}
 
+// IsAnswer reports whether typ is a seat's own answer to the muster, its
+// yes or no (what an email to that seat leaves out of the lines it tells:
+// projections' lineBook.toSeat).
+func IsAnswer(typ string) bool { return typ == TypeAccepted || typ == TypeDeclined }
+
 // EndsStory reports whether an event of type typ, written by a seat's own
 // action, ends the story that seat is told "since your last move" (the
 // your-turn email's, notify.Story; the page's, play.CatchUp): a move (an

@@ -77,15 +77,6 @@ func rowsFor(left int) int {
 	return 1 << (bits.Len(uint(min(left, insertRows))) - 1)
 }
 
-// statementsFor is how many insert statements n events take (rowsFor).
-func statementsFor(n int) int {
-	k := 0
-	for ; n > 0; k++ {
-		n -= rowsFor(n)
-	}
-	return k
-}
-
 // Append implements events.Store.Append, as a batch of one (see
 // AppendBatch). Errors: *events.Error with CodeInvalid (nothing is sent to the
 // database) or CodeConflict (a lost race included), a hook's error
@@ -187,7 +178,9 @@ func (s *Store) write(ctx context.Context, w *batchWrite, out []events.Appended,
 	}
 	// A connection left inside a transaction is closed by the pool, not reused.
 	defer conn.Release()
-	explicit := hook != nil || statementsFor(w.sending()) > 1
+	// The rows take one statement exactly when the first holds them all.
+	n := w.sending()
+	explicit := hook != nil || rowsFor(n) < n
 	b := &pgx.Batch{}
 	if explicit {
 		b.BeginTx(pgx.TxOptions{})

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -60,16 +59,7 @@ func TestYourTurnStoriesStartAfterTheMusterAnswer(t *testing.T) {
 					}
 					told[m.Seat] = append(told[m.Seat], strings.Join(lines, " | "))
 				}
-				row, _, st := e.state(c.ID)
-				seat := row.ToMove[0]
-				legal := st.Legal(seat)
-				mv, err := json.Marshal(legal[rng.IntN(len(legal))])
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
-					t.Fatalf("move %s: %v", mv, err)
-				}
+				e.playRandom(c.ID, rng)
 			}
 			first, last := order[0], order[1]
 			want := fmt.Sprintf("P%d will play. | Everyone has answered: the game begins.", last)

@@ -2,14 +2,12 @@ package postgres_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"pbem/engine/lords"
-	"pbem/events/play"
 	"pbem/notify"
 	"pbem/notify/postgres"
 )
@@ -24,17 +22,7 @@ func BenchmarkStoryOutboxThroughput(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 4 {
 		c := e.create(lords.Name, "en", 3)
-		for {
-			row, _, st := e.state(c.ID)
-			if row.Ended() {
-				break
-			}
-			seat := row.ToMove[0]
-			legal := st.Legal(seat)
-			mv, _ := json.Marshal(legal[rng.IntN(len(legal))])
-			if _, err := e.svc.MoveAs(ctx, c.ID, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
-				b.Fatal(err)
-			}
+		for e.playRandom(c.ID, rng) {
 		}
 	}
 	var rows int

@@ -131,6 +131,26 @@ func (e *storyEnv) deliver() []sentEmail {
 	return out
 }
 
+// playRandom plays a legal move, picked by rng, of the first seat game id
+// awaits, and reports whether it played one (false: the game has ended).
+func (e *storyEnv) playRandom(id string, rng *rand.Rand) bool {
+	e.t.Helper()
+	row, _, st := e.state(id)
+	if row.Ended() {
+		return false
+	}
+	seat := row.ToMove[0]
+	legal := st.Legal(seat)
+	mv, err := json.Marshal(legal[rng.IntN(len(legal))])
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.svc.MoveAs(context.Background(), id, seat, play.MoveRequest{Version: row.Version, Move: play.PostedMove(mv)}); err != nil {
+		e.t.Fatalf("move %s: %v", mv, err)
+	}
+	return true
+}
+
 // state is the game's current row and engine state.
 func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.State) {
 	e.t.Helper()
