@@ -55,6 +55,10 @@ type config struct {
 	// is how long sent emails stay in the outbox; "0" or a negative value
 	// keeps them forever.
 	OutboxRetention string
+	// ArchiveAfter (PBEM_ARCHIVE_AFTER, a Go duration, default 720h) is
+	// how long after a game ended its events are archived (archiver); "0"
+	// or a negative value archives nothing.
+	ArchiveAfter string
 	// MailGrace (PBEM_MAIL_GRACE, a Go duration, default 2m) is how long
 	// the emails of a player's move wait, so that a move taken back sends
 	// none (wiring.MailGrace reads it).
@@ -144,6 +148,7 @@ func loadConfig(getenv func(string) string) config {
 		DKIMSelector:    get("PBEM_DKIM_SELECTOR"),
 		DKIMDomain:      get("PBEM_DKIM_DOMAIN"),
 		OutboxRetention: def("PBEM_OUTBOX_RETENTION", "720h"),
+		ArchiveAfter:    def("PBEM_ARCHIVE_AFTER", "720h"),
 		MailGrace:       get("PBEM_MAIL_GRACE"),
 		MailLease:       get("PBEM_MAIL_LEASE"),
 		MailSenders:     get("PBEM_MAIL_SENDERS"),

@@ -39,6 +39,9 @@ var gameKeyed = map[string]string{
 	"record_games":   "game_id",
 	"seat_records":   "game_id",
 	"rating_changes": "game_id",
+	// The archive of ended games' events (migration 0107): written an
+	// hour's pass after they ended, never on the move path.
+	"archived_streams": "stream",
 }
 
 // globalTables are the tables not keyed by game, and why (docs/SCALING.md

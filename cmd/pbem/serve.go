@@ -95,6 +95,10 @@ func serve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	archiveAge, err := archiveAfter(e.cfg.ArchiveAfter)
+	if err != nil {
+		return err
+	}
 	alarm, botWake := &mailAlarm{}, make(chan struct{}, 1)
 	svc, err := newService(e, pool, store, func(c *play.Config) {
 		c.Moved, c.DecisionPause, c.MailDue = metrics.moved, pause, alarm.at
@@ -127,6 +131,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	defer stopBots()
 	defer startRecords(ctx, e, store, svc)()
+	defer startArchive(ctx, e.log, newArchiver(pgStore, archiveAge))()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	limits, trustProxy, err := limitsOf(e.cfg.Limits)
 	if err != nil {

@@ -29,7 +29,8 @@ type Querier interface {
 const readAtSQL = selectEvents + ` WHERE (stream, version) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))`
 
 // ReadAt returns, for each i, the event of streams[i] at version
-// versions[i]; an event that does not exist is left zero (Version 0).
+// versions[i], archived or not; an event that does not exist is left zero
+// (Version 0).
 func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) ([]events.Event, error) {
 	out := make([]events.Event, len(streams))
 	if len(streams) == 0 {
@@ -40,6 +41,9 @@ func ReadAt(ctx context.Context, q Querier, streams []string, versions []int64) 
 		return nil, fmt.Errorf("events/postgres: read at versions: %w", err)
 	}
 	evs, err := scanEvents(rows)
+	if err == nil && len(evs) < len(streams) {
+		evs, err = withArchivedAt(ctx, q, streams, versions, evs)
+	}
 	if err == nil {
 		err = linkPrev(ctx, q, evs)
 	}
@@ -75,6 +79,8 @@ WHERE h.version = 1 AND h.stream = ANY ($1::text[])`
 // LastActs returns, for each i, the version of the last event of
 // streams[i] up to version uptos[i] whose actor is actors[i] and whose type
 // does not begin with skip or is one of keep, or 0 when there is none.
+// It reads the table only: the middle of an archived stream is not looked
+// at (the archive takes games finished long before, which owe no email).
 func LastActs(ctx context.Context, q Querier, streams, actors []string, uptos []int64, skip string, keep ...string) ([]int64, error) {
 	if len(streams) == 0 {
 		return nil, nil
@@ -95,7 +101,8 @@ func LastActs(ctx context.Context, q Querier, streams, actors []string, uptos []
 }
 
 // FirstOfLast returns the version of the first of stream's last n events
-// of type typ recorded after after, or 0 when there is none.
+// of type typ recorded after after, or 0 when there is none. It reads the
+// table only, as LastActs does.
 func FirstOfLast(ctx context.Context, q Querier, stream, typ string, after time.Time, n int) (int64, error) {
 	var first *int64
 	if err := q.QueryRow(ctx, `SELECT min(version) FROM (SELECT version FROM events
@@ -106,4 +113,21 @@ func FirstOfLast(ctx context.Context, q Querier, stream, typ string, after time.
 		return 0, nil
 	}
 	return *first, nil
+}
+
+// withArchivedAt adds to evs, the events the table holds of those ReadAt
+// asked for, the archived ones of the others.
+func withArchivedAt(ctx context.Context, q Querier, streams []string, versions []int64, evs []events.Event) ([]events.Event, error) {
+	want := make(map[streamVersion]bool, len(streams))
+	for i := range streams {
+		want[streamVersion{streams[i], versions[i]}] = true
+	}
+	for _, e := range evs {
+		delete(want, streamVersion{e.Stream, e.Version})
+	}
+	old, err := archivedAt(ctx, q, want)
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, old...), nil
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -23,6 +24,9 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 		return nil, fmt.Errorf("events/postgres: read stream: %w", err)
 	}
 	evs, err := scanEvents(rows)
+	if err == nil && hasHole(evs, from) {
+		evs, err = fillFromArchive(ctx, s.pool, stream, max(from-1, 1), evs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +41,8 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 
 // readAllSQL returns the events after $1 of transactions that ended before
 // the statement's snapshot (see the package doc), positions being shifted
-// by the database's xid shift (migration 0005).
+// by the database's xid shift (migration 0005), then a last row that is no
+// event: the watermark, as its position, with an empty stream.
 //
 // The watermark is the oldest transaction still running at the snapshot
 // (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
@@ -56,9 +61,12 @@ mark AS MATERIALIZED (
 		                     WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database())
 	))::text::bigint + (SELECT shift FROM events_xid_shift)) * 10000 AS below FROM snap
 )
-` + selectEvents + `
+(` + selectEvents + `
 	WHERE position > $1 AND position < (SELECT below FROM mark)
-	ORDER BY position LIMIT $2`
+	ORDER BY position LIMIT $2)
+UNION ALL
+SELECT below, '', 0, '', 'null'::json, '', '', '', timestamptz 'epoch', ''::bytea FROM mark
+ORDER BY position`
 
 // ReadAll implements events.Store.ReadAll with the transaction-id watermark
 // (see the package doc): it returns only events of transactions older than
@@ -76,6 +84,12 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 		return nil, fmt.Errorf("events/postgres: read all: %w", err)
 	}
 	evs, err := scanEvents(rows)
+	if err == nil && (len(evs) == 0 || evs[len(evs)-1].Stream != "") {
+		err = errors.New("events/postgres: read all: no watermark row")
+	}
+	if err == nil {
+		evs, err = withArchivedPositions(ctx, s.pool, after, limit, evs)
+	}
 	if err == nil {
 		err = linkPrev(ctx, s.pool, evs)
 	}
@@ -138,27 +152,52 @@ const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2
 	JOIN events e ON e.stream = h.stream AND e.version = h.version`
 
 // readHashes returns the hashes of the events of names that exist, in one
-// query: the heads an append chains from, the predecessors a read lacks.
+// query (and a second for those the table lacks, which may be archived):
+// the heads an append chains from, the predecessors a read lacks.
 func readHashes(ctx context.Context, q Querier, names []streamVersion) (map[streamVersion][]byte, error) {
 	streams, versions := make([]string, len(names)), make([]int64, len(names))
 	for k, n := range names {
 		streams[k], versions[k] = n.stream, n.version
 	}
-	rows, err := q.Query(ctx, hashesSQL, streams, versions)
-	if err != nil {
+	out := make(map[streamVersion][]byte, len(names))
+	if err := scanHashes(ctx, q, hashesSQL, streams, versions, out); err != nil {
 		return nil, err
 	}
+	streams, versions = streams[:0], versions[:0]
+	for _, n := range names {
+		if out[n] == nil {
+			streams, versions = append(streams, n.stream), append(versions, n.version)
+		}
+	}
+	if len(streams) == 0 {
+		return out, nil
+	}
+	return out, scanHashes(ctx, q, archivedHashesSQL, streams, versions, out)
+}
+
+// archivedHashesSQL reads the hash of each archived event ($1 stream, $2
+// version) there is.
+const archivedHashesSQL = `SELECT a.stream, h.version, substring(a.hashes FROM (h.version - a.first_version)::int * 32 + 1 FOR 32)
+	FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
+	JOIN archived_streams a ON a.stream = h.stream AND h.version BETWEEN a.first_version AND a.last_version`
+
+// scanHashes adds to out the hashes that sql (hashesSQL or
+// archivedHashesSQL) reads of streams and versions.
+func scanHashes(ctx context.Context, q Querier, sql string, streams []string, versions []int64, out map[streamVersion][]byte) error {
+	rows, err := q.Query(ctx, sql, streams, versions)
+	if err != nil {
+		return err
+	}
 	defer rows.Close()
-	out := make(map[streamVersion][]byte, len(names))
 	for rows.Next() {
 		var n streamVersion
 		var hash []byte
 		if err := rows.Scan(&n.stream, &n.version, &hash); err != nil {
-			return nil, err
+			return err
 		}
 		out[n] = hash
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // scanEvents reads selectEvents rows and closes them.

@@ -16,6 +16,7 @@ ALTER TABLE outbox DROP CONSTRAINT outbox_pkey, ADD PRIMARY KEY (game_id, id);
 
 SELECT create_distributed_table('games', 'id');
 SELECT create_distributed_table('events', 'stream', colocate_with => 'games');
+SELECT create_distributed_table('archived_streams', 'stream', colocate_with => 'games');
 SELECT create_distributed_table('game_states', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('seats', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('move_requests', 'game_id', colocate_with => 'games');

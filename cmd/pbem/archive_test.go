@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/cmd/internal/wiring"
+	"pbem/events"
+	"pbem/events/play"
+	"pbem/events/play/playtest"
+	playpg "pbem/events/play/postgres"
+	evpg "pbem/events/postgres"
+	"pbem/events/postgres/pgtest"
+	"pbem/events/tokens"
+	ppg "pbem/projections/postgres"
+)
+
+// gameReads is what players and tools read of a game: every seat's view,
+// the game's summary, a seat's history and the game's events.
+type gameReads struct {
+	Views   []*play.View
+	Summary *play.Summary
+	History *play.History
+	Events  []events.Event
+}
+
+// TestArchivedGamesReadAsBefore plays a Lords of Scotland game to its end
+// by bots and leaves another game active; the archiver of a server whose
+// clock is 31 days later archives the ended game's events (all but its
+// first and last), not the active one's, and a fresh service and store
+// (nothing cached) then read the same views, summary and events;
+// `pbem verify --all` and `pbem rebuild` pass on the archived game.
+func TestArchivedGamesReadAsBefore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.NewDB(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	games, err := wiring.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := []byte("a secret of at least thirty-two bytes")
+	service := func() (*play.Service, *evpg.Store) {
+		store := evpg.New(pool)
+		t.Cleanup(store.Close)
+		return play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool),
+			Records: ppg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret}), store
+	}
+	svc, store := service()
+	var ids []string
+	for i := range 2 {
+		c, err := svc.Create(ctx, play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: "lords-of-scotland",
+			Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Robot", Bot: "normal"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.ID)
+		if i == 1 {
+			break // the active game
+		}
+		if _, err := svc.SeatBot(ctx, c.ID, c.AdminToken, 0, "easy"); err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; ; step++ {
+			sm, err := svc.Summary(ctx, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sm.Ended() {
+				break
+			}
+			if step > 2000 {
+				t.Fatal("the bots did not finish the game in 2000 decisions")
+			}
+			if _, err := svc.PlayBot(ctx, c.ID, sm.ToMove[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ended, active := ids[0], ids[1]
+	reads := func(svc *play.Service, store *evpg.Store, id string) gameReads {
+		t.Helper()
+		var r gameReads
+		for seat := range 2 {
+			v, err := playtest.SeatView(ctx, svc, secret, id, seat)
+			if err != nil {
+				t.Fatalf("view of seat %d of %s: %v", seat, id, err)
+			}
+			r.Views = append(r.Views, v)
+		}
+		if r.Summary, err = svc.Summary(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if r.History, err = svc.History(ctx, id, tokens.Seat(secret, id, 1, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if r.Events, err = store.ReadStream(ctx, id, 1); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	before := map[string]gameReads{ended: reads(svc, store, ended), active: reads(svc, store, active)}
+	total := map[string]int{ended: countEvents(t, pool, ended), active: countEvents(t, pool, active)}
+	if total[ended] < 50 {
+		t.Fatalf("the ended game has %d events", total[ended])
+	}
+
+	now := time.Now()
+	a := newArchiver(store, 720*time.Hour)
+	a.now = func() time.Time { return now }
+	if n, err := a.pass(ctx); err != nil || n != 0 {
+		t.Fatalf("a pass the day the game ended: %d archived, %v", n, err)
+	}
+	a.walked = ppg.EndCursor{}
+	now = now.Add(31 * 24 * time.Hour)
+	if n, err := a.pass(ctx); err != nil || n != 1 {
+		t.Fatalf("a pass 31 days later: %d archived, %v; want the ended game", n, err)
+	}
+	if got := countEvents(t, pool, ended); got != 2 {
+		t.Errorf("the ended game keeps %d of its %d events in the table, want its first and last", got, total[ended])
+	}
+	if got := countEvents(t, pool, active); got != total[active] {
+		t.Errorf("the active game has %d events in the table, had %d", got, total[active])
+	}
+	if n, err := a.pass(ctx); err != nil || n != 0 {
+		t.Fatalf("a second pass: %d archived, %v", n, err)
+	}
+
+	fresh, freshStore := service()
+	for id, want := range before {
+		if got := reads(fresh, freshStore, id); !reflect.DeepEqual(got, want) {
+			t.Errorf("game %s reads otherwise once the ended game is archived", id)
+		}
+	}
+	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
+	pbem := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+		return code, out.String() + errOut.String()
+	}
+	if code, out := pbem("verify", "--all"); code != 0 || !strings.Contains(out, ended) {
+		t.Fatalf("verify --all on the archived game: %d\n%s", code, out)
+	}
+	if code, out := pbem("rebuild", ended); code != 0 {
+		t.Fatalf("rebuild of the archived game: %d\n%s", code, out)
+	}
+	if got := reads(fresh, freshStore, ended); !reflect.DeepEqual(got, before[ended]) {
+		t.Error("the archived game reads otherwise after its rebuild")
+	}
+}
+
+func countEvents(t *testing.T, pool *pgxpool.Pool, stream string) int {
+	t.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE stream = $1`, stream).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
