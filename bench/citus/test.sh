@@ -21,7 +21,8 @@ PBEM_TEST_DATABASE_URL=$("$here/cluster.sh" url)
 PBEM_TEST_CITUS=$("$here/cluster.sh" workers | tr '\n' ' ')
 export PBEM_TEST_DATABASE_URL PBEM_TEST_CITUS
 tests=(
-  './cmd/pbem ^(TestServeEndToEnd|TestRebuildAndVerifyCommands|TestVerifyAuditFile|TestYourTurnEmailsAreTrue)$'
+  './cmd/pbem ^(TestServeEndToEnd|TestRebuildAndVerifyCommands|TestVerifyAuditFile|TestYourTurnEmailsAreTrue|TestArchivedGamesReadAsBefore)$'
+  './events/postgres ^(TestArchivedStreamsReadAsBefore|TestTamperedArchiveFailsVerify)$'
   './api/inbound ^(TestWholeGamesByEmailReplies|TestSameMessageTwicePlaysOnce|TestAwayAndBackByReply)$'
   './events/play/bots ^(TestBotWorkerPlaysWholeGames|TestWorkerPlaysClaimedSeatsAtOnce)$'
   './events/play ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit)$'

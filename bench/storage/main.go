@@ -45,6 +45,7 @@ func main() {
 	baseline := flag.Int("baseline", 0, "games played and measured first: report the growth per game after them")
 	keep := flag.Bool("keep", false, "keep the database (its name is printed)")
 	retention := flag.Bool("retention", true, "remove sent emails as if past their retention")
+	archive := flag.Bool("archive", true, "archive the ended games' events as if past PBEM_ARCHIVE_AFTER")
 	which := flag.String("game", "", "the game to play (lords-of-scotland or swords-and-bagpipes; default both)")
 	flag.Parse()
 	l, err := lords.New()
@@ -56,14 +57,19 @@ func main() {
 		if *which != "" && *which != eng.Name() {
 			continue
 		}
-		if err := run(context.Background(), eng, *admin, *baseline, *games, *keep, *retention); err != nil {
+		if err := run(context.Background(), eng, *admin, *baseline, *games, *keep, settle{*retention, *archive}); err != nil {
 			fmt.Fprintln(os.Stderr, "storage:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, keep, retention bool) error {
+// settle says what happens to played games before they are measured, as
+// it would once they are old: their sent emails removed (retention), their
+// events archived (archive).
+type settle struct{ retention, archive bool }
+
+func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, keep bool, how settle) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return err
@@ -90,16 +96,17 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 	defer store.Close()
 	svc := play1.New(play1.Config{Games: engine.NewRegistry(eng), Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Secret: secret})
 	rng := rand.New(rand.NewPCG(7, 11))
+	g := games{svc: svc, pool: pool, archiver: ppg.NewArchiver(store), name: eng.Name(), settle: how}
 	var before []tableSize
 	if baseline > 0 {
-		if _, err := playGames(ctx, svc, pool, eng.Name(), baseline, retention, rng); err != nil {
+		if _, err := g.play(ctx, baseline, rng); err != nil {
 			return err
 		}
 		if before, err = sizes(ctx, pool); err != nil {
 			return err
 		}
 	}
-	moves, err := playGames(ctx, svc, pool, eng.Name(), n, retention, rng)
+	moves, err := g.play(ctx, n, rng)
 	if err != nil {
 		return err
 	}
@@ -117,21 +124,36 @@ func run(ctx context.Context, eng engine.Game, admin string, baseline, n int, ke
 	return nil
 }
 
-// playGames plays n games to their end, settles their emails (finishMail)
-// and compacts the database (VACUUM FULL), and returns the moves played.
-func playGames(ctx context.Context, svc *play1.Service, pool *pgxpool.Pool, name string, n int, retention bool, rng *rand.Rand) (int, error) {
+// games plays games and settles them.
+type games struct {
+	svc      *play1.Service
+	pool     *pgxpool.Pool
+	archiver *ppg.Archiver
+	name     string
+	settle
+}
+
+// play plays n games to their end, settles their emails (finishMail) and
+// their events, compacts the database (VACUUM FULL), and returns the moves
+// played.
+func (g games) play(ctx context.Context, n int, rng *rand.Rand) (int, error) {
 	moves := 0
 	for range n {
-		m, err := play(ctx, svc, name, rng)
+		m, err := play(ctx, g.svc, g.name, rng)
 		if err != nil {
 			return 0, err
 		}
 		moves += m
 	}
-	if err := finishMail(ctx, pool, retention); err != nil {
+	if err := finishMail(ctx, g.pool, g.retention); err != nil {
 		return 0, err
 	}
-	_, err := pool.Exec(ctx, "VACUUM FULL ANALYZE")
+	if g.archive {
+		if _, err := g.archiver.ArchiveEndedBefore(ctx, time.Now().Add(time.Second)); err != nil {
+			return 0, err
+		}
+	}
+	_, err := g.pool.Exec(ctx, "VACUUM FULL ANALYZE")
 	return moves, err
 }
 

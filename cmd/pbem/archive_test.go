@@ -31,9 +31,10 @@ type gameReads struct {
 }
 
 // TestArchivedGamesReadAsBefore plays a Lords of Scotland game to its end
-// by bots and leaves another game active; the archiver of a server whose
-// clock is 31 days later archives the ended game's events (all but its
-// first and last), not the active one's, and a fresh service and store
+// by bots and leaves another game active; archiving the games ended before
+// 30 days ago takes none, before an hour from now the ended game's events
+// (all but its first and last), not the active one's; archiving again
+// (a fresh archiver, as after a restart) takes none; a fresh service and store
 // (nothing cached) then read the same views, summary and events;
 // `pbem verify --all` and `pbem rebuild` pass on the archived game.
 func TestArchivedGamesReadAsBefore(t *testing.T) {
@@ -115,16 +116,12 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 		t.Fatalf("the ended game has %d events", total[ended])
 	}
 
-	now := time.Now()
-	a := newArchiver(store, 720*time.Hour)
-	a.now = func() time.Time { return now }
-	if n, err := a.pass(ctx); err != nil || n != 0 {
-		t.Fatalf("a pass the day the game ended: %d archived, %v", n, err)
+	a := ppg.NewArchiver(store)
+	if n, err := a.ArchiveEndedBefore(ctx, time.Now().Add(-720*time.Hour)); err != nil || n != 0 {
+		t.Fatalf("archiving the games ended 30 days before today: %d archived, %v", n, err)
 	}
-	a.walked = ppg.EndCursor{}
-	now = now.Add(31 * 24 * time.Hour)
-	if n, err := a.pass(ctx); err != nil || n != 1 {
-		t.Fatalf("a pass 31 days later: %d archived, %v; want the ended game", n, err)
+	if n, err := a.ArchiveEndedBefore(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("archiving the games ended before in an hour: %d archived, %v; want the ended game", n, err)
 	}
 	if got := countEvents(t, pool, ended); got != 2 {
 		t.Errorf("the ended game keeps %d of its %d events in the table, want its first and last", got, total[ended])
@@ -132,8 +129,8 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 	if got := countEvents(t, pool, active); got != total[active] {
 		t.Errorf("the active game has %d events in the table, had %d", got, total[active])
 	}
-	if n, err := a.pass(ctx); err != nil || n != 0 {
-		t.Fatalf("a second pass: %d archived, %v", n, err)
+	if n, err := ppg.NewArchiver(store).ArchiveEndedBefore(ctx, time.Now().Add(time.Hour)); err != nil || n != 0 {
+		t.Fatalf("archiving again: %d archived, %v", n, err)
 	}
 
 	fresh, freshStore := service()

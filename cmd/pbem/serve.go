@@ -20,6 +20,7 @@ import (
 	"pbem/events/play"
 	evpg "pbem/events/postgres"
 	"pbem/migrations"
+	ppg "pbem/projections/postgres"
 )
 
 // serve runs the HTTP server until ctx ends (SIGINT or SIGTERM):
@@ -131,7 +132,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	defer stopBots()
 	defer startRecords(ctx, e, store, svc)()
-	defer startArchive(ctx, e.log, newArchiver(pgStore, archiveAge))()
+	defer startArchive(ctx, e.log, ppg.NewArchiver(pgStore), archiveAge)()
 	pagesCfg := pageConfig(cfg, e, secret, pool, store, svc)
 	limits, trustProxy, err := limitsOf(e.cfg.Limits)
 	if err != nil {
