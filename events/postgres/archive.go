@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"pbem/events"
 )
@@ -181,50 +184,164 @@ func fillFromArchive(ctx context.Context, q Querier, stream string, from int64, 
 	return mergeEvents(live, old, func(e events.Event) int64 { return e.Version }), nil
 }
 
-// mergeEvents returns a and b merged in the order key gives, an event of b
-// that a holds too (the same stream and version) left out.
+// mergeEvents returns a and b merged in the order of key, in which a is
+// sorted, an event of b that a holds too (the same stream and version)
+// left out. Keys are unique (a stream's versions, the log's positions).
 func mergeEvents(a, b []events.Event, key func(events.Event) int64) []events.Event {
 	have := make(map[streamVersion]bool, len(a))
 	for _, e := range a {
 		have[streamVersion{e.Stream, e.Version}] = true
 	}
-	out := slices.Clone(a)
-	for _, e := range b {
-		if !have[streamVersion{e.Stream, e.Version}] {
-			out = append(out, e)
+	b = slices.DeleteFunc(b, func(e events.Event) bool { return have[streamVersion{e.Stream, e.Version}] })
+	slices.SortFunc(b, func(x, y events.Event) int { return cmp.Compare(key(x), key(y)) })
+	out := make([]events.Event, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if key(a[0]) < key(b[0]) {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
 		}
 	}
-	slices.SortStableFunc(out, func(x, y events.Event) int { return cmp.Compare(key(x), key(y)) })
-	return out
+	return append(append(out, a...), b...)
 }
 
 // withArchivedPositions completes a page of ReadAll: evs are the table's
 // events after after (at most limit, in position order), then its
-// watermark row. It returns at most limit events in position order, the
-// archived ones among them, without the watermark row. The page ends
+// watermark row, which says whether an archived stream has positions
+// before the watermark. It returns at most limit events in position order,
+// the archived ones among them, without the watermark row. The page ends
 // after its last event when it is full, at the watermark when it is not:
 // archived events up to there take their places in it.
-func withArchivedPositions(ctx context.Context, q Querier, after int64, limit int, evs []events.Event) ([]events.Event, error) {
-	end := evs[len(evs)-1].Position
+func (s *Store) withArchivedPositions(ctx context.Context, after int64, limit int, evs []events.Event) ([]events.Event, error) {
+	end, archived := evs[len(evs)-1].Position, evs[len(evs)-1].Version == 1
 	evs = evs[:len(evs)-1]
+	if !archived {
+		return evs, nil
+	}
 	if len(evs) == limit {
 		end = evs[len(evs)-1].Position + 1
 	}
-	rows, err := readArchived(ctx, q, selectArchived+
-		` WHERE int8range(min_position, max_position, '[]') && int8range($1, $2, '()')`, after, end)
-	if err != nil || len(rows) == 0 {
-		return evs, err
+	overlap, err := s.archives.overlapping(ctx, s.pool, after, end)
+	if err != nil {
+		return nil, err
 	}
+	end = pageEnd(overlap, evs, after, end, limit)
 	var old []events.Event
-	for _, a := range rows {
-		got, err := a.decode(func(e events.Event) bool { return e.Position > after && e.Position < end })
-		if err != nil {
-			return nil, err
+	for _, a := range overlap {
+		for i := range a.evs {
+			if e := &a.evs[i]; e.Position > after && e.Position < end {
+				c := *e
+				c.Data, c.Hash = slices.Clone(e.Data), slices.Clone(e.Hash)
+				old = append(old, c)
+			}
 		}
-		old = append(old, got...)
 	}
 	out := mergeEvents(evs, old, func(e events.Event) int64 { return e.Position })
 	return out[:min(len(out), limit)], nil
+}
+
+// pageEnd returns where a page of at most limit events after after ends,
+// end at the latest, given the table's events of the page (evs) and the
+// archives it overlaps: after the limit-th of their positions when they
+// have more. A page of the table that is short (the log's end) would
+// otherwise take every archived event to the watermark, and sort them, for
+// every page.
+func pageEnd(overlap []*decodedArchive, evs []events.Event, after, end int64, limit int) int64 {
+	var pos []int64
+	for _, e := range evs {
+		pos = append(pos, e.Position)
+	}
+	for _, a := range overlap {
+		for i := range a.evs {
+			if p := a.evs[i].Position; p > after && p < end {
+				pos = append(pos, p)
+			}
+		}
+	}
+	if len(pos) <= limit {
+		return end
+	}
+	slices.Sort(pos)
+	return pos[limit-1] + 1
+}
+
+// maxCachedArchives is how many decoded archives a Store keeps for ReadAll.
+const maxCachedArchives = 512
+
+// archiveCache keeps the archives ReadAll decoded. A page of the log
+// overlaps every stream archived whose events were played beside its own,
+// and the next page most of the same: decoding them again for each page
+// read 8,500 events/s where the table reads 440,000 (BenchmarkReadAll, a
+// log whose every page overlaps 100 archived streams); decoded once, an
+// archive serves every page. An archived stream's row never changes (the
+// archive takes a stream once), so an entry is never stale; it is checked
+// against the row's versions all the same. When full, the cache forgets
+// everything and starts over, as heads does.
+type archiveCache struct {
+	mu sync.Mutex
+	m  map[string]*decodedArchive
+}
+
+// decodedArchive is an archived_streams row decoded: the versions it holds
+// and their events.
+type decodedArchive struct {
+	first, last int64
+	evs         []events.Event
+}
+
+// overlapping returns the archived streams with positions between after
+// and end (both excluded), decoding those the cache lacks.
+func (c *archiveCache) overlapping(ctx context.Context, q Querier, after, end int64) ([]*decodedArchive, error) {
+	rows, err := q.Query(ctx, `SELECT stream, first_version, last_version FROM archived_streams
+		WHERE int8range(min_position, max_position, '[]') && int8range($1, $2, '()')`, after, end)
+	if err != nil {
+		return nil, fmt.Errorf("events/postgres: read the archive: %w", err)
+	}
+	type key struct {
+		stream      string
+		first, last int64
+	}
+	var keys []key
+	var k key
+	if _, err := pgx.ForEachRow(rows, []any{&k.stream, &k.first, &k.last}, func() error {
+		keys = append(keys, k)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("events/postgres: read the archive: %w", err)
+	}
+	out := make([]*decodedArchive, 0, len(keys))
+	var missing []string
+	c.mu.Lock()
+	for _, k := range keys {
+		if d := c.m[k.stream]; d != nil && d.first == k.first && d.last == k.last {
+			out = append(out, d)
+		} else {
+			missing = append(missing, k.stream)
+		}
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	fetched, err := readArchived(ctx, q, selectArchived+` WHERE stream = ANY ($1::text[])`, missing)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range fetched {
+		evs, err := a.decode(func(events.Event) bool { return true })
+		if err != nil {
+			return nil, err
+		}
+		d := &decodedArchive{first: a.first, last: a.last, evs: evs}
+		out = append(out, d)
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= maxCachedArchives {
+			c.m = make(map[string]*decodedArchive)
+		}
+		c.m[a.stream] = d
+		c.mu.Unlock()
+	}
+	return out, nil
 }
 
 // archivedAt returns the archived events among want.

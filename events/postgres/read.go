@@ -42,7 +42,9 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 // readAllSQL returns the events after $1 of transactions that ended before
 // the statement's snapshot (see the package doc), positions being shifted
 // by the database's xid shift (migration 0005), then a last row that is no
-// event: the watermark, as its position, with an empty stream.
+// event: the watermark as its position, an empty stream, and as its
+// version 1 if an archived stream has positions after $1 and below the
+// watermark (withArchivedPositions then reads them), else 0.
 //
 // The watermark is the oldest transaction still running at the snapshot
 // (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
@@ -65,7 +67,9 @@ mark AS MATERIALIZED (
 	WHERE position > $1 AND position < (SELECT below FROM mark)
 	ORDER BY position LIMIT $2)
 UNION ALL
-SELECT below, '', 0, '', 'null'::json, '', '', '', timestamptz 'epoch', ''::bytea FROM mark
+SELECT below, '', (EXISTS (SELECT FROM archived_streams
+	WHERE int8range(min_position, max_position, '[]') && int8range($1, below, '()')))::int::bigint,
+	'', 'null'::json, '', '', '', timestamptz 'epoch', ''::bytea FROM mark
 ORDER BY position`
 
 // ReadAll implements events.Store.ReadAll with the transaction-id watermark
@@ -88,7 +92,7 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]events.E
 		err = errors.New("events/postgres: read all: no watermark row")
 	}
 	if err == nil {
-		evs, err = withArchivedPositions(ctx, s.pool, after, limit, evs)
+		evs, err = s.withArchivedPositions(ctx, after, limit, evs)
 	}
 	if err == nil {
 		err = linkPrev(ctx, s.pool, evs)

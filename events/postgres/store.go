@@ -112,6 +112,7 @@ type Store struct {
 	notifier *notifier
 	clock    clockCheck
 	heads    heads
+	archives archiveCache
 	// now, if set, dates appends instead of the wall clock (SetClock).
 	now func() time.Time
 }
