@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	evpg "pbem/events/postgres"
 	ppg "pbem/projections/postgres"
 )
 
@@ -56,4 +57,45 @@ func startArchive(ctx context.Context, log *slog.Logger, a *ppg.Archiver, after 
 		}
 	}()
 	return func() { cancel(); wg.Wait() }
+}
+
+// archiveCmd archives at once what serve's archive would: the events of
+// the games that ended more than -after ago (default PBEM_ARCHIVE_AFTER),
+// for an operator who wants the room back now. `pbem archive [-after D]`.
+func archiveCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "archive")
+	flagAfter := fs.String("after", "", "archive the games that ended this long ago (a Go duration; default PBEM_ARCHIVE_AFTER)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	after, err := archiveAfter(e.cfg.ArchiveAfter)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *flagAfter != "":
+		if after, err = time.ParseDuration(*flagAfter); err != nil || after < 0 {
+			return fmt.Errorf("-after %q: want a duration of 0s or more", *flagAfter)
+		}
+	case after == 0:
+		fmt.Fprintln(e.stdout, "PBEM_ARCHIVE_AFTER is 0: nothing archived (-after archives anyway)")
+		return nil
+	}
+	_, pool, closeAll, err := openService(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	store := evpg.New(pool)
+	defer store.Close()
+	before := time.Now().Add(-after)
+	n, err := ppg.NewArchiver(store).ArchiveEndedBefore(ctx, before)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "games archived: %d (of those ended before %s)\n", n, before.UTC().Format(time.RFC3339))
+	return nil
 }

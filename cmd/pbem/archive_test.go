@@ -31,8 +31,9 @@ type gameReads struct {
 }
 
 // TestArchivedGamesReadAsBefore plays a Lords of Scotland game to its end
-// by bots and leaves another game active; archiving the games ended before
-// 30 days ago takes none, before an hour from now the ended game's events
+// by bots and leaves another game active; archiving the games ended 30
+// days ago takes none (the Archiver, then `pbem archive` with the default
+// PBEM_ARCHIVE_AFTER), `pbem archive -after 0s` the ended game's events
 // (all but its first and last), not the active one's; archiving again
 // (a fresh archiver, as after a restart) takes none; a fresh service and store
 // (nothing cached) then read the same views, summary and events;
@@ -116,12 +117,20 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 		t.Fatalf("the ended game has %d events", total[ended])
 	}
 
-	a := ppg.NewArchiver(store)
-	if n, err := a.ArchiveEndedBefore(ctx, time.Now().Add(-720*time.Hour)); err != nil || n != 0 {
+	if n, err := ppg.NewArchiver(store).ArchiveEndedBefore(ctx, time.Now().Add(-720*time.Hour)); err != nil || n != 0 {
 		t.Fatalf("archiving the games ended 30 days before today: %d archived, %v", n, err)
 	}
-	if n, err := a.ArchiveEndedBefore(ctx, time.Now().Add(time.Hour)); err != nil || n != 1 {
-		t.Fatalf("archiving the games ended before in an hour: %d archived, %v; want the ended game", n, err)
+	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
+	pbem := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+		return code, out.String() + errOut.String()
+	}
+	if code, out := pbem("archive"); code != 0 || !strings.Contains(out, "games archived: 0 (of those ended before ") {
+		t.Fatalf("pbem archive (PBEM_ARCHIVE_AFTER's 720h): %d\n%s", code, out)
+	}
+	if code, out := pbem("archive", "-after", "0s"); code != 0 || !strings.Contains(out, "games archived: 1 (of those ended before ") {
+		t.Fatalf("pbem archive -after 0s: %d\n%s", code, out)
 	}
 	if got := countEvents(t, pool, ended); got != 2 {
 		t.Errorf("the ended game keeps %d of its %d events in the table, want its first and last", got, total[ended])
@@ -138,12 +147,6 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 		if got := reads(fresh, freshStore, id); !reflect.DeepEqual(got, want) {
 			t.Errorf("game %s reads otherwise once the ended game is archived", id)
 		}
-	}
-	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
-	pbem := func(args ...string) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String() + errOut.String()
 	}
 	if code, out := pbem("verify", "--all"); code != 0 || !strings.Contains(out, ended) {
 		t.Fatalf("verify --all on the archived game: %d\n%s", code, out)

@@ -59,6 +59,7 @@ func commands() []command {
 		{"rebuild", "[GAME...]: rebuild the projections from the events", rebuild},
 		{"secret", "print a new secret for PBEM_SECRET", secretCmd},
 		{"verify", "GAME...|--all: replay games, check hash chains, compare with projections", verify},
+		{"archive", "[-after DURATION]: archive now the events of the games ended that long ago (PBEM_ARCHIVE_AFTER)", archiveCmd},
 		{"version", "print the version and commit this binary was built from", versionCmd},
 	}
 }
