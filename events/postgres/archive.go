@@ -208,7 +208,7 @@ func mergeEvents(a, b []events.Event, key func(events.Event) int64) []events.Eve
 // withArchivedPositions completes a page of ReadAll: evs are the table's
 // events after after (at most limit, in position order), then its
 // watermark row, which says whether an archived stream has positions
-// before the watermark. It returns at most limit events in position order,
+// after after. It returns at most limit events in position order,
 // the archived ones among them, without the watermark row. The page ends
 // after its last event when it is full, at the watermark when it is not:
 // archived events up to there take their places in it.

@@ -43,8 +43,10 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 // the statement's snapshot (see the package doc), positions being shifted
 // by the database's xid shift (migration 0005), then a last row that is no
 // event: the watermark as its position, an empty stream, and as its
-// version 1 if an archived stream has positions after $1 and below the
-// watermark (withArchivedPositions then reads them), else 0.
+// version 1 if an archived stream has positions after $1
+// (withArchivedPositions then reads those below the page's end), else 0.
+// The subquery names no column of mark: Citus refuses a correlated
+// subquery beside a CTE.
 //
 // The watermark is the oldest transaction still running at the snapshot
 // (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
@@ -68,7 +70,7 @@ mark AS MATERIALIZED (
 	ORDER BY position LIMIT $2)
 UNION ALL
 SELECT below, '', (EXISTS (SELECT FROM archived_streams
-	WHERE int8range(min_position, max_position, '[]') && int8range($1, below, '()')))::int::bigint,
+	WHERE int8range(min_position, max_position, '[]') && int8range($1, NULL, '()')))::int::bigint,
 	'', 'null'::json, '', '', '', timestamptz 'epoch', ''::bytea FROM mark
 ORDER BY position`
 
