@@ -45,8 +45,9 @@ func (s *Store) ReadStream(ctx context.Context, stream string, from int64) ([]ev
 // event: the watermark as its position, an empty stream, and as its
 // version 1 if an archived stream has positions after $1
 // (withArchivedPositions then reads those below the page's end), else 0.
-// The subquery names no column of mark: Citus refuses a correlated
-// subquery beside a CTE.
+// The subquery names no column of mark and selects a column: Citus refuses
+// a correlated subquery beside a CTE, and reads an empty select list back
+// as a record it cannot type.
 //
 // The watermark is the oldest transaction still running at the snapshot
 // (pg_snapshot_xip), or the snapshot's xmax when none runs, ignoring the
@@ -69,7 +70,7 @@ mark AS MATERIALIZED (
 	WHERE position > $1 AND position < (SELECT below FROM mark)
 	ORDER BY position LIMIT $2)
 UNION ALL
-SELECT below, '', (EXISTS (SELECT FROM archived_streams
+SELECT below, '', (EXISTS (SELECT 1 FROM archived_streams
 	WHERE int8range(min_position, max_position, '[]') && int8range($1, NULL, '()')))::int::bigint,
 	'', 'null'::json, '', '', '', timestamptz 'epoch', ''::bytea FROM mark
 ORDER BY position`
