@@ -1,14 +1,15 @@
 package postgres
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/jackc/pgx/v5"
 
 	"pbem/events"
@@ -102,53 +103,89 @@ func readArchived(ctx context.Context, q Querier, sql string, args ...any) ([]ar
 }
 
 // decode returns the archived events for which keep is true, in version
-// order, without their PrevHash (linkPrev sets it).
+// order, without their PrevHash (linkPrev sets it). It reads the JSON with
+// jsontext, token by token: encoding/json's Unmarshal took six times as
+// long as reading the same events from the table (BenchmarkReadStream).
 func (a archived) decode(keep func(events.Event) bool) ([]events.Event, error) {
-	var elems [][]json.RawMessage
-	if err := json.Unmarshal(a.events, &elems); err != nil {
+	fail := func(err error) ([]events.Event, error) {
 		return nil, fmt.Errorf("events/postgres: archive of %s: %w", a.stream, err)
 	}
-	if int64(len(elems)) != a.last-a.first+1 || len(a.hashes) != 32*len(elems) {
-		return nil, fmt.Errorf("events/postgres: archive of %s: %d events and %d bytes of hashes for versions %d to %d",
-			a.stream, len(elems), len(a.hashes), a.first, a.last)
+	n := a.last - a.first + 1
+	if int64(len(a.hashes)) != 32*n {
+		return fail(fmt.Errorf("%d bytes of hashes for versions %d to %d", len(a.hashes), a.first, a.last))
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(a.events))
+	d := &decoder{strings: map[string]string{}}
+	if err := expectKind(dec, '['); err != nil {
+		return fail(err)
 	}
 	var out []events.Event
-	for i, el := range elems {
-		e, err := decodeArchived(a.stream, el)
-		if err == nil && e.Version != a.first+int64(i) {
-			err = fmt.Errorf("version %d at the place of %d", e.Version, a.first+int64(i))
+	i := int64(0)
+	for ; dec.PeekKind() == '['; i++ {
+		e, err := d.archivedEvent(dec, a.stream)
+		if err == nil && (i >= n || e.Version != a.first+i) {
+			err = fmt.Errorf("version %d at the place of %d (versions %d to %d)", e.Version, a.first+i, a.first, a.last)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("events/postgres: archive of %s: %w", a.stream, err)
+			return fail(err)
 		}
 		if keep(e) {
-			e.Hash = slices.Clone(a.hashes[32*i : 32*i+32])
+			e.Hash = d.bytes(a.hashes[32*i : 32*i+32])
 			out = append(out, e)
 		}
+	}
+	if err := expectKind(dec, ']'); err != nil {
+		return fail(err)
+	}
+	if i != n {
+		return fail(fmt.Errorf("%d events for versions %d to %d", i, a.first, a.last))
 	}
 	return out, nil
 }
 
-// decodeArchived reads one element of an archive's array: [position,
+// expectKind reads the next token, which must be of kind k.
+func expectKind(dec *jsontext.Decoder, k jsontext.Kind) error {
+	tok, err := dec.ReadToken()
+	if err == nil && tok.Kind() != k {
+		err = fmt.Errorf("%v where %v was expected", tok.Kind(), k)
+	}
+	return err
+}
+
+// archivedEvent reads one element of an archive's array: [position,
 // version, type, actor, request_id, idempotency_key, append_key,
 // recorded_at in Unix microseconds, data]. data is kept byte for byte.
-func decodeArchived(stream string, el []json.RawMessage) (events.Event, error) {
+func (d *decoder) archivedEvent(dec *jsontext.Decoder, stream string) (events.Event, error) {
 	e := events.Event{Stream: stream}
-	if len(el) != 9 {
-		return e, fmt.Errorf("an archived event of %d fields", len(el))
-	}
-	var micros int64
-	for i, dst := range []any{&e.Position, &e.Version, &e.Type, &e.Meta.Actor, &e.Meta.RequestID, &e.Meta.IdempotencyKey} {
-		if err := json.Unmarshal(el[i], dst); err != nil {
-			return e, err
-		}
-	}
-	if err := json.Unmarshal(el[7], &micros); err != nil {
+	if err := expectKind(dec, '['); err != nil {
 		return e, err
 	}
+	var micros int64
+	for _, dst := range []any{&e.Position, &e.Version, &e.Type, &e.Meta.Actor, &e.Meta.RequestID, &e.Meta.IdempotencyKey, nil, &micros} {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return e, err
+		}
+		switch dst := dst.(type) {
+		case *int64:
+			if tok.Kind() != '0' {
+				return e, fmt.Errorf("%v where a number was expected", tok.Kind())
+			}
+			*dst = tok.Int()
+		case *string:
+			if tok.Kind() != '"' {
+				return e, fmt.Errorf("%v where a string was expected", tok.Kind())
+			}
+			*dst = d.intern([]byte(tok.String()))
+		}
+	}
+	data, err := dec.ReadValue()
+	if err != nil {
+		return e, err
+	}
+	e.Data = d.bytes(data)
 	e.RecordedAt = time.UnixMicro(micros).UTC()
-	e.Data = slices.Clone(el[8])
-	return e, nil
+	return e, expectKind(dec, ']')
 }
 
 // hasHole reports whether evs, a stream's events in version order, lack
