@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"reflect"
 	"strings"
@@ -70,24 +69,7 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 		if i == 1 {
 			break // the active game
 		}
-		if _, err := svc.SeatBot(ctx, c.ID, c.AdminToken, 0, "easy"); err != nil {
-			t.Fatal(err)
-		}
-		for step := 0; ; step++ {
-			sm, err := svc.Summary(ctx, c.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if sm.Ended() {
-				break
-			}
-			if step > 2000 {
-				t.Fatal("the bots did not finish the game in 2000 decisions")
-			}
-			if _, err := svc.PlayBot(ctx, c.ID, sm.ToMove[0]); err != nil {
-				t.Fatal(err)
-			}
-		}
+		botsPlayToEnd(t, ctx, svc, c)
 	}
 	ended, active := ids[0], ids[1]
 	reads := func(svc *play.Service, store *evpg.Store, id string) gameReads {
@@ -121,11 +103,7 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 		t.Fatalf("archiving the games ended 30 days before today: %d archived, %v", n, err)
 	}
 	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
-	pbem := func(args ...string) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String() + errOut.String()
-	}
+	pbem := pbemWith(ctx, env)
 	if code, out := pbem("archive"); code != 0 || !strings.Contains(out, "games archived: 0 (of those ended before ") {
 		t.Fatalf("pbem archive (PBEM_ARCHIVE_AFTER's 720h): %d\n%s", code, out)
 	}

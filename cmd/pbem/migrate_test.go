@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -49,11 +48,7 @@ func TestVerifyAfterMigratingAVersion4Database(t *testing.T) {
 		t.Fatalf("load the version 4 data: %v", err)
 	}
 	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": fixtureSecret, "PBEM_DATA": t.TempDir()}
-	pbem := func(args ...string) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String() + errOut.String()
-	}
+	pbem := pbemWith(ctx, env)
 	if code, out := pbem("migrate", "up"); code != 0 {
 		t.Fatalf("migrate up: %d\n%s", code, out)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -70,11 +69,7 @@ func TestRebuildAndVerifyCommands(t *testing.T) {
 		}
 	}
 	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
-	pbem := func(args ...string) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String() + errOut.String()
-	}
+	pbem := pbemWith(ctx, env)
 	if code, out := pbem("rebuild"); code != 0 || !strings.Contains(out, "rebuilt 3 games") || strings.Contains(out, "\r") {
 		t.Fatalf("rebuild: %d\n%s", code, out)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -54,31 +53,10 @@ func TestRebuildAndVerifyRecords(t *testing.T) {
 			}
 			break
 		}
-		if _, err := svc.SeatBot(ctx, c.ID, c.AdminToken, 0, "easy"); err != nil {
-			t.Fatal(err)
-		}
-		for step := 0; ; step++ {
-			sm, err := svc.Summary(ctx, c.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if sm.Ended() {
-				break
-			}
-			if step > 2000 {
-				t.Fatal("the bots did not finish the game in 2000 decisions")
-			}
-			if _, err := svc.PlayBot(ctx, c.ID, sm.ToMove[0]); err != nil {
-				t.Fatal(err)
-			}
-		}
+		botsPlayToEnd(t, ctx, svc, c)
 	}
 	env := map[string]string{"DATABASE_URL": url, "PBEM_SECRET": string(secret), "PBEM_DATA": t.TempDir()}
-	pbem := func(args ...string) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String() + errOut.String()
-	}
+	pbem := pbemWith(ctx, env)
 	if code, out := pbem("rebuild"); code != 0 || !strings.Contains(out, "rebuilt the records of 2 ended games and the ratings") {
 		t.Fatalf("rebuild: %d\n%s", code, out)
 	}
