@@ -53,8 +53,8 @@ type auditEvent struct {
 }
 
 // audit: GET /games/:id/audit, public once the game has ended. The record,
-// the chart's scores and the told events are cached (auditCache): an ended
-// game's record does not change.
+// the chart's scores and the told events are cached (auditCache) by the
+// game's version: an ended game's record changes only by its table talk.
 func (p *pages) audit(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("id")
@@ -62,12 +62,16 @@ func (p *pages) audit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ent, err := p.audits.get(id, func() (*auditEntry, error) {
+	ent, err := p.audits.get(id, sm.Version, func() (*auditEntry, error) {
 		a, err := p.svc.Audit(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		return &auditEntry{audit: a, scores: p.scores(c, id)}, nil
+		e := &auditEntry{audit: a, scores: p.scores(c, id)}
+		if n := len(a.Events); n > 0 {
+			e.version = a.Events[n-1].Version
+		}
+		return e, nil
 	})
 	if err != nil {
 		return err

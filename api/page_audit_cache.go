@@ -9,10 +9,12 @@ import (
 // auditCache keeps what the public audit page of an ended game costs to
 // build: the record (every event, read from the store), the chart's scores
 // (the whole game replayed) and the events told in each language. An
-// ended game's record never changes, so an entry is never stale; the
-// cache holds at most max games, dropping the oldest entry first, so that
-// requests for many games cost memory within a bound. Issue #44: the page
-// cost 9.7 ms of CPU a request, every request.
+// ended game's record changes only by what is appended after its end
+// (table talk): an entry holds the version it was built at and is built
+// again for a later one. The cache holds at most max games, dropping the
+// oldest entry first, so that requests for many games cost memory within
+// a bound. Issue #44: the page cost 9.7 ms of CPU a request, every
+// request.
 type auditCache struct {
 	mu      sync.Mutex
 	max     int
@@ -20,9 +22,10 @@ type auditCache struct {
 	order   []string // ids, oldest first
 }
 
-// auditEntry is one ended game's cached audit.
+// auditEntry is one ended game's cached audit, at version.
 type auditEntry struct {
-	audit  *play.Audit
+	version int64
+	audit   *play.Audit
 	scores []roundScores
 	mu     sync.Mutex
 	texts  map[string][]string // by "lang\x00names"
@@ -35,13 +38,13 @@ func newAuditCache(max int) *auditCache {
 	return &auditCache{max: max, entries: map[string]*auditEntry{}}
 }
 
-// get returns game id's entry, built by build on a miss (not cached when
-// build fails).
-func (c *auditCache) get(id string, build func() (*auditEntry, error)) (*auditEntry, error) {
+// get returns game id's entry at version, built by build on a miss or
+// for an earlier version (not cached when build fails).
+func (c *auditCache) get(id string, version int64, build func() (*auditEntry, error)) (*auditEntry, error) {
 	c.mu.Lock()
 	e, ok := c.entries[id]
 	c.mu.Unlock()
-	if ok {
+	if ok && e.version >= version {
 		return e, nil
 	}
 	e, err := build()
@@ -51,7 +54,11 @@ func (c *auditCache) get(id string, build func() (*auditEntry, error)) (*auditEn
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.entries[id]; ok {
-		return old, nil
+		if old.version >= e.version {
+			return old, nil
+		}
+		c.entries[id] = e
+		return e, nil
 	}
 	if len(c.order) >= c.max {
 		delete(c.entries, c.order[0])

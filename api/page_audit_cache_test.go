@@ -34,7 +34,8 @@ func (s *countingService) PublicReplay(ctx context.Context, id string, visit fun
 // game reads its record and replays the game once (issue #44: 9.7 ms of
 // CPU each request); later requests, in any language, are served from the
 // cache and show the same record. A game that has not ended is refused
-// each time and caches nothing.
+// each time and caches nothing. Table talk after the end is shown: the
+// record is read again for the new version.
 func TestAuditPageOfAnEndedGameIsCached(t *testing.T) {
 	var svc *countingService
 	e := newPageEnvWith(t, func(c *api.PageConfig) {
@@ -78,5 +79,19 @@ func TestAuditPageOfAnEndedGameIsCached(t *testing.T) {
 	}
 	if a, r := svc.audits.Load()-audits, svc.replays.Load()-replays; a != 1 || r != 1 {
 		t.Errorf("4 audit pages read the record %d times and replayed the game %d times, want once each", a, r)
+	}
+
+	// Table talk after the end (a reply to the game-over email) is in the
+	// record: the page shows it, built again once.
+	if err := e.svc.ChatAs(context.Background(), id, 0, "well played", "after-the-end"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if p := e.browser().get("/games/" + id + "/audit"); p.Status != http.StatusOK || !strings.Contains(p.Body, "well played") {
+			t.Fatalf("the audit page after table talk on the ended game: %d, without the message", p.Status)
+		}
+	}
+	if a := svc.audits.Load() - audits; a != 2 {
+		t.Errorf("the audit pages read the record %d times, want twice (once more for the table talk)", a)
 	}
 }

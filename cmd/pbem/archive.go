@@ -77,8 +77,11 @@ func archiveCmd(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case *flagAfter != "":
-		if after, err = time.ParseDuration(*flagAfter); err != nil || after < 0 {
-			return fmt.Errorf("-after %q: want a duration of 0s or more", *flagAfter)
+		if after, err = time.ParseDuration(*flagAfter); err != nil {
+			return fmt.Errorf("-after: %w (a Go duration: 720h, 90m, 0s)", err)
+		}
+		if after < 0 {
+			return fmt.Errorf("-after %s: want 0s or more", *flagAfter)
 		}
 	case after == 0:
 		fmt.Fprintln(e.stdout, "PBEM_ARCHIVE_AFTER is 0: nothing archived (-after archives anyway)")

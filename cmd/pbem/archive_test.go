@@ -107,6 +107,9 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 	if code, out := pbem("archive"); code != 0 || !strings.Contains(out, "games archived: 0 (of those ended before ") {
 		t.Fatalf("pbem archive (PBEM_ARCHIVE_AFTER's 720h): %d\n%s", code, out)
 	}
+	if code, out := pbem("archive", "-after", "3d"); code == 0 || !strings.Contains(out, `unknown unit "d"`) {
+		t.Fatalf("pbem archive -after 3d: %d\n%s", code, out)
+	}
 	if code, out := pbem("archive", "-after", "0s"); code != 0 || !strings.Contains(out, "games archived: 1 (of those ended before ") {
 		t.Fatalf("pbem archive -after 0s: %d\n%s", code, out)
 	}
