@@ -2,7 +2,7 @@
 -- events of a stream that is done with, but its first and its last, move
 -- into one row whose events TOAST compresses (events/postgres Archive). A
 -- finished four-player game's events took 52 KB as rows and index entries;
--- archived, 16 KB (9 KB of compressed JSON, 6 KB of hashes, which do not
+-- archived, 14 KB (8 KB of compressed JSON, 6 KB of hashes, which do not
 -- compress), plus its first and last events, which stay in events: the
 -- first for the reads that join on it (LastActs), the last so that the
 -- stream's head, its unique (stream, version) and so every append and its
