@@ -26,9 +26,9 @@ type auditCache struct {
 type auditEntry struct {
 	version int64
 	audit   *play.Audit
-	scores []roundScores
-	mu     sync.Mutex
-	texts  map[string][]string // by "lang\x00names"
+	scores  []roundScores
+	mu      sync.Mutex
+	texts   map[string][]string // by "lang\x00names"
 }
 
 // defaultAuditCacheGames bounds the games cached.
