@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -147,6 +148,26 @@ func TestArchivedStreamsReadAsBefore(t *testing.T) {
 			t.Errorf("ReadAt changed")
 		}
 	}
+
+	// Readers at once share the decoded archives (go test -race).
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			var got []events.Event
+			var after int64
+			for {
+				page, err := s.ReadAll(ctx, after, 7)
+				if err != nil || len(page) == 0 {
+					break
+				}
+				got, after = append(got, page...), page[len(page)-1].Position
+			}
+			if !reflect.DeepEqual(got, before.Pages[7]) {
+				t.Errorf("a concurrent scan read %d events, want %d as before", len(got), len(before.Pages[7]))
+			}
+		})
+	}
+	wg.Wait()
 
 	// Archiving again changes nothing.
 	if n, err := s.Archive(ctx, []string{"a"}); err != nil || n != 0 {
