@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/json"
+	"html"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/events/tokens"
 	"pbem/projections/outbox"
@@ -253,6 +254,42 @@ func TestGameTitle(t *testing.T) {
 	for in, want := range map[string]string{"lords-of-scotland": "Lords of Scotland", "swords-and-bagpipes": "Swords and Bagpipes", "": "pbem", "x": "X"} {
 		if got := GameTitle(in); got != want {
 			t.Errorf("GameTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOnlyEmailsWithMovesTellHowToSendSeveral: an email one may answer
+// tells how to write to the table; only one that lists the reader's moves
+// tells that an answer may hold several (a game-over email told it too).
+func TestOnlyEmailsWithMovesTellHowToSendSeveral(t *testing.T) {
+	t.Parallel()
+	r, err := NewRenderer(RenderConfig{Secret: []byte("test-secret"), PublicURL: "https://pbem.example.org/", ReplyDomain: "reply.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "fr", "it"} {
+		for _, k := range []outbox.Kind{outbox.YourTurn, outbox.GameOver, outbox.RoundEnd} {
+			p := samplePayload(lang)
+			if k == outbox.YourTurn {
+				p.Moves = []string{"Recruit Wemyss 1", "Pass"}
+			}
+			b, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := r.Render(Row{ID: 7, GameID: "g1abc", Seat: 1, Kind: k, Payload: b, Attempts: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			chat, several := emailCatalog.T(lang, "chat.help"), emailCatalog.T(lang, "moves.several")
+			for _, body := range []string{m.Text, m.HTML} {
+				if !strings.Contains(body, html.EscapeString(chat)) && !strings.Contains(body, chat) {
+					t.Errorf("%s %s: no word on table talk:\n%s", lang, k, body)
+				}
+				if has := strings.Contains(body, several) || strings.Contains(body, html.EscapeString(several)); has != (k == outbox.YourTurn) {
+					t.Errorf("%s %s: tells how to send several moves: %v:\n%s", lang, k, has, body)
+				}
+			}
 		}
 	}
 }
