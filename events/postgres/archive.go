@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -55,17 +56,25 @@ FROM moved HAVING count(*) > 0`
 
 // Archive archives each of streams (see above), one statement each, and
 // returns how many it archived. Streams already archived, or with fewer
-// than three events, are left as they are. It stops at the first error.
+// than three events, are left as they are. A stream that fails (a hole in
+// its versions fails the hashes' check) is left as it is too, and named
+// in the error, which joins those of every stream that failed: one bad
+// stream does not hold the others back. It stops when ctx ends.
 func (s *Store) Archive(ctx context.Context, streams []string) (int, error) {
 	n := 0
+	var errs []error
 	for _, st := range streams {
 		tag, err := s.pool.Exec(ctx, archiveSQL, st, s.recordedNow())
 		if err != nil {
-			return n, fmt.Errorf("events/postgres: archive %s: %w", st, err)
+			errs = append(errs, fmt.Errorf("events/postgres: archive %s: %w", st, err))
+			if ctx.Err() != nil {
+				break
+			}
+			continue
 		}
 		n += int(tag.RowsAffected())
 	}
-	return n, nil
+	return n, errors.Join(errs...)
 }
 
 // archived is one archived_streams row: the events of stream from version

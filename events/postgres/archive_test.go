@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -222,6 +223,30 @@ func tableRows(t *testing.T, s *postgres.Store) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestArchiveGoesPastABadStream: a stream with a hole in its versions (an
+// event deleted by hand) fails to archive and stays as it is; the streams
+// after it are archived all the same, and the error names it.
+func TestArchiveGoesPastABadStream(t *testing.T) {
+	t.Parallel()
+	ctx := ctxT(t)
+	s := newStore(t)
+	archiveFixture(t, s)
+	if _, err := s.Pool().Exec(ctx, `DELETE FROM events WHERE stream = 'a' AND version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	before := tableCount(t, s, "a")
+	n, err := s.Archive(ctx, []string{"a", "b"})
+	if n != 1 || err == nil || !strings.Contains(err.Error(), "archive a:") {
+		t.Fatalf("Archive(a with a hole, b): %d archived, %v", n, err)
+	}
+	if got := tableCount(t, s, "a"); got != before {
+		t.Errorf("a has %d events in the table after its failed archive, had %d", got, before)
+	}
+	if got := tableCount(t, s, "b"); got != 2 {
+		t.Errorf("b keeps %d events in the table, want its first and last", got)
+	}
 }
 
 // TestArchiveMigratesDown: the down migration puts the archived events back

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -66,18 +67,25 @@ func NewArchiver(store *evpg.Store) *Archiver {
 }
 
 // ArchiveEndedBefore archives the games that ended before before and that
-// no earlier call of a took, and returns how many streams it archived.
+// no earlier call of a took, and returns how many streams it archived. A
+// game whose stream fails to archive is passed over (and named in the
+// error, which joins every such game's): a later Archiver, after a
+// restart, tries it again.
 func (a *Archiver) ArchiveEndedBefore(ctx context.Context, before time.Time) (int, error) {
 	total := 0
+	var errs []error
 	for {
 		ids, next, err := a.repo.endedBefore(ctx, before, a.walked, archiveBatch)
 		if err != nil || len(ids) == 0 {
-			return total, err
+			return total, errors.Join(append(errs, err)...)
 		}
 		n, err := a.store.Archive(ctx, ids)
 		total += n
 		if err != nil {
-			return total, err
+			if ctx.Err() != nil {
+				return total, err
+			}
+			errs = append(errs, err)
 		}
 		a.walked = next
 	}
