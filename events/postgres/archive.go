@@ -311,8 +311,10 @@ func pageEnd(overlap []*decodedArchive, evs []events.Event, after, end int64, li
 	return pos[limit-1] + 1
 }
 
-// maxCachedArchives is how many decoded archives a Store keeps for ReadAll.
-const maxCachedArchives = 512
+// maxCachedEvents bounds the events of the decoded archives a Store keeps
+// for ReadAll (about 30 MB; a four-player game's archive is about 190
+// events, so some 500 games).
+const maxCachedEvents = 100_000
 
 // archiveCache keeps the archives ReadAll decoded. A page of the log
 // overlaps every stream archived whose events were played beside its own,
@@ -321,11 +323,12 @@ const maxCachedArchives = 512
 // log whose every page overlaps 100 archived streams); decoded once, an
 // archive serves every page. An archived stream's row never changes (the
 // archive takes a stream once), so an entry is never stale; it is checked
-// against the row's versions all the same. When full, the cache forgets
-// everything and starts over, as heads does.
+// against the row's versions all the same. When full (maxCachedEvents),
+// the cache forgets everything and starts over, as heads does.
 type archiveCache struct {
-	mu sync.Mutex
-	m  map[string]*decodedArchive
+	mu     sync.Mutex
+	m      map[string]*decodedArchive
+	events int // the events of m's archives
 }
 
 // decodedArchive is an archived_streams row decoded: the versions it holds
@@ -381,10 +384,13 @@ func (c *archiveCache) overlapping(ctx context.Context, q Querier, after, end in
 		d := &decodedArchive{first: a.first, last: a.last, evs: evs}
 		out = append(out, d)
 		c.mu.Lock()
-		if c.m == nil || len(c.m) >= maxCachedArchives {
-			c.m = make(map[string]*decodedArchive)
+		if c.m == nil || c.events+len(evs) > maxCachedEvents {
+			c.m, c.events = make(map[string]*decodedArchive), 0
 		}
-		c.m[a.stream] = d
+		if old := c.m[a.stream]; old != nil {
+			c.events -= len(old.evs)
+		}
+		c.m[a.stream], c.events = d, c.events+len(evs)
 		c.mu.Unlock()
 	}
 	return out, nil
