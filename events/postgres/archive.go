@@ -86,7 +86,7 @@ type archived struct {
 	hashes      []byte
 }
 
-// selectArchived is the column list scanArchived reads.
+// selectArchived is the column list readArchived reads.
 const selectArchived = `SELECT stream, first_version, last_version, events, hashes FROM archived_streams`
 
 // readArchived returns the archived rows that the query (selectArchived
@@ -123,7 +123,9 @@ func (a archived) decode(keep func(events.Event) bool) ([]events.Event, error) {
 	if int64(len(a.hashes)) != 32*n {
 		return fail(fmt.Errorf("%d bytes of hashes for versions %d to %d", len(a.hashes), a.first, a.last))
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(a.events))
+	// Data is taken as it was written: an event an older release stored
+	// with a name twice, or text JSON would not accept, reads back as it is.
+	dec := jsontext.NewDecoder(bytes.NewReader(a.events), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	d := &decoder{strings: map[string]string{}}
 	if err := expectKind(dec, '['); err != nil {
 		return fail(err)

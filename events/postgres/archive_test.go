@@ -261,6 +261,27 @@ func TestArchiveGoesPastABadStream(t *testing.T) {
 	}
 }
 
+// TestArchiveKeepsDataAsItWas: data that is not canonical (a row written
+// by hand, or by an old release: a name twice, spaces) reads back from the
+// archive byte for byte.
+func TestArchiveKeepsDataAsItWas(t *testing.T) {
+	t.Parallel()
+	ctx := ctxT(t)
+	s := newStore(t)
+	archiveFixture(t, s)
+	const odd = `{ "x": 1, "x": [2, 3.50] ,"y":"\u00e9" }`
+	if _, err := s.Pool().Exec(ctx, `UPDATE events SET data = $1 WHERE stream = 'b' AND version = 3`, odd); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Archive(ctx, []string{"b"}); err != nil || n != 1 {
+		t.Fatalf("Archive: %d, %v", n, err)
+	}
+	evs, err := s.ReadStream(ctx, "b", 3)
+	if err != nil || len(evs) == 0 || evs[0].Version != 3 || string(evs[0].Data) != odd {
+		t.Fatalf("ReadStream(b, 3) from the archive: %v, %v; want data %s", evs[:min(1, len(evs))], err, odd)
+	}
+}
+
 // TestArchiveMigratesDown: the down migration puts the archived events back
 // in the table as they were, every column.
 func TestArchiveMigratesDown(t *testing.T) {
