@@ -12,7 +12,8 @@ import (
 // the winner and how they won (the engine's words, its tie-break), shows
 // the round-by-round table under the final one (from round 1: no "round
 // 0" column, issue #43), offers to play again, and
-// says it in the action bar too.
+// says it in the action bar too. It shows no empty section, and says that
+// no one wrote to the table when no one did.
 func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -45,6 +46,18 @@ func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 			}
 			if !strings.Contains(body, `id="rematch"`) {
 				t.Error("no play-again (rematch) button")
+			}
+			// No empty section, nothing "yet" at the end (issue #45's user
+			// trial: an empty "Supporters" heading, an empty "Table talk"
+			// without its form, "No followers yet.").
+			if _, sup, ok := strings.Cut(body, `id="h-supporters"`); ok && !strings.Contains(sup[:strings.Index(sup, "</section>")], `<li class="card`) {
+				t.Error(`an empty "Supporters" section`)
+			}
+			if _, talk, ok := strings.Cut(body, `id="table-talk"`); !ok || !strings.Contains(talk[:strings.Index(talk, "</section>")], "No one wrote to the table.") {
+				t.Error(`the "Table talk" section of an ended game without messages does not say so`)
+			}
+			if strings.Contains(body, " yet.") {
+				t.Error(`the page of an ended game says "yet"`)
 			}
 		})
 	}

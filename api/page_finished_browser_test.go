@@ -60,6 +60,9 @@ const tablesFit = `Array.from(document.querySelectorAll("table")).filter(functio
 // address. Screenshots audit-key-LANG.png and audit-verify-LANG.png (the
 // key and the checks, scrolled into view).
 //
+// The end's play page is also shot at its table talk (end-talk-*.png),
+// which says that no one wrote to the table.
+//
 // PBEM_SCREENSHOTS keeps the screenshots.
 func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
 	root := startBrowser(t)
@@ -120,6 +123,8 @@ func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
 				auditShowsCommitKey(t, phone, shots, lang, says[lang], end)
 			}
 			look("end-"+g.short, e.url+"/play/"+end+"?token="+tokens.Seat(secret, end, 0, 0), "table#rounds")
+			within(t, phone, 20*time.Second, lang+" "+g.short+" table talk", chromedp.ScrollIntoView(chromedp.CSS("#table-talk")))
+			shot(t, phone, filepath.Join(shots, "end-talk-"+g.short+"-"+lang+".png"))
 		}
 		release(phone)
 	}
