@@ -195,6 +195,19 @@ func TestArchivedStreamsReadAsBefore(t *testing.T) {
 	if _, err := s.Append(ctx, "a", last, []events.NewEvent{ev("Late", `{"after":"archive"}`)}); err != nil {
 		t.Fatalf("append on the head of an archived stream: %v", err)
 	}
+	// A store that remembers no head (another process, or after a
+	// restart) looks the expected version up: an archived one is behind
+	// the head and loses, writing nothing.
+	fresh := postgres.New(s.Pool())
+	t.Cleanup(fresh.Close)
+	for _, expected := range []int64{2, last - 3, last - 1} {
+		if _, err := fresh.Append(ctx, "a", expected, []events.NewEvent{ev("Late", `{}`)}); !events.IsConflict(err) {
+			t.Fatalf("a fresh store's append at archived version %d: %v, want a conflict", expected, err)
+		}
+	}
+	if got := tableCount(t, s, "a"); got != 3 {
+		t.Fatalf("a has %d events in the table after the refused appends, want 3", got)
+	}
 	evs, err := s.ReadStream(ctx, "a", last-1)
 	if err != nil || len(evs) != 3 || evs[2].Type != "Late" || !reflect.DeepEqual(evs[2].PrevHash, evs[1].Hash) {
 		t.Fatalf("ReadStream after the append: %d events, %v", len(evs), err)

@@ -139,6 +139,9 @@ func linkPrev(ctx context.Context, q Querier, evs []events.Event) error {
 		before[k] = streamVersion{evs[i].Stream, evs[i].Version - 1}
 	}
 	hashes, err := readHashes(ctx, q, before)
+	if err == nil {
+		err = addArchivedHashes(ctx, q, before, hashes)
+	}
 	if err != nil {
 		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
 	}
@@ -158,9 +161,9 @@ type streamVersion struct {
 const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
 	JOIN events e ON e.stream = h.stream AND e.version = h.version`
 
-// readHashes returns the hashes of the events of names that exist, in one
-// query (and a second for those the table lacks, which may be archived):
-// the heads an append chains from, the predecessors a read lacks.
+// readHashes returns the hashes of the events of names that the table
+// holds, in one query: the heads an append chains from, the predecessors a
+// read lacks (which also looks in the archive: addArchivedHashes).
 func readHashes(ctx context.Context, q Querier, names []streamVersion) (map[streamVersion][]byte, error) {
 	streams, versions := make([]string, len(names)), make([]int64, len(names))
 	for k, n := range names {
@@ -170,16 +173,28 @@ func readHashes(ctx context.Context, q Querier, names []streamVersion) (map[stre
 	if err := scanHashes(ctx, q, hashesSQL, streams, versions, out); err != nil {
 		return nil, err
 	}
-	streams, versions = streams[:0], versions[:0]
+	return out, nil
+}
+
+// addArchivedHashes adds to hashes those of the events of names it lacks
+// that are archived. Only reads take predecessors from the archive: an
+// append's head is read by readHashes alone, from the table, which holds
+// every stream's last event; an append that expects an archived version
+// is behind the head, and must lose, as it does when the head is not
+// found (the archived version is not in the table, so its unique key
+// would not stop the insert).
+func addArchivedHashes(ctx context.Context, q Querier, names []streamVersion, hashes map[streamVersion][]byte) error {
+	var streams []string
+	var versions []int64
 	for _, n := range names {
-		if out[n] == nil {
+		if hashes[n] == nil {
 			streams, versions = append(streams, n.stream), append(versions, n.version)
 		}
 	}
 	if len(streams) == 0 {
-		return out, nil
+		return nil
 	}
-	return out, scanHashes(ctx, q, archivedHashesSQL, streams, versions, out)
+	return scanHashes(ctx, q, archivedHashesSQL, streams, versions, hashes)
 }
 
 // archivedHashesSQL reads the hash of each archived event ($1 stream, $2
