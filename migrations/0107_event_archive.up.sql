@@ -4,9 +4,11 @@
 -- finished four-player game's events took 52 KB as rows and index entries;
 -- archived, 14 KB (8 KB of compressed JSON, 6 KB of hashes, which do not
 -- compress), plus its first and last events, which stay in events: the
--- first for the reads that join on it (LastActs), the last so that the
--- stream's head, its unique (stream, version) and so every append and its
--- version check work as before.
+-- first for the reads that join on it (LastActs) and for an append that
+-- expects no event to collide with, the last as the stream's head, which
+-- appends chain from. The unique (stream, version) of events does not see
+-- the archive: the store's head look-up refuses an event whose next
+-- version is archived.
 --
 -- events holds the archived events as arrays, in version order from
 -- first_version, each [position, version, type, actor, request_id,

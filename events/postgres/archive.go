@@ -21,9 +21,11 @@ import (
 // archived_streams row, whose JSON and hashes PostgreSQL's TOAST stores
 // compressed, a third of the room the rows and their index entries took.
 // The first and the last events stay: every read that joins on a stream's
-// first event, the stream's head, its unique (stream, version) and so every
-// append and its version check work as before, and a stream may be
-// appended to after it is archived.
+// first event, and the stream's head, which appends chain from, stay in the
+// table, and a stream may be appended to after it is archived. The table's
+// unique (stream, version) does not see the archive: an append that
+// expects the first event, or an archived one, must lose, and does, since
+// the head look-up (headsSQL) finds no event whose next one is archived.
 //
 // The reads take archived events as if they were rows. The archive only
 // ever takes events out of the events table, never puts them back (but

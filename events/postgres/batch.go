@@ -85,7 +85,7 @@ func (w *batchWrite) lookUp(ctx context.Context, q Querier) error {
 	for k, i := range w.look {
 		heads[k] = streamVersion{w.appends[i].Stream, w.appends[i].Expected}
 	}
-	hashes, err := readHashes(ctx, q, heads)
+	hashes, err := readHashes(ctx, q, heads, true)
 	if err != nil {
 		return fmt.Errorf("events/postgres: read stream heads: %w", err)
 	}

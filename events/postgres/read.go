@@ -138,7 +138,7 @@ func linkPrev(ctx context.Context, q Querier, evs []events.Event) error {
 	for k, i := range missing {
 		before[k] = streamVersion{evs[i].Stream, evs[i].Version - 1}
 	}
-	hashes, err := readHashes(ctx, q, before)
+	hashes, err := readHashes(ctx, q, before, false)
 	if err == nil {
 		err = addArchivedHashes(ctx, q, before, hashes)
 	}
@@ -161,16 +161,31 @@ type streamVersion struct {
 const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
 	JOIN events e ON e.stream = h.stream AND e.version = h.version`
 
+// headsSQL reads, like hashesSQL, the hash of each event ($1 stream, $2
+// version) the table holds, but for an event whose next version is
+// archived: an append that expects it is behind the stream's head, and
+// the table's unique key, which does not see the archive, would let it
+// write its next version again.
+const headsSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
+	JOIN events e ON e.stream = h.stream AND e.version = h.version
+	LEFT JOIN archived_streams a ON a.stream = h.stream AND h.version + 1 BETWEEN a.first_version AND a.last_version
+	WHERE a.stream IS NULL`
+
 // readHashes returns the hashes of the events of names that the table
-// holds, in one query: the heads an append chains from, the predecessors a
-// read lacks (which also looks in the archive: addArchivedHashes).
-func readHashes(ctx context.Context, q Querier, names []streamVersion) (map[streamVersion][]byte, error) {
+// holds, in one query: the predecessors a read lacks (which also looks in
+// the archive: addArchivedHashes) or, with heads, the heads appends chain
+// from (headsSQL).
+func readHashes(ctx context.Context, q Querier, names []streamVersion, heads bool) (map[streamVersion][]byte, error) {
 	streams, versions := make([]string, len(names)), make([]int64, len(names))
 	for k, n := range names {
 		streams[k], versions[k] = n.stream, n.version
 	}
+	sql := hashesSQL
+	if heads {
+		sql = headsSQL
+	}
 	out := make(map[streamVersion][]byte, len(names))
-	if err := scanHashes(ctx, q, hashesSQL, streams, versions, out); err != nil {
+	if err := scanHashes(ctx, q, sql, streams, versions, out); err != nil {
 		return nil, err
 	}
 	return out, nil
