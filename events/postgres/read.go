@@ -165,10 +165,12 @@ const hashesSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2
 // version) the table holds, but for an event whose next version is
 // archived: an append that expects it is behind the stream's head, and
 // the table's unique key, which does not see the archive, would let it
-// write its next version again.
+// write its next version again. The archive is joined to events on their
+// distribution column, as Citus requires ("complex joins are only
+// supported when ... joined on their distribution columns").
 const headsSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
 	JOIN events e ON e.stream = h.stream AND e.version = h.version
-	LEFT JOIN archived_streams a ON a.stream = h.stream AND h.version + 1 BETWEEN a.first_version AND a.last_version
+	LEFT JOIN archived_streams a ON a.stream = e.stream AND e.version + 1 BETWEEN a.first_version AND a.last_version
 	WHERE a.stream IS NULL`
 
 // readHashes returns the hashes of the events of names that the table
