@@ -275,41 +275,43 @@ func (s *Store) withArchivedPositions(ctx context.Context, after int64, limit in
 	if err != nil {
 		return nil, err
 	}
-	end = pageEnd(overlap, evs, after, end, limit)
-	var old []events.Event
+	var inPage []*events.Event // the archived events between after and end
 	for _, a := range overlap {
 		for i := range a.evs {
 			if e := &a.evs[i]; e.Position > after && e.Position < end {
-				c := *e
-				c.Data, c.Hash = slices.Clone(e.Data), slices.Clone(e.Hash)
-				old = append(old, c)
+				inPage = append(inPage, e)
 			}
+		}
+	}
+	end = pageEnd(evs, inPage, end, limit)
+	var old []events.Event
+	for _, e := range inPage {
+		if e.Position < end {
+			c := *e
+			c.Data, c.Hash = slices.Clone(e.Data), slices.Clone(e.Hash)
+			old = append(old, c)
 		}
 	}
 	out := mergeEvents(evs, old, func(e events.Event) int64 { return e.Position })
 	return out[:min(len(out), limit)], nil
 }
 
-// pageEnd returns where a page of at most limit events after after ends,
-// end at the latest, given the table's events of the page (evs) and the
-// archives it overlaps: after the limit-th of their positions when they
-// have more. A page of the table that is short (the log's end) would
+// pageEnd returns where a page of at most limit events ends, end at the
+// latest, given the table's events of the page (evs) and the archived ones
+// before end (archived): after the limit-th of their positions when they
+// are more. A page of the table that is short (the log's end) would
 // otherwise take every archived event to the watermark, and sort them, for
 // every page.
-func pageEnd(overlap []*decodedArchive, evs []events.Event, after, end int64, limit int) int64 {
-	var pos []int64
+func pageEnd(evs []events.Event, archived []*events.Event, end int64, limit int) int64 {
+	if len(evs)+len(archived) <= limit {
+		return end
+	}
+	pos := make([]int64, 0, len(evs)+len(archived))
 	for _, e := range evs {
 		pos = append(pos, e.Position)
 	}
-	for _, a := range overlap {
-		for i := range a.evs {
-			if p := a.evs[i].Position; p > after && p < end {
-				pos = append(pos, p)
-			}
-		}
-	}
-	if len(pos) <= limit {
-		return end
+	for _, e := range archived {
+		pos = append(pos, e.Position)
 	}
 	slices.Sort(pos)
 	return pos[limit-1] + 1
@@ -400,25 +402,32 @@ func (c *archiveCache) overlapping(ctx context.Context, q Querier, after, end in
 	return out, nil
 }
 
-// archivedAt returns the archived events among want.
-func archivedAt(ctx context.Context, q Querier, want map[streamVersion]bool) ([]events.Event, error) {
-	var streams []string
+// withArchivedAt adds to evs, the events the table holds of those ReadAt
+// asked for (streams[i] at versions[i]), the archived ones of the others.
+func withArchivedAt(ctx context.Context, q Querier, streams []string, versions []int64, evs []events.Event) ([]events.Event, error) {
+	want := make(map[streamVersion]bool, len(streams))
+	for i := range streams {
+		want[streamVersion{streams[i], versions[i]}] = true
+	}
+	for _, e := range evs {
+		delete(want, streamVersion{e.Stream, e.Version})
+	}
+	var missing []string
 	for n := range want {
-		if !slices.Contains(streams, n.stream) {
-			streams = append(streams, n.stream)
+		if !slices.Contains(missing, n.stream) {
+			missing = append(missing, n.stream)
 		}
 	}
-	rows, err := readArchived(ctx, q, selectArchived+` WHERE stream = ANY ($1::text[])`, streams)
+	rows, err := readArchived(ctx, q, selectArchived+` WHERE stream = ANY ($1::text[])`, missing)
 	if err != nil {
 		return nil, err
 	}
-	var out []events.Event
 	for _, a := range rows {
 		got, err := a.decode(func(e events.Event) bool { return want[streamVersion{e.Stream, e.Version}] })
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, got...)
+		evs = append(evs, got...)
 	}
-	return out, nil
+	return evs, nil
 }

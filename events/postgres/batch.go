@@ -85,8 +85,8 @@ func (w *batchWrite) lookUp(ctx context.Context, q Querier) error {
 	for k, i := range w.look {
 		heads[k] = streamVersion{w.appends[i].Stream, w.appends[i].Expected}
 	}
-	hashes, err := readHashes(ctx, q, heads, true)
-	if err != nil {
+	hashes := make(map[streamVersion][]byte, len(heads))
+	if err := readHashes(ctx, q, headsSQL, heads, hashes); err != nil {
 		return fmt.Errorf("events/postgres: read stream heads: %w", err)
 	}
 	for k, i := range w.look {

@@ -114,20 +114,3 @@ func FirstOfLast(ctx context.Context, q Querier, stream, typ string, after time.
 	}
 	return *first, nil
 }
-
-// withArchivedAt adds to evs, the events the table holds of those ReadAt
-// asked for, the archived ones of the others.
-func withArchivedAt(ctx context.Context, q Querier, streams []string, versions []int64, evs []events.Event) ([]events.Event, error) {
-	want := make(map[streamVersion]bool, len(streams))
-	for i := range streams {
-		want[streamVersion{streams[i], versions[i]}] = true
-	}
-	for _, e := range evs {
-		delete(want, streamVersion{e.Stream, e.Version})
-	}
-	old, err := archivedAt(ctx, q, want)
-	if err != nil {
-		return nil, err
-	}
-	return append(evs, old...), nil
-}

@@ -138,9 +138,19 @@ func linkPrev(ctx context.Context, q Querier, evs []events.Event) error {
 	for k, i := range missing {
 		before[k] = streamVersion{evs[i].Stream, evs[i].Version - 1}
 	}
-	hashes, err := readHashes(ctx, q, before, false)
-	if err == nil {
-		err = addArchivedHashes(ctx, q, before, hashes)
+	// A predecessor the table lacks may be archived. Only reads take
+	// hashes from the archive: an append's head comes from the table
+	// (headsSQL).
+	hashes := make(map[streamVersion][]byte, len(before))
+	err := readHashes(ctx, q, hashesSQL, before, hashes)
+	var archived []streamVersion
+	for _, n := range before {
+		if hashes[n] == nil {
+			archived = append(archived, n)
+		}
+	}
+	if err == nil && len(archived) > 0 {
+		err = readHashes(ctx, q, archivedHashesSQL, archived, hashes)
 	}
 	if err != nil {
 		return fmt.Errorf("events/postgres: read previous hashes: %w", err)
@@ -173,56 +183,19 @@ const headsSQL = `SELECT e.stream, e.version, e.hash FROM unnest($1::text[], $2:
 	LEFT JOIN archived_streams a ON a.stream = e.stream AND e.version + 1 BETWEEN a.first_version AND a.last_version
 	WHERE a.stream IS NULL`
 
-// readHashes returns the hashes of the events of names that the table
-// holds, in one query: the predecessors a read lacks (which also looks in
-// the archive: addArchivedHashes) or, with heads, the heads appends chain
-// from (headsSQL).
-func readHashes(ctx context.Context, q Querier, names []streamVersion, heads bool) (map[streamVersion][]byte, error) {
-	streams, versions := make([]string, len(names)), make([]int64, len(names))
-	for k, n := range names {
-		streams[k], versions[k] = n.stream, n.version
-	}
-	sql := hashesSQL
-	if heads {
-		sql = headsSQL
-	}
-	out := make(map[streamVersion][]byte, len(names))
-	if err := scanHashes(ctx, q, sql, streams, versions, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// addArchivedHashes adds to hashes those of the events of names it lacks
-// that are archived. Only reads take predecessors from the archive: an
-// append's head is read by readHashes alone, from the table, which holds
-// every stream's last event; an append that expects an archived version
-// is behind the head, and must lose, as it does when the head is not
-// found (the archived version is not in the table, so its unique key
-// would not stop the insert).
-func addArchivedHashes(ctx context.Context, q Querier, names []streamVersion, hashes map[streamVersion][]byte) error {
-	var streams []string
-	var versions []int64
-	for _, n := range names {
-		if hashes[n] == nil {
-			streams, versions = append(streams, n.stream), append(versions, n.version)
-		}
-	}
-	if len(streams) == 0 {
-		return nil
-	}
-	return scanHashes(ctx, q, archivedHashesSQL, streams, versions, hashes)
-}
-
 // archivedHashesSQL reads the hash of each archived event ($1 stream, $2
 // version) there is.
 const archivedHashesSQL = `SELECT a.stream, h.version, substring(a.hashes FROM (h.version - a.first_version)::int * 32 + 1 FOR 32)
 	FROM unnest($1::text[], $2::bigint[]) AS h(stream, version)
 	JOIN archived_streams a ON a.stream = h.stream AND h.version BETWEEN a.first_version AND a.last_version`
 
-// scanHashes adds to out the hashes that sql (hashesSQL or
-// archivedHashesSQL) reads of streams and versions.
-func scanHashes(ctx context.Context, q Querier, sql string, streams []string, versions []int64, out map[streamVersion][]byte) error {
+// readHashes adds to out the hashes that sql (hashesSQL, headsSQL or
+// archivedHashesSQL) reads of the events of names, in one query.
+func readHashes(ctx context.Context, q Querier, sql string, names []streamVersion, out map[streamVersion][]byte) error {
+	streams, versions := make([]string, len(names)), make([]int64, len(names))
+	for k, n := range names {
+		streams[k], versions[k] = n.stream, n.version
+	}
 	rows, err := q.Query(ctx, sql, streams, versions)
 	if err != nil {
 		return err
