@@ -9,13 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pbem/cmd/internal/wiring"
 	"pbem/events"
 	"pbem/events/play"
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
 	ppg "pbem/projections/postgres"
 )
@@ -40,16 +38,7 @@ type gameReads struct {
 func TestArchivedGamesReadAsBefore(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewDB(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	games, err := wiring.Games()
-	if err != nil {
-		t.Fatal(err)
-	}
+	url, pool, games := commandDB(t)
 	secret := []byte("a secret of at least thirty-two bytes")
 	service := func() (*play.Service, *evpg.Store) {
 		store := evpg.New(pool)
@@ -75,6 +64,7 @@ func TestArchivedGamesReadAsBefore(t *testing.T) {
 	reads := func(svc *play.Service, store *evpg.Store, id string) gameReads {
 		t.Helper()
 		var r gameReads
+		var err error
 		for seat := range 2 {
 			v, err := playtest.SeatView(ctx, svc, secret, id, seat)
 			if err != nil {

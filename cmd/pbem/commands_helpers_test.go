@@ -5,8 +5,31 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pbem/cmd/internal/wiring"
+	"pbem/engine"
 	"pbem/events/play"
+	"pbem/events/postgres/pgtest"
 )
+
+// commandDB returns a new migrated test database's URL, a pool on it
+// (closed when the test ends) and the games serve plays: what the tests of
+// pbem's commands play their games with before running a command.
+func commandDB(t *testing.T) (string, *pgxpool.Pool, engine.Registry) {
+	t.Helper()
+	url := pgtest.NewDB(t)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	games, err := wiring.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url, pool, games
+}
 
 // pbemWith returns a function that runs `pbem ARGS...` in this process
 // with env as its whole environment, and returns its exit status and what

@@ -7,14 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"pbem/cmd/internal/wiring"
 	"pbem/events/play"
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	evpg "pbem/events/postgres"
-	"pbem/events/postgres/pgtest"
 	"pbem/events/tokens"
 	ppg "pbem/projections/postgres"
 )
@@ -25,18 +21,9 @@ import (
 func TestRebuildAndVerifyCommands(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url := pgtest.NewDB(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	url, pool, games := commandDB(t)
 	store := evpg.New(pool)
 	defer store.Close()
-	games, err := wiring.Games()
-	if err != nil {
-		t.Fatal(err)
-	}
 	secret := []byte("a secret of at least thirty-two bytes")
 	svc := play.New(play.Config{Games: games, Store: store, Repo: ppg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	rng := rand.New(rand.NewPCG(1, 1))
