@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -96,10 +95,8 @@ func seatNames(sm *play.Summary) []string {
 
 // actorName names an event's actor ("seat:1" -> the player's name).
 func actorName(actor string, names []string) string {
-	if n, ok := strings.CutPrefix(actor, "seat:"); ok {
-		if i, err := strconv.Atoi(n); err == nil {
-			return seatName(names, i)
-		}
+	if i, ok := pbemevent.SeatOfActor(actor); ok {
+		return seatName(names, i)
 	}
 	return actor
 }

@@ -3,7 +3,6 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"pbem/engine"
 	"pbem/events"
@@ -67,7 +66,7 @@ func (b *lineBook) toSeat(lang string, seat int) ([]string, error) {
 	if err != nil || b == nil {
 		return all, err
 	}
-	actor := "seat:" + strconv.Itoa(seat)
+	actor := pbemevent.SeatActor(seat)
 	out := make([]string, 0, len(all))
 	for i, t := range b.told {
 		if t.e.Meta.Actor == actor && pbemevent.IsAnswer(t.e.Type) {

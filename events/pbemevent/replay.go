@@ -195,11 +195,18 @@ func SeedHash(seed engine.Seed) string {
 	return hex.EncodeToString(h[:])
 }
 
+// SeatActor is the actor of seat's own acts, "seat:N": its moves, table
+// talk, answers and settings (SeatOfActor reads it back).
+func SeatActor(seat int) string { return seatPrefix + strconv.Itoa(seat) }
+
+// seatPrefix begins a seat's actor, "seat:N".
+const seatPrefix = "seat:"
+
 // SeatOfActor reads the seat of an actor "seat:N" (a player's; the
 // service's own actors are "system", "admin", "bot:<level>" and
 // "forced:N", ForcedActor).
 func SeatOfActor(actor string) (int, bool) {
-	n, ok := strings.CutPrefix(actor, "seat:")
+	n, ok := strings.CutPrefix(actor, seatPrefix)
 	if !ok {
 		return 0, false
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -277,7 +276,7 @@ func seatEvent(seat int, typ string, data any) (events.NewEvent, error) {
 	if err != nil {
 		return events.NewEvent{}, fmt.Errorf("play: marshal %s: %w", typ, err)
 	}
-	actor := "seat:" + strconv.Itoa(seat)
+	actor := pbemevent.SeatActor(seat)
 	if x, ok := data.(pbemevent.Back); ok && x.Expired {
 		actor = "system"
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"pbem/events/pbemevent"
-	"strconv"
-	"strings"
 	"time"
 
 	"pbem/engine"
@@ -86,7 +84,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 	cu := &CatchUp{From: from}
 	for _, r := range rows {
 		if r.Version <= from || r.Version > version || r.Type == pbemevent.TypeCreated || r.Type == pbemevent.TypeLanguage ||
-			(r.Type == pbemevent.TypeChat && r.Actor == "seat:"+strconv.Itoa(seat)) {
+			(r.Type == pbemevent.TypeChat && r.Actor == pbemevent.SeatActor(seat)) {
 			continue
 		}
 		cu.Lines = append(cu.Lines, CatchUpLine{Version: r.Version, Type: r.Type, Actor: r.Actor,
@@ -104,7 +102,7 @@ func (s *Service) SeatCatchUp(ctx context.Context, id, token string, version, ke
 // lastMove is the version of seat's last move or muster answer in rows
 // (pbemevent.EndsStory), 0 if it has none there.
 func lastMove(rows []projections.HistoryRow, seat int) int64 {
-	actor := "seat:" + strconv.Itoa(seat)
+	actor := pbemevent.SeatActor(seat)
 	var v int64
 	for _, r := range rows {
 		if r.Actor == actor && pbemevent.EndsStory(r.Type) {
@@ -117,10 +115,8 @@ func lastMove(rows []projections.HistoryRow, seat int) int64 {
 // turnSeat is the seat whose turn row belongs to: its acting seat, else
 // the seat its data names (a bot's or a timeout's move), else -1.
 func turnSeat(r projections.HistoryRow, players int) int {
-	if n, ok := strings.CutPrefix(r.Actor, "seat:"); ok {
-		if i, err := strconv.Atoi(n); err == nil {
-			return i
-		}
+	if i, ok := pbemevent.SeatOfActor(r.Actor); ok {
+		return i
 	}
 	var d struct {
 		Seat *int `json:"seat"`

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"pbem/events/pbemevent"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +33,7 @@ func (s *Service) Chat(ctx context.Context, id, token, text, requestID string) e
 	if err != nil {
 		return err
 	}
-	return s.chat(ctx, g, seat, text, events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID})
+	return s.chat(ctx, g, seat, text, events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID})
 }
 
 // ChatAs writes a table-talk message of seat read from an email, for
@@ -51,7 +50,7 @@ func (s *Service) ChatAs(ctx context.Context, id string, seat int, text, key str
 	if g.SeatAt(seat) == nil {
 		return events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
-	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: events.EmailRequestID(key)}
+	meta := events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: events.EmailRequestID(key)}
 	if key != "" {
 		meta.IdempotencyKey = "chat:" + key
 	}
@@ -114,7 +113,7 @@ func (s *Service) chatQuota(ctx context.Context, id string, seat int) error {
 	if err != nil {
 		return err
 	}
-	actor, since, n := "seat:"+strconv.Itoa(seat), s.now().Add(-time.Hour), 0
+	actor, since, n := pbemevent.SeatActor(seat), s.now().Add(-time.Hour), 0
 	for _, e := range evs {
 		if e.Type == pbemevent.TypeChat && e.Meta.Actor == actor && e.RecordedAt.After(since) {
 			n++

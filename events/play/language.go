@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pbem/events"
@@ -47,7 +46,7 @@ func (s *Service) SetLanguage(ctx context.Context, id, token, lang, requestID st
 		return fmt.Errorf("game: marshal language: %w", err)
 	}
 	ev := events.NewEvent{Type: pbemevent.TypeLanguage, Data: data,
-		Meta: events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID}}
+		Meta: events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID}}
 	if err := s.appendAside(ctx, g, ev, func(g *projections.Game) bool { return g.SeatAt(seat).Language == lang }); err != nil {
 		return err
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 
 	"pbem/engine"
 	"pbem/events"
+	"pbem/events/pbemevent"
 	"pbem/projections"
 )
 
@@ -183,12 +183,12 @@ func (s *Service) move(ctx context.Context, g *projections.Game, seat int, req M
 	if len(decided) == 0 {
 		return nil, fmt.Errorf("play: engine %s decided no events", g.Game)
 	}
-	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
+	meta := events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: req.RequestID}
 	if req.actor != "" {
 		meta.Actor = req.actor
 	}
 	if req.Key != "" {
-		meta.IdempotencyKey = "seat:" + strconv.Itoa(seat) + ":" + req.Key
+		meta.IdempotencyKey = pbemevent.SeatActor(seat) + ":" + req.Key
 	}
 	evs, err := newEvents(decided, meta)
 	if err != nil {

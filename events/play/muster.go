@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"pbem/engine"
@@ -145,7 +144,7 @@ func (s *Service) Answer(ctx context.Context, id, token string, yes bool, reques
 	if err != nil {
 		return err
 	}
-	return s.answer(ctx, g, seat, yes, "page", events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID})
+	return s.answer(ctx, g, seat, yes, "page", events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID})
 }
 
 // AnswerAs records the muster answer of seat read from an email (yes:
@@ -161,7 +160,7 @@ func (s *Service) AnswerAs(ctx context.Context, id string, seat int, yes bool, k
 	if g.SeatAt(seat) == nil {
 		return events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
-	return s.answer(ctx, g, seat, yes, "reply", events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: events.EmailRequestID(key)})
+	return s.answer(ctx, g, seat, yes, "reply", events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: events.EmailRequestID(key)})
 }
 
 // answer appends seat's answer to g's muster (nothing when it gives the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"pbem/events"
@@ -95,6 +94,6 @@ func (s *Service) readLanguage(ctx context.Context, g *projections.Game, seat in
 		return fmt.Errorf("game: marshal language: %w", err)
 	}
 	ev := events.NewEvent{Type: pbemevent.TypeLanguage, Data: data,
-		Meta: events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: requestID}}
+		Meta: events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID}}
 	return s.appendAside(ctx, g, ev, func(g *projections.Game) bool { return g.SeatAt(seat).Language == lang })
 }

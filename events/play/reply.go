@@ -7,7 +7,6 @@ import (
 	"pbem/events"
 	"pbem/events/pbemevent"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -119,7 +118,7 @@ func (s *Service) ReplyStale(ctx context.Context, id string, seat int, version i
 	if err != nil {
 		return false, err
 	}
-	me := "seat:" + strconv.Itoa(seat)
+	me := pbemevent.SeatActor(seat)
 	for _, e := range evs {
 		if except != "" && strings.HasPrefix(e.Meta.RequestID, except) {
 			continue

@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 
 	"pbem/engine"
 	"pbem/events"
@@ -99,7 +98,7 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 	if err != nil {
 		return nil, err
 	}
-	meta := events.Metadata{Actor: "seat:" + strconv.Itoa(seat), RequestID: req.RequestID}
+	meta := events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: req.RequestID}
 	p := &pending{g: g, st: st, evs: []events.NewEvent{{Type: pbemevent.TypeTakeback, Data: data, Meta: meta}},
 		decoded: []engine.Event{nil}, rewind: before}
 	ng, nst, _, err := s.appendPending(ctx, p)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -85,7 +84,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		if !r.Kind.Awaits() || r.Seat < 0 {
 			continue
 		}
-		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), seatActor(r.Seat)
+		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), pbemevent.SeatActor(r.Seat)
 		versions[len(asked)] = r.EventVersion
 		asked = append(asked, i)
 	}
@@ -163,9 +162,6 @@ func (o *Outbox) gathered(ctx context.Context, rows []notify.Row, out []notify.N
 	}
 	return nil
 }
-
-// seatActor is the events' actor of seat's own acts.
-func seatActor(seat int) string { return "seat:" + strconv.Itoa(seat) }
 
 // everything is n upper versions that leave no event out (LastActs).
 func everything(n int) []int64 {

@@ -118,7 +118,7 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
 	ids, seats, actors, uptos := make([]string, len(told)), make([]int32, len(told)), make([]string, len(told)), make([]int64, len(told))
 	for j, i := range told {
-		ids[j], seats[j], actors[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), seatActor(reqs[i].Seat), reqs[i].Upto
+		ids[j], seats[j], actors[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), pbemevent.SeatActor(reqs[i].Seat), reqs[i].Upto
 	}
 	lasts, err := evpg.LastActs(ctx, s.pool, ids, actors, uptos, pbemevent.ServicePrefix, pbemevent.MusterAnswers...)
 	if err != nil {
