@@ -25,12 +25,19 @@ type barControl struct {
 // pendingControl finds the confirmation, the take-back or the "played"
 // line of the action bar and its bounding box ("" when there is none).
 // A seat whose turn is several moves (Swords and Bagpipes) has a take-back
-// before its next tap: the tests mark the bar they tapped under.
+// before its next tap: the tests mark the bar they tapped under. The move
+// that ends the game leaves no bar (its region is empty): the page is
+// shown from its top, and the control is the notice that says the move
+// was played (id "ended").
 const pendingControl = `(function () {
   var el = document.querySelector("#action-bar #confirm-move, #action-bar #takeback, #action-bar #bar-played");
+  var ended = document.querySelector("#action-bar:not(.actionbar)") && document.getElementById("rematch") &&
+    document.querySelector("#live-notices .notice");
+  var id = el ? el.id : "ended";
+  el = el || ended;
   if (!el) { return ""; }
   var r = el.getBoundingClientRect();
-  return JSON.stringify({id: el.id, top: r.top, bottom: r.bottom, left: r.left, right: r.right, w: innerWidth, h: innerHeight});
+  return JSON.stringify({id: id, top: r.top, bottom: r.bottom, left: r.left, right: r.right, w: innerWidth, h: innerHeight});
 })()`
 
 // waitControl waits for a new action bar (not the one marked before the

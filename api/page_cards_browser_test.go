@@ -33,10 +33,12 @@ import (
 // offers, then on the action bar's confirmation when it asks for one; the
 // full list of moves is never touched. After every tap the action bar
 // shows the confirmation, the take-back or the "played" line inside the
-// viewport. The game ends. A tab is opened once and then follows the game
-// by itself (its live updates): before each tap the test waits until the
-// tab shows the game's current version, instead of loading the page
-// again. Screenshots cards-*.png.
+// viewport; the tap that ends the game leaves no bar, the page shown from
+// its top, where the notice that the move was played is. The game ends.
+// A tab is opened once and then follows the game by itself (its live
+// updates): before each tap the test waits until the tab shows the game's
+// current version, instead of loading the page again. Screenshots
+// cards-*.png.
 //
 // Each game was played twice, once with every seat on the phone and once
 // with every seat on the desktop: four whole games, the largest cost of

@@ -61,7 +61,11 @@ const tablesFit = `Array.from(document.querySelectorAll("table")).filter(functio
 // key and the checks, scrolled into view).
 //
 // The end's play page is also shot at its table talk (end-talk-*.png),
-// which says that no one wrote to the table.
+// which says that no one wrote to the table, and where its "Play again"
+// form comes on screen (end-rematch-*.png): the button and its note are
+// on screen and nothing covers them (the action bar, fixed at the
+// bottom while a game is on, covered the note), and no bar fixed on the
+// screen repeats the result the headline tells.
 //
 // PBEM_SCREENSHOTS keeps the screenshots.
 func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
@@ -123,10 +127,63 @@ func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
 				auditShowsCommitKey(t, phone, shots, lang, says[lang], end)
 			}
 			look("end-"+g.short, e.url+"/play/"+end+"?token="+tokens.Seat(secret, end, 0, 0), "table#rounds")
+			rematchInSight(t, phone, shots, lang, g.short)
 			within(t, phone, 20*time.Second, lang+" "+g.short+" table talk", chromedp.ScrollIntoView(chromedp.CSS("#table-talk")))
 			shot(t, phone, filepath.Join(shots, "end-talk-"+g.short+"-"+lang+".png"))
 		}
 		release(phone)
+	}
+}
+
+// rematchUncovered lists what hides the end's call to action on the play
+// page of a finished game: the "Play again" button (#rematch) or its note
+// not in the viewport, or covered at its centre or its lower corners
+// (document.elementFromPoint there is not it or inside it), and an
+// element fixed on the screen (the action bar) that tells the result the
+// headline already tells.
+const rematchUncovered = `(function () {
+  var out = [], head = document.getElementById("headline"), words = head ? head.textContent.trim() : "";
+  function name(el) { return el ? el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : "") : "nothing"; }
+  if (!words) { out.push("no headline"); }
+  Array.prototype.forEach.call(document.querySelectorAll("body *"), function (el) {
+    var pos = getComputedStyle(el).position;
+    if ((pos === "fixed" || pos === "sticky") && el.offsetHeight > 0 && words && el.innerText.indexOf(words) >= 0) {
+      out.push("a " + pos + " " + name(el) + " repeats the result " + JSON.stringify(words));
+    }
+  });
+  ["#rematch", "form.rematch p.meta"].forEach(function (sel) {
+    var el = document.querySelector(sel);
+    if (!el) { out.push("no " + sel); return; }
+    var r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) {
+      out.push(sel + " at top " + Math.round(r.top) + " bottom " + Math.round(r.bottom) + ", outside the " + innerHeight + " px viewport");
+      return;
+    }
+    [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]].forEach(function (p) {
+      var at = document.elementFromPoint(p[0], p[1]);
+      if (!at || !el.contains(at)) { out.push(sel + " covered at (" + Math.round(p[0]) + ", " + Math.round(p[1]) + ") by " + name(at)); }
+    });
+  });
+  return out;
+})()`
+
+// rematchInSight checks the play page of a finished game that phone
+// shows (TestBrowserFinishedGamesOnAPhone): at the top of the page, or
+// when the "Play again" form is below the first screen, scrolled as a
+// thumb would until the whole form is on screen (its lower edge 8 px
+// above the screen's), the button and its note are on screen and nothing
+// covers them; and no bar fixed on the screen repeats the result.
+// Screenshot end-rematch-SHORT-LANG.png.
+func rematchInSight(t *testing.T, phone context.Context, shots, lang, short string) {
+	t.Helper()
+	within(t, phone, 10*time.Second, lang+" "+short+" the top",
+		chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0);
+var f = document.querySelector("form.rematch");
+var below = f ? f.getBoundingClientRect().bottom - innerHeight : 0;
+if (below > 0) { window.scrollBy(0, below + 8); }`))
+	shot(t, phone, filepath.Join(shots, "end-rematch-"+short+"-"+lang+".png"))
+	for _, p := range eval[[]string](t, phone, rematchUncovered) {
+		t.Errorf("%s %s: the end's play page on a phone: %s", lang, short, p)
 	}
 }
 

@@ -50,10 +50,11 @@
     if (s) { s.setAttribute("aria-expanded", e.target.open ? "true" : "false"); }
   }, true);
   // The page keeps room for the action bar under its last line: the bar's
-  // own height (9rem without script, enough for its tallest state).
+  // own height (9rem without script, enough for its tallest state). The
+  // page of an ended game has no bar (its region is empty): no room then.
   function roomForBar() {
     var bar = document.getElementById("action-bar"), g = document.getElementById("game");
-    if (bar && g) { g.style.paddingBottom = (bar.offsetHeight + 16) + "px"; }
+    if (bar && g) { g.style.paddingBottom = bar.classList.contains("actionbar") ? (bar.offsetHeight + 16) + "px" : ""; }
   }
   unfoldWide();
   tellFolds();
@@ -133,6 +134,8 @@
     shown = n;
     var y = window.scrollY, focused = document.activeElement;
     var region = focused && focused.closest ? (focused.closest("[data-live]") || {}).id : "";
+    // The game ends with this page: its bar (fixed at the bottom) goes.
+    var ends = !!document.querySelector("#action-bar.actionbar") && !!fresh.querySelector("#action-bar:not(.actionbar)");
     // A fold the player unfolded stays unfolded in the fresh page (not the
     // time-zone question: its answer folds it).
     var unfolded = Array.prototype.map.call(document.querySelectorAll("details.fold[id][open]"), function (d) { return d.id; });
@@ -157,13 +160,19 @@
       if (fresh.hasAttribute(a)) { game.setAttribute(a, fresh.getAttribute(a)); }
     });
     document.title = doc.title;
-    if (focused && focused !== document.body && !document.body.contains(focused)) {
+    var gone = focused && focused !== document.body && !document.body.contains(focused);
+    if (gone) {
       // The tapped control is gone: its twin, else what the action bar
-      // now asks for (a confirmation, a take-back).
-      var t = twin(focused, region) || document.querySelector("#action-bar button");
+      // now asks for (a confirmation, a take-back), else at the end of the
+      // game its "Play again".
+      var t = twin(focused, region) || document.querySelector("#action-bar button") || document.getElementById("rematch");
       if (t) { t.focus({ preventScroll: true }); }
     }
-    window.scrollTo(0, y);
+    // The page that ends the game is shown from its top (the notice that
+    // the last move was played, the result, "Play again"): the bar that
+    // told it at the reader's place is gone. Not while the reader writes
+    // (the focus in a field that stays).
+    window.scrollTo(0, ends && (gone || !focused || focused === document.body) ? 0 : y);
     return true;
   }
   // sync brings the page to the version the stream told (update), unless
