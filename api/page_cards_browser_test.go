@@ -34,11 +34,11 @@ import (
 // full list of moves is never touched. After every tap the action bar
 // shows the confirmation, the take-back or the "played" line inside the
 // viewport; the tap that ends the game leaves no bar, the page shown from
-// its top, where the notice that the move was played is. The game ends.
-// A tab is opened once and then follows the game by itself (its live
-// updates): before each tap the test waits until the tab shows the game's
-// current version, instead of loading the page again. Screenshots
-// cards-*.png.
+// its top, where the notice that the move was played is. The game ends,
+// and every seat's tab shows its end, without the bar. A tab is opened
+// once and then follows the game by itself (its live updates): before
+// each tap the test waits until the tab shows the game's current version,
+// instead of loading the page again. Screenshots cards-*.png.
 //
 // Each game was played twice, once with every seat on the phone and once
 // with every seat on the desktop: four whole games, the largest cost of
@@ -82,12 +82,32 @@ func TestBrowserWholeGameByTapping(t *testing.T) {
 			if seat := e.toMove(id); seat >= 0 {
 				t.Fatalf("after %d card taps, seat %d is still to move", taps, seat)
 			}
+			for seat, tb := range tabs {
+				showsTheEnd(t, tb, e.version(id), "seat "+strconv.Itoa(seat))
+			}
 			if mobileTaps < 10 || taps-mobileTaps < 10 {
 				t.Fatalf("%d of %d card taps on the phone: a size was left out", mobileTaps, taps)
 			}
 			t.Logf("%s: a whole game in %d taps of the list and %d card taps, %d of them on the phone", g.name, listTaps, taps, mobileTaps)
 		})
 	}
+}
+
+// showsTheEnd waits until tab tb shows the end of its game at version v
+// (the last move's answer, or a live update): "Play again", no action bar
+// (its region is empty) and no room kept for one under the page.
+func showsTheEnd(t *testing.T, tb context.Context, v int64, what string) {
+	t.Helper()
+	within(t, tb, 30*time.Second, what+": the end at version "+strconv.FormatInt(v, 10),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Poll[bool](`(function () {
+  var g = document.getElementById("game");
+  return !!g && g.dataset.version === "`+strconv.FormatInt(v, 10)+`" && !!document.getElementById("rematch") &&
+    !!document.querySelector("#action-bar:not(.actionbar)") && !document.querySelector(".actionbar") &&
+    getComputedStyle(g).paddingBottom === "0px";
+})()`, chromedp.WithPollingTimeout(25*time.Second), chromedp.WithPollingInterval(10*time.Millisecond))(ctx, tg)
+			return err
+		}))
 }
 
 // tapACard taps a card of the seat's tab tb, then one of its moves, both
