@@ -210,6 +210,11 @@ func auditShowsCommitKey(t *testing.T, phone context.Context, shots, lang, keyTi
 	if got := eval[string](t, phone, `document.getElementById("commit-key").textContent`); got != hex.EncodeToString(k) {
 		t.Fatalf("%s: the page's key %s is not HKDF of its seed (%x)", lang, got, k)
 	}
+	// Each event is numbered once, by its version (the list's own markers
+	// counted the same numbers beside it: "2. ▶ 2 Ann recruited...").
+	if marker := eval[string](t, phone, `getComputedStyle(document.querySelector("ol.events > li")).listStyleType`); marker != "none" {
+		t.Errorf("%s: the audit's events are numbered twice (list marker %q beside each version)", lang, marker)
+	}
 	within(t, phone, 10*time.Second, lang+" scroll", chromedp.ScrollIntoView(chromedp.CSS("#commit-key")))
 	shot(t, phone, filepath.Join(shots, "audit-key-"+lang+".png"))
 	within(t, phone, 10*time.Second, lang+" scroll", chromedp.ScrollIntoView(chromedp.CSS("#verify-offline")))
