@@ -25,6 +25,13 @@ import (
 // With the grace on every move's emails (projections.Projector.MailGrace),
 // this gives at most one your-turn email per turn of a person, and none
 // whose list of moves is out of date when it is sent.
+//
+// A round-end email tells the round's summary, and to the seat awaited at
+// the round's end its moves and deadline too. It is asked about as a
+// your-turn email is (Kind.MayAwait); stale, it is still sent, since the
+// round's summary is still news, but without its call to move
+// (Row.Passed): a seat that played within the grace, or a game that ended,
+// is not asked again for a move it made or can no longer make.
 
 // News is what Freshness tells of a claimed row.
 type News struct {
@@ -71,7 +78,8 @@ const ChatGather = 15 * time.Minute
 // the truth. notify/postgres.Outbox implements it.
 type Freshness interface {
 	// Freshness returns the News of each row (in its order). Rows of kinds
-	// that do not await a move (Kind.Awaits) are always fresh.
+	// that may not await a move (Kind.MayAwait) and are not table talk
+	// (Kind.Gathered) are always fresh.
 	Freshness(ctx context.Context, rows []Row) ([]News, error)
 }
 
@@ -96,7 +104,7 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	var asked []Row
 	var at []int // at[j] is the index in rows of asked[j]
 	for i, r := range rows {
-		if (r.Kind.Awaits() || r.Kind.Gathered()) && r.Seat >= 0 && r.GameID != "" {
+		if (r.Kind.MayAwait() || r.Kind.Gathered()) && r.Seat >= 0 && r.GameID != "" {
 			asked = append(asked, r)
 			at = append(at, i)
 		}
@@ -113,6 +121,15 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	now := w.c.Now()
 	for j, n := range news {
 		i := at[j]
+		if !rows[i].Kind.Awaits() && !rows[i].Kind.Gathered() {
+			// A round's end: sent, without its call to move once the seat
+			// has moved or is no longer awaited (a your-turn email owed
+			// since asks the same, and does not make it untrue).
+			if n.Stale != StaleSuperseded {
+				rows[i].Passed = n.Stale
+			}
+			continue
+		}
 		if n.Stale != "" {
 			stale[i] = n.Stale
 			continue

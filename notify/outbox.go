@@ -22,6 +22,11 @@ type Row struct {
 	// Story is what the worker's SeatReader read for the row's seat when
 	// it was claimed (nil: none, and deadlines are told in UTC).
 	Story *Story
+	// Passed, when not empty, says why the call to move that the row's
+	// payload carries is out of date (a Stale reason): the email is still
+	// sent, for the rest of what it tells (a round's summary), but without
+	// the moves, the deadline and the reply's choice (see fresh).
+	Passed string
 }
 
 // Status is an outbox row's state.

@@ -197,6 +197,10 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("row %d: %w", row.ID, err)}
 	}
+	if row.Passed != "" {
+		// The call to move is out of date (see Row.Passed).
+		p.Awaited, p.Moves, p.Choice = false, nil, ""
+	}
 	lang := i18n.Norm(p.Language)
 	l := r.langs[lang]
 	gameID := p.Game.ID

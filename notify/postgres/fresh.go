@@ -68,7 +68,7 @@ WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
 // Freshness implements notify.Freshness with two queries for the batch's
-// your-turn emails and reminders (whether each seat played a game event of
+// your-turn emails, reminders and round-end emails (whether each seat played a game event of
 // its own after the row's version: the event store's LastActs; the game
 // and outbox rows: freshSQL), and one for its table talk.
 func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
@@ -81,7 +81,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	}
 	var asked []int
 	for i, r := range rows {
-		if !r.Kind.Awaits() || r.Seat < 0 {
+		if !r.Kind.MayAwait() || r.Seat < 0 {
 			continue
 		}
 		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), pbemevent.SeatActor(r.Seat)

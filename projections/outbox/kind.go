@@ -73,6 +73,13 @@ func (k Kind) Bulk() bool { return !k.AlwaysSent() }
 // it is stale once the seat has moved or is no longer awaited.
 func (k Kind) Awaits() bool { return k == YourTurn || k == Reminder }
 
+// MayAwait reports whether an email of kind k may ask its seat to move:
+// those that do (Awaits), and a round-end email, which tells the awaited
+// seat its moves and deadline beside the round's summary. Its call to move
+// is as stale as a your-turn email's once the seat has moved (the round's
+// summary stays true): see notify.Row.Passed.
+func (k Kind) MayAwait() bool { return k.Awaits() || k == RoundEnd }
+
 // ForSeat reports whether an email of kind k goes to a seat of a game (and
 // so has a time zone to tell its deadline in): not the digest, which spans
 // games (see stories), nor the organiser's and sign-in emails.
