@@ -220,7 +220,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Players:         playerList(p.Game, l.p.T("bot.mark")),
 		Deadline:        l.tellDeadline(deadlineFor(row.Kind, p), row.Story),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
-		AuditLink:       r.link("games", gameID, "audit"),
+		AuditLink:       r.link("games", gameID, "audit") + "?lang=" + url.QueryEscape(lang),
 		UnsubscribeLink: r.UnsubscribeLink(p.To.Email, lang),
 		Summary:         p.Summary,
 		Lines:           p.Lines,

@@ -149,7 +149,7 @@ func TestRenderEveryKindAndLanguage(t *testing.T) {
 					t.Error("HTML part does not escape names")
 				}
 				if k == outbox.GameOver {
-					for _, want := range []string{"https://pbem.example.org/games/g1abc/audit", "42", "Bob wins."} {
+					for _, want := range []string{"https://pbem.example.org/games/g1abc/audit?lang=" + lang, "42", "Bob wins."} {
 						if !strings.Contains(m.Text, want) || !strings.Contains(m.HTML, want) {
 							t.Errorf("game over email lacks %q:\n%s", want, m.Text)
 						}

@@ -400,7 +400,7 @@ func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang s
 	if row.Result == nil || len(sent) != len(row.Players) {
 		t.Fatalf("%d game-over emails for %d players (result %v)", len(sent), len(row.Players), row.Result)
 	}
-	audit := "https://pbem.example.org/games/" + row.ID + "/audit"
+	audit := "https://pbem.example.org/games/" + row.ID + "/audit?lang=" + lang // the page in the reader's language
 	for _, m := range sent {
 		for _, r := range projections.Rankings(row.Result, row.Players) {
 			if line := fmt.Sprintf(rankLine[lang], r.Place, r.Name, r.Score); !strings.Contains(m.Mail.Text, line) {
