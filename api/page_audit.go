@@ -86,7 +86,11 @@ func (p *pages) audit(c echo.Context) error {
 	at := play.AuditNames(a, names) // each act's author as of the act
 	now, loc := p.svc.Now(), location(c)
 	for i, e := range a.Events {
-		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: actorWords(cat, e.Meta.Actor, at[i]),
+		who := actorWords(cat, e.Meta.Actor, at[i])
+		if gameStep(e.Type, e.Meta.Actor, e.Data) {
+			who = cat.T("history.by_game")
+		}
+		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: who,
 			When: tellTime(cat, e.RecordedAt, now, loc), Hash: hex.EncodeToString(e.Hash),
 			PrevHash: hex.EncodeToString(e.PrevHash), Data: string(e.Data)})
 	}

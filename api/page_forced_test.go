@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"html"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,3 +49,55 @@ func TestHistoryTellsForcedSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryCreditsTheGamesOwnSteps: a move that ends a round is
+// followed, in its append, by the round's end; the history page credits
+// the card to its player and the round's end to the game, not to the
+// player whose move led to it (a user trial read "Combat: ... · Amélie"
+// and "The rewards are given. · Amélie"); the audit page of the ended
+// game does the same.
+func TestHistoryCreditsTheGamesOwnSteps(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id := e.createGame(testgame.Name, 2, "en", `{"target":1000,"rounds":1}`)
+	for seat := range 2 {
+		tok := tokens.Seat(secret, id, seat, 0)
+		v, err := e.svc.View(ctx, id, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range v.LegalMoves {
+			if mv := m.(testgame.Move); mv.Kind == "play" {
+				if _, err := e.svc.Move(ctx, id, tok, play.MoveRequest{Version: v.Version, Move: play.PostedMove(`{"kind":"play","card":"` + mv.Card + `"}`)}); err != nil {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	b := e.browser()
+	b.open(id, 1)
+	lines := map[string]string{} // a line's summary -> who it credits
+	for _, m := range historyLineRE.FindAllStringSubmatch(html.UnescapeString(b.get("/play/"+id+"/history").Body), -1) {
+		lines[m[1]] = m[2]
+	}
+	for what, who := range map[string]string{"Round 1 ends.": "the game", "The game ends.": "the game"} {
+		if got, ok := lines[what]; !ok || got != who {
+			t.Errorf("the history credits %q to %q, want %q (lines: %q)", what, got, who, lines)
+		}
+	}
+	for line, got := range lines {
+		if strings.HasPrefix(line, "Bob plays ") && got != "Bob" || strings.HasPrefix(line, "Ann plays ") && got != "Ann" {
+			t.Errorf("the history credits %q to %q", line, got)
+		}
+	}
+	audit := html.UnescapeString(b.get("/games/" + id + "/audit").Body)
+	if !strings.Contains(audit, "Round 1 ends.</span> · the game ·") {
+		t.Errorf("the audit page does not credit the round's end to the game:\n%s", audit)
+	}
+}
+
+// historyLineRE reads a history page's line: its summary and whom it
+// credits.
+var historyLineRE = regexp.MustCompile(`<p class="what">([^<]*)</p><p class="meta"><time[^>]*>[^<]*</time> · ([^<]*)</p>`)

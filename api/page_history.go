@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -56,7 +57,10 @@ func (p *pages) history(c echo.Context) error {
 	now, loc := p.svc.Now(), location(c)
 	for _, r := range h.Events {
 		who := r.ActorName // the seat's holder when it acted
-		if who == "" {
+		switch {
+		case gameStep(r.Type, r.Actor, r.Data):
+			who = cat.T("history.by_game")
+		case who == "":
 			who = actorWords(cat, r.Actor, names)
 		}
 		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: who,
@@ -99,6 +103,29 @@ func actorName(actor string, names []string) string {
 		return seatName(names, i)
 	}
 	return actor
+}
+
+// gameStep reports whether an event of the game is a step the game took
+// itself after an act, rather than the act of its actor (whose append it
+// is part of): a round's end, a battle, a turn beginning for the next seat.
+// Such an event's data names no seat, or another seat than the one that
+// acted ("seat:N", or "forced:N" for a step played for N). Service events
+// (table talk, take-backs, settings) are always their actor's.
+func gameStep(typ, actor string, data json.RawMessage) bool {
+	if pbemevent.IsServiceEvent(typ) {
+		return false
+	}
+	var d struct {
+		Seat *int `json:"seat"`
+	}
+	if json.Unmarshal(data, &d) != nil || d.Seat == nil {
+		return true
+	}
+	seat, ok := pbemevent.SeatOfActor(actor)
+	if !ok {
+		seat, ok = pbemevent.SeatOfForced(actor)
+	}
+	return ok && seat != *d.Seat
 }
 
 // actorWords names who acted in words a player reads (the history and
