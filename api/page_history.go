@@ -105,27 +105,18 @@ func actorName(actor string, names []string) string {
 	return actor
 }
 
-// gameStep reports whether an event of the game is a step the game took
-// itself after an act, rather than the act of its actor (whose append it
-// is part of): a round's end, a battle, a turn beginning for the next seat.
-// Such an event's data names no seat, or another seat than the one that
-// acted ("seat:N", or "forced:N" for a step played for N). Service events
-// (table talk, take-backs, settings) are always their actor's.
+// gameStep reports whether an event is a step the game took itself after
+// its actor's act (pbemevent.GameStep), the acting seat read from the
+// actor ("seat:N", or "forced:N" for a step played for N).
 func gameStep(typ, actor string, data json.RawMessage) bool {
-	if pbemevent.IsServiceEvent(typ) {
-		return false
-	}
-	var d struct {
-		Seat *int `json:"seat"`
-	}
-	if json.Unmarshal(data, &d) != nil || d.Seat == nil {
-		return true
-	}
 	seat, ok := pbemevent.SeatOfActor(actor)
 	if !ok {
 		seat, ok = pbemevent.SeatOfForced(actor)
 	}
-	return ok && seat != *d.Seat
+	if !ok {
+		seat = -1
+	}
+	return pbemevent.GameStep(typ, seat, data)
 }
 
 // actorWords names who acted in words a player reads (the history and

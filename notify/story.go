@@ -78,6 +78,10 @@ type StoryEvent struct {
 	Who string
 	// Summary is the event's sentence as the seat's history has it.
 	Summary string
+	// Step tells a step the game took after the act whose append it is
+	// part of (pbemevent.GameStep: a round's end after a forced draw), not
+	// the act itself: it is not told as played for a seat.
+	Step bool
 }
 
 // SeatReader reads what a seat's email needs at render time. Its
@@ -165,7 +169,9 @@ type storyHeads struct {
 // storyTurns groups events by consecutive actor, each group headed by the
 // name of the seat that acted (as of the act; names are the players by
 // seat), or by one of heads. A seatless event of the actor of the group
-// before it (a step a bot's move led to) stays in that group.
+// before it (a step a bot's move led to) stays in that group; the game's
+// own step after a step played for a seat (StoryEvent.Step) goes under
+// the game's heading.
 func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn {
 	var out []storyTurn
 	last, lastActor := "", ""
@@ -177,9 +183,19 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 		if e.Seat < 0 && e.Actor == lastActor && strings.HasPrefix(e.Actor, "bot:") {
 			key = last
 		}
+		forced, isForced := forcedSeat(e.Actor)
+		// The game's own step after a step played for a seat (a round's
+		// end after a forced draw) is the game's, not played for the seat.
+		step := isForced && e.Step
+		if step {
+			key = "step/" + e.Actor
+		}
 		if len(out) == 0 || key != last {
 			who := heads.game
 			switch {
+			case step:
+			case isForced && forced < len(names) && heads.forced != nil:
+				who = heads.forced(names[forced])
 			case e.Who != "":
 				who = e.Who
 			case e.Seat >= 0 && e.Seat < len(names):
@@ -188,9 +204,6 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 				who = heads.admin
 			case e.Actor == "system":
 				who = heads.timeout
-			}
-			if n, ok := forcedSeat(e.Actor); ok && n < len(names) && heads.forced != nil {
-				who = heads.forced(names[n])
 			}
 			out = append(out, storyTurn{Who: who})
 			last = key

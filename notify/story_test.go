@@ -292,3 +292,26 @@ func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTheGamesStepsAfterAForcedStepAreTheGames: a step played for a seat
+// (its only move) is told under "played for" its player; the round's end
+// and battle that follow it in its append are the game's (a user trial
+// read "End of round 1; the camps are emptied." under "Played for Amélie:
+// the only move").
+func TestTheGamesStepsAfterAForcedStepAreTheGames(t *testing.T) {
+	t.Parallel()
+	s := &Story{Events: []StoryEvent{
+		{Version: 3, Actor: "seat:1", Seat: 1, Summary: "Bob plays the last card"},
+		{Version: 4, Actor: "forced:0", Seat: 0, Summary: "Ann passes the badge"},
+		{Version: 5, Actor: "forced:0", Seat: 0, Step: true, Summary: "The battle: Scotland wins"},
+		{Version: 6, Actor: "forced:0", Seat: 0, Step: true, Summary: "End of round 1"},
+	}}
+	m, err := testRenderer(t).Render(storyRow(t, outbox.YourTurn, "en", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Bob <b>:\n- Bob plays the last card\n\nPlayed for Ann: the only move:\n- Ann passes the badge\n\nThe game:\n- The battle: Scotland wins\n- End of round 1\n"
+	if !strings.Contains(m.Text, want) {
+		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
+	}
+}

@@ -16,3 +16,27 @@ func TestSeatActorReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestGameStep: an event of the game is its actor's act when its data
+// names the acting seat; a step of the game's own when it names no seat or
+// another; a service event is always its actor's.
+func TestGameStep(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		seat int
+		data string
+		want bool
+	}{
+		{"played", 1, `{"seat":1,"card":"c7"}`, false},
+		{"round_ended", 1, `{"round":2}`, true},
+		{"turn_started", 0, `{"seat":1,"card":12}`, true},
+		{"played", -1, `{"seat":1}`, false}, // a bot's move: no acting seat known
+		{"round_ended", -1, `{}`, true},
+		{TypeChat, 0, `{"text":"hi"}`, false},
+		{"played", 0, `not json`, true},
+	} {
+		if got := GameStep(c.typ, c.seat, []byte(c.data)); got != c.want {
+			t.Errorf("GameStep(%q, %d, %s) = %v, want %v", c.typ, c.seat, c.data, got, c.want)
+		}
+	}
+}

@@ -195,6 +195,25 @@ func SeedHash(seed engine.Seed) string {
 	return hex.EncodeToString(h[:])
 }
 
+// GameStep reports whether an event of type typ and data, appended by an
+// act of seat (-1: no seat known), is a step the game took itself after
+// the act rather than the act: an event of the game (not of the service:
+// table talk, take-backs and settings are always their actor's) whose data
+// names no seat, or another seat than the one that acted (a round's end, a
+// battle, the next seat's turn beginning).
+func GameStep(typ string, seat int, data json.RawMessage) bool {
+	if IsServiceEvent(typ) {
+		return false
+	}
+	var d struct {
+		Seat *int `json:"seat"`
+	}
+	if json.Unmarshal(data, &d) != nil || d.Seat == nil {
+		return true
+	}
+	return seat >= 0 && seat != *d.Seat
+}
+
 // SeatActor is the actor of seat's own acts, "seat:N": its moves, table
 // talk, answers and settings (SeatOfActor reads it back).
 func SeatActor(seat int) string { return seatPrefix + strconv.Itoa(seat) }
