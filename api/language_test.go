@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -11,16 +12,19 @@ import (
 	"testing"
 	"time"
 
+	"pbem/api"
 	"pbem/engine"
 	"pbem/engine/bagpipes"
 	"pbem/engine/i18n"
 	"pbem/engine/i18n/i18ntest"
 	"pbem/engine/lords"
+	"pbem/events/play"
 	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
+	"pbem/projections"
 	"pbem/projections/testgame"
 )
 
@@ -307,5 +311,61 @@ func (e *pageEnv) playSome(id string, seed uint64, n int) {
 		}
 		e.playToEnd(id, seed, 1)
 		seed++
+	}
+}
+
+// TestFinishedPageTellsTheResultInTheReadersLanguage (a user trial: a
+// French and an Italian player at an English game of Swords and Bagpipes
+// read "… wins with 31 points." on their pages, in "La partie est
+// terminée." and the result's headline, while their game-over emails were
+// right): the play page of a finished game tells the winner in its
+// reader's language, as the game-over email does
+// (projections.ResultSummary), in the status line and the headline.
+func TestFinishedPageTellsTheResultInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	ctx := context.Background()
+	readers := []reader{{"Ann", "ann@example.org", "en"}, {"Amélie", "amelie@example.org", "fr"}, {"Giulia", "giulia@example.org", "it"}}
+	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: bagpipes.Name, Language: "en"}
+	for _, r := range readers {
+		req.Players = append(req.Players, play.NewPlayer{Name: r.name, Email: r.email, Language: r.lang})
+	}
+	cg, err := e.svc.Create(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cg.ID
+	if n := e.playToEnd(id, 11, 5000); e.toMove(id) >= 0 {
+		t.Fatalf("not over after %d moves", n)
+	}
+	sm, err := e.svc.Summary(ctx, id)
+	if err != nil || sm.Result == nil {
+		t.Fatalf("the game did not end with a result: %v", err)
+	}
+	res := &engine.Result{Summary: sm.Result.Summary}
+	for _, r := range sm.Result.Ranking {
+		res.Ranking = append(res.Ranking, engine.Standing{Seat: r.Seat, Place: r.Place, Score: r.Score})
+	}
+	names := make([]string, len(sm.Seats))
+	for _, s := range sm.Seats {
+		names[s.Seat] = s.Name
+	}
+	english := projections.ResultSummary(res, names, "en")
+	for i, r := range readers {
+		want := projections.ResultSummary(res, names, r.lang)
+		if r.lang != "en" && want == english {
+			t.Fatalf("%s: the result reads the same in %s and in English: %q", r.name, r.lang, want)
+		}
+		body := html.UnescapeString(e.speaking("en").open(id, i).Body)
+		if head := `<p class="headline" id="headline">` + want + `</p>`; !strings.Contains(body, head) {
+			t.Errorf("%s (%s): no headline %q on the page", r.name, r.lang, want)
+		}
+		turn := `id="turn">` + api.PageCatalog.T(r.lang, "play.finished") + " " + want + `</p>`
+		if !strings.Contains(body, turn) {
+			t.Errorf("%s (%s): the status line is not %q", r.name, r.lang, turn)
+		}
+		if r.lang != "en" && strings.Contains(body, english) {
+			t.Errorf("%s (%s): the page tells the result in English: %q", r.name, r.lang, english)
+		}
 	}
 }

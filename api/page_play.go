@@ -289,9 +289,12 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Turn = cat.T("play.aborted")
 	case sm.Status == projections.StatusFinished:
 		d.Turn = cat.T("play.finished")
-		if sm.Result != nil && sm.Result.Summary != "" {
-			d.Headline = sm.Result.Summary
-			d.Turn += " " + sm.Result.Summary
+		if sm.Result != nil {
+			// In the reader's language: the stored Summary is the game's.
+			if line := sm.Result.In(lang); line != "" {
+				d.Headline = line
+				d.Turn += " " + line
+			}
 		}
 		d.Engine = sm.Game
 		d.Rounds = drawChart(p.scores(c, sm.ID), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))

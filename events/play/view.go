@@ -178,10 +178,30 @@ type SeatName struct {
 	Bot  string `json:"bot,omitempty"`
 }
 
-// Outcome is a finished game's result with the players' names.
+// Outcome is a finished game's result with the players' names. Summary
+// is in the game's language (the JSON API's public summary); a page tells
+// its reader the result in theirs (In).
 type Outcome struct {
 	Ranking []projections.Ranking `json:"ranking"`
 	Summary string                `json:"summary,omitempty"`
+}
+
+// In is the result's one line in lang, as the game-over email tells it
+// (projections.ResultSummary): the winners by their names and their score,
+// else Summary.
+func (o *Outcome) In(lang string) string {
+	r := &engine.Result{Summary: o.Summary, Ranking: make([]engine.Standing, len(o.Ranking))}
+	var names []string
+	for i, k := range o.Ranking {
+		r.Ranking[i] = engine.Standing{Seat: k.Seat, Place: k.Place, Score: k.Score, Detail: k.Detail}
+		if k.Seat >= 0 {
+			for len(names) <= k.Seat {
+				names = append(names, "")
+			}
+			names[k.Seat] = k.Name
+		}
+	}
+	return projections.ResultSummary(r, names, lang)
 }
 
 // Summary returns the public summary of a game. Errors: events.CodeNotFound.
