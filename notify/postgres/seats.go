@@ -191,18 +191,20 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 }
 
 // chatFromSQL selects, for each requested seat ($1, $2: game ids and
-// seats), with the request's index, its game row and the version its
-// table talk was told up to: the later of the last page it was shown
-// (seat_visits.seen) and the last table-talk or your-turn email it was
-// sent (outbox.event_version, the version such an email told up to). The
-// subqueries name the game of the games row, not of unnest, for Citus (see
-// gatheredSQL).
-const chatFromSQL = `SELECT r.i, g.game, g.language, g.players, g.version,
+// seats), with the request's index, its game row with the language its
+// reader reads (the seat's, else the game's, as storiesSQL) and the
+// version its table talk was told up to: the later of the last page it
+// was shown (seat_visits.seen) and the last table-talk or your-turn email
+// it was sent (outbox.event_version, the version such an email told up
+// to). The subqueries name the game of the games row, not of unnest, for
+// Citus (see gatheredSQL).
+const chatFromSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version,
   greatest(coalesce((SELECT v.seen FROM seat_visits v WHERE v.game_id = g.id AND v.seat = r.seat), 0),
     coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat
       AND n.status = 'sent' AND n.kind IN ('chat', 'your_turn')), 0))
 FROM games g
 JOIN (SELECT * FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(game_id, seat, i)) r ON r.game_id = g.id
+LEFT JOIN seats s ON s.game_id = g.id AND s.seat = r.seat
 WHERE g.id = ANY ($1::text[])
 ORDER BY r.i`
 
