@@ -1,6 +1,10 @@
 package notify
 
-import "pbem/projections/outbox"
+import (
+	"strings"
+
+	"pbem/projections/outbox"
+)
 
 // said is one sentence of an answer: its catalog key and the move it
 // names (the move played, or the line reading stopped at), the zone
@@ -11,7 +15,9 @@ type said struct {
 }
 
 // sentences pairs each of a's Says with the move it names; a muster
-// answer that ended the muster reads its "_over" sentence.
+// answer that ended the muster reads its "_over" sentence, and a move
+// played whose label ends a sentence its "_ends" one (no stop of its own
+// after the label's).
 func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
 	played, skipped := 0, 0
@@ -23,6 +29,9 @@ func sentences(a *outbox.Answer) []said {
 				s.Move = a.Moves[played]
 			}
 			played++
+			if endsSentence(s.Move) {
+				s.Key += "_ends"
+			}
 		case outbox.AnswerSkipped:
 			if skipped < len(a.Skipped) {
 				s.Move = a.Skipped[skipped]
@@ -42,4 +51,12 @@ func sentences(a *outbox.Answer) []said {
 		out = append(out, s)
 	}
 	return out
+}
+
+// endsSentence reports whether label ends with a full stop, a question or
+// an exclamation mark, or an ellipsis (a card's text quoted in a move's
+// label): a sentence that closes with it adds no stop of its own.
+func endsSentence(label string) bool {
+	return strings.HasSuffix(label, ".") || strings.HasSuffix(label, "!") ||
+		strings.HasSuffix(label, "?") || strings.HasSuffix(label, "…")
 }
