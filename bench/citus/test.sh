@@ -27,7 +27,7 @@ tests=(
   './events/play/bots ^(TestBotWorkerPlaysWholeGames|TestWorkerPlaysClaimedSeatsAtOnce)$'
   './events/play ^(TestServicePlaysAGameToTheEnd|TestTakeback.*|TestSeatCatchUpStartsAfterTheLastMoveOrVisit)$'
   './projections/postgres ^(TestRebuildEqualsLive|TestVerifyCatchesTampering)$'
-  './notify/postgres ^(TestDeadlineReminderTimeoutAndNextPlayerEmailed|TestTwoSchedulersTimeOutEachGameOnce|TestReminderSaysWhatHappensAndListsTheMoves|TestZoneOfFallsBackToThePersonsZone)$'
+  './notify/postgres ^(TestDeadlineReminderTimeoutAndNextPlayerEmailed|TestTwoSchedulersTimeOutEachGameOnce|TestReminderSaysWhatHappensAndListsTheMoves|TestZoneOfFallsBackToThePersonsZone|TestTableTalkEmailSpeaksTheReadersLanguage)$'
   './api ^(TestBotSeatsThroughTheAPI|TestAuditReadsAsAStory|TestPageGenericGameAndHistoryAndAudit|TestDevMailboxReplyPlaysTheMove|TestBrowserWholeGameByTapping)$'
 )
 [ -n "${CITUS_RUN:-}" ] && tests=("$CITUS_RUN")
