@@ -75,8 +75,11 @@ func bagData(cat i18n.Printer, v bagpipes.View, names []string) *bagPage {
 		if pl.DaggerTotal != nil {
 			row.Daggers = fmt.Sprintf("%d (%d)", pl.DaggerCards, *pl.DaggerTotal)
 		}
-		if pl.Side == "" {
-			row.Side = "?"
+		switch {
+		case pl.Side == "" && pl.Chosen:
+			row.Side = "?" // chosen, kept secret until the battle
+		case pl.Side == "":
+			row.Side = "—" // none chosen yet this round (or the game is over)
 		}
 		bp.Players = append(bp.Players, row)
 	}
