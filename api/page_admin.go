@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -193,6 +194,9 @@ func (p *pages) adminAction(c echo.Context) error {
 			return events.Errorf(events.CodeInvalid, "seat: choose a player")
 		}
 		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
+		if np := (*play.NoPersonError)(nil); errors.As(err, &np) {
+			return p.noPerson(c, id, np)
+		}
 	case "rematch":
 		return p.rematch(c, id, tok)
 	case "revoke":
@@ -220,6 +224,23 @@ func (p *pages) adminAction(c echo.Context) error {
 		to += "&seat=" + url.QueryEscape(seat)
 	}
 	return c.Redirect(http.StatusSeeOther, to)
+}
+
+// noPerson is the page of a hand-back refused because a bot has played
+// the seat since the game began (np), which the admin page no longer
+// offers but a page older than the seat table's rule, or a forged form,
+// may still ask for: in the admin page's language, the seat named by its
+// player's name as the players see it, with the refusal's status (409).
+func (p *pages) noPerson(c echo.Context, id string, np *play.NoPersonError) error {
+	_, cat, b, err := p.summaryPage(c, id)
+	if err != nil {
+		return err
+	}
+	code := play.ErrorCode(np)
+	d := pageError{base: b, Status: statusFor(code, np), Code: code, Msg: "admin.no_person",
+		Detail: cat.T("admin.no_person_detail", np.Name), Back: "/admin/" + id}
+	d.Title = cat.T("err.title")
+	return p.render(c, d.Status, "error", d)
 }
 
 // revokeAdmin revokes the admin link of the page's cookie (the form's

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pbem/engine/lords"
+	"pbem/events/play"
 	"pbem/events/tokens"
 )
 
@@ -144,5 +145,72 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 	}
 	if got, want := answerOf(act(url.Values{"action": {"pause"}})), "La partie est en pause ; 1 joueur a été prévenu."; got != want {
 		t.Errorf("French pause answers %q, want %q", got, want)
+	}
+}
+
+// TestAdminGivesBackOnlyASeatAPersonHeld: the admin page offers "Give the
+// seat back" only for a seat a bot took over from a person; a seat a bot
+// has played since the start has no one to give it back to, so its row
+// offers no such button. A hand-back of it all the same (a stale page, a
+// forged form) is refused with a 409 in the admin page's language (the
+// game's: the organiser's browser asks for none here), naming the seat by
+// its player's name, not with the service's English that counts seats
+// from 0.
+func TestAdminGivesBackOnlyASeatAPersonHeld(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	for _, tc := range []struct{ lang, back, refusal, detail string }{
+		{"en", "Give the seat back to Bob", "There is no one to give this seat back to.",
+			"A bot has played Robot 1 since the game began: no person ever held that seat."},
+		{"fr", "Rendre la place à Bob", "Il n'y a personne à qui rendre cette place.",
+			"Un robot joue Robot 1 depuis le début de la partie : personne n'a jamais tenu cette place."},
+		{"it", "Restituisci il posto a Bob", "Non c'è nessuno a cui restituire questo posto.",
+			"Un bot gioca Robot 1 dall'inizio della partita: nessuna persona ha mai tenuto quel posto."},
+	} {
+		cg, err := e.svc.Create(t.Context(), play.CreateGame{Game: lords.Name, Language: tc.lang,
+			Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
+			Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Bot: "normal"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := cg.ID
+		if _, err := e.svc.SeatBot(t.Context(), id, tokens.Admin(secret, id, 0), 1, "easy"); err != nil {
+			t.Fatal(err)
+		}
+		adm, _ := adminBrowser(t, e, id)
+		body := adm.get("/admin/" + id).Body
+		rows := reSeatRow.FindAllStringSubmatch(body, -1)
+		if len(rows) != 3 {
+			t.Fatalf("%s: %d seat rows, want 3:\n%s", tc.lang, len(rows), body)
+		}
+		giveBack := `name="level" value="">`
+		if row := html.UnescapeString(rows[1][2]); !strings.Contains(row, tc.back) || !strings.Contains(row, giveBack) {
+			t.Errorf("%s: Bob's seat, taken over by a bot, cannot be given back:\n%s", tc.lang, row)
+		}
+		if row := html.UnescapeString(rows[2][2]); strings.Contains(row, giveBack) || strings.Contains(row, "Robot 1</button>") {
+			t.Errorf("%s: the row of a bot from the start offers to give the seat back:\n%s", tc.lang, row)
+		}
+
+		// The hand-back of the bot's seat all the same (a forged form).
+		csrf := moveForm(t, body).csrf
+		r := adm.post("/admin/"+id, url.Values{"csrf": {csrf}, "action": {"bot"}, "seat": {"2"}, "level": {""}})
+		got := html.UnescapeString(r.Body)
+		if r.Status != http.StatusConflict {
+			t.Errorf("%s: the hand-back of a bot from the start answers %d, want 409", tc.lang, r.Status)
+		}
+		for _, want := range []string{`<html lang="` + tc.lang + `"`, tc.refusal, tc.detail, `href="/admin/` + id + `"`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: the refusal lacks %q:\n%s", tc.lang, want, got)
+			}
+		}
+		for _, bad := range []string{"seat 2", "from the start", "hand back to"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("%s: the refusal says %q:\n%s", tc.lang, bad, got)
+			}
+		}
+		// Neither page leaves English or a developer's string.
+		sweep := &pageSweep{t: t, lang: tc.lang}
+		sweep.check("admin page with a bot from the start", page{Status: http.StatusOK, Body: body}, http.StatusOK)
+		sweep.check("refused hand-back", r, http.StatusConflict)
 	}
 }

@@ -17,6 +17,11 @@ type AdminSeat struct {
 	Email string
 	// Bot is the level of the bot that plays the seat, "" for a person.
 	Bot string
+	// HandBack is set when a bot plays the seat for the person who held
+	// it (the organiser's choice, a muster's silence, an away), to whom
+	// the organiser may give it back; not for a seat a bot has played
+	// since the start, which has no one to give it back to.
+	HandBack bool
 	// LastVisit is when the seat last opened its play page (nil: never,
 	// or before visits were dated).
 	LastVisit *time.Time
@@ -46,7 +51,7 @@ func (s *Service) AdminSeats(ctx context.Context, id, adminToken string) ([]Admi
 	}
 	out := make([]AdminSeat, 0, len(g.Seats))
 	for _, st := range g.Seats {
-		a := AdminSeat{Seat: st.Seat, Name: st.Name, Email: st.Email, Bot: st.Bot}
+		a := AdminSeat{Seat: st.Seat, Name: st.Name, Email: st.Email, Bot: st.Bot, HandBack: handsBack(&st)}
 		if t, ok := visits[st.Seat]; ok {
 			a.LastVisit = &t
 		}

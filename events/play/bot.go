@@ -165,12 +165,33 @@ func (h *botGame) choose(eng engine.Game, st engine.State, level bot.Level, seat
 	return mv, nil
 }
 
+// NoPersonError is SeatBot's refusal to hand "back" a seat that a bot has
+// played since the game began: no person ever held it. Its code is
+// events.CodeConflict (the *events.Error it unwraps to, whose message
+// counts seats from 0 as the API does); Name is the seat's player as the
+// players see it, for a page to word the refusal in its reader's language.
+type NoPersonError struct {
+	Seat int
+	Name string
+	err  *events.Error
+}
+
+func (e *NoPersonError) Error() string { return e.err.Error() }
+func (e *NoPersonError) Unwrap() error { return e.err }
+
+// handsBack reports whether seat st, which a bot plays, can be handed back
+// to a person: one held it before the bot (its address is kept), which a
+// seat a bot played from the start, without an address, never had.
+func handsBack(st *projections.Seat) bool {
+	return st.Bot != "" && st.Email != ""
+}
+
 // SeatBot hands seat of game id to a bot of level (easy, normal, strong),
 // or back to its person (level ""), who gets a fresh play link by email.
 // It records pbem.seat_bot. Errors: events.CodeNotFound (also for a bad seat),
 // events.CodeUnauthorized, events.CodeInvalid for a bad level, events.CodeConflict if the game has ended,
 // the seat is already so played, or a seat that was a bot from the start
-// is handed "back" (it has no person).
+// is handed "back" (it has no person: a *NoPersonError).
 func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
 	if err != nil {
@@ -195,8 +216,9 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 		return nil, events.Errorf(events.CodeConflict, "seat %d is already played that way", seat)
 	}
 	if ev.Bot == "" {
-		if st.Email == "" {
-			return nil, events.Errorf(events.CodeConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)
+		if !handsBack(st) {
+			return nil, &NoPersonError{Seat: seat, Name: st.Name,
+				err: events.Errorf(events.CodeConflict, "seat %d was a bot's from the start: it has no person to hand back to", seat)}
 		}
 		ev.TokenGen = st.TokenGen + 1
 		g = g.Clone() // the loaded row is shared (cached)
