@@ -3,8 +3,14 @@ package api_test
 import (
 	"context"
 	"html"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
+
+	"pbem/engine/lords"
+	"pbem/events/play"
+	"pbem/events/tokens"
 )
 
 // TestFinishedPageNamesTheWinnerAndTellsTheRounds: the play page of a
@@ -64,5 +70,60 @@ func TestFinishedPageNamesTheWinnerAndTellsTheRounds(t *testing.T) {
 				t.Error(`the page of an ended game says "yet"`)
 			}
 		})
+	}
+}
+
+var reAuditLink = regexp.MustCompile(`href="([^"]*/games/[^"]*/audit[^"]*)"`)
+
+// TestAuditLinksKeepThePagesLanguage: the links to an ended game's audit
+// from the play page (the result's and the links under the board), the
+// history page and the admin page carry the page's language (?lang=), as
+// the rules' link does, so the audit opens in the language its reader
+// was reading; without it, it opened in the game's (English here) for a
+// player who reads French or Italian.
+func TestAuditLinksKeepThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	cg, err := e.svc.Create(context.Background(), play.CreateGame{Game: lords.Name, Language: "en",
+		Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org", Language: "fr"}, {Name: "Bob", Email: "bob@example.org", Language: "it"},
+			{Name: "Cid", Email: "cid@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cg.ID
+	e.playToEnd(id, 11, 5000)
+	follow := func(what, lang string, body string, want int) {
+		t.Helper()
+		links := reAuditLink.FindAllStringSubmatch(body, -1)
+		if len(links) != want {
+			t.Errorf("%s (%s): %d links to the audit, want %d", what, lang, len(links), want)
+		}
+		for _, l := range links {
+			href := html.UnescapeString(l[1])
+			if href != "/games/"+id+"/audit?lang="+lang {
+				t.Errorf("%s (%s) links the audit as %q, without the page's language", what, lang, href)
+			}
+			p := e.browser().get(href)
+			if p.Status != http.StatusOK || !strings.Contains(p.Body, `<html lang="`+lang+`"`) {
+				t.Errorf("%s (%s): the audit it links is not in %s (%d)", what, lang, lang, p.Status)
+			}
+		}
+	}
+	for seat, lang := range []string{"fr", "it", "en"} {
+		b := e.browser()
+		p := b.open(id, seat)
+		if !strings.Contains(p.Body, `<html lang="`+lang+`"`) {
+			t.Fatalf("seat %d's page is not in %s", seat, lang)
+		}
+		follow("play page", lang, p.Body, 2)
+		follow("history page", lang, b.get("/play/"+id+"/history").Body, 1)
+	}
+	adm := e.browser()
+	if r := adm.get("/admin/" + id + "?token=" + tokens.Admin(secret, id, 0)); r.Status != http.StatusSeeOther {
+		t.Fatalf("admin link: %d", r.Status)
+	}
+	for _, lang := range []string{"fr", "it", "en"} {
+		follow("admin page", lang, adm.get("/admin/"+id+"?lang="+lang).Body, 1)
 	}
 }

@@ -291,7 +291,7 @@ func TestPageGenericGameAndHistoryAndAudit(t *testing.T) {
 	}
 	h := bs[0].get("/play/" + id + "/history")
 	if h.Status != http.StatusOK || !strings.Contains(h.Body, "Historique de") || strings.Count(h.Body, "<li>") < 5 ||
-		!strings.Contains(h.Body, `href="/games/`+id+`/audit"`) {
+		!strings.Contains(h.Body, `href="/games/`+id+`/audit?lang=fr"`) {
 		t.Fatalf("history: %d\n%s", h.Status, h.Body)
 	}
 	if p := e.browser().get("/play/" + id + "/history"); p.Status != http.StatusUnauthorized {

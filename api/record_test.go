@@ -171,7 +171,7 @@ func TestFinishedGameShowsRatings(t *testing.T) {
 	b.get("/play/" + id + "?token=" + url.QueryEscape(tokens.Seat(secret, id, 1, 0)))
 	page := b.get("/play/" + id)
 	if page.Status != http.StatusOK || !strings.Contains(page.Body, `id="ratings"`) || strings.Count(page.Body, "<td>1500</td>") != 2 ||
-		!strings.Contains(page.Body, `href="/games/`+id+`/audit"`) || !strings.Contains(page.Body, "Cotes (Glicko-2), avant et après cette partie") {
+		!strings.Contains(page.Body, `href="/games/`+id+`/audit?lang=fr"`) || !strings.Contains(page.Body, "Cotes (Glicko-2), avant et après cette partie") {
 		t.Fatalf("finished game's page: %d\n%s", page.Status, page.Body)
 	}
 }
