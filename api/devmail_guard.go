@@ -39,7 +39,7 @@ func isLoopback(ip string) bool {
 // mailPageHeaders adds to the mail pages (the preferences, the dev
 // mailbox) echo's Secure headers: a Content-Security-Policy that allows no
 // script, no frame around the page, no sniffing, no referrer. The dev
-// mailbox's styles are inline attributes, hence style-src 'unsafe-inline';
+// mailbox's style sheet is inline, in the page, hence style-src 'unsafe-inline';
 // the preference page, a page of the site, sets the pages' headers over
 // these (securityHeaders).
 var mailPageHeaders = middleware.SecureWithConfig(middleware.SecureConfig{

@@ -33,20 +33,34 @@ type prefsPage struct {
 	BadMode bool
 }
 
+// mailboxHTML is the dev mailbox page. It reads on a phone as on a
+// desktop: a viewport (without one a phone lays it out 980 pixels wide and
+// shrinks it), and long words (links with their tokens, Message-IDs,
+// addresses) wrap anywhere rather than run off the screen. Its styles are
+// the page's own (the mail pages' Content-Security-Policy allows inline
+// styles).
 const mailboxHTML = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
-<title>pbem dev mailbox</title></head>
-<body style="font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 1em">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
+<title>pbem dev mailbox</title>
+<style>
+body{font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 1em;overflow-wrap:anywhere}
+article{border-top:1px solid #ccc;padding:.5em 0}
+h2{font-size:1.1em;margin:.3em 0}
+.meta{color:#555;margin:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:.7em}
+textarea{box-sizing:border-box;display:block;width:100%;max-width:100%;font:inherit}
+</style></head>
+<body>
 <h1>Dev mailbox</h1>
 <p>No PBEM_SMTP_URL is set, so emails land here instead of being sent. Newest first (at most 100).
 An email with a Reply-To can be answered below as its recipient would: a number from its list, the move in words,
 or a line that starts with "chat:". The answer goes through the same code as a reply by email.</p>
 {{with .Result}}<p role="status"><strong>Your reply: {{.}}</strong></p>{{end}}
-{{range .Msgs}}{{$m := .}}<article style="border-top:1px solid #ccc;padding:.5em 0">
-<h2 style="font-size:1.1em;margin:.3em 0">{{.Subject}}</h2>
-<p style="color:#555;margin:0">To: {{.To}} · From: {{.From}} · {{.CreatedAt.UTC.Format "2006-01-02 15:04:05 UTC"}}<br>
+{{range .Msgs}}{{$m := .}}<article>
+<h2>{{.Subject}}</h2>
+<p class="meta">To: {{.To}} · From: {{.From}} · {{.CreatedAt.UTC.Format "2006-01-02 15:04:05 UTC"}}<br>
 Message-ID: {{index .Headers "Message-ID"}}{{with index .Headers "List-Unsubscribe"}} · List-Unsubscribe: {{.}}{{end}}</p>
-<pre style="white-space:pre-wrap;background:#f6f6f6;padding:.7em">{{range linkify .Text}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</pre>
+<pre>{{range linkify .Text}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</pre>
 {{with index .Headers "Reply-To"}}{{if $.Replies}}<form method="post" action="/dev/mail/reply">
 <input type="hidden" name="from" value="{{$m.To}}"><input type="hidden" name="to" value="{{.}}">
 <input type="hidden" name="subject" value="{{$m.Subject}}"><input type="hidden" name="in_reply_to" value="{{index $m.Headers "Message-ID"}}">
