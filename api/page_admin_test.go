@@ -214,3 +214,36 @@ func TestAdminGivesBackOnlyASeatAPersonHeld(t *testing.T) {
 		sweep.check("refused hand-back", r, http.StatusConflict)
 	}
 }
+
+// TestAdminHandOffSentTwiceIsDone: the organiser's form handing a seat to
+// a bot, sent twice (a double tap, a page sent again), and the hand-back
+// sent twice, each land on the admin page as done the second time, where
+// the second answered 409 with the service's English and a seat counted
+// from 0 ("seat 1 is already played that way").
+func TestAdminHandOffSentTwiceIsDone(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	id := e.createGame(lords.Name, 3, "fr", "")
+	_, submit := adminBrowser(t, e, id)
+	for _, level := range []string{"easy", ""} {
+		for range 2 {
+			body := html.UnescapeString(submit(url.Values{"action": {"bot"}, "seat": {"1"}, "level": {level}}))
+			if strings.Contains(body, "already played") || strings.Contains(body, "seat 1") {
+				t.Fatalf("level %q sent again: %s", level, body)
+			}
+		}
+		sm, err := e.svc.Summary(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sm.Seats[1].Bot; got != level {
+			t.Fatalf("seat 1 is played by %q, want %q", got, level)
+		}
+	}
+	// Another conflict is still refused: a level the game does not know.
+	adm, _ := adminBrowser(t, e, id)
+	csrf := moveForm(t, adm.get("/admin/"+id).Body).csrf
+	if r := adm.post("/admin/"+id, url.Values{"csrf": {csrf}, "action": {"bot"}, "seat": {"1"}, "level": {"genius"}}); r.Status != http.StatusBadRequest {
+		t.Errorf("an unknown level answers %d, want 400", r.Status)
+	}
+}
