@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"pbem/api"
 	"pbem/engine"
+	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
@@ -206,3 +208,61 @@ func TestConfirmationLinkExpires(t *testing.T) {
 		t.Fatalf("an expired proposal created %+v", c)
 	}
 }
+
+// TestOrganiserWhoPlaysReadsTheirLanguage: an organiser who is also a
+// player reading French, in a game in English proposed from the English
+// lobby, gets the confirmation and the admin link in French, as their
+// invitation; an organiser who does not play gets them in the lobby's
+// language, then the game's (a user trial found both in English beside a
+// French invitation).
+func TestOrganiserWhoPlaysReadsTheirLanguage(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	for _, c := range []struct {
+		organiser, confirm, admin string
+	}{
+		{"amelie@example.org", "fr", "fr"}, // plays, reads French
+		{"org@example.org", "it", "en"},    // does not play: the lobby's, then the game's
+	} {
+		p, err := e.svc.Propose(t.Context(), play.CreateGame{Organiser: play.Organiser{Name: "Amélie", Email: c.organiser}, Game: lords.Name,
+			Language: "en", MessageLanguage: "it", Players: []play.NewPlayer{{Name: "Amélie", Email: "Amelie@Example.org", Language: "fr"},
+				{Name: "Giulia", Email: "giulia@example.org", Language: "it"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent := e.letters()[c.organiser]
+		if len(sent) != 1 || !strings.Contains(sent[0], confirmWords[c.confirm]) {
+			t.Errorf("organiser %s: the confirmation is not in %s:\n%q", c.organiser, c.confirm, sent)
+		}
+		if _, err := e.svc.Confirm(t.Context(), tokens.Confirm(secret, p.ID), nil); err != nil {
+			t.Fatal(err)
+		}
+		var admin []string
+		for _, m := range e.letters()[c.organiser] {
+			if strings.Contains(m, "/admin/"+p.ID) {
+				admin = append(admin, m)
+			}
+		}
+		if len(admin) != 1 || !strings.Contains(admin[0], adminWords[c.admin]) {
+			t.Errorf("organiser %s: the admin link is not in %s:\n%q", c.organiser, c.admin, admin)
+		}
+		// The confirmation link followed again sends the admin link again.
+		if _, err := e.svc.Confirm(t.Context(), tokens.Confirm(secret, p.ID), nil); err != nil {
+			t.Fatal(err)
+		}
+		if again := e.letters()[c.organiser]; len(again) != 1 || !strings.Contains(again[0], "/admin/"+p.ID) ||
+			!strings.Contains(again[0], adminWords[c.admin]) {
+			t.Errorf("organiser %s: the admin link sent again is not in %s:\n%q", c.organiser, c.admin, again)
+		}
+	}
+}
+
+// confirmWords and adminWords are words of the confirmation's and the
+// admin link's first sentences by language (the catalogs' confirm.intro
+// and admin_link.intro).
+var (
+	confirmWords = map[string]string{"en": "You asked to set up a game of", "fr": "Vous avez demandé à organiser une partie de",
+		"it": "Hai chiesto di organizzare una partita di"}
+	adminWords = map[string]string{"en": "is set up and the invitations are on their way", "fr": "est prête et les invitations sont parties",
+		"it": "è pronta e gli inviti"}
+)

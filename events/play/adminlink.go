@@ -104,7 +104,13 @@ func (s *Service) adminGen(ctx context.Context, id string) (int, error) {
 // generation gen to the organiser of proposal p (the renderer derives the
 // link from the payload's token generation).
 func adminLinkMail(g *projections.Game, p *Proposal, gen int) outbox.Row {
-	row := organiserMail(outbox.AdminLink, g.ID, p, g.Language, g.Game, g.Players)
+	var readers []NewPlayer // the people's seats, for the organiser's language
+	for _, st := range g.Seats {
+		if st.Bot == "" {
+			readers = append(readers, NewPlayer{Email: st.Email, Language: st.Language})
+		}
+	}
+	row := organiserMail(outbox.AdminLink, g.ID, p, organiserLanguage(p.OrganiserEmail, readers, g.Language), g.Game, g.Players)
 	row.Payload.TokenGen = gen
 	return row
 }

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -59,7 +60,8 @@ type Proposed struct {
 
 // Propose checks req as Create does and keeps it until the organiser
 // confirms it, queueing only the confirmation email to the organiser (in
-// req.MessageLanguage, else the game's language). Errors: as Create.
+// their language as a player, else req.MessageLanguage, else the game's:
+// organiserLanguage). Errors: as Create.
 func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error) {
 	p, err := s.proposal(ctx, &req)
 	if err != nil {
@@ -67,10 +69,7 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 	}
 	id := p.ID
 	p.ExpiresAt = p.CreatedAt.Add(ProposalLifetime)
-	lang := req.MessageLanguage
-	if lang == "" {
-		lang = req.Language
-	}
+	lang := organiserLanguage(p.OrganiserEmail, req.Players, cmp.Or(req.MessageLanguage, req.Language))
 	names := make([]string, len(req.Players))
 	for i, pl := range req.Players {
 		names[i] = pl.Name
@@ -119,7 +118,7 @@ func (s *Service) Confirm(ctx context.Context, token string, again func(id strin
 	if err := s.checkBlocked(ctx, &req); err != nil {
 		return nil, err
 	}
-	row := organiserMail(outbox.AdminLink, p.ID, p, req.Language, req.Game, playerNames(req))
+	row := organiserMail(outbox.AdminLink, p.ID, p, organiserLanguage(p.OrganiserEmail, req.Players, req.Language), req.Game, playerNames(req))
 	cg, err := s.create(ctx, req, p.ID, []outbox.Row{row})
 	if ErrorCode(err) == events.CodeConflict {
 		// A concurrent Confirm of the same link created it first.
@@ -231,6 +230,19 @@ func (s *Service) SetBlocked(ctx context.Context, email string, blocked bool) er
 func (s *Service) IsBlocked(ctx context.Context, email string) (bool, error) {
 	b, err := s.accounts.Blocked(ctx, []string{email})
 	return len(b) > 0, err
+}
+
+// organiserLanguage is the language the organiser at email reads: that of
+// the player with the same address who chose one (an organiser who plays
+// reads the game's emails in it), else fallback (the lobby page's
+// language for the confirmation, else the game's).
+func organiserLanguage(email string, players []NewPlayer, fallback string) string {
+	for _, pl := range players {
+		if pl.Language != "" && pl.Email != "" && strings.EqualFold(pl.Email, email) {
+			return pl.Language
+		}
+	}
+	return fallback
 }
 
 // organiserMail is an outbox row of kind to the organiser of p about game

@@ -139,7 +139,7 @@ func (s *Service) rematchGame(ctx context.Context, g *projections.Game, req Crea
 	if err != nil {
 		return nil, err
 	}
-	row := organiserMail(outbox.AdminLink, id, p, g.Language, g.Game, playerNames(req))
+	row := organiserMail(outbox.AdminLink, id, p, organiserLanguage(p.OrganiserEmail, req.Players, g.Language), g.Game, playerNames(req))
 	cg, err := s.create(ctx, req, id, []outbox.Row{row})
 	if ErrorCode(err) == events.CodeConflict {
 		// A concurrent request created it first.
