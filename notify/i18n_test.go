@@ -56,7 +56,7 @@ func TestEmailElision(t *testing.T) {
 		{"fr", "round_end.intro", []any{"Épées", "Ann, Bob"}, "Une manche d'Épées avec Ann, Bob est terminée. Qui a récupéré quoi :"},
 		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a récupéré quoi :"},
 		{"fr", "invitation.intro", []any{"Aventure", "Élodie"}, "Vous êtes invité·e à une partie d'Aventure avec Élodie. Votre place vous attend."},
-		{"it", "invitation.intro", []any{"Aventure", "Élodie"}, "Sei invitato a una partita di Aventure con Élodie. Il tuo posto ti aspetta."},
+		{"it", "invitation.intro", []any{"Aventure", "Élodie"}, "Hai un invito a una partita di Aventure con Élodie. Il tuo posto ti aspetta."},
 	}
 	for _, c := range cases {
 		if got := emailCatalog.T(c.lang, c.key, c.args...); got != c.want {
