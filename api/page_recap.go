@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"pbem/engine"
 	"pbem/engine/i18n"
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 	"pbem/projections"
 )
@@ -21,10 +23,12 @@ type confirmRecap struct {
 	// ("Bruce's army", "Number of rounds: 3"); empty: the base game.
 	Options []string
 	// Language is the game's language (its own name).
-	Language  string
-	Players   []recapPlayer
-	Deadline  string
-	Policy    string
+	Language string
+	Players  []recapPlayer
+	Deadline string
+	Policy   string
+	// Away is what a player's away does in the game, in words.
+	Away      string
 	Organiser string
 	// Expires is when the link stops working (zero when it was used).
 	Expires *when
@@ -54,6 +58,8 @@ func (p *pages) recap(c echo.Context, cat i18n.Printer, r *play.Recap) *confirmR
 		policy = projections.PolicyDefaultMove
 	}
 	d.Policy = textOr(cat, "lobby.policy."+policy, policy)
+	away := cmp.Or(g.AwayPolicy, pbemevent.AwayWait)
+	d.Away = textOr(cat, "lobby.away."+away, away)
 	d.Muster = musterWords(cat, g.Muster, g.MusterDefault)
 	d.Organiser = r.Organiser.Email
 	if r.Organiser.Name != "" {

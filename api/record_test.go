@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -236,5 +237,24 @@ func TestPutLeaderboardChoice(t *testing.T) {
 	}
 	if getJSON(t, e, "/api/v1/leaderboards/"+lords.Name, "", &board); len(board.Players) != 0 {
 		t.Fatalf("leaderboard after Ann left it: %+v", board)
+	}
+}
+
+// TestConfirmPageTellsLanguageAndAway: the confirmation page's recap tells
+// the game's language and what a player's away does, which the lobby
+// asked for and the recap left out (a user trial).
+func TestConfirmPageTellsLanguageAndAway(t *testing.T) {
+	e := newPageEnv(t)
+	p, err := e.svc.Propose(context.Background(), play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name,
+		Language: "fr", AwayPolicy: "bot", Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Zoe", Email: "zoe@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := e.browser().get("/confirm/" + tokens.Confirm(secret, p.ID) + "?lang=it")
+	body := html.UnescapeString(page.Body)
+	for _, want := range []string{`<dd id="recap-language">Français</dd>`, `<dd id="recap-away">un bot gioca al suo posto finché non torna</dd>`} {
+		if page.Status != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("the confirmation page lacks %s:\n%s", want, body)
+		}
 	}
 }
