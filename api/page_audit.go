@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"pbem/events/pbemevent"
 	"pbem/events/play"
 )
 
@@ -85,9 +86,10 @@ func (p *pages) audit(c echo.Context) error {
 	texts := ent.textsFor(b.Lang, names, func() []string { return p.svc.DescribeAudit(a, names, b.Lang) })
 	at := play.AuditNames(a, names) // each act's author as of the act
 	now, loc := p.svc.Now(), location(c)
+	var steps pbemevent.Steps
 	for i, e := range a.Events {
 		who := actorWords(cat, e.Meta.Actor, at[i])
-		if gameStep(e.Type, e.Meta.Actor, e.Data) {
+		if steps.Next(e) {
 			who = cat.T("history.by_game")
 		}
 		d.Events = append(d.Events, auditEvent{Version: e.Version, Text: texts[i], Type: e.Type, Actor: who,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/events/tokens"
 	"pbem/projections/testgame"
@@ -101,3 +102,38 @@ func TestHistoryCreditsTheGamesOwnSteps(t *testing.T) {
 // historyLineRE reads a history page's line: its summary and whom it
 // credits.
 var historyLineRE = regexp.MustCompile(`<p class="what">([^<]*)</p><p class="meta"><time[^>]*>[^<]*</time> · ([^<]*)</p>`)
+
+// TestHistoryCreditsABotOnlyItsOwnMoves: in a game with a bot, the steps
+// the game takes after the bot's move (the next seat's turn beginning, a
+// recruit turned face-up, a round's end) are the game's on the history
+// page; the bot is credited only with lines about its own seat (a user
+// trial read "Round 1, turn 2: Anna turns the recruit Cockburn 3 face-up ·
+// a bot (normal)").
+func TestHistoryCreditsABotOnlyItsOwnMoves(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	cg, err := e.svc.Create(t.Context(), play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: lords.Name, Language: "en",
+		Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Bot: "normal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cg.ID
+	e.playWithBots(id, 3000)
+	b := e.browser()
+	b.open(id, 0)
+	bot, game := 0, 0
+	for _, m := range historyLineRE.FindAllStringSubmatch(html.UnescapeString(b.get("/play/"+id+"/history").Body), -1) {
+		switch line, who := m[1], m[2]; who {
+		case "a bot (normal)":
+			bot++
+			if !strings.HasPrefix(line, "Robot 1 ") {
+				t.Errorf("the history credits the bot with %q", line)
+			}
+		case "the game":
+			game++
+		}
+	}
+	if bot == 0 || game == 0 {
+		t.Fatalf("the history credits %d lines to the bot, %d to the game", bot, game)
+	}
+}

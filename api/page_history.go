@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -58,7 +57,7 @@ func (p *pages) history(c echo.Context) error {
 	for _, r := range h.Events {
 		who := r.ActorName // the seat's holder when it acted
 		switch {
-		case gameStep(r.Type, r.Actor, r.Data):
+		case r.Step:
 			who = cat.T("history.by_game")
 		case who == "":
 			who = actorWords(cat, r.Actor, names)
@@ -103,20 +102,6 @@ func actorName(actor string, names []string) string {
 		return seatName(names, i)
 	}
 	return actor
-}
-
-// gameStep reports whether an event is a step the game took itself after
-// its actor's act (pbemevent.GameStep), the acting seat read from the
-// actor ("seat:N", or "forced:N" for a step played for N).
-func gameStep(typ, actor string, data json.RawMessage) bool {
-	seat, ok := pbemevent.SeatOfActor(actor)
-	if !ok {
-		seat, ok = pbemevent.SeatOfForced(actor)
-	}
-	if !ok {
-		seat = -1
-	}
-	return pbemevent.GameStep(typ, seat, data)
 }
 
 // actorWords names who acted in words a player reads (the history and

@@ -79,8 +79,9 @@ type StoryEvent struct {
 	// Summary is the event's sentence as the seat's history has it.
 	Summary string
 	// Step tells a step the game took after the act whose append it is
-	// part of (pbemevent.GameStep: a round's end after a forced draw), not
-	// the act itself: it is not told as played for a seat.
+	// part of (projections.HistoryRow.Step: a round's end, a battle, the
+	// next seat's turn beginning), told under the game's heading rather
+	// than the acting seat's.
 	Step bool
 }
 
@@ -168,10 +169,9 @@ type storyHeads struct {
 
 // storyTurns groups events by consecutive actor, each group headed by the
 // name of the seat that acted (as of the act; names are the players by
-// seat), or by one of heads. A seatless event of the actor of the group
-// before it (a step a bot's move led to) stays in that group; the game's
-// own step after a step played for a seat (StoryEvent.Step) goes under
-// the game's heading.
+// seat), or by one of heads. The game's own steps (StoryEvent.Step) go
+// under the game's heading; another seatless event of the actor of the
+// group before it stays in that group.
 func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn {
 	var out []storyTurn
 	last, lastActor := "", ""
@@ -180,20 +180,17 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 			continue
 		}
 		key := e.Actor + "/" + strconv.Itoa(e.Seat)
-		if e.Seat < 0 && e.Actor == lastActor && strings.HasPrefix(e.Actor, "bot:") {
+		switch {
+		case e.Step:
+			key = "step" // the game's own step: under the game's heading
+		case e.Seat < 0 && e.Actor == lastActor && strings.HasPrefix(e.Actor, "bot:"):
 			key = last
 		}
 		forced, isForced := forcedSeat(e.Actor)
-		// The game's own step after a step played for a seat (a round's
-		// end after a forced draw) is the game's, not played for the seat.
-		step := isForced && e.Step
-		if step {
-			key = "step/" + e.Actor
-		}
 		if len(out) == 0 || key != last {
 			who := heads.game
 			switch {
-			case step:
+			case e.Step:
 			case isForced && forced < len(names) && heads.forced != nil:
 				who = heads.forced(names[forced])
 			case e.Who != "":

@@ -58,16 +58,18 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 		{Version: 5, Actor: "system", Seat: -1, Summary: "Time ran out for Cid"},
 		{Version: 6, Actor: "admin", Seat: -1, Summary: "The deadline is extended"},
 		{Version: 7, Actor: "bot:easy", Seat: 1, Summary: "Bob <b> passed"},
-		// A step Bob's bot's move led to (its event has no key).
-		{Version: 8, Actor: "bot:easy", Seat: -1, Summary: "The round ends"},
-		// A step of the game's own that no seat and no deadline made.
-		{Version: 9, Actor: "bot:normal", Seat: -1, Summary: "New cards are dealt"},
+		// The game's own steps after Bob's bot's move: told as the game's.
+		{Version: 8, Actor: "bot:easy", Seat: -1, Step: true, Summary: "The round ends"},
+		{Version: 9, Actor: "bot:easy", Seat: 0, Step: true, Summary: "Ann's turn begins"},
+		// A seatless event of the bot's own (not a step): stays with it.
+		{Version: 10, Actor: "bot:easy", Seat: 1, Summary: "Bob <b> draws"},
+		{Version: 11, Actor: "bot:easy", Seat: -1, Summary: "Bob <b> says nothing"},
 	}}
 	m, err := testRenderer(t).Render(storyRow(t, outbox.YourTurn, "fr", s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n- The round ends\n\nLa partie :\n- New cards are dealt\n"
+	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n\nLa partie :\n- The round ends\n- Ann's turn begins\n\nBob <b> :\n- Bob <b> draws\n- Bob <b> says nothing\n"
 	if !strings.Contains(m.Text, want) {
 		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
 	}

@@ -174,6 +174,11 @@ type HistoryRow struct {
 	Hash       []byte          `json:"hash"`
 	PrevHash   []byte          `json:"prev_hash"`
 	RecordedAt time.Time       `json:"recorded_at"`
+	// Step tells a step the game took itself after the act whose append
+	// it is part of (pbemevent.GameStep): a round's end, a battle, the
+	// next seat's turn beginning. Pages credit it to the game, emails tell
+	// it under the game's heading.
+	Step bool `json:"-"`
 }
 
 // Change is everything one append does to the projections.

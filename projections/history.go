@@ -87,12 +87,16 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 		return nil, err
 	}
 	out := make([]HistoryRow, 0, len(evs))
+	var steps pbemevent.Steps
 	for _, e := range evs {
 		players = PlayersAfter(players, e)
 		r, err := seatRow(eng, g, players, e, seat)
 		if err != nil {
 			return nil, err
 		}
+		told := e
+		told.Data = r.Data // as the seat sees it: a step is told from what it is shown
+		r.Step = steps.Next(told)
 		out = append(out, r)
 	}
 	return out, nil

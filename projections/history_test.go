@@ -68,6 +68,13 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 		if err != nil {
 			t.Fatal(err)
 		}
+		for i := range hist {
+			// The game's own steps: every act here is a seat's ("seat:N"),
+			// whose actor names the acting seat (pbemevent.Steps carries a
+			// bot's, named by its append's key, through the append).
+			h := &hist[i]
+			h.Step = pbemevent.GameStep(h.Type, pbemevent.ActingSeat(h.Actor, ""), h.Data)
+		}
 		want = append(want, hist...)
 		rows = append(rows, p.Game.Clone())
 	}

@@ -1,6 +1,9 @@
 package pbemevent
 
-import "testing"
+import (
+	"pbem/events"
+	"testing"
+)
 
 // TestSeatActorReadsBack checks that a seat's actor reads back as its seat
 // and that the service's own actors and malformed ones read as no seat.
@@ -37,6 +40,53 @@ func TestGameStep(t *testing.T) {
 	} {
 		if got := GameStep(c.typ, c.seat, []byte(c.data)); got != c.want {
 			t.Errorf("GameStep(%q, %d, %s) = %v, want %v", c.typ, c.seat, c.data, got, c.want)
+		}
+	}
+}
+
+// TestActingSeat: a seat's own act, a step played for a seat and a bot's
+// move (by its key) name their seat; the service's own events none.
+func TestActingSeat(t *testing.T) {
+	for _, c := range []struct {
+		actor, key string
+		want       int
+	}{
+		{"seat:2", "", 2},
+		{"seat:1", "seat:1:k7", 1},
+		{ForcedActor(3), "", 3},
+		{"bot:normal", "seat:2:bot:v14", 2},
+		{"bot:normal", "", -1},
+		{"system", "", -1},
+		{"admin", "chat:abc", -1},
+		{"bot:easy", "seat:x:bot", -1},
+	} {
+		if got := ActingSeat(c.actor, c.key); got != c.want {
+			t.Errorf("ActingSeat(%q, %q) = %d, want %d", c.actor, c.key, got, c.want)
+		}
+	}
+}
+
+// TestStepsCarryABotsSeatThroughItsAppend: a bot's append names its seat
+// in its first event's key only; the next seat's turn that follows it is
+// the game's step, the bot's own event is not.
+func TestStepsCarryABotsSeatThroughItsAppend(t *testing.T) {
+	ev := func(actor, key, data string) events.Event {
+		return events.Event{Type: "x", Data: []byte(data), Meta: events.Metadata{Actor: actor, IdempotencyKey: key}}
+	}
+	var st Steps
+	for i, c := range []struct {
+		e    events.Event
+		want bool
+	}{
+		{ev("seat:0", "", `{"seat":0}`), false},
+		{ev("seat:0", "", `{"seat":1}`), true}, // the bot's turn begins
+		{ev("bot:normal", "seat:1:bot:v3", `{"seat":1}`), false},
+		{ev("bot:normal", "", `{"seat":1}`), false}, // the bot's move goes on
+		{ev("bot:normal", "", `{"seat":0}`), true},  // Ann's turn begins
+		{ev("bot:normal", "", `{"round":1}`), true},
+	} {
+		if got := st.Next(c.e); got != c.want {
+			t.Errorf("event %d: Next = %v, want %v", i, got, c.want)
 		}
 	}
 }

@@ -214,6 +214,46 @@ func GameStep(typ string, seat int, data json.RawMessage) bool {
 	return seat >= 0 && seat != *d.Seat
 }
 
+// Steps tells, event after event of a stream read in order, which are
+// the game's own steps (GameStep). Only an append's first event carries
+// its idempotency key, which names the seat of a bot's move: Steps carries
+// that seat on to the events of the same actor that follow. Its zero
+// value is ready; a run that begins within a bot's append knows no seat
+// for the events before the next key.
+type Steps struct {
+	by    int
+	actor string
+	seen  bool
+}
+
+// Next reports whether e, the event after the last one given, is a step
+// of the game's own.
+func (st *Steps) Next(e events.Event) bool {
+	if s := ActingSeat(e.Meta.Actor, e.Meta.IdempotencyKey); s >= 0 || !st.seen || e.Meta.Actor != st.actor {
+		st.by, st.actor, st.seen = s, e.Meta.Actor, true
+	}
+	return GameStep(e.Type, st.by, e.Data)
+}
+
+// ActingSeat is the seat that acted in an event of actor and idempotency
+// key: a seat's own act ("seat:N"), a step played for a seat ("forced:N"),
+// a bot's move (its key begins "seat:N:"), else -1 (the deadline's, the
+// organiser's, the service's own events).
+func ActingSeat(actor, key string) int {
+	if s, ok := SeatOfActor(actor); ok {
+		return s
+	}
+	if s, ok := SeatOfForced(actor); ok {
+		return s
+	}
+	if n, _, ok := strings.Cut(strings.TrimPrefix(key, seatPrefix), ":"); ok && strings.HasPrefix(key, seatPrefix) {
+		if s, err := strconv.Atoi(n); err == nil && s >= 0 {
+			return s
+		}
+	}
+	return -1
+}
+
 // SeatActor is the actor of seat's own acts, "seat:N": its moves, table
 // talk, answers and settings (SeatOfActor reads it back).
 func SeatActor(seat int) string { return seatPrefix + strconv.Itoa(seat) }

@@ -179,13 +179,9 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 		if h.Type == pbemevent.TypeCreated || h.Type == pbemevent.TypeLanguage || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
 			continue
 		}
-		by := acting
-		if s, ok := pbemevent.SeatOfForced(h.Actor); ok {
-			by = s
-		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
 			Seat: notify.TurnSeat(h.Actor, evs[i].Meta.IdempotencyKey, h.Data, len(g.Players)), Summary: h.Summary, Who: h.ActorName,
-			Step: pbemevent.GameStep(h.Type, by, h.Data)})
+			Step: h.Step})
 	}
 	return nil
 }
