@@ -209,7 +209,7 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Manche 2 :\nBob <b> : Armée : Scott 7, Scott 9; Total : 32\nAnn : Armée : aucune; Total : 0\nBob prend l'initiative.\n"} {
+	for _, want := range []string{"Manche 2 :\nBob <b> : Armée : Scott 7, Scott 9 ; Total : 32\nAnn : Armée : aucune ; Total : 0\nBob prend l'initiative.\n"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}

@@ -489,16 +489,16 @@ func (e *storyEnv) checkRoundEnd(m sentEmail, id string, eng engine.Game, names 
 	if !strings.Contains(text, fmt.Sprintf(title, sum.Round)) {
 		e.t.Fatalf("round-end email lacks %q:\n%s", fmt.Sprintf(title, sum.Round), text)
 	}
-	sep := ": "
+	sep, list := ": ", "; "
 	if lang == "fr" {
-		sep = " : "
+		sep, list = " : ", " ; " // French typography: a space before
 	}
 	for _, r := range sum.Rows {
 		var pairs []string
 		for i, c := range r.Cells {
 			pairs = append(pairs, sum.Columns[i]+sep+c)
 		}
-		line := names[r.Seat] + sep + strings.Join(pairs, "; ")
+		line := names[r.Seat] + sep + strings.Join(pairs, list)
 		if !strings.Contains(text, line) {
 			e.t.Fatalf("round-end email to seat %d lacks %q:\n%s", m.Seat, line, text)
 		}
