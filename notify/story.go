@@ -91,8 +91,9 @@ type SeatReader interface {
 	// Stories returns, for each request (in its order), what an email of
 	// its kind to its seat tells beyond its payload: always the seat's time
 	// zone; for a your-turn email its history after its last move up to
-	// Upto (see Story); for a round-end email the summary of the
-	// round ended at or before Upto. One call serves a claimed batch.
+	// Upto (see Story); for a round-end email, and a game-over email,
+	// the summary of the round ended at or before Upto. One call serves a
+	// claimed batch.
 	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
 }
 

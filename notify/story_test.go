@@ -317,3 +317,30 @@ func TestTheGamesStepsAfterAForcedStepAreTheGames(t *testing.T) {
 		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
 	}
 }
+
+// TestGameOverShowsTheLastRound: the game's end is owed no round-end email
+// of its own, so the game-over email tells the last round's table after
+// the final ranking (two user trials missed the final battle).
+func TestGameOverShowsTheLastRound(t *testing.T) {
+	t.Parallel()
+	s := &Story{Round: &engine.RoundSummary{Round: 5, Columns: []string{"Armée", "Total"},
+		Rows: []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7", "7"}}, {Seat: 0, Cells: []string{"aucune", "0"}}}}}
+	m, err := testRenderer(t).Render(storyRow(t, outbox.GameOver, "fr", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\n\nManche 5 :\nBob <b> : Armée : Scott 7 ; Total : 7\nAnn : Armée : aucune ; Total : 0\n"
+	if !strings.Contains(m.Text, want) || strings.Index(m.Text, "Manche 5 :") < strings.Index(m.Text, "Bob wins.") {
+		t.Errorf("the game-over text lacks the last round after the result %q:\n%s", want, m.Text)
+	}
+	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée : Scott 7<br>Total : 7</p>") {
+		t.Errorf("the game-over HTML lacks the last round:\n%s", m.HTML)
+	}
+	m, err = testRenderer(t).Render(storyRow(t, outbox.GameOver, "fr", &Story{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(m.Text, "Manche") {
+		t.Errorf("a game-over email without a round tells one:\n%s", m.Text)
+	}
+}

@@ -7,7 +7,8 @@ import (
 
 // stories fills in the Story of each row written for a seat of a game (its
 // time zone; for a your-turn email, also what happened since the seat's
-// last move; for a round-end email, the round's summary), with one call to
+// last move; for a round-end email, the round's summary, and for a
+// game-over email the last round's), with one call to
 // the SeatReader for the batch. A digest, which spans games, tells its
 // deadlines in the zone of its first game's seat. Rows are changed in place.
 func (w *Worker) stories(ctx context.Context, rows []Row) error {

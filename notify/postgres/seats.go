@@ -101,7 +101,9 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 		}
 	}
 	for i, r := range reqs {
-		if r.Kind == outbox.RoundEnd {
+		// A round-end email tells its round; a game-over email the last
+		// round (the game's end is owed no round-end email of its own).
+		if r.Kind == outbox.RoundEnd || r.Kind == outbox.GameOver {
 			if out[i].Round, err = s.round(ctx, r.GameID, r.Seat, r.Upto); err != nil {
 				return nil, err
 			}
