@@ -41,6 +41,7 @@ func adminBrowser(t *testing.T, e *pageEnv, id string) (*browser, func(url.Value
 var (
 	reAnswer   = regexp.MustCompile(`<p class="notice" role="status" id="answer">([^<]*)</p>`)
 	reDeadline = regexp.MustCompile(`<p>[^<]*<time datetime="[^"]+" title="[^"]+">([^<]+)</time></p>`)
+	reCell     = regexp.MustCompile(`<td data-label="[^"]*">([^<]*)`)
 	reSeatRow  = regexp.MustCompile(`(?s)<tbody class="seat-row" id="seat-(\d)">(.*?)</tbody>`)
 )
 
@@ -189,6 +190,11 @@ func TestAdminGivesBackOnlyASeatAPersonHeld(t *testing.T) {
 		}
 		if row := html.UnescapeString(rows[2][2]); strings.Contains(row, giveBack) || strings.Contains(row, "Robot 1</button>") {
 			t.Errorf("%s: the row of a bot from the start offers to give the seat back:\n%s", tc.lang, row)
+		}
+		// A bot from the start has no address and never visits: its
+		// cells say so with a dash, not an empty "Address:" and "never".
+		if cells := reCell.FindAllStringSubmatch(rows[2][2], -1); len(cells) < 3 || cells[0][1] != "—" || cells[2][1] != "—" {
+			t.Errorf("%s: the cells of a bot from the start: %q", tc.lang, cells)
 		}
 
 		// The hand-back of the bot's seat all the same (a forged form).
