@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pbem/engine"
+	"pbem/events/pbemevent"
 	"pbem/projections/outbox"
 )
 
@@ -112,33 +113,12 @@ func CheckZone(zone string) (*time.Location, error) {
 	return loc, nil
 }
 
-// ActingSeat is the seat an event's actor and idempotency key name: "seat:N"
-// actors, and bot moves, whose keys start with "seat:N:". It is -1 for the
-// service's own events (a timeout, an organiser's action).
-func ActingSeat(actor, key string) int {
-	for _, s := range []string{actor, key} {
-		rest, ok := strings.CutPrefix(s, "seat:")
-		if !ok {
-			continue
-		}
-		if i := strings.IndexByte(rest, ':'); i >= 0 {
-			rest = rest[:i]
-		}
-		if n, err := strconv.Atoi(rest); err == nil && n >= 0 {
-			return n
-		}
-	}
-	return -1
-}
-
 // TurnSeat is the seat whose turn an event belongs to: its acting seat
-// (ActingSeat), else the seat a forced step was played for, else the seat its data names (a default move when time ran
-// out, a step a bot's move led to), else -1. players is the number of seats.
+// (pbemevent.ActingSeat: a seat's own act, a bot's move, a step played for
+// a seat), else the seat its data names (a default move when time ran
+// out), else -1. players is the number of seats.
 func TurnSeat(actor, key string, data json.RawMessage, players int) int {
-	if s := ActingSeat(actor, key); s >= 0 {
-		return s
-	}
-	if s, ok := forcedSeat(actor); ok && s < players {
+	if s := pbemevent.ActingSeat(actor, key); s >= 0 {
 		return s
 	}
 	var d struct {
@@ -187,7 +167,7 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 		case e.Seat < 0 && e.Actor == lastActor && strings.HasPrefix(e.Actor, "bot:"):
 			key = last
 		}
-		forced, isForced := forcedSeat(e.Actor)
+		forced, isForced := pbemevent.SeatOfForced(e.Actor)
 		if len(out) == 0 || key != last {
 			who := heads.game
 			switch {
@@ -211,15 +191,4 @@ func storyTurns(evs []StoryEvent, names []string, heads storyHeads) []storyTurn 
 		t.Lines = append(t.Lines, e.Summary)
 	}
 	return out
-}
-
-// forcedSeat reads the seat of a forced step's actor, "forced:N" (the
-// service's pbemevent.ForcedActor, which notify does not import).
-func forcedSeat(actor string) (int, bool) {
-	n, ok := strings.CutPrefix(actor, "forced:")
-	if !ok {
-		return 0, false
-	}
-	s, err := strconv.Atoi(n)
-	return s, err == nil && s >= 0
 }

@@ -9,26 +9,6 @@ import (
 	"pbem/projections/outbox"
 )
 
-func TestActingSeat(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		actor, key string
-		want       int
-	}{
-		{"seat:2", "", 2},
-		{"seat:0", "seat:0:page:v3:ab", 0},
-		{"bot:normal", "seat:3:bot:v12", 3},
-		{"system", "", -1},
-		{"admin", "", -1},
-		{"seat:x", "", -1},
-		{"seat:-1", "", -1},
-	} {
-		if got := ActingSeat(c.actor, c.key); got != c.want {
-			t.Errorf("ActingSeat(%q, %q) = %d, want %d", c.actor, c.key, got, c.want)
-		}
-	}
-}
-
 func TestCheckZone(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"Europe/Paris", "America/Argentina/Buenos_Aires", "UTC", "Asia/Kolkata"} {

@@ -59,6 +59,11 @@ func TestActingSeat(t *testing.T) {
 		{"system", "", -1},
 		{"admin", "chat:abc", -1},
 		{"bot:easy", "seat:x:bot", -1},
+		{"seat:0", "seat:0:page:v3:ab", 0},
+		{"bot:normal", "seat:3:bot:v12", 3},
+		{"admin", "", -1},
+		{"seat:x", "", -1},
+		{"seat:-1", "", -1},
 	} {
 		if got := ActingSeat(c.actor, c.key); got != c.want {
 			t.Errorf("ActingSeat(%q, %q) = %d, want %d", c.actor, c.key, got, c.want)

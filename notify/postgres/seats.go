@@ -177,7 +177,7 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 		if h.Version > r.Upto {
 			break
 		}
-		acting := notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
+		acting := pbemevent.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
 		if h.Type == pbemevent.TypeCreated || h.Type == pbemevent.TypeLanguage || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
 			continue
 		}
@@ -231,7 +231,7 @@ func (s *Seats) chatStories(ctx context.Context, reqs []notify.StoryRequest, tol
 			if h.Version > r.Upto {
 				break
 			}
-			acting := notify.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
+			acting := pbemevent.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
 			if h.Version <= st.from || h.Type != pbemevent.TypeChat || acting == r.Seat {
 				continue
 			}
