@@ -184,24 +184,19 @@ type SeatName struct {
 type Outcome struct {
 	Ranking []projections.Ranking `json:"ranking"`
 	Summary string                `json:"summary,omitempty"`
+	// result and names are what Summary was told from (In tells them
+	// again in another language).
+	result *engine.Result
+	names  []string
 }
 
 // In is the result's one line in lang, as the game-over email tells it
-// (projections.ResultSummary): the winners by their names and their score,
-// else Summary.
+// (projections.ResultSummary), else Summary.
 func (o *Outcome) In(lang string) string {
-	r := &engine.Result{Summary: o.Summary, Ranking: make([]engine.Standing, len(o.Ranking))}
-	var names []string
-	for i, k := range o.Ranking {
-		r.Ranking[i] = engine.Standing{Seat: k.Seat, Place: k.Place, Score: k.Score, Detail: k.Detail}
-		if k.Seat >= 0 {
-			for len(names) <= k.Seat {
-				names = append(names, "")
-			}
-			names[k.Seat] = k.Name
-		}
+	if o.result == nil {
+		return o.Summary
 	}
-	return projections.ResultSummary(r, names, lang)
+	return projections.ResultSummary(o.result, o.names, lang)
 }
 
 // Summary returns the public summary of a game. Errors: events.CodeNotFound.
@@ -227,7 +222,8 @@ func summarize(g *projections.Game) *Summary {
 		sm.Seats = append(sm.Seats, sn)
 	}
 	if g.Result != nil {
-		sm.Result = &Outcome{Ranking: projections.Rankings(g.Result, g.Players), Summary: projections.ResultSummary(g.Result, g.Players, g.Language)}
+		sm.Result = &Outcome{Ranking: projections.Rankings(g.Result, g.Players), Summary: projections.ResultSummary(g.Result, g.Players, g.Language),
+			result: g.Result, names: g.Players}
 	}
 	return sm
 }
