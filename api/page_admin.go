@@ -1,12 +1,10 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -195,12 +193,11 @@ func (p *pages) adminAction(c echo.Context) error {
 		if perr != nil {
 			return events.Errorf(events.CodeInvalid, "seat: choose a player")
 		}
-		level := c.FormValue("level")
-		_, err = p.svc.SeatBot(ctx, id, tok, seat, level)
+		_, err = p.svc.SeatBot(ctx, id, tok, seat, c.FormValue("level"))
 		if np := (*play.NoPersonError)(nil); errors.As(err, &np) {
 			return p.noPerson(c, id, np)
 		}
-		if play.ErrorCode(err) == events.CodeConflict && p.playedAs(ctx, id, seat, level) {
+		if errors.Is(err, play.ErrPlayedSo) {
 			err = nil // the same hand-off sent twice (a double tap, a page sent again): done
 		}
 	case "rematch":
@@ -230,22 +227,6 @@ func (p *pages) adminAction(c echo.Context) error {
 		to += "&seat=" + url.QueryEscape(seat)
 	}
 	return c.Redirect(http.StatusSeeOther, to)
-}
-
-// playedAs reports whether seat of game id is played as the admin form's
-// level asks: by a bot of that level, or by its person (level "").
-func (p *pages) playedAs(ctx context.Context, id string, seat int, level string) bool {
-	sm, err := p.svc.Summary(ctx, id)
-	if err != nil {
-		return false
-	}
-	want := strings.ToLower(strings.TrimSpace(level))
-	for _, s := range sm.Seats {
-		if s.Seat == seat {
-			return s.Bot == want
-		}
-	}
-	return false
 }
 
 // noPerson is the page of a hand-back refused because a bot has played

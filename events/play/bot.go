@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"pbem/events/pbemevent"
 	"slices"
@@ -179,6 +180,18 @@ type NoPersonError struct {
 func (e *NoPersonError) Error() string { return e.err.Error() }
 func (e *NoPersonError) Unwrap() error { return e.err }
 
+// ErrPlayedSo is in (errors.Is) SeatBot's refusal of a hand-off the seat
+// already has, a conflict: the same form sent twice (a double tap, a page
+// sent again), which a page may take as done.
+var ErrPlayedSo = errors.New("play: the seat is already played that way")
+
+// playedSoError is SeatBot's refusal of a hand-off the seat already has:
+// its conflict, which is also ErrPlayedSo.
+type playedSoError struct{ err *events.Error }
+
+func (e *playedSoError) Error() string   { return e.err.Error() }
+func (e *playedSoError) Unwrap() []error { return []error{e.err, ErrPlayedSo} }
+
 // handsBack reports whether seat st, which a bot plays, can be handed back
 // to a person: one held it before the bot (its address is kept), which a
 // seat a bot played from the start, without an address, never had.
@@ -190,7 +203,7 @@ func handsBack(st *projections.Seat) bool {
 // or back to its person (level ""), who gets a fresh play link by email.
 // It records pbem.seat_bot. Errors: events.CodeNotFound (also for a bad seat),
 // events.CodeUnauthorized, events.CodeInvalid for a bad level, events.CodeConflict if the game has ended,
-// the seat is already so played, or a seat that was a bot from the start
+// the seat is already so played (ErrPlayedSo), or a seat that was a bot from the start
 // is handed "back" (it has no person: a *NoPersonError).
 func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*Summary, error) {
 	g, err := s.authAdmin(ctx, id, adminToken)
@@ -213,7 +226,7 @@ func (s *Service) SeatBot(ctx context.Context, id, adminToken string, seat int, 
 		return nil, events.Errorf(events.CodeConflict, "the game has already ended")
 	}
 	if ev.Bot == st.Bot {
-		return nil, events.Errorf(events.CodeConflict, "seat %d is already played that way", seat)
+		return nil, &playedSoError{events.Errorf(events.CodeConflict, "seat %d is already played that way", seat)}
 	}
 	if ev.Bot == "" {
 		if !handsBack(st) {
