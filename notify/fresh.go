@@ -121,7 +121,7 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	now := w.c.Now()
 	for j, n := range news {
 		i := at[j]
-		if !rows[i].Kind.Awaits() && !rows[i].Kind.Gathered() {
+		if k := rows[i].Kind; k.MayAwait() && !k.Awaits() {
 			// A round's end: sent, without its call to move once the seat
 			// has moved or is no longer awaited (a your-turn email owed
 			// since asks the same, and does not make it untrue).
