@@ -32,6 +32,7 @@ type devMailEnv struct {
 	api    *api.Server
 	gameID string
 	reply  url.Values // the reply form of the invitation: plays a move
+	dev    *notify.DevMailbox
 }
 
 func newDevMailEnv(t *testing.T, trustProxy bool) *devMailEnv {
@@ -52,7 +53,8 @@ func newDevMailEnv(t *testing.T, trustProxy bool) *devMailEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: notify.NewDevMailbox(mb, nil), Renderer: r,
+	e.dev = notify.NewDevMailbox(mb, nil)
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: notifypg.NewOutbox(pool), Sender: e.dev, Renderer: r,
 		Now: func() time.Time { return time.Now().Add(time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
