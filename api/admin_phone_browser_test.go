@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pbem/engine/lords"
-	"pbem/events/play"
 	"pbem/events/tokens"
 )
 
@@ -25,17 +22,7 @@ import (
 func TestBrowserAdminBotSeatsOnAPhone(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
-	ctx := context.Background()
-	cg, err := e.svc.Create(ctx, play.CreateGame{Game: lords.Name, Language: "fr",
-		Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
-		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Bot: "normal"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := cg.ID
-	if _, err := e.svc.SeatBot(ctx, id, tokens.Admin(secret, id, 0), 1, "easy"); err != nil {
-		t.Fatal(err)
-	}
+	id := botSeatsGame(t, e, "fr")
 	shots := screenshotDir(t)
 	phone := tab(t, root, 390, 844, true)
 	within(t, phone, 30*time.Second, "the admin page",

@@ -168,16 +168,7 @@ func TestAdminGivesBackOnlyASeatAPersonHeld(t *testing.T) {
 		{"it", "Restituisci il posto a Bob", "Non c'è nessuno a cui restituire questo posto.",
 			"Un bot gioca Robot 1 dall'inizio della partita: nessuna persona ha mai tenuto quel posto."},
 	} {
-		cg, err := e.svc.Create(t.Context(), play.CreateGame{Game: lords.Name, Language: tc.lang,
-			Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
-			Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Bot: "normal"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := cg.ID
-		if _, err := e.svc.SeatBot(t.Context(), id, tokens.Admin(secret, id, 0), 1, "easy"); err != nil {
-			t.Fatal(err)
-		}
+		id := botSeatsGame(t, e, tc.lang)
 		adm, _ := adminBrowser(t, e, id)
 		body := adm.get("/admin/" + id).Body
 		rows := reSeatRow.FindAllStringSubmatch(body, -1)
@@ -252,4 +243,21 @@ func TestAdminHandOffSentTwiceIsDone(t *testing.T) {
 	if r := adm.post("/admin/"+id, url.Values{"csrf": {csrf}, "action": {"bot"}, "seat": {"1"}, "level": {"genius"}}); r.Status != http.StatusBadRequest {
 		t.Errorf("an unknown level answers %d, want 400", r.Status)
 	}
+}
+
+// botSeatsGame creates a Lords of Scotland game in lang of Ann, Bob and a
+// bot that has played the third seat since the start; a bot takes Bob's
+// seat over. It returns the game's id.
+func botSeatsGame(t *testing.T, e *pageEnv, lang string) string {
+	t.Helper()
+	cg, err := e.svc.Create(t.Context(), play.CreateGame{Game: lords.Name, Language: lang,
+		Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
+		Players:   []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Bot: "normal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.SeatBot(t.Context(), cg.ID, tokens.Admin(secret, cg.ID, 0), 1, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	return cg.ID
 }
