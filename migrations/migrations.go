@@ -15,7 +15,6 @@ import (
 
 	"github.com/golang-migrate/migrate/v4"
 	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5" // registers pgx5://
-	"github.com/golang-migrate/migrate/v4/source/iofs"
 )
 
 //go:embed *.sql
@@ -23,7 +22,7 @@ var files embed.FS
 
 // newMigrate opens a migrator for databaseURL (postgres:// or postgresql://).
 func newMigrate(databaseURL string) (*migrate.Migrate, error) {
-	src, err := iofs.New(files, ".")
+	src, err := openFiles()
 	if err != nil {
 		return nil, fmt.Errorf("migrations: open embedded files: %w", err)
 	}
@@ -45,13 +44,14 @@ func driverURL(databaseURL string) string {
 }
 
 // apply runs one golang-migrate operation on a fresh instance and closes
-// it; "no change" is no error.
-func apply(databaseURL string, op func(*migrate.Migrate) error) error {
+// it; "no change" is no error. up says which way op migrates, for
+// retryLockConflicts.
+func apply(databaseURL string, up bool, op func(*migrate.Migrate) error) error {
 	m, err := newMigrate(databaseURL)
 	if err != nil {
 		return err
 	}
-	err = op(m)
+	err = retryLockConflicts(m, up, op)
 	if errors.Is(err, migrate.ErrNoChange) {
 		err = nil
 	}
@@ -65,18 +65,22 @@ func closeMigrate(m *migrate.Migrate, err error) error {
 
 // Up applies every migration not yet applied. It is a no-op on an up-to-date database.
 func Up(databaseURL string) error {
-	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Up() })
+	return apply(databaseURL, true, func(m *migrate.Migrate) error { return m.Up() })
 }
 
 // To migrates up or down to version v (golang-migrate's Migrate). Tests use
 // it to write a database as an older schema had it, then migrate it on.
 func To(databaseURL string, v uint) error {
-	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Migrate(v) })
+	from, _, err := Version(databaseURL)
+	if err != nil {
+		return err
+	}
+	return apply(databaseURL, v > from, func(m *migrate.Migrate) error { return m.Migrate(v) })
 }
 
 // Down reverts every migration, leaving an empty schema.
 func Down(databaseURL string) error {
-	return apply(databaseURL, func(m *migrate.Migrate) error { return m.Down() })
+	return apply(databaseURL, false, func(m *migrate.Migrate) error { return m.Down() })
 }
 
 // Version reports the applied version (0 when none) and whether the last
