@@ -32,6 +32,11 @@ import (
 //     the connection closed in the middle of a reply (EOF);
 //   - the pool: no connection within the deadline, or a connection found
 //     closed before the query was sent;
+//   - another session holds what a statement needs, as a migration
+//     running under the server does: 40P01 deadlock_detected (PostgreSQL
+//     gave this transaction up to break a cycle), 40001
+//     serialization_failure, 55P03 lock_not_available (lock_timeout). The
+//     transaction left nothing behind and the request may be sent again;
 //   - the schema is being migrated under the server: ErrSchemaNotReady
 //     (Config.Ready; see schemaError for a missing table met by a query).
 func unavailable(err error) bool { return outage(err) != "" }
@@ -84,6 +89,8 @@ func outage(err error) string {
 			return "shutting down or starting up"
 		case code == "25006":
 			return "read-only (standby or failover)"
+		case code == "40P01", code == "40001", code == "55P03":
+			return "lock conflict"
 		}
 		return ""
 	}

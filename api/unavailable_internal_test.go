@@ -80,6 +80,24 @@ func TestOutageKinds(t *testing.T) {
 		_, err = pool.Exec(actx, "SELECT 1")
 		return err
 	}
+	outages["lock not available"] = func() error {
+		// A session holds a table, as a migration running under the
+		// server does; a request's statement gives up waiting for it.
+		holder, waiter := conn(), conn()
+		tx, err := holder.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, "LOCK TABLE games IN ACCESS EXCLUSIVE MODE"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := waiter.Exec(ctx, "SET lock_timeout = '10ms'"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = waiter.Exec(ctx, "SELECT count(*) FROM games")
+		return err
+	}
 	for name, f := range outages {
 		err := f()
 		if err == nil || !unavailable(err) {

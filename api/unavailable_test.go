@@ -37,6 +37,8 @@ func TestUnavailableTellsALostDatabaseFromABug(t *testing.T) {
 		{"connection exception", sqlStateError("08006"), true},
 		{"demoted primary", sqlStateError("25006"), true},
 		{"no read-write host", errors.New("failed to connect to `user=postgres database=pbem`: 127.0.0.1:5433 (127.0.0.1): read only connection"), true},
+		{"deadlock with a migration", sqlStateError("40P01"), true},
+		{"serialization failure", sqlStateError("40001"), true},
 		{"unique violation", sqlStateError("23505"), false},
 		{"a bug", errors.New("projections: engine decided no events"), false},
 	} {
