@@ -177,7 +177,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	var lim *errLimited
 	if errors.As(err, &lim) {
 		c.Response().Header().Set("Retry-After", lim.retryAfter())
-		d := pageError{base: p.base(c, pickLang(c, "")), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
+		d := pageError{base: p.base(c, p.errorLang(c)), Status: http.StatusTooManyRequests, Code: "rate_limited", Msg: "err.rate_limited"}
 		d.Title = p.cat(d.Lang).T("err.title")
 		return p.render(c, http.StatusTooManyRequests, "error", d)
 	}
@@ -198,7 +198,7 @@ func (p *pages) renderError(c echo.Context, err error) error {
 	}
 	status := statusFor(code, err)
 	setRetryAfter(c, code)
-	d := pageError{base: p.base(c, pickLang(c, "")), Status: status, Code: code}
+	d := pageError{base: p.base(c, p.errorLang(c)), Status: status, Code: code}
 	d.Title = p.cat(d.Lang).T("err.title")
 	if path := c.Request().URL.Path; c.Request().Method == http.MethodPost {
 		d.Back = "/"
@@ -239,6 +239,18 @@ func (p *pages) renderError(c echo.Context, err error) error {
 		d.Msg, d.Detail = msg, detail
 	}
 	return p.render(c, status, "error", d)
+}
+
+// errorLang is the language of an error page: the admin page's own when
+// the request is for the admin page of a game its admin link opens
+// (adminLang), so that the organiser reads the error in the page's
+// language; else as pickLang chooses without a game (the browser's, for a
+// forged link that opens no game).
+func (p *pages) errorLang(c echo.Context) string {
+	if lang, ok := p.adminLang(c); ok {
+		return lang
+	}
+	return pickLang(c, "")
 }
 
 // render executes the page template name in d's language.

@@ -71,6 +71,36 @@ func (p *pages) adminAuth(c echo.Context, id, tok string) error {
 	return nil
 }
 
+// adminLang is the language of the admin page a request is for (as
+// summaryPage chooses it: ?lang=, the visitor's menu, else the game's),
+// when the request carries an admin link of the game: its ?token= on a
+// GET, else its cookie; a link replaced by a newer one counts, since it
+// once opened the game (only the server's secret makes one). ok is false
+// for any other request, a link that opens no game, and when the game
+// cannot be read (an error page must not fail for it).
+func (p *pages) adminLang(c echo.Context) (lang string, ok bool) {
+	id := c.Param("game")
+	if c.Path() != "/admin/:game" || id == "" {
+		return "", false
+	}
+	tok := c.QueryParam("token")
+	if c.Request().Method != http.MethodGet || tok == "" {
+		ck, err := c.Cookie(adminCookie)
+		if err != nil {
+			return "", false
+		}
+		tok = ck.Value
+	}
+	if err := p.adminAuth(c, id, tok); err != nil && !errors.Is(err, play.ErrAdminRevoked) {
+		return "", false
+	}
+	sm, err := p.svc.Summary(c.Request().Context(), id)
+	if err != nil {
+		return "", false
+	}
+	return pickLang(c, sm.Language), true
+}
+
 // admin: GET /admin/:game, the game's admin page.
 func (p *pages) admin(c echo.Context) error {
 	ctx := c.Request().Context()
