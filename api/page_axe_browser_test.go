@@ -87,26 +87,30 @@ func axeRun(t *testing.T, tb context.Context, src string) []axeViolation {
 }
 
 // TestBrowserAxeFindsNoSeriousViolation runs axe-core in chromium on the
-// lobby, the play page of both games mid-game and finished, My games, the
-// admin page and the help pages, on a phone (390x844) and on a desktop
-// (1280x900, the two-column layout): no serious or critical violation.
+// lobby (also refused, with its summary of every problem), the play page
+// of both games mid-game and finished, My games, the admin page and the
+// help pages, on a phone (390x844) and on a desktop (1280x900, the
+// two-column layout): no serious or critical violation.
 func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 	root := startBrowser(t)
 	src := axeSource(t)
 	e := newPageEnv(t)
-	type target struct{ name, link, path string }
+	// submit, if set, is a button the test presses on the page, and
+	// then the page it leads to is checked.
+	type target struct{ name, link, path, submit string }
 	var pages []target
-	pages = append(pages, target{"lobby", "", "/"}, target{"my games", "", "/me"})
+	pages = append(pages, target{"lobby", "", "/", ""}, target{"lobby refused", "", "/", "form.lobby button.primary"},
+		target{"my games", "", "/me", ""})
 	for _, g := range bothGames {
 		mid := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(mid, 3, 6)
 		seat := e.toMove(mid)
-		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(tokens.Seat(secret, mid, seat, 0)), "/play/" + mid})
+		pages = append(pages, target{g.name + " mid-game", "/play/" + mid + "?token=" + url.QueryEscape(tokens.Seat(secret, mid, seat, 0)), "/play/" + mid, ""})
 		end := e.createGame(g.name, g.players, "en", "")
 		e.playToEnd(end, 5, 5000)
-		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(tokens.Seat(secret, end, 0, 0)), "/play/" + end})
-		pages = append(pages, target{g.name + " help", "", "/help/" + g.name + "?lang=en"})
-		pages = append(pages, target{g.name + " admin", "", ""})
+		pages = append(pages, target{g.name + " finished", "/play/" + end + "?token=" + url.QueryEscape(tokens.Seat(secret, end, 0, 0)), "/play/" + end, ""})
+		pages = append(pages, target{g.name + " help", "", "/help/" + g.name + "?lang=en", ""})
+		pages = append(pages, target{g.name + " admin", "", "", ""})
 	}
 	cg, err := e.svc.Create(context.Background(), play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"},
 		Game: lords.Name, Language: "en", Players: []play.NewPlayer{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}})
@@ -125,6 +129,12 @@ func TestBrowserAxeFindsNoSeriousViolation(t *testing.T) {
 				within(t, tb, 20*time.Second, p.name+" link", chromedp.Navigate(e.url+p.link), chromedp.WaitVisible(chromedp.CSS("main")))
 			}
 			within(t, tb, 20*time.Second, p.name, chromedp.Navigate(e.url+p.path), chromedp.WaitVisible(chromedp.CSS("main")))
+			if p.submit != "" {
+				// The empty lobby form: every player's name and address and
+				// the organiser's are missing.
+				within(t, tb, 20*time.Second, p.name+" submitted", chromedp.Click(chromedp.CSS(p.submit)),
+					chromedp.WaitVisible(chromedp.CSS("#problems")))
+			}
 			for _, v := range axeRun(t, tb, src) {
 				var where []string
 				for _, n := range v.Nodes {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,10 +46,9 @@ type lobbyPage struct {
 	Seats        []lobbySeat
 	Options      []optionField
 	Organiser    lobbySeat
-	// Error is a refusal that no single field explains; FieldErrors holds
-	// the others by the form field's name.
-	Error       string
-	FieldErrors map[string]string
+	// Problems are the reasons the form was refused for, in the form's
+	// order, each linking to its field (page_lobby_problems.go).
+	Problems []formProblem
 
 	// Musters and MusterDefaults are the muster's choices (page_muster.go).
 	Musters, MusterDefaults []option
@@ -157,7 +155,7 @@ func (p *pages) lobbyChoice(c echo.Context, games []string, lang string) (string
 
 func (p *pages) lobbyData(c echo.Context, lang, sess string) *lobbyPage {
 	cat := p.cat(lang)
-	d := &lobbyPage{base: p.base(c, lang), PageLang: lang, FieldErrors: map[string]string{}}
+	d := &lobbyPage{base: p.base(c, lang), PageLang: lang}
 	d.Title = cat.T("lobby.title")
 	d.CSRF = p.csrfFor(sess)
 	games := p.lobbyGames(cat)
@@ -267,7 +265,16 @@ func (p *pages) create(c echo.Context) error {
 	}
 	req, err := p.lobbyRequest(c, lang)
 	if err != nil {
-		return p.lobbyError(c, lang, session, err)
+		if play.ErrorCode(err) == events.CodeInternal {
+			return err
+		}
+		// The rest of the form is checked too: the page shows every
+		// problem at once.
+		checked := p.svc.CheckGame(c.Request().Context(), req)
+		if play.ErrorCode(checked) == events.CodeInternal {
+			return checked
+		}
+		return p.lobbyError(c, lang, session, play.JoinRefusals(err, checked))
 	}
 	ch, err := p.limit.proposal(clientIP(c), req.Organiser.Email, len(req.Players), req.Emails())
 	if err != nil {
@@ -285,9 +292,13 @@ func (p *pages) create(c echo.Context) error {
 	return p.render(c, http.StatusAccepted, "proposed", d)
 }
 
-// lobbyRequest reads the form into a create request; its errors name the
-// form field.
+// lobbyRequest reads the form into a create request. Its error holds
+// every problem the form's own reading finds (a number that is not one, a
+// file that is not a JSON object, a deadline or muster it cannot read:
+// play.JoinRefusals), each naming its field where it has one; the request
+// is read without those fields, for the service to check the rest.
 func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, error) {
+	var problems []error
 	cat := p.cat(lang)
 	games := p.lobbyGames(cat)
 	g, st, n := p.lobbyChoice(c, games, lang)
@@ -330,16 +341,16 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 			if v := c.FormValue(name); v != "" && v != defaultText(o.Default) {
 				x, err := strconv.Atoi(v)
 				if err != nil {
-					return req, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number"))
+					problems = append(problems, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.number")))
+					continue
 				}
 				opts[o.Key] = x
 			}
 		case engine.OptionDocument:
 			doc, chosen, err := formDocument(c, name)
 			if err != nil {
-				return req, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document"))
-			}
-			if chosen {
+				problems = append(problems, events.FieldErrorf(engine.CodeBadOptions, o.Key, "%s", cat.T("lobby.err.document")))
+			} else if chosen {
 				opts[o.Key] = doc
 			}
 		}
@@ -349,15 +360,13 @@ func (p *pages) lobbyRequest(c echo.Context, lang string) (play.CreateGame, erro
 		return req, err
 	}
 	req.Options = raw
-	turn, err := parseDuration("deadline", c.FormValue("deadline"))
-	if err != nil {
-		return req, err
+	if turn, err := parseDuration("deadline", c.FormValue("deadline")); err != nil {
+		problems = append(problems, err)
+	} else {
+		req.TurnDeadline = turn
 	}
-	req.TurnDeadline = turn
-	if err := formMuster(c, &req); err != nil {
-		return req, err
-	}
-	return req, nil
+	problems = append(problems, formMuster(c, &req))
+	return req, play.JoinRefusals(problems...)
 }
 
 // formDocument reads an uploaded JSON document; chosen is false when no
@@ -385,72 +394,6 @@ func formDocument(c echo.Context, name string) (doc json.RawMessage, chosen bool
 		return nil, false, events.Errorf(events.CodeInvalid, "not a JSON object")
 	}
 	return json.RawMessage(b), true, nil
-}
-
-// reSameAddress reads the seat a player's address is already the address
-// of, in the service's refusal ("... is already the address of players[0]").
-var reSameAddress = regexp.MustCompile(`is already the address of players\[(\d+)\]`)
-
-// label names a seat of the form for a message: its player's name, else
-// "Player 2".
-func (s lobbySeat) label(cat i18n.Printer) string {
-	if n := strings.TrimSpace(s.Name); n != "" {
-		return n
-	}
-	return cat.T("lobby.player", s.N)
-}
-
-// lobbyError shows the lobby form again, filled in, with err beside its
-// field (in the page's language) or, when no field explains it, above.
-func (p *pages) lobbyError(c echo.Context, lang, sess string, err error) error {
-	d := p.lobbyData(c, lang, sess)
-	cat := p.cat(lang)
-	field := play.ErrorField(err)
-	msg := play.ErrorMessage(err)
-	placed := false
-	for i := range d.Options {
-		if d.Options[i].Key == field {
-			// The engine's message starts with the option's key: beside
-			// the field, the label says which it is.
-			d.Options[i].Error = strings.TrimPrefix(strings.TrimPrefix(msg, field+" : "), field+": ")
-			placed = true
-		}
-	}
-	for i := range d.Seats {
-		k := strconv.Itoa(i)
-		switch field {
-		case "players[" + k + "].name":
-			d.Seats[i].NameError, placed = cat.T("lobby.err.name"), true
-		case "players[" + k + "].email":
-			d.Seats[i].EmailError, placed = cat.T("lobby.err.email"), true
-			if strings.Contains(msg, "does not accept invitations") {
-				d.Seats[i].EmailError = cat.T("lobby.err.blocked")
-			}
-			if m := reSameAddress.FindStringSubmatch(msg); m != nil {
-				// Both seats are marked, each naming the other.
-				j, _ := strconv.Atoi(m[1])
-				if j >= 0 && j < len(d.Seats) && j != i {
-					d.Seats[i].EmailError = cat.T("lobby.err.email_twice", d.Seats[j].label(cat))
-					d.Seats[j].EmailError = cat.T("lobby.err.email_twice", d.Seats[i].label(cat))
-				}
-			}
-		}
-	}
-	switch field {
-	case "organiser.name":
-		d.Organiser.NameError, placed = cat.T("lobby.err.organiser_name"), true
-	case "organiser.email":
-		d.Organiser.EmailError, placed = cat.T("lobby.err.email"), true
-		if strings.Contains(msg, "does not accept invitations") {
-			d.Organiser.EmailError = cat.T("lobby.err.blocked")
-		}
-	}
-	if !placed {
-		d.Error = cat.T("lobby.error", errorDetail(cat, err))
-	} else {
-		d.Error = cat.T("lobby.error_below")
-	}
-	return p.render(c, http.StatusBadRequest, "lobby", d)
 }
 
 // isBotKind reports whether a seat's posted kind is a bot's level.

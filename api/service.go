@@ -85,6 +85,8 @@ type Admin interface {
 // confirming games, signing in to "my games", and refusing email.
 type Accounts interface {
 	Propose(ctx context.Context, req play.CreateGame) (*play.Proposed, error)
+	// CheckGame checks a request as Propose would, changing nothing.
+	CheckGame(ctx context.Context, req play.CreateGame) error
 	Confirm(ctx context.Context, token string, again func(id string) error) (*play.Confirmed, error)
 	// ProposalOf reads the game a confirmation link proposes (its page's
 	// recap), changing nothing.

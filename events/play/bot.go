@@ -38,29 +38,32 @@ func botActor(level bot.Level) string { return "bot:" + level.String() }
 // normalized level, no email, "Robot N" for a bot without a name. A game
 // needs a person (one person and bots is playing alone).
 func (req *CreateGame) checkBots() error {
+	var errs []error
 	n, people := 0, 0
 	for i, p := range req.Players {
 		if p.Bot == "" {
 			people++
 			continue
 		}
-		level, err := bot.ParseLevel(p.Bot)
-		if err != nil {
-			return events.Errorf(events.CodeInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot)
-		}
-		if strings.TrimSpace(p.Email) != "" {
-			return events.Errorf(events.CodeInvalid, "players[%d].email: a bot has no email", i)
-		}
 		n++
-		req.Players[i].Bot, req.Players[i].Email = level.String(), ""
 		if strings.TrimSpace(p.Name) == "" {
 			req.Players[i].Name = "Robot " + strconv.Itoa(n)
 		}
+		level, err := bot.ParseLevel(p.Bot)
+		if err != nil {
+			errs = append(errs, events.Errorf(events.CodeInvalid, "players[%d].bot: give easy, normal or strong (not %q)", i, p.Bot))
+			continue
+		}
+		if strings.TrimSpace(p.Email) != "" {
+			errs = append(errs, events.Errorf(events.CodeInvalid, "players[%d].email: a bot has no email", i))
+			continue
+		}
+		req.Players[i].Bot, req.Players[i].Email = level.String(), ""
 	}
 	if people == 0 {
-		return events.Errorf(events.CodeInvalid, "players: give at least one person (a game of bots only is not played)")
+		errs = append(errs, events.Errorf(events.CodeInvalid, "players: give at least one person (a game of bots only is not played)"))
 	}
-	return nil
+	return JoinRefusals(errs...)
 }
 
 // bots lists the seats' bot levels for pbem.created, nil without a bot.

@@ -93,7 +93,8 @@ type CreatedGame struct {
 // per seat, and stores the organiser. Errors: events.CodeInvalid for a bad request
 // (unknown game, bad names, emails, organiser, language or deadlines, an
 // address that refuses invitations), the engine's CodeBadOptions for a
-// player count or options it refuses.
+// player count or options it refuses; a request refused for several
+// reasons gets them all, as Refusals, whose first is the error read.
 func (s *Service) Create(ctx context.Context, req CreateGame) (*CreatedGame, error) {
 	p, err := s.proposal(ctx, &req)
 	if err != nil {
@@ -134,39 +135,43 @@ func (s *Service) proposalAs(id string, req *CreateGame) (*Proposal, error) {
 	return p, nil
 }
 
-// validate checks and completes req: everything Create and Propose refuse.
+// validate checks and completes req: everything Create and Propose refuse,
+// every reason at once (Refusals) but for an unknown game or player
+// count, after which nothing else can be checked.
 func (s *Service) validate(ctx context.Context, req *CreateGame) error {
 	eng, ok := s.games[req.Game]
 	if !ok {
 		return events.FieldErrorf(events.CodeInvalid, "game", "unknown game %q", req.Game)
 	}
-	if err := req.check(); err != nil {
-		return err
-	}
-	if err := req.Organiser.check(); err != nil {
-		return err
-	}
 	var seed engine.Seed
 	if _, err := rand.Read(seed[:]); err != nil {
 		return fmt.Errorf("play: random seed: %w", err)
 	}
+	refused := req.check()
+	if n := len(req.Players); n == 0 || n > maxPlayers {
+		return refused // nothing else can be checked without players
+	}
+	refused = JoinRefusals(refused, req.Organiser.check())
 	opts := req.Options
 	if len(opts) == 0 || string(opts) == "null" {
 		opts = json.RawMessage(`{}`)
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, opts); err != nil || compact.Bytes()[0] != '{' {
-		return events.FieldErrorf(events.CodeInvalid, "options", "options: give a JSON object")
+		refused = JoinRefusals(refused, events.FieldErrorf(events.CodeInvalid, "options", "options: give a JSON object"))
+	} else {
+		req.Options = json.RawMessage(compact.Bytes())
+		refused = JoinRefusals(refused, checkSetup(eng, len(req.Players), req.Options, req.MessageLanguage, seed))
 	}
-	req.Options = json.RawMessage(compact.Bytes())
-	if err := checkSetup(eng, len(req.Players), req.Options, req.MessageLanguage, seed); err != nil {
-		return err
+	blocked := s.checkBlocked(ctx, req)
+	if ErrorCode(blocked) == events.CodeInternal {
+		return blocked
 	}
-	return s.checkBlocked(ctx, req)
+	return JoinRefusals(refused, blocked)
 }
 
 // checkBlocked refuses a request that would email an address that
-// refuses invitations.
+// refuses invitations: every such field (JoinRefusals).
 func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 	emails := []string{req.Organiser.Email}
 	for _, p := range req.Players {
@@ -176,13 +181,17 @@ func (s *Service) checkBlocked(ctx context.Context, req *CreateGame) error {
 	if err != nil || len(blocked) == 0 {
 		return err
 	}
+	var errs []error
 	for i, p := range req.Players {
-		if slices.Contains(blocked, strings.ToLower(p.Email)) {
-			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i),
-				"players[%d].email: %s does not accept invitations", i, p.Email)
+		if p.Email != "" && slices.Contains(blocked, strings.ToLower(p.Email)) {
+			errs = append(errs, events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i),
+				"players[%d].email: %s does not accept invitations", i, p.Email))
 		}
 	}
-	return events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email)
+	if slices.Contains(blocked, strings.ToLower(req.Organiser.Email)) {
+		errs = append(errs, events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s does not accept invitations", req.Organiser.Email))
+	}
+	return JoinRefusals(errs...)
 }
 
 // create deals a checked request as game id and appends pbem.created;
@@ -261,86 +270,83 @@ func checkSetup(eng engine.Game, players int, opts json.RawMessage, lang string,
 	return nil
 }
 
-// check validates and completes req (defaults).
+// maxPlayers is the most seats a request may have, whatever the game.
+const maxPlayers = 16
+
+// check validates and completes req (defaults): every reason it refuses
+// req for (JoinRefusals), but nothing past a player count out of 1 to
+// maxPlayers.
 func (req *CreateGame) check() error {
+	var errs []error
 	if req.Language == "" {
 		req.Language = "en"
 	}
-	ok := false
-	for _, l := range languages {
-		ok = ok || l == req.Language
+	if !slices.Contains(languages, req.Language) {
+		errs = append(errs, events.Errorf(events.CodeInvalid, "language must be one of %s", strings.Join(languages, ", ")))
 	}
-	if !ok {
-		return events.Errorf(events.CodeInvalid, "language must be one of %s", strings.Join(languages, ", "))
+	if len(req.Players) == 0 || len(req.Players) > maxPlayers {
+		errs = append(errs, events.FieldErrorf(events.CodeInvalid, "players", "players: give 1 to %d players", maxPlayers))
+		return JoinRefusals(errs...)
 	}
-	if len(req.Players) == 0 || len(req.Players) > 16 {
-		return events.FieldErrorf(events.CodeInvalid, "players", "players: give 1 to 16 players")
-	}
-	if err := req.checkBots(); err != nil {
-		return err
-	}
+	errs = append(errs, req.checkBots())
 	seen := map[string]bool{}
 	emails := map[string]int{}
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
-		if !engine.PlainName(name, 40) {
-			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters", i)
-		}
-		if seen[strings.ToLower(name)] {
-			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name)
+		switch {
+		case !engine.PlainName(name, 40):
+			errs = append(errs, events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters", i))
+		case seen[strings.ToLower(name)]:
+			errs = append(errs, events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].name", i), "players[%d].name: %q is already taken", i, name))
 		}
 		seen[strings.ToLower(name)] = true
 		if p.Language != "" {
-			if err := checkLanguage(fmt.Sprintf("players[%d].language", i), p.Language); err != nil {
-				return err
-			}
+			errs = append(errs, checkLanguage(fmt.Sprintf("players[%d].language", i), p.Language))
 		}
+		req.Players[i].Name = name
 		if p.Bot != "" {
-			req.Players[i].Name = name
 			continue
 		}
 		email := strings.TrimSpace(p.Email)
 		if problem := outbox.AddressProblem(email); problem != "" {
-			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem)
+			errs = append(errs, events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s", i, problem))
+		} else if j, dup := emails[strings.ToLower(email)]; dup {
+			// Addresses are compared without regard to case: one
+			// mailbox with other capitals is still one player.
+			errs = append(errs, events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j))
+		} else {
+			emails[strings.ToLower(email)] = i
 		}
-		// Addresses are compared without regard to case: one mailbox
-		// with other capitals is still one player.
-		if j, dup := emails[strings.ToLower(email)]; dup {
-			return events.FieldErrorf(events.CodeInvalid, fmt.Sprintf("players[%d].email", i), "players[%d].email: %s is already the address of players[%d]", i, email, j)
-		}
-		emails[strings.ToLower(email)] = i
-		req.Players[i].Name, req.Players[i].Email = name, email
+		req.Players[i].Email = email
 	}
 	if req.TurnDeadline == 0 {
 		req.TurnDeadline = projections.DefaultTurnDeadline
 	}
-	if req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour {
-		return events.Errorf(events.CodeInvalid, "turn_deadline: give a duration from 1m to 1440h")
-	}
 	if req.ReminderBefore == 0 {
 		req.ReminderBefore = min(projections.DefaultReminderBefore, req.TurnDeadline/3)
 	}
-	if req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline {
-		return events.Errorf(events.CodeInvalid, "reminder_before: give a duration shorter than turn_deadline")
+	switch {
+	case req.TurnDeadline < time.Minute || req.TurnDeadline > 60*24*time.Hour:
+		errs = append(errs, events.Errorf(events.CodeInvalid, "turn_deadline: give a duration from 1m to 1440h"))
+	case req.ReminderBefore < 0 || req.ReminderBefore >= req.TurnDeadline:
+		errs = append(errs, events.Errorf(events.CodeInvalid, "reminder_before: give a duration shorter than turn_deadline"))
 	}
-	if err := req.checkMuster(); err != nil {
-		return err
-	}
+	errs = append(errs, req.checkMuster())
 	switch req.TimeoutPolicy {
 	case "":
 		req.TimeoutPolicy = projections.PolicyDefaultMove
 	case projections.PolicyDefaultMove, projections.PolicySkip, projections.PolicyPause, projections.PolicyBot:
 	default:
-		return events.Errorf(events.CodeInvalid, "timeout_policy: give default_move, skip, pause or bot")
+		errs = append(errs, events.Errorf(events.CodeInvalid, "timeout_policy: give default_move, skip, pause or bot"))
 	}
 	switch req.AwayPolicy {
 	case "":
 		req.AwayPolicy = pbemevent.AwayWait
 	case pbemevent.AwayWait, pbemevent.AwayBot, pbemevent.AwayForbidden:
 	default:
-		return events.Errorf(events.CodeInvalid, "away_policy: give wait, bot or forbid")
+		errs = append(errs, events.Errorf(events.CodeInvalid, "away_policy: give wait, bot or forbid"))
 	}
-	return nil
+	return JoinRefusals(errs...)
 }
 
 // checkMuster validates and completes the muster settings of req.

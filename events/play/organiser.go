@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,17 +39,19 @@ type Organiser struct {
 	Email string
 }
 
-// check validates and tidies the organiser.
+// check validates and tidies the organiser: both of its fields' reasons
+// (JoinRefusals).
 func (o *Organiser) check() error {
 	o.Name = strings.TrimSpace(o.Name)
 	o.Email = strings.TrimSpace(o.Email)
+	var errs []error
 	if problem := outbox.AddressProblem(o.Email); problem != "" {
-		return events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s", problem)
+		errs = append(errs, events.FieldErrorf(events.CodeInvalid, "organiser.email", "organiser.email: %s", problem))
 	}
 	if !engine.PlainName(o.Name, 40) {
-		return events.FieldErrorf(events.CodeInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters")
+		errs = append(errs, events.FieldErrorf(events.CodeInvalid, "organiser.name", "organiser.name: give a name of 1 to 40 characters on one line, without control, text-direction or invisible characters"))
 	}
-	return nil
+	return JoinRefusals(errs...)
 }
 
 // Proposed is the answer to Propose: the proposal's id (the future
@@ -80,6 +83,15 @@ func (s *Service) Propose(ctx context.Context, req CreateGame) (*Proposed, error
 		return nil, err
 	}
 	return &Proposed{ID: id, ExpiresAt: p.ExpiresAt}, nil
+}
+
+// CheckGame checks req as Propose does and changes nothing: nil, or
+// every reason Propose would refuse req for (JoinRefusals), for a form
+// that has found problems of its own and shows them all at once.
+// Errors: as Create.
+func (s *Service) CheckGame(ctx context.Context, req CreateGame) error {
+	req.Players = slices.Clone(req.Players) // validate completes them
+	return s.validate(ctx, &req)
 }
 
 // Confirmed is the answer to Confirm.

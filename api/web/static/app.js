@@ -91,6 +91,18 @@
       Array.prototype.forEach.call(person.querySelectorAll("input, select"), function (f) { f.disabled = bot; });
     });
   });
+  // A refused form's summary of its problems takes the focus, so that a
+  // screen reader reads it first; each of its links takes the focus to
+  // its field (an anchor alone only scrolls to it).
+  var problems = document.getElementById("problems");
+  if (problems) {
+    problems.focus();
+    problems.addEventListener("click", function (e) {
+      var a = e.target.closest ? e.target.closest("a[href^='#']") : null;
+      var to = a ? document.getElementById(a.hash.slice(1)) : null;
+      if (to) { e.preventDefault(); to.focus(); }
+    });
+  }
   var game = document.querySelector("#game[data-version]");
   if (!game || !window.EventSource || !window.fetch || !window.DOMParser || !window.URLSearchParams) { return; }
   var es = new EventSource(game.getAttribute("data-events"));
