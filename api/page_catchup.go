@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,30 +79,15 @@ func (p *pages) addCatchUp(c echo.Context, d *playPage, cat i18n.Printer, tok st
 	return nil
 }
 
-// groupCatchUp groups consecutive lines of the same player's turn, each
-// group headed by the player's name (or "The game" for the game's own
-// events: deals, round ends, the organiser's actions; "Table talk" for
-// the other players' lines).
+// groupCatchUp groups consecutive lines under one heading (catchUpHead):
+// a player's turn, the muster before the first turn, table talk, another
+// act of a player's, or the game's own events.
 func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []catchUpGroup {
 	var out []catchUpGroup
 	last := ""
 	for _, l := range lines {
-		// Table talk has a group of its own: a line written between turns
-		// is no part of its author's turn.
-		key := strconv.Itoa(l.Seat)
-		if l.Type == pbemevent.TypeChat {
-			key = "chat"
-		}
+		key, who := catchUpHead(cat, l, names)
 		if len(out) == 0 || key != last {
-			who := cat.T("catchup.game")
-			switch {
-			case key == "chat":
-				who = cat.T("catchup.chat")
-			case l.Who != "": // the seat's holder when it acted
-				who = cat.T("catchup.turn_of", l.Who)
-			case l.Seat >= 0:
-				who = cat.T("catchup.turn_of", seatName(names, l.Seat))
-			}
 			out = append(out, catchUpGroup{Who: who})
 			last = key
 		}
@@ -109,6 +95,37 @@ func groupCatchUp(cat i18n.Printer, lines []play.CatchUpLine, names []string) []
 		g.Lines = append(g.Lines, catchUpLine{Version: l.Version, Text: l.Text})
 	}
 	return out
+}
+
+// catchUpHead is the heading of a catch-up line's group, and the key that
+// consecutive lines of the same group share. Only a game event (a move, or
+// a step of the game's that names a seat) belongs to a seat's turn ("Ann's
+// turn", the player who held the seat then). The service's events are no
+// one's turn: the players' answers before the first turn, and its start,
+// go under "Before the first turn"; table talk under "Table talk" (a line
+// written between turns is no part of its author's turn); a player's other
+// acts (a take-back) under the player's name; the rest (the deadline's,
+// the organiser's, even when they name a seat) under "The game".
+func catchUpHead(cat i18n.Printer, l play.CatchUpLine, names []string) (key, who string) {
+	player := func(seat int) string {
+		if l.Who != "" {
+			return l.Who // the seat's holder when it acted
+		}
+		return seatName(names, seat)
+	}
+	switch {
+	case l.Type == pbemevent.TypeChat:
+		return "chat", cat.T("catchup.chat")
+	case slices.Contains(pbemevent.MusterAnswers, l.Type):
+		return "muster", cat.T("catchup.muster")
+	case pbemevent.IsServiceEvent(l.Type):
+		if seat, ok := pbemevent.SeatOfActor(l.Actor); ok {
+			return "seat:" + strconv.Itoa(seat), player(seat)
+		}
+	case l.Seat >= 0:
+		return "turn:" + strconv.Itoa(l.Seat), cat.T("catchup.turn_of", player(l.Seat))
+	}
+	return "game", cat.T("catchup.game")
 }
 
 // markLordsChanges marks the Lords of Scotland cards of now that were not

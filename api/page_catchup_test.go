@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"pbem/events/pbemevent"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -273,5 +274,51 @@ func TestAuditPageTellsEventsInSentences(t *testing.T) {
 		if !strings.Contains(a.Body, tc.want) {
 			t.Errorf("the audit names no player %s", tc.want)
 		}
+	}
+}
+
+var reCatchUpGroup = regexp.MustCompile(`(?s)<h3>([^<]*)</h3>\s*<ul>(.*?)</ul>`)
+
+// catchUpGroupsOf reads a play page's "Since your last turn" as its
+// headings, each with its lines joined by " | ".
+func catchUpGroupsOf(t testing.TB, body string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range reCatchUpGroup.FindAllStringSubmatch(reCatchUp.FindString(body), -1) {
+		var lines []string
+		for _, l := range reCatchUpLine.FindAllStringSubmatch(m[2], -1) {
+			lines = append(lines, html.UnescapeString(l[2]))
+		}
+		out = append(out, html.UnescapeString(m[1])+": "+strings.Join(lines, " | "))
+	}
+	return out
+}
+
+// TestCatchUpHeadsTheMusterAsNoTurn: players accepting a game before its
+// first turn are told in "Since your last turn" under the muster's heading
+// ("Before the first turn"), not as their turn ("Tour de jeu : Cid",
+// which a player reading French was shown), and the organiser handing a
+// seat to a bot is the game's, not the turn of the seat it names.
+func TestCatchUpHeadsTheMusterAsNoTurn(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id, admin := musterGame(t, e, "")
+	if err := e.svc.AnswerAs(ctx, id, 2, true, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := catchUpGroupsOf(t, e.browser().open(id, 1).Body), []string{"Avant le premier tour: Cid jouera."}; !slices.Equal(got, want) {
+		t.Errorf("Bob (French) reads %q, want %q", got, want)
+	}
+	if err := e.svc.AnswerAs(ctx, id, 1, true, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.SeatBot(ctx, id, admin, 2, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	got := catchUpGroupsOf(t, e.browser().open(id, 0).Body)
+	want := []string{"Before the first turn: Cid will play. | Bob will play."}
+	if len(got) != 2 || got[0] != want[0] || !strings.HasPrefix(got[1], "The game: ") {
+		t.Errorf("Ann reads %q, want %q then the game's hand-off", got, want)
 	}
 }
