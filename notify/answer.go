@@ -15,12 +15,13 @@ type said struct {
 }
 
 // sentences pairs each of a's Says with the move it names; a muster
-// answer that ended the muster reads its "_over" sentence, and a move
-// played whose label ends a sentence its "_ends" one (no stop of its own
-// after the label's).
+// answer that ended the muster reads its "_over" sentence, a move played
+// (or played for the seat) whose label ends a sentence its "_ends" one
+// (no stop of its own after the label's), and a deadline that played the
+// seat's turn the sentence of its policy.
 func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
-	played, skipped := 0, 0
+	played, skipped, forced := 0, 0, 0
 	for _, k := range a.Says {
 		s := said{Key: k, Move: a.Move}
 		switch k {
@@ -37,6 +38,19 @@ func sentences(a *outbox.Answer) []said {
 				s.Move = a.Skipped[skipped]
 			}
 			skipped++
+		case outbox.AnswerForced:
+			s.Move = ""
+			if forced < len(a.Forced) {
+				s.Move = a.Forced[forced]
+			}
+			forced++
+			if endsSentence(s.Move) {
+				s.Key += "_ends"
+			}
+		case outbox.AnswerTimedOut:
+			if k := s.Key + "." + a.TimedOut; emailCatalog.Has("answer." + k) {
+				s.Key = k
+			}
 		case outbox.AnswerStopped:
 			s.Move = a.Stopped
 		case outbox.AnswerZone, outbox.AnswerZoneBad:

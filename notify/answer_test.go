@@ -50,3 +50,21 @@ func TestAnswerPlayedEndsWithOneStop(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerTimedOutSaysThePolicy: the answer to a reply that came after
+// the seat's time ran out says what the deadline's policy did, each
+// policy its own sentence; a policy this worker does not know gets the
+// sentence that names none.
+func TestAnswerTimedOutSaysThePolicy(t *testing.T) {
+	t.Parallel()
+	for _, pol := range []string{"default_move", "skip", "bot", "pause", "unknown"} {
+		want := "timed_out." + pol
+		if pol == "unknown" {
+			want = "timed_out"
+		}
+		got := sentences(&outbox.Answer{Says: []string{outbox.AnswerTimedOut}, TimedOut: pol})
+		if len(got) != 1 || got[0].Key != want {
+			t.Errorf("policy %s: %+v, want the sentence %s", pol, got, want)
+		}
+	}
+}

@@ -91,8 +91,9 @@ func emailPayload(k outbox.Kind, lang string) outbox.Payload {
 		p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
 			Seat: 0, Deadline: &dl, Chat: []string{"Cid : bien joué"}}}
 	case outbox.Reply:
-		p.Answer = &outbox.Answer{Says: []string{outbox.AnswerPlayed, outbox.AnswerPosted, outbox.AnswerMovedOn, outbox.AnswerStale, outbox.AnswerHistoryCut, outbox.AnswerUnreadable, outbox.AnswerNotAwaited, outbox.AnswerRefused, outbox.AnswerChatFailed, outbox.AnswerEnded},
-			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn}
+		p.Answer = &outbox.Answer{Says: []string{outbox.AnswerPlayed, outbox.AnswerPosted, outbox.AnswerMovedOn, outbox.AnswerStale, outbox.AnswerHistoryCut, outbox.AnswerUnreadable, outbox.AnswerNotAwaited, outbox.AnswerRefused, outbox.AnswerChatFailed, outbox.AnswerEnded, outbox.AnswerForced, outbox.AnswerTimedOut},
+			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn,
+			Forced: lines[1:], TimedOut: "bot"}
 	case outbox.Chat:
 		p.Lines = []string{"Ann : ciao !"}
 	case outbox.Away:

@@ -31,6 +31,7 @@ import (
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
 	projpg "pbem/projections/postgres"
+	"pbem/projections/testgame"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -86,7 +87,7 @@ func newEnvOn(t testing.TB, pool *pgxpool.Pool, headLog string, opts ...func(*in
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := engine.NewRegistry(l, bagpipes.Game{})
+	reg := engine.NewRegistry(l, bagpipes.Game{}, testgame.Game{})
 	svc := play.New(play.Config{Games: reg, Store: store, Repo: projpg.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
 	sink := smtpsink.Start(t, smtpsink.Options{})
 	cfg, err := notify.ParseSMTPURL("smtp://" + sink.Addr() + "?tls=none")

@@ -27,6 +27,9 @@ type Service interface {
 	MoveAs(ctx context.Context, id string, seat int, req play.MoveRequest) (*play.View, error)
 	ChatAs(ctx context.Context, id string, seat int, text, key string) error
 	ReplyStale(ctx context.Context, id string, seat int, version int64, except string) (bool, error)
+	// PlayedFor tells what the game played for a seat by itself between
+	// two versions: a deadline's policy, the steps forced on it.
+	PlayedFor(ctx context.Context, id string, seat int, after, upto int64) (*play.PlayedFor, error)
 	// AnswerAs records a seat's muster answer (issue #46); Summary then
 	// tells whether it was the last one (the game's status).
 	AnswerAs(ctx context.Context, id string, seat int, yes bool, key string) error
@@ -343,6 +346,9 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			}
 		}
 		stale = true
+		if timedOut, err := p.timedOut(ctx, a, rs, l, ans); err != nil || timedOut {
+			return rs, false, err
+		}
 		switch {
 		case l.n == 0 && a.TagVersion() > rs.Version:
 			// The email told of a version the stream no longer reaches:
@@ -404,6 +410,15 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			if ans.Move == "" {
 				ans.Move = label
 			}
+			// The steps forced on the seat after its move, in the same
+			// append: its turn went on, or came again, and ended without it.
+			pf, err := p.c.Service.PlayedFor(ctx, a.GameID, a.Seat, rs.Version, view.Version)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, f := range pf.Forced {
+				ans.Says, ans.Forced = append(ans.Says, outbox.AnswerForced), append(ans.Forced, f)
+			}
 			return afterMove(rs, view), true, nil
 		case code == events.CodeConflict && try < 3:
 			continue // another seat moved meanwhile: look again
@@ -416,6 +431,25 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			return nil, false, err
 		}
 	}
+}
+
+// timedOut reports whether the seat's time ran out after the email the
+// reply answers, and if so says so in the answer: the deadline's policy
+// played the seat's turn (or paused the game) without this reply, which
+// plays nothing, and the answer tells that rather than that the game
+// moved on, is not the seat's turn, or that the seat played (ReplyStale).
+// Only a reply's first line asks, and only of an address that names its
+// email's version, which the stream still reaches.
+func (p *Processor) timedOut(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, ans *outbox.Answer) (bool, error) {
+	if l.n > 0 || a.Version == 0 || a.TagVersion() > rs.Version || rs.Bot != "" {
+		return false, nil
+	}
+	pf, err := p.c.Service.PlayedFor(ctx, a.GameID, a.Seat, a.Version, rs.Version)
+	if err != nil || pf.TimedOut == "" {
+		return false, err
+	}
+	ans.Says, ans.TimedOut = append(ans.Says, outbox.AnswerTimedOut), pf.TimedOut
+	return true, nil
 }
 
 // afterMove is the seat's context after its move, from the view MoveAs

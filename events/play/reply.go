@@ -137,3 +137,49 @@ func (s *Service) ReplyStale(ctx context.Context, id string, seat int, version i
 	}
 	return false, nil
 }
+
+// PlayedFor is what the game played for a seat by itself, without its
+// player: the turns that ended without their move.
+type PlayedFor struct {
+	// TimedOut is the policy the deadline applied when the seat's time ran
+	// out (pbem.timeout naming it: a default move, a skip, a bot's turn,
+	// a pause); "" when it did not.
+	TimedOut string
+	// Forced tells each step played for the seat as its only move (actor
+	// "forced:N"), as the seat's history tells it (in the seat's
+	// language), without the game's own steps that followed it.
+	Forced []string
+}
+
+// PlayedFor tells what game id played by itself for seat after version
+// after, up to version upto: the answer to a reply says it, since the
+// player's turn then ended without the move they sent (a deadline that
+// passed before the reply came), or after it (a step forced on them that
+// followed their move). Errors: events.CodeNotFound, and those of the
+// store.
+func (s *Service) PlayedFor(ctx context.Context, id string, seat int, after, upto int64) (*PlayedFor, error) {
+	g, err := s.game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.seatHistory(ctx, g, seat, after)
+	if err != nil {
+		return nil, err
+	}
+	out := &PlayedFor{}
+	for _, r := range rows {
+		if r.Version > upto {
+			break
+		}
+		switch forced, ok := pbemevent.SeatOfForced(r.Actor); {
+		case r.Type == pbemevent.TypeTimeout:
+			var t pbemevent.Timeout
+			if json.Unmarshal(r.Data, &t) == nil && slices.Contains(t.Seats, seat) {
+				out.TimedOut = t.Policy
+			}
+		case ok && forced == seat && !r.Step && r.Summary != "":
+			out.Forced = append(out.Forced, r.Summary)
+		}
+	}
+	return out, nil
+}

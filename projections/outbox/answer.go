@@ -45,6 +45,13 @@ type Answer struct {
 	// previous release's worker, which does not read it, says what it
 	// said before.
 	MusterOver bool `json:"muster_over,omitempty"`
+	// Forced tells the steps the game played for the seat as its only
+	// moves after a move the reply played (AnswerForced, one each), as the
+	// seat's history tells them.
+	Forced []string `json:"forced,omitempty"`
+	// TimedOut is the policy the deadline applied to the seat before the
+	// reply came (AnswerTimedOut: default_move, skip, bot or pause).
+	TimedOut string `json:"timed_out,omitempty"`
 	// InReplyTo is the Message-ID of the reply, with its brackets, so that
 	// mail clients thread the answer.
 	InReplyTo string `json:"in_reply_to,omitempty"`
@@ -86,6 +93,14 @@ const (
 	AnswerStopped     = "stopped"      // reading stopped at a line
 	AnswerUnknownLine = "unknown_line" // the line is none of the seat's moves now
 	AnswerTurnOver    = "turn_over"    // no move is awaited from the seat any more
+
+	// The seat's turn ended by itself: AnswerForced, after a move the
+	// reply played, the game played the seat's only move for it (one for
+	// each of Forced); AnswerTimedOut, the seat's time ran out before the
+	// reply came and the deadline's policy played its turn (TimedOut), so
+	// the reply played nothing.
+	AnswerForced   = "forced"
+	AnswerTimedOut = "timed_out"
 
 	// AnswerZone: the reply's zone line set the seat's time zone (Zone);
 	// AnswerZoneBad: its zone line named no zone (Zone is what it said),
