@@ -9,12 +9,13 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 )
 
-// The dev mailbox (GET /dev/mail, POST /dev/mail/reply) holds every play,
-// admin and sign-in link the server sent: it is served to this machine
-// only. loopbackOnly refuses a request unless both the connection's peer
-// and the client IP (which differs behind a trusted proxy: Config.
-// TrustProxy) are loopback addresses; so a request relayed by a proxy on
-// the same machine for a remote client is refused too.
+// The dev mailbox (GET /dev/mail, GET /dev/mail/:id/html, POST
+// /dev/mail/reply) holds every play, admin and sign-in link the server
+// sent: it is served to this machine only. loopbackOnly refuses a request
+// unless both the connection's peer and the client IP (which differs
+// behind a trusted proxy: Config.TrustProxy) are loopback addresses; so a
+// request relayed by a proxy on the same machine for a remote client is
+// refused too.
 func loopbackOnly(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		peer, _, err := net.SplitHostPort(c.Request().RemoteAddr)
@@ -48,4 +49,20 @@ var mailPageHeaders = middleware.SecureWithConfig(middleware.SecureConfig{
 	XFrameOptions:         "DENY",
 	ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 	ReferrerPolicy:        "no-referrer",
+})
+
+// mailHTMLHeaders are the headers of an email's HTML part shown from the
+// dev mailbox (GET /dev/mail/:id/html): the part is a document the server
+// rendered, but it is email, so it is served as a mail client would show
+// it, in a sandbox (CSP sandbox: an origin of its own, no script, no form,
+// no popup; a link followed opens in the same tab, as in a web mail), with
+// only its inline styles and data: images allowed, and no framing, no
+// sniffing, no referrer (its links hold tokens).
+var mailHTMLHeaders = middleware.SecureWithConfig(middleware.SecureConfig{
+	XSSProtection:      "0",
+	ContentTypeNosniff: "nosniff",
+	XFrameOptions:      "DENY",
+	ContentSecurityPolicy: "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; " +
+		"frame-ancestors 'none'; base-uri 'none'",
+	ReferrerPolicy: "no-referrer",
 })

@@ -18,7 +18,8 @@ import (
 // out at the phone's width (a viewport), and nothing is wider than the
 // screen: a long link, Message-ID or address wraps, the reply box fits.
 // Without the viewport the page was laid out 980 pixels wide and shrunk,
-// and its links ran off it.
+// and its links ran off it. An email's HTML part, one link away, reads at
+// the phone's width too, and runs no script of its own.
 func TestBrowserDevMailboxOnAPhone(t *testing.T) {
 	root := startBrowser(t)
 	e := newDevMailEnv(t, false) // the invitations, with their reply forms
@@ -56,5 +57,30 @@ func TestBrowserDevMailboxOnAPhone(t *testing.T) {
 			t.Errorf("%s: %d pixels wide on a 390-pixel phone: %s", pg.name, w, wide)
 		}
 		screenshot(t, phone, shots, "devmail-"+strings.ReplaceAll(pg.name, " ", "-")+".png")
+	}
+
+	// The invitation's HTML part, from its link on the list, reads at the
+	// phone's width, as the player's mail client shows it.
+	within(t, phone, 20*time.Second, "HTML part", chromedp.Navigate(base+"/dev/mail"),
+		chromedp.Click(chromedp.CSS(`a[href="`+e.html+`"]`)), chromedp.WaitVisible(chromedp.CSS("body p")))
+	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 || eval[int](t, phone, `window.innerWidth`) != 390 {
+		t.Errorf("the HTML part is %d pixels wide on a 390-pixel phone", w)
+	}
+	if text := eval[string](t, phone, `document.body.innerText`); !strings.Contains(text, "Ann") {
+		t.Errorf("the HTML part does not greet its player:\n%s", text)
+	}
+	screenshot(t, phone, shots, "devmail-html-part.png")
+
+	// An email's HTML runs no script there: the part is sandboxed.
+	if errs := e.dev.Send(ctx, []*notify.Message{{From: "pbem@localhost", To: "ann@example.org", Subject: "scripted", Text: "scripted",
+		HTML: `<!DOCTYPE html><html><head><title>quiet</title></head><body><p>scripted</p>` +
+			`<script>document.title = "ran"</script><img src="data:," onerror="document.title = 'ran'"></body></html>`,
+		MessageID: "scripted@localhost"}}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	within(t, phone, 20*time.Second, "scripted HTML part", chromedp.Navigate(base+"/dev/mail"),
+		chromedp.Click(chromedp.CSS(`article:first-of-type a[href$="/html"]`)), chromedp.WaitVisible(chromedp.CSS("body p")))
+	if title := eval[string](t, phone, `document.title`); title != "quiet" {
+		t.Errorf("a script of the email's HTML ran: the title is %q", title)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ type devMailEnv struct {
 	api    *api.Server
 	gameID string
 	reply  url.Values // the reply form of the invitation: plays a move
+	html   string     // the path of the invitation's HTML part
 	dev    *notify.DevMailbox
 }
 
@@ -78,6 +80,7 @@ func newDevMailEnv(t *testing.T, trustProxy bool) *devMailEnv {
 		if strings.Contains(m.Text, "\n1. ") && m.Headers["Reply-To"] != "" {
 			e.reply = url.Values{"from": {m.To}, "to": {m.Headers["Reply-To"]}, "subject": {m.Subject},
 				"in_reply_to": {m.Headers["Message-ID"]}, "text": {"1\n\nchat: hello"}}
+			e.html = "/dev/mail/" + strconv.FormatInt(m.ID, 10) + "/html"
 		}
 	}
 	if e.reply == nil {
@@ -130,9 +133,9 @@ func nonLoopbackIP(t *testing.T) string {
 // noRedirect is a client that shows redirects instead of following them.
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
-// devMailRequests are the dev mailbox's two routes, as a stranger would
-// send them: the list of links, and a reply that plays the invitation's
-// move. headers are added to each.
+// devMailRequests are the dev mailbox's routes, as a stranger would send
+// them: the list of links, a reply that plays the invitation's move, and
+// the invitation's HTML part. headers are added to each.
 func devMailRequests(t *testing.T, base string, e *devMailEnv, headers map[string]string) []*http.Request {
 	list, err := http.NewRequest(http.MethodGet, base+"/dev/mail", nil)
 	if err != nil {
@@ -143,18 +146,23 @@ func devMailRequests(t *testing.T, base string, e *devMailEnv, headers map[strin
 		t.Fatal(err)
 	}
 	reply.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for _, r := range []*http.Request{list, reply} {
+	html, err := http.NewRequest(http.MethodGet, base+e.html, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*http.Request{list, reply, html} {
 		for k, v := range headers {
 			r.Header.Set(k, v)
 		}
 	}
-	return []*http.Request{list, reply}
+	return []*http.Request{list, reply, html}
 }
 
-// TestHostileDevMailboxOnlyForThisMachine: the dev mailbox refuses (403,
-// no link shown, no move played) a client on another machine, directly or
-// through a trusted proxy on this one, and a reply form sent from another
-// site; this machine's own browser reads it, with a CSP and no framing.
+// TestHostileDevMailboxOnlyForThisMachine: the dev mailbox (its list, a
+// message's HTML part, its reply form) refuses (403, no link shown, no
+// move played) a client on another machine, directly or through a trusted
+// proxy on this one, and a reply form sent from another site; this
+// machine's own browser reads it, with a CSP and no framing.
 func TestHostileDevMailboxOnlyForThisMachine(t *testing.T) {
 	t.Parallel()
 	e := newDevMailEnv(t, false)
@@ -179,7 +187,7 @@ func TestHostileDevMailboxOnlyForThisMachine(t *testing.T) {
 	}
 	local := e.serveOn(t, "127.0.0.1:0")
 	refused("from another site", devMailRequests(t, local, e,
-		map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"})[1:])
+		map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"})[1:2])
 
 	proxied := newDevMailEnv(t, true)
 	proxiedURL := proxied.serveOn(t, "127.0.0.1:0")

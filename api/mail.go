@@ -1,8 +1,10 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"pbem/events"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -146,6 +148,30 @@ func (m *mailRoutes) devMail(c echo.Context) error {
 		r = r[:300]
 	}
 	return m.pages.renderMailbox(c, mailboxPage{Msgs: msgs, Replies: m.cfg.Replies != nil, Result: r})
+}
+
+// devMailHTML: GET /dev/mail/:id/html, the HTML part of a message of the
+// dev mailbox as a mail client shows it (at a phone's width too: the
+// emails carry a viewport). It is the email's own document, served with
+// a sandbox (mailHTMLHeaders), as email HTML is: no script runs, nothing
+// is loaded, no form is sent. Errors: events.CodeNotFound for an unknown
+// message or one without an HTML part.
+func (m *mailRoutes) devMailHTML(c echo.Context) error {
+	pageHeaders(c)
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return events.Errorf(events.CodeNotFound, "no such message in the dev mailbox")
+	}
+	msg, err := m.cfg.Mailbox.Get(c.Request().Context(), id)
+	switch {
+	case errors.Is(err, notify.ErrNoMail):
+		return events.Errorf(events.CodeNotFound, "no such message in the dev mailbox")
+	case err != nil:
+		return err
+	case msg.HTML == "":
+		return events.Errorf(events.CodeNotFound, "this message has no HTML part")
+	}
+	return c.HTMLBlob(http.StatusOK, []byte(msg.HTML))
 }
 
 // segment is a piece of a text body: plain text, or a link.

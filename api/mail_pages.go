@@ -60,6 +60,7 @@ or a line that starts with "chat:". The answer goes through the same code as a r
 <h2>{{.Subject}}</h2>
 <p class="meta">To: {{.To}} · From: {{.From}} · {{.CreatedAt.UTC.Format "2006-01-02 15:04:05 UTC"}}<br>
 Message-ID: {{index .Headers "Message-ID"}}{{with index .Headers "List-Unsubscribe"}} · List-Unsubscribe: {{.}}{{end}}</p>
+{{if .HTML}}<p class="meta"><a href="/dev/mail/{{.ID}}/html">View the HTML part</a> (as a mail client shows it: no script runs)</p>{{end}}
 <pre>{{range linkify .Text}}{{if .Link}}<a href="{{.Text}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}</pre>
 {{with index .Headers "Reply-To"}}{{if $.Replies}}<form method="post" action="/dev/mail/reply">
 <input type="hidden" name="from" value="{{$m.To}}"><input type="hidden" name="to" value="{{.}}">

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -206,5 +207,62 @@ func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	// Without the dev mailbox the route does not exist.
 	if code, _ := newMailEnv(t, false).request(http.MethodGet, "/dev/mail", "", ""); code != http.StatusNotFound {
 		t.Errorf("/dev/mail without dev mode: %d", code)
+	}
+}
+
+// TestDevMailboxShowsTheHTMLPartSandboxed: each message of the dev
+// mailbox with an HTML part links to it, and that page is the part byte
+// for byte, as the players' mail clients get it, served as email is shown:
+// in a sandbox (Content-Security-Policy: sandbox, no script source at
+// all), not framed, without a referrer. An unknown message, or one with no
+// HTML part, is a 404, and the list offers no link to it.
+func TestDevMailboxShowsTheHTMLPartSandboxed(t *testing.T) {
+	t.Parallel()
+	e := newMailEnv(t, true)
+	ctx := context.Background()
+	r, err := notify.NewRenderer(notify.RenderConfig{Secret: secret, PublicURL: e.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := json.Marshal(outbox.Payload{To: outbox.Recipient{Name: "Ann", Email: "ann@example.org"}, Language: "fr",
+		Game: outbox.GameInfo{ID: "g1", Name: "lords-of-scotland", Players: []string{"Ann", "Bob"}}})
+	m, err := r.Render(notify.Row{ID: 1, GameID: "g1", Kind: outbox.YourTurn, Payload: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	textOnly := &notify.Message{From: "pbem@localhost", To: "bob@example.org", Subject: "text only", Text: "Hello", MessageID: "t@localhost"}
+	mb := notifypg.NewMailbox(e.pool)
+	if errs := notify.NewDevMailbox(mb, slogTo(io.Discard)).Send(ctx, []*notify.Message{m, textOnly}); errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	msgs, err := mb.List(ctx, 2)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("%d messages, %v", len(msgs), err)
+	}
+	withHTML, without := fmt.Sprintf("/dev/mail/%d/html", msgs[1].ID), fmt.Sprintf("/dev/mail/%d/html", msgs[0].ID)
+	_, list := e.request(http.MethodGet, "/dev/mail", "", "")
+	if !strings.Contains(list, `<a href="`+withHTML+`">`) || strings.Contains(list, without) {
+		t.Errorf("the list does not link to the HTML part of the one message that has one:\n%s", list)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, e.url+withHTML, nil)
+	code, h, body := hostileDo(t, req)
+	if code != http.StatusOK || body != m.HTML || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET %s: %d %q, want the HTML part:\n%s", withHTML, code, h.Get("Content-Type"), body)
+	}
+	csp := h.Get("Content-Security-Policy")
+	for _, want := range []string{"sandbox;", "default-src 'none'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("the HTML part's CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "script-src") || strings.Contains(csp, "allow-scripts") || h.Get("X-Frame-Options") != "DENY" ||
+		h.Get("Referrer-Policy") != "no-referrer" || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("the HTML part's headers: %v", h)
+	}
+	for _, path := range []string{without, "/dev/mail/999999/html", "/dev/mail/nope/html", "/dev/mail/-1/html"} {
+		if code, body := e.request(http.MethodGet, path, "", ""); code != http.StatusNotFound {
+			t.Errorf("GET %s: %d %s, want 404", path, code, body)
+		}
 	}
 }

@@ -99,7 +99,8 @@ func (s *Server) routes() []Route {
 		// The dev mailbox shows every email's links: only to this machine
 		// (devmail_guard.go).
 		if m.cfg.Mailbox != nil {
-			rs = append(rs, Route{http.MethodGet, "/dev/mail", mailPageHeaders(loopbackOnly(m.devMail))}) // the dev mailbox
+			rs = append(rs, Route{http.MethodGet, "/dev/mail", mailPageHeaders(loopbackOnly(m.devMail))})              // the dev mailbox
+			rs = append(rs, Route{http.MethodGet, "/dev/mail/:id/html", mailHTMLHeaders(loopbackOnly(m.devMailHTML))}) // a message's HTML part, sandboxed
 			if m.cfg.Replies != nil {
 				// answer an email as its recipient (form: from, to, text)
 				rs = append(rs, Route{http.MethodPost, "/dev/mail/reply", mailPageHeaders(loopbackOnly(m.devReply))})

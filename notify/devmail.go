@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/mail"
 	"time"
@@ -30,7 +31,12 @@ type MailboxStore interface {
 	Deliver(ctx context.Context, m StoredMail) error
 	// List returns the newest limit messages, newest first.
 	List(ctx context.Context, limit int) ([]StoredMail, error)
+	// Get returns the message of id; ErrNoMail if there is none.
+	Get(ctx context.Context, id int64) (*StoredMail, error)
 }
+
+// ErrNoMail is the error of a message the dev mailbox does not hold.
+var ErrNoMail = errors.New("notify: the dev mailbox holds no such message")
 
 // DevMailbox is the Sender used when no PBEM_SMTP_URL is configured: it
 // keeps messages in the database (shown at /dev/mail) and logs one line
