@@ -7,8 +7,10 @@
 //  2. a server already answering on 127.0.0.1:5432 as user postgres
 //     without a password (a developer's or CI's server);
 //  3. a private cluster under the data folder (<data>/postgres), created
-//     with the machine's initdb and started with pg_ctl on a free port of
-//     127.0.0.1, trust authentication, user postgres. initdb and pg_ctl are
+//     with the machine's initdb and started with pg_ctl on 127.0.0.1, on
+//     the port of its last start when that port is free (kept in the
+//     cluster's pbem.port), else on a free port, trust authentication,
+//     user postgres. initdb and pg_ctl are
 //     looked up on PATH, then under /usr/lib/postgresql/*/bin (the newest);
 //     if there are none, Open can install Debian's postgresql package with
 //     apt-get (as root, when Options.Install is set).
@@ -241,14 +243,20 @@ func pidFilePort(path string) (int, error) {
 	return 0, fmt.Errorf("cluster: %s has no port line", path)
 }
 
-// start starts the server on a free port. The port is free when chosen but
-// may be taken before the server binds it: then it tries another.
+// start starts the server on the port of its last start (lastPort) when
+// that port is free, so that an operator's psql line keeps working from
+// one run to the next, else on a free port, and remembers the port. A
+// port is free when chosen but may be taken before the server binds it:
+// then it tries another.
 func (c *Cluster) start(ctx context.Context) error {
 	logFile := filepath.Join(c.Dir, "server.log")
+	port := c.lastPort()
 	for attempt := 1; ; attempt++ {
-		port, err := freePort()
-		if err != nil {
-			return err
+		if port == 0 || !portFree(port) {
+			var err error
+			if port, err = freePort(); err != nil {
+				return err
+			}
 		}
 		opts := fmt.Sprintf("-p %d", port)
 		for _, s := range c.settings {
@@ -264,14 +272,41 @@ func (c *Cluster) start(ctx context.Context) error {
 		out, err := cmd.CombinedOutput()
 		if err == nil {
 			c.Port, c.started = port, true
+			c.rememberPort(port)
 			return nil
 		}
 		after, _ := os.ReadFile(logFile)
 		logged := string(after[min(len(before), len(after)):])
 		if attempt < 3 && strings.Contains(logged, "could not bind") {
+			port = 0
 			continue
 		}
 		return fmt.Errorf("cluster: pg_ctl start: %w\n%s\n%s", err, out, tail([]byte(logged), 2000))
+	}
+}
+
+// portFile is the file of the cluster's data directory that holds the
+// port of its last start (PostgreSQL leaves files it does not know alone).
+const portFile = "pbem.port"
+
+// lastPort is the port the cluster last started on, 0 if it is not known.
+func (c *Cluster) lastPort() int {
+	b, err := os.ReadFile(filepath.Join(c.Dir, portFile))
+	if err != nil {
+		return 0
+	}
+	port, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || port <= 0 || port > 65535 {
+		return 0
+	}
+	return port
+}
+
+// rememberPort records port as the one the cluster started on. Not
+// recording it only costs the next start its port: the failure is logged.
+func (c *Cluster) rememberPort(port int) {
+	if err := os.WriteFile(filepath.Join(c.Dir, portFile), []byte(strconv.Itoa(port)+"\n"), 0o600); err != nil {
+		fmt.Fprintf(c.log, "cluster: the port will not be the same next time: %v\n", err)
 	}
 }
 
@@ -284,6 +319,17 @@ func (c *Cluster) Stop(ctx context.Context) error {
 		return fmt.Errorf("cluster: pg_ctl stop: %w\n%s", err, out)
 	}
 	return nil
+}
+
+// portFree reports whether port of 127.0.0.1 is free at the time of the
+// call.
+func portFree(port int) bool {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
 }
 
 // freePort returns a TCP port of 127.0.0.1 free at the time of the call.

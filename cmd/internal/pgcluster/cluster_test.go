@@ -3,8 +3,10 @@ package pgcluster
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ import (
 )
 
 // TestPrivateCluster creates, starts, finds running, uses and stops a
-// private cluster: the path a machine without a PostgreSQL server takes.
+// private cluster: the path a machine without a PostgreSQL server takes;
+// started again, it listens on the same port, unless another program
+// holds that port.
 func TestPrivateCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("initdb takes seconds")
@@ -96,13 +100,39 @@ func TestPrivateCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
 	for _, s := range NoFsync {
 		name, want, _ := strings.Cut(s, "=")
 		var got string
 		if err := conn.QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&got); err != nil || got != want {
 			t.Errorf("%s = %q (%v), want %q", name, got, err, want)
 		}
+	}
+	conn.Close(ctx)
+
+	// It started again on the port of its last start, so that an
+	// operator's psql line keeps working; when another program holds
+	// that port, it takes a free one, which the next start reuses.
+	if c2.Port != c.Port {
+		t.Errorf("started again on port %d, want the last start's %d", c2.Port, c.Port)
+	}
+	if err := c2.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	held, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c2.Port)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	c3, err := Ensure(ctx, dir, false, &log)
+	if err != nil {
+		t.Fatalf("Ensure with the last port taken: %v\n%s", err, log.String())
+	}
+	defer c3.Stop(context.Background())
+	if c3.Port == c2.Port || !c3.Started() {
+		t.Fatalf("started on %d (started %v) while another program held it", c3.Port, c3.Started())
+	}
+	if got := c3.lastPort(); got != c3.Port {
+		t.Errorf("the port remembered is %d, want the new %d", got, c3.Port)
 	}
 }
 
