@@ -39,6 +39,9 @@ type botSeatMail struct {
 	sink   *smtpsink.Sink
 	listen string
 	seen   int
+	// ahead is how far beyond a second ahead of the real clock the
+	// worker's runs: past a mail grace, for a service that has one.
+	ahead time.Duration
 }
 
 const botSeatReplyDomain = "reply.pbem.test"
@@ -54,10 +57,11 @@ func newBotSeatMail(t *testing.T, e *pageEnv) *botSeatMail {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := notifypg.NewOutbox(e.pool)
 	hist := notifypg.Histories{Games: engine.NewRegistry(lg, bagpipes.Game{}), Events: e.store}
+	out := notifypg.NewOutbox(e.pool).WithTurns(hist)
+	m := &botSeatMail{t: t, sink: sink}
 	w, err := notify.NewWorker(notify.WorkerConfig{Store: out, Freshness: out, Seats: notifypg.NewSeats(e.pool, hist),
-		Prefs: notifypg.NewPrefs(e.pool), Sender: sender, Renderer: r, Now: func() time.Time { return time.Now().Add(time.Second) }})
+		Prefs: notifypg.NewPrefs(e.pool), Sender: sender, Renderer: r, Now: func() time.Time { return time.Now().Add(time.Second + m.ahead) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +81,8 @@ func newBotSeatMail(t *testing.T, e *pageEnv) *botSeatMail {
 		defer cancel()
 		_ = lis.Shutdown(ctx)
 	})
-	return &botSeatMail{t: t, w: w, sink: sink, listen: ln.Addr().String()}
+	m.w, m.listen = w, ln.Addr().String()
+	return m
 }
 
 // send runs the worker until nothing is due and returns the emails sent

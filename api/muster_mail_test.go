@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,50 +167,86 @@ func recordOf(t *testing.T, e *pageEnv, email string) *projections.PersonRecord 
 	return r
 }
 
-// TestMusterLastReplySaysTheGameHasBegun: the answer to a reply that
-// was the muster's last answer tells the truth about the game as it then
-// stands, in its reader's language. Bob's "Oui", after Ann's and Cid's
-// yes, is told that everyone has answered and the game has begun, not
-// that it begins once everyone has; Cid's last "no" is not offered a
-// change of mind that the ended muster no longer allows.
-func TestMusterLastReplySaysTheGameHasBegun(t *testing.T) {
-	e := newPageEnv(t)
-	m := newBotSeatMail(t, e)
+// TestMusterLastReplyIsTheOneEmailOfTheStart: the answer to a reply that
+// was the muster's last answer is the one email its reader gets about the
+// start (a user trial got that answer and, beside it, a your-turn email
+// or the notice "The game begins" saying the same), in their language. It
+// says what was recorded, without "the game begins once everyone has
+// answered" nor a change of mind that the ended muster no longer allows,
+// tells what the muster's end did, and, to the seat the game awaits, its
+// deadline and moves; the others get their own email of the start. Ann
+// (who plays first) says "Yes!" after Bob and Cid; Bob "Oui !" after Ann
+// and Cid; Cid "No, mi dispiace" after Ann and Bob, and a bot takes Cid's
+// seat. The same with the mail grace serve gives (the start's email to
+// the last answerer waits it, then is folded into the answer; Ann's
+// your-turn email is owed by the game row until then).
+func TestMusterLastReplyIsTheOneEmailOfTheStart(t *testing.T) {
+	for _, grace := range []time.Duration{0, time.Minute} {
+		t.Run(fmt.Sprint("grace ", grace), func(t *testing.T) {
+			e := newPageEnvOf(t, grace, nil)
+			m := newBotSeatMail(t, e)
+			m.ahead = 2 * grace
+			checkLastReplies(t, e, m)
+		})
+	}
+}
+
+// checkLastReplies is TestMusterLastReplyIsTheOneEmailOfTheStart on e and m.
+func checkLastReplies(t *testing.T, e *pageEnv, m *botSeatMail) {
 	ctx := context.Background()
-	// lastReply has seats others answer yes through the service, then the
-	// reader of invitation to replies body, and returns the answer to it.
-	lastReply := func(id string, others []int, to, body string) smtpsink.Parsed {
+	addr := []string{"ann@example.org", "bob@example.org", "cid@example.org"}
+	// lastReply has the other seats answer yes through the service, then
+	// seat's reader reply body to the invitation, and returns every email
+	// sent after, by address.
+	lastReply := func(seat int, body string) map[string][]smtpsink.Parsed {
 		t.Helper()
-		inv := only(t, to, m.send()[to])
-		for _, seat := range others {
-			if err := e.svc.AnswerAs(ctx, id, seat, true, fmt.Sprintf("yes-%d", seat)); err != nil {
+		id, _ := musterGame(t, e, "")
+		inv := only(t, addr[seat], m.send()[addr[seat]])
+		for other := range addr {
+			if other == seat {
+				continue
+			}
+			if err := e.svc.AnswerAs(ctx, id, other, true, fmt.Sprintf("yes-%d", other)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		m.reply(inv, to, body)
-		var answers []smtpsink.Parsed
-		for _, em := range m.send()[to] {
-			if strings.HasPrefix(em.Subject, "Re:") {
-				answers = append(answers, em)
+		m.reply(inv, addr[seat], body)
+		if sm, err := e.svc.Summary(ctx, id); err != nil || sm.Status != projections.StatusActive || !slices.Equal(sm.ToMove, []int{0}) {
+			t.Fatalf("every seat answered: %+v %v", sm, err)
+		}
+		return m.send()
+	}
+	// startsFor checks that each seat but skip got one email of the start.
+	startsFor := func(who string, told map[string][]smtpsink.Parsed, skip int) {
+		t.Helper()
+		for i, a := range addr {
+			if i != skip {
+				only(t, who+"'s start, to "+a, told[a])
 			}
 		}
-		return only(t, to+"'s answer", answers)
 	}
 
-	id, _ := musterGame(t, e, "")
-	bob := lastReply(id, []int{0, 2}, "bob@example.org", "Oui !")
-	mustContain(t, "Bob", bob, "Merci : vous jouerez. Tout le monde a répondu : la partie a commencé.")
-	if strings.Contains(bob.Text, "dès que") {
-		t.Errorf("Bob's last yes is told the game begins once everyone has answered:\n%s", bob.Text)
+	told := lastReply(0, "Yes!\n\nAnn")
+	ann := only(t, "Ann", told[addr[0]])
+	mustContain(t, "Ann", ann, "Thank you: you will play.", "Everyone has answered: the game begins.", "Please play before", "1. Recruit")
+	if !strings.HasPrefix(ann.Subject, "Re:") || strings.Contains(ann.Text, "once every player") {
+		t.Errorf("Ann's one email is not the answer to her reply: %q\n%s", ann.Subject, ann.Text)
 	}
-	if sm, err := e.svc.Summary(ctx, id); err != nil || sm.Status != projections.StatusActive {
-		t.Fatalf("every seat said yes: %+v %v", sm, err)
-	}
+	startsFor("Ann", told, 0)
 
-	id, _ = musterGame(t, e, "")
-	cid := lastReply(id, []int{0, 1}, "cid@example.org", "No, mi dispiace")
-	mustContain(t, "Cid", cid, "Annotato: non giocherai.")
-	if strings.Contains(cid.Text, "cambiare idea") {
-		t.Errorf("Cid's last no is offered a change of mind:\n%s", cid.Text)
+	told = lastReply(1, "Oui !")
+	bob := only(t, "Bob", told[addr[1]])
+	mustContain(t, "Bob", bob, "Merci : vous jouerez.", "Tout le monde a répondu : la partie commence.")
+	if !strings.HasPrefix(bob.Subject, "Re:") || strings.Contains(bob.Text, "dès que") || strings.Contains(bob.Text, "Merci de jouer avant") {
+		t.Errorf("Bob's one email is not the answer to his reply, or asks him to play: %q\n%s", bob.Subject, bob.Text)
 	}
+	startsFor("Bob", told, 1)
+
+	told = lastReply(2, "No, mi dispiace")
+	cid := only(t, "Cid", told[addr[2]])
+	mustContain(t, "Cid", cid, "Annotato: non giocherai.", "Cid ora è giocato da un bot")
+	if !strings.HasPrefix(cid.Subject, "Re:") || strings.Contains(cid.Text, "cambiare idea") {
+		t.Errorf("Cid's one email is not the answer to the reply, or offers a change of mind: %q\n%s", cid.Subject, cid.Text)
+	}
+	startsFor("Cid", told, 2)
 }

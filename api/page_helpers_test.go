@@ -50,6 +50,13 @@ func newPageEnv(t testing.TB) *pageEnv {
 // newPageEnvWith is newPageEnv with a hook to change the page config.
 func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	t.Helper()
+	return newPageEnvOf(t, 0, config)
+}
+
+// newPageEnvOf is newPageEnvWith whose game service gives the emails of
+// a seat's own act a mail grace (play.Config.MailGrace), as serve does.
+func newPageEnvOf(t testing.TB, grace time.Duration, config func(*api.PageConfig)) *pageEnv {
+	t.Helper()
 	lg, err := lords.New()
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +66,7 @@ func newPageEnvWith(t testing.TB, config func(*api.PageConfig)) *pageEnv {
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(lg, bagpipes.Game{}, testgame.Game{}),
 		Store: store, Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Records: postgres.New(pool), Secret: secret,
-		Seeds: playtest.Seeds(t.Name())})
+		Seeds: playtest.Seeds(t.Name()), MailGrace: grace})
 	e := &pageEnv{t: t, svc: svc, pool: pool, store: store}
 	pc := api.PageConfig{Service: svc, Secret: secret, Notify: store.Notify, Poll: time.Second}
 	if config != nil {

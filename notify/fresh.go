@@ -33,6 +33,17 @@ import (
 // (Row.Passed): a seat that played within the grace, or a game that ended,
 // is not asked again for a move it made or can no longer make.
 
+// The muster's end (issue #46) owes every seat an email: its your-turn
+// email, a notice "The game begins", or the game-over email of a game
+// called off. When the last answer came by reply, the answer to that
+// reply tells its reader the start (what the muster's end did, and to a
+// seat the game awaits its deadline and moves, play.MusterEnd): the email
+// the start owes that seat waits the mail grace (projections.Owed) and is
+// not sent if the answer, about its version or a later one, is in the
+// outbox by then (StaleAnswered). One reply, one email. An answer never
+// written (a seat's answers per hour used up, a listener that crashed
+// before it recorded the reply) folds nothing: the start's email goes.
+
 // News is what Freshness tells of a claimed row.
 type News struct {
 	// Stale, if not empty, says why the row must not be sent.
@@ -78,8 +89,9 @@ const ChatGather = 15 * time.Minute
 // the truth. notify/postgres.Outbox implements it.
 type Freshness interface {
 	// Freshness returns the News of each row (in its order). Rows of kinds
-	// that may not await a move (Kind.MayAwait) and are not table talk
-	// (Kind.Gathered) are always fresh.
+	// that may not await a move (Kind.MayAwait), are not table talk
+	// (Kind.Gathered) and cannot be folded into another email
+	// (Kind.Foldable) are always fresh.
 	Freshness(ctx context.Context, rows []Row) ([]News, error)
 }
 
@@ -92,6 +104,7 @@ const (
 	StaleFolded     = "gathered: the seat's your-turn email tells the table talk"
 	StaleGathered   = "gathered: an older table-talk email to the seat is waiting"
 	StaleTold       = "gathered: every line was told already"
+	StaleAnswered   = "folded: the answer to the seat's reply that ended the muster tells it"
 )
 
 // fresh drops the stale rows of rows (recorded as skipped outcomes in
@@ -104,7 +117,7 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	var asked []Row
 	var at []int // at[j] is the index in rows of asked[j]
 	for i, r := range rows {
-		if (r.Kind.MayAwait() || r.Kind.Gathered()) && r.Seat >= 0 && r.GameID != "" {
+		if (r.Kind.MayAwait() || r.Kind.Gathered() || r.Kind.Foldable()) && r.Seat >= 0 && r.GameID != "" {
 			asked = append(asked, r)
 			at = append(at, i)
 		}

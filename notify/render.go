@@ -228,7 +228,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Notice:          p.Notice,
 	}
 	d.AskZone = d.Deadline != "" && !zoneKnown(row.Story) &&
-		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder)
+		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder || row.Kind == outbox.Reply)
 	if d.Notice != "" {
 		d.NoticeText = l.p.T("notice." + d.Notice)
 	}
@@ -278,6 +278,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	inReplyTo := ""
 	if a := p.Answer; a != nil {
 		d.Says, d.Quote, d.Turn = sentences(a), a.Quote, strings.Join(a.Turn, ", ")
+		if len(a.Lines) > 0 {
+			d.Lines = a.Lines
+		}
 		d.Detail = projections.ExplainError(lang, a.Code, a.Detail)
 		inReplyTo = a.InReplyTo
 	}

@@ -87,7 +87,10 @@ const (
 // people who left it too), or the round's result and the turns of the
 // seats it newly awaits (owedTurns); then the notices (notices). The
 // emails after the first group wait the mail grace when the append is a
-// seat's own move or a bot's and not a timeout.
+// seat's own move or a bot's and not a timeout; when it is a muster's end
+// set off by a seat's answer by reply, that seat's emails wait it: the
+// answer to the reply tells the start, and they are folded into it if
+// it is written within the grace (notify/postgres, freshSQL).
 func Owed(a Append) (Effects, error) {
 	f, err := scan(a)
 	if err != nil {
@@ -101,8 +104,8 @@ func Owed(a Append) (Effects, error) {
 	n := len(eff.Mails)
 	eff.Mails = append(eff.Mails, owedMails(a, f)...)
 	eff.Mails = append(eff.Mails, notices(a, f.notice, eff.Mails)...)
-	if f.seatMove && len(f.timedOut) == 0 {
-		for i := n; i < len(eff.Mails); i++ {
+	for i := n; i < len(eff.Mails); i++ {
+		if (f.seatMove && len(f.timedOut) == 0) || (f.mustered && eff.Mails[i].To.Seat == f.replied) {
 			eff.Mails[i].Delay = a.Grace
 		}
 	}
@@ -117,6 +120,8 @@ type facts struct {
 	roundEnd bool       // an engine event ended a round
 	seatMove bool       // an engine event of a seat's own move or a bot's
 	tookBack bool       // pbem.takeback
+	mustered bool       // pbem.mustered: the muster ended, the game begins
+	replied  int        // the seat whose muster answer came by reply (-1: none)
 	explicit *time.Time // the deadline an event sets (resume, extension)
 	muster   *time.Time // the muster's deadline (pbem.created with a muster)
 	timedOut []int      // seats whose deadline passed (pbem.timeout)
@@ -127,7 +132,7 @@ type facts struct {
 
 // scan reads the facts of a's events, in order.
 func scan(a Append) (*facts, error) {
-	f := &facts{}
+	f := &facts{replied: -1}
 	for i, e := range a.Events {
 		if pbemevent.IsServiceEvent(e.Type) {
 			if err := f.service(a, e); err != nil {
@@ -161,8 +166,16 @@ func (f *facts) service(a Append, e events.Event) error {
 			}
 			f.muster = new(e.RecordedAt.UTC().Add(d).Truncate(time.Microsecond))
 		}
+	case pbemevent.TypeAccepted, pbemevent.TypeDeclined:
+		var x pbemevent.Accepted // pbemevent.Declined has the same fields
+		if err := json.Unmarshal(e.Data, &x); err != nil {
+			return err
+		}
+		if x.By == pbemevent.ByReply {
+			f.replied = x.Seat
+		}
 	case pbemevent.TypeMustered:
-		f.fresh, f.notice = true, NoticeMustered
+		f.fresh, f.notice, f.mustered = true, NoticeMustered, true
 	case pbemevent.TypeTimeout:
 		var t pbemevent.Timeout
 		if err := json.Unmarshal(e.Data, &t); err != nil {

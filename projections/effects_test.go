@@ -133,6 +133,14 @@ func TestOwedDecidesWhatAnAppendOwes(t *testing.T) {
 			with(owedGame("active", 5, 0), func(g *projections.Game) { g.Seats[1].Bot = "easy" }),
 			[]owedEvent{{6, pbemevent.TypeSeatBot, "admin", pbemevent.SeatBot{Seat: 1, TokenGen: 2}}},
 			owedGame("active", 6, 0), []string{"link→1 v6 nothing", "notice→0 v6 append bot_back"}, had},
+		{"the muster's last answer by reply: the start's email to that seat waits the grace (the answer to the reply tells it)",
+			owedGame("muster", 4), []owedEvent{{5, pbemevent.TypeAccepted, "seat:1", pbemevent.Accepted{Seat: 1, By: pbemevent.ByReply}},
+				{6, pbemevent.TypeMustered, "seat:1", pbemevent.Mustered{By: "all"}}},
+			owedGame("active", 6, 0), []string{"your_turn→0 v6 append", "notice→1 v6 append mustered +2m0s"}, fresh},
+		{"the muster's last answer on the page: the start's emails go at once",
+			owedGame("muster", 4), []owedEvent{{5, pbemevent.TypeAccepted, "seat:0", pbemevent.Accepted{Seat: 0, By: pbemevent.ByPage}},
+				{6, pbemevent.TypeMustered, "seat:0", pbemevent.Mustered{By: "all"}}},
+			owedGame("active", 6, 0), []string{"your_turn→0 v6 append", "notice→1 v6 append mustered"}, fresh},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := projections.Append{Before: c.before, After: c.after, Engine: testgame.Game{}, Now: owedNow, Grace: owedGrace}

@@ -30,10 +30,11 @@ type Service interface {
 	// PlayedFor tells what the game played for a seat by itself between
 	// two versions: a deadline's policy, the steps forced on it.
 	PlayedFor(ctx context.Context, id string, seat int, after, upto int64) (*play.PlayedFor, error)
-	// AnswerAs records a seat's muster answer (issue #46); Summary then
-	// tells whether it was the last one (the game's status).
+	// AnswerAs records a seat's muster answer (issue #46); MusterEndFor
+	// then tells whether it was the last one, and what the muster's end
+	// did.
 	AnswerAs(ctx context.Context, id string, seat int, yes bool, key string) error
-	Summary(ctx context.Context, id string) (*play.Summary, error)
+	MusterEndFor(ctx context.Context, id string, seat int) (*play.MusterEnd, error)
 	// AwayAs, BackAs and AwayStatusAs are the away of the person of a
 	// seat (events/play/away.go).
 	AwayAs(ctx context.Context, id string, seat int, date string, loc *time.Location) (*play.AwayStatus, error)
@@ -510,5 +511,8 @@ func answerRow(rs *play.ReplySeat, ans *outbox.Answer) *outbox.Row {
 		Deadline: rs.Deadline,
 	})
 	p.Moves, p.Choice, p.Answer = projections.Labels(rs.Legal), rs.Choice, ans
+	// An answer that lists the seat's moves asks for one: it tells the
+	// deadline, as a your-turn email does.
+	p.Awaited = len(rs.Legal) > 0
 	return &outbox.Row{GameID: rs.GameID, Seat: &rs.Seat, Kind: outbox.Reply, Payload: p, EventVersion: rs.Version}
 }

@@ -8,7 +8,6 @@ import (
 	"pbem/events"
 	"pbem/events/play"
 	"pbem/notify"
-	"pbem/projections"
 	"pbem/projections/outbox"
 )
 
@@ -64,7 +63,7 @@ func (p *Processor) muster(ctx context.Context, a notify.ReplyAddress, rs *play.
 	}
 	err := p.c.Service.AnswerAs(ctx, a.GameID, a.Seat, yes, key)
 	if err == nil {
-		ans.MusterOver = p.musterOver(ctx, a.GameID)
+		p.musterEnd(ctx, a, ans)
 	}
 	switch code := play.ErrorCode(err); {
 	case err == nil && yes:
@@ -79,12 +78,19 @@ func (p *Processor) muster(ctx context.Context, a notify.ReplyAddress, rs *play.
 	return nil
 }
 
-// musterOver reports whether game id is past its muster as it reads just
-// after an answer: the answer was the last one, and the game began or was
-// called off. A game it cannot read counts as still mustering: the answer
-// email then says what it says before the last answer, which the game's
-// page and its next email set right.
-func (p *Processor) musterOver(ctx context.Context, id string) bool {
-	sm, err := p.c.Service.Summary(ctx, id)
-	return err == nil && sm.Status != projections.StatusMuster
+// musterEnd tells ans what the game's muster came to just after the
+// seat's answer: when it was the last one (the game began or was called
+// off), the answer says so and tells what the muster's end did (who
+// declined, the bots, the start, play.MusterEnd): it is the one email its
+// reader gets about the start, the your-turn email or notice owed to them
+// being folded into it (notify/postgres, freshSQL). A game it cannot read
+// counts as still mustering: the answer then says what it says before the
+// last answer, and the email the start owes is sent as well.
+func (p *Processor) musterEnd(ctx context.Context, a notify.ReplyAddress, ans *outbox.Answer) {
+	end, err := p.c.Service.MusterEndFor(ctx, a.GameID, a.Seat)
+	if err != nil {
+		p.c.Logger.Warn("inbound: the muster after an answer", "game", a.GameID, "seat", a.Seat, "err", err)
+		return
+	}
+	ans.MusterOver, ans.Lines = end.Over, end.Lines
 }

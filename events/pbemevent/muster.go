@@ -19,9 +19,15 @@ const (
 // end (the timeout policy "bot" plays the same level).
 const MusterBotLevel = "normal"
 
+// How a person answered the muster (Accepted.By, Declined.By): the
+// button of the game's page, or a reply to an email.
+const (
+	ByPage  = "page"
+	ByReply = "reply"
+)
+
 // Accepted is the data of pbem.accepted: Seat's person will play. By says
-// how they answered: "page" (the button of the game's page) or "reply"
-// (a "yes" to an email).
+// how they answered: ByPage or ByReply.
 type Accepted struct {
 	Seat int    `json:"seat"`
 	By   string `json:"by"`

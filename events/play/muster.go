@@ -144,7 +144,7 @@ func (s *Service) Answer(ctx context.Context, id, token string, yes bool, reques
 	if err != nil {
 		return err
 	}
-	return s.answer(ctx, g, seat, yes, "page", events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID})
+	return s.answer(ctx, g, seat, yes, pbemevent.ByPage, events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: requestID})
 }
 
 // AnswerAs records the muster answer of seat read from an email (yes:
@@ -160,7 +160,7 @@ func (s *Service) AnswerAs(ctx context.Context, id string, seat int, yes bool, k
 	if g.SeatAt(seat) == nil {
 		return events.Errorf(events.CodeNotFound, "game %s has no seat %d", id, seat)
 	}
-	return s.answer(ctx, g, seat, yes, "reply", events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: events.EmailRequestID(key)})
+	return s.answer(ctx, g, seat, yes, pbemevent.ByReply, events.Metadata{Actor: pbemevent.SeatActor(seat), RequestID: events.EmailRequestID(key)})
 }
 
 // answer appends seat's answer to g's muster (nothing when it gives the

@@ -22,7 +22,10 @@ var _ notify.Freshness = (*Outbox)(nil)
 // person, issue #43), whether a newer your-turn
 // email or reminder to the seat waits (outbox_pending_seat, migration
 // 0092; or a your-turn email about a later version the game row owes,
-// migration 0101), and the game's version. A game without a row (none is
+// migration 0101), whether the answer to a reply of the seat that ended
+// the muster, about the row's version or a later one, is waiting or sent
+// (outbox_pending_seat, outbox_seat_sent: see notify's StaleAnswered),
+// and the game's version. A game without a row (none is
 // removed; only tests write such emails) has no row here and tells no
 // news: its emails are fresh. The rows are joined to their games, and the
 // subqueries name the game of the games row (see gatheredSQL).
@@ -33,6 +36,8 @@ const freshSQL = `SELECT r.i,
     AND n.id > r.id AND n.kind IN ('your_turn', 'reminder'))
   OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t
     WHERE (t->>'seat')::int = r.seat AND (t->>'version')::bigint > r.version),
+  EXISTS (SELECT 1 FROM outbox a WHERE a.game_id = g.id AND a.seat = r.seat AND (a.status = 'pending' OR a.status = 'sent')
+    AND a.kind = 'reply' AND a.event_version >= r.version AND (a.payload->'answer'->>'muster_over')::boolean),
   g.version
 FROM games g
 JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS u(id, game_id, seat, version, i)) r
@@ -68,9 +73,11 @@ WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
 // Freshness implements notify.Freshness with two queries for the batch's
-// your-turn emails, reminders and round-end emails (whether each seat played a game event of
-// its own after the row's version: the event store's LastActs; the game
-// and outbox rows: freshSQL), and one for its table talk.
+// your-turn emails, reminders, round-end emails, notices and game-over
+// emails (whether each seat played a game event of its own after the
+// row's version: the event store's LastActs; the game and outbox rows:
+// freshSQL), and one for its table talk. A notice or a game-over email
+// asks no move: only an answer that tells it folds it.
 func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
 	out := make([]notify.News, len(rows))
 	n := len(rows)
@@ -81,7 +88,7 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	}
 	var asked []int
 	for i, r := range rows {
-		if !r.Kind.MayAwait() || r.Seat < 0 {
+		if !(r.Kind.MayAwait() || r.Kind.Foldable()) || r.Seat < 0 {
 			continue
 		}
 		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), pbemevent.SeatActor(r.Seat)
@@ -101,11 +108,14 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
 	var j, version int64
-	var awaited, bot, newer bool
-	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &bot, &newer, &version}, func() error {
+	var awaited, bot, newer, answered bool
+	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &bot, &newer, &answered, &version}, func() error {
 		nw := &out[asked[j-1]]
 		nw.Version = version
+		kind := rows[asked[j-1]].Kind
 		switch {
+		case !kind.MayAwait():
+			// A notice or a game-over email: it asks no move.
 		case !awaited:
 			nw.Stale = notify.StaleNotAwaited
 		case bot:
@@ -114,6 +124,9 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 			nw.Stale = notify.StalePlayed
 		case newer:
 			nw.Stale = notify.StaleSuperseded
+		}
+		if nw.Stale == "" && answered && kind.Foldable() {
+			nw.Stale = notify.StaleAnswered
 		}
 		return nil
 	}); err != nil {

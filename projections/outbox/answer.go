@@ -52,6 +52,11 @@ type Answer struct {
 	// TimedOut is the policy the deadline applied to the seat before the
 	// reply came (AnswerTimedOut: default_move, skip, bot or pause).
 	TimedOut string `json:"timed_out,omitempty"`
+	// Lines tell what happened beyond what the reply did, as the seat may
+	// see them, in its language: after a muster answer that was the last
+	// (MusterOver), the muster's end and anything since (play.MusterEnd).
+	// The email tells them under "What happened".
+	Lines []string `json:"lines,omitempty"`
 	// InReplyTo is the Message-ID of the reply, with its brackets, so that
 	// mail clients thread the answer.
 	InReplyTo string `json:"in_reply_to,omitempty"`

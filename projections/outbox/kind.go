@@ -80,6 +80,13 @@ func (k Kind) Awaits() bool { return k == YourTurn || k == Reminder }
 // summary stays true): see notify.Row.Passed.
 func (k Kind) MayAwait() bool { return k.Awaits() || k == RoundEnd }
 
+// Foldable reports whether an email of kind k is not sent when another
+// email to its seat tells what it would (notify.Freshness): a your-turn
+// email, a notice or a game-over email owed by a muster's end is folded
+// into the answer to the reply that ended it (docs/email.md, the muster
+// by reply).
+func (k Kind) Foldable() bool { return k == YourTurn || k == Notice || k == GameOver }
+
 // ForSeat reports whether an email of kind k goes to a seat of a game (and
 // so has a time zone to tell its deadline in): not the digest, which spans
 // games (see stories), nor the organiser's and sign-in emails.
