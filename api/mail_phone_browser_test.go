@@ -51,7 +51,7 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 		Notes: []string{"Charles-Édouard prend l'initiative."}}
 	rows := map[string]notify.Row{
 		"your_turn":  {ID: 1, GameID: "g1phone", Seat: 1, Kind: outbox.YourTurn, Payload: payload, Story: &notify.Story{Events: story, Zone: "Europe/Paris"}},
-		"round_end":  {ID: 2, GameID: "g1phone", Seat: 1, Kind: outbox.RoundEnd, Payload: payload, Story: &notify.Story{Round: round}},
+		"round_end":  {ID: 2, GameID: "g1phone", Seat: 1, Kind: outbox.RoundEnd, Payload: payload, Story: &notify.Story{Rounds: []*engine.RoundSummary{round}}},
 		"game_over":  {ID: 3, GameID: "g1phone", Seat: 1, Kind: outbox.GameOver, Payload: payload},
 		"notice":     {ID: 4, GameID: "g1phone", Seat: 1, Kind: outbox.Notice, Payload: payload},
 		"invitation": {ID: 5, GameID: "g1phone", Seat: 1, Kind: outbox.Invitation, Payload: payload},

@@ -77,8 +77,8 @@
 // Emails carry only what the payload holds (written by the game service
 // from the recipient's view) and what the worker's SeatReader reads for
 // the recipient's seat when the email is rendered (story.go: its redacted
-// history since its last move, a round's public summary, its time zone):
-// no other seat's cards, no seed.
+// history since it last heard, the summaries of the rounds it tells as the
+// seat sees them, its time zone): no other seat's cards, no seed.
 //
 // It owns the emails (rendering, the outbox worker); its SQL is in
 // notify/postgres; cmd/pbem wires it (mailside.go). It must not import

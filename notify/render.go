@@ -134,11 +134,13 @@ type emailData struct {
 	Summary     string
 	Lines       []string
 	Ranking     []outbox.Rank
-	// Turns are what happened since the recipient's last move, grouped by
-	// who acted (your-turn emails read with a Story); Notice is a notice's
-	// subject ("paused", "resumed", "extended").
-	Turns  []storyTurn
-	Notice string
+	// Turns are what happened since the recipient last heard, grouped by
+	// who acted (your-turn, round-end and game-over emails read with a
+	// Story), under the heading StoryIntro (a catalog key); Notice is a
+	// notice's subject ("paused", "resumed", "extended").
+	Turns      []storyTurn
+	StoryIntro string
+	Notice     string
 	// NoticeText is Notice in the email's language (the notice's subject).
 	NoticeText string
 	// Muster: the game waits for its players to accept before its first
@@ -149,9 +151,10 @@ type emailData struct {
 	// working (not for an email without one, such as a notice to a player
 	// who left).
 	KeepsLinks bool
-	// Round is the round a round-end email closes, as a table (nil: none).
-	Round *roundTable
-	Games []digestItem
+	// Rounds are the rounds a round-end or game-over email tells, as
+	// tables (see Story.Rounds).
+	Rounds []*roundTable
+	Games  []digestItem
 	// HelpLink is the game's help page in the email's language (in
 	// invitations; every registered game is expected to have one).
 	HelpLink string
@@ -245,13 +248,22 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	if seat < 0 {
 		d.PlayLink = "" // not a seat's email (a player who left): no link to play
 	}
-	if row.Story != nil && row.Kind.TellsStory() {
+	if row.Story != nil && row.Kind.TellsStory() && row.Story.Events != nil {
+		// The story replaces the payload's lines (those of the append that
+		// owed the email): it tells what the seat was not told, those
+		// lines among them unless an email told them already.
+		d.Lines, d.StoryIntro = nil, "story.intro"
+		if row.Story.AfterEmail {
+			d.StoryIntro = "story.intro_email"
+		}
 		d.Turns = storyTurns(row.Story.Events, p.Game.Players, storyHeads{
 			timeout: l.p.T("story.system"), admin: l.p.T("story.admin"), game: l.p.T("story.game"),
 			forced: func(name string) string { return l.p.T("story.forced", name) }})
 	}
-	if row.Story != nil && row.Story.Round != nil {
-		d.Round = l.roundTable(row.Story.Round, p.Game.Players)
+	if row.Story != nil {
+		for _, r := range row.Story.Rounds {
+			d.Rounds = append(d.Rounds, l.roundTable(r, p.Game.Players))
+		}
 	}
 	// An email to a seat, and the digest of a player's games, may say
 	// that play links keep working; the others (the organiser's, a

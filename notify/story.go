@@ -14,7 +14,7 @@ import (
 )
 
 // Story is what a seat's email tells beyond its payload: what happened
-// since the player's last move, a round's account, and the player's time
+// since the seat last heard, the rounds it closes, and the player's time
 // zone. The worker's SeatReader reads it when the email is rendered, not
 // when its outbox row is written.
 //
@@ -27,42 +27,65 @@ import (
 //     it is what the play page shows. Reading the email's lines from it
 //     means the email and the page cannot disagree, and the email can
 //     never hold more than the seat's own history.
-//   - The projector sees one append at a time; the lines since a seat's last
-//     move span many appends. Copying them into every your-turn payload
-//     would repeat them in the outbox (and the WAL) move after move, and
+//   - The projector sees one append at a time; the lines since a seat last
+//     heard span many appends. Copying them into every payload would
+//     repeat them in the outbox (and the WAL) move after move, and
 //     finding them at projection time would add a read to every move.
 //   - The range ends at the row's event version, or, for a your-turn email
 //     the worker found fresh just before sending (see Freshness), at the
 //     game's version then: moves that followed within the grace are told
 //     by the one email. The time zone is the newest one known.
 //
-// The seat's last move is its last game event whose actor is "seat:N"
-// (moves it made itself, from the page, the API or an email), or its
-// answer to the muster before the first turn, with the start it set off
-// (pbemevent.EndsStory: what it answered, it knows); moves made for it (a
-// default move when its time ran out, a bot) are part of the story.
-// The other players' table talk is part of it (issue #31: a table-talk
-// email waiting for the seat is then not sent, see ChatGather); the seat's
-// own lines and the game's creation are left out. A table-talk email's
-// Events are the other players' lines the seat was not told yet.
+// Your-turn, round-end and game-over emails tell a story (Kind.TellsStory):
+// the span of the seat's history it has not been told, so that no line is
+// told twice across a seat's consecutive emails and none is skipped. It
+// starts after the later of
+//
+//   - the seat's last move, its last game event whose actor is "seat:N"
+//     that is not a step of the game (moves it made itself, from the page,
+//     the API or an email; the steps its move set off, a round's end, the
+//     next round's deal, are told: an email answering a reply did not tell
+//     them), or its answer to the muster, with the start it set off
+//     (pbemevent.EndsStory: what it answered, it knows);
+//   - the version the seat's last such email that went out told up to
+//     (a sent row's event version), or the one a row sent before it in
+//     the same batch tells up to (StoryRequest.After).
+//
+// Moves made for the seat (a default move when its time ran out, a bot)
+// are part of the story. The other players' table talk is part of it
+// (issue #31: a table-talk email waiting for the seat is then not sent,
+// see ChatGather), but for the lines a table-talk email sent already told;
+// the seat's own lines and the game's creation are left out. A table-talk
+// email's Events are the other players' lines the seat was not told yet.
 type Story struct {
-	// Events are the seat's redacted history after its last move, up to the
-	// email's event version, oldest first (filled for your-turn emails).
+	// Events are the seat's redacted history it was not told, up to the
+	// email's event version, oldest first: non-nil (possibly empty) when
+	// the story was told (your-turn, round-end and game-over emails, and
+	// table talk).
 	Events []StoryEvent
+	// AfterEmail: Events start after an email the seat was sent, not after
+	// its last move (the email says "Since our last email").
+	AfterEmail bool
 	// Zone is the seat's time zone as its browser reported it ("" : UTC).
 	Zone string
-	// Round is the account of the round a round-end email closes, built by
-	// the game's engine from the seat's redacted history (nil: none).
-	Round *engine.RoundSummary
+	// Rounds are the accounts of the rounds the email tells, built by the
+	// game's engine from the seat's redacted history, oldest first: for a
+	// round-end email the round it closes; for a game-over email every
+	// round that ended after the seat's last email of a story went out
+	// (the last round, and any whose round-end email did not go out).
+	Rounds []*engine.RoundSummary
 }
 
 // StoryRequest asks for the Story of an email of Kind to Seat of GameID,
-// written about version Upto.
+// written about version Upto. After is the version an email to the same
+// seat, sent just before it in the same batch, tells up to (0: none): its
+// story starts after it.
 type StoryRequest struct {
 	GameID string
 	Seat   int
 	Upto   int64
 	Kind   outbox.Kind
+	After  int64
 }
 
 // StoryEvent is one line of a seat's redacted history.
@@ -91,9 +114,10 @@ type StoryEvent struct {
 type SeatReader interface {
 	// Stories returns, for each request (in its order), what an email of
 	// its kind to its seat tells beyond its payload: always the seat's time
-	// zone; for a your-turn email its history after its last move up to
-	// Upto (see Story); for a round-end email, and a game-over email,
-	// the summary of the round ended at or before Upto. One call serves a
+	// zone; for a your-turn, round-end or game-over email its history
+	// since it last heard, up to Upto (see Story); for a round-end email
+	// the summary of the round ended at or before Upto, for a game-over
+	// email those of the rounds it was not told. One call serves a
 	// claimed batch.
 	Stories(ctx context.Context, reqs []StoryRequest) ([]*Story, error)
 }

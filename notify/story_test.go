@@ -182,9 +182,9 @@ func TestPleasePlayBeforeOnlyToAwaitedSeats(t *testing.T) {
 
 func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 	t.Parallel()
-	s := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Armée", "Total"},
+	s := &Story{Rounds: []*engine.RoundSummary{{Round: 2, Columns: []string{"Armée", "Total"},
 		Rows:  []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7, Scott 9", "32"}}, {Seat: 0, Cells: []string{"aucune", "0"}}},
-		Notes: []string{"Bob prend l'initiative."}}}
+		Notes: []string{"Bob prend l'initiative."}}}}
 	m, err := testRenderer(t).Render(storyRow(t, outbox.RoundEnd, "fr", s))
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestRoundEndSpeaksTheGamesWords(t *testing.T) {
 	t.Parallel()
 	r := testRenderer(t)
-	sum := &Story{Round: &engine.RoundSummary{Round: 2, Columns: []string{"Totale"}, Rows: []engine.RoundRow{{Seat: 0, Cells: []string{"12"}}}}}
+	sum := &Story{Rounds: []*engine.RoundSummary{{Round: 2, Columns: []string{"Totale"}, Rows: []engine.RoundRow{{Seat: 0, Cells: []string{"12"}}}}}}
 	for _, tc := range []struct {
 		game, subject, body, not string
 	}{
@@ -303,8 +303,8 @@ func TestTheGamesStepsAfterAForcedStepAreTheGames(t *testing.T) {
 // the final ranking (two user trials missed the final battle).
 func TestGameOverShowsTheLastRound(t *testing.T) {
 	t.Parallel()
-	s := &Story{Round: &engine.RoundSummary{Round: 5, Columns: []string{"Armée", "Total"},
-		Rows: []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7", "7"}}, {Seat: 0, Cells: []string{"aucune", "0"}}}}}
+	s := &Story{Rounds: []*engine.RoundSummary{{Round: 5, Columns: []string{"Armée", "Total"},
+		Rows: []engine.RoundRow{{Seat: 1, Cells: []string{"Scott 7", "7"}}, {Seat: 0, Cells: []string{"aucune", "0"}}}}}}
 	m, err := testRenderer(t).Render(storyRow(t, outbox.GameOver, "fr", s))
 	if err != nil {
 		t.Fatal(err)

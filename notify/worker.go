@@ -1,11 +1,13 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"pbem/projections/outbox"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -204,6 +206,9 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	if err != nil || len(rows) == 0 {
 		return 0, err
 	}
+	// Sent in the order they were written: a seat reads its emails in the
+	// order of what they tell (a round's end before the turn it gives).
+	slices.SortFunc(rows, func(a, b Row) int { return cmp.Compare(a.ID, b.ID) })
 	// A cancelled ctx must not lose what was sent: record with a fresh one.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -219,6 +224,9 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		w.release(fctx, rows)
 		return len(rows), err
 	}
+	// The recipients' preferences next, before the stories: a row sent
+	// before another to the same seat ends what the other tells.
+	live, early = w.preferred(live, modes, early)
 	var msgs []*Message
 	var sending []Row // sending[j] is the row of msgs[j]
 	if err := w.stories(ctx, live); err != nil {
@@ -236,12 +244,6 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			// address) never will: it fails at once.
 			early = append(early, w.failure(r, &PermanentError{Err: err}))
 			continue
-		}
-		if !r.Kind.AlwaysSent() {
-			if mode := modes[strings.ToLower(m.To)]; mode == Off || (mode == DailyDigest && r.Kind != outbox.Digest) {
-				early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: "preference: " + string(mode)})
-				continue
-			}
 		}
 		msgs = append(msgs, m)
 		sending = append(sending, r)
@@ -352,6 +354,25 @@ func (w *Worker) failure(r Row, err error) Outcome {
 	o.Status = Pending
 	o.NextAttempt = now.Add(w.c.Backoff(r.Attempts))
 	return o
+}
+
+// preferred keeps the rows of live their recipients' preferences let
+// through (the kinds always sent, else mode Every; a digest to a player of
+// daily digests), and adds an outcome skipping each other one to early.
+// A row whose payload does not decode is kept: Render fails it.
+func (w *Worker) preferred(live []Row, modes map[string]Mode, early []Outcome) ([]Row, []Outcome) {
+	keep := live[:0:0]
+	for _, r := range live {
+		if !r.Kind.AlwaysSent() {
+			p, err := DecodePayload(r.Payload)
+			if mode := modes[strings.ToLower(p.To.Email)]; err == nil && (mode == Off || (mode == DailyDigest && r.Kind != outbox.Digest)) {
+				early = append(early, Outcome{ID: r.ID, Status: Skipped, Error: "preference: " + string(mode)})
+				continue
+			}
+		}
+		keep = append(keep, r)
+	}
+	return keep, early
 }
 
 // modes loads the preferences of the rows' recipients.

@@ -133,7 +133,7 @@ func TestRoundEndLeavesOutAMoveTakenBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sts[0].Round; !reflect.DeepEqual(got, want) {
+	if got := sts[0].Rounds; len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Fatalf("round-end summary for seat %d at v%d:\n%+v\nwant the claims that stand:\n%+v\n(with the claim taken back at v%d–%d: %+v)",
 			seat, end, got, want, tb.From, tb.Version, wrong)
 	}

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -10,16 +9,15 @@ import (
 
 	"pbem/engine"
 	"pbem/events/pbemevent"
-	evpg "pbem/events/postgres"
 	"pbem/notify"
 	"pbem/projections"
 	"pbem/projections/outbox"
 )
 
 // Seats reads, for an email being rendered, its seat's time zone, its
-// history since its last move and the summary of a round that ended (told
-// from the events: Histories), and records the time zone a play page
-// reported (seats.time_zone, migration 0060).
+// history since it last heard and the summaries of the rounds it tells
+// (told from the events: Histories), and records the time zone a play
+// page reported (seats.time_zone, migration 0060).
 type Seats struct {
 	pool      *pgxpool.Pool
 	histories Histories
@@ -52,25 +50,35 @@ const zonesSQL = `WITH s AS (
 SELECT s.i, coalesce(nullif(s.time_zone, ''), told.time_zone, '') FROM s LEFT JOIN told ON told.email = s.email`
 
 // storiesSQL selects, for each requested seat ($1, $2, $3: game ids,
-// seats and the versions of the seats' last game events of their own up
-// to the requests' versions, 0: none), with the request's index, its game
-// row and that version: its story is told after it.
-const storiesSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version, r.last
-FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS r(game_id, seat, last, i)
-JOIN games g ON g.id = r.game_id
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+// seats and the requests' versions), with the request's index, its game
+// row with the language its reader reads (the seat's, else the game's),
+// and where what the seat was told by email ends: the version the seat's
+// last your-turn, round-end or game-over email that went out told up to
+// (outbox.event_version; outbox_seat_sent, migration 0095), and the one
+// its last table-talk email told up to, each at or before the request's
+// version (0: none). The subqueries name the game of the games row, not
+// of unnest, for Citus (see gatheredSQL).
+const storiesSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version,
+  coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'sent'
+    AND n.kind IN ('your_turn', 'round_end', 'game_over') AND n.event_version <= r.upto), 0),
+  coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'sent'
+    AND n.kind = 'chat' AND n.event_version <= r.upto), 0)
+FROM games g
+JOIN (SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS u(game_id, seat, upto, i)) r ON r.game_id = g.id
+JOIN seats s ON s.game_id = g.id AND s.seat = r.seat
+WHERE g.id = ANY ($1::text[])
 ORDER BY r.i`
 
 // Stories implements notify.SeatReader with one query for the zones, one
-// for the your-turn stories, and one per round-end email. An unknown seat
-// has no zone and no story.
+// for the stories and one for the table talk, then the events of each
+// game told. An unknown seat has no zone and no story.
 func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*notify.Story, error) {
 	out := make([]*notify.Story, len(reqs))
-	ids, seats, uptos := make([]string, len(reqs)), make([]int32, len(reqs)), make([]int64, len(reqs))
+	ids, seats := make([]string, len(reqs)), make([]int32, len(reqs))
 	var told, talk []int // the requests that tell a story, and table talk
 	for i, r := range reqs {
 		out[i] = &notify.Story{}
-		ids[i], seats[i], uptos[i] = r.GameID, int32(r.Seat), r.Upto
+		ids[i], seats[i] = r.GameID, int32(r.Seat)
 		switch {
 		case r.Kind.TellsStory():
 			told = append(told, i)
@@ -100,40 +108,26 @@ func (s *Seats) Stories(ctx context.Context, reqs []notify.StoryRequest) ([]*not
 			return nil, err
 		}
 	}
-	for i, r := range reqs {
-		// A round-end email tells its round; a game-over email the last
-		// round (the game's end is owed no round-end email of its own).
-		if r.Kind == outbox.RoundEnd || r.Kind == outbox.GameOver {
-			if out[i].Round, err = s.round(ctx, r.GameID, r.Seat, r.Upto); err != nil {
-				return nil, err
-			}
-		}
-	}
 	return out, nil
 }
 
 // stories reads the story of each request of reqs listed in told into
-// out: the seat's history (its own row of a version if it has one, else
-// the public row) after its last move or muster answer of its own
-// (pbemevent.EndsStory), up to the request's version. The seat's own
-// table talk and the game's creation are left out (see notify's Story).
+// out (see notify.Story): where what the seat was told ends (storiesSQL,
+// and the request's After), then its history after that (story).
 func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []int, out []*notify.Story) error {
-	ids, seats, actors, uptos := make([]string, len(told)), make([]int32, len(told)), make([]string, len(told)), make([]int64, len(told))
+	ids, seats, uptos := make([]string, len(told)), make([]int32, len(told)), make([]int64, len(told))
 	for j, i := range told {
-		ids[j], seats[j], actors[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), pbemevent.SeatActor(reqs[i].Seat), reqs[i].Upto
+		ids[j], seats[j], uptos[j] = reqs[i].GameID, int32(reqs[i].Seat), reqs[i].Upto
 	}
-	lasts, err := evpg.LastActs(ctx, s.pool, ids, actors, uptos, pbemevent.ServicePrefix, pbemevent.MusterAnswers...)
-	if err != nil {
-		return fmt.Errorf("notify/postgres: stories: %w", err)
-	}
-	starts, err := s.storyStarts(ctx, "stories", storiesSQL, ids, seats, lasts)
+	starts, err := s.storyStarts(ctx, "stories", storiesSQL, ids, seats, uptos)
 	if err != nil {
 		return err
 	}
 	for _, st := range starts {
 		r := reqs[told[st.j-1]]
 		st.g.ID = r.GameID
-		if err := s.story(ctx, &st.g, r, st.from, out[told[st.j-1]]); err != nil {
+		st.from = max(st.from, r.After)
+		if err := s.story(ctx, &st.g, r, st, out[told[st.j-1]]); err != nil {
 			return err
 		}
 	}
@@ -141,11 +135,13 @@ func (s *Seats) stories(ctx context.Context, reqs []notify.StoryRequest, told []
 }
 
 // storyStart is a row of storiesSQL or chatFromSQL: the request's place j
-// (from 1) in told, its game, and the version its story starts after.
+// (from 1) in told, its game, the version what the seat was told ends at,
+// and (storiesSQL) the one its last table-talk email told up to.
 type storyStart struct {
 	j    int64
 	g    projections.Game
 	from int64
+	chat int64
 }
 
 // storyStarts runs query (storiesSQL or chatFromSQL: what names it in
@@ -157,7 +153,7 @@ func (s *Seats) storyStarts(ctx context.Context, what, query string, args ...any
 	}
 	starts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storyStart, error) {
 		var st storyStart
-		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.from)
+		err := r.Scan(&st.j, &st.g.Game, &st.g.Language, &st.g.Players, &st.g.Version, &st.from, &st.chat)
 		return st, err
 	})
 	if err != nil {
@@ -166,40 +162,86 @@ func (s *Seats) storyStarts(ctx context.Context, what, query string, args ...any
 	return starts, nil
 }
 
-// story tells r's story into st: g's history as r.Seat sees it after
-// version last up to r.Upto.
-func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRequest, last int64, st *notify.Story) error {
-	hist, evs, err := s.histories.seat(ctx, g, r.Seat, last)
+// story tells r's story into st: g's history as r.Seat sees it after the
+// later of start.from (what it was told by email) and its last move after
+// that, up to r.Upto (see notify.Story), and the rounds it tells.
+func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRequest, start storyStart, st *notify.Story) error {
+	hist, evs, err := s.histories.seat(ctx, g, r.Seat, start.from)
 	if err != nil {
 		return fmt.Errorf("notify/postgres: story of %s seat %d: %w", g.ID, r.Seat, err)
 	}
+	from, me := start.from, pbemevent.SeatActor(r.Seat)
+	for _, h := range hist {
+		if h.Version <= r.Upto && h.Actor == me && pbemevent.EndsStory(h.Type) && !h.Step {
+			from = h.Version // its last move or muster answer: it knows what it did
+		}
+	}
+	st.AfterEmail = from == start.from && from > 0
+	st.Events = []notify.StoryEvent{} // told, even if empty: nothing new
 	for i, h := range hist {
 		if h.Version > r.Upto {
 			break
 		}
 		acting := pbemevent.ActingSeat(h.Actor, evs[i].Meta.IdempotencyKey)
-		if h.Type == pbemevent.TypeCreated || h.Type == pbemevent.TypeLanguage || (h.Type == pbemevent.TypeChat && acting == r.Seat) {
+		if h.Version <= from || h.Type == pbemevent.TypeCreated || h.Type == pbemevent.TypeLanguage ||
+			(h.Type == pbemevent.TypeChat && (acting == r.Seat || h.Version <= start.chat)) {
 			continue
 		}
 		st.Events = append(st.Events, notify.StoryEvent{Version: h.Version, Type: h.Type, Actor: h.Actor,
 			Seat: notify.TurnSeat(h.Actor, evs[i].Meta.IdempotencyKey, h.Data, len(g.Players)), Summary: h.Summary, Who: h.ActorName,
 			Step: h.Step})
 	}
+	if r.Kind == outbox.RoundEnd || r.Kind == outbox.GameOver {
+		if st.Rounds, err = s.rounds(ctx, g, r, start.from); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// rounds are the summaries of the rounds r tells (notify.Story.Rounds),
+// in g's language: for a round-end email, the last round ended at or
+// before r.Upto; for a game-over email, every round that ended after told
+// (the version what the seat was told by email ends at). None without the
+// game's engine.
+func (s *Seats) rounds(ctx context.Context, g *projections.Game, r notify.StoryRequest, told int64) ([]*engine.RoundSummary, error) {
+	eng, ok := s.histories.Games[g.Game]
+	if !ok {
+		return nil, nil
+	}
+	ended, err := s.histories.endedRounds(ctx, g, eng, r.Seat, r.Upto)
+	if err != nil {
+		return nil, fmt.Errorf("notify/postgres: rounds of %s: %w", g.ID, err)
+	}
+	if r.Kind == outbox.RoundEnd && len(ended) > 0 {
+		ended = ended[len(ended)-1:]
+	}
+	var out []*engine.RoundSummary
+	for _, e := range ended {
+		if r.Kind == outbox.GameOver && e.end <= told {
+			continue
+		}
+		if sum := eng.RoundSummary(e.evs, g.Players, g.Language); sum != nil {
+			out = append(out, sum)
+		}
+	}
+	return out, nil
 }
 
 // chatFromSQL selects, for each requested seat ($1, $2: game ids and
 // seats), with the request's index, its game row with the language its
 // reader reads (the seat's, else the game's, as storiesSQL) and the
 // version its table talk was told up to: the later of the last page it
-// was shown (seat_visits.seen) and the last table-talk or your-turn email
-// it was sent (outbox.event_version, the version such an email told up
-// to). The subqueries name the game of the games row, not of unnest, for
-// Citus (see gatheredSQL).
+// was shown (seat_visits.seen) and the last table-talk email or email of
+// a story (your-turn, round-end, game-over) it was sent (outbox.event_version,
+// the version such an email told up to); then 0 (storyStart.chat). The
+// subqueries name the game of the games row, not of unnest, for Citus
+// (see gatheredSQL).
 const chatFromSQL = `SELECT r.i, g.game, coalesce(nullif(s.language, ''), g.language), g.players, g.version,
   greatest(coalesce((SELECT v.seen FROM seat_visits v WHERE v.game_id = g.id AND v.seat = r.seat), 0),
     coalesce((SELECT max(n.event_version) FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat
-      AND n.status = 'sent' AND n.kind IN ('chat', 'your_turn')), 0))
+      AND n.status = 'sent' AND n.kind IN ('chat', 'your_turn', 'round_end', 'game_over')), 0)),
+  0
 FROM games g
 JOIN (SELECT * FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(game_id, seat, i)) r ON r.game_id = g.id
 LEFT JOIN seats s ON s.game_id = g.id AND s.seat = r.seat
@@ -282,34 +324,4 @@ func (s *Seats) ZoneOf(ctx context.Context, gameID string, seat int) (string, er
 		return "", fmt.Errorf("notify/postgres: time zone of %s seat %d: %w", gameID, seat, err)
 	}
 	return zone, nil
-}
-
-// round is the engine's summary of the last round ended at or before
-// version upto, from the engine events that stand then as seat sees them
-// (nil without the game's engine or an ended round): a move taken back is
-// not in it, as it is not in the state the play page shows.
-func (s *Seats) round(ctx context.Context, gameID string, seat int, upto int64) (*engine.RoundSummary, error) {
-	g := projections.Game{ID: gameID}
-	err := s.pool.QueryRow(ctx, `SELECT g.game, coalesce(nullif(s.language, ''), g.language), g.players
-		FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.seat = $2 WHERE g.id = $1`, gameID, seat).
-		Scan(&g.Game, &g.Language, &g.Players)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: game %s: %w", gameID, err)
-	}
-	eng, ok := s.histories.Games[g.Game]
-	if !ok {
-		return nil, nil
-	}
-	evs, err := s.histories.standing(ctx, gameID, eng, seat, upto)
-	if err != nil {
-		return nil, fmt.Errorf("notify/postgres: round of %s: %w", gameID, err)
-	}
-	round := engine.LastRound(evs, eng.RoundEnd)
-	if round == nil {
-		return nil, nil
-	}
-	return eng.RoundSummary(round, g.Players, g.Language), nil
 }

@@ -173,11 +173,14 @@ func (e *storyEnv) state(id string) (*projections.Game, engine.Game, engine.Stat
 }
 
 // expectedStory is, computed from the whole history of seat (not from
-// notify/postgres's selection), what a your-turn email at version upto
-// must list: the seat's redacted lines after its last own move or muster
-// answer (pbemevent.EndsStory), without table talk and the game's
-// creation.
-func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
+// notify/postgres's selection), what an email of a story (your-turn,
+// round-end, game-over) at version upto must list, heard being the
+// version the seat's previous such email told up to (0: none): the seat's
+// redacted lines after the later of heard and its last own move (an own
+// event that is not a step of the game) or muster answer
+// (pbemevent.EndsStory), without table talk and the game's creation.
+// afterEmail: the lines start after heard ("Since our last email").
+func (e *storyEnv) expectedStory(id string, seat int, upto, heard int64) (lines []string, afterEmail bool) {
 	e.t.Helper()
 	row, err := e.repo.Game(context.Background(), id)
 	if err != nil {
@@ -191,19 +194,54 @@ func (e *storyEnv) expectedStory(id string, seat int, upto int64) []string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var last int64
+	from := heard
 	for _, r := range rows {
-		if r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && pbemevent.EndsStory(r.Type) {
-			last = r.Version
+		if r.Version > heard && r.Version <= upto && r.Actor == "seat:"+strconv.Itoa(seat) && pbemevent.EndsStory(r.Type) && !r.Step {
+			from = r.Version
 		}
 	}
-	var out []string
 	for _, r := range rows {
-		if r.Version > last && r.Version <= upto && r.Type != pbemevent.TypeChat && r.Type != pbemevent.TypeCreated && r.Summary != "" {
-			out = append(out, r.Summary)
+		if r.Version > from && r.Version <= upto && r.Type != pbemevent.TypeChat && r.Type != pbemevent.TypeCreated && r.Summary != "" {
+			lines = append(lines, r.Summary)
 		}
 	}
-	return out
+	return lines, from == heard && heard > 0
+}
+
+// told tracks, by seat, the version the last email of a story (your-turn,
+// round-end, game-over) it was sent told up to, and checks each such email
+// against expectedStory: its lines, in order, are the seat's history it
+// was not told, so that no line is told twice across its emails and none
+// is skipped.
+type told map[int]int64
+
+// check checks m (of any kind; emails that tell no story are left alone)
+// and returns its lines and headings.
+func (h told) check(e *storyEnv, id string, m sentEmail, lang string) (lines, heads []string) {
+	e.t.Helper()
+	if m.Kind != outbox.YourTurn && m.Kind != outbox.RoundEnd && m.Kind != outbox.GameOver {
+		return nil, nil
+	}
+	want, afterEmail := e.expectedStory(id, m.Seat, m.Version, h[m.Seat])
+	intro := storyIntro[lang]
+	if afterEmail {
+		intro = storyIntroEmail[lang]
+	}
+	lines, heads = storyLines(m.Mail.Text, intro)
+	if !slices.Equal(lines, want) {
+		e.t.Fatalf("%s email to seat %d at v%d lists\n%q\nwant its history since it last heard (v%d) or moved\n%q\n%s",
+			m.Kind, m.Seat, m.Version, lines, h[m.Seat], want, m.Mail.Text)
+	}
+	for _, w := range want {
+		if !strings.Contains(m.Mail.HTML, "<li>"+html.EscapeString(w)+"</li>") {
+			e.t.Fatalf("HTML part lacks %q:\n%s", w, m.Mail.HTML)
+		}
+	}
+	if len(want) == 0 && (strings.Contains(m.Mail.Text, storyIntro[lang]) || strings.Contains(m.Mail.Text, storyIntroEmail[lang])) {
+		e.t.Fatalf("%s email to seat %d at v%d heads an empty story:\n%s", m.Kind, m.Seat, m.Version, m.Mail.Text)
+	}
+	h[m.Seat] = m.Version
+	return lines, heads
 }
 
 // storyLines reads the lines of an email's text part listed under intro
@@ -229,8 +267,12 @@ func storyLines(text, intro string) (lines, heads []string) {
 	return lines, heads
 }
 
-// storyIntro is the catalogs' "story.intro" by language.
-var storyIntro = map[string]string{"en": "Since your last move:", "fr": "Depuis votre dernier coup :", "it": "Dalla tua ultima mossa:"}
+// storyIntro is the catalogs' "story.intro" by language, and
+// storyIntroEmail their "story.intro_email".
+var (
+	storyIntro      = map[string]string{"en": "Since your last move:", "fr": "Depuis votre dernier coup :", "it": "Dalla tua ultima mossa:"}
+	storyIntroEmail = map[string]string{"en": "Since our last email:", "fr": "Depuis notre dernier e-mail :", "it": "Dalla nostra ultima email:"}
+)
 
 // secretLines returns, for each seat, the sentences of the game's events as
 // the full (unredacted) event tells them where the seat's redacted version
@@ -263,10 +305,13 @@ func (e *storyEnv) secretLines(id string, eng engine.Game, names []string, lang 
 // TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove plays random whole
 // games of both engines in each language through the service, sends every
 // email through the real worker to an SMTP server on loopback, and checks
-// that each your-turn email lists, in order, every line of its seat's
-// redacted history since the seat's last move (grouped under the players'
-// names), and that no email holds the full sentence of an event whose
-// redacted version the seat sees differently.
+// that each your-turn, round-end and game-over email lists, in order,
+// every line of its seat's redacted history since the seat last heard (its
+// last move, or the previous such email: told.check), grouped under the
+// players' names, so that no line is told twice across a seat's emails and
+// none is skipped (a round-end email told only the lines of the move that
+// ended the round: a user trial), and that no email holds the full
+// sentence of an event whose redacted version the seat sees differently.
 func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 	t.Parallel()
 	e := newStoryEnv(t)
@@ -280,7 +325,8 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				names := []string{"P0", "P1", "P2"}
 				lastText := ""
 				var gameOver []sentEmail
-				roundEnds, timeouts, systemHeads, forcedHeads, gameHeads := 0, 0, 0, 0, 0
+				roundEnds, roundSpans, timeouts, systemHeads, forcedHeads, gameHeads := 0, 0, 0, 0, 0, 0
+				heard := told{}
 				e.deliver() // the invitations
 				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
 				for moves := 0; ; moves++ {
@@ -319,6 +365,7 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 								t.Fatalf("%s email to seat %d holds %q, which it may not know:\n%s", m.Kind, m.Seat, s, m.Mail.Text)
 							}
 						}
+						got, heads := heard.check(e, c.ID, m, lang)
 						if m.Kind == outbox.GameOver {
 							gameOver = append(gameOver, m)
 							// The game's end is owed no round-end email:
@@ -332,22 +379,15 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 						if m.Kind == outbox.RoundEnd {
 							e.checkRoundEnd(m, c.ID, eng, names, lang)
 							roundEnds++
+							if players(heads, names) > 1 {
+								roundSpans++ // more than the append that ended the round
+							}
 						}
 						if m.Kind != outbox.YourTurn {
 							continue
 						}
 						yourTurn++
-						want := e.expectedStory(c.ID, m.Seat, m.Version)
-						got, heads := storyLines(m.Mail.Text, storyIntro[lang])
-						if !slices.Equal(got, want) {
-							t.Fatalf("your-turn email to seat %d at v%d lists\n%q\nwant its history since its last move\n%q\n%s", m.Seat, m.Version, got, want, m.Mail.Text)
-						}
-						for _, w := range want {
-							if !strings.Contains(m.Mail.HTML, "<li>"+html.EscapeString(w)+"</li>") {
-								t.Fatalf("HTML part lacks %q:\n%s", w, m.Mail.HTML)
-							}
-						}
-						if len(heads) == 0 {
+						if len(got) > 0 && len(heads) == 0 {
 							t.Fatalf("your-turn email groups its lines under no heading:\n%s", m.Mail.Text)
 						}
 						for _, h := range heads {
@@ -373,8 +413,9 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				// Lords names face-down cards in the full sentences of its
 				// events; Swords and Bagpipes' sentences never name a secret
 				// (a choice or a drawn card), even unredacted.
-				if roundEnds == 0 || timeouts == 0 || systemHeads == 0 {
-					t.Fatalf("over a whole game: %d round-end emails, %d timeouts, %d stories of a timeout", roundEnds, timeouts, systemHeads)
+				if roundEnds == 0 || roundSpans == 0 || timeouts == 0 || systemHeads == 0 {
+					t.Fatalf("over a whole game: %d round-end emails (%d telling several players' turns), %d timeouts, %d stories of a timeout",
+						roundEnds, roundSpans, timeouts, systemHeads)
 				}
 				// Swords and Bagpipes' 3-player games pass the badge to its
 				// one receiver every round: a forced step, told under its
@@ -388,13 +429,24 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				if yourTurn < 10 || multi == 0 || (name == lords.Name && secretChecks == 0) {
 					t.Fatalf("only %d your-turn emails (%d with several players' turns), %d secret sentences checked over a whole game", yourTurn, multi, secretChecks)
 				}
-				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout, %d by a forced step, %d by the game; %d timeouts, %d round ends; %d secret sentences checked", yourTurn, lines, multi, systemHeads, forcedHeads, gameHeads, timeouts, roundEnds, secretChecks)
+				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout, %d by a forced step, %d by the game; %d timeouts, %d round ends (%d telling several players' turns); %d secret sentences checked", yourTurn, lines, multi, systemHeads, forcedHeads, gameHeads, timeouts, roundEnds, roundSpans, secretChecks)
 				if testing.Verbose() {
 					t.Logf("the last your-turn email:\n%s", lastText)
 				}
 			})
 		}
 	}
+}
+
+// players counts the headings of heads that name one of names.
+func players(heads, names []string) int {
+	n := 0
+	for _, h := range heads {
+		if slices.Contains(names, h) {
+			n++
+		}
+	}
+	return n
 }
 
 // rankLine is the catalogs' "rank" line by language.

@@ -98,9 +98,11 @@ func (k Kind) ForSeat() bool {
 	return true
 }
 
-// TellsStory reports whether an email of kind k lists everything that
-// happened since its recipient's last move.
-func (k Kind) TellsStory() bool { return k == YourTurn }
+// TellsStory reports whether an email of kind k tells everything that
+// happened since its recipient last heard (its last move, or the last
+// email of a story it was sent: notify.Story), rather than the lines of
+// the append that owed it.
+func (k Kind) TellsStory() bool { return k == YourTurn || k == RoundEnd || k == GameOver }
 
 // Gathered reports whether emails of kind k are gathered as table talk is
 // (at most one per seat and game per quarter hour, or told by the seat's
