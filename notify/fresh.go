@@ -33,6 +33,18 @@ import (
 // (Row.Passed): a seat that played within the grace, or a game that ended,
 // is not asked again for a move it made or can no longer make.
 
+// A round-end email that has not gone out when the game ends (it waited
+// the grace, a bot or a timeout played the rest of the game meanwhile,
+// or the relay was down) is folded into the game-over email to its seat:
+// once that email is in the outbox, waiting or sent, the round-end email
+// is not sent (StaleOver). Nothing it would tell is lost: the game-over
+// email tells every round that ended after the seat's last email of a
+// story that went out, and the lines since then (Story), and, written in
+// the transaction of the game's end, it is always sent (nothing takes a
+// game's end back). Both are checked from committed rows just before
+// sending, so a crash between them sends each once: the round-end email
+// is recorded skipped only while the game-over email is in the outbox.
+
 // The muster's end (issue #46) owes every seat an email: its your-turn
 // email, a notice "The game begins", or the game-over email of a game
 // called off. When the last answer came by reply, the answer to that
@@ -105,6 +117,7 @@ const (
 	StaleGathered   = "gathered: an older table-talk email to the seat is waiting"
 	StaleTold       = "gathered: every line was told already"
 	StaleAnswered   = "folded: the answer to the seat's reply that ended the muster tells it"
+	StaleOver       = "folded: the seat's game-over email tells the round"
 )
 
 // fresh drops the stale rows of rows (recorded as skipped outcomes in
@@ -135,9 +148,14 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 	for j, n := range news {
 		i := at[j]
 		if k := rows[i].Kind; k.MayAwait() && !k.Awaits() {
-			// A round's end: sent, without its call to move once the seat
-			// has moved or is no longer awaited (a your-turn email owed
-			// since asks the same, and does not make it untrue).
+			// A round's end: not sent once the game-over email tells it;
+			// else sent, without its call to move once the seat has moved
+			// or is no longer awaited (a your-turn email owed since asks
+			// the same, and does not make it untrue).
+			if n.Stale == StaleOver {
+				stale[i] = n.Stale
+				continue
+			}
 			if n.Stale != StaleSuperseded {
 				rows[i].Passed = n.Stale
 			}

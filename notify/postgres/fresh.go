@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -11,6 +12,7 @@ import (
 	"pbem/events/pbemevent"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
+	"pbem/projections/outbox"
 )
 
 var _ notify.Freshness = (*Outbox)(nil)
@@ -25,7 +27,9 @@ var _ notify.Freshness = (*Outbox)(nil)
 // migration 0101), whether the answer to a reply of the seat that ended
 // the muster, about the row's version or a later one, is waiting or sent
 // (outbox_pending_seat, outbox_seat_sent: see notify's StaleAnswered),
-// and the game's version. A game without a row (none is
+// whether a game-over email to the seat's address ($5, lower case: the
+// row's recipient) is waiting or sent (see notify's StaleOver), and the
+// game's version. A game without a row (none is
 // removed; only tests write such emails) has no row here and tells no
 // news: its emails are fresh. The rows are joined to their games, and the
 // subqueries name the game of the games row (see gatheredSQL).
@@ -38,9 +42,11 @@ const freshSQL = `SELECT r.i,
     WHERE (t->>'seat')::int = r.seat AND (t->>'version')::bigint > r.version),
   EXISTS (SELECT 1 FROM outbox a WHERE a.game_id = g.id AND a.seat = r.seat AND (a.status = 'pending' OR a.status = 'sent')
     AND a.kind = 'reply' AND a.event_version >= r.version AND (a.payload->'answer'->>'muster_over')::boolean),
+  EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id AND o.seat = r.seat AND (o.status = 'pending' OR o.status = 'sent')
+    AND o.kind = 'game_over' AND lower(o.payload->'to'->>'email') = r.email),
   g.version
 FROM games g
-JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[]) WITH ORDINALITY AS u(id, game_id, seat, version, i)) r
+JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[], $5::text[]) WITH ORDINALITY AS u(id, game_id, seat, version, email, i)) r
   ON r.game_id = g.id
 WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
@@ -77,12 +83,13 @@ ORDER BY r.i`
 // emails (whether each seat played a game event of its own after the
 // row's version: the event store's LastActs; the game and outbox rows:
 // freshSQL), and one for its table talk. A notice or a game-over email
-// asks no move: only an answer that tells it folds it.
+// asks no move: only an answer that tells it folds it; a round-end email
+// is folded into the game-over email of its seat.
 func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.News, error) {
 	out := make([]notify.News, len(rows))
 	n := len(rows)
 	ids, games, seats, actors := make([]int64, n), make([]string, n), make([]int32, n), make([]string, n)
-	versions := make([]int64, n)
+	versions, emails := make([]int64, n), make([]string, n)
 	if err := o.gathered(ctx, rows, out); err != nil {
 		return nil, err
 	}
@@ -93,6 +100,9 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 		}
 		ids[len(asked)], games[len(asked)], seats[len(asked)], actors[len(asked)] = r.ID, r.GameID, int32(r.Seat), pbemevent.SeatActor(r.Seat)
 		versions[len(asked)] = r.EventVersion
+		if p, err := notify.DecodePayload(r.Payload); err == nil {
+			emails[len(asked)] = strings.ToLower(p.To.Email)
+		}
 		asked = append(asked, i)
 	}
 	if len(asked) == 0 {
@@ -103,17 +113,19 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
-	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k], versions[:k])
+	res, err := o.pool.Query(ctx, freshSQL, ids[:k], games[:k], seats[:k], versions[:k], emails[:k])
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: freshness: %w", err)
 	}
 	var j, version int64
-	var awaited, bot, newer, answered bool
-	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &bot, &newer, &answered, &version}, func() error {
+	var awaited, bot, newer, answered, over bool
+	if _, err := pgx.ForEachRow(res, []any{&j, &awaited, &bot, &newer, &answered, &over, &version}, func() error {
 		nw := &out[asked[j-1]]
 		nw.Version = version
 		kind := rows[asked[j-1]].Kind
 		switch {
+		case kind == outbox.RoundEnd && over:
+			nw.Stale = notify.StaleOver
 		case !kind.MayAwait():
 			// A notice or a game-over email: it asks no move.
 		case !awaited:
