@@ -88,7 +88,7 @@ func (p *pages) audit(c echo.Context) error {
 	now, loc := p.svc.Now(), location(c)
 	var steps pbemevent.Steps
 	for i, e := range a.Events {
-		who := actorWords(cat, e.Meta.Actor, at[i])
+		who := actorWords(cat, e.Meta.Actor, e.Meta.IdempotencyKey, at[i])
 		if steps.Next(e) {
 			who = cat.T("history.by_game")
 		}

@@ -108,7 +108,10 @@ var historyLineRE = regexp.MustCompile(`<p class="what">([^<]*)</p><p class="met
 // recruit turned face-up, a round's end) are the game's on the history
 // page; the bot is credited only with lines about its own seat (a user
 // trial read "Round 1, turn 2: Anna turns the recruit Cockburn 3 face-up ·
-// a bot (normal)").
+// a bot (normal)"), and named as the players' table of the play page names
+// its seat, "Robot 1 (bot)"; once the game is over, its ratings and the
+// leaderboard name the bot's level in the same words, "Bot (normal)" (a
+// user trial met "a bot (normal)", "Robot 1" and "Robot normal").
 func TestHistoryCreditsABotOnlyItsOwnMoves(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -124,7 +127,7 @@ func TestHistoryCreditsABotOnlyItsOwnMoves(t *testing.T) {
 	bot, game := 0, 0
 	for _, m := range historyLineRE.FindAllStringSubmatch(html.UnescapeString(b.get("/play/"+id+"/history").Body), -1) {
 		switch line, who := m[1], m[2]; who {
-		case "a bot (normal)":
+		case "Robot 1 (bot)":
 			bot++
 			if !strings.HasPrefix(line, "Robot 1 ") {
 				t.Errorf("the history credits the bot with %q", line)
@@ -135,5 +138,16 @@ func TestHistoryCreditsABotOnlyItsOwnMoves(t *testing.T) {
 	}
 	if bot == 0 || game == 0 {
 		t.Fatalf("the history credits %d lines to the bot, %d to the game", bot, game)
+	}
+	if _, err := e.svc.RefreshRecords(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if p := html.UnescapeString(b.get("/play/" + id).Body); !strings.Contains(p, ">Robot 1 (bot)<") || !strings.Contains(p, `<th scope="row">Bot (normal)</th>`) {
+		t.Errorf("the finished game's page does not name the bot \"Robot 1 (bot)\" and its rating's row \"Bot (normal)\":\n%s", p)
+	}
+	for lang, level := range map[string]string{"en": "Bot (normal)", "fr": "Robot (normal)", "it": "Bot (normale)"} {
+		if p := b.get("/leaderboards/" + lords.Name + "?lang=" + lang); !strings.Contains(html.UnescapeString(p.Body), `<th scope="row">`+level+`</th>`) {
+			t.Errorf("the %s leaderboard does not name the bot %q:\n%s", lang, level, p.Body)
+		}
 	}
 }

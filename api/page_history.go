@@ -2,13 +2,13 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"pbem/engine/i18n"
 	"pbem/events/pbemevent"
 	"pbem/events/play"
+	"pbem/projections"
 )
 
 // historyPage is the data of a seat's history page.
@@ -55,12 +55,12 @@ func (p *pages) history(c echo.Context) error {
 	names := seatNames(sm)
 	now, loc := p.svc.Now(), location(c)
 	for _, r := range h.Events {
-		who := r.ActorName // the seat's holder when it acted
+		who := r.ActorName // the acting seat as named when it acted
 		switch {
 		case r.Step:
 			who = cat.T("history.by_game")
 		case who == "":
-			who = actorWords(cat, r.Actor, names)
+			who = actorWords(cat, r.Actor, "", names) // not a seat's act
 		}
 		d.Rows = append(d.Rows, historyRow{Version: r.Version, Summary: r.Summary, Actor: who,
 			When: tellTime(cat, r.RecordedAt, now, loc)})
@@ -96,25 +96,24 @@ func seatNames(sm *play.Summary) []string {
 	return names
 }
 
-// actorName names an event's actor ("seat:1" -> the player's name).
-func actorName(actor string, names []string) string {
-	if i, ok := pbemevent.SeatOfActor(actor); ok {
-		return seatName(names, i)
-	}
-	return actor
-}
-
 // actorWords names who acted in words a player reads (the history and
-// audit pages; the audit's JSON keeps the actor ids): the seat's holder, "a bot (normal)",
-// "the organiser", "played for Ann: the only move" (a forced step), else
-// "the game" (the deadline's own events).
-func actorWords(cat i18n.Printer, actor string, names []string) string {
-	switch {
-	case strings.HasPrefix(actor, "seat:"):
-		return actorName(actor, names)
-	case strings.HasPrefix(actor, "bot:"):
-		return textOr(cat, "lobby.kind."+strings.TrimPrefix(actor, "bot:"), cat.T("history.by_game"))
-	case actor == "admin":
+// audit pages; the audit's JSON keeps the actor ids), key being the
+// event's idempotency key: the seat's holder, a bot's seat as the game
+// names it ("Bot 3 (bot)", projections.ActorName), a bot that played for
+// a seat whose time ran out by its level ("Bot (normal)"), "the
+// organiser", "played for Ann: the only move" (a forced step), else "the
+// game" (the deadline's own events).
+func actorWords(cat i18n.Printer, actor, key string, names []string) string {
+	if s, ok := pbemevent.SeatOfActor(actor); ok {
+		return seatName(names, s)
+	}
+	if level, ok := pbemevent.LevelOfBot(actor); ok {
+		if n := projections.ActorName(cat.Lang(), actor, key, names); n != "" {
+			return n
+		}
+		return projections.BotLevelName(cat.Lang(), level)
+	}
+	if actor == "admin" {
 		return cat.T("history.by_organiser")
 	}
 	if seat, ok := pbemevent.SeatOfForced(actor); ok {

@@ -22,9 +22,9 @@ import (
 var sharedWords = map[string][]string{
 	// Game titles stay in English; the rest are French words as well.
 	"fr": {"Lords of Scotland", "Swords and Bagpipes", "Place", "Score", "Camp", "Version", "Type", "Options", "invasion", "actions", "x2"},
-	// Game titles; "(bot)", "round" and "Email" are the words Italian
-	// players use (the Lords rulebook's "round").
-	"it": {"Lords of Scotland", "Swords and Bagpipes", "(bot)", "round", "Email", "x2"},
+	// Game titles; "round" and "Email" are the words Italian players use
+	// (the Lords rulebook's "round").
+	"it": {"Lords of Scotland", "Swords and Bagpipes", "round", "Email", "x2"},
 }
 
 // languageNames are shown in their own language whatever the page's: the
@@ -209,7 +209,7 @@ func TestEveryPageIsTranslated(t *testing.T) {
 		bp := e.speaking(lang).open(hid, 1)
 		s.check("bot seat's page", bp, http.StatusOK)
 		s.has("bot seat's page", bp, api.PageCatalog.T(lang, "play.you_are_bot", "Bob"))
-		if both := api.PageCatalog.T(lang, "play.bot") + " " + api.PageCatalog.T(lang, "play.you"); strings.Contains(htmlUnescape(bp.Body), both) {
+		if both := projections.BotSeatName(lang, "Bob") + " " + api.PageCatalog.T(lang, "play.you"); strings.Contains(htmlUnescape(bp.Body), both) {
 			t.Errorf("%s: the bot seat's own page labels it %q", lang, both)
 		}
 		s.check("play, mid-game", e.speaking(lang).open(hid, 0), http.StatusOK)

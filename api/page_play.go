@@ -256,7 +256,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 			case s.Bot != "" && s.Seat == v.Seat: // one label: "(you)", and the line under the title
 				d.YouBot = true
 			case s.Bot != "": // bots are shown as bots
-				names[s.Seat] += " " + cat.T("play.bot")
+				names[s.Seat] = projections.BotSeatName(lang, s.Name)
 			}
 		}
 	}

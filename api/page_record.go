@@ -77,7 +77,7 @@ func ratingRowOf(cat i18n.Printer, x projections.Rating) ratingRow {
 	r := ratingRow{Game: gameName(cat, x.Game), Name: x.Name, Rating: strconv.Itoa(int(math.Round(x.Rating))),
 		RD: strconv.Itoa(int(math.Round(x.RD))), Games: strconv.Itoa(x.Games), Bot: x.Bot != ""}
 	if r.Bot {
-		r.Name = textOr(cat, "board.bot."+x.Bot, x.Bot)
+		r.Name = projections.BotLevelName(cat.Lang(), x.Bot)
 	}
 	return r
 }
@@ -186,7 +186,7 @@ func (p *pages) ratingChanges(c echo.Context, cat i18n.Printer, id string) ([]ch
 	for _, x := range cs {
 		r := changeRow{Name: x.Name, Before: strconv.Itoa(int(math.Round(x.Before.R))), After: strconv.Itoa(int(math.Round(x.After.R)))}
 		if x.Bot != "" {
-			r.Name = textOr(cat, "board.bot."+x.Bot, x.Bot)
+			r.Name = projections.BotLevelName(cat.Lang(), x.Bot)
 		}
 		d := int(math.Round(x.After.R)) - int(math.Round(x.Before.R))
 		r.Change = strconv.Itoa(d)

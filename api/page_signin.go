@@ -142,7 +142,7 @@ func (p *pages) myGamesWith(c echo.Context, awayErr string) error {
 	d.Title, d.CSRF = cat.T("me.title"), p.csrfFor(sess)
 	loc := location(c)
 	for _, g := range gs {
-		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(markBots(g.Players, g.Bots, cat.T("play.bot")), ", "),
+		r := myGameRow{ID: g.GameID, Game: gameName(cat, g.Game), Players: strings.Join(markBots(lang, g.Players, g.Bots), ", "),
 			LastMove: g.LastMove, Ended: projections.StatusEnded(g.Status), BotPlayed: g.BotPlayed()}
 		switch g.Status {
 		case projections.StatusFinished:
@@ -218,12 +218,13 @@ func (p *pages) openAdmin(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/admin/"+id)
 }
 
-// markBots is names with each bot's seat marked (mark: "(bot)").
-func markBots(names, bots []string, mark string) []string {
+// markBots is names (by seat) as the game names them in lang, bots being
+// the seats' bot levels: a bot's seat marked (projections.SeatName).
+func markBots(lang string, names, bots []string) []string {
 	out := slices.Clone(names)
 	for i := range out {
-		if i < len(bots) && bots[i] != "" {
-			out[i] += " " + mark
+		if i < len(bots) {
+			out[i] = projections.SeatName(lang, out[i], bots[i])
 		}
 	}
 	return out

@@ -15,8 +15,9 @@ import (
 )
 
 // TestAuditReadsAsAStory: an ended game's audit names who acted as a
-// reader says it (the player, "the organiser", "a bot (easy)"), never
-// the ids "admin" or "bot:easy", and tells each time in the reader's
+// reader says it (the player, "the organiser", the bot by the seat it
+// played, "Bob (bot)", as the play page names it), never the ids "admin"
+// or "bot:easy", and tells each time in the reader's
 // words and zone, not as a raw timestamp (issue #43), in each language.
 func TestAuditReadsAsAStory(t *testing.T) {
 	e := newPageEnv(t)
@@ -36,10 +37,11 @@ func TestAuditReadsAsAStory(t *testing.T) {
 	if _, err := e.svc.Abort(ctx, id, admin); err != nil {
 		t.Fatal(err)
 	}
+	name := []string{"Ann", "Bob"}[seat]
 	words := map[string][2]string{
-		"en": {"the organiser", "a bot (easy)"},
-		"fr": {"l'organisateur·rice", "un robot (facile)"},
-		"it": {"l'organizzatore", "un bot (facile)"},
+		"en": {"the organiser", name + " (bot)"},
+		"fr": {"l'organisateur·rice", name + " (robot)"},
+		"it": {"l'organizzatore", name + " (bot)"},
 	}
 	raw := regexp.MustCompile(`>\d{4}-\d\d-\d\dT\d\d:\d\d`)
 	for lang, w := range words {

@@ -11,8 +11,7 @@ import (
 // forms, loaded by pbem/engine/i18n. Each template passes a message its
 // arguments explicitly ({{t "your_turn.intro" .Game .Players}}). Besides
 // the messages, each language has "layout.deadline", the time.Format
-// layout of a deadline (always in UTC), and "bot.mark", which marks a
-// bot's name in a player list ("Robot 1 (bot)").
+// layout of a deadline (always in UTC).
 //
 //go:embed i18n/*.json
 var catalogFS embed.FS

@@ -292,7 +292,7 @@ func checkWords(t *testing.T, name string, c inboxCase, text string) {
 	case outbox.YourTurn:
 		want = timeoutLines([]string{"Ann", "Élodie Dupré-Lefèvre", "Robot"}, c.lang)[:1]
 	case outbox.Digest:
-		want = []string{"Cid " + emailCatalog.T(c.lang, "bot.mark")}
+		want = []string{projections.BotSeatName(c.lang, "Cid")}
 	}
 	for _, w := range want {
 		if !strings.Contains(text, w) {

@@ -220,7 +220,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Game:            GameTitle(p.Game.Name),
 		Engine:          p.Game.Name,
 		GameID:          gameID,
-		Players:         playerList(p.Game, l.p.T("bot.mark")),
+		Players:         playerList(p.Game, l.p.Lang()),
 		Deadline:        l.tellDeadline(deadlineFor(row.Kind, p), row.Story),
 		PlayLink:        r.PlayLink(gameID, seat, p.TokenGen),
 		AuditLink:       r.link("games", gameID, "audit") + "?lang=" + url.QueryEscape(lang),
@@ -312,7 +312,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	for _, g := range p.Games {
 		d.Games = append(d.Games, digestItem{
 			Game:     GameTitle(g.Game.Name),
-			Players:  playerList(g.Game, l.p.T("bot.mark")),
+			Players:  playerList(g.Game, l.p.Lang()),
 			Deadline: l.tellDeadline(g.Deadline, row.Story),
 			PlayLink: r.PlayLink(g.Game.ID, g.Seat, g.TokenGen),
 			Chat:     g.Chat,
@@ -469,14 +469,14 @@ func GameTitle(name string) string {
 	return strings.Join(words, " ")
 }
 
-// playerList is a game's players for an email, a bot's name marked with
-// mark: "Ann, Robot 1 (bot)".
-func playerList(g outbox.GameInfo, mark string) string {
+// playerList is a game's players for an email in lang, as the game names
+// them (projections.SeatName): "Ann, Robot 1 (bot)".
+func playerList(g outbox.GameInfo, lang string) string {
 	names := make([]string, len(g.Players))
 	for i, n := range g.Players {
 		names[i] = n
-		if i < len(g.Bots) && g.Bots[i] != "" {
-			names[i] += " " + mark
+		if i < len(g.Bots) {
+			names[i] = projections.SeatName(lang, n, g.Bots[i])
 		}
 	}
 	return strings.Join(names, ", ")

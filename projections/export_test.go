@@ -16,7 +16,7 @@ func EventHistory(eng engine.Game, g *Game, lang string, players []string, e eve
 	if err != nil {
 		return nil, err
 	}
-	rows := []HistoryRow{rowOf(g, players, e, engine.Spectator, pub)}
+	rows := []HistoryRow{rowOf(g, players, e, engine.Spectator, lang, pub)}
 	if ev == nil {
 		return rows, nil
 	}
@@ -26,7 +26,7 @@ func EventHistory(eng engine.Game, g *Game, lang string, players []string, e eve
 			return nil, err
 		}
 		if r.differs(pub) {
-			rows = append(rows, rowOf(g, players, e, seat, r))
+			rows = append(rows, rowOf(g, players, e, seat, lang, r))
 		}
 	}
 	return rows, nil

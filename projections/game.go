@@ -166,8 +166,10 @@ type HistoryRow struct {
 	Seat    int    `json:"-"`
 	Type    string `json:"type"`
 	Actor   string `json:"actor,omitempty"`
-	// ActorName names the person who held the acting seat when it acted
-	// ("seat:N" actors only; a later replacement does not change it).
+	// ActorName names the acting seat as it was named when it acted (a
+	// later replacement does not change it), in the row's language: its
+	// player for "seat:N", its name with the bot mark for a bot's move
+	// on its seat ("Bot 3 (bot)": see ActorName); else "".
 	ActorName  string          `json:"actor_name,omitempty"`
 	Data       json.RawMessage `json:"data"`
 	Summary    string          `json:"summary"`

@@ -49,11 +49,11 @@ func redacted(eng engine.Game, ev engine.Event, seat int, players []string, lang
 	return told{data: data, line: eng.Describe(r, players, lang)}, nil
 }
 
-// rowOf is e's history row for seat, told as t. Its hashes are those of
-// the event (see ShowsHashes).
-func rowOf(g *Game, players []string, e events.Event, seat int, t told) HistoryRow {
-	r := HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor, ActorName: ActorName(e.Meta.Actor, players),
-		Data: t.data, Summary: t.line, RecordedAt: e.RecordedAt.UTC()}
+// rowOf is e's history row for seat, told as t in lang. Its hashes are
+// those of the event (see ShowsHashes).
+func rowOf(g *Game, players []string, e events.Event, seat int, lang string, t told) HistoryRow {
+	r := HistoryRow{GameID: g.ID, Version: e.Version, Seat: seat, Type: e.Type, Actor: e.Meta.Actor, Data: t.data,
+		Summary: t.line, RecordedAt: e.RecordedAt.UTC(), ActorName: ActorName(lang, e.Meta.Actor, e.Meta.IdempotencyKey, players)}
 	if ShowsHashes(g) {
 		r.Hash, r.PrevHash = e.Hash, e.PrevHash
 	}
@@ -102,16 +102,6 @@ func SeatHistory(games engine.Registry, g *Game, evs []events.Event, seat int) (
 	return out, nil
 }
 
-// ActorName is the name of the person who held the seat of actor
-// ("seat:N") among players, the names when it acted; "" for another actor
-// (a bot, the organiser, the system) or an unknown seat.
-func ActorName(actor string, players []string) string {
-	if s, ok := pbemevent.SeatOfActor(actor); ok && s < len(players) {
-		return players[s]
-	}
-	return ""
-}
-
 // seatRow is e's row for seat (redacted for it), or its public row when
 // seat sees e as everyone does.
 func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat int) (HistoryRow, error) {
@@ -136,10 +126,10 @@ func seatRow(eng engine.Game, g *Game, players []string, e events.Event, seat in
 			return HistoryRow{}, err
 		}
 		if own.differs(pub) {
-			return rowOf(g, players, e, seat, own), nil
+			return rowOf(g, players, e, seat, lang, own), nil
 		}
 	}
-	return rowOf(g, players, e, engine.Spectator, pub), nil
+	return rowOf(g, players, e, engine.Spectator, lang, pub), nil
 }
 
 // playersBefore takes g.Players (the names at g.Version) back to the

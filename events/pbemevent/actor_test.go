@@ -20,6 +20,19 @@ func TestSeatActorReadsBack(t *testing.T) {
 	}
 }
 
+// TestLevelOfBot reads a bot's level from its actor, and no level from
+// another actor.
+func TestLevelOfBot(t *testing.T) {
+	if got, ok := LevelOfBot("bot:strong"); !ok || got != "strong" {
+		t.Errorf("LevelOfBot(bot:strong) = %q, %v", got, ok)
+	}
+	for _, actor := range []string{"system", "admin", "bot:", "seat:1", ForcedActor(0), "robot:easy"} {
+		if got, ok := LevelOfBot(actor); ok {
+			t.Errorf("LevelOfBot(%q) = %q, want no level", actor, got)
+		}
+	}
+}
+
 // TestGameStep: an event of the game is its actor's act when its data
 // names the acting seat; a step of the game's own when it names no seat or
 // another; a service event is always its actor's.

@@ -290,3 +290,12 @@ func SeatOfForced(actor string) (int, bool) {
 	s, err := strconv.Atoi(n)
 	return s, err == nil && s >= 0
 }
+
+// botPrefix begins a bot's actor, "bot:<level>".
+const botPrefix = "bot:"
+
+// LevelOfBot reads the level of a bot's actor "bot:<level>".
+func LevelOfBot(actor string) (string, bool) {
+	level, ok := strings.CutPrefix(actor, botPrefix)
+	return level, ok && level != ""
+}

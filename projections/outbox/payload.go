@@ -71,7 +71,7 @@ type GameInfo struct {
 	Name    string   `json:"name"`
 	Players []string `json:"players"`
 	// Bots holds, by seat, the level of the bot that plays it ("" for a
-	// person); the player list marks bots (the catalog's "bot.mark").
+	// person); the player list marks bots (projections.SeatName).
 	Bots []string `json:"bots,omitempty"`
 }
 
