@@ -45,7 +45,8 @@ func TestEmailPlurals(t *testing.T) {
 }
 
 // TestEmailElision checks French elision where a substituted name
-// follows "de" in an email, and nothing else changes.
+// follows "de" in an email, and Italian's "ad" for "a" before a name
+// starting with a vowel, and nothing else changes.
 func TestEmailElision(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -57,6 +58,10 @@ func TestEmailElision(t *testing.T) {
 		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a récupéré quoi :"},
 		{"fr", "invitation.intro", []any{"Aventure", "Élodie"}, "Vous êtes invité·e à une partie d'Aventure avec Élodie. Votre place vous attend."},
 		{"it", "invitation.intro", []any{"Aventure", "Élodie"}, "Hai un invito a una partita di Aventure con Élodie. Il tuo posto ti aspetta."},
+		// Italian's "a" takes its d before a vowel (a user trial read
+		// "Tocca a Amélie").
+		{"it", "answer.not_your_turn", []any{"", "", "Amélie"}, "Tocca ad Amélie, non a te: niente è stato giocato. Riceverai un'email quando sarà il tuo turno."},
+		{"it", "answer.not_your_turn", []any{"", "", "Giulia"}, "Tocca a Giulia, non a te: niente è stato giocato. Riceverai un'email quando sarà il tuo turno."},
 	}
 	for _, c := range cases {
 		if got := emailCatalog.T(c.lang, c.key, c.args...); got != c.want {

@@ -167,7 +167,7 @@ func TestPluralTable(t *testing.T) {
 
 // French elision happens at substitution points only: a name after "à"
 // or a side that carries its article is left alone, and no mark of the
-// mechanism is left in a text.
+// mechanism is left in a text; so does Italian's euphonic d.
 func TestElisionTable(t *testing.T) {
 	names := []string{"Élodie", "Ugo", "Hélène"}
 	g := Game{}
@@ -183,6 +183,20 @@ func TestElisionTable(t *testing.T) {
 	} {
 		if got := g.Describe(tc.e, names, "fr"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.e.EventType(), got, tc.want)
+		}
+	}
+	// Italian's "a" before a name starting with a vowel is "ad" (a user
+	// trial read "Tocca a Amélie"), before a consonant "a".
+	for _, tc := range []struct {
+		e    engine.Event
+		want string
+	}{
+		{BadgePassed{From: 1, To: 0}, "Ugo passa la medaglia d'onore ad Élodie."},
+		{BadgePassed{From: 0, To: 1}, "Élodie passa la medaglia d'onore ad Ugo."},
+		{StayHomeGiven{From: 0, To: 3}, "Élodie dà il segnalino «Resta a casa!» a Bruno."},
+	} {
+		if got := g.Describe(tc.e, append(names, "Bruno"), "it"); got != tc.want {
+			t.Errorf("it %s: %q, want %q", tc.e.EventType(), got, tc.want)
 		}
 	}
 	e := cardError("bagpipes", 2, "L'aide de Lamberton", "effects[0].who", "awards_only", "scots")

@@ -208,15 +208,18 @@ func (c *Catalog) Keys() []string {
 // the catalogs pbem ships).
 func (c *Catalog) T(lang, key string, args ...any) string {
 	lang = Norm(lang)
-	if lang == "fr" {
+	if lang == "fr" || lang == "it" {
 		args = markArgs(args)
 	}
 	s, ok := c.plain(lang, key, args)
 	if !ok {
 		s = c.printers[lang].Sprintf(key, args...)
 	}
-	if lang == "fr" {
+	switch lang {
+	case "fr":
 		s = elideFrench(s)
+	case "it":
+		s = addEuphonicD(s)
 	}
 	return s
 }

@@ -22,6 +22,11 @@
 // "lorsque"/"puisque"/"jusque" right before a substituted string that starts
 // with a vowel or a mute h, the word is elided ("En attente de %s" with
 // "Élodie" gives "En attente d'Élodie"). Static text is the translator's.
+// So is Italian's euphonic d: where an Italian message puts "a" or "e"
+// right before a substituted string that starts with a vowel, accented
+// or not, the word takes its d ("Tocca a %s" with "Amélie" gives "Tocca
+// ad Amélie", "%s e %s" with "Anna" and "Élodie" gives "Anna ed Élodie";
+// "Tocca a Giulia" stays).
 //
 // Check reports a catalog whose languages do not have the same keys, the
 // same arguments per key, or a plural form the language never selects

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// mark brackets each substituted string in a French message so that
-// elideFrench sees where a substitution starts; U+2063 (invisible
+// mark brackets each substituted string in a French or Italian message
+// so that elideFrench and addEuphonicD see where a substitution starts; U+2063 (invisible
 // separator) never occurs in pbem's texts or in names (names are cleaned
 // of format characters before they are stored).
 const mark = "\u2063"

@@ -97,7 +97,7 @@ func explainCases() []explainCase {
 					ex(ExplainRoundTie, "Bob et Ann ont tous deux 20 : Bob passe devant grâce à Scott 11, la carte de plus haut rang.")...),
 					ex(ExplainRoundScore, "Place 3 : Carl, 2 ; récupère un partisan.")...),
 				"it": append(append(ex(ExplainRoundScore, "Posto 1: Bob, 20; rivendica un supporter.", "Posto 2: Ann, 20 (10 raddoppiato: un solo clan); rivendica un supporter."),
-					ex(ExplainRoundTie, "Bob e Ann hanno entrambi 20: Bob passa avanti grazie a Scott 11, la carta di grado più alto.")...),
+					ex(ExplainRoundTie, "Bob ed Ann hanno entrambi 20: Bob passa avanti grazie a Scott 11, la carta di grado più alto.")...),
 					ex(ExplainRoundScore, "Posto 3: Carl, 2; rivendica un supporter.")...),
 			}},
 	}
