@@ -39,7 +39,7 @@ func TestBrowserAdminBotSeatsOnAPhone(t *testing.T) {
 		return r.querySelector("th").textContent + ": " + (r.querySelector("input[name=level][value='']") ? "back" : "-"); }).join(", ")`); got != "Ann: -, Bob: back, Robot 1: -" {
 		t.Errorf("the rows that offer to give the seat back: %s", got)
 	}
-	if note := eval[string](t, phone, `document.querySelector("#seat-2 .seat-acts").textContent.trim()`); note != "Un robot joue cette place depuis le début de la partie : il n'y a personne à qui la rendre." {
+	if note := eval[string](t, phone, `document.querySelector("#seat-2 .seat-acts").textContent.trim()`); note != "Un robot joue cette place depuis le début de la partie\u00a0: il n'y a personne à qui la rendre." {
 		t.Errorf("the bot's row says %q", note)
 	}
 	screenshot(t, phone, shots, "admin-bot-seats-fr.png")

@@ -150,7 +150,7 @@ func TestBrowserBotSeatAwaitsNoPerson(t *testing.T) {
 	root := startBrowser(t)
 	says := map[string]string{
 		"en": "A bot is playing your seat for now, so nothing was played: ask the organiser to hand it back to you.",
-		"fr": "Un robot joue votre place pour l'instant : rien n'a été joué. Demandez à l'organisateur de vous la rendre.",
+		"fr": "Un robot joue votre place pour l'instant\u00a0: rien n'a été joué. Demandez à l'organisateur de vous la rendre.",
 		"it": "Per ora il tuo posto è giocato da un bot: niente è stato giocato. Chiedi all'organizzatore di restituirtelo.",
 	}
 	for _, lang := range []string{"en", "fr", "it"} {

@@ -31,7 +31,7 @@ func TestBrowserEmailsReadWellOnAPhone(t *testing.T) {
 	p := outbox.Payload{To: outbox.Recipient{Seat: 1, Name: "Bérénice", Email: "berenice@example.org"}, Language: "fr",
 		Game:     outbox.GameInfo{ID: "g1phone", Name: "lords-of-scotland", Players: []string{"Anne-Sophie", "Bérénice", "Charles-Édouard", "Dominique"}},
 		TokenGen: 0, Version: 40, Deadline: &dl, Awaited: true, Notice: "extended",
-		Lines:   []string{"Anne-Sophie récupère le partisan Fergusson 12", "La manche 2 commence ; partisans : MacDonnell 1, Scott 8, Cockburn 9"},
+		Lines:   []string{"Anne-Sophie récupère le partisan Fergusson 12", "La manche 2 commence\u202f; partisans\u00a0: MacDonnell 1, Scott 8, Cockburn 9"},
 		Ranking: []outbox.Rank{{Seat: 1, Name: "Bérénice", Place: 1, Score: 58}, {Seat: 0, Name: "Anne-Sophie", Place: 2, Score: 41}, {Seat: 2, Name: "Charles-Édouard", Place: 3, Score: 40}, {Seat: 3, Name: "Dominique", Place: 4, Score: 12}},
 		Summary: "Bérénice gagne avec 58 points."}
 	payload, err := json.Marshal(p)

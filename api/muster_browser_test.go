@@ -59,7 +59,7 @@ func TestBrowserMuster(t *testing.T) {
 	langs := []string{"en", "fr", "it"}
 	says := map[string][3]string{ // the panel's title, "will play", the game begins
 		"en": {"Will you play?", "will play", "Never answered: Cid."},
-		"fr": {"Jouerez-vous ?", "jouera", "N’a jamais répondu : Cid."},
+		"fr": {"Jouerez-vous\u202f?", "jouera", "N’a jamais répondu\u00a0: Cid."},
 		"it": {"Giocherai?", "giocherà", "Non ha mai risposto: Cid."},
 	}
 	tabs := map[string]context.Context{}
@@ -85,7 +85,7 @@ func TestBrowserMuster(t *testing.T) {
 
 	within(t, tabs["en"], 20*time.Second, "Ann accepts", chromedp.Click(chromedp.CSS("#muster-yes")), chromedp.WaitVisible(chromedp.CSS(`#live-notices .notice`)))
 	within(t, tabs["fr"], 20*time.Second, "Bob declines", chromedp.Click(chromedp.CSS("#muster-no")), chromedp.WaitVisible(chromedp.CSS(`#live-notices .notice`)))
-	if text := eval[string](t, tabs["fr"], `document.getElementById("muster").innerText`); !strings.Contains(text, "Bob (vous) : ne jouera pas") {
+	if text := eval[string](t, tabs["fr"], `document.getElementById("muster").innerText`); !strings.Contains(text, "Bob (vous)\u00a0: ne jouera pas") {
 		t.Errorf("Bob's panel after he declined:\n%s", text)
 	}
 	within(t, tabs["fr"], 20*time.Second, "Bob accepts", chromedp.Click(chromedp.CSS("#muster-yes")), chromedp.WaitVisible(chromedp.CSS(`#live-notices .notice`)))

@@ -91,7 +91,7 @@ func TestMusterByReplyAndDeadline(t *testing.T) {
 	bob := only(t, "Bob", inv["bob@example.org"])
 	cid := only(t, "Cid", inv["cid@example.org"])
 	mustContain(t, "Ann", ann, "I will play", "“yes”")
-	mustContain(t, "Bob", bob, "Je joue", "« oui »")
+	mustContain(t, "Bob", bob, "Je joue", "«\u00a0oui\u00a0»")
 	mustContain(t, "Cid", cid, "Gioco", "«sì»")
 	if _, err := e.svc.MoveAs(ctx, id, 0, play.MoveRequest{Version: sm.Version, Move: play.PostedMove(`{}`)}); play.ErrorCode(err) != "conflict" {
 		t.Fatalf("a move before the muster ended: %v", err)
@@ -123,7 +123,7 @@ func TestMusterByReplyAndDeadline(t *testing.T) {
 	told := m.send()
 	annTurn, bobNews, cidNews := only(t, "Ann", told["ann@example.org"]), only(t, "Bob", told["bob@example.org"]), only(t, "Cid", told["cid@example.org"])
 	mustContain(t, "Ann", annTurn, "The time to answer is over: the game begins. Never answered: Cid.")
-	mustContain(t, "Bob", bobNews, "Le temps de répondre est écoulé : la partie commence. N’a jamais répondu : Cid.")
+	mustContain(t, "Bob", bobNews, "Le temps de répondre est écoulé\u00a0: la partie commence. N’a jamais répondu\u00a0: Cid.")
 	mustContain(t, "Cid", cidNews, "Il tempo per rispondere è scaduto: la partita comincia. Non ha mai risposto: Cid.")
 	if !strings.HasPrefix(bobNews.Subject, "La partie commence") || !strings.HasPrefix(cidNews.Subject, "La partita comincia") {
 		t.Errorf("the notices' subjects: %q, %q", bobNews.Subject, cidNews.Subject)
@@ -236,7 +236,7 @@ func checkLastReplies(t *testing.T, e *pageEnv, m *botSeatMail) {
 
 	told = lastReply(1, "Oui !")
 	bob := only(t, "Bob", told[addr[1]])
-	mustContain(t, "Bob", bob, "Merci : vous jouerez.", "Tout le monde a répondu : la partie commence.")
+	mustContain(t, "Bob", bob, "Merci\u00a0: vous jouerez.", "Tout le monde a répondu\u00a0: la partie commence.")
 	if !strings.HasPrefix(bob.Subject, "Re:") || strings.Contains(bob.Text, "dès que") || strings.Contains(bob.Text, "Merci de jouer avant") {
 		t.Errorf("Bob's one email is not the answer to his reply, or asks him to play: %q\n%s", bob.Subject, bob.Text)
 	}

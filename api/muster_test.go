@@ -50,7 +50,7 @@ func TestMusterOnTheSetupForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	confirm = b.get("/confirm/" + tokens.Confirm(secret, pid) + "?lang=fr")
-	if !strings.Contains(confirm.Body, `<dd id="recap-muster">Non : commencer tout de suite</dd>`) {
+	if !strings.Contains(confirm.Body, `<dd id="recap-muster">Non : commencer tout de suite</dd>`) {
 		t.Errorf("the confirmation page without a muster:\n%s", confirm.Body)
 	}
 	form.Set("muster", "5m")
@@ -211,5 +211,5 @@ func TestMusterNoticeOfTheLastAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	has("Bob's last no", answer(id, 1, "no"), "C’est noté : vous ne jouerez pas.", "changer d’avis")
+	has("Bob's last no", answer(id, 1, "no"), "C’est noté\u00a0: vous ne jouerez pas.", "changer d’avis")
 }

@@ -144,7 +144,7 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 	if _, err := e.svc.SeatBot(t.Context(), fr, tokens.Admin(secret, fr, 0), 1, "easy"); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := answerOf(act(url.Values{"action": {"pause"}})), "La partie est en pause ; 1 joueur a été prévenu."; got != want {
+	if got, want := answerOf(act(url.Values{"action": {"pause"}})), "La partie est en pause\u202f; 1 joueur a été prévenu."; got != want {
 		t.Errorf("French pause answers %q, want %q", got, want)
 	}
 }
@@ -164,7 +164,7 @@ func TestAdminGivesBackOnlyASeatAPersonHeld(t *testing.T) {
 		{"en", "Give the seat back to Bob", "There is no one to give this seat back to.",
 			"A bot has played Robot 1 since the game began: no person ever held that seat."},
 		{"fr", "Rendre la place à Bob", "Il n'y a personne à qui rendre cette place.",
-			"Un robot joue Robot 1 depuis le début de la partie : personne n'a jamais tenu cette place."},
+			"Un robot joue Robot 1 depuis le début de la partie\u00a0: personne n'a jamais tenu cette place."},
 		{"it", "Restituisci il posto a Bob", "Non c'è nessuno a cui restituire questo posto.",
 			"Un bot gioca Robot 1 dall'inizio della partita: nessuna persona ha mai tenuto quel posto."},
 	} {

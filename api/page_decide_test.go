@@ -10,7 +10,7 @@ import (
 )
 
 // stillToDecide is the action bar's "Still to decide:" in each language.
-var stillToDecide = map[string]string{"en": "Still to decide:", "fr": "Encore à décider :", "it": "Ancora da decidere:"}
+var stillToDecide = map[string]string{"en": "Still to decide:", "fr": "Encore à décider\u00a0:", "it": "Ancora da decidere:"}
 
 // reNext is the action bar's "Still to decide:" line in lang and its link.
 func reNext(lang string) *regexp.Regexp {

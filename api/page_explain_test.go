@@ -65,7 +65,7 @@ func hasKind(kind string) func(v *play.View) bool {
 // help page's title in each language, as the catalogs write them.
 var (
 	explainTitle = map[string]string{"en": "How the rules apply now", "fr": "Ce que dit la règle ici", "it": "Cosa dice la regola qui"}
-	helpTitle    = map[string]string{"en": "%s: the rules in short", "fr": "%s : les règles en bref", "it": "%s: le regole in breve"}
+	helpTitle    = map[string]string{"en": "%s: the rules in short", "fr": "%s\u00a0: les règles en bref", "it": "%s: le regole in breve"}
 	gameTitle    = map[string]string{lords.Name: "Lords of Scotland", bagpipes.Name: "Swords and Bagpipes"}
 	reHelpLink   = regexp.MustCompile(`href="(/help/[a-z-]+\?lang=[a-z]+)"`)
 )

@@ -22,7 +22,7 @@ func TestHistoryTellsForcedSteps(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
 	ctx := context.Background()
-	for lang, want := range map[string]string{"en": "played for Ann: the only move", "fr": "joué pour Ann : le seul coup possible",
+	for lang, want := range map[string]string{"en": "played for Ann: the only move", "fr": "joué pour Ann\u00a0: le seul coup possible",
 		"it": "giocata per Ann: l'unica mossa possibile"} {
 		id := e.createGame(testgame.Name, 2, lang, `{"target":1000,"forced":true}`)
 		for i := range 6 {

@@ -31,11 +31,11 @@ func TestPagePlurals(t *testing.T) {
 		{"fr", "lobby.count", 1, "1 joueur"}, {"fr", "lobby.count", 4, "4 joueurs"},
 		{"it", "lobby.count", 1, "1 giocatore"}, {"it", "lobby.count", 4, "4 giocatori"},
 		{"en", "lords.draw_pile", 1, "Draw pile: 1 card."}, {"en", "lords.draw_pile", 0, "Draw pile: 0 cards."},
-		{"fr", "lords.draw_pile", 1, "Pioche : 1 carte."}, {"fr", "lords.draw_pile", 0, "Pioche : 0 carte."},
-		{"fr", "lords.draw_pile", 2, "Pioche : 2 cartes."},
+		{"fr", "lords.draw_pile", 1, "Pioche\u00a0: 1 carte."}, {"fr", "lords.draw_pile", 0, "Pioche\u00a0: 0 carte."},
+		{"fr", "lords.draw_pile", 2, "Pioche\u00a0: 2 cartes."},
 		{"it", "lords.draw_pile", 1, "Mazzo: 1 carta."}, {"it", "lords.draw_pile", 0, "Mazzo: 0 carte."},
 		{"en", "lords.discard_pile", 1, "Discard pile: 1 card."}, {"en", "lords.discard_pile", 9, "Discard pile: 9 cards."},
-		{"fr", "lords.discard_pile", 1, "Défausse : 1 carte."}, {"fr", "lords.discard_pile", 9, "Défausse : 9 cartes."},
+		{"fr", "lords.discard_pile", 1, "Défausse\u00a0: 1 carte."}, {"fr", "lords.discard_pile", 9, "Défausse\u00a0: 9 cartes."},
 		{"it", "lords.discard_pile", 1, "Scarti: 1 carta."}, {"it", "lords.discard_pile", 9, "Scarti: 9 carte."},
 	}
 	for _, c := range cases {

@@ -127,7 +127,7 @@ func TestRecordEndpoints(t *testing.T) {
 		t.Fatalf("leaderboard after Ann chose it: %d %+v", code, board)
 	}
 	page := b.get("/leaderboards/" + lords.Name + "?lang=fr")
-	if page.Status != http.StatusOK || !strings.Contains(page.Body, "Classement : Lords of Scotland") || !strings.Contains(page.Body, "Ann") ||
+	if page.Status != http.StatusOK || !strings.Contains(page.Body, "Classement\u00a0: Lords of Scotland") || !strings.Contains(page.Body, "Ann") ||
 		strings.Contains(page.Body, "Bob") || strings.Contains(page.Body, "@example.org") {
 		t.Fatalf("leaderboard page: %d\n%s", page.Status, page.Body)
 	}

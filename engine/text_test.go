@@ -28,11 +28,11 @@ func TestCheckOptionsSpeaksTheLanguage(t *testing.T) {
 		want    string
 	}{
 		{`{}`, 5, "en", "players", "players: this game is for 2 to 4 players, not 5"},
-		{`{}`, 5, "fr", "players", "players : ce jeu se joue de 2 à 4 joueurs, pas 5"},
+		{`{}`, 5, "fr", "players", "players\u00a0: ce jeu se joue de 2 à 4 joueurs, pas 5"},
 		{`{}`, 1, "it", "players", "players: questo gioco si gioca da 2 a 4 giocatori, non 1"},
-		{`[1]`, 3, "fr", "options", "options : donnez un objet JSON d'options"},
+		{`[1]`, 3, "fr", "options", "options\u00a0: donnez un objet JSON d'options"},
 		{`{"x":1}`, 3, "en", "x", "x: unknown option; this game has: long, speed"},
-		{`{"long":true}`, 2, "fr", "long", "long : pas pour 2 joueurs (seulement pour 3, 4)"},
+		{`{"long":true}`, 2, "fr", "long", "long\u00a0: pas pour 2 joueurs (seulement pour 3, 4)"},
 		{`{"speed":7}`, 3, "it", "speed", "speed: indicate un numero intero da 1 a 3"},
 		{`{"long":"yes"}`, 3, "de", "long", "long: give true or false"},
 	} {

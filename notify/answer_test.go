@@ -18,7 +18,7 @@ import (
 func TestAnswerPlayedEndsWithOneStop(t *testing.T) {
 	t.Parallel()
 	r := testRenderer(t)
-	intro := map[string]string{"en": "Your move was played: ", "fr": "Votre coup a été joué : ", "it": "La tua mossa è stata giocata: "}
+	intro := map[string]string{"en": "Your move was played: ", "fr": "Votre coup a été joué\u00a0: ", "it": "La tua mossa è stata giocata: "}
 	cases := []struct{ label, want string }{
 		{"Gioca Marcia forzata con 1 unità: Sposti fino a 3 unità dal tuo castello al tuo accampamento.",
 			"Gioca Marcia forzata con 1 unità: Sposti fino a 3 unità dal tuo castello al tuo accampamento."},

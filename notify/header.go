@@ -5,6 +5,7 @@ import (
 	netmail "net/mail"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // maxEncodedWord bounds the length of each word encodeSubject writes. go-mail
@@ -15,6 +16,18 @@ import (
 // characters, more than the 64 that fit after "Subject: ". Words of at most
 // 60 characters always fit there.
 const maxEncodedWord = 60
+
+// oneLine is s on one line with single spaces: each run of white space
+// that breaks (a line end, a tab, spaces) becomes one space. A no-break
+// space stays: French puts one before ":" ("Bon retour\u00a0: ..."), and
+// a subject keeps it as its body does.
+func oneLine(s string) string { return strings.Join(strings.FieldsFunc(s, breakingSpace), " ") }
+
+// breakingSpace reports white space other than the no-break spaces
+// (U+00A0, U+2007, U+202F).
+func breakingSpace(r rune) bool {
+	return unicode.IsSpace(r) && r != '\u00a0' && r != '\u2007' && r != '\u202f'
+}
 
 // encodeSubject returns the Subject field's value for subj (one line,
 // single spaces, as Render writes it): subj itself when it is printable

@@ -25,15 +25,15 @@ func TestEmailPlurals(t *testing.T) {
 		{"en", "rank", []any{1, "Ann", 1}, "1. Ann: 1 point"},
 		{"en", "rank", []any{2, "Bob", 0}, "2. Bob: 0 points"},
 		{"en", "rank", []any{1, "Ann", 42}, "1. Ann: 42 points"},
-		{"fr", "rank", []any{1, "Ann", 1}, "1. Ann : 1 point"},
-		{"fr", "rank", []any{2, "Bob", 0}, "2. Bob : 0 point"},
-		{"fr", "rank", []any{1, "Ann", 42}, "1. Ann : 42 points"},
+		{"fr", "rank", []any{1, "Ann", 1}, "1. Ann\u00a0: 1 point"},
+		{"fr", "rank", []any{2, "Bob", 0}, "2. Bob\u00a0: 0 point"},
+		{"fr", "rank", []any{1, "Ann", 42}, "1. Ann\u00a0: 42 points"},
 		{"it", "rank", []any{1, "Ann", 1}, "1. Ann: 1 punto"},
 		{"it", "rank", []any{2, "Bob", 0}, "2. Bob: 0 punti"},
 		{"en", "subject.digest", []any{1}, "Your games on pbem: 1 game waiting for you"},
 		{"en", "subject.digest", []any{3}, "Your games on pbem: 3 games waiting for you"},
-		{"fr", "subject.digest", []any{1}, "Vos parties sur pbem : 1 partie en attente de votre coup"},
-		{"fr", "subject.digest", []any{3}, "Vos parties sur pbem : 3 parties en attente de votre coup"},
+		{"fr", "subject.digest", []any{1}, "Vos parties sur pbem\u00a0: 1 partie en attente de votre coup"},
+		{"fr", "subject.digest", []any{3}, "Vos parties sur pbem\u00a0: 3 parties en attente de votre coup"},
 		{"it", "subject.digest", []any{1}, "Le tue partite su pbem: 1 partita in attesa della tua mossa"},
 		{"it", "subject.digest", []any{3}, "Le tue partite su pbem: 3 partite in attesa della tua mossa"},
 	}
@@ -54,8 +54,8 @@ func TestEmailElision(t *testing.T) {
 		args      []any
 		want      string
 	}{
-		{"fr", "round_end.intro", []any{"Épées", "Ann, Bob"}, "Une manche d'Épées avec Ann, Bob est terminée. Qui a récupéré quoi :"},
-		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a récupéré quoi :"},
+		{"fr", "round_end.intro", []any{"Épées", "Ann, Bob"}, "Une manche d'Épées avec Ann, Bob est terminée. Qui a récupéré quoi\u00a0:"},
+		{"fr", "round_end.intro", []any{"Lords of Scotland", "Ann, Bob"}, "Une manche de Lords of Scotland avec Ann, Bob est terminée. Qui a récupéré quoi\u00a0:"},
 		{"fr", "invitation.intro", []any{"Aventure", "Élodie"}, "Vous êtes invité·e à une partie d'Aventure avec Élodie. Votre place vous attend."},
 		{"it", "invitation.intro", []any{"Aventure", "Élodie"}, "Hai un invito a una partita di Aventure con Élodie. Il tuo posto ti aspetta."},
 		// Italian's "a" takes its d before a vowel (a user trial read
@@ -94,7 +94,7 @@ func emailPayload(k outbox.Kind, lang string) outbox.Payload {
 	switch k {
 	case outbox.Digest:
 		p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},
-			Seat: 0, Deadline: &dl, Chat: []string{"Cid : bien joué"}}}
+			Seat: 0, Deadline: &dl, Chat: []string{"Cid\u00a0: bien joué"}}}
 	case outbox.Reply:
 		p.Answer = &outbox.Answer{Says: []string{outbox.AnswerPlayed, outbox.AnswerPosted, outbox.AnswerMovedOn, outbox.AnswerStale, outbox.AnswerHistoryCut, outbox.AnswerUnreadable, outbox.AnswerNotAwaited, outbox.AnswerRefused, outbox.AnswerChatFailed, outbox.AnswerEnded, outbox.AnswerForced, outbox.AnswerTimedOut},
 			Move: lines[0], Quote: []string{"chat: ciao"}, Detail: "it is not your turn", Code: engine.CodeNotYourTurn,

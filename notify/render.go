@@ -330,7 +330,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		}
 	}
 	subj := l.p.T(subjKey, subjectArgs(row.Kind, d)...)
-	d.Subject = strings.Join(strings.Fields(subj), " ")
+	d.Subject = oneLine(subj)
 	var text, html bytes.Buffer
 	if err := l.text[row.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d text: %w", row.ID, err)}

@@ -205,7 +205,8 @@ func TestParseSMTPURL(t *testing.T) {
 
 // TestRelayWithoutSMTPUTF8: the loopback sink, like many relays, does not
 // offer SMTPUTF8. Emails whose names and subjects hold accents and other
-// scripts still go through, their headers in 7-bit ASCII (RFC 2047 words):
+// scripts still go through, their headers in 7-bit ASCII (RFC 2047 words)
+// that read back as sent (a French no-break space before a colon too):
 // pbem's client asks for SMTPUTF8 only when offered (Postfix offers it; see
 // cmd/pbem TestPostfixBetweenPbemAndMailboxes).
 func TestRelayWithoutSMTPUTF8(t *testing.T) {
@@ -219,6 +220,15 @@ func TestRelayWithoutSMTPUTF8(t *testing.T) {
 	var msgs []*notify.Message
 	for i, lang := range []string{"en", "fr", "it"} {
 		msgs = append(msgs, message(t, r, int64(i+1), outbox.Invitation, lang))
+	}
+	// A French subject with a no-break space before its colon.
+	msgs = append(msgs, message(t, r, 4, outbox.Digest, "fr"))
+	if !strings.Contains(msgs[3].Subject, "\u00a0:") {
+		t.Fatalf("the French digest's subject %q has no no-break space before its colon", msgs[3].Subject)
+	}
+	subjects := map[string]bool{}
+	for _, m := range msgs {
+		subjects[m.Subject] = true
 	}
 	send(t, cfg, msgs...)
 	got := sink.Wait(len(msgs), 10*time.Second)
@@ -239,6 +249,9 @@ func TestRelayWithoutSMTPUTF8(t *testing.T) {
 		}
 		if to := p.Header.Get("To"); !strings.Contains(to, "=?") {
 			t.Errorf("To %q: the name Ann Dupré is not an encoded word", to)
+		}
+		if !subjects[p.Subject] {
+			t.Errorf("Subject %q reads otherwise than any subject sent", p.Subject)
 		}
 	}
 }

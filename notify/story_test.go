@@ -49,14 +49,14 @@ func TestYourTurnTellsTheStoryGroupedByPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Depuis votre dernier coup :\n\nAnn :\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé :\n- Time ran out for Cid\n\nL'organisateur·rice :\n- The deadline is extended\n\nBob <b> :\n- Bob <b> passed\n\nLa partie :\n- The round ends\n- Ann's turn begins\n\nBob <b> :\n- Bob <b> draws\n- Bob <b> says nothing\n"
+	want := "Depuis votre dernier coup\u00a0:\n\nAnn\u00a0:\n- Ann mustered Scott 7 face-up\n- Ann used the power of Scott 7\n\nTemps écoulé\u00a0:\n- Time ran out for Cid\n\nL'organisateur·rice\u00a0:\n- The deadline is extended\n\nBob <b>\u00a0:\n- Bob <b> passed\n\nLa partie\u00a0:\n- The round ends\n- Ann's turn begins\n\nBob <b>\u00a0:\n- Bob <b> draws\n- Bob <b> says nothing\n"
 	if !strings.Contains(m.Text, want) {
 		t.Errorf("text part lacks\n%s\nin\n%s", want, m.Text)
 	}
 	if strings.Contains(m.Text, "Ann claims the Earl of Mar") {
 		t.Errorf("the payload's lines are shown beside the story:\n%s", m.Text)
 	}
-	if !strings.Contains(m.HTML, "<li>Bob &lt;b&gt; passed</li>") || !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt; :</strong>") {
+	if !strings.Contains(m.HTML, "<li>Bob &lt;b&gt; passed</li>") || !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;\u00a0:</strong>") {
 		t.Errorf("HTML part does not escape the story:\n%s", m.HTML)
 	}
 }
@@ -189,16 +189,16 @@ func TestRoundEndShowsTheRoundSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Manche 2 :\nBob <b> : Armée : Scott 7, Scott 9 ; Total : 32\nAnn : Armée : aucune ; Total : 0\nBob prend l'initiative.\n"} {
+	for _, want := range []string{"Manche 2\u00a0:\nBob <b>\u00a0: Armée\u00a0: Scott 7, Scott 9\u202f; Total\u00a0: 32\nAnn\u00a0: Armée\u00a0: aucune\u202f; Total\u00a0: 0\nBob prend l'initiative.\n"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("text lacks %q:\n%s", want, m.Text)
 		}
 	}
 	if !strings.Contains(m.Text, "Une manche de Lords of Scotland avec Ann, Bob <b> est terminée.") || strings.Contains(m.Text, "Qui a récupéré quoi") ||
-		!strings.Contains(m.Text, "Ce qui s'est passé :\n- Ann claims the Earl of Mar\n") {
+		!strings.Contains(m.Text, "Ce qui s'est passé\u00a0:\n- Ann claims the Earl of Mar\n") {
 		t.Errorf("a round-end email with a summary does not open with it and list the lines after it:\n%s", m.Text)
 	}
-	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée : Scott 7, Scott 9<br>Total : 32</p>") {
+	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée\u00a0: Scott 7, Scott 9<br>Total\u00a0: 32</p>") {
 		t.Errorf("HTML lacks Bob's block:\n%s", m.HTML)
 	}
 }
@@ -309,11 +309,11 @@ func TestGameOverShowsTheLastRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "\n\nManche 5 :\nBob <b> : Armée : Scott 7 ; Total : 7\nAnn : Armée : aucune ; Total : 0\n"
-	if !strings.Contains(m.Text, want) || strings.Index(m.Text, "Manche 5 :") < strings.Index(m.Text, "Bob wins.") {
+	want := "\n\nManche 5\u00a0:\nBob <b>\u00a0: Armée\u00a0: Scott 7\u202f; Total\u00a0: 7\nAnn\u00a0: Armée\u00a0: aucune\u202f; Total\u00a0: 0\n"
+	if !strings.Contains(m.Text, want) || strings.Index(m.Text, "Manche 5\u00a0:") < strings.Index(m.Text, "Bob wins.") {
 		t.Errorf("the game-over text lacks the last round after the result %q:\n%s", want, m.Text)
 	}
-	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée : Scott 7<br>Total : 7</p>") {
+	if !strings.Contains(m.HTML, "<strong>Bob &lt;b&gt;</strong><br>Armée\u00a0: Scott 7<br>Total\u00a0: 7</p>") {
 		t.Errorf("the game-over HTML lacks the last round:\n%s", m.HTML)
 	}
 	m, err = testRenderer(t).Render(storyRow(t, outbox.GameOver, "fr", &Story{}))

@@ -37,7 +37,7 @@ func TestDescribeService(t *testing.T) {
 		{pbemevent.TypePlayerReplaced, raw(pbemevent.PlayerReplaced{Name: "Zoé", Previous: "Bob"}), "fr", "Zoé prend la place de Bob."},
 		{pbemevent.TypeLinkResent, raw(pbemevent.LinkResent{Seat: 1}), "en", "A new play link was sent to Élodie."},
 		{pbemevent.TypeSeatBot, raw(pbemevent.SeatBot{Seat: 2}), "it", "Anna gioca di nuovo."},
-		{pbemevent.TypeChat, raw(pbemevent.Chat{Seat: 0, Text: "gg"}), "fr", "Bob dit : « gg »"},
+		{pbemevent.TypeChat, raw(pbemevent.Chat{Seat: 0, Text: "gg"}), "fr", "Bob dit\u00a0: «\u00a0gg\u00a0»"},
 		{pbemevent.TypeLinkResent, raw(pbemevent.LinkResent{Seat: 7}), "en", "A new play link was sent to seat 7."},
 		{pbemevent.TypeAborted, nil, "de", "The game is aborted."},
 		{pbemevent.TypeExtended, raw(pbemevent.Extended{By: "24h0m0s"}), "en", "The deadline is extended by 1 day."},

@@ -23,7 +23,7 @@ func TestGreetingThenMovesOverSMTP(t *testing.T) {
 		noMove          string // the words of an answer that says no move was played
 	}{
 		{"en", "Hi Ann,", "Your move was played", "“Hi Ann,” was read as a greeting", "nothing was played or sent", "no move was played"},
-		{"fr", "Bonsoir !", "Votre coup a été joué", "« Bonsoir ! » a été lu comme une salutation", "rien n'a été joué ni envoyé", "aucun coup n'a été joué"},
+		{"fr", "Bonsoir !", "Votre coup a été joué", "«\u00a0Bonsoir !\u00a0» a été lu comme une salutation", "rien n'a été joué ni envoyé", "aucun coup n'a été joué"},
 		{"it", "Ciao a tutti", "La tua mossa è stata giocata", "«Ciao a tutti» è stato letto come un saluto", "niente è stato giocato o inviato", "nessuna mossa è stata giocata"},
 	}
 	for _, c := range cases {

@@ -168,7 +168,7 @@ func TestNotYourTurnSaysWhoseTurnItIs(t *testing.T) {
 	t.Parallel()
 	for lang, re := range map[string]*regexp.Regexp{
 		"en": regexp.MustCompile(`It is (Ann|Bob|Cat)'s turn, not yours, so nothing was played; you will get an email when it is yours\.`),
-		"fr": regexp.MustCompile(`C'est au tour (?:de |d')(Ann|Bob|Cat), pas au vôtre : rien n'a été joué\. Vous recevrez un e-mail quand ce sera votre tour\.`),
+		"fr": regexp.MustCompile(`C'est au tour (?:de |d')(Ann|Bob|Cat), pas au vôtre\x{a0}: rien n'a été joué\. Vous recevrez un e-mail quand ce sera votre tour\.`),
 		"it": regexp.MustCompile(`Tocca a (Ann|Bob|Cat), non a te: niente è stato giocato\. Riceverai un'email quando sarà il tuo turno\.`),
 	} {
 		t.Run(lang, func(t *testing.T) {

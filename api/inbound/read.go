@@ -111,13 +111,20 @@ func readParts(src io.Reader) (*letter, error) {
 	return l, nil
 }
 
-// lines splits text into lines without their line ends and trailing blanks.
+// lines splits text into lines without their line ends and trailing
+// blanks, a no-break space read as a space: French puts one before ":"
+// (pbem's emails ask for "fuseau\u00a0: Paris", and French mail clients
+// write "a écrit\u00a0:"), and the grammar's patterns match spaces.
 func lines(text string) []string {
 	var out []string
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 0, 4096), maxPartBytes+1)
 	for sc.Scan() {
-		out = append(out, strings.TrimRight(sc.Text(), " \t\r\u00a0"))
+		out = append(out, strings.TrimRight(noBreakSpaces.Replace(sc.Text()), " \t\r"))
 	}
 	return out
 }
+
+// noBreakSpaces turns the no-break spaces (U+00A0, narrow U+202F, figure
+// U+2007) into spaces.
+var noBreakSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "\u2007", " ")

@@ -50,8 +50,8 @@ func TestExplainShieldAndCamp(t *testing.T) {
 			"Scotland's camp holds 4 units. You support England with 5 units. Bob holds the badge of honour and fights for Scotland with 3 units. Known to you so far: Scotland 7, England 16. At the battle each side adds the camps of its supporters; Scotland wins ties."},
 		{2, "en", "England's army card, Battle of Falkirk, has a shield of 9 with 3 players choosing a side. England has 2 units more: 11 before the camps of its supporters.",
 			"Scotland's camp holds 4 units. Bob holds the badge of honour and fights for Scotland with 3 units. Known to you so far: Scotland 7, England 11. At the battle each side adds the camps of its supporters; Scotland wins ties."},
-		{0, "fr", "La carte de l'armée anglaise, Bataille de Falkirk, a un bouclier de 9 avec 3 joueurs qui choisissent un camp. L'Angleterre a 2 unités de plus : 11 avant les camps de ses supporters.",
-			"Le camp de l'Écosse compte 4 unités. Vous soutenez l'Angleterre avec 5 unités. Bob détient la médaille d'honneur et combat pour l'Écosse avec 3 unités. Ce que vous savez déjà : Écosse 7, Angleterre 16. Aux combats, chaque armée ajoute les camps de ses supporters ; en cas d'égalité, l'Écosse l'emporte."},
+		{0, "fr", "La carte de l'armée anglaise, Bataille de Falkirk, a un bouclier de 9 avec 3 joueurs qui choisissent un camp. L'Angleterre a 2 unités de plus\u00a0: 11 avant les camps de ses supporters.",
+			"Le camp de l'Écosse compte 4 unités. Vous soutenez l'Angleterre avec 5 unités. Bob détient la médaille d'honneur et combat pour l'Écosse avec 3 unités. Ce que vous savez déjà\u00a0: Écosse 7, Angleterre 16. Aux combats, chaque armée ajoute les camps de ses supporters\u202f; en cas d'égalité, l'Écosse l'emporte."},
 		{1, "it", "La carta dell'esercito inglese, Battaglia di Falkirk, ha uno scudo di 9 con 3 giocatori che scelgono una parte. L'Inghilterra ha 2 unità in più: 11 prima degli accampamenti dei suoi sostenitori.",
 			"L'accampamento della Scozia ha 4 unità. Sostieni la Scozia con 3 unità. Quello che sai finora: Scozia 7, Inghilterra 11. Nella battaglia ogni parte aggiunge gli accampamenti dei suoi sostenitori; in caso di parità vince la Scozia."},
 	} {
@@ -90,7 +90,7 @@ func TestExplainBattle(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	s.ScotForce, s.EngForce, s.Won, s.Defeats, s.DefeatLimit = 8, 12, sideEngland, 2, 4
-	if got := explainTexts(s.Explain(2, "fr"), ExplainBattle); !slices.Equal(got, []string{"Combats : Écosse 8, Angleterre 12. L'Angleterre l'emporte : défaite 2 de l'Écosse sur 4."}) {
+	if got := explainTexts(s.Explain(2, "fr"), ExplainBattle); !slices.Equal(got, []string{"Combats\u00a0: Écosse 8, Angleterre 12. L'Angleterre l'emporte\u00a0: défaite 2 de l'Écosse sur 4."}) {
 		t.Errorf("fr: %q", got)
 	}
 	if got := explainTexts(s.Explain(2, "it"), ExplainDeserter); !slices.Equal(got, []string{"Dora non aveva unità nell'accampamento all'inizio della battaglia: un disertore non riceve ricompense (chi sostiene l'Inghilterra pesca comunque una carta pugnale)."}) {
@@ -106,7 +106,7 @@ func TestExplainTheSeatsChoices(t *testing.T) {
 	s.P[2].Gold = 0
 	for lang, want := range map[string]string{
 		"en": "You cannot hire mercenaries: they cost 1 gold and you have none.",
-		"fr": "Vous ne pouvez pas engager de mercenaires : ils coûtent 1 or et vous n'en avez pas.",
+		"fr": "Vous ne pouvez pas engager de mercenaires\u00a0: ils coûtent 1 or et vous n'en avez pas.",
 		"it": "Non puoi assoldare mercenari: costano 1 moneta d'oro e non ne hai.",
 	} {
 		if got := explainTexts(s.Explain(2, lang), ExplainNoMercenaries); !slices.Equal(got, []string{want}) {

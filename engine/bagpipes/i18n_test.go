@@ -126,7 +126,7 @@ func TestPluralTable(t *testing.T) {
 		{"en", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Move 0 units from your castle to your camp"},
 		{"fr", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Délocaliser 0 unité de votre château vers votre camp"},
 		{"en", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Play Kinsmen with 1 unit: You add up to 2 units to your castle."},
-		{"fr", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 0 }), "Jouer Liens du sang avec 0 unité : Vous ajoutez jusqu'à 2 unités à votre château."},
+		{"fr", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 0 }), "Jouer Liens du sang avec 0 unité\u00a0: Vous ajoutez jusqu'à 2 unités à votre château."},
 		{"it", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Gioca Legami di sangue con 1 unità: Aggiungi fino a 2 unità al tuo castello."},
 	} {
 		m := tc.m
@@ -142,8 +142,8 @@ func TestPluralTable(t *testing.T) {
 	}{
 		{"en", 1, 1, "Scotland stands; Ugo wins with 1 gold and 1 dagger"},
 		{"en", 9, 0, "Scotland stands; Ugo wins with 9 gold and 0 daggers"},
-		{"fr", 1, 0, "L'Écosse tient bon ; Ugo gagne avec 1 or et 0 dague"},
-		{"fr", 9, 4, "L'Écosse tient bon ; Ugo gagne avec 9 ors et 4 dagues"},
+		{"fr", 1, 0, "L'Écosse tient bon\u202f; Ugo gagne avec 1 or et 0 dague"},
+		{"fr", 9, 4, "L'Écosse tient bon\u202f; Ugo gagne avec 9 ors et 4 dagues"},
 		{"it", 1, 1, "La Scozia resiste; vince Ugo con 1 moneta d'oro e 1 pugnale"},
 		{"it", 9, 0, "La Scozia resiste; vince Ugo con 9 monete d'oro e 0 pugnali"},
 	} {
@@ -176,10 +176,10 @@ func TestElisionTable(t *testing.T) {
 		want string
 	}{
 		{BadgePassed{From: 1, To: 0}, "Ugo passe la médaille d'honneur à Élodie."},
-		{StayHomeGiven{From: 1, To: 2}, "Ugo donne le jeton « Restez chez vous ! » à Hélène."},
-		{Battle{Scotland: 9, England: 7, Winner: "scotland"}, "Combat : Écosse 9, Angleterre 7 : victoire de l'Écosse."},
-		{Battle{Scotland: 5, England: 7, Winner: "england"}, "Combat : Écosse 5, Angleterre 7 : victoire de l'Angleterre."},
-		{RoundStarted{Round: 2, Army: "balliols-plan", Name: "Balliol's Plan"}, "Manche 2 : la carte armée anglaise Le plan de Balliol est révélée."},
+		{StayHomeGiven{From: 1, To: 2}, "Ugo donne le jeton «\u00a0Restez chez vous\u202f!\u00a0» à Hélène."},
+		{Battle{Scotland: 9, England: 7, Winner: "scotland"}, "Combat\u00a0: Écosse 9, Angleterre 7\u00a0: victoire de l'Écosse."},
+		{Battle{Scotland: 5, England: 7, Winner: "england"}, "Combat\u00a0: Écosse 5, Angleterre 7\u00a0: victoire de l'Angleterre."},
+		{RoundStarted{Round: 2, Army: "balliols-plan", Name: "Balliol's Plan"}, "Manche 2\u00a0: la carte armée anglaise Le plan de Balliol est révélée."},
 	} {
 		if got := g.Describe(tc.e, names, "fr"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.e.EventType(), got, tc.want)
@@ -200,7 +200,7 @@ func TestElisionTable(t *testing.T) {
 		}
 	}
 	e := cardError("bagpipes", 2, "L'aide de Lamberton", "effects[0].who", "awards_only", "scots")
-	if got, want := e.message("fr"), "cards : bagpipes[2] « L'aide de Lamberton », champ effects[0].who : « scots » seulement sur une carte awards"; got != want {
+	if got, want := e.message("fr"), "cards\u00a0: bagpipes[2] «\u00a0L'aide de Lamberton\u00a0», champ effects[0].who\u00a0: «\u00a0scots\u00a0» seulement sur une carte awards"; got != want {
 		t.Errorf("setup error: %q, want %q", got, want)
 	}
 	if got, want := e.message("en"), `cards: bagpipes[2] "L'aide de Lamberton", field effects[0].who: "scots" only on an awards card`; got != want {
@@ -277,7 +277,7 @@ func TestNoEnglishInOtherLanguages(t *testing.T) {
 func TestRuleErrorsInTheGamesLanguage(t *testing.T) {
 	for lang, want := range map[string][3]string{
 		"en": {"no decision of seat %d is awaited now", "you can relocate 1 to 3 units", "replenishment is compulsory: do one before ending your turn"},
-		"fr": {"aucune décision de la place %d n'est attendue maintenant", "vous pouvez délocaliser de 1 à 3 unités", "le réapprovisionnement est obligatoire : faites-en un avant de terminer votre tour"},
+		"fr": {"aucune décision de la place %d n'est attendue maintenant", "vous pouvez délocaliser de 1 à 3 unités", "le réapprovisionnement est obligatoire\u00a0: faites-en un avant de terminer votre tour"},
 		"it": {"nessuna decisione del posto %d è attesa ora", "puoi spostare da 1 a 3 unità", "il rifornimento è obbligatorio: fanne uno prima di terminare il turno"},
 	} {
 		st, err := Game{}.New(engine.Setup{Players: 3, Seed: engine.Seed{4}, Language: lang})

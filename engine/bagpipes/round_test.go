@@ -24,7 +24,7 @@ func TestRoundSummaryTellsSidesBattleAndRewards(t *testing.T) {
 			{Seat: 1, Cells: []string{"Angleterre", "non", "3", "0"}},
 			{Seat: 2, Cells: []string{"aucun", "oui", "0", "0"}},
 		},
-		Notes: []string{"Combat : Écosse 9, Angleterre 12 : victoire de l'Angleterre.", "Victoires de l'Angleterre jusqu'ici : 2."}}
+		Notes: []string{"Combat\u00a0: Écosse 9, Angleterre 12\u00a0: victoire de l'Angleterre.", "Victoires de l'Angleterre jusqu'ici\u00a0: 2."}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summary\n got %+v\nwant %+v", got, want)
 	}

@@ -186,8 +186,8 @@ func TestCustomCardErrorsNameCardAndField(t *testing.T) {
   ]`, `field color: unknown field`},
 		{"", `"bagpipes": [`, `"bagpipe": [], "bagpipes": [`, `cards: field bagpipe: unknown field`},
 		{"", `"daggers": [`, `"daggers": 16, "x": [`, `cards: daggers: must be a list of cards`},
-		{"fr", k1, `"shield": "ten", "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards : king_edward[0] « King One », champ shield : doit être un nombre entier`},
-		{"fr", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] « Pope », champ effects[0].when : champ inconnu`},
+		{"fr", k1, `"shield": "ten", "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards : king_edward[0] « King One », champ shield : doit être un nombre entier`},
+		{"fr", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] « Pope », champ effects[0].when : champ inconnu`},
 		{"it", k1, `"shield": 100, "scotland_won": 3, "england_won": 1, "crown": 6}`, `cards: king_edward[0] «King One», campo shield: 100 non è tra 0 e 99`},
 		{"it", `{"kind": "discard_dagger", "amount": 1}`, `{"kind": "discard_dagger", "amount": 1, "when": "now"}`, `bagpipes[6] «Pope», campo effects[0].when: campo sconosciuto`},
 	} {

@@ -109,6 +109,7 @@ func TestCheckFindsEveryDisagreement(t *testing.T) {
 		`bad/it: "only.it" is not in en`,
 		`bad/fr: "waiting" uses arguments [], en uses [1]`,
 		`bad/fr: "cards" must be written with plural forms`,
+		`bad/fr: "colon" has an ordinary space in " :"`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Check missed %s\nin: %v", want, err)
@@ -173,7 +174,7 @@ func TestPlainFormatsAsXText(t *testing.T) {
 		{"en", []any{7, "Ann"}, "Gold: 7, Ann", true},
 		{"en", []any{999, "Ann", "extra"}, "Gold: 999, Ann", true},
 		{"en", []any{1234, "Ann"}, "Gold: 1,234, Ann", false},
-		{"fr", []any{12345, "Ann"}, "Or : 12\u00a0345, Ann", false},
+		{"fr", []any{12345, "Ann"}, "Or\u00a0: 12\u00a0345, Ann", false},
 		{"it", []any{-3, "Ann"}, "Oro: -3, Ann", false},
 	} {
 		if got := c.T(tc.lang, "gold", tc.args...); got != tc.want {

@@ -12,7 +12,8 @@ import (
 // Check reports every way the catalog's languages disagree: a key missing
 // from a language or present only there, a message whose arguments differ
 // from the default language's, a counted message written without plural
-// forms. (A plural form the language never selects is refused by Load:
+// forms, a French message with an ordinary space before ":", ";", "?",
+// "!" or "»" or after "«" (checkFrenchSpaces). (A plural form the language never selects is refused by Load:
 // x/text knows each language's forms.) Owners call it from a test.
 func (c *Catalog) Check() error {
 	var errs []error
@@ -40,6 +41,11 @@ func (c *Catalog) Check() error {
 			}
 			if err := c.checkPlain(lang, key, e); err != nil {
 				errs = append(errs, err)
+			}
+			if lang == "fr" {
+				if err := c.checkFrenchSpaces(key, e); err != nil {
+					errs = append(errs, err)
+				}
 			}
 		}
 	}
@@ -146,7 +152,7 @@ func (c *Catalog) checkPlain(lang, key string, e entry) error {
 			}
 			args[n-1] = opts[i%len(opts)]
 		}
-		if lang == "fr" {
+		if lang == "fr" || lang == "it" {
 			args = markArgs(args)
 		}
 		fast, ok := c.plain(lang, key, args)

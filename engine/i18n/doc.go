@@ -30,7 +30,12 @@
 //
 // Check reports a catalog whose languages do not have the same keys, the
 // same arguments per key, or a plural form the language never selects
-// without "other"; every owner has a test that calls it.
+// without "other", and a French message with an ordinary space before
+// ":", ";", "?", "!" or "»" or after "«", where a line could break (on a
+// phone, a colon alone at a line's start): the catalogs write U+00A0
+// before ":" and inside « », U+202F before ";", "?" and "!" (as "\u00a0"
+// and "\u202f", which show where they are); every owner has a test that
+// calls it.
 //
 // The package lives under engine because the engines are the innermost
 // layer and use it for their labels; it imports nothing of pbem's and

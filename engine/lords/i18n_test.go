@@ -127,11 +127,11 @@ func TestElisionTable(t *testing.T) {
 	// The move labels elide the same way.
 	lab := newLabeling(g.d, names, "fr")
 	m := &Move{Type: MoveTarget, Seat: 1, Index: 0, show: scott3, power: Wemyss, lab: lab}
-	if got := m.describe(); got != "Wemyss : défausser Scott 3 d'Élodie" {
+	if got := m.describe(); got != "Wemyss\u00a0: défausser Scott 3 d'Élodie" {
 		t.Errorf("wemyss label %q", got)
 	}
 	m = &Move{Type: MoveTarget, Seat: 2, Index: 1, power: Fergusson, lab: lab}
-	if got := m.describe(); got != "Fergusson : l'échanger contre l'allié face cachée en position 2 d'Hélène" {
+	if got := m.describe(); got != "Fergusson\u00a0: l'échanger contre l'allié face cachée en position 2 d'Hélène" {
 		t.Errorf("fergusson label %q", got)
 	}
 }

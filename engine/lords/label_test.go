@@ -43,7 +43,7 @@ func labelCases() []labelCase {
 		{"use power", [][2]string{{"hand 0", "Forsyth3 Wemyss5"}}, []string{"play 0 muster Forsyth3 up"}, 0,
 			`{"type":"power","use":true}`, map[string]string{
 				"en": "Use the power of Forsyth 3: draw a card",
-				"fr": "Utiliser le pouvoir de Forsyth 3 : piocher une carte",
+				"fr": "Utiliser le pouvoir de Forsyth 3\u00a0: piocher une carte",
 				"it": "Usa il potere di Forsyth 3: pesca una carta"}},
 		{"decline power", [][2]string{{"hand 0", "Forsyth3 Wemyss5"}}, []string{"play 0 muster Forsyth3 up"}, 0,
 			`{"type":"power","use":false}`, map[string]string{
@@ -53,27 +53,27 @@ func labelCases() []labelCase {
 		{"copy", [][2]string{{"hand 0", "Scott1 Wemyss2"}, {"army 1", "Makgill5"}}, []string{"play 0 muster Scott1 up"}, 0,
 			`{"type":"copy","seat":1,"index":0}`, map[string]string{
 				"en": "Copy the power of Makgill 5 (Bob): muster another follower",
-				"fr": "Copier le pouvoir de Makgill 5 (Bob) : engager un autre allié",
+				"fr": "Copier le pouvoir de Makgill 5 (Bob)\u00a0: engager un autre allié",
 				"it": "Copia il potere di Makgill 5 (Bob): schiera un'altra carta clan"}},
 		{"fergusson", [][2]string{{"hand 0", "Fergusson1 Wemyss2"}, {"army 1", "Makgill5 ~Scott9"}}, []string{"play 0 muster Fergusson1 up"}, 0,
 			`{"type":"target","seat":1,"index":0}`, map[string]string{
 				"en": "Fergusson: swap it with Makgill 5 of Bob",
-				"fr": "Fergusson : l'échanger contre Makgill 5 de Bob",
+				"fr": "Fergusson\u00a0: l'échanger contre Makgill 5 de Bob",
 				"it": "Fergusson: scambiala con Makgill 5 di Bob"}},
 		{"fergusson face-down", [][2]string{{"hand 0", "Fergusson1 Wemyss2"}, {"army 1", "Makgill5 ~Scott9"}}, []string{"play 0 muster Fergusson1 up"}, 0,
 			`{"type":"target","seat":1,"index":1}`, map[string]string{
 				"en": "Fergusson: swap it with the face-down follower at position 2 of Bob",
-				"fr": "Fergusson : l'échanger contre l'allié face cachée en position 2 de Bob",
+				"fr": "Fergusson\u00a0: l'échanger contre l'allié face cachée en position 2 de Bob",
 				"it": "Fergusson: scambiala con la carta clan coperta in posizione 2 di Bob"}},
 		{"wemyss", [][2]string{{"hand 0", "Wemyss1 Scott2"}, {"army 1", "Makgill5"}}, []string{"play 0 muster Wemyss1 up"}, 0,
 			`{"type":"target","seat":1,"index":0}`, map[string]string{
 				"en": "Wemyss: discard Makgill 5 of Bob",
-				"fr": "Wemyss : défausser Makgill 5 de Bob",
+				"fr": "Wemyss\u00a0: défausser Makgill 5 de Bob",
 				"it": "Wemyss: scarta Makgill 5 di Bob"}},
 		{"cockburn", [][2]string{{"hand 0", "Cockburn1 Scott2"}, {"supporters", "Forsyth3 Scott9"}}, []string{"play 0 muster Cockburn1 up"}, 0,
 			`{"type":"target","card":RANK:Scott9}`, map[string]string{
 				"en": "Cockburn: swap it with the supporter Scott 9",
-				"fr": "Cockburn : l'échanger contre le partisan Scott 9",
+				"fr": "Cockburn\u00a0: l'échanger contre le partisan Scott 9",
 				"it": "Cockburn: scambiala con il supporter Scott 9"}},
 		{"claim", [][2]string{{"turn", "5"}, {"step", "1"}, {"army 0", "Scott7"}, {"army 1", "Wemyss2"},
 			{"hand 1", "Makgill3"}, {"supporters", "Forsyth3 Scott9"}}, []string{"play 1 muster Makgill3 down"}, 0,
@@ -237,7 +237,7 @@ func TestNewKeepsNamesAndLanguage(t *testing.T) {
 func TestSummaryNamesTheWinner(t *testing.T) {
 	lab := newLabeling(nil, []string{"Ann", "Bob"}, "fr")
 	r := []Place{{Seat: 1, Points: 41, RoundPlace: 1}, {Seat: 0, Points: 41, RoundPlace: 2}}
-	want := "Bob gagne avec 41 points de partisans (égalité départagée par la meilleure place de la dernière manche : 1)"
+	want := "Bob gagne avec 41 points de partisans (égalité départagée par la meilleure place de la dernière manche\u00a0: 1)"
 	if got := lab.summary(r, r[0]); got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}

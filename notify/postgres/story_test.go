@@ -270,8 +270,8 @@ func storyLines(text, intro string) (lines, heads []string) {
 // storyIntro is the catalogs' "story.intro" by language, and
 // storyIntroEmail their "story.intro_email".
 var (
-	storyIntro      = map[string]string{"en": "Since your last move:", "fr": "Depuis votre dernier coup :", "it": "Dalla tua ultima mossa:"}
-	storyIntroEmail = map[string]string{"en": "Since our last email:", "fr": "Depuis notre dernier e-mail :", "it": "Dalla nostra ultima email:"}
+	storyIntro      = map[string]string{"en": "Since your last move:", "fr": "Depuis votre dernier coup\u00a0:", "it": "Dalla tua ultima mossa:"}
+	storyIntroEmail = map[string]string{"en": "Since our last email:", "fr": "Depuis notre dernier e-mail\u00a0:", "it": "Dalla nostra ultima email:"}
 )
 
 // secretLines returns, for each seat, the sentences of the game's events as
@@ -450,7 +450,7 @@ func players(heads, names []string) int {
 }
 
 // rankLine is the catalogs' "rank" line by language.
-var rankLine = map[string]string{"en": "%d. %s: %d points", "fr": "%d. %s : %d points", "it": "%d. %s: %d punti"}
+var rankLine = map[string]string{"en": "%d. %s: %d points", "fr": "%d. %s\u00a0: %d points", "it": "%d. %s: %d punti"}
 
 // checkGameOver checks that every seat got one game-over email with the
 // final table (every player's place and score, in the text and as an HTML
@@ -486,7 +486,7 @@ var systemHead = map[string]string{"en": "Time ran out", "fr": "Temps écoulé",
 var gameHead = map[string]string{"en": "The game", "fr": "La partie", "it": "La partita"}
 
 // forcedHead heads a forced step played for a player (%s), by language.
-var forcedHead = map[string]string{"en": "Played for %s: the only move", "fr": "Joué pour %s : le seul coup possible", "it": "Giocata per %s: l'unica mossa possibile"}
+var forcedHead = map[string]string{"en": "Played for %s: the only move", "fr": "Joué pour %s\u00a0: le seul coup possible", "it": "Giocata per %s: l'unica mossa possibile"}
 
 // pleaseLine starts the catalogs' "deadline" sentence by language.
 var pleaseLine = map[string]string{"en": "Please play before", "fr": "Merci de jouer avant", "it": "Gioca entro il"}
@@ -494,8 +494,8 @@ var pleaseLine = map[string]string{"en": "Please play before", "fr": "Merci de j
 // roundTitle is the catalogs' "round_end.title" by language, and
 // lordsRoundTitle its Lords of Scotland variant (a "schermaglia" in Italian).
 var (
-	roundTitle      = map[string]string{"en": "Round %d:", "fr": "Manche %d :", "it": "Round %d:"}
-	lordsRoundTitle = map[string]string{"en": "Round %d:", "fr": "Manche %d :", "it": "Schermaglia %d:"}
+	roundTitle      = map[string]string{"en": "Round %d:", "fr": "Manche %d\u00a0:", "it": "Round %d:"}
+	lordsRoundTitle = map[string]string{"en": "Round %d:", "fr": "Manche %d\u00a0:", "it": "Schermaglia %d:"}
 )
 
 // checkRoundEnd checks a round-end email against the round as the event
@@ -546,7 +546,7 @@ func (e *storyEnv) checkRoundEnd(m sentEmail, id string, eng engine.Game, names 
 	}
 	sep, list := ": ", "; "
 	if lang == "fr" {
-		sep, list = " : ", " ; " // French typography: a space before
+		sep, list = "\u00a0: ", "\u202f; " // French typography: a no-break space before
 	}
 	for _, r := range sum.Rows {
 		var pairs []string
