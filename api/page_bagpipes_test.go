@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"regexp"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"pbem/engine/bagpipes"
 	"pbem/events/play"
+	"pbem/events/play/playtest"
 )
 
 // TestPageBagpipesInGameLanguage: the page shows the engine's move labels
@@ -108,3 +110,87 @@ func TestPageBagpipesTellsAHiddenSideFromNone(t *testing.T) {
 
 // sideCellRE reads a Swords and Bagpipes players' table's side cell.
 var sideCellRE = regexp.MustCompile(`<td data-label="Side">([^<]*)</td>`)
+
+// bagView reads a Swords and Bagpipes seat's view.
+func bagView(t *testing.T, v *play.View) bagpipes.View {
+	t.Helper()
+	var bv bagpipes.View
+	b, err := json.Marshal(v.State)
+	if err == nil {
+		err = json.Unmarshal(b, &bv)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bv
+}
+
+// daggerCellRE reads a French players' table's dagger cell.
+var daggerCellRE = regexp.MustCompile(`<td data-label="Dagues">([^<]*)</td>`)
+
+// TestPageBagpipesSaysDaggersAndX2InWords: the players' table says each
+// player's daggers in words, "5 sur 2 cartes" where the seat may know
+// what its dagger cards hold (its own), "cachées, sur 1 carte" where it
+// may not (another's: nothing more than the count everyone sees), and a
+// card of the "x2" symbol says what the symbol means for it, in hand and
+// played face up. A user trial could not read "Dagues: 0 (0)" nor "x2".
+func TestPageBagpipesSaysDaggersAndX2InWords(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	id := e.createGame(bagpipes.Name, 3, "fr", "")
+	cards := func(n int) string { return map[bool]string{true: "carte", false: "cartes"}[n == 1] }
+	var other int // a player with dagger cards the seat may not read
+	seat := e.playUntil(id, 7, 400, func(v *play.View) bool {
+		bv := bagView(t, v)
+		if bv.Players[bv.Seat].DaggerCards == 0 {
+			return false
+		}
+		for _, p := range bv.Players {
+			if p.Seat != bv.Seat && p.DaggerCards > 0 {
+				other = p.Seat
+				return true
+			}
+		}
+		return false
+	})
+	v, err := playtest.SeatView(t.Context(), e.svc, secret, id, seat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bv := bagView(t, v)
+	cells := daggerCellRE.FindAllStringSubmatch(html.UnescapeString(e.browser().open(id, seat).Body), -1)
+	if len(cells) != 3 {
+		t.Fatalf("seat %d's page shows %d dagger cells, want 3", seat, len(cells))
+	}
+	own, theirs := bv.Players[seat], bv.Players[other]
+	if got, want := cells[seat][1], fmt.Sprintf("%d sur %d %s", *own.DaggerTotal, own.DaggerCards, cards(own.DaggerCards)); got != want {
+		t.Errorf("seat %d's own daggers read %q, want %q", seat, got, want)
+	}
+	if got, want := cells[other][1], fmt.Sprintf("cachées, sur %d %s", theirs.DaggerCards, cards(theirs.DaggerCards)); got != want {
+		t.Errorf("seat %d's page reads seat %d's daggers %q, want %q", seat, other, got, want)
+	}
+
+	// A card of the "x2" symbol, in hand, then played face up.
+	id = e.createGame(bagpipes.Name, 3, "fr", "")
+	for _, c := range []struct {
+		says  string
+		cards func(bagpipes.View) []bagpipes.CardView
+	}{
+		{"x2\u00a0: se joue deux fois", func(bv bagpipes.View) []bagpipes.CardView { return bv.Hand }},
+		{"x2\u00a0: se rejoue une fois", func(bv bagpipes.View) []bagpipes.CardView { return bv.Players[bv.Seat].Table }},
+	} {
+		name := ""
+		seat := e.playUntil(id, 8, 600, func(v *play.View) bool {
+			for _, card := range c.cards(bagView(t, v)) {
+				if card.X2 {
+					name = card.Name
+					return true
+				}
+			}
+			return false
+		})
+		if body := html.UnescapeString(e.browser().open(id, seat).Body); !strings.Contains(body, "<strong>"+name+"</strong> <span class=\"tag\">"+c.says) {
+			t.Errorf("seat %d's page does not say %q of %s:\n%s", seat, c.says, name, body)
+		}
+	}
+}

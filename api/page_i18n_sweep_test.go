@@ -21,10 +21,10 @@ import (
 // Italian share; the test checks each is that language's own text too.
 var sharedWords = map[string][]string{
 	// Game titles stay in English; the rest are French words as well.
-	"fr": {"Lords of Scotland", "Swords and Bagpipes", "Place", "Score", "Camp", "Version", "Type", "Options", "invasion", "actions", "x2"},
+	"fr": {"Lords of Scotland", "Swords and Bagpipes", "Place", "Score", "Camp", "Version", "Type", "Options", "invasion", "actions"},
 	// Game titles; "round" and "Email" are the words Italian players use
 	// (the Lords rulebook's "round").
-	"it": {"Lords of Scotland", "Swords and Bagpipes", "round", "Email", "x2"},
+	"it": {"Lords of Scotland", "Swords and Bagpipes", "round", "Email"},
 }
 
 // languageNames are shown in their own language whatever the page's: the
