@@ -265,7 +265,7 @@ func (s *state) greedyLikes(seat int, m Move, england bool) bool {
 		}
 	}
 	if m.Units >= 0 {
-		maxUnits, _ := s.cardParams(seat, s.Set.bagByID[m.Card])
+		_, maxUnits, _ := s.cardParams(seat, s.Set.bagByID[m.Card])
 		good = good && m.Units == maxUnits
 	}
 	return good

@@ -404,10 +404,16 @@ func (s *state) canPay(seat, c int) bool {
 	return s.P[seat].Gold >= cost
 }
 
-// cardParams tells what a card asks when played: the largest "up to"
-// number of units (-1: none) and whether it needs a target.
-func (s *state) cardParams(seat, c int) (maxUnits int, target bool) {
+// cardParams tells what a card asks when played: how many units, from
+// minUnits to maxUnits (maxUnits -1: it asks none; below minUnits: none
+// can be chosen now, nothing to move), and whether it needs a target.
+// minUnits is 1 where the card's other effects do nothing for its player
+// at no unit (noUnitServes, ruling 4), else 0.
+func (s *state) cardParams(seat, c int) (minUnits, maxUnits int, target bool) {
 	maxUnits = -1
+	if !noUnitServes(s.Set.Bagpipes[c]) {
+		minUnits = 1
+	}
 	p := &s.P[seat]
 	for _, e := range s.Set.Bagpipes[c].Effects {
 		if e.Who == WhoTarget {
@@ -424,7 +430,25 @@ func (s *state) cardParams(seat, c int) (maxUnits int, target bool) {
 			}
 		}
 	}
-	return maxUnits, target
+	return minUnits, maxUnits, target
+}
+
+// noUnitServes reports whether card c, played with no unit of its
+// variable unit effect, still does something for its player: an effect
+// besides the variable ones that is not its own cost (its player losing
+// gold or units, or drawing a dagger card). Vive la France! with no
+// castle unit still adds 3 units to Scotland's camp; Forced March with
+// no unit does nothing, and Treaty with Eric II only costs 2 gold: a
+// user trial met such moves among the legal ones.
+func noUnitServes(c BagpipeCard) bool {
+	for _, e := range c.Effects {
+		self := e.Who == "" || e.Who == WhoSelf
+		cost := self && (e.Kind == KindLoseGold || e.Kind == KindLoseUnits || e.Kind == KindDagger)
+		if !isVariable(e) && !cost {
+			return true
+		}
+	}
+	return false
 }
 
 // targets lists the seats a card of seat may target.
@@ -446,13 +470,15 @@ func (s *state) checkPlay(seat int, m Move) (engine.Event, error) {
 	if !slices.Contains(s.playable(seat), c) {
 		return nil, s.ruleErr(engine.CodeIllegalMove, "error.cannot_play", s.Set.bagName(c, s.labels().language()))
 	}
-	maxUnits, target := s.cardParams(seat, c)
+	minUnits, maxUnits, target := s.cardParams(seat, c)
 	name := s.Set.bagName(c, s.labels().language())
 	switch {
 	case maxUnits < 0 && m.Units >= 0:
 		return nil, s.ruleErr(engine.CodeIllegalMove, "error.no_units", name)
-	case maxUnits >= 0 && (m.Units < 0 || m.Units > maxUnits):
-		return nil, s.ruleErr(engine.CodeIllegalMove, "error.units", name, maxUnits)
+	case maxUnits >= 0 && maxUnits < minUnits:
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.units_none", name)
+	case maxUnits >= 0 && (m.Units < minUnits || m.Units > maxUnits):
+		return nil, s.ruleErr(engine.CodeIllegalMove, "error.units", name, minUnits, maxUnits)
 	case !target && m.Target >= 0:
 		return nil, s.ruleErr(engine.CodeIllegalMove, "error.no_target", name)
 	case target && !slices.Contains(s.targets(seat), m.Target):

@@ -104,11 +104,19 @@
 //     choice token: they support Scotland automatically and the others see
 //     it (« Le détenteur de la médaille d'honneur est le seul joueur qui ne
 //     doit pas choisir un camp à soutenir »).
-//  4. "Up to N units": when a card's own unit effect is variable, the move
-//     carries units (0..N; relocate and withdraw are capped by what the
-//     castle or camp holds). Losing gold as the card's own cost must be
-//     payable; gold or units taken from others are taken up to what they
-//     have.
+//  4. "Up to N units" (« le joueur peut ajouter ou délocaliser le nombre
+//     d'unités spécifié (ou moins d'unités) »): when a card's own unit
+//     effect is variable, the move carries units, N or fewer (relocate
+//     and withdraw are capped by what the castle or camp holds), and its
+//     label says what it does with them ("you add 3 units to your
+//     castle"). No unit at all is offered only where the card still does
+//     something else for its player (Vive la France! adds 3 units to
+//     Scotland's camp): Forced March, Cold Feet, Highland Charge or
+//     Kinsmen with no unit would only spend the card, Treaty with Eric II
+//     or Mercenary Captain would only cost gold, so they take 1 to N (a
+//     Forced March with an empty castle cannot be played). Losing gold
+//     as the card's own cost must be payable; gold or units taken from
+//     others are taken up to what they have.
 //  5. Deserters and the crown. « Si au début des combats, un joueur n'a
 //     pas une seule unité dans son camp, il ne peut pas recevoir de
 //     récompenses » and « L'or doit être partagé, de manière égale, entre

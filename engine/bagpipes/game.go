@@ -19,8 +19,11 @@ const Name = "swords-and-bagpipes"
 // deserter who supported England draw its dagger card, and keeps the
 // 2-player badge from going back to its giver the round after; events
 // written under bagpipes-2 replay to the same states (an Awards event
-// without "daggers", a BadgePassed without "round").
-const RulesVersion = "bagpipes-3"
+// without "daggers", a BadgePassed without "round"). bagpipes-4 no longer
+// offers a card's unit effect with no unit where the card would then do
+// nothing for its player but spend itself or its gold (ruling 4); its
+// events are those of bagpipes-3, and so are its states.
+const RulesVersion = "bagpipes-4"
 
 // Game is Swords and Bagpipes, for 2 to 6 players.
 type Game struct{}

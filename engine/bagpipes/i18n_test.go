@@ -125,9 +125,9 @@ func TestPluralTable(t *testing.T) {
 		{"it", mv(MoveChoose, func(m *Move) { m.Side, m.Dagger = "england", 1 }), "Sostieni l'Inghilterra e prepara una carta pugnale da 1 pugnale"},
 		{"en", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Move 0 units from your castle to your camp"},
 		{"fr", mv(MoveRelocate, func(m *Move) { m.Units = 0 }), "Délocaliser 0 unité de votre château vers votre camp"},
-		{"en", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Play Kinsmen with 1 unit: You add up to 2 units to your castle."},
-		{"fr", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 0 }), "Jouer Liens du sang avec 0 unité\u00a0: Vous ajoutez jusqu'à 2 unités à votre château."},
-		{"it", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Gioca Legami di sangue con 1 unità: Aggiungi fino a 2 unità al tuo castello."},
+		{"en", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Play Kinsmen: You add 1 unit to your castle."},
+		{"fr", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 0 }), "Jouer Liens du sang\u00a0: Vous ajoutez 0 unité à votre château."},
+		{"it", mv(MovePlay, func(m *Move) { m.Card, m.Units = "kinsmen", 1 }), "Gioca Legami di sangue: Aggiungi 1 unità al tuo castello."},
 	} {
 		m := tc.m
 		m.lab = &labeling{set: DefaultCards(), names: names, lang: tc.lang}
@@ -158,7 +158,7 @@ func TestPluralTable(t *testing.T) {
 		"it": {"Arruola la milizia (1 unità in ogni accampamento e nell'accampamento della Scozia).", "Arruola la milizia 2 volte (1 unità in ogni accampamento e nell'accampamento della Scozia, ogni volta)."},
 	} {
 		for n := 1; n <= 2; n++ {
-			if got := effectText(Effect{Kind: KindMilitia, Amount: n}, lang); got != want[n-1] {
+			if got := effectText(Effect{Kind: KindMilitia, Amount: n}, lang, -1); got != want[n-1] {
 				t.Errorf("%s militia %d: %q, want %q", lang, n, got, want[n-1])
 			}
 		}
@@ -331,7 +331,7 @@ func TestEffectPluralTable(t *testing.T) {
 		{Effect{Kind: KindLoseGold, Amount: 2, Who: WhoTarget}, "A player of your choice loses 2 gold.", "Un joueur de votre choix perd 2 ors.", "Un giocatore a tua scelta perde 2 monete d'oro."},
 	} {
 		for lang, want := range map[string]string{"en": tc.en, "fr": tc.fr, "it": tc.it} {
-			if got := effectText(tc.e, lang); got != want {
+			if got := effectText(tc.e, lang, -1); got != want {
 				t.Errorf("%s %+v: %q, want %q", lang, tc.e, got, want)
 			}
 		}

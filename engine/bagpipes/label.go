@@ -84,12 +84,19 @@ func (l *labeling) label(m Move) string {
 	return m.Type
 }
 
-// playLabel writes "Play <card> on <name> with <n> units: <text>".
+// playLabel writes "Play <card> on <name>: <text>", the text saying what
+// the card does as the move plays it: with the units it chose ("You add 3
+// units to your castle", where the card says "up to 6"), so that the
+// moves of one card differ where they differ. Without the card set (a
+// label of an unknown card) it says "with <n> units".
 func (l *labeling) playLabel(m Move, p i18n.Printer) string {
 	cardName, text := m.Card, ""
 	if l.set != nil {
 		if c, ok := l.set.bagByID[m.Card]; ok {
 			cardName, text = l.set.bagName(c, p.Lang()), l.set.texts[p.Lang()][c]
+			if m.Units >= 0 {
+				text = playText(l.set.Bagpipes[c].Effects, p.Lang(), m.Units)
+			}
 		}
 	}
 	var b strings.Builder
@@ -97,7 +104,7 @@ func (l *labeling) playLabel(m Move, p i18n.Printer) string {
 	if m.Target >= 0 {
 		b.WriteString(p.T("move.on", playerName(l.names, m.Target, p.Lang())))
 	}
-	if m.Units >= 0 {
+	if m.Units >= 0 && text == "" {
 		b.WriteString(p.T("move.with", m.Units))
 	}
 	if text != "" {

@@ -97,16 +97,20 @@ func (s *state) legal(seat int) []Move {
 // addPlays appends every way seat may play each playable card.
 func (s *state) addPlays(seat int, out []Move, lab *labeling) []Move {
 	for _, c := range s.playable(seat) {
-		maxUnits, target := s.cardParams(seat, c)
+		minUnits, maxUnits, target := s.cardParams(seat, c)
+		units := []int{-1} // no units asked
+		if maxUnits >= 0 {
+			units = nil // from the most down to the fewest that do something (none: not playable now)
+			for u := maxUnits; u >= minUnits; u-- {
+				units = append(units, u)
+			}
+		}
 		tg := []int{-1}
 		if target {
 			tg = s.targets(seat)
 		}
 		for _, t := range tg {
-			for u := maxUnits; u >= -1; u-- {
-				if u == -1 && maxUnits >= 0 {
-					break
-				}
+			for _, u := range units {
 				out = append(out, Move{Type: MovePlay, Card: s.Set.Bagpipes[c].ID, Units: u, To: -1, Target: t, lab: lab})
 			}
 		}

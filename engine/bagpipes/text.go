@@ -49,26 +49,40 @@ var countKey = map[string]string{
 	KindEnglandUnits: "count.more_unit",
 }
 
-// effectsText writes a card's effects as sentences in lang.
-func effectsText(effs []Effect, lang string) string {
+// effectsText writes a card's effects as sentences in lang: the card's
+// own text.
+func effectsText(effs []Effect, lang string) string { return playText(effs, lang, -1) }
+
+// playText writes a card's effects as sentences in lang as a move plays
+// it with units (-1: no units chosen, the card's own text): a variable
+// unit effect counts the units chosen, not "up to" its amount, so that the
+// moves of one card read apart by what they do.
+func playText(effs []Effect, lang string, units int) string {
 	parts := make([]string, 0, len(effs))
 	for _, e := range effs {
-		parts = append(parts, effectText(e, lang))
+		parts = append(parts, effectText(e, lang, units))
 	}
 	return strings.Join(parts, " ")
 }
 
 // effectText writes one effect as a sentence in lang: the condition, then
 // what happens to the player (self), to others (other, with a subject) or
-// to the table, with the amount counted in the kind's noun.
-func effectText(e Effect, lang string) string {
+// to the table, with the amount counted in the kind's noun: "up to" it
+// where the player chooses how many units (a variable effect, or another
+// player's relocation or withdrawal), the units chosen where a move chose
+// them (units >= 0).
+func effectText(e Effect, lang string, units int) string {
 	p := texts.In(lang)
 	key, ok := countKey[e.Kind]
 	if !ok {
 		key = "count.unit"
 	}
-	amount := p.T(key, e.Amount)
-	if isVariable(e) && (e.Kind == KindCastleUnits || e.Kind == KindCampUnits) {
+	n, chosen := e.Amount, units >= 0 && isVariable(e)
+	if chosen {
+		n = units
+	}
+	amount := p.T(key, n)
+	if !chosen && (isVariable(e) || e.Kind == KindRelocate || e.Kind == KindWithdraw) {
 		amount = p.T("effect.up_to", amount)
 	}
 	var t string
