@@ -138,7 +138,10 @@ func TestBrowserFinishedGamesOnAPhone(t *testing.T) {
 // rematchUncovered lists what hides the end's call to action on the play
 // page of a finished game: the "Play again" button (#rematch) or its note
 // not in the viewport, or covered at its centre or its lower corners
-// (document.elementFromPoint there is not it or inside it), and an
+// (document.elementFromPoint there is not it or inside it; 8 px in from
+// the sides, where the button's rounded corners, .4rem, no longer cut the
+// bottom edge: 2 px in, a corner's hit test fell to the button's parent
+// or not by a fraction of a pixel of the page's layout), and an
 // element fixed on the screen (the action bar) that tells the result the
 // headline already tells.
 const rematchUncovered = `(function () {
@@ -159,7 +162,7 @@ const rematchUncovered = `(function () {
       out.push(sel + " at top " + Math.round(r.top) + " bottom " + Math.round(r.bottom) + ", outside the " + innerHeight + " px viewport");
       return;
     }
-    [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 2, r.bottom - 2], [r.right - 2, r.bottom - 2]].forEach(function (p) {
+    [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 8, r.bottom - 2], [r.right - 8, r.bottom - 2]].forEach(function (p) {
       var at = document.elementFromPoint(p[0], p[1]);
       if (!at || !el.contains(at)) { out.push(sel + " covered at (" + Math.round(p[0]) + ", " + Math.round(p[1]) + ") by " + name(at)); }
     });
