@@ -79,6 +79,12 @@ type Setup struct {
 	// Language is the language of move labels and the result summary: "en",
 	// "fr" or "it". Optional: empty or unknown means "en".
 	Language string
+	// Rules is the rules version the game was created under (its
+	// pbem.created's), for a game dealt again to be replayed or audited:
+	// a game keeps playing as the version it began with where a later one
+	// changed which moves are legal. Empty means this implementation's
+	// (Game.RulesVersion), as for a new game.
+	Rules string
 }
 
 // Game is one kind of game: its name, its rules version and its decoders.

@@ -259,7 +259,7 @@ func (p *Projector) create(e events.Event) error {
 	if err != nil {
 		return fmt.Errorf("projections: game %s: %w", e.Stream, err)
 	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language, Rules: c.RulesVersion})
 	if err != nil {
 		return fmt.Errorf("projections: game %s: deal: %w", e.Stream, err)
 	}

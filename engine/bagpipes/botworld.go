@@ -123,6 +123,7 @@ func (k *knowledge) sample(v *View, r *rand.Rand) (*state, error) {
 		ScotCamp: v.ScotlandCamp, EngBonus: v.EnglandBonus, Traitor: -1,
 		P: make([]player, n), rng: rand.NewChaCha8(key), lab: &labeling{set: set},
 		BagOut: []int{}, Dag: []int{}, DagOut: []int{}, BagBox: []int{}, DagBox: []int{},
+		UnitFloor: v.UnitFloor,
 	}
 	s.Opt.Cards = nil
 	if v.Army != nil {

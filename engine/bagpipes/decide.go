@@ -408,10 +408,11 @@ func (s *state) canPay(seat, c int) bool {
 // minUnits to maxUnits (maxUnits -1: it asks none; below minUnits: none
 // can be chosen now, nothing to move), and whether it needs a target.
 // minUnits is 1 where the card's other effects do nothing for its player
-// at no unit (noUnitServes, ruling 4), else 0.
+// at no unit (noUnitServes, ruling 4), else 0, and 0 in a game begun
+// before ruling 4 (UnitFloor).
 func (s *state) cardParams(seat, c int) (minUnits, maxUnits int, target bool) {
 	maxUnits = -1
-	if !noUnitServes(s.Set.Bagpipes[c]) {
+	if s.UnitFloor && !noUnitServes(s.Set.Bagpipes[c]) {
 		minUnits = 1
 	}
 	p := &s.P[seat]

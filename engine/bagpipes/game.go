@@ -2,6 +2,7 @@ package bagpipes
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"pbem/engine"
 	"pbem/engine/i18n"
@@ -22,8 +23,12 @@ const Name = "swords-and-bagpipes"
 // without "daggers", a BadgePassed without "round"). bagpipes-4 no longer
 // offers a card's unit effect with no unit where the card would then do
 // nothing for its player but spend itself or its gold (ruling 4); its
-// events are those of bagpipes-3, and so are its states.
+// events are those of bagpipes-3, and so are its states but for
+// unit_floor, and a game begun before it keeps its plays of no unit.
 const RulesVersion = "bagpipes-4"
+
+// beforeUnitFloor are the versions before ruling 4 (state.UnitFloor).
+var beforeUnitFloor = []string{"bagpipes-1", "bagpipes-2", "bagpipes-3"}
 
 // Game is Swords and Bagpipes, for 2 to 6 players.
 type Game struct{}
@@ -51,6 +56,7 @@ func (Game) New(su engine.Setup) (engine.State, error) {
 		P:      make([]player, n),
 		rng:    rand.NewChaCha8(su.Seed),
 		BagOut: []int{}, DagOut: []int{}, BagBox: []int{}, DagBox: []int{},
+		UnitFloor: !slices.Contains(beforeUnitFloor, su.Rules),
 	}
 	if len(opt.Cards) > 0 {
 		s.Custom = cs

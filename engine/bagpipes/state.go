@@ -71,11 +71,17 @@ type state struct {
 	// Names and Lang are the setup's players' names and language, for the
 	// move labels, card texts and result summary (absent in states written
 	// before them: neutral names, English).
-	Names  []string `json:"names,omitempty"`
-	Lang   string   `json:"language,omitempty"`
-	Round  int      `json:"round"`
-	Rounds int      `json:"rounds"`
-	Phase  string   `json:"phase"`
+	Names []string `json:"names,omitempty"`
+	Lang  string   `json:"language,omitempty"`
+	// UnitFloor is ruling 4 (bagpipes-4): a card whose other effects do
+	// nothing for its player at no unit asks at least one (cardParams).
+	// False in a game created under an earlier version, whose states were
+	// written without it: its plays of no unit stay legal, so that its
+	// audit finds them among the legal decisions.
+	UnitFloor bool   `json:"unit_floor,omitempty"`
+	Round     int    `json:"round"`
+	Rounds    int    `json:"rounds"`
+	Phase     string `json:"phase"`
 
 	ArmyDeck []int `json:"army_deck"` // top is last
 	Army     int   `json:"army"`

@@ -1,6 +1,7 @@
 package bagpipes
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"testing"
@@ -83,4 +84,62 @@ func TestUnitPlaysDoSomething(t *testing.T) {
 		t.Errorf("before the reveal with an empty castle: %v", units)
 	}
 	refuses(0, Move{Type: MovePlay, Card: "forced-march", Units: 0, To: -1, Target: -1}, "Forced March: you have no unit it could move")
+}
+
+// TestGamesBegunBeforeRuling4KeepTheirPlaysOfNoUnit: a game created under
+// bagpipes-3, dealt again for its replay or audit (Setup.Rules), or read
+// from a state written then (no unit_floor), still offers and plays a
+// card with no unit, as it did when its events were written: its audit
+// must find those plays among the legal decisions. A game of this version
+// does not, and keeps that through its state.
+func TestGamesBegunBeforeRuling4KeepTheirPlaysOfNoUnit(t *testing.T) {
+	deal := func(rules string) *state {
+		t.Helper()
+		st, err := Game{}.New(engine.Setup{Players: 4, Seed: engine.Seed{1}, Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*state)
+		s.Phase, s.Turn, s.Replenished = phActions, 0, true
+		s.P[0].Gold, s.P[0].Castle = 5, 0
+		s.P[0].Hand = []int{s.Set.bagByID["treaty-with-eric-ii"]}
+		s.P[0].Fresh = 0
+		return s
+	}
+	reread := func(s *state) *state {
+		t.Helper()
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := Game{}.DecodeState(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.(*state)
+	}
+	noUnit := Move{Type: MovePlay, Card: "treaty-with-eric-ii", Units: 0, To: -1, Target: -1}
+	offersNoUnit := func(s *state) bool {
+		return slices.ContainsFunc(s.legal(0), func(m Move) bool { return m.Type == MovePlay && m.Units == 0 })
+	}
+	for _, rules := range []string{"bagpipes-1", "bagpipes-2", "bagpipes-3"} {
+		for _, s := range []*state{deal(rules), reread(deal(rules))} {
+			if !offersNoUnit(s) {
+				t.Errorf("%s: Treaty with Eric II is not offered with no unit", rules)
+			}
+			if _, err := s.Decide(0, noUnit); err != nil {
+				t.Errorf("%s: Treaty with Eric II with no unit: %v", rules, err)
+			}
+		}
+	}
+	for _, rules := range []string{"", RulesVersion} {
+		for _, s := range []*state{deal(rules), reread(deal(rules))} {
+			if offersNoUnit(s) {
+				t.Errorf("%q: Treaty with Eric II is offered with no unit", rules)
+			}
+			if _, err := s.Decide(0, noUnit); err == nil {
+				t.Errorf("%q: Treaty with Eric II with no unit was played", rules)
+			}
+		}
+	}
 }

@@ -26,8 +26,11 @@ type View struct {
 	Options      Options      `json:"options"`
 	// LegalMoves are seat's legal moves, for its bot (Game.ChooseBot). They
 	// are not in the JSON: the API lists them once, beside the view.
-	LegalMoves []Move         `json:"-"`
-	Result     *engine.Result `json:"result,omitempty"`
+	LegalMoves []Move `json:"-"`
+	// UnitFloor is the state's (ruling 4, by the game's rules version:
+	// public), for the bot's sampled worlds to list the view's moves.
+	UnitFloor bool           `json:"-"`
+	Result    *engine.Result `json:"result,omitempty"`
 }
 
 // ArmyView is the revealed English army card (Shield: its shield in this
@@ -109,7 +112,7 @@ func (s *state) View(seat int) engine.SeatView {
 		Badge: s.Badge, StayToken: s.Stay, StayingHome: s.StayHome, Defeats: s.Defeats, DefeatLimit: s.DefeatLimit,
 		ArmyLeft: len(s.ArmyDeck), ScotlandCamp: s.ScotCamp, EnglandBonus: s.EngBonus,
 		Decks: DecksView{len(s.Bag), len(s.BagOut), len(s.Dag), len(s.DagOut)},
-		Hand:  []CardView{}, Options: s.Opt, LegalMoves: s.legal(seat), Result: s.Res,
+		Hand:  []CardView{}, Options: s.Opt, LegalMoves: s.legal(seat), UnitFloor: s.UnitFloor, Result: s.Res,
 		Players: make([]PlayerView, s.N),
 	}
 	if s.Army >= 0 {

@@ -88,7 +88,7 @@ func Deal(games engine.Registry, evs []events.Event) (engine.Game, engine.State,
 	if !ok {
 		return nil, nil, fmt.Errorf("pbemevent: game %s: unknown engine %q", evs[0].Stream, c.Game)
 	}
-	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language})
+	st, err := eng.New(engine.Setup{Players: len(c.Players), Options: c.Options, Seed: seed, Names: c.Players, Language: c.Language, Rules: c.RulesVersion})
 	if err != nil {
 		return nil, nil, fmt.Errorf("pbemevent: game %s: deal: %w", evs[0].Stream, err)
 	}

@@ -151,3 +151,39 @@ func TestStandingEventsNamesWhatDoesNotDecode(t *testing.T) {
 		}
 	}
 }
+
+// rulesOf is testgame, remembering the rules version it was asked to deal.
+type rulesOf struct {
+	testgame.Game
+	rules *string
+}
+
+func (g rulesOf) New(su engine.Setup) (engine.State, error) {
+	*g.rules = su.Rules
+	return g.Game.New(su)
+}
+
+// TestDealKeepsTheGamesRulesVersion: a game dealt again for its replay or
+// audit is dealt under the rules version its pbem.created names, so that
+// it plays as when its events were written (bagpipes' ruling 4 took plays
+// of no unit out of the legal moves of the games begun after it).
+func TestDealKeepsTheGamesRulesVersion(t *testing.T) {
+	evs := replayStream(t)
+	var c pbemevent.Created
+	if err := json.Unmarshal(evs[0].Data, &c); err != nil {
+		t.Fatal(err)
+	}
+	c.RulesVersion = "testgame-0"
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs[0].Data = data
+	var dealt string
+	if _, _, err := pbemevent.Deal(engine.Registry{testgame.Name: rulesOf{rules: &dealt}}, evs); err != nil {
+		t.Fatal(err)
+	}
+	if dealt != "testgame-0" {
+		t.Errorf("dealt under %q, want the created game's testgame-0", dealt)
+	}
+}
