@@ -101,6 +101,8 @@ func emailPayload(k outbox.Kind, lang string) outbox.Payload {
 			Forced: lines[1:], TimedOut: "bot"}
 	case outbox.Chat:
 		p.Lines = []string{"Ann : ciao !"}
+	case outbox.RoundEnd:
+		p.Awaited = true // to the seat the round's end gives the turn to: it asks its move
 	case outbox.Away:
 		p.Notice, p.AwayDate, p.AwayDaysLeft, p.AwayDays = "away", "2026-12-12", 20, 30
 		p.Games = []outbox.WaitingGame{{Game: outbox.GameInfo{ID: "g2", Name: "swords-and-bagpipes", Players: []string{"Élodie", "Cid"}},

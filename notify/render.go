@@ -119,9 +119,13 @@ type emailData struct {
 	// the recipient has not played (reminders; "" : not said).
 	AtDeadline string
 	// AskZone: the deadline is told in UTC because the seat's time zone is
-	// unknown, and the email (an invitation, a your-turn email or a
-	// reminder) says how to give one (issue #30).
-	AskZone         bool
+	// unknown, and the email (an invitation, a your-turn email, a
+	// round-end email that asks a move, or a reminder) says how to give
+	// one (issue #30).
+	AskZone bool
+	// Asks: a round-end email asks its reader's move (the seat is awaited
+	// and has not moved since: see Row.Passed), as a your-turn email does.
+	Asks            bool
 	PlayLink        string
 	AuditLink       string
 	UnsubscribeLink string
@@ -230,8 +234,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Ranking:         p.Ranking,
 		Notice:          p.Notice,
 	}
+	d.Asks = row.Kind == outbox.RoundEnd && p.Awaited
 	d.AskZone = d.Deadline != "" && !zoneKnown(row.Story) &&
-		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder || row.Kind == outbox.Reply)
+		(row.Kind == outbox.Invitation || row.Kind == outbox.YourTurn || row.Kind == outbox.Reminder || row.Kind == outbox.Reply || d.Asks)
 	if d.Notice != "" {
 		d.NoticeText = l.p.T("notice." + d.Notice)
 	}
@@ -323,6 +328,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		return nil, &PermanentError{Err: fmt.Errorf("notify: row %d: no subject for %s", row.ID, row.Kind)}
 	}
 	subjKey := emailCatalog.Variant("subject."+string(row.Kind), d.Engine)
+	if d.Asks {
+		subjKey = emailCatalog.Variant("subject.round_end_turn", d.Engine)
+	}
 	if row.Kind == outbox.Away {
 		d.AwayDate, d.AwayLeft, d.AwayAllowed = l.tellDay(p.AwayDate), p.AwayDaysLeft, p.AwayDays
 		if p.Notice == "back" {

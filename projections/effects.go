@@ -84,8 +84,9 @@ const (
 // turn goes back to the seat that took its move back, which knows).
 // Otherwise: a timeout email to each seat that timed out; then the
 // invitations of a new game, the result of a game that ended (to the
-// people who left it too), or the round's result and the turns of the
-// seats it newly awaits (owedTurns); then the notices (notices). The
+// people who left it too), the round's result (whose email asks the
+// awaited seats' moves: owedMails), or else the turns of the seats it
+// newly awaits (owedTurns); then the notices (notices). The
 // emails after the first group wait the mail grace when the append is a
 // seat's own move or a bot's and not a timeout; when it is a muster's end
 // set off by a seat's answer by reply, that seat's emails wait it: the

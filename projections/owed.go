@@ -9,8 +9,16 @@ import (
 // owedMails are the emails a owes once its events are all folded (see
 // Owed): a timeout email to each seat that timed out, in the transaction
 // of the timeout itself so that a crash cannot lose it; then the
-// invitations of a new game, the result of a game that ended, or the
-// round's result and the turns of an active game.
+// invitations of a new game, the result of a game that ended, or, in an
+// active game, the round's result or else the turns.
+//
+// A round's end owes every seat its round-end email and no your-turn
+// email: the one to a seat the game awaits asks its move as a your-turn
+// email would (its moves, deadline and reply address, written with the
+// round's end; notify tells it up to the game as it stands when it is
+// sent), so that the seat reads one email, not the round's end and
+// "your turn" again beside it. Every seat owed a your-turn email reads
+// the round-end email (owe: the same seats read both).
 func owedMails(a Append, f *facts) []Mail {
 	g := a.After
 	v := g.Version
@@ -24,10 +32,9 @@ func owedMails(a Append, f *facts) []Mail {
 	case g.Ended() && a.Before.Status != g.Status:
 		out = oweAll(out, g, Mail{Kind: outbox.GameOver, Version: v, Tells: TellsAppend})
 		out = formers(out, g, Mail{Kind: outbox.GameOver, Version: v, Tells: TellsAppend})
+	case g.Status == StatusActive && f.roundEnd:
+		out = oweAll(out, g, Mail{Kind: outbox.RoundEnd, Version: v, Tells: TellsAppend})
 	case g.Status == StatusActive:
-		if f.roundEnd {
-			out = oweAll(out, g, Mail{Kind: outbox.RoundEnd, Version: v, Tells: TellsAppend})
-		}
 		for _, seat := range owedTurns(a, f) {
 			out = oweSeat(out, g, seat, Mail{Kind: outbox.YourTurn, Version: v, Tells: TellsAppend})
 		}

@@ -14,6 +14,7 @@ import (
 	"pbem/engine/lords"
 	"pbem/events"
 	"pbem/events/pbemevent"
+	"pbem/notify"
 	"pbem/projections"
 	projpg "pbem/projections/postgres"
 )
@@ -22,16 +23,21 @@ import (
 // only by answering, through real SMTP conversations with the listener,
 // the numbered lists of the emails the players received; the result is
 // the engine's, every move is an email-channel event, every reply gets one
-// answer, and no email holds another seat's moves.
+// answer, and no email holds another seat's moves. No seat is asked twice
+// for its move at one version (the answer to its reply aside): the seat a
+// round's end gives the turn to is asked by its round-end email, which the
+// game answers as it would a your-turn email, and gets no your-turn email
+// beside it.
 func TestWholeGamesByEmailReplies(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ game, lang string }{{lords.Name, "fr"}, {bagpipes.Name, "it"}} {
+	for _, c := range []struct{ game, lang, roundEnd string }{{lords.Name, "fr", "Fin de la manche"}, {bagpipes.Name, "it", "Fine del round"}} {
 		t.Run(c.game, func(t *testing.T) {
 			e := newEnv(t)
 			id := e.create(c.game, c.lang)
 			rng := rand.New(rand.NewPCG(7, uint64(len(c.game))))
 			latest := map[int]email{}
-			replies := 0
+			asked := map[string]string{} // the email that asked a seat (by its reply address's seat and version)
+			replies, roundReplies := 0, 0
 			var waitingAnswer string // the address that must get exactly one answer
 			for step := 0; ; step++ {
 				if step > 3000 {
@@ -45,6 +51,13 @@ func TestWholeGamesByEmailReplies(t *testing.T) {
 					}
 					if len(em.moves) > 0 {
 						latest[em.seat] = em
+					}
+					if a, err := notify.ParseReplyAddress(em.replyTo, replyDomain); err == nil && len(em.moves) > 0 && !strings.HasPrefix(em.subject, "Re:") {
+						k := fmt.Sprintf("seat %d at v%d", a.Seat, a.Version)
+						if prev, ok := asked[k]; ok {
+							t.Fatalf("%s asked twice: %q and %q", k, prev, em.subject)
+						}
+						asked[k] = em.subject
 					}
 				}
 				if waitingAnswer != "" && answers != 1 {
@@ -73,6 +86,9 @@ func TestWholeGamesByEmailReplies(t *testing.T) {
 					t.Fatalf("reply %d to %q played nothing (%v)", replies, em.subject, err)
 				}
 				replies++
+				if strings.HasPrefix(em.subject, c.roundEnd) {
+					roundReplies++
+				}
 				waitingAnswer = em.to
 			}
 			sm, err := e.svc.Summary(context.Background(), id)
@@ -100,7 +116,10 @@ func TestWholeGamesByEmailReplies(t *testing.T) {
 					t.Fatalf("event v%d %s came by %s", ev.Version, ev.Type, ev.Meta.Channel())
 				}
 			}
-			t.Logf("%s: %d replies, %d events, %s", c.game, replies, len(evs), sm.Result.Summary)
+			if roundReplies == 0 {
+				t.Fatalf("none of %d replies answered a round-end email", replies)
+			}
+			t.Logf("%s: %d replies (%d to a round-end email), %d events, %s", c.game, replies, roundReplies, len(evs), sm.Result.Summary)
 		})
 	}
 }

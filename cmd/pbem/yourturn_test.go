@@ -53,11 +53,12 @@ type arrival struct {
 // a person against two bots that answer at once (PBEM_BOT_DELAY=0s,
 // PBEM_DECISION_PAUSE=0s) with a
 // grace of 2 s (PBEM_MAIL_GRACE=2s). The person waits for the email of one
-// turn and answers the next at once on the page, in turn. Each your-turn
-// email is checked against the person's view taken when the email reached
-// the SMTP server: the person is awaited and the email lists exactly the
-// moves the page lists (none is stale when it arrives), and no turn of the
-// person gets two.
+// turn and answers the next at once on the page, in turn. Each email that
+// asks a move (a your-turn email, or the round-end email of a turn a
+// round's end gives) is checked against the person's view taken when the
+// email reached the SMTP server: the person is awaited and the email
+// lists exactly the moves the page lists (none is stale when it arrives),
+// and no turn of the person gets two.
 func TestYourTurnEmailsAreTrue(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"lords-of-scotland", "swords-and-bagpipes"} {
@@ -235,7 +236,9 @@ type yourTurnEmail struct {
 
 var movesLineRE = regexp.MustCompile(`^(\d+)\. (.+)$`)
 
-// parseYourTurn reads a your-turn email (ok false for another kind).
+// parseYourTurn reads an email that asks a move: a your-turn email, or
+// the round-end email to the seat a round's end gives the turn to, which
+// asks as a your-turn email does (ok false for another kind).
 func parseYourTurn(t *testing.T, m smtpsink.Received) (yourTurnEmail, bool) {
 	var e yourTurnEmail
 	p, err := smtpsink.Parse(m.Data)
@@ -243,7 +246,7 @@ func parseYourTurn(t *testing.T, m smtpsink.Received) (yourTurnEmail, bool) {
 		t.Errorf("unreadable email: %v", err)
 		return e, false
 	}
-	if !strings.Contains(p.Text, "It is your turn in") {
+	if !strings.Contains(p.Text, "It is your turn in") && !strings.Contains(p.Text, "Now it is your turn.") {
 		return e, false
 	}
 	in := false

@@ -2,6 +2,8 @@ package play_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,7 +12,6 @@ import (
 	"pbem/events/play/playtest"
 	"pbem/events/tokens"
 	"pbem/projections"
-	"pbem/projections/outbox"
 	"pbem/projections/testgame"
 )
 
@@ -19,8 +20,9 @@ import (
 // last card, Ann's hand and then Bob's are empty at their turns, so both
 // draws are played for them in the same append, as "forced:N", and the
 // turn comes back to Ann, who has a choice again. Nobody is asked for a
-// forced step: the only your-turn email the move owes is Ann's, at the
-// version after the chain.
+// forced step: the only email the move owes that asks a move is Ann's
+// (her round-end email: Bob's last card ends the round), at the version
+// after the chain.
 func TestForcedStepsPlayThrough(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -82,28 +84,35 @@ func TestForcedStepsPlayThrough(t *testing.T) {
 	if len(forced) < 2 || forced[0] != "forced:0 drew" || forced[1] != "forced:1 drew" {
 		t.Fatalf("forced events %v, want Ann's draw then Bob's", forced)
 	}
-	// Nobody is asked for a forced step: after Bob's last card, the one
-	// your-turn email owed is Ann's, at the game's version.
-	var seats []int
-	var versions []int64
-	// (Those the worker has not written yet wait on the game's row:
-	// games.turn_mail, migration 0101.)
-	rows, err := pool.Query(ctx, `SELECT seat, version FROM `+playtest.MailSQL+` m WHERE game_id = $1 AND kind = $2 AND version > $3 ORDER BY ord`,
-		c.ID, string(outbox.YourTurn), lastBefore)
+	// Nobody is asked for a forced step: after Bob's last card, which
+	// ends the round, the one email that asks a move is Ann's round-end
+	// email, at the game's version (a round-end email asks the awaited
+	// seat's move: no your-turn email goes beside it).
+	// (Your-turn emails the worker has not written yet wait on the game's
+	// row: games.turn_mail, migration 0101.)
+	rows, err := pool.Query(ctx, `SELECT m.seat, m.version, m.kind, coalesce((o.payload->>'awaited')::boolean, m.kind = 'your_turn')
+FROM `+playtest.MailSQL+` m LEFT JOIN outbox o ON o.game_id = m.game_id AND o.id = m.ord
+WHERE m.game_id = $1 AND m.kind IN ('your_turn', 'round_end') AND m.version > $2 ORDER BY m.ord`, c.ID, lastBefore)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var asks, kinds []string
 	for rows.Next() {
 		var s int
 		var ver int64
-		if err := rows.Scan(&s, &ver); err != nil {
+		var kind string
+		var awaited bool
+		if err := rows.Scan(&s, &ver, &kind, &awaited); err != nil {
 			t.Fatal(err)
 		}
-		seats, versions = append(seats, s), append(versions, ver)
+		kinds = append(kinds, fmt.Sprintf("%s→%d v%d", kind, s, ver))
+		if awaited {
+			asks = append(asks, fmt.Sprintf("%s→%d v%d", kind, s, ver))
+		}
 	}
 	rows.Close()
-	if len(seats) != 1 || seats[0] != 0 || versions[0] != g.Version {
-		t.Fatalf("your-turn rows after Bob's last card: seats %v at versions %v, want Ann's at %d", seats, versions, g.Version)
+	if want := fmt.Sprintf("round_end→0 v%d", g.Version); len(asks) != 1 || asks[0] != want || slices.Contains(kinds, fmt.Sprintf("your_turn→0 v%d", g.Version)) {
+		t.Fatalf("emails after Bob's last card: %v, those that ask a move %v; want Ann's %s alone to ask", kinds, asks, want)
 	}
 	// The history tells who the step was played for.
 	h, err := svc.History(ctx, c.ID, tokens.Seat(secret, c.ID, 1, 0))

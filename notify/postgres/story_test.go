@@ -326,8 +326,10 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				lastText := ""
 				var gameOver []sentEmail
 				roundEnds, roundSpans, timeouts, systemHeads, forcedHeads, gameHeads := 0, 0, 0, 0, 0, 0
+				roundAsks, lastRoundAsk := 0, "" // round-end emails that ask their seat's move
 				heard := told{}
-				e.deliver() // the invitations
+				asked := map[[2]int64]outbox.Kind{} // the round-end or your-turn email to each seat, by version
+				e.deliver()                         // the invitations
 				yourTurn, multi, lines, secretChecks := 0, 0, 0, 0
 				for moves := 0; ; moves++ {
 					row, eng, st := e.state(c.ID)
@@ -376,6 +378,10 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 						if got, want := strings.Contains(m.Mail.Text, pleaseLine[lang]), slices.Contains(after.ToMove, m.Seat); got != want {
 							t.Fatalf("%s email to seat %d (awaited: %v) says %q: %v\n%s", m.Kind, m.Seat, want, pleaseLine[lang], got, m.Mail.Text)
 						}
+						if e.checkOneCall(asked, m, lang) && m.Kind == outbox.RoundEnd {
+							roundAsks++
+							lastRoundAsk = m.Mail.Text
+						}
 						if m.Kind == outbox.RoundEnd {
 							e.checkRoundEnd(m, c.ID, eng, names, lang)
 							roundEnds++
@@ -413,9 +419,9 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				// Lords names face-down cards in the full sentences of its
 				// events; Swords and Bagpipes' sentences never name a secret
 				// (a choice or a drawn card), even unredacted.
-				if roundEnds == 0 || roundSpans == 0 || timeouts == 0 || systemHeads == 0 {
-					t.Fatalf("over a whole game: %d round-end emails (%d telling several players' turns), %d timeouts, %d stories of a timeout",
-						roundEnds, roundSpans, timeouts, systemHeads)
+				if roundEnds == 0 || roundSpans == 0 || roundAsks == 0 || timeouts == 0 || systemHeads == 0 {
+					t.Fatalf("over a whole game: %d round-end emails (%d telling several players' turns, %d asking a move), %d timeouts, %d stories of a timeout",
+						roundEnds, roundSpans, roundAsks, timeouts, systemHeads)
 				}
 				// Swords and Bagpipes' 3-player games pass the badge to its
 				// one receiver every round: a forced step, told under its
@@ -429,14 +435,48 @@ func TestYourTurnEmailsTellEverythingSinceTheSeatsLastMove(t *testing.T) {
 				if yourTurn < 10 || multi == 0 || (name == lords.Name && secretChecks == 0) {
 					t.Fatalf("only %d your-turn emails (%d with several players' turns), %d secret sentences checked over a whole game", yourTurn, multi, secretChecks)
 				}
-				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout, %d by a forced step, %d by the game; %d timeouts, %d round ends (%d telling several players' turns); %d secret sentences checked", yourTurn, lines, multi, systemHeads, forcedHeads, gameHeads, timeouts, roundEnds, roundSpans, secretChecks)
+				t.Logf("%d your-turn emails, %d lines, %d of them telling several players' turns, %d headed by a timeout, %d by a forced step, %d by the game; %d timeouts, %d round ends (%d telling several players' turns, %d asking a move); %d secret sentences checked", yourTurn, lines, multi, systemHeads, forcedHeads, gameHeads, timeouts, roundEnds, roundSpans, roundAsks, secretChecks)
 				if testing.Verbose() {
-					t.Logf("the last your-turn email:\n%s", lastText)
+					t.Logf("the last your-turn email:\n%s\nthe last round-end email that asks a move:\n%s", lastText, lastRoundAsk)
 				}
 			})
 		}
 	}
 }
+
+// checkOneCall checks that m, a round-end or your-turn email, is the only
+// one of these its seat got at its version (asked holds those seen): a
+// seat awaited at a round's end gets the round-end email, which asks its
+// move as a your-turn email would (the subject says so, and the time zone
+// is asked: the seats never opened the game), and no your-turn email
+// beside it, which said "your turn" again. It reports whether m asks a
+// move.
+func (e *storyEnv) checkOneCall(asked map[[2]int64]outbox.Kind, m sentEmail, lang string) bool {
+	e.t.Helper()
+	if m.Kind != outbox.YourTurn && m.Kind != outbox.RoundEnd {
+		return false
+	}
+	k := [2]int64{int64(m.Seat), m.Version}
+	if prev, ok := asked[k]; ok {
+		e.t.Fatalf("seat %d got a %s email and a %s email at v%d, want one:\n%s", m.Seat, prev, m.Kind, m.Version, m.Mail.Text)
+	}
+	asked[k] = m.Kind
+	if !strings.Contains(m.Mail.Text, pleaseLine[lang]) {
+		return false
+	}
+	if !strings.Contains(m.Mail.Text, zoneAsk[lang]) || !strings.Contains(strings.ToLower(m.Mail.Subject), turnSubject[lang]) {
+		e.t.Fatalf("%s email to seat %d at v%d asks its move, but not its time zone (%q) or not in its subject %q (%q):\n%s",
+			m.Kind, m.Seat, m.Version, zoneAsk[lang], m.Mail.Subject, turnSubject[lang], m.Mail.Text)
+	}
+	return true
+}
+
+// zoneAsk starts the catalogs' "zone.ask" by language, and turnSubject is
+// what the subject of an email that asks a move says, by language.
+var (
+	zoneAsk     = map[string]string{"en": "Times are in UTC", "fr": "Les heures sont en UTC", "it": "Gli orari sono in UTC"}
+	turnSubject = map[string]string{"en": "your turn", "fr": "à vous de jouer", "it": "tocca a te"}
+)
 
 // players counts the headings of heads that name one of names.
 func players(heads, names []string) int {

@@ -23,9 +23,10 @@ type outboxRow struct {
 }
 
 // TestOutboxRows checks the emails the service queues: one invitation per
-// seat at creation, your_turn to each seat that starts being awaited,
-// round_end and game_over to everyone; and that no payload holds a token,
-// the seed, or a card hidden from its recipient.
+// seat at creation, your_turn to each seat that starts being awaited
+// (round_end, which asks it, when a round ended), round_end and game_over
+// to everyone; and that no payload holds a token, the seed, or a card
+// hidden from its recipient.
 func TestOutboxRows(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -98,13 +99,26 @@ func TestOutboxRows(t *testing.T) {
 		}
 	}
 	// Every move but the last hands the turn to another seat of the three:
-	// one your_turn each. (The game's length depends on its random seed.)
+	// one email asks it each time, its your_turn, or, when the move ended
+	// a round, its round_end (one goes to each seat), with no your_turn
+	// beside it. (The game's length depends on its random seed.)
 	var moves int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM move_requests WHERE game_id = $1`, c.ID).Scan(&moves); err != nil {
 		t.Fatal(err)
 	}
-	if moves < 3 || kinds[outbox.YourTurn] != moves-1 || kinds[outbox.RoundEnd] < 1 || kinds[outbox.GameOver] != 3 {
-		t.Fatalf("kinds %v after %d moves", kinds, moves)
+	asks := map[int64][]outbox.Kind{} // by version, the emails that ask a seat's move
+	for _, r := range rows {
+		if r.Kind == outbox.YourTurn || r.Kind == outbox.RoundEnd && r.Payload.Awaited {
+			asks[r.Version] = append(asks[r.Version], r.Kind)
+		}
+	}
+	for v, ks := range asks {
+		if len(ks) != 1 {
+			t.Fatalf("v%d: %v ask a move, want one email", v, ks)
+		}
+	}
+	if moves < 3 || len(asks) != moves-1 || kinds[outbox.RoundEnd] < 3 || kinds[outbox.GameOver] != 3 {
+		t.Fatalf("kinds %v after %d moves, %d of them asking a move", kinds, moves, len(asks))
 	}
 	last := rows[len(rows)-1]
 	if last.Kind != outbox.GameOver || len(last.Payload.Ranking) != 3 || last.Payload.Summary == "" {
