@@ -27,11 +27,16 @@ import (
 // whose list of moves is out of date when it is sent.
 //
 // A round-end email tells the round's summary, and to the seat awaited at
-// the round's end its moves and deadline too. It is asked about as a
-// your-turn email is (Kind.MayAwait); stale, it is still sent, since the
-// round's summary is still news, but without its call to move
-// (Row.Passed): a seat that played within the grace, or a game that ended,
-// is not asked again for a move it made or can no longer make.
+// the round's end its moves and deadline too: it is that seat's your-turn
+// email, the one email of the round's end and the turn it gives
+// (projections.Owed owes no other). It is asked about as a your-turn
+// email is (Kind.MayAwait); stale, it is still sent, since the round's
+// summary is still news, but without its call to move (Row.Passed): a
+// seat that played within the grace, or a game that ended, is not asked
+// again for a move it made or can no longer make. Fresh, it asks as a
+// fresh your-turn email does: its story is told up to the game's version
+// now (its table stays the round's: Row.RoundAt), and the table talk
+// written meanwhile waits for it rather than going in an email of its own.
 
 // A round-end email that has not gone out when the game ends (it waited
 // the grace, a bot or a timeout played the rest of the game meanwhile,
@@ -75,8 +80,10 @@ type News struct {
 // table-talk row per recipient (the projector), but just before sending
 // the worker asks its Freshness about it:
 //
-//   - folded: a your-turn email to the seat is waiting; it tells the
-//     lines (its story includes the table talk), so the row is skipped;
+//   - folded: a your-turn email to the seat is waiting, or a round-end
+//     email that asks the seat's move while it is still awaited; it tells
+//     the lines (its story includes the table talk), so the row is
+//     skipped;
 //   - gathered: an older table-talk row to the seat is waiting; that one
 //     will tell this line too, so this one is skipped;
 //   - too soon: a table-talk email went to the seat less than ChatGather
@@ -87,12 +94,13 @@ type News struct {
 //     whose lines were all told already is skipped.
 //
 // So a player gets at most one table-talk email per game per quarter
-// hour, or none when a your-turn email brings the lines. Per game, not
-// per person (#31: "at most one per player per quarter hour, or the next
-// your-turn email"): a person in two games gets each table's talk in that
-// game's email, whose replies go back to that table and whose your-turn
-// email is the one that would fold it; two tables in one email would need
-// two reply addresses and could not be folded into either turn.
+// hour, or none when the email that asks their move brings the lines. Per
+// game, not per person (#31: "at most one per player per quarter hour, or
+// the next your-turn email"): a person in two games gets each table's
+// talk in that game's email, whose replies go back to that table and whose
+// your-turn email is the one that would fold it; two tables in one email
+// would need two reply addresses and could not be folded into either
+// turn.
 
 // ChatGather is the least time between two table-talk emails to a seat.
 const ChatGather = 15 * time.Minute
@@ -113,7 +121,7 @@ const (
 	StaleBot        = "stale: a bot plays the seat"
 	StalePlayed     = "stale: the seat played since"
 	StaleSuperseded = "stale: a newer email to the seat is waiting"
-	StaleFolded     = "gathered: the seat's your-turn email tells the table talk"
+	StaleFolded     = "gathered: the seat's email that asks its move tells the table talk"
 	StaleGathered   = "gathered: an older table-talk email to the seat is waiting"
 	StaleTold       = "gathered: every line was told already"
 	StaleAnswered   = "folded: the answer to the seat's reply that ended the muster tells it"
@@ -150,14 +158,16 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 		if k := rows[i].Kind; k.MayAwait() && !k.Awaits() {
 			// A round's end: not sent once the game-over email tells it;
 			// else sent, without its call to move once the seat has moved
-			// or is no longer awaited (a your-turn email owed since asks
-			// the same, and does not make it untrue).
-			if n.Stale == StaleOver {
+			// or is no longer awaited (a your-turn email or reminder owed
+			// since asks the same, and does not make it untrue); with it,
+			// told up to now.
+			switch {
+			case n.Stale == StaleOver:
 				stale[i] = n.Stale
-				continue
-			}
-			if n.Stale != StaleSuperseded {
+			case n.Stale != "" && n.Stale != StaleSuperseded:
 				rows[i].Passed = n.Stale
+			case n.Stale == "" && n.Version > rows[i].EventVersion && asks(rows[i]):
+				rows[i].RoundAt, rows[i].EventVersion = rows[i].EventVersion, n.Version
 			}
 			continue
 		}
@@ -185,4 +195,11 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 		keep = append(keep, r)
 	}
 	return keep, early, nil
+}
+
+// asks reports whether r's payload asks its seat to move (a round-end
+// email to the seat awaited at the round's end).
+func asks(r Row) bool {
+	p, err := DecodePayload(r.Payload)
+	return err == nil && p.Awaited
 }

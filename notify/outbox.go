@@ -27,6 +27,11 @@ type Row struct {
 	// sent, for the rest of what it tells (a round's summary), but without
 	// the moves, the deadline and the reply's choice (see fresh).
 	Passed string
+	// RoundAt, for a round-end email whose call to move stands, is the
+	// version of the round's end it tells (its own), when fresh moved its
+	// EventVersion on to tell its story up to the game as it stands (0:
+	// EventVersion is that version).
+	RoundAt int64
 }
 
 // Status is an outbox row's state.

@@ -79,13 +79,16 @@ type Story struct {
 // StoryRequest asks for the Story of an email of Kind to Seat of GameID,
 // written about version Upto. After is the version an email to the same
 // seat, sent just before it in the same batch, tells up to (0: none): its
-// story starts after it.
+// story starts after it. RoundAt, for a round-end email told up to a
+// later version than its own (Row.RoundAt), is the version of the round's
+// end whose table it shows (0: Upto).
 type StoryRequest struct {
-	GameID string
-	Seat   int
-	Upto   int64
-	Kind   outbox.Kind
-	After  int64
+	GameID  string
+	Seat    int
+	Upto    int64
+	Kind    outbox.Kind
+	After   int64
+	RoundAt int64
 }
 
 // StoryEvent is one line of a seat's redacted history.

@@ -25,7 +25,7 @@ func (w *Worker) stories(ctx context.Context, rows []Row) error {
 	var reqs []StoryRequest
 	var at []int // at[j] is the row of reqs[j]
 	for i, r := range rows {
-		req := StoryRequest{GameID: r.GameID, Seat: r.Seat, Upto: r.EventVersion, Kind: r.Kind}
+		req := StoryRequest{GameID: r.GameID, Seat: r.Seat, Upto: r.EventVersion, Kind: r.Kind, RoundAt: r.RoundAt}
 		if r.Kind == outbox.Digest {
 			p, err := DecodePayload(r.Payload)
 			if err != nil || len(p.Games) == 0 {

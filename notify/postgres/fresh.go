@@ -52,12 +52,13 @@ WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
 // gatheredSQL reads, for each claimed table-talk row ($1..$3: ids, game
-// ids, seats), with its index: whether a your-turn email to the seat waits
-// (it will tell the lines; in the outbox, or owed by the game row,
-// migration 0101), whether an older table-talk row to the seat
-// waits (it will tell them), when the last table-talk email of the game
-// went to the seat (outbox_seat_sent, migration 0095), and the game's
-// version. See notify.ChatGather. A game without a row has no row here.
+// ids, seats), with its index: whether an email that asks the seat's move
+// waits (it will tell the lines): a your-turn email (in the outbox, or
+// owed by the game row, migration 0101), or a round-end email that asks
+// the seat, awaited still (told up to the game's version when sent:
+// notify.Row.RoundAt); whether an older table-talk row to the seat waits
+// (it will tell them), when the last table-talk email of the game went to
+// the seat (outbox_seat_sent, migration 0095), and the game's version. See notify.ChatGather. A game without a row has no row here.
 // The outer relation is games, and each subquery names g.id: Citus
 // refuses a correlated subquery beside a set-returning function in FROM
 // (the form these reads had, over unnest), and runs this one on the
@@ -65,7 +66,7 @@ ORDER BY r.i`
 // plain PostgreSQL plans each subquery as before.
 const gatheredSQL = `SELECT r.i,
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'pending'
-    AND n.kind = 'your_turn')
+    AND (n.kind = 'your_turn' OR (n.kind = 'round_end' AND (n.payload->>'awaited')::boolean AND r.seat = ANY(g.to_move))))
   OR EXISTS (SELECT 1 FROM json_array_elements(g.turn_mail) t WHERE (t->>'seat')::int = r.seat),
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.status = 'pending'
     AND n.kind = 'chat' AND n.id < r.id),

@@ -9,6 +9,7 @@ import (
 
 	"pbem/events/play"
 	"pbem/events/play/playtest"
+	"pbem/events/tokens"
 	"pbem/notify"
 	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
@@ -82,15 +83,41 @@ func TestRoundEndDropsACallToMoveThatPassed(t *testing.T) {
 		return calls
 	}
 
-	// Sent at once: the awaited seat's round-end email asks for its move.
+	// Sent while the seat is awaited: the awaited seat's round-end email
+	// asks for its move, as its your-turn email would (no your-turn
+	// email goes beside it, saying "your turn" again), with the reply
+	// address of the round's end; told up to the game as it stands, it
+	// tells the table talk written since, which no email of its own tells.
 	awaited := roundEnd()
-	ends := emails()["round_end"]
+	at := r.game(g.ID)
+	chat := "Belle manche, à toi de jouer"
+	if err := r.svc.Chat(ctx, g.ID, tokens.Seat(rigSecret, g.ID, 1-awaited, 0), chat, "chat-round"); err != nil {
+		t.Fatal(err)
+	}
+	sent := emails()
+	ends := sent["round_end"]
 	if len(ends) != 2 {
 		t.Fatalf("%d round-end emails, want one to each seat", len(ends))
 	}
-	if m := ends[awaited]; len(callsToMove(m)) != 3 {
-		t.Fatalf("the round-end email to seat %d, awaited and not yet played, does not ask for its move (found only %q):\n%s",
-			awaited, callsToMove(m), m.Text)
+	m := ends[awaited]
+	if len(callsToMove(m)) != 3 || !strings.Contains(m.Subject, "à vous de jouer") || !strings.Contains(m.Text, "C'est maintenant à vous de jouer.") {
+		t.Fatalf("the round-end email to seat %d, awaited and not yet played, does not ask for its move (found only %q), or not in its subject %q:\n%s",
+			awaited, callsToMove(m), m.Subject, m.Text)
+	}
+	if other, ok := sent["other"][awaited]; ok {
+		t.Fatalf("seat %d got another email beside its round-end email: %q\n%s", awaited, other.Subject, other.Text)
+	}
+	if !strings.Contains(m.Text, chat) {
+		t.Fatalf("the round-end email to seat %d does not tell the table talk written before it went out:\n%s", awaited, m.Text)
+	}
+	sv, err := playtest.SeatView(ctx, r.svc, rigSecret, g.ID, awaited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := notify.ParseReplyAddress(m.Header.Get("Reply-To"), "reply.example.org")
+	if err != nil || a.Seat != awaited || a.Version != at.Version || !a.Signed || a.Choice != projections.ChoiceTag(sv.LegalMoves) {
+		t.Fatalf("the round-end email to seat %d replies to %q (%+v, %v), want the address of its moves at the round's end v%d",
+			awaited, m.Header.Get("Reply-To"), a, err, at.Version)
 	}
 
 	// Sent after the awaited seat played: the round, without the call.

@@ -201,15 +201,19 @@ func (s *Seats) story(ctx context.Context, g *projections.Game, r notify.StoryRe
 
 // rounds are the summaries of the rounds r tells (notify.Story.Rounds),
 // in g's language: for a round-end email, the last round ended at or
-// before r.Upto; for a game-over email, every round that ended after told
-// (the version what the seat was told by email ends at). None without the
-// game's engine.
+// before its round's end (r.RoundAt, else r.Upto); for a game-over email,
+// every round that ended after told (the version what the seat was told
+// by email ends at). None without the game's engine.
 func (s *Seats) rounds(ctx context.Context, g *projections.Game, r notify.StoryRequest, told int64) ([]*engine.RoundSummary, error) {
 	eng, ok := s.histories.Games[g.Game]
 	if !ok {
 		return nil, nil
 	}
-	ended, err := s.histories.endedRounds(ctx, g, eng, r.Seat, r.Upto)
+	upto := r.Upto
+	if r.Kind == outbox.RoundEnd && r.RoundAt > 0 {
+		upto = r.RoundAt
+	}
+	ended, err := s.histories.endedRounds(ctx, g, eng, r.Seat, upto)
 	if err != nil {
 		return nil, fmt.Errorf("notify/postgres: rounds of %s: %w", g.ID, err)
 	}
