@@ -21,7 +21,7 @@ type said struct {
 // seat's turn the sentence of its policy.
 func sentences(a *outbox.Answer) []said {
 	out := make([]said, 0, len(a.Says))
-	played, skipped, forced := 0, 0, 0
+	played, skipped, forced, done := 0, 0, 0, 0
 	for _, k := range a.Says {
 		s := said{Key: k, Move: a.Move}
 		switch k {
@@ -51,6 +51,12 @@ func sentences(a *outbox.Answer) []said {
 			if k := s.Key + "." + a.TimedOut; emailCatalog.Has("answer." + k) {
 				s.Key = k
 			}
+		case outbox.AnswerDone:
+			s.Move = ""
+			if done < len(a.Done) {
+				s.Move = a.Done[done]
+			}
+			done++
 		case outbox.AnswerStopped:
 			s.Move = a.Stopped
 		case outbox.AnswerZone, outbox.AnswerZoneBad:

@@ -161,6 +161,23 @@ func pick(line string, labels []string) int {
 	return found
 }
 
+// pickDone finds the step a line names among the labels of the steps the
+// game played for the seat (play.PlayedFor.ForcedMoves): its index, or -1.
+// A number names a move of the seat's list, never one of these, so a line
+// is read by its words only ("2. End turn": "End turn").
+func pickDone(line string, labels []string) int {
+	if len(labels) == 0 {
+		return -1
+	}
+	if m := numbered.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m[2] == "" {
+			return -1
+		}
+		line = m[2]
+	}
+	return pick(line, labels)
+}
+
 // fold lowercases s, removes accents and punctuation at the ends, and
 // collapses blanks, so that "Recruit  Ross." matches "recruit ross".
 func fold(s string) string {

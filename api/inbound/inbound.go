@@ -288,9 +288,18 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 	}
 	// The first line is read against the list the email numbered
 	// (a.Choice), each next one against the list its move left.
+	// A line that names a step the game played for the seat after the
+	// move before it (its only move: "end turn" once the game ended the
+	// turn) asks for what is done: it counts as done, and reading goes on.
 	stale, want := len(pr.chat) > 0, a.Choice // the chat moved the game's version on
+	var done []string
 	for n, line := range pr.moves {
-		l := moveLine{n: n, text: line, key: "mail:" + key, want: want}
+		if i := pickDone(line, done); i >= 0 {
+			ans.Says, ans.Done = append(ans.Says, outbox.AnswerDone), append(ans.Done, line)
+			done = done[i+1:]
+			continue
+		}
+		l := &moveLine{n: n, text: line, key: "mail:" + key, want: want}
 		if n > 0 {
 			l.key += "#" + strconv.Itoa(n+1)
 		}
@@ -298,7 +307,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 		if err != nil || !played {
 			return next, err
 		}
-		rs, stale, want = next, false, next.Choice
+		rs, stale, want, done = next, false, next.Choice, l.forced
 	}
 	return rs, nil
 }
@@ -320,18 +329,21 @@ func (p *Processor) setZone(ctx context.Context, a notify.ReplyAddress, said str
 }
 
 // moveLine is one move line of a reply: its place (from 0), its text, the
-// idempotency key of its move, and the tag of the list it is read against.
+// idempotency key of its move, and the tag of the list it is read against;
+// once played, forced holds the labels of the steps the game played for
+// the seat after it (play.PlayedFor.ForcedMoves).
 type moveLine struct {
 	n         int
 	text, key string
 	want      string
+	forced    []string
 }
 
 // play plays one move line against the seat's context rs (read again
 // first if stale), and reports whether it was played; if not, the answer
 // says why (for a line after a played one: where reading stopped, and
 // why). It returns the seat's context afterwards.
-func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, stale bool, read []string, ans *outbox.Answer) (*play.ReplySeat, bool, error) {
+func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l *moveLine, stale bool, read []string, ans *outbox.Answer) (*play.ReplySeat, bool, error) {
 	stop := func(why string) {
 		if l.n == 0 {
 			ans.Says = append(ans.Says, why)
@@ -420,6 +432,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 			for _, f := range pf.Forced {
 				ans.Says, ans.Forced = append(ans.Says, outbox.AnswerForced), append(ans.Forced, f)
 			}
+			l.forced = pf.ForcedMoves
 			return afterMove(rs, view), true, nil
 		case code == events.CodeConflict && try < 3:
 			continue // another seat moved meanwhile: look again
@@ -441,7 +454,7 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 // moved on, is not the seat's turn, or that the seat played (ReplyStale).
 // Only a reply's first line asks, and only of an address that names its
 // email's version, which the stream still reaches.
-func (p *Processor) timedOut(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l moveLine, ans *outbox.Answer) (bool, error) {
+func (p *Processor) timedOut(ctx context.Context, a notify.ReplyAddress, rs *play.ReplySeat, l *moveLine, ans *outbox.Answer) (bool, error) {
 	if l.n > 0 || a.Version == 0 || a.TagVersion() > rs.Version || rs.Bot != "" {
 		return false, nil
 	}

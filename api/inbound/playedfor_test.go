@@ -19,7 +19,9 @@ import (
 // are empty), played by the game in the same append, Cat's among them.
 // The answer says her move was played and then that the game played her
 // only move for her, as her history tells it, so that she is not left to
-// wonder why no move is asked of her.
+// wonder why no move is asked of her. Her second line, "draw", asks for
+// the step the game played for her: it counts as done, and the answer
+// does not say that reading stopped there.
 func TestAnswerTellsAForcedStepAfterTheMove(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -54,7 +56,7 @@ func TestAnswerTellsAForcedStepAfterTheMove(t *testing.T) {
 	if n < 0 {
 		t.Fatalf("Cat's email offers no card to play: %q", em.moves)
 	}
-	e.reply(em, "last-card@client.example.org", strings.TrimSpace(em.moves[n][:strings.Index(em.moves[n], ".")]))
+	e.reply(em, "last-card@client.example.org", strings.TrimSpace(em.moves[n][:strings.Index(em.moves[n], ".")])+"\ndraw")
 	ans := e.answerTo(em)
 
 	h, err := e.svc.History(ctx, id, tokens.Seat(secret, id, 2, 0))
@@ -70,9 +72,15 @@ func TestAnswerTellsAForcedStepAfterTheMove(t *testing.T) {
 	if drew == "" {
 		t.Fatal("no step was forced on Cat after her last card")
 	}
-	for _, want := range []string{"Your move was played: " + moveLabel(em, n+1), "Then the game played your only move for you: " + drew} {
+	for _, want := range []string{"Your move was played: " + moveLabel(em, n+1), "Then the game played your only move for you: " + drew,
+		"“draw”: the game had done that for you already"} {
 		if !strings.Contains(ans.text, want) {
 			t.Errorf("the answer does not say %q:\n%s", want, ans.text)
+		}
+	}
+	for _, not := range []string{"Reading stopped", "No move was awaited"} {
+		if strings.Contains(ans.text, not) {
+			t.Errorf("the answer says %q:\n%s", not, ans.text)
 		}
 	}
 }

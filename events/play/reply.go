@@ -147,8 +147,12 @@ type PlayedFor struct {
 	TimedOut string
 	// Forced tells each step played for the seat as its only move (actor
 	// "forced:N"), as the seat's history tells it (in the seat's
-	// language), without the game's own steps that followed it.
-	Forced []string
+	// language), without the game's own steps that followed it;
+	// ForcedMoves are the labels of those moves, one each, as the seat's
+	// list of moves would have named them (in the seat's language): a
+	// reply's next line that names one asks for what the game did.
+	Forced      []string
+	ForcedMoves []string
 }
 
 // PlayedFor tells what game id played by itself for seat after version
@@ -167,6 +171,7 @@ func (s *Service) PlayedFor(ctx context.Context, id string, seat int, after, upt
 		return nil, err
 	}
 	out := &PlayedFor{}
+	var all []events.Event // the whole stream, read for the first forced step
 	for _, r := range rows {
 		if r.Version > upto {
 			break
@@ -178,8 +183,32 @@ func (s *Service) PlayedFor(ctx context.Context, id string, seat int, after, upt
 				out.TimedOut = t.Policy
 			}
 		case ok && forced == seat && !r.Step && r.Summary != "":
-			out.Forced = append(out.Forced, r.Summary)
+			if all == nil {
+				if all, err = s.store.ReadStream(ctx, id, 1); err != nil {
+					return nil, err
+				}
+			}
+			label, err := s.forcedLabel(g, all, seat, r.Version)
+			if err != nil {
+				return nil, err
+			}
+			out.Forced, out.ForcedMoves = append(out.Forced, r.Summary), append(out.ForcedMoves, label)
 		}
 	}
 	return out, nil
+}
+
+// forcedLabel is the label, in seat's language, of the move forced on
+// seat at version (the first event of a forced step), from the state
+// before it replayed from the stream evs ("" if the state then forced
+// nothing on the seat: a stream written otherwise).
+func (s *Service) forcedLabel(g *projections.Game, evs []events.Event, seat int, version int64) (string, error) {
+	_, st, err := pbemevent.StateBefore(s.games, evs, version)
+	if err != nil {
+		return "", err
+	}
+	if mv := projections.SpeakTo(g, st, seat).Forced(seat); mv != nil {
+		return mv.Label(), nil
+	}
+	return "", nil
 }

@@ -49,6 +49,10 @@ type Answer struct {
 	// moves after a move the reply played (AnswerForced, one each), as the
 	// seat's history tells them.
 	Forced []string `json:"forced,omitempty"`
+	// Done are the reply's lines that named a step the game had played
+	// for the seat (one of Forced) after the move of the line before:
+	// counted as done, not played again (AnswerDone, one each).
+	Done []string `json:"done,omitempty"`
 	// TimedOut is the policy the deadline applied to the seat before the
 	// reply came (AnswerTimedOut: default_move, skip, bot or pause).
 	TimedOut string `json:"timed_out,omitempty"`
@@ -106,6 +110,10 @@ const (
 	// the reply played nothing.
 	AnswerForced   = "forced"
 	AnswerTimedOut = "timed_out"
+	// AnswerDone: a line of the reply named the step the game had just
+	// played for the seat (AnswerForced): it counts as done (Done), and
+	// reading went on.
+	AnswerDone = "done"
 
 	// AnswerZone: the reply's zone line set the seat's time zone (Zone);
 	// AnswerZoneBad: its zone line named no zone (Zone is what it said),
