@@ -8,10 +8,13 @@ import (
 
 // said is one sentence of an answer: its catalog key and the move it
 // names (the move played, or the line reading stopped at), the zone
-// a zone line gave, or the greeting line skipped.
+// a zone line gave, or the greeting line skipped, and for an ambiguous
+// line the moves it could name.
 type said struct {
 	Key  string
 	Move string
+	// Also is the moves a line could name (AnswerAmbiguous), joined.
+	Also string
 }
 
 // sentences pairs each of a's Says with the move it names; a muster
@@ -57,6 +60,8 @@ func sentences(a *outbox.Answer) []said {
 				s.Move = a.Done[done]
 			}
 			done++
+		case outbox.AnswerAmbiguous:
+			s.Move, s.Also = a.Ambiguous, strings.Join(a.Candidates, "; ")
 		case outbox.AnswerStopped:
 			s.Move = a.Stopped
 		case outbox.AnswerZone, outbox.AnswerZoneBad:

@@ -44,8 +44,8 @@ func FuzzReadReply(f *testing.F) {
 		read := replyLines(l.text)
 		p := parse(read)
 		for _, m := range p.moves {
-			if i := pick(m, labels); i >= len(labels) {
-				t.Fatalf("pick(%q) = %d of %d labels", m, i, len(labels))
+			if i, several := pick(m, labels, []string{"Ann"}); i >= len(labels) || (i >= 0 && several != nil) {
+				t.Fatalf("pick(%q) = %d, %v of %d labels", m, i, several, len(labels))
 			}
 		}
 		_ = quote(read)

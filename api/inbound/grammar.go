@@ -2,7 +2,6 @@ package inbound
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -19,8 +18,12 @@ import (
 //     else is table talk, and such a line is never read as a move.
 //   - a line that is a number ("2", "2.", or "2. " followed by that move's
 //     label as the email listed it) is the move of that number;
-//   - a line that is a move's label, or the start of exactly one label, in
-//     any case and with or without accents, is that move;
+//   - a line that is a move's label in words, in any case and with or
+//     without accents, possessives or articles ("terminer mon tour" for
+//     "Terminer votre tour"), or the start of exactly one label, or
+//     words of exactly one label ("taxes" for "Collect taxes (+1 gold)"),
+//     is that move (pick, match.go); words that fit several moves name
+//     none, and the answer lists those moves (outbox.AnswerAmbiguous);
 //   - after a move or a chat line, a last paragraph of one or two short
 //     lines (a sign-off such as "Thanks, Ann") is ignored;
 //   - every other line is a move line too: successive move lines are
@@ -122,60 +125,6 @@ var numbered = regexp.MustCompile(`^(\d{1,4})\s*[.)]?\s*(.*)$`)
 func isNumber(l string) bool {
 	m := numbered.FindStringSubmatch(strings.TrimSpace(l))
 	return m != nil && m[2] == ""
-}
-
-// pick finds the move a line names among labels: its index, or -1.
-func pick(line string, labels []string) int {
-	line = strings.TrimSpace(line)
-	if m := numbered.FindStringSubmatch(line); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n < 1 || n > len(labels) {
-			return -1
-		}
-		if m[2] == "" || fold(m[2]) == fold(labels[n-1]) {
-			return n - 1
-		}
-		// "2 something": not a number line; read it as words below.
-	}
-	f := fold(line)
-	if f == "" {
-		return -1
-	}
-	for i, l := range labels {
-		if fold(l) == f {
-			return i
-		}
-	}
-	if len([]rune(f)) < 3 {
-		return -1
-	}
-	found := -1
-	for i, l := range labels {
-		if strings.HasPrefix(fold(l), f) {
-			if found >= 0 {
-				return -1 // ambiguous
-			}
-			found = i
-		}
-	}
-	return found
-}
-
-// pickDone finds the step a line names among the labels of the steps the
-// game played for the seat (play.PlayedFor.ForcedMoves): its index, or -1.
-// A number names a move of the seat's list, never one of these, so a line
-// is read by its words only ("2. End turn": "End turn").
-func pickDone(line string, labels []string) int {
-	if len(labels) == 0 {
-		return -1
-	}
-	if m := numbered.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-		if m[2] == "" {
-			return -1
-		}
-		line = m[2]
-	}
-	return pick(line, labels)
 }
 
 // fold lowercases s, removes accents and punctuation at the ends, and

@@ -16,7 +16,7 @@ import (
 // A line is a greeting when, folded (lower case, no accents, no
 // punctuation at its ends), it starts with one of the salutations of
 // greetingStart as a whole word, holds no digit, is at most six words and
-// 40 characters long, and names none of the seat's moves (pick): a label
+// 40 characters long, and names none of the seat's moves, nor several (pick): a label
 // that starts like a salutation stays a move.
 
 // greetingStart matches the start of a folded greeting line, in English,
@@ -35,7 +35,8 @@ func isGreeting(line string, labels []string) bool {
 	if strings.ContainsFunc(f, unicode.IsDigit) || !greetingStart.MatchString(f) {
 		return false
 	}
-	return pick(line, labels) < 0
+	i, several := pick(line, labels, nil)
+	return i < 0 && several == nil
 }
 
 // withoutGreetings returns p without the greeting lines before its first

@@ -294,7 +294,7 @@ func (p *Processor) act(ctx context.Context, a notify.ReplyAddress, rs *play.Rep
 	stale, want := len(pr.chat) > 0, a.Choice // the chat moved the game's version on
 	var done []string
 	for n, line := range pr.moves {
-		if i := pickDone(line, done); i >= 0 {
+		if i := pickDone(line, done, rs.Players); i >= 0 {
 			ans.Says, ans.Done = append(ans.Says, outbox.AnswerDone), append(ans.Done, line)
 			done = done[i+1:]
 			continue
@@ -400,7 +400,18 @@ func (p *Processor) play(ctx context.Context, a notify.ReplyAddress, rs *play.Re
 				return rs, false, nil
 			}
 		}
-		i := pick(l.text, projections.Labels(rs.Legal))
+		labels := projections.Labels(rs.Legal)
+		i, several := pick(l.text, labels, rs.Players)
+		if several != nil {
+			// Words that fit several moves name none: the answer lists
+			// them, with their numbers in the list it gives.
+			stop(outbox.AnswerAmbiguous)
+			ans.Ambiguous, ans.Candidates = l.text, nil
+			for _, k := range several {
+				ans.Candidates = append(ans.Candidates, strconv.Itoa(k+1)+". "+labels[k])
+			}
+			return rs, false, nil
+		}
 		if i < 0 && l.n == 0 {
 			unreadable := outbox.AnswerUnreadable
 			if slices.Contains(ans.Says, outbox.AnswerPosted) {

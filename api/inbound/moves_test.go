@@ -89,3 +89,46 @@ func TestSeveralMovesInOneReply(t *testing.T) {
 		})
 	}
 }
+
+// TestMovesInWordsByReply: a Swords and Bagpipes turn replied in words as
+// players write them, in English, French and Italian (a word of the
+// label, "my" or "mon" for "your" or "votre", "il turno" for "il tuo
+// turno"), is played whole; a line whose words fit several moves plays
+// nothing, and the answer names those moves with their numbers.
+func TestMovesInWordsByReply(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		lang, body string
+		moves      int      // the moves played
+		says       []string // in the answer
+	}{
+		{"en", "taxes\nmove 1 unit\nend my turn\n", 3, []string{"Your move was played: End your turn."}},
+		{"fr", "impôts\ndélocaliser 1 unité\nterminer mon tour\n", 3, []string{"Votre coup a été joué\u00a0: Terminer votre tour."}},
+		{"it", "tasse\nsposta 1 unità\ntermina il turno\n", 3, []string{"La tua mossa è stata giocata: Termina il tuo turno."}},
+		{"en", "castle\n", 0, []string{"“castle” could be more than one of your moves (", "3. Assemble troops (+2 units in your castle)",
+			"so that line was not played: write the number of the move you mean."}},
+	}
+	for _, c := range cases {
+		t.Run(c.lang+" "+c.body, func(t *testing.T) {
+			e := newEnv(t)
+			id := e.create(bagpipes.Name, c.lang)
+			var em email
+			for _, m := range e.inbox() {
+				if len(m.moves) > 0 {
+					em = m
+				}
+			}
+			v := e.version(id)
+			e.reply(em, "words@client.example.org", c.body)
+			if got := e.version(id); got != v+int64(c.moves) {
+				t.Errorf("version %d after the reply, want %d (%d moves)", got, v+int64(c.moves), c.moves)
+			}
+			ans := e.answerTo(em)
+			for _, want := range c.says {
+				if !strings.Contains(ans.text, want) {
+					t.Errorf("the answer does not say %q:\n%s", want, ans.text)
+				}
+			}
+		})
+	}
+}

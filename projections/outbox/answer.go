@@ -49,6 +49,11 @@ type Answer struct {
 	// moves after a move the reply played (AnswerForced, one each), as the
 	// seat's history tells them.
 	Forced []string `json:"forced,omitempty"`
+	// Ambiguous is a move line whose words fit several of the seat's moves
+	// (AnswerAmbiguous), and Candidates those moves, numbered as the
+	// answer's list numbers them ("2. End your turn").
+	Ambiguous  string   `json:"ambiguous,omitempty"`
+	Candidates []string `json:"candidates,omitempty"`
 	// Done are the reply's lines that named a step the game had played
 	// for the seat (one of Forced) after the move of the line before:
 	// counted as done, not played again (AnswerDone, one each).
@@ -102,6 +107,9 @@ const (
 	AnswerStopped     = "stopped"      // reading stopped at a line
 	AnswerUnknownLine = "unknown_line" // the line is none of the seat's moves now
 	AnswerTurnOver    = "turn_over"    // no move is awaited from the seat any more
+	// AnswerAmbiguous: a move line's words fit several moves (Ambiguous,
+	// Candidates), so it named none; the first line: nothing was played.
+	AnswerAmbiguous = "ambiguous"
 
 	// The seat's turn ended by itself: AnswerForced, after a move the
 	// reply played, the game played the seat's only move for it (one for
