@@ -272,8 +272,9 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 	}
 	// An email to a seat, and the digest of a player's games, may say
 	// that play links keep working; the others (the organiser's, a
-	// sign-in, a notice to a player who left) have none to speak of.
-	d.KeepsLinks = d.PlayLink != "" || row.Kind == outbox.Digest
+	// sign-in, a notice to a player who left) have none to speak of, and
+	// a new link's email says that the older links no longer work.
+	d.KeepsLinks = (d.PlayLink != "" && row.Kind != outbox.Link) || row.Kind == outbox.Digest
 	if r.reply != "" && row.Kind != outbox.Digest && seat >= 0 {
 		choice := p.Choice
 		if choice == "" {

@@ -86,7 +86,8 @@ func TestTurnSeat(t *testing.T) {
 // owner's name is not known (a sign-in link, the digest) greets with
 // "Hello," and never with the address; an email without a play link (a
 // notice to a player whose seat went to another) does not promise that
-// play links keep working.
+// play links keep working, nor does a new link's email, which says the
+// older links no longer work.
 func TestEmailsWithoutANameGreetPlainly(t *testing.T) {
 	t.Parallel()
 	r := testRenderer(t)
@@ -118,6 +119,13 @@ func TestEmailsWithoutANameGreetPlainly(t *testing.T) {
 		always, links := emailCatalog.T(lang, "footer.always"), emailCatalog.T(lang, "footer.links")
 		if strings.Contains(m.Text, always) || !strings.Contains(m.Text, links) || strings.Contains(m.Text, "/play/") {
 			t.Errorf("%s: the notice to a player who left:\n%s", lang, m.Text)
+		}
+		m, err = r.Render(sampleRow(t, outbox.Link, lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(m.Text, always) || strings.Contains(m.HTML, always) || !strings.Contains(m.Text, links) {
+			t.Errorf("%s: a new link's email says the old links keep working:\n%s", lang, m.Text)
 		}
 		m, err = r.Render(sampleRow(t, outbox.YourTurn, lang))
 		if err != nil {
