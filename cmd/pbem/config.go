@@ -30,7 +30,8 @@ type config struct {
 	// the HTTPS configuration, checked by https.Load.
 	TLS https.Settings
 	// PublicURL (PBEM_PUBLIC_URL) is the server's URL as players reach it,
-	// for links in emails. Unset: http://localhost:<listen port>.
+	// for links in emails. Unset: the listen address (defaultPublicURL),
+	// http://127.0.0.1:8080 for make run's.
 	PublicURL string
 	// SMTPURL (PBEM_SMTP_URL, smtp://user:pass@host:port) is the mail
 	// relay. Unset: mail goes to the dev mailbox at /dev/mail.

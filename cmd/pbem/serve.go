@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -89,7 +88,7 @@ func serve(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := e.cfg
 	if cfg.PublicURL == "" {
-		cfg.PublicURL = defaultPublicURL(tlsCfg, portOf(ln.Addr()))
+		cfg.PublicURL = defaultPublicURL(tlsCfg, ln.Addr())
 	}
 
 	pause, err := decisionPause(e.cfg.DecisionPause)
@@ -254,10 +253,4 @@ func healthCheck(pool *pgxpool.Pool) func(context.Context) error {
 		}
 		return nil
 	}
-}
-
-// portOf returns the port of a listener's address.
-func portOf(addr net.Addr) string {
-	s := addr.String()
-	return s[strings.LastIndex(s, ":")+1:]
 }

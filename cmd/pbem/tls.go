@@ -40,15 +40,26 @@ func setupTLS(e *env, cfg https.Config, publicURL string, srv *http.Server, ln n
 }
 
 // defaultPublicURL is PBEM_PUBLIC_URL when it is unset: the first ACME
-// domain over https, else localhost on the listener's port.
-func defaultPublicURL(cfg https.Config, port string) string {
+// domain over https, else the listener's own host and port (addr), so
+// that a server listening on 127.0.0.1:8080 (make run) writes the links
+// the README tells people to open: another origin would lose the
+// browser's cookies and language. A listener on every address
+// (":8080") writes localhost.
+func defaultPublicURL(cfg https.Config, addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		host, port = "", addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
 	switch {
 	case len(cfg.Domains) > 0 && port == "443":
 		return "https://" + cfg.Domains[0]
 	case len(cfg.Domains) > 0:
 		return "https://" + cfg.Domains[0] + ":" + port
 	case cfg.Enabled():
-		return "https://localhost:" + port
+		return "https://" + net.JoinHostPort(host, port)
 	}
-	return "http://localhost:" + port
+	return "http://" + net.JoinHostPort(host, port)
 }
