@@ -6,6 +6,7 @@ import (
 	"pbem/events"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,6 +32,10 @@ type MailConfig struct {
 	// with the dev mailbox, each email there can be answered from the page
 	// as its recipient would, through the same code path.
 	Replies *inbound.Processor
+	// MailGrace is how long the emails of a move wait before they go
+	// (PBEM_MAIL_GRACE): the dev mailbox says it, so that an email that
+	// comes minutes after its move surprises no one.
+	MailGrace time.Duration
 }
 
 type mailRoutes struct {
@@ -147,7 +152,7 @@ func (m *mailRoutes) devMail(c echo.Context) error {
 	if len(r) > 300 {
 		r = r[:300]
 	}
-	return m.pages.renderMailbox(c, mailboxPage{Msgs: msgs, Replies: m.cfg.Replies != nil, Result: r})
+	return m.pages.renderMailbox(c, mailboxPage{Msgs: msgs, Replies: m.cfg.Replies != nil, Result: r, Grace: graceWords(m.cfg.MailGrace)})
 }
 
 // devMailHTML: GET /dev/mail/:id/html, the HTML part of a message of the

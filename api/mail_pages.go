@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -55,6 +57,7 @@ textarea{box-sizing:border-box;display:block;width:100%;max-width:100%;font:inhe
 <p>No PBEM_SMTP_URL is set, so emails land here instead of being sent. Newest first (at most 100).
 An email with a Reply-To can be answered below as its recipient would: a number from its list, the move in words,
 or a line that starts with "chat:". The answer goes through the same code as a reply by email.</p>
+<p>{{if .Grace}}Emails wait {{.Grace}} after a move before they go, so that a move taken back is not emailed; PBEM_MAIL_GRACE sets it.{{else}}Emails go as soon as a move is played (PBEM_MAIL_GRACE is 0).{{end}}</p>
 {{with .Result}}<p role="status"><strong>Your reply: {{.}}</strong></p>{{end}}
 {{range .Msgs}}{{$m := .}}<article>
 <h2>{{.Subject}}</h2>
@@ -109,6 +112,22 @@ type mailboxPage struct {
 	Replies bool
 	// Result says what became of the last reply sent from the page.
 	Result string
+	// Grace is MailConfig.MailGrace in words ("2 minutes"; "": none).
+	Grace string
+}
+
+// graceWords tells a mail grace in words: "2 minutes", "1 minute",
+// "90s"; "" for none.
+func graceWords(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return ""
+	case d == time.Minute:
+		return "1 minute"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + " minutes"
+	}
+	return d.String()
 }
 
 func (p *mailPages) renderMailbox(c echo.Context, d mailboxPage) error {

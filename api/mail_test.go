@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -42,7 +43,8 @@ func newMailEnv(t *testing.T, devMailbox bool) *mailEnv {
 	t.Cleanup(store.Close)
 	svc := play.New(play.Config{Games: engine.NewRegistry(testgame.Game{}), Store: store,
 		Repo: postgres.New(pool), Accounts: playpg.New(pool), Visits: playpg.New(pool), Seeds: playtest.Seeds(t.Name()), Secret: secret})
-	mc := api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc}
+	mc := api.MailConfig{Secret: secret, Prefs: notifypg.NewPrefs(pool), Outbox: notifypg.NewOutbox(pool), Service: svc,
+		MailGrace: 2 * time.Minute}
 	if devMailbox {
 		mc.Mailbox = notifypg.NewMailbox(pool)
 	}
@@ -174,6 +176,9 @@ func TestFailedEmailsForTheAdminOnly(t *testing.T) {
 	}
 }
 
+// TestDevMailboxListsMessagesWithClickableLinks: the dev mailbox lists
+// the emails with their links clickable, and says how long the emails of
+// a move wait (PBEM_MAIL_GRACE).
 func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	t.Parallel()
 	e := newMailEnv(t, true)
@@ -195,6 +200,10 @@ func TestDevMailboxListsMessagesWithClickableLinks(t *testing.T) {
 	code, body := e.request(http.MethodGet, "/dev/mail", "", "")
 	if code != http.StatusOK {
 		t.Fatalf("%d %s", code, body)
+	}
+	// A new user waits for an email minutes after a move: the page says why.
+	if want := "Emails wait 2 minutes after a move before they go, so that a move taken back is not emailed; PBEM_MAIL_GRACE sets it."; !strings.Contains(body, want) {
+		t.Errorf("the dev mailbox does not say %q:\n%s", want, body)
 	}
 	link := r.PlayLink("g1", 0, 0)
 	if !strings.Contains(body, `<a href="`+strings.ReplaceAll(link, "&", "&amp;")+`">`) || !strings.Contains(body, m.Subject) {

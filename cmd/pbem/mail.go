@@ -57,6 +57,10 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 	if err != nil {
 		return nil, nil, err
 	}
+	grace, err := wiring.MailGrace(cfg.MailGrace)
+	if err != nil {
+		return nil, nil, err
+	}
 	games, err := wiring.Games()
 	if err != nil {
 		return nil, nil, err
@@ -82,7 +86,7 @@ func startMail(ctx context.Context, e *env, cfg config, secret []byte, pool *pgx
 		return nil, nil, err
 	}
 	mc := &api.MailConfig{Secret: secret, Prefs: mail.Prefs, Outbox: mail.Outbox,
-		Service: svc, Mailbox: mail.Mailbox, Replies: proc}
+		Service: svc, Mailbox: mail.Mailbox, Replies: proc, MailGrace: grace}
 	mctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(2)
