@@ -2,6 +2,8 @@ package notify
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"time"
 
 	"pbem/projections/outbox"
@@ -69,6 +71,10 @@ type News struct {
 	// story up to it (0: unknown, the row's own version is kept), and a
 	// table-talk email the lines up to it.
 	Version int64
+	// Earlier are the lines of the older hand-off notices to the row's
+	// seat that it gathers (StaleHandoff), in order: the email tells them
+	// before its own.
+	Earlier []string
 	// LastSent is when the last table-talk email of the game went to the
 	// row's seat (zero: never), for a table-talk row: the next one waits
 	// until ChatGather after it.
@@ -126,6 +132,15 @@ const (
 	StaleTold       = "gathered: every line was told already"
 	StaleAnswered   = "folded: the answer to the seat's reply that ended the muster tells it"
 	StaleOver       = "folded: the seat's game-over email tells the round"
+	// StaleHandoff: a newer hand-off notice to the seat (a seat given to
+	// a bot or back, projections.Handoff) is waiting, or went after this
+	// one was written: it tells this one's lines too. Each hand-off notice
+	// waits the mail grace, so the hand-offs that follow one another
+	// within it go as one email, the newest, which tells the lines of the
+	// older ones not sent (News.Earlier). A skip is recorded only while
+	// the newer row is in the outbox, so a crash loses none, and the
+	// newer row tells the older ones whenever it goes, so none goes twice.
+	StaleHandoff = "gathered: a newer hand-off notice to the seat tells it"
 )
 
 // fresh drops the stale rows of rows (recorded as skipped outcomes in
@@ -179,6 +194,11 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 			later[i] = next
 			continue
 		}
+		if len(n.Earlier) > 0 {
+			if rows[i].Payload, err = withEarlier(rows[i].Payload, n.Earlier); err != nil {
+				return nil, nil, err
+			}
+		}
 		if (rows[i].Kind == outbox.YourTurn || rows[i].Kind.Gathered()) && n.Version > rows[i].EventVersion {
 			rows[i].EventVersion = n.Version
 		}
@@ -202,4 +222,15 @@ func (w *Worker) fresh(ctx context.Context, rows []Row) (keep []Row, early []Out
 func asks(r Row) bool {
 	p, err := DecodePayload(r.Payload)
 	return err == nil && p.Awaited
+}
+
+// withEarlier is payload with earlier's lines before its own: a hand-off
+// notice that gathers the older ones (StaleHandoff).
+func withEarlier(payload json.RawMessage, earlier []string) (json.RawMessage, error) {
+	p, err := DecodePayload(payload)
+	if err != nil {
+		return nil, err
+	}
+	p.Lines = append(slices.Clip(earlier), p.Lines...)
+	return json.Marshal(p)
 }

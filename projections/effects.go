@@ -91,7 +91,9 @@ const (
 // seat's own move or a bot's and not a timeout; when it is a muster's end
 // set off by a seat's answer by reply, that seat's emails wait it: the
 // answer to the reply tells the start, and they are folded into it if
-// it is written within the grace (notify/postgres, freshSQL).
+// it is written within the grace (notify/postgres, freshSQL). A hand-off
+// notice (Handoff) waits it too: the hand-offs that follow within it go
+// as one email to each person (notify.StaleHandoff).
 func Owed(a Append) (Effects, error) {
 	f, err := scan(a)
 	if err != nil {
@@ -106,7 +108,7 @@ func Owed(a Append) (Effects, error) {
 	eff.Mails = append(eff.Mails, owedMails(a, f)...)
 	eff.Mails = append(eff.Mails, notices(a, f.notice, eff.Mails)...)
 	for i := n; i < len(eff.Mails); i++ {
-		if (f.seatMove && len(f.timedOut) == 0) || (f.mustered && eff.Mails[i].To.Seat == f.replied) {
+		if (f.seatMove && len(f.timedOut) == 0) || (f.mustered && eff.Mails[i].To.Seat == f.replied) || Handoff(eff.Mails[i].Notice) {
 			eff.Mails[i].Delay = a.Grace
 		}
 	}

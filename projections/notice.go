@@ -27,6 +27,12 @@ const (
 	NoticeHistoryCut = "history_cut"
 )
 
+// Handoff reports whether a notice tells that a seat went to a bot or back
+// to its person: such notices to one person within the mail grace go as
+// one email (notify.StaleHandoff), an organiser often hands several seats
+// in a row.
+func Handoff(notice string) bool { return notice == NoticeBot || notice == NoticeBotBack }
+
 // notices are the short notice emails of an append that paused, resumed
 // or extended the game, or changed who plays a seat (notice; "" for
 // none): one to every person of the game the append owes no other email

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"pbem/events/pbemevent"
 	evpg "pbem/events/postgres"
 	"pbem/notify"
+	"pbem/projections"
 	"pbem/projections/outbox"
 )
 
@@ -79,6 +81,30 @@ JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY 
 WHERE g.id = ANY ($2::text[])
 ORDER BY r.i`
 
+// handoffSQL reads, for each claimed hand-off notice ($1..$3: ids, game
+// ids, seats; $4: the notices that are hand-offs, $5: notify.StaleHandoff),
+// with its index: whether a newer hand-off notice to the seat is waiting
+// or went (it tells this one: notify.StaleHandoff), and the lines of the
+// older ones it gathers, oldest first: those still waiting, or skipped
+// for it, after the last one sent to the seat, written within a day (an
+// outbox row older than that may be gone, and a hand-off that old is no
+// news). The outer relation is games, as in gatheredSQL.
+const handoffSQL = `SELECT r.i,
+  EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.kind = 'notice'
+    AND n.payload->>'notice' = ANY($4::text[]) AND n.id > r.id AND n.status IN ('pending', 'sent')),
+  coalesce((SELECT json_agg(l.line ORDER BY o.id, l.n) FROM outbox o
+      CROSS JOIN LATERAL json_array_elements_text(o.payload->'lines') WITH ORDINALITY AS l(line, n)
+    WHERE o.game_id = g.id AND o.seat = r.seat AND o.kind = 'notice' AND o.payload->>'notice' = ANY($4::text[])
+      AND o.id < r.id AND o.created_at > now() - interval '1 day'
+      AND (o.status = 'pending' OR (o.status = 'skipped' AND o.last_error = $5))
+      AND o.id > coalesce((SELECT max(x.id) FROM outbox x WHERE x.game_id = g.id AND x.seat = r.seat
+        AND x.kind = 'notice' AND x.payload->>'notice' = ANY($4::text[]) AND x.status = 'sent' AND x.id < r.id), 0)), '[]')
+FROM games g
+JOIN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[]) WITH ORDINALITY AS u(id, game_id, seat, i)) r
+  ON r.game_id = g.id
+WHERE g.id = ANY ($2::text[])
+ORDER BY r.i`
+
 // Freshness implements notify.Freshness with two queries for the batch's
 // your-turn emails, reminders, round-end emails, notices and game-over
 // emails (whether each seat played a game event of its own after the
@@ -92,6 +118,9 @@ func (o *Outbox) Freshness(ctx context.Context, rows []notify.Row) ([]notify.New
 	ids, games, seats, actors := make([]int64, n), make([]string, n), make([]int32, n), make([]string, n)
 	versions, emails := make([]int64, n), make([]string, n)
 	if err := o.gathered(ctx, rows, out); err != nil {
+		return nil, err
+	}
+	if err := o.handoffs(ctx, rows, out); err != nil {
 		return nil, err
 	}
 	var asked []int
@@ -185,6 +214,48 @@ func (o *Outbox) gathered(ctx context.Context, rows []notify.Row, out []notify.N
 		return nil
 	}); err != nil {
 		return fmt.Errorf("notify/postgres: gathered: %w", err)
+	}
+	return nil
+}
+
+// handoffs fills in out the News of the hand-off notices of rows
+// (projections.Handoff): skipped for a newer one, or the lines of the
+// older ones they gather.
+func (o *Outbox) handoffs(ctx context.Context, rows []notify.Row, out []notify.News) error {
+	var ids []int64
+	var games []string
+	var seats []int32
+	var asked []int
+	for i, r := range rows {
+		if r.Kind != outbox.Notice || r.Seat < 0 {
+			continue
+		}
+		if p, err := notify.DecodePayload(r.Payload); err != nil || !projections.Handoff(p.Notice) {
+			continue
+		}
+		ids, games, seats = append(ids, r.ID), append(games, r.GameID), append(seats, int32(r.Seat))
+		asked = append(asked, i)
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	res, err := o.pool.Query(ctx, handoffSQL, ids, games, seats, []string{projections.NoticeBot, projections.NoticeBotBack}, notify.StaleHandoff)
+	if err != nil {
+		return fmt.Errorf("notify/postgres: handoffs: %w", err)
+	}
+	var j int64
+	var newer bool
+	var earlier []string
+	if _, err := pgx.ForEachRow(res, []any{&j, &newer, &earlier}, func() error {
+		nw := &out[asked[j-1]]
+		if newer {
+			nw.Stale = notify.StaleHandoff
+		} else {
+			nw.Earlier = slices.Clone(earlier)
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("notify/postgres: handoffs: %w", err)
 	}
 	return nil
 }
