@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -85,15 +84,14 @@ ORDER BY r.i`
 // ids, seats; $4: the notices that are hand-offs, $5: notify.StaleHandoff),
 // with its index: whether a newer hand-off notice to the seat is waiting
 // or went (it tells this one: notify.StaleHandoff), and the lines of the
-// older ones it gathers, oldest first: those still waiting, or skipped
+// older ones it gathers, one array each, oldest first: those still waiting, or skipped
 // for it, after the last one sent to the seat, written within a day (an
 // outbox row older than that may be gone, and a hand-off that old is no
 // news). The outer relation is games, as in gatheredSQL.
 const handoffSQL = `SELECT r.i,
   EXISTS (SELECT 1 FROM outbox n WHERE n.game_id = g.id AND n.seat = r.seat AND n.kind = 'notice'
     AND n.payload->>'notice' = ANY($4::text[]) AND n.id > r.id AND n.status IN ('pending', 'sent')),
-  coalesce((SELECT json_agg(l.line ORDER BY o.id, l.n) FROM outbox o
-      CROSS JOIN LATERAL json_array_elements_text(o.payload->'lines') WITH ORDINALITY AS l(line, n)
+  coalesce((SELECT json_agg(coalesce(o.payload->'lines', '[]') ORDER BY o.id) FROM outbox o
     WHERE o.game_id = g.id AND o.seat = r.seat AND o.kind = 'notice' AND o.payload->>'notice' = ANY($4::text[])
       AND o.id < r.id AND o.created_at > now() - interval '1 day'
       AND (o.status = 'pending' OR (o.status = 'skipped' AND o.last_error = $5))
@@ -245,13 +243,16 @@ func (o *Outbox) handoffs(ctx context.Context, rows []notify.Row, out []notify.N
 	}
 	var j int64
 	var newer bool
-	var earlier []string
+	var earlier [][]string
 	if _, err := pgx.ForEachRow(res, []any{&j, &newer, &earlier}, func() error {
 		nw := &out[asked[j-1]]
 		if newer {
 			nw.Stale = notify.StaleHandoff
-		} else {
-			nw.Earlier = slices.Clone(earlier)
+			return nil
+		}
+		nw.Earlier = nil
+		for _, ls := range earlier {
+			nw.Earlier = append(nw.Earlier, ls...)
 		}
 		return nil
 	}); err != nil {
