@@ -133,6 +133,11 @@ func checkEmailIn(t *testing.T, m sentMail, lang string) {
 	for _, d := range i18ntest.DeveloperStrings(texts) {
 		t.Errorf("%s (%s) %q: %v", m.to, lang, m.subject, d)
 	}
+	if lang == "fr" {
+		for _, b := range i18ntest.BreakingMarks(texts) {
+			t.Errorf("%s (%s) %q: no no-break space before a colon, semicolon, question or exclamation mark in %q", m.to, lang, m.subject, b)
+		}
+	}
 	if want := emailCatalog.T(lang, "footer.why"); !strings.Contains(m.text, want) {
 		t.Errorf("%s (%s) %q: not in %s (no %q):\n%s", m.to, lang, m.subject, lang, want, m.text)
 	}

@@ -77,6 +77,11 @@ func (s *pageSweep) check(kind string, p page, want int) {
 			s.t.Errorf("%s %s: %v", s.lang, kind, l)
 		}
 	}
+	if s.lang == "fr" {
+		for _, m := range i18ntest.BreakingMarks(texts) {
+			s.t.Errorf("%s %s: no no-break space before a colon, semicolon, question or exclamation mark in %q", s.lang, kind, m)
+		}
+	}
 	if kind != "audit" { // the one page that shows versions, actors and hashes
 		for _, d := range i18ntest.DeveloperStrings(texts) {
 			s.t.Errorf("%s %s: %v", s.lang, kind, d)

@@ -171,6 +171,6 @@ func musterWords(cat i18n.Printer, wait time.Duration, def string) string {
 	if def == "" {
 		def = pbemevent.MusterBot
 	}
-	return cat.T("lobby.muster_wait") + ": " + durationWords(cat, wait) + " · " + cat.T("lobby.muster_default") + " " +
+	return cat.Label("lobby.muster_wait") + durationWords(cat, wait) + " · " + cat.T("lobby.muster_default") + " " +
 		cat.T("lobby.muster_default."+def)
 }

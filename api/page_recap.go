@@ -138,11 +138,11 @@ func optionWords(svc Reads, cat i18n.Printer, g play.CreateGame) []string {
 					label = x.Label
 				}
 			}
-			out = append(out, o.Label+": "+label)
+			out = append(out, o.Label+i18n.Colon(cat.Lang())+label)
 		case engine.OptionNumber:
 			var n int
 			if json.Unmarshal(raw, &n) == nil {
-				out = append(out, o.Label+": "+strconv.Itoa(n))
+				out = append(out, o.Label+i18n.Colon(cat.Lang())+strconv.Itoa(n))
 			}
 		case engine.OptionDocument:
 			out = append(out, o.Label)

@@ -71,6 +71,7 @@ func mustTemplates() *templates {
 func newTemplates() (*templates, error) {
 	funcs := template.FuncMap{
 		"t":     func(key string, args ...any) string { return key },
+		"label": func(key string, args ...any) string { return key },
 		"lower": strings.ToLower,
 		"add":   func(a, b int) int { return a + b },
 		"asset": staticAssets.url,
@@ -87,7 +88,8 @@ func newTemplates() (*templates, error) {
 		if err != nil {
 			return nil, err
 		}
-		cl.Funcs(template.FuncMap{"t": pageCatalog.In(lang).T})
+		p := pageCatalog.In(lang)
+		cl.Funcs(template.FuncMap{"t": p.T, "label": p.Label})
 		ts.byLang[lang] = cl
 	}
 	return ts, nil

@@ -86,12 +86,12 @@ func newLanguage(p i18n.Printer) (*language, error) {
 	l := &language{p: p, text: map[outbox.Kind]*texttemplate.Template{}, html: map[outbox.Kind]*htmltemplate.Template{}}
 	tr := p.T
 	for _, k := range outbox.Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "variant": emailCatalog.Variant, "join": strings.Join}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "label": p.Label, "variant": emailCatalog.Variant, "join": strings.Join}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
 		}
-		ht, err := htmltemplate.New("").Funcs(htmltemplate.FuncMap{"t": tr, "variant": emailCatalog.Variant}).
+		ht, err := htmltemplate.New("").Funcs(htmltemplate.FuncMap{"t": tr, "label": p.Label, "colon": func() string { return i18n.Colon(p.Lang()) }, "variant": emailCatalog.Variant}).
 			ParseFS(templateFS, "templates/layout.html.tmpl", "templates/"+string(k)+".html.tmpl")
 		if err != nil {
 			return nil, err
