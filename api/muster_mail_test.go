@@ -244,7 +244,7 @@ func checkLastReplies(t *testing.T, e *pageEnv, m *botSeatMail) {
 
 	told = lastReply(2, "No, mi dispiace")
 	cid := only(t, "Cid", told[addr[2]])
-	mustContain(t, "Cid", cid, "Annotato: non giocherai.", "Cid ora è giocato da un bot")
+	mustContain(t, "Cid", cid, "Annotato: non giocherai.", "Il posto di Cid ora è giocato da un bot")
 	if !strings.HasPrefix(cid.Subject, "Re:") || strings.Contains(cid.Text, "cambiare idea") {
 		t.Errorf("Cid's one email is not the answer to the reply, or offers a change of mind: %q\n%s", cid.Subject, cid.Text)
 	}

@@ -22,8 +22,9 @@ func TestServiceLinesNameWordsInTheLanguage(t *testing.T) {
 		{pbemevent.TypeTimeout, `{"seats":[0],"policy":"default_move"}`, "it", "Il tempo è scaduto per Bob (mossa predefinita)."},
 		{pbemevent.TypeTimeout, `{"seats":[0],"policy":"future"}`, "fr", "Le temps est écoulé pour Bob (future)."},
 		{pbemevent.TypeSeatBot, `{"seat":0,"bot":"easy"}`, "en", "Bob is now played by a bot (easy)."},
-		{pbemevent.TypeSeatBot, `{"seat":0,"bot":"strong"}`, "fr", "Bob est désormais joué par un robot (fort)."},
-		{pbemevent.TypeSeatBot, `{"seat":1,"bot":"normal"}`, "it", "Élodie ora è giocato da un bot (normale)."},
+		{pbemevent.TypeSeatBot, `{"seat":0,"bot":"strong"}`, "fr", "La place de Bob est désormais jouée par un robot (fort)."},
+		{pbemevent.TypeSeatBot, `{"seat":1,"bot":"normal"}`, "fr", "La place d'Élodie est désormais jouée par un robot (normal)."},
+		{pbemevent.TypeSeatBot, `{"seat":1,"bot":"normal"}`, "it", "Il posto di Élodie ora è giocato da un bot (normale)."},
 	} {
 		if got := DescribeService(tc.typ, json.RawMessage(tc.data), names, tc.lang); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.typ, tc.lang, got, tc.want)
