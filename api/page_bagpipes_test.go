@@ -24,7 +24,7 @@ func TestPageBagpipesInGameLanguage(t *testing.T) {
 		lang, taxes string
 		english     []string
 	}{
-		{"fr", "Percevoir des impôts (+1 or)", []string{"Collect taxes", "Hire mercenaries", "Move 1 unit", "Play "}},
+		{"fr", "Percevoir des impôts (+1 pièce d'or)", []string{"Collect taxes", "Hire mercenaries", "Move 1 unit", "Play "}},
 		{"it", "Raduna le truppe (+2 unità nel tuo castello)", []string{"Collect taxes", "Hire mercenaries", "Move 1 unit", "Play "}},
 		{"en", "Collect taxes (+1 gold)", nil},
 	} {

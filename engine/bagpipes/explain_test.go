@@ -106,7 +106,7 @@ func TestExplainTheSeatsChoices(t *testing.T) {
 	s.P[2].Gold = 0
 	for lang, want := range map[string]string{
 		"en": "You cannot hire mercenaries: they cost 1 gold and you have none.",
-		"fr": "Vous ne pouvez pas engager de mercenaires\u00a0: ils coûtent 1 or et vous n'en avez pas.",
+		"fr": "Vous ne pouvez pas engager de mercenaires\u00a0: ils coûtent 1 pièce d'or et vous n'en avez pas.",
 		"it": "Non puoi assoldare mercenari: costano 1 moneta d'oro e non ne hai.",
 	} {
 		if got := explainTexts(s.Explain(2, lang), ExplainNoMercenaries); !slices.Equal(got, []string{want}) {

@@ -142,8 +142,8 @@ func TestPluralTable(t *testing.T) {
 	}{
 		{"en", 1, 1, "Scotland stands; Ugo wins with 1 gold and 1 dagger"},
 		{"en", 9, 0, "Scotland stands; Ugo wins with 9 gold and 0 daggers"},
-		{"fr", 1, 0, "L'Écosse tient bon\u202f; Ugo gagne avec 1 or et 0 dague"},
-		{"fr", 9, 4, "L'Écosse tient bon\u202f; Ugo gagne avec 9 ors et 4 dagues"},
+		{"fr", 1, 0, "L'Écosse tient bon\u202f; Ugo gagne avec 1 pièce d'or et 0 dague"},
+		{"fr", 9, 4, "L'Écosse tient bon\u202f; Ugo gagne avec 9 pièces d'or et 4 dagues"},
 		{"it", 1, 1, "La Scozia resiste; vince Ugo con 1 moneta d'oro e 1 pugnale"},
 		{"it", 9, 0, "La Scozia resiste; vince Ugo con 9 monete d'oro e 0 pugnali"},
 	} {
@@ -327,8 +327,8 @@ func TestEffectPluralTable(t *testing.T) {
 		{Effect{Kind: KindCampUnits, Amount: 3, Who: WhoBadge}, "The holder of the badge of honour adds 3 units to their camp.",
 			"Le détenteur de la médaille d'honneur ajoute 3 unités à son camp.", "Chi ha la medaglia d'onore aggiunge 3 unità al suo accampamento."},
 		{Effect{Kind: KindGold, Amount: 1, Who: WhoScots, If: IfScotlandWon}, "If Scotland won, each supporter of Scotland gains 1 gold.",
-			"Si l'Écosse a gagné, chaque supporter de l'Écosse reçoit 1 or.", "Se la Scozia ha vinto, ogni sostenitore della Scozia riceve 1 moneta d'oro."},
-		{Effect{Kind: KindLoseGold, Amount: 2, Who: WhoTarget}, "A player of your choice loses 2 gold.", "Un joueur de votre choix perd 2 ors.", "Un giocatore a tua scelta perde 2 monete d'oro."},
+			"Si l'Écosse a gagné, chaque supporter de l'Écosse reçoit 1 pièce d'or.", "Se la Scozia ha vinto, ogni sostenitore della Scozia riceve 1 moneta d'oro."},
+		{Effect{Kind: KindLoseGold, Amount: 2, Who: WhoTarget}, "A player of your choice loses 2 gold.", "Un joueur de votre choix perd 2 pièces d'or.", "Un giocatore a tua scelta perde 2 monete d'oro."},
 	} {
 		for lang, want := range map[string]string{"en": tc.en, "fr": tc.fr, "it": tc.it} {
 			if got := effectText(tc.e, lang, -1); got != want {

@@ -28,7 +28,7 @@ func mv(typ string, f func(*Move)) Move {
 // labelCases covers every move type, with the players' names.
 var labelCases = []labelCase{
 	{mv(MoveReplenish, func(m *Move) { m.Action = ActTaxes }),
-		"Collect taxes (+1 gold)", "Percevoir des impôts (+1 or)", "Riscuoti le tasse (+1 moneta d'oro)"},
+		"Collect taxes (+1 gold)", "Percevoir des impôts (+1 pièce d'or)", "Riscuoti le tasse (+1 moneta d'oro)"},
 	{mv(MoveReplenish, func(m *Move) { m.Action = ActMilitia }),
 		"Raise militia (+1 unit in every camp and in Scotland's camp)",
 		"Lever une milice (+1 unité dans chaque camp et dans le camp de l'Écosse)",
@@ -38,7 +38,7 @@ var labelCases = []labelCase{
 		"Raduna le truppe (+2 unità nel tuo castello)"},
 	{mv(MoveReplenish, func(m *Move) { m.Action, m.step = ActMercenaries, 2 }),
 		"Stay home: Hire mercenaries (pay 1 gold, +4 units in your castle) (2 of 3)",
-		"Restez chez vous\u202f! — Engager des mercenaires (défausser 1 or, +4 unités dans votre château) (2 sur 3)",
+		"Restez chez vous\u202f! — Engager des mercenaires (défausser 1 pièce d'or, +4 unités dans votre château) (2 sur 3)",
 		"Resta a casa: Assolda mercenari (paga 1 moneta d'oro, +4 unità nel tuo castello) (2 di 3)"},
 	{mv(MoveRelocate, func(m *Move) { m.Units = 1 }),
 		"Move 1 unit from your castle to your camp", "Délocaliser 1 unité de votre château vers votre camp",
@@ -48,11 +48,11 @@ var labelCases = []labelCase{
 		"Sposta 3 unità dal tuo castello al tuo accampamento"},
 	{mv(MovePlay, func(m *Move) { m.Card, m.Units = "mercenary-captain", 4 }),
 		"Play Mercenary Captain: You lose 1 gold. You add 4 units to your camp.",
-		"Jouer Capitaine mercenaire\u00a0: Vous perdez 1 or. Vous ajoutez 4 unités à votre camp.",
+		"Jouer Capitaine mercenaire\u00a0: Vous perdez 1 pièce d'or. Vous ajoutez 4 unités à votre camp.",
 		"Gioca Capitano mercenario: Perdi 1 moneta d'oro. Aggiungi 4 unità al tuo accampamento."},
 	{mv(MovePlay, func(m *Move) { m.Card, m.Target = "ransom", 2 }),
 		"Play Ransom on Cid: A player of your choice loses 2 gold. You gain 1 gold.",
-		"Jouer Rançon en ciblant Cid\u00a0: Un joueur de votre choix perd 2 ors. Vous recevez 1 or.",
+		"Jouer Rançon en ciblant Cid\u00a0: Un joueur de votre choix perd 2 pièces d'or. Vous recevez 1 pièce d'or.",
 		"Gioca Riscatto su Cid: Un giocatore a tua scelta perde 2 monete d'oro. Ricevi 1 moneta d'oro."},
 	{mv(MovePlay, func(m *Move) { m.Card = "pipers-lament" }),
 		"Play Piper's Lament: You draw 2 bagpipe cards.", "Jouer La complainte du sonneur\u00a0: Vous piochez 2 cartes cornemuse.",
@@ -123,7 +123,7 @@ func TestLabelsWithoutNames(t *testing.T) {
 func TestLegalLabelsFollowSetup(t *testing.T) {
 	names := []string{"Ann", "Bob", "Cid"}
 	for _, c := range []struct{ lang, taxes, cue string }{
-		{"fr", "Percevoir des impôts (+1 or)", "Vous"},
+		{"fr", "Percevoir des impôts (+1 pièce d'or)", "Vous"},
 		{"it", "Riscuoti le tasse (+1 moneta d'oro)", "."},
 		{"", "Collect taxes (+1 gold)", "."},
 	} {

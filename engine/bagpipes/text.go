@@ -15,7 +15,7 @@ var catalogFS embed.FS
 // texts is the engine's catalog: every move label, event description,
 // card text and name, option, setup error and result summary in en, fr
 // and it (see engine/i18n). The French follows the rulebook's words
-// (unités, ors, camp, château, cartes cornemuse, cartes dague, médaille
+// (unités, pièces d'or, délocaliser, défausser, camp, château, cartes cornemuse, cartes dague, médaille
 // d'honneur, supporter, and the cards' names as its "Références
 // historiques" give them: "L'aide de Lamberton", "Le plan de Balliol", ...);
 // there is no Italian rulebook, the Italian is ours.
