@@ -18,7 +18,7 @@ func TestRoundSummaryTellsSidesBattleAndRewards(t *testing.T) {
 		RoundEnded{Round: 2},
 	}
 	got := Game{}.RoundSummary(round, names, "fr")
-	want := &engine.RoundSummary{Round: 2, Columns: []string{"Camp", "Déserteur", "Or gagné", "Unités gagnées"},
+	want := &engine.RoundSummary{Round: 2, Columns: []string{"Soutien", "Désertion", "Or gagné", "Unités gagnées"},
 		Rows: []engine.RoundRow{
 			{Seat: 0, Cells: []string{"Écosse", "non", "0", "1"}},
 			{Seat: 1, Cells: []string{"Angleterre", "non", "3", "0"}},
