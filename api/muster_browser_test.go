@@ -59,7 +59,7 @@ func TestBrowserMuster(t *testing.T) {
 	langs := []string{"en", "fr", "it"}
 	says := map[string][3]string{ // the panel's title, "will play", the game begins
 		"en": {"Will you play?", "will play", "Never answered: Cid."},
-		"fr": {"Jouerez-vous\u202f?", "jouera", "N’a jamais répondu\u00a0: Cid."},
+		"fr": {"Jouerez-vous\u202f?", "jouera", "N'a jamais répondu\u00a0: Cid."},
 		"it": {"Giocherai?", "giocherà", "Non ha mai risposto: Cid."},
 	}
 	tabs := map[string]context.Context{}

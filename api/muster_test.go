@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -190,6 +191,7 @@ func TestMusterNoticeOfTheLastAnswer(t *testing.T) {
 	}
 	has := func(what, body string, want, not string) {
 		t.Helper()
+		body = html.UnescapeString(body)
 		if !strings.Contains(body, want) || strings.Contains(body, not) {
 			t.Errorf("%s: the page should say %q and not %q", what, want, not)
 		}
@@ -211,5 +213,5 @@ func TestMusterNoticeOfTheLastAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	has("Bob's last no", answer(id, 1, "no"), "C’est noté\u00a0: vous ne jouerez pas.", "changer d’avis")
+	has("Bob's last no", answer(id, 1, "no"), "C'est noté\u00a0: vous ne jouerez pas.", "changer d'avis")
 }

@@ -25,9 +25,9 @@ func TestZoneLineSetsTheSeatsZone(t *testing.T) {
 			"From now on your times are given in the Europe/Paris time zone.", "“Mars” is not a time zone"},
 		// The good line as copied from the email, with its no-break space.
 		{"fr", "répondez par une ligne comme «\u00a0fuseau\u00a0: Paris\u00a0»", "fuseau : Atlantide", "Fuseau\u00a0: new york", "America/New_York",
-			"Désormais, vos heures sont données dans le fuseau America/New_York.", "«\u00a0Atlantide\u00a0» n’est ni un fuseau"},
+			"Désormais, vos heures sont données dans le fuseau America/New_York.", "«\u00a0Atlantide\u00a0» n'est ni un fuseau"},
 		{"it", "rispondi con una riga come «fuso: Roma»", "fuso: Marte", "fuso: Roma", "Europe/Rome",
-			"D’ora in poi i tuoi orari sono nel fuso Europe/Rome.", "«Marte» non è un fuso orario"},
+			"D'ora in poi i tuoi orari sono nel fuso Europe/Rome.", "«Marte» non è un fuso orario"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang, func(t *testing.T) {

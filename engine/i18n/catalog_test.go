@@ -110,6 +110,7 @@ func TestCheckFindsEveryDisagreement(t *testing.T) {
 		`bad/fr: "waiting" uses arguments [], en uses [1]`,
 		`bad/fr: "cards" must be written with plural forms`,
 		`bad/fr: "colon" has an ordinary space in " :"`,
+		`bad/fr: "apostrophe" writes the curly apostrophe`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Check missed %s\nin: %v", want, err)

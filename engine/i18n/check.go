@@ -13,7 +13,8 @@ import (
 // from a language or present only there, a message whose arguments differ
 // from the default language's, a counted message written without plural
 // forms, a French message with an ordinary space before ":", ";", "?",
-// "!" or "»" or after "«" (checkFrenchSpaces). (A plural form the language never selects is refused by Load:
+// "!" or "»" or after "«" (checkFrenchSpaces), a French or Italian
+// message with the curly apostrophe (checkApostrophes). (A plural form the language never selects is refused by Load:
 // x/text knows each language's forms.) Owners call it from a test.
 func (c *Catalog) Check() error {
 	var errs []error
@@ -44,6 +45,11 @@ func (c *Catalog) Check() error {
 			}
 			if lang == "fr" {
 				if err := c.checkFrenchSpaces(key, e); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			if lang == "fr" || lang == "it" {
+				if err := c.checkApostrophes(lang, key, e); err != nil {
 					errs = append(errs, err)
 				}
 			}

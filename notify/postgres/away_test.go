@@ -140,7 +140,7 @@ func TestAwayDeadlinesWaitAndResumeWithTheTimeLeft(t *testing.T) {
 		t.Fatalf("events of the away: %v", types)
 	}
 	m := onlyTo(t, r.mail(sent), person)
-	if !strings.HasPrefix(m.Subject, "Absence jusqu’au") || !strings.Contains(m.Text, "les délais vous attendent") ||
+	if !strings.HasPrefix(m.Subject, "Absence jusqu'au") || !strings.Contains(m.Text, "les délais vous attendent") ||
 		!strings.Contains(m.Text, "de retour") {
 		t.Fatalf("the away email: %q\n%s", m.Subject, m.Text)
 	}
@@ -149,7 +149,7 @@ func TestAwayDeadlinesWaitAndResumeWithTheTimeLeft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := h.Events[len(h.Events)-1].Summary; !strings.Contains(last, "s’absente jusqu’au") || !strings.Contains(last, "3 jours au plus") {
+	if last := h.Events[len(h.Events)-1].Summary; !strings.Contains(last, "s'absente jusqu'au") || !strings.Contains(last, "3 jours au plus") {
 		t.Fatalf("the table reads %q", last)
 	}
 
@@ -169,7 +169,7 @@ func TestAwayDeadlinesWaitAndResumeWithTheTimeLeft(t *testing.T) {
 		t.Fatalf("seat after back: %+v", g.SeatAt(seat))
 	}
 	m = onlyTo(t, r.mail(sent), person)
-	if !strings.HasPrefix(m.Subject, "Bon retour") || !strings.Contains(m.Text, "avec le temps qu’il vous restait") {
+	if !strings.HasPrefix(m.Subject, "Bon retour") || !strings.Contains(m.Text, "avec le temps qu'il vous restait") {
 		t.Fatalf("the back email: %q\n%s", m.Subject, m.Text)
 	}
 	if _, err := r.svc.Back(ctx, person, time.UTC); events.ErrorCode(err) != events.CodeConflict {
