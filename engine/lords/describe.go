@@ -9,12 +9,23 @@ import (
 )
 
 // Describe gives a one-line summary of a (possibly redacted) event in en, fr
-// or it (others fall back to English), from the engine's catalog. It shows
+// or it (others fall back to English), from the engine's catalog, as a
+// sentence with its full stop, as Swords and Bagpipes' lines are. It shows
 // only the cards the event holds, so a redacted event reveals nothing
 // hidden.
 func (g *Game) Describe(e engine.Event, names []string, code string) string {
 	p := texts.In(code)
-	return describe(e, names, p, func(rank int) string { return g.d.cardName(rank, p.Lang()) })
+	return sentence(describe(e, names, p, func(rank int) string { return g.d.cardName(rank, p.Lang()) }))
+}
+
+// sentence ends a line made of the catalog's parts (an event and its
+// suffixes: "(Makgill's power)", "; staying in play: …") with a full stop,
+// unless it is empty or already ends with one.
+func sentence(s string) string {
+	if s == "" || strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
 }
 
 // describe is Describe with the catalog bound to the language and the

@@ -253,8 +253,8 @@ func TestDescribeEveryLanguage(t *testing.T) {
 	e := Mustered{Seat: 0, Card: 55, FaceUp: false}
 	red := g.Redact(e, 1)
 	for lang, want := range map[string]string{
-		"en": "Ann mustered a card face-down", "fr": "Ann a engagé une carte face cachée",
-		"it": "Ann ha schierato una carta coperta", "de": "Ann mustered a card face-down",
+		"en": "Ann mustered a card face-down.", "fr": "Ann a engagé une carte face cachée.",
+		"it": "Ann ha schierato una carta coperta.", "de": "Ann mustered a card face-down.",
 	} {
 		if got := g.Describe(red, names, lang); got != want {
 			t.Errorf("%s: %q, want %q", lang, got, want)

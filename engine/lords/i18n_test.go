@@ -92,7 +92,7 @@ func TestPluralTable(t *testing.T) {
 			t.Errorf("%s %d: %q, want %q", tc.lang, tc.points, got, tc.want)
 		}
 		ended := strings.Replace(strings.Replace(strings.Replace(tc.want, "wins with", "wins the game with", 1),
-			"gagne avec", "gagne la partie avec", 1), "vince con", "vince la partita con", 1)
+			"gagne avec", "gagne la partie avec", 1), "vince con", "vince la partita con", 1) + "."
 		if got := newGame(t).Describe(GameEnded{Ranking: []Place{win}}, []string{"Ugo"}, tc.lang); got != ended {
 			t.Errorf("game ended, %s %d: %q, want %q", tc.lang, tc.points, got, ended)
 		}
@@ -110,15 +110,15 @@ func TestElisionTable(t *testing.T) {
 		e    engine.Event
 		want string
 	}{
-		{"fr", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo défausse Scott 3 d'Élodie avec Wemyss 2"},
-		{"fr", Discarded{Seat: 1, Target: 2, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Hélène avec Wemyss 2"},
-		{"fr", Discarded{Seat: 1, Target: 3, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 de Bob avec Wemyss 2"},
-		{"fr", Discarded{Seat: 1, Target: 0, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Ugo avec Wemyss 2"},
-		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 1}, "Bob échange Makgill 5 contre un allié face cachée d'Élodie"},
-		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 2, Taken: scott3}, "Bob échange Makgill 5 contre Scott 3 (face cachée) d'Hélène"},
-		{"fr", PowerDeclined{Seat: 1, Card: makgill5}, "Élodie n'utilise pas le pouvoir de Makgill 5"},
-		{"it", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo scarta Scott 3 di Élodie con Wemyss 2"},
-		{"en", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo discarded Élodie's Scott 3 with Wemyss 2"},
+		{"fr", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo défausse Scott 3 d'Élodie avec Wemyss 2."},
+		{"fr", Discarded{Seat: 1, Target: 2, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Hélène avec Wemyss 2."},
+		{"fr", Discarded{Seat: 1, Target: 3, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 de Bob avec Wemyss 2."},
+		{"fr", Discarded{Seat: 1, Target: 0, Discarded: scott3, Card: wemyss2}, "Élodie défausse Scott 3 d'Ugo avec Wemyss 2."},
+		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 1}, "Bob échange Makgill 5 contre un allié face cachée d'Élodie."},
+		{"fr", Swapped{Seat: 3, Card: makgill5, Target: 2, Taken: scott3}, "Bob échange Makgill 5 contre Scott 3 (face cachée) d'Hélène."},
+		{"fr", PowerDeclined{Seat: 1, Card: makgill5}, "Élodie n'utilise pas le pouvoir de Makgill 5."},
+		{"it", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo scarta Scott 3 di Élodie con Wemyss 2."},
+		{"en", Discarded{Seat: 0, Target: 1, Discarded: scott3, Card: wemyss2}, "Ugo discarded Élodie's Scott 3 with Wemyss 2."},
 	} {
 		if got := g.Describe(tc.e, names, tc.lang); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.lang, tc.e.EventType(), got, tc.want)
