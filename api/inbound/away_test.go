@@ -32,7 +32,7 @@ func TestAwayAndBackByReply(t *testing.T) {
 			"is today or past, so your away was not recorded", "names no day, so your away was not recorded"},
 		{"fr", "Absent : ", "de retour", "Absence jusqu'au", "Votre absence jusqu'au %s est notée dans toutes vos parties", "Bon retour\u00a0: les délais de vos parties courent de nouveau",
 			"est aujourd'hui ou passé\u00a0: votre absence n'est pas notée", "ne désigne aucun jour\u00a0: votre absence n'est pas notée"},
-		{"it", "assente: ", "tornato", "Assenza fino al", "La tua assenza fino al %s è registrata in tutte le tue partite", "Bentornato: le scadenze delle tue partite corrono di nuovo",
+		{"it", "assente: ", "tornato", "Assenza fino al", "La tua assenza fino al %s è registrata in tutte le tue partite", "Eccoti di nuovo qui: le scadenze delle tue partite corrono di nuovo",
 			"è oggi o già passato: la tua assenza non è registrata", "non indica un giorno: la tua assenza non è registrata"},
 	}
 	for _, c := range cases {
