@@ -64,9 +64,16 @@ func (d *lobbyPage) place(cat i18n.Printer, reason error) bool {
 	field, msg := play.ErrorField(reason), play.ErrorMessage(reason)
 	for i := range d.Options {
 		if d.Options[i].Key == field {
-			// The engine's message starts with the option's key: beside
-			// the field, the label says which it is.
-			d.Options[i].Error = strings.TrimPrefix(strings.TrimPrefix(msg, field+" : "), field+": ")
+			// The engine's message starts with the option's key and a
+			// colon in its language (option.field): beside the field,
+			// the label says which it is.
+			d.Options[i].Error = msg
+			for _, lang := range i18n.Languages {
+				if rest, ok := strings.CutPrefix(msg, field+i18n.Colon(lang)); ok {
+					d.Options[i].Error = rest
+					break
+				}
+			}
 			return true
 		}
 	}

@@ -90,3 +90,27 @@ func TestLobbyReportsEveryProblemAtOnce(t *testing.T) {
 		t.Fatalf("%d proposals, %v", n, err)
 	}
 }
+
+// TestLobbyOptionProblemBesideItsFieldInFrench: the engine's refusal of an
+// option starts with the option's key ("target\u00a0: …" in French, with
+// the no-break space of French colons); beside the field, whose label
+// names it, the key is left out.
+func TestLobbyOptionProblemBesideItsFieldInFrench(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	b, form := lobbyIn(t, e, "fr")
+	form.Set("game", testgame.Name)
+	form.Del("opt_bruce")
+	form.Set("opt_target", "5000")
+	p := b.post("/games", form)
+	if p.Status != http.StatusBadRequest {
+		t.Fatalf("a target of 5000: %d\n%s", p.Status, p.Body)
+	}
+	m := regexp.MustCompile(`<span class="fielderr" id="err-opt-target">([^<]*)</span>`).FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("no error beside the target field:\n%s", p.Body)
+	}
+	if got, want := html.UnescapeString(m[1]), "indiquez un nombre entier de 1 à 1\u00a0000"; got != want {
+		t.Errorf("beside the target field: %q, want %q", got, want)
+	}
+}
