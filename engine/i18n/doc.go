@@ -34,8 +34,14 @@
 // ":", ";", "?", "!" or "»" or after "«", where a line could break (on a
 // phone, a colon alone at a line's start): the catalogs write U+00A0
 // before ":" and inside « », U+202F before ";", "?" and "!" (as "\u00a0"
-// and "\u202f", which show where they are); every owner has a test that
-// calls it.
+// and "\u202f", which show where they are), and a French or Italian
+// message with the curly apostrophe (they write "'"); every owner has a
+// test that calls it.
+//
+// A template or Go code that puts a translated label before its value
+// writes Colon(lang) between them (Printer.Label: "Adresse\u00a0: " in
+// French), never ": " of its own; i18ntest.BreakingMarks finds one left
+// in a French page or email.
 //
 // The package lives under engine because the engines are the innermost
 // layer and use it for their labels; it imports nothing of pbem's and
