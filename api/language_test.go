@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ import (
 	"pbem/notify"
 	notifypg "pbem/notify/postgres"
 	"pbem/notify/smtpsink"
-	"pbem/projections"
+	"pbem/projections/outbox"
 	"pbem/projections/testgame"
 )
 
@@ -324,8 +325,14 @@ func (e *pageEnv) playSome(id string, seed uint64, n int) {
 // read "… wins with 31 points." on their pages, in "La partie est
 // terminée." and the result's headline, while their game-over emails were
 // right): the play page of a finished game tells the winner in its
-// reader's language, as the game-over email does
-// (projections.ResultSummary), in the status line and the headline.
+// reader's language, as the game-over email does, in the status line and
+// the headline. And it says what decided the ranking (a later trial read
+// "Giulia wins with 23 points" above a table of gold ranking 15 above 22,
+// when Scotland had fallen and the fewest daggers decided): the headline
+// names Scotland's fate and the deciding figure, the table heads that
+// figure's column first, and no "points" or "Score" column is shown (the
+// round-by-round table is headed by the gold it tells); the game-over
+// email to each seat tells the same sentence and columns.
 func TestFinishedPageTellsTheResultInTheReadersLanguage(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -343,34 +350,69 @@ func TestFinishedPageTellsTheResultInTheReadersLanguage(t *testing.T) {
 	if n := e.playToEnd(id, 11, 5000); e.toMove(id) >= 0 {
 		t.Fatalf("not over after %d moves", n)
 	}
-	sm, err := e.svc.Summary(ctx, id)
-	if err != nil || sm.Result == nil {
-		t.Fatalf("the game did not end with a result: %v", err)
+	// What decided, by language: Scotland's fate, and the first column.
+	decided := map[string][2][2]string{
+		"en": {{"Scotland fell after", "Daggers"}, {"Scotland held:", "Gold"}},
+		"fr": {{"L'Écosse est tombée après", "Dagues"}, {"L'Écosse a tenu bon", "Or"}},
+		"it": {{"La Scozia è caduta dopo", "Pugnali"}, {"La Scozia ha resistito", "Oro"}},
 	}
-	res := &engine.Result{Summary: sm.Result.Summary}
-	for _, r := range sm.Result.Ranking {
-		res.Ranking = append(res.Ranking, engine.Standing{Seat: r.Seat, Place: r.Place, Score: r.Score})
-	}
-	names := make([]string, len(sm.Seats))
-	for _, s := range sm.Seats {
-		names[s.Seat] = s.Name
-	}
-	english := projections.ResultSummary(res, names, "en")
+	headline := regexp.MustCompile(`<p class="headline" id="headline">([^<]*)</p>`)
+	firstColumn := regexp.MustCompile(`<table class="scores" id="result"><thead><tr><th scope="col">[^<]*</th><th scope="col">[^<]*</th><th scope="col">([^<]*)</th>`)
+	told := map[int]string{}
 	for i, r := range readers {
-		want := projections.ResultSummary(res, names, r.lang)
-		if r.lang != "en" && want == english {
-			t.Fatalf("%s: the result reads the same in %s and in English: %q", r.name, r.lang, want)
-		}
 		body := html.UnescapeString(e.speaking("en").open(id, i).Body)
-		if head := `<p class="headline" id="headline">` + want + `</p>`; !strings.Contains(body, head) {
-			t.Errorf("%s (%s): no headline %q on the page", r.name, r.lang, want)
+		m := headline.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s: no headline on the finished page", r.name)
+		}
+		want := m[1]
+		told[i] = want
+		fate := -1
+		for k, d := range decided[r.lang] {
+			if strings.HasPrefix(want, d[0]) {
+				fate = k
+			}
+		}
+		if fate < 0 {
+			t.Errorf("%s (%s): the headline %q does not say what decided the ranking in the reader's language", r.name, r.lang, want)
+			continue
+		}
+		if c := firstColumn.FindStringSubmatch(body); c == nil || c[1] != decided[r.lang][fate][1] {
+			t.Errorf("%s (%s): the result table's first figure is %v, not %q under %q", r.name, r.lang, c, decided[r.lang][fate][1], want)
 		}
 		turn := `id="turn">` + api.PageCatalog.T(r.lang, "play.finished") + " " + want + `</p>`
 		if !strings.Contains(body, turn) {
 			t.Errorf("%s (%s): the status line is not %q", r.name, r.lang, turn)
 		}
-		if r.lang != "en" && strings.Contains(body, english) {
-			t.Errorf("%s (%s): the page tells the result in English: %q", r.name, r.lang, english)
+		if caption := "<caption>" + api.PageCatalog.T(r.lang, "audit.chart."+bagpipes.Name) + "</caption>"; !strings.Contains(body, caption) || !strings.Contains(caption, decided[r.lang][1][1]) {
+			t.Errorf("%s (%s): the round-by-round table is not headed %s (the gold it tells)", r.name, r.lang, caption)
 		}
+		result := body[strings.Index(body, `id="h-result"`):]
+		result = result[:strings.Index(result, `class="meta"`)]
+		for _, wrong := range []string{"points", "punti", ">" + api.PageCatalog.T(r.lang, "play.score") + "<"} {
+			if strings.Contains(result, wrong) {
+				t.Errorf("%s (%s): the finished page's result shows %q, which decided nothing:\n%s", r.name, r.lang, wrong, result)
+			}
+		}
+	}
+	rows, err := e.pool.Query(ctx, `SELECT seat, payload FROM outbox WHERE game_id = $1 AND kind = 'game_over'`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	emails := 0
+	for rows.Next() {
+		var seat int
+		var pl outbox.Payload
+		if err := rows.Scan(&seat, &pl); err != nil {
+			t.Fatal(err)
+		}
+		emails++
+		if pl.Summary != told[seat] || len(pl.Columns) != 2 || len(pl.Ranking) != len(readers) || len(pl.Ranking[0].Cells) != 2 {
+			t.Errorf("seat %d: the game-over email tells %q %v %+v, the page %q", seat, pl.Summary, pl.Columns, pl.Ranking, told[seat])
+		}
+	}
+	if emails != len(readers) {
+		t.Errorf("%d game-over emails, want %d", emails, len(readers))
 	}
 }

@@ -46,7 +46,10 @@ type playPage struct {
 	Bag      *bagPage
 	Generic  []field
 	Ended    bool
-	Result   []projections.Ranking
+	// Result ranks the seats of a finished game, each with the figures
+	// that decided the order, under ResultColumns (engine.Standings).
+	Result        []resultRow
+	ResultColumns []string
 	// Headline names the winner and how they won (the engine's summary,
 	// its tie-break in words); Rounds is the round-by-round table of the
 	// scores (an ended game only; nil for a game without rounds).
@@ -325,7 +328,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Muster = m
 	}
 	if sm.Result != nil {
-		d.Result = sm.Result.Ranking
+		d.Result, d.ResultColumns = resultRows(cat, sm.Result, names, lang)
 		rs, err := p.ratingChanges(c, cat, sm.ID)
 		if err != nil {
 			return nil, err
@@ -463,4 +466,35 @@ func genericFields(raw []byte) []field {
 	}
 	slices.SortFunc(out, func(a, b field) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// resultRow is one seat's line of a finished game's result table.
+type resultRow struct {
+	Place int
+	Name  string
+	Cells []string
+}
+
+// resultRows is the result table of o in lang, the seats named by names
+// (bots marked): the figures that decided the ranking, as the game-over
+// email tells them (play.Outcome.Standings); the recorded score where
+// the outcome has no final state.
+func resultRows(cat i18n.Printer, o *play.Outcome, names []string, lang string) ([]resultRow, []string) {
+	name := func(seat int, fallback string) string {
+		if seat >= 0 && seat < len(names) {
+			return names[seat]
+		}
+		return fallback
+	}
+	var rows []resultRow
+	if t := o.Standings(lang); t != nil {
+		for _, r := range t.Rows {
+			rows = append(rows, resultRow{Place: r.Place, Name: name(r.Seat, ""), Cells: r.Cells})
+		}
+		return rows, t.Columns
+	}
+	for _, r := range o.Ranking {
+		rows = append(rows, resultRow{Place: r.Place, Name: name(r.Seat, r.Name), Cells: []string{strconv.Itoa(r.Score)}})
+	}
+	return rows, []string{cat.T("play.score")}
 }

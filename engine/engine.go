@@ -206,6 +206,12 @@ type State interface {
 	View(seat int) SeatView
 	// Result is nil until the game has ended.
 	Result() *Result
+	// Standings tells the result to a player (nil until the game has
+	// ended), in the state's language with its names (Speak gives
+	// another's): what decided the ranking, in a sentence, and the
+	// figures that decided it. It is read, never stored: the recorded
+	// Result keeps the words it was written with.
+	Standings() *Standings
 	// DefaultMove is the move played for seat when its turn deadline passes
 	// under the "default_move" policy: a sensible, harmless choice. It
 	// returns nil when nothing is awaited from seat.
@@ -333,6 +339,26 @@ type RoundSummary struct {
 // RoundRow is one seat's line of a RoundSummary: one cell per column.
 type RoundRow struct {
 	Seat  int      `json:"seat"`
+	Cells []string `json:"cells"`
+}
+
+// Standings is a finished game's result as a player reads it
+// (State.Standings): never a figure that did not decide the order.
+type Standings struct {
+	// Summary says who won and what decided the ranking ("Scotland fell:
+	// the fewest daggers win. Ann wins with 4 daggers.").
+	Summary string `json:"summary"`
+	// Columns head the figures that ranked the seats, the deciding one
+	// first; each row holds one cell under each.
+	Columns []string `json:"columns"`
+	// Rows hold every seat, best first, as the Result ranks them.
+	Rows []StandingRow `json:"rows"`
+}
+
+// StandingRow is one seat's line of Standings.
+type StandingRow struct {
+	Seat  int      `json:"seat"`
+	Place int      `json:"place"`
 	Cells []string `json:"cells"`
 }
 

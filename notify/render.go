@@ -86,7 +86,7 @@ func newLanguage(p i18n.Printer) (*language, error) {
 	l := &language{p: p, text: map[outbox.Kind]*texttemplate.Template{}, html: map[outbox.Kind]*htmltemplate.Template{}}
 	tr := p.T
 	for _, k := range outbox.Kinds() {
-		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "label": p.Label, "variant": emailCatalog.Variant, "join": strings.Join}).
+		tt, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"t": tr, "label": p.Label, "variant": emailCatalog.Variant, "join": strings.Join, "figures": figures}).
 			ParseFS(templateFS, "templates/layout.txt.tmpl", "templates/"+string(k)+".txt.tmpl")
 		if err != nil {
 			return nil, err
@@ -138,6 +138,8 @@ type emailData struct {
 	Summary     string
 	Lines       []string
 	Ranking     []outbox.Rank
+	// Columns head each rank's Cells (outbox.Payload.Columns).
+	Columns []string
 	// Turns are what happened since the recipient last heard, grouped by
 	// who acted (your-turn, round-end and game-over emails read with a
 	// Story), under the heading StoryIntro (a catalog key); Notice is a
@@ -232,6 +234,7 @@ func (r *Renderer) Render(row Row) (*Message, error) {
 		Summary:         p.Summary,
 		Lines:           p.Lines,
 		Ranking:         p.Ranking,
+		Columns:         p.Columns,
 		Notice:          p.Notice,
 	}
 	d.Asks = row.Kind == outbox.RoundEnd && p.Awaited
@@ -489,4 +492,17 @@ func playerList(g outbox.GameInfo, lang string) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// figures is a rank's cells told under their headings, for a line of
+// text: "Daggers 4, Gold 23".
+func figures(columns, cells []string) string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = c
+		if i < len(columns) {
+			out[i] = columns[i] + " " + c
+		}
+	}
+	return strings.Join(out, ", ")
 }

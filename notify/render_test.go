@@ -293,3 +293,31 @@ func TestOnlyEmailsWithMovesTellHowToSendSeveral(t *testing.T) {
 		}
 	}
 }
+
+// TestGameOverTellsTheFiguresThatDecided: a game-over email's ranking
+// shows the figures that ranked the seats under their headings (the
+// payload's Columns and each rank's Cells, engine.Standings), not a
+// "points" column that decided nothing (a user trial: "3. Bernard: 22
+// points" below "2. Alice: 15 points", when the daggers decided).
+func TestGameOverTellsTheFiguresThatDecided(t *testing.T) {
+	r := testRenderer(t)
+	for lang, line := range map[string]string{"en": "1. Giulia: Daggers 4, Gold 23", "fr": "1. Giulia\u00a0: Dagues 4, Or 23"} {
+		p := samplePayload(lang)
+		p.Columns = map[string][]string{"en": {"Daggers", "Gold"}, "fr": {"Dagues", "Or"}}[lang]
+		p.Ranking = []outbox.Rank{{Seat: 2, Name: "Giulia", Place: 1, Cells: []string{"4", "23"}}, {Seat: 0, Name: "Alice", Place: 2, Cells: []string{"5", "15"}}}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := r.Render(Row{ID: 7, GameID: "g1abc", Seat: 1, Kind: outbox.GameOver, Payload: b, Attempts: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(m.Text, line) || strings.Contains(m.Text, "point") {
+			t.Errorf("%s: the text part lacks %q or tells points:\n%s", lang, line, m.Text)
+		}
+		if !strings.Contains(m.HTML, ">"+p.Columns[0]+"</th>") || !strings.Contains(m.HTML, ">23</td>") || strings.Contains(m.HTML, ">Points</th>") {
+			t.Errorf("%s: the HTML ranking is not by the deciding figures:\n%s", lang, m.HTML)
+		}
+	}
+}

@@ -176,16 +176,14 @@ func duration(p i18n.Printer, d time.Duration) string {
 }
 
 // ResultSummary is the one-line result of a finished game in lang, with the
-// players' names (the engine's own Summary knows only seat numbers).
+// players' names, from its recorded result alone: who won, and no figure,
+// for the recorded score is not always what ranked the seats (Swords and
+// Bagpipes ranks by daggers once Scotland has fallen). Where the final
+// state is at hand, Standings tells what decided.
 func ResultSummary(r *engine.Result, names []string, lang string) string {
 	var winners []string
-	score := 0
 	for _, s := range r.Ranking {
-		if s.Place != 1 {
-			continue
-		}
-		score = s.Score
-		if s.Seat >= 0 && s.Seat < len(names) {
+		if s.Place == 1 && s.Seat >= 0 && s.Seat < len(names) {
 			winners = append(winners, names[s.Seat])
 		}
 	}
@@ -193,9 +191,9 @@ func ResultSummary(r *engine.Result, names []string, lang string) string {
 	case 0:
 		return r.Summary
 	case 1:
-		return texts.T(lang, "result.win", winners[0], score)
+		return texts.T(lang, "result.win", winners[0])
 	default:
-		return texts.T(lang, "result.shared", strings.Join(winners, ", "), score)
+		return texts.T(lang, "result.shared", strings.Join(winners, ", "))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"pbem/engine"
 	"pbem/events/pbemevent"
 	"pbem/projections/outbox"
 )
@@ -65,10 +66,7 @@ func (p *Projector) row(a Append, m Mail, lines *lineBook) (outbox.Row, error) {
 		Lines:    told,
 	})
 	if g.Result != nil {
-		for _, r := range Rankings(g.Result, g.Players) {
-			pl.Ranking = append(pl.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})
-		}
-		pl.Summary = ResultSummary(g.Result, g.Players, lang)
+		tellResult(&pl, g, p.State, lang)
 	}
 	if g.Status == StatusAborted {
 		pl.Summary = DescribeService(pbemevent.TypeAborted, nil, g.Players, lang)
@@ -85,6 +83,23 @@ func (p *Projector) row(a Append, m Mail, lines *lineBook) (outbox.Row, error) {
 		row.Seat = &s.Seat
 	}
 	return row, nil
+}
+
+// tellResult puts the result of the finished game g in pl, told in lang
+// from its final state st by what decided the ranking (Standings); from
+// the recorded result alone (ResultSummary) where st is not at hand.
+func tellResult(pl *outbox.Payload, g *Game, st engine.State, lang string) {
+	if t := Standings(g, st, lang); t != nil {
+		pl.Summary, pl.Columns = t.Summary, t.Columns
+		for _, r := range t.Rows {
+			pl.Ranking = append(pl.Ranking, outbox.Rank{Seat: r.Seat, Name: seatName(g.Players, r.Seat), Place: r.Place, Cells: r.Cells})
+		}
+		return
+	}
+	for _, r := range Rankings(g.Result, g.Players) {
+		pl.Ranking = append(pl.Ranking, outbox.Rank{Seat: r.Seat, Name: r.Name, Place: r.Place, Score: r.Score})
+	}
+	pl.Summary = ResultSummary(g.Result, g.Players, lang)
 }
 
 // tells is the lines m tells, in lang.

@@ -22,3 +22,22 @@ func Rankings(r *engine.Result, names []string) []Ranking {
 	}
 	return out
 }
+
+// Standings is the result of the finished game g told in lang, with its
+// players' names, from its final state st (engine.State.Standings): what
+// decided the ranking and the figures that did. Nil when st is nil or has
+// no result.
+func Standings(g *Game, st engine.State, lang string) *engine.Standings {
+	if st == nil {
+		return nil
+	}
+	return speak(g, st, lang).Standings()
+}
+
+// seatName is names[seat], "" for a seat names does not hold.
+func seatName(names []string, seat int) string {
+	if seat >= 0 && seat < len(names) {
+		return names[seat]
+	}
+	return ""
+}

@@ -53,7 +53,7 @@ func TestDescribeService(t *testing.T) {
 	}
 }
 
-func TestResultSummaryPlurals(t *testing.T) {
+func TestResultSummaryLanguages(t *testing.T) {
 	t.Parallel()
 	one := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 1}, {Seat: 1, Place: 2, Score: 0}}}
 	shared := &engine.Result{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 12}, {Seat: 1, Place: 1, Score: 12}}}
@@ -61,11 +61,11 @@ func TestResultSummaryPlurals(t *testing.T) {
 		r          *engine.Result
 		lang, want string
 	}{
-		{one, "en", "Bob wins with 1 point."},
-		{one, "fr", "Bob gagne avec 1 point."},
-		{one, "it", "Bob vince con 1 punto."},
-		{shared, "en", "Bob, Élodie share the win with 12 points."},
-		{shared, "it", "Bob, Élodie condividono la vittoria con 12 punti."},
+		{one, "en", "Bob wins."},
+		{one, "fr", "Bob gagne."},
+		{one, "it", "Vince Bob."},
+		{shared, "en", "Bob, Élodie share the win."},
+		{shared, "it", "Bob, Élodie condividono la vittoria."},
 	} {
 		if got := ResultSummary(tc.r, []string{"Bob", "Élodie"}, tc.lang); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.lang, got, tc.want)

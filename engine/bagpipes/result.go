@@ -3,6 +3,8 @@ package bagpipes
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"pbem/engine"
 )
@@ -83,4 +85,57 @@ func (s *state) summary(e GameEnded, defeated bool, winner, gold, daggers int, s
 		t += p.T("result.shared")
 	}
 	return t
+}
+
+// Standings implements engine.State: the result told by what decided it.
+// Scotland fallen: the fewest daggers ranked the seats, then the gold;
+// Scotland held: the gold, then the daggers, a traitor last; the
+// 2-player five-dagger rule: the traitor lost at once. It reads the
+// final state (defeats, rounds, traitor) and the recorded ranking, so
+// that a game recorded before it is told the same way.
+func (s *state) Standings() *engine.Standings {
+	if s.Res == nil {
+		return nil
+	}
+	p := texts.In(s.Lang)
+	name := func(seat int) string { return playerName(s.Names, seat, p.Lang()) }
+	fallen := s.Defeats >= s.DefeatLimit
+	five := !fallen && s.N == 2 && s.Round < s.Rounds && s.Traitor >= 0
+	gold := func(st engine.Standing) string { return strconv.Itoa(st.Score) }
+	daggers := func(st engine.Standing) string { return strconv.Itoa(st.Detail["daggers"]) }
+	out := &engine.Standings{Columns: []string{p.T("standings.gold"), p.T("standings.daggers")}}
+	cells := func(st engine.Standing) []string { return []string{gold(st), daggers(st)} }
+	var reason string
+	var figure func(st engine.Standing) string
+	switch {
+	case five:
+		reason = p.T("standings.five", name(s.Traitor), name(1-s.Traitor))
+	case fallen:
+		reason = p.T("standings.fallen", s.Defeats)
+		out.Columns = []string{p.T("standings.daggers"), p.T("standings.gold")}
+		cells = func(st engine.Standing) []string { return []string{daggers(st), gold(st)} }
+		figure = func(st engine.Standing) string { return p.T("count.dagger", st.Detail["daggers"]) }
+	default:
+		reason = p.T("standings.held")
+		figure = func(st engine.Standing) string { return p.T("count.gold", st.Score) }
+		if s.Traitor >= 0 {
+			reason += " " + p.T("standings.traitor", name(s.Traitor))
+		}
+	}
+	var winners []string
+	for _, st := range s.Res.Ranking {
+		out.Rows = append(out.Rows, engine.StandingRow{Seat: st.Seat, Place: st.Place, Cells: cells(st)})
+		if st.Place == 1 {
+			winners = append(winners, name(st.Seat))
+		}
+	}
+	switch {
+	case figure == nil || len(winners) == 0:
+		out.Summary = reason + " " + p.T("standings.wins.plain", strings.Join(winners, ", "))
+	case len(winners) > 1:
+		out.Summary = reason + " " + p.T("standings.wins.shared", strings.Join(winners, ", "), figure(s.Res.Ranking[0]))
+	default:
+		out.Summary = reason + " " + p.T("standings.wins", winners[0], figure(s.Res.Ranking[0]))
+	}
+	return out
 }

@@ -146,8 +146,9 @@ func (s *toyState) View(seat int) engine.SeatView { return toyView{s} }
 // rule uses).
 type toyView struct{ *toyState }
 
-func (v toyView) ViewSeat() int     { return v.Next }
-func (toyView) Score() engine.Score { return engine.Score{} }
+func (v toyView) ViewSeat() int                  { return v.Next }
+func (toyView) Score() engine.Score              { return engine.Score{} }
+func (s *toyState) Standings() *engine.Standings { return nil }
 func (s *toyState) Result() *engine.Result {
 	if s.Winner < 0 {
 		return nil

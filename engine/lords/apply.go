@@ -2,6 +2,7 @@ package lords
 
 import (
 	"slices"
+	"strconv"
 
 	"pbem/engine"
 )
@@ -181,4 +182,22 @@ func remove(cards []int, card int) []int {
 		return slices.Delete(cards, i, i+1)
 	}
 	return cards
+}
+
+// Standings implements engine.State: the supporter strength ranked the
+// seats, a tie broken by the better place in the final round (rule 16).
+func (s *State) Standings() *engine.Standings {
+	if s.Final == nil || len(s.Final.Ranking) == 0 {
+		return nil
+	}
+	l := newLabeling(s.d, s.Names, s.Lang)
+	l.plain = false
+	out := &engine.Standings{Columns: []string{l.t("standings.strength")}}
+	places := make([]Place, len(s.Final.Ranking))
+	for i, st := range s.Final.Ranking {
+		places[i] = Place{Seat: st.Seat, Place: st.Place, Points: st.Score, RoundPlace: st.Detail["final_round_place"]}
+		out.Rows = append(out.Rows, engine.StandingRow{Seat: st.Seat, Place: st.Place, Cells: []string{strconv.Itoa(st.Score)}})
+	}
+	out.Summary = l.summary(places, places[0]) + "."
+	return out
 }

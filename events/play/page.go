@@ -6,6 +6,7 @@ import (
 	"pbem/engine"
 	"pbem/events"
 	"pbem/events/pbemevent"
+	"pbem/projections"
 )
 
 // This file holds what the HTML play pages need beyond the JSON API: one
@@ -32,6 +33,9 @@ func (s *Service) SeatPage(ctx context.Context, id, token string) (*SeatPage, er
 	eng, st, err := s.state(ctx, g)
 	if err != nil {
 		return nil, err
+	}
+	if sp.Summary.Result != nil {
+		sp.Summary.Result.told = func(lang string) *engine.Standings { return projections.Standings(g, st, lang) }
 	}
 	if sp.Takeback, err = s.takebackOffer(ctx, g, eng, st, v.Seat, v.LegalMoves); err != nil {
 		return nil, err

@@ -188,15 +188,33 @@ type Outcome struct {
 	// again in another language).
 	result *engine.Result
 	names  []string
+	// told tells the result in a language from the game's final state
+	// (projections.Standings); nil where the outcome was read without it.
+	told func(lang string) *engine.Standings
 }
 
-// In is the result's one line in lang, as the game-over email tells it
-// (projections.ResultSummary), else Summary.
+// In is the result's one line in lang, as the game-over email tells it:
+// what decided the ranking (Standings) where the final state is at hand,
+// else the recorded result's winners (projections.ResultSummary), else
+// Summary.
 func (o *Outcome) In(lang string) string {
+	if t := o.Standings(lang); t != nil {
+		return t.Summary
+	}
 	if o.result == nil {
 		return o.Summary
 	}
 	return projections.ResultSummary(o.result, o.names, lang)
+}
+
+// Standings is the result told in lang by what decided it, as the
+// game-over email tells it (projections.Standings); nil for an outcome
+// read without the game's final state (a seat's page has it).
+func (o *Outcome) Standings(lang string) *engine.Standings {
+	if o.told == nil {
+		return nil
+	}
+	return o.told(lang)
 }
 
 // Summary returns the public summary of a game. Errors: events.CodeNotFound.

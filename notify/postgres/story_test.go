@@ -489,12 +489,14 @@ func players(heads, names []string) int {
 	return n
 }
 
-// rankLine is the catalogs' "rank" line by language.
-var rankLine = map[string]string{"en": "%d. %s: %d points", "fr": "%d. %s\u00a0: %d points", "it": "%d. %s: %d punti"}
+// rankHead is how the catalogs' "rank.cells" line begins, by language.
+var rankHead = map[string]string{"en": "%d. %s: ", "fr": "%d. %s\u00a0: ", "it": "%d. %s: "}
 
 // checkGameOver checks that every seat got one game-over email with the
-// final table (every player's place and score, in the text and as an HTML
-// table) and a link to the audit page (not the JSON API).
+// final table (every player's place and the figures that ranked them,
+// the recorded score among them, under their headings, in the text and
+// as an HTML table, not as "N points") and a link to the audit page
+// (not the JSON API).
 func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang string) {
 	t.Helper()
 	if row.Result == nil || len(sent) != len(row.Players) {
@@ -503,10 +505,12 @@ func checkGameOver(t *testing.T, sent []sentEmail, row *projections.Game, lang s
 	audit := "https://pbem.example.org/games/" + row.ID + "/audit?lang=" + lang // the page in the reader's language
 	for _, m := range sent {
 		for _, r := range projections.Rankings(row.Result, row.Players) {
-			if line := fmt.Sprintf(rankLine[lang], r.Place, r.Name, r.Score); !strings.Contains(m.Mail.Text, line) {
-				t.Errorf("game-over email to seat %d lacks %q:\n%s", m.Seat, line, m.Mail.Text)
+			head := fmt.Sprintf(rankHead[lang], r.Place, r.Name)
+			_, line, ok := strings.Cut(m.Mail.Text, head)
+			if line, _, _ = strings.Cut(line, "\n"); !ok || !strings.Contains(line, " "+strconv.Itoa(r.Score)) || strings.HasSuffix(line, " points") || strings.HasSuffix(line, " punti") {
+				t.Errorf("game-over email to seat %d lacks the line %q… with %d:\n%s", m.Seat, head, r.Score, m.Mail.Text)
 			}
-			cells := fmt.Sprintf(`<td style="padding:.3em">%d</td><td style="padding:.3em">%s</td><td style="text-align:right;padding:.3em">%d</td>`, r.Place, r.Name, r.Score)
+			cells := fmt.Sprintf(`<td style="padding:.3em">%d</td><td style="padding:.3em">%s</td><td style="text-align:right;padding:.3em">`, r.Place, r.Name)
 			if !strings.Contains(m.Mail.HTML, cells) {
 				t.Errorf("game-over HTML to seat %d lacks the row %s:\n%s", m.Seat, cells, m.Mail.HTML)
 			}

@@ -23,6 +23,10 @@ type Payload struct {
 	// Lines are human lines in the game's language (what happened).
 	Lines   []string `json:"lines"`
 	Ranking []Rank   `json:"ranking,omitempty"`
+	// Columns head each Rank's Cells: the figures that decided the
+	// ranking, deciding first (engine.Standings). Empty in a payload
+	// written before them, whose ranks tell their Score.
+	Columns []string `json:"columns,omitempty"`
 	Summary string   `json:"summary,omitempty"`
 	// Games lists the games waiting for the recipient (digest only).
 	Games []WaitingGame `json:"games,omitempty"`
@@ -80,7 +84,9 @@ type Rank struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Place int    `json:"place"`
-	Score int    `json:"score"`
+	Score int    `json:"score,omitempty"`
+	// Cells are the seat's figures under the payload's Columns.
+	Cells []string `json:"cells,omitempty"`
 }
 
 // WaitingGame is a game waiting for the recipient's move (digest).

@@ -168,6 +168,19 @@ func (s *State) Result() *engine.Result {
 	return r
 }
 
+// Standings implements engine.State: the highest total wins.
+func (s *State) Standings() *engine.Standings {
+	r := s.Result()
+	if r == nil {
+		return nil
+	}
+	out := &engine.Standings{Summary: r.Summary, Columns: []string{"Total"}}
+	for _, st := range r.Ranking {
+		out.Rows = append(out.Rows, engine.StandingRow{Seat: st.Seat, Place: st.Place, Cells: []string{strconv.Itoa(st.Score)}})
+	}
+	return out
+}
+
 // DefaultMove implements engine.State.
 func (s *State) DefaultMove(seat int) engine.Move {
 	l := s.Legal(seat)
