@@ -130,3 +130,24 @@ func TestBotSeatPageShowsNothingHidden(t *testing.T) {
 		t.Fatal("the bot never played: the test saw no page of its turn")
 	}
 }
+
+// TestFinishedBotSeatPageSaysNothingOfHandingBack (a user trial: a
+// finished game still told Alice, whose seat a bot played, "a bot plays
+// your seat for now. The organiser can hand it back to you"): once the
+// game is over, the page of a seat a bot played says only whom its reader
+// played, as every finished page does.
+func TestFinishedBotSeatPageSaysNothingOfHandingBack(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	ctx := context.Background()
+	id := e.createGame(lords.Name, 2, "en", "")
+	if _, err := e.svc.SeatBot(ctx, id, tokens.Admin(secret, id, 0), 0, "easy"); err != nil {
+		t.Fatal(err)
+	}
+	e.playWithBots(id, 5000)
+	body := htmlUnescape(e.browser().open(id, 0).Body)
+	T := func(key string, args ...any) string { return api.PageCatalog.T("en", key, args...) }
+	if !strings.Contains(body, `<p class="you">`+T("play.you_played", "Ann")+`</p>`) || strings.Contains(body, "hand it back") {
+		t.Errorf("the finished page of the bot's seat does not say only whom its reader played:\n%s", body)
+	}
+}
