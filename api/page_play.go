@@ -301,14 +301,17 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		}
 		d.Engine = sm.Game
 		d.Rounds = drawChart(p.scores(c, sm.ID), names, cat.T(pageCatalog.Variant("audit.round", sm.Game)))
-	case d.YourTurn || d.BotTurn:
-		d.Turn = cat.T("play.your_turn")
+	case (d.YourTurn || d.BotTurn) && len(waiting) > 0:
+		// A simultaneous choice: the seat is awaited with others, not
+		// after them ("Your turn. Waiting for Bernard." read as both).
+		d.Turn = cat.T("play.your_turn_at_once", strings.Join(waiting, ", "))
 		if d.BotTurn {
-			d.Turn = cat.T("play.bot_turn")
+			d.Turn = cat.T("play.bot_turn_at_once", strings.Join(waiting, ", "))
 		}
-		if len(waiting) > 0 {
-			d.Turn += " " + cat.T("play.waiting", strings.Join(waiting, ", "))
-		}
+	case d.YourTurn:
+		d.Turn = cat.T("play.your_turn")
+	case d.BotTurn:
+		d.Turn = cat.T("play.bot_turn")
 	default:
 		d.Turn = cat.T("play.waiting", strings.Join(waiting, ", "))
 	}
