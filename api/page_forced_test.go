@@ -4,9 +4,11 @@ import (
 	"context"
 	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"pbem/engine/bagpipes"
 	"pbem/engine/lords"
 	"pbem/events/play"
 	"pbem/events/tokens"
@@ -56,7 +58,8 @@ func TestHistoryTellsForcedSteps(t *testing.T) {
 // the card to its player and the round's end to the game, not to the
 // player whose move led to it (a user trial read "Combat: ... · Amélie"
 // and "The rewards are given. · Amélie"); the audit page of the ended
-// game does the same.
+// game does the same. A seat's own decision naming another seat (a
+// badge given) is the seat's, and the muster's end is the game's.
 func TestHistoryCreditsTheGamesOwnSteps(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -96,6 +99,44 @@ func TestHistoryCreditsTheGamesOwnSteps(t *testing.T) {
 	audit := html.UnescapeString(b.get("/games/" + id + "/audit").Body)
 	if !strings.Contains(audit, "Round 1 ends.</span> · the game ·") {
 		t.Errorf("the audit page does not credit the round's end to the game:\n%s", audit)
+	}
+
+	// A seat's own decision that names another seat is the seat's ("Alice
+	// gives the badge of honour to Giulia. · the game", a user trial).
+	id = e.createGame(bagpipes.Name, 4, "en", "")
+	b.open(id, 0)
+	gives := regexp.MustCompile(`^(\w+) gives the badge of honour to `)
+	credited := 0
+	for tries := 0; credited == 0 && tries < 40 && e.toMove(id) >= 0; tries++ {
+		e.playSome(id, uint64(tries), 10)
+		for _, m := range historyLineRE.FindAllStringSubmatch(html.UnescapeString(b.get("/play/"+id+"/history").Body), -1) {
+			if g := gives.FindStringSubmatch(m[1]); g != nil {
+				credited++
+				if m[2] != g[1] {
+					t.Errorf("the history credits %q to %q, not to its giver", m[1], m[2])
+				}
+			}
+		}
+	}
+	if credited == 0 {
+		t.Error("no badge was given in the game played")
+	}
+
+	// The muster's end is the game's, not the last answerer's ("Everyone
+	// has answered: the game begins. · Giulia").
+	id, _ = musterGame(t, e, "")
+	for seat := range 3 {
+		if err := e.svc.AnswerAs(ctx, id, seat, true, "k"+strconv.Itoa(seat)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.open(id, 0)
+	lines = map[string]string{}
+	for _, m := range historyLineRE.FindAllStringSubmatch(html.UnescapeString(b.get("/play/"+id+"/history").Body), -1) {
+		lines[m[1]] = m[2]
+	}
+	if got := lines["Everyone has answered: the game begins."]; got != "the game" {
+		t.Errorf("the history credits the muster's end to %q, want the game (lines: %q)", got, lines)
 	}
 }
 

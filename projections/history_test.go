@@ -51,12 +51,22 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 			return st, err
 		}}
 	at := time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC)
+	// A decision's events are one append: its time, and its first event
+	// its key, as the service writes a keyed move (pbemevent.SameAppend).
+	var appendAt time.Time
+	var key string
+	var steps pbemevent.Steps
 	add := func(typ, actor string, data []byte, ev engine.Event) {
 		t.Helper()
 		v := int64(len(evs) + 1)
 		h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(v)))
-		e := events.Event{Stream: "g", Version: v, Type: typ, Data: data, Meta: events.Metadata{Actor: actor},
-			Hash: h[:], RecordedAt: at.Add(time.Duration(v) * time.Minute)}
+		when := at.Add(time.Duration(v) * time.Minute)
+		if !appendAt.IsZero() {
+			when = appendAt
+		}
+		e := events.Event{Stream: "g", Version: v, Type: typ, Data: data, Meta: events.Metadata{Actor: actor, IdempotencyKey: key},
+			Hash: h[:], RecordedAt: when}
+		key = ""
 		if len(evs) > 0 {
 			e.PrevHash = evs[len(evs)-1].Hash
 		}
@@ -68,13 +78,15 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The game's own steps, told from the whole stream as it grows
+		// (every act here is a seat's, "seat:N"; a decision's first
+		// event is its seat's act).
 		for i := range hist {
-			// The game's own steps: every act here is a seat's ("seat:N"),
-			// whose actor names the acting seat (pbemevent.Steps carries a
-			// bot's, named by its append's key, through the append).
-			h := &hist[i]
-			h.Step = pbemevent.GameStep(h.Type, pbemevent.ActingSeat(h.Actor, ""), h.Data)
+			told, as := e, steps // each row told from the data its reader sees
+			told.Data = hist[i].Data
+			hist[i].Step = as.Next(told)
 		}
+		steps.Next(e)
 		want = append(want, hist...)
 		rows = append(rows, p.Game.Clone())
 	}
@@ -115,6 +127,7 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 			t.Fatalf("decide: %v", err)
 		}
 		last, lastSeat = nil, seat
+		appendAt, key = at.Add(time.Duration(len(evs)+1)*time.Minute), fmt.Sprintf("seat:%d:k%d", seat, len(evs)+1)
 		for _, ev := range decided {
 			data, err := json.Marshal(ev)
 			if err != nil {
@@ -123,6 +136,7 @@ func randomStream(t *testing.T, eng engine.Game, n int, r *rand.Rand) ([]events.
 			add(ev.EventType(), fmt.Sprintf("seat:%d", seat), data, ev)
 			last = append(last, int64(len(evs)))
 		}
+		appendAt = time.Time{}
 	}
 	return evs, want, rows
 }

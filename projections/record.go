@@ -180,7 +180,7 @@ func (f *stintFold) run() error {
 	evs := f.evs
 	for i := 1; i < len(evs) && !f.ended; {
 		j := i + 1
-		for j < len(evs) && sameStep(evs[j-1], evs[j]) {
+		for j < len(evs) && pbemevent.SameAppend(evs[j-1], evs[j]) {
 			j++
 		}
 		if err := f.step(evs[i:j]); err != nil {
@@ -189,13 +189,6 @@ func (f *stintFold) run() error {
 		i = j
 	}
 	return nil
-}
-
-// sameStep reports whether b belongs to the append of a, the event just
-// before it.
-func sameStep(a, b events.Event) bool {
-	return b.Meta.IdempotencyKey == "" && a.RecordedAt.Equal(b.RecordedAt) &&
-		a.Meta.Actor == b.Meta.Actor && a.Meta.RequestID == b.Meta.RequestID
 }
 
 // step folds one append's events, then opens the turns it owes.

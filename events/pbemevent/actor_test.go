@@ -1,8 +1,10 @@
 package pbemevent
 
 import (
-	"pbem/events"
 	"testing"
+	"time"
+
+	"pbem/events"
 )
 
 // TestSeatActorReadsBack checks that a seat's actor reads back as its seat
@@ -35,7 +37,8 @@ func TestLevelOfBot(t *testing.T) {
 
 // TestGameStep: an event of the game is its actor's act when its data
 // names the acting seat; a step of the game's own when it names no seat or
-// another; a service event is always its actor's.
+// another; a service event is always its actor's, but the muster's end,
+// which is the game's.
 func TestGameStep(t *testing.T) {
 	for _, c := range []struct {
 		typ  string
@@ -50,6 +53,8 @@ func TestGameStep(t *testing.T) {
 		{"round_ended", -1, `{}`, true},
 		{TypeChat, 0, `{"text":"hi"}`, false},
 		{"played", 0, `not json`, true},
+		{TypeMustered, 2, `{"by":"all"}`, true}, // the muster's end follows the last answer
+		{TypeAccepted, 2, `{"seat":2}`, false},
 	} {
 		if got := GameStep(c.typ, c.seat, []byte(c.data)); got != c.want {
 			t.Errorf("GameStep(%q, %d, %s) = %v, want %v", c.typ, c.seat, c.data, got, c.want)
@@ -105,6 +110,37 @@ func TestStepsCarryABotsSeatThroughItsAppend(t *testing.T) {
 	} {
 		if got := st.Next(c.e); got != c.want {
 			t.Errorf("event %d: Next = %v, want %v", i, got, c.want)
+		}
+	}
+}
+
+// TestStepsCreditADecisionsFirstEventToItsSeat (a user trial read "Alice
+// gives the badge of honour to Giulia. · the game"): the first event of a
+// seat's append is its act even where its data names another seat, and
+// the events after it are the game's where they name no seat or another;
+// a new append by the same seat (its own key, or another time) begins
+// another act.
+func TestStepsCreditADecisionsFirstEventToItsSeat(t *testing.T) {
+	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	ev := func(typ, key string, sec int, data string) events.Event {
+		return events.Event{Type: typ, Data: []byte(data), RecordedAt: at.Add(time.Duration(sec) * time.Second),
+			Meta: events.Metadata{Actor: "seat:0", IdempotencyKey: key}}
+	}
+	var st Steps
+	for i, c := range []struct {
+		e    events.Event
+		want bool
+	}{
+		{ev("badge_passed", "seat:0:k1", 0, `{"from":0,"to":2}`), false}, // Alice gives the badge
+		{ev("phase", "", 0, `{"phase":"choice"}`), true},
+		{ev("badge_passed", "", 5, `{"from":0,"to":1}`), false}, // a later append, unkeyed
+		{ev("turn_started", "", 5, `{"seat":1}`), true},
+		{ev(TypeAccepted, "", 9, `{"seat":0}`), false},
+		{ev(TypeMustered, "", 9, `{"by":"all"}`), true}, // everyone has answered: the game's
+		{ev("turn_started", "", 9, `{"seat":2}`), true},
+	} {
+		if got := st.Next(c.e); got != c.want {
+			t.Errorf("event %d (%s): Next = %v, want %v", i, c.e.Type, got, c.want)
 		}
 	}
 }

@@ -200,8 +200,13 @@ func SeedHash(seed engine.Seed) string {
 // the act rather than the act: an event of the game (not of the service:
 // table talk, take-backs and settings are always their actor's) whose data
 // names no seat, or another seat than the one that acted (a round's end, a
-// battle, the next seat's turn beginning).
+// battle, the next seat's turn beginning), and the muster's end, which
+// follows the last answer but is no one's act. Steps also credits a
+// decision's first event to its seat, whomever it names (a badge given).
 func GameStep(typ string, seat int, data json.RawMessage) bool {
+	if typ == TypeMustered {
+		return true
+	}
 	if IsServiceEvent(typ) {
 		return false
 	}
@@ -215,24 +220,45 @@ func GameStep(typ string, seat int, data json.RawMessage) bool {
 }
 
 // Steps tells, event after event of a stream read in order, which are
-// the game's own steps (GameStep). Only an append's first event carries
-// its idempotency key, which names the seat of a bot's move: Steps carries
-// that seat on to the events of the same actor that follow. Its zero
-// value is ready; a run that begins within a bot's append knows no seat
-// for the events before the next key.
+// the game's own steps. The first event of a seat's append is its act,
+// whatever seat its data names (an engine's Decide returns the decision's
+// own event first: "Alice gives the badge of honour to Giulia" is
+// Alice's); the events after it are told by GameStep, and so is the
+// first event of a run when nothing tells it began an append. Only an append's
+// first event carries its idempotency key, which names the seat of a
+// bot's move: Steps carries that seat on to the events of the same actor
+// that follow. Its zero value is ready; a run that begins within a bot's
+// append knows no seat for the events before the next key.
 type Steps struct {
 	by    int
 	actor string
 	seen  bool
+	last  events.Event
 }
 
 // Next reports whether e, the event after the last one given, is a step
 // of the game's own.
 func (st *Steps) Next(e events.Event) bool {
+	// An append's first event: it carries the append's key (a page's, a
+	// reply's, a bot's move), or follows another append. A run that
+	// begins within an append, or at an unkeyed one, cannot tell.
+	first := e.Meta.IdempotencyKey != "" || st.seen && !SameAppend(st.last, e)
 	if s := ActingSeat(e.Meta.Actor, e.Meta.IdempotencyKey); s >= 0 || !st.seen || e.Meta.Actor != st.actor {
 		st.by, st.actor, st.seen = s, e.Meta.Actor, true
 	}
+	st.last = e
+	if first && st.by >= 0 && !IsServiceEvent(e.Type) {
+		return false
+	}
 	return GameStep(e.Type, st.by, e.Data)
+}
+
+// SameAppend reports whether b, the event just after a in its stream,
+// was appended with it: no key of its own (only an append's first event
+// carries one), the same time, actor and request.
+func SameAppend(a, b events.Event) bool {
+	return b.Meta.IdempotencyKey == "" && a.RecordedAt.Equal(b.RecordedAt) &&
+		a.Meta.Actor == b.Meta.Actor && a.Meta.RequestID == b.Meta.RequestID
 }
 
 // ActingSeat is the seat that acted in an event of actor and idempotency
