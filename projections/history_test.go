@@ -200,8 +200,11 @@ func TestSeatHistoryEqualsTheProjectorsRows(t *testing.T) {
 }
 
 // TestSeatHistoryKeepsOtherSeatsSecrets: for every event that some seat
-// sees otherwise than the public (its own hidden cards), no other seat's
-// history carries that seat's row or its data.
+// sees otherwise than the public (its own hidden cards, its secret side),
+// no other seat's history carries that seat's row, its data or its line,
+// as a cheat reading their own history would look for them; and a seat
+// that chose a side in secret reads it in its own history (a user trial:
+// "Alice has made their choice." in Alice's own).
 func TestSeatHistoryKeepsOtherSeatsSecrets(t *testing.T) {
 	t.Parallel()
 	lg, err := lords.New()
@@ -213,13 +216,25 @@ func TestSeatHistoryKeepsOtherSeatsSecrets(t *testing.T) {
 		evs, all, rows := randomStream(t, eng, 4, rand.New(rand.NewPCG(7, 18)))
 		g := rows[len(rows)-1]
 		private := map[int64]map[int]string{} // version, seat: what only that seat sees
+		lines := map[int64]map[int]string{}   // version, seat: its line, where it tells more than the public's
+		public := map[int64]string{}
+		ownSides := 0
 		for _, r := range all {
-			if r.Seat != engine.Spectator {
-				if private[r.Version] == nil {
-					private[r.Version] = map[int]string{}
-				}
-				private[r.Version][r.Seat] = string(r.Data)
+			if r.Seat == engine.Spectator {
+				public[r.Version] = r.Summary
+				continue
 			}
+			if private[r.Version] == nil {
+				private[r.Version], lines[r.Version] = map[int]string{}, map[int]string{}
+			}
+			private[r.Version][r.Seat] = string(r.Data)
+			if r.Summary != public[r.Version] {
+				lines[r.Version][r.Seat] = r.Summary
+				ownSides += b2i(r.Type == bagpipes.EvtChoiceMade)
+			}
+		}
+		if eng.Name() == bagpipes.Name && ownSides == 0 {
+			t.Fatalf("%s: no seat reads its own secret side in its history", eng.Name())
 		}
 		if len(private) == 0 {
 			t.Fatalf("%s: no event is seen privately: the check is blind", eng.Name())
@@ -241,6 +256,9 @@ func TestSeatHistoryKeepsOtherSeatsSecrets(t *testing.T) {
 					secrets++
 					if string(r.Data) == data {
 						t.Fatalf("%s: seat %d's history of v%d is seat %d's private row %s", eng.Name(), seat, r.Version, other, data)
+					}
+					if line, ok := lines[r.Version][other]; ok && r.Summary == line {
+						t.Fatalf("%s: seat %d's history of v%d tells seat %d's secret line %q", eng.Name(), seat, r.Version, other, line)
 					}
 				}
 			}

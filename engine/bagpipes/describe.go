@@ -55,6 +55,11 @@ func (Game) describe(e engine.Event, names []string, lang string) string {
 	case StayedHome:
 		return p.T("event.stayed", name(e.Seat))
 	case ChoiceMade:
+		// The side is in the chooser's own version only (Redact): its
+		// history tells it the side it chose, the others' that it chose.
+		if texts.Has("event.choice." + e.Side) {
+			return p.T("event.choice."+e.Side, name(e.Seat))
+		}
 		return p.T("event.choice", name(e.Seat))
 	case Passed:
 		return p.T("event.pass", name(e.Seat))

@@ -7,10 +7,22 @@ import (
 	"pbem/engine"
 )
 
+// TestDescribeHidesSecrets: no sentence names a drawn card, even told
+// from the whole event; a secret side choice is told only from the
+// chooser's own version ("Bob secretly chooses to support England.": a
+// user trial's Alice read "Alice has made their choice." of her own),
+// never from the version any other seat or the public sees (Redact).
 func TestDescribeHidesSecrets(t *testing.T) {
 	names := []string{"Ann", "Bob", "Cid", "Dee"}
+	choice := ChoiceMade{Seat: 1, Side: "england", Dagger: "dagger-3a", Daggers: 3}
+	for lang, want := range map[string]string{"en": "Bob secretly chooses to support England.", "fr": "Bob choisit en secret de soutenir l'Angleterre.",
+		"it": "Bob sceglie in segreto di sostenere l'Inghilterra."} {
+		if got := (Game{}).Describe(Game{}.Redact(choice, 1), names, lang); got != want {
+			t.Errorf("%s: the chooser's own line is %q, want %q", lang, got, want)
+		}
+	}
 	secret := []engine.Event{
-		ChoiceMade{Seat: 1, Side: "england", Dagger: "dagger-3a", Daggers: 3},
+		Game{}.Redact(choice, engine.Spectator), Game{}.Redact(choice, 0), Game{}.Redact(choice, 3),
 		CardPlayed{Seat: 2, Card: "pipers-lament", Name: "Piper's Lament", Units: -1, Target: -1,
 			Draws: []Draw{{Seat: 2, Deck: "bagpipe", Card: "bruces-trick"}}},
 		Awards{Gold: []int{1, 2, 3, 4}, Units: []int{0, 0, 0, 0}, Draws: []Draw{{Seat: 1, Deck: "dagger", Card: "dagger-3b", Daggers: 3}}},
