@@ -15,7 +15,7 @@ import (
 func TestDescribeHidesSecrets(t *testing.T) {
 	names := []string{"Ann", "Bob", "Cid", "Dee"}
 	choice := ChoiceMade{Seat: 1, Side: "england", Dagger: "dagger-3a", Daggers: 3}
-	for lang, want := range map[string]string{"en": "Bob secretly chooses to support England.", "fr": "Bob choisit en secret de soutenir l'Angleterre.",
+	for lang, want := range map[string]string{"en": "Bob secretly chooses to support England.", "fr": "Bob choisit secrètement de soutenir l'Angleterre.",
 		"it": "Bob sceglie in segreto di sostenere l'Inghilterra."} {
 		if got := (Game{}).Describe(Game{}.Redact(choice, 1), names, lang); got != want {
 			t.Errorf("%s: the chooser's own line is %q, want %q", lang, got, want)
