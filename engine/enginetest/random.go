@@ -291,6 +291,9 @@ func checkEnd(g engine.Game, s engine.State, deep bool) error {
 			return errors.New("result places not ascending")
 		}
 	}
+	if err := checkStandings(s, res); err != nil {
+		return err
+	}
 	if len(s.ToMove()) != 0 {
 		return fmt.Errorf("game over but ToMove = %v", s.ToMove())
 	}
@@ -368,4 +371,25 @@ func mustJSON(v any) []byte {
 		return []byte(fmt.Sprintf("<marshal error: %v>", err))
 	}
 	return raw
+}
+
+// checkStandings checks that the result told to players (State.Standings)
+// ranks the seats as the recorded result does, in every language, with a
+// summary and one cell under each column.
+func checkStandings(s engine.State, res *engine.Result) error {
+	for _, lang := range []string{"en", "fr", "it"} {
+		st := s.Speak(lang, nil).Standings()
+		if st == nil {
+			return fmt.Errorf("%s: an ended game has no standings", lang)
+		}
+		if st.Summary == "" || len(st.Columns) == 0 || len(st.Rows) != len(res.Ranking) {
+			return fmt.Errorf("%s: standings %+v of a result ranking %d seats", lang, st, len(res.Ranking))
+		}
+		for i, r := range st.Rows {
+			if r.Seat != res.Ranking[i].Seat || r.Place != res.Ranking[i].Place || len(r.Cells) != len(st.Columns) {
+				return fmt.Errorf("%s: standings row %d %+v, result %+v, columns %q", lang, i, r, res.Ranking[i], st.Columns)
+			}
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,9 +147,19 @@ func (s *toyState) View(seat int) engine.SeatView { return toyView{s} }
 // rule uses).
 type toyView struct{ *toyState }
 
-func (v toyView) ViewSeat() int                  { return v.Next }
-func (toyView) Score() engine.Score              { return engine.Score{} }
-func (s *toyState) Standings() *engine.Standings { return nil }
+func (v toyView) ViewSeat() int     { return v.Next }
+func (toyView) Score() engine.Score { return engine.Score{} }
+func (s *toyState) Standings() *engine.Standings {
+	r := s.Result()
+	if r == nil {
+		return nil
+	}
+	out := &engine.Standings{Summary: "the last player wins", Columns: []string{"Won"}}
+	for _, st := range r.Ranking {
+		out.Rows = append(out.Rows, engine.StandingRow{Seat: st.Seat, Place: st.Place, Cells: []string{strconv.FormatBool(st.Place == 1)}})
+	}
+	return out
+}
 func (s *toyState) Result() *engine.Result {
 	if s.Winner < 0 {
 		return nil
