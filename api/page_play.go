@@ -134,11 +134,14 @@ func decision(cat i18n.Printer, groups []moveGroup) *decideLink {
 
 // moveButton is one legal move: its JSON (posted back verbatim) and label.
 // Final marks a move that cannot be taken back once played: the page asks
-// for a confirmation first.
+// for a confirmation first, unless it is the seat's only move (there is
+// nothing else to tap by mistake). EndsTurn marks a move that ends the
+// seat's turn: the confirmation says so.
 type moveButton struct {
-	JSON  string
-	Label string
-	Final bool
+	JSON     string
+	Label    string
+	Final    bool
+	EndsTurn bool
 	// Ask is the form action of a Final move (the confirmation first).
 	Ask string
 	// Card is the card of the table this move is about (see
@@ -390,7 +393,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		d.Generic = genericFields(raw)
 	}
 	if !d.YouBot { // the person cannot move for the bot that plays their seat (page_play_bot_test.go)
-		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback.Final, grouper)
+		d.Groups = groupMoves(cat, v.LegalMoves, sp.Takeback, grouper)
 	}
 	d.Decide = decision(cat, d.Groups)
 	for _, g := range d.Groups {
@@ -399,7 +402,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 	d.MovesOpen = len(d.Groups) == 1
 	for _, g := range d.Groups {
 		for i := range g.Moves {
-			if g.Moves[i].Final {
+			if g.Moves[i].Final && d.MoveCount > 1 {
 				g.Moves[i].Ask = "/play/" + sm.ID + "?confirm=" + confirmAsk
 			}
 		}
@@ -421,11 +424,11 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 }
 
 // groupMoves turns the legal moves into titled button groups, in the order
-// of their first appearance. final[i] marks moves[i] as one that cannot be
-// taken back. grouper, if set, gives the group (a catalog key) of a move's
+// of their first appearance. offer.Final[i] marks moves[i] as one that
+// cannot be taken back, offer.EndsTurn[i] as one that ends the turn. grouper, if set, gives the group (a catalog key) of a move's
 // kind ("": move.other). Each button posts the move's JSON and shows its
 // label; the card it is about (engine.About) places it on the table.
-func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, grouper func(kind string) string) []moveGroup {
+func groupMoves(cat i18n.Printer, moves []engine.Move, offer play.TakebackOffer, grouper func(kind string) string) []moveGroup {
 	var out []moveGroup
 	at := map[string]int{}
 	for k, m := range moves {
@@ -447,7 +450,8 @@ func groupMoves(cat i18n.Printer, moves []engine.Move, final []bool, grouper fun
 			at[group] = i
 			out = append(out, moveGroup{ID: "moves-" + strconv.Itoa(i), Title: cat.T(group)})
 		}
-		mb := moveButton{JSON: string(b), Label: m.Label(), Card: about.Card, Final: k < len(final) && final[k]}
+		mb := moveButton{JSON: string(b), Label: m.Label(), Card: about.Card,
+			Final: k < len(offer.Final) && offer.Final[k], EndsTurn: k < len(offer.EndsTurn) && offer.EndsTurn[k]}
 		out[i].Moves = append(out[i].Moves, mb)
 	}
 	return out

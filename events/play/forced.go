@@ -2,6 +2,7 @@ package play
 
 import (
 	"fmt"
+	"slices"
 
 	"pbem/engine"
 	"pbem/events"
@@ -87,10 +88,38 @@ func hasEngineEvent(decoded []engine.Event) bool {
 // leaves alone), lead to a forced step: the move cannot then be taken
 // back, and the play page asks for a confirmation before it.
 func leadsToForced(st engine.State, evs []engine.Event) bool {
+	_, mv := nextForced(applied(st, evs))
+	return mv != nil
+}
+
+// applied is a copy of st with the events evs applied (st is left alone).
+func applied(st engine.State, evs []engine.Event) engine.State {
 	after := st.Clone()
 	for _, e := range evs {
 		after.Apply(e)
 	}
-	_, mv := nextForced(after)
-	return mv != nil
+	return after
+}
+
+// endsTurn reports whether seat's turn is over in st, the state after its
+// move: it is no longer awaited, or its own forced steps (played at once,
+// withForced) leave it not awaited. st is played on.
+func endsTurn(st engine.State, seat int) bool {
+	for n := 0; n < maxForced; n++ {
+		if !slices.Contains(st.ToMove(), seat) {
+			return true
+		}
+		mv := st.Forced(seat)
+		if mv == nil {
+			return false
+		}
+		out, err := st.Decide(seat, mv)
+		if err != nil || len(out) == 0 {
+			return false
+		}
+		for _, e := range out {
+			st.Apply(e)
+		}
+	}
+	return false
 }

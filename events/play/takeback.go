@@ -112,10 +112,14 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 // last move if it may still take it back (0 if not), and, for each of its
 // legal moves in order, whether that move could not be taken back once
 // played (the page asks for a confirmation first): a move that reveals
-// something, or one a forced step would follow (withForced).
+// something, or one a forced step would follow (withForced); and whether
+// it ends the seat's turn (EndsTurn: the seat is no longer awaited once
+// the move and its own forced steps are played), which the confirmation
+// says.
 type TakebackOffer struct {
-	Version int64
-	Final   []bool
+	Version  int64
+	Final    []bool
+	EndsTurn []bool
 }
 
 // takebackOffer computes the offer of seat in game g (state st): from the
@@ -125,7 +129,14 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 	var o TakebackOffer
 	for _, mv := range legal {
 		evs, err := st.Decide(seat, mv)
-		o.Final = append(o.Final, err != nil || !eng.Reversible(evs) || leadsToForced(st, evs))
+		if err != nil {
+			o.Final, o.EndsTurn = append(o.Final, true), append(o.EndsTurn, false)
+			continue
+		}
+		after := applied(st, evs)
+		_, forced := nextForced(after)
+		o.Final = append(o.Final, !eng.Reversible(evs) || forced != nil)
+		o.EndsTurn = append(o.EndsTurn, endsTurn(after, seat))
 	}
 	if g.Status != projections.StatusActive || g.Version < 2 {
 		return o, nil
