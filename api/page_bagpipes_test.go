@@ -194,3 +194,39 @@ func TestPageBagpipesSaysDaggersAndX2InWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPageBagpipesOffersTheTurnInSight: on the seat's turn the action
+// bar's "Choose your move" leads to the list of all the moves (the script
+// unfolds it and focuses its first move: TestBrowserPlayPageFitsAPhone),
+// and a card of the "x2" symbol on the seat's own table that may be
+// played again is ringed and opens its play, as a card of the hand does.
+// A user trial found the bar's link leading to a folded heading, and the
+// card to play again looking like any card on the table.
+func TestPageBagpipesOffersTheTurnInSight(t *testing.T) {
+	t.Parallel()
+	e := newPageEnv(t)
+	id := e.createGame(bagpipes.Name, 3, "en", "")
+	body := e.browser().open(id, e.toMove(id)).Body
+	if !strings.Contains(body, `<a href="#all-moves" class="bar-decide">`) {
+		t.Error(`the action bar's "Choose your move" does not lead to the list of all the moves`)
+	}
+	name := ""
+	seat := e.playUntil(id, 3, 800, func(v *play.View) bool {
+		bv := bagView(t, v)
+		for _, c := range bv.Players[bv.Seat].Table {
+			for _, m := range v.LegalMoves {
+				if m.About().Card == bagpipes.HandCard(c.ID) {
+					name = c.Name
+					return true
+				}
+			}
+		}
+		return false
+	})
+	body = html.UnescapeString(e.browser().open(id, seat).Body)
+	table := body[strings.Index(body, `id="h-players"`):]
+	card := regexp.MustCompile(`<li class="bcard[^"]*"><details class="pick"><summary><strong>` + regexp.QuoteMeta(name) + `</strong>`).FindString(table)
+	if !strings.Contains(card, "playable") {
+		t.Errorf("seat %d's page does not offer to play %s again from its table:\n%s", seat, name, table)
+	}
+}

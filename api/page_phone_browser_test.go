@@ -90,6 +90,7 @@ func TestBrowserPlayPageFitsAPhone(t *testing.T) {
 				fitsAndAxeClean(t, tb, src, name+" folded", vp.w)
 				eval[bool](t, tb, `document.querySelectorAll("details").forEach(d => { d.open = true; }), true`)
 				fitsAndAxeClean(t, tb, src, name+" unfolded", vp.w)
+				checkBarFocusesAMove(t, tb, name)
 				release(tb)
 			}
 		}
@@ -162,14 +163,14 @@ func checkZoneLine(t *testing.T, tb context.Context, name, zone string) {
 // checkBarNamesDecision checks that the action bar of a seat to move
 // names the decision it has to make, with a link into the page's moves:
 // to the one kind of move's fieldset, whose legend the bar names, or to
-// the moves' heading when there are several kinds.
+// the folded list of all the moves when there are several kinds.
 func checkBarNamesDecision(t *testing.T, tb context.Context, name string) {
 	t.Helper()
 	got := eval[[]string](t, tb, `(() => {
 		const a = document.querySelector("#action-bar a.bar-decide");
 		if (!a) return ["", "", "", ""];
 		const to = document.getElementById(a.hash.slice(1));
-		const legend = to && to.querySelector("legend");
+		const legend = to && to.tagName === "FIELDSET" && to.querySelector("legend");
 		return [a.hash, a.textContent.trim(), to && document.getElementById("moves-form").contains(to) ? "in" : "out", legend ? legend.textContent.trim() : ""];
 	})()`)
 	href, text, where, legend := got[0], got[1], got[2], got[3]
@@ -180,6 +181,24 @@ func checkBarNamesDecision(t *testing.T, tb context.Context, name string) {
 		t.Errorf("%s: the action bar's link %s does not lead into the moves", name, href)
 	case legend != "" && legend != text:
 		t.Errorf("%s: the action bar names %q, its link leads to %q", name, text, legend)
+	}
+}
+
+// checkBarFocusesAMove checks that the action bar's link to the decision,
+// tapped with the list of moves folded, unfolds it and puts the focus on
+// a move of the decision (a user trial tapped "Choose your move" and
+// found a folded block).
+func checkBarFocusesAMove(t *testing.T, tb context.Context, name string) {
+	t.Helper()
+	got := eval[string](t, tb, `(() => {
+		document.getElementById("all-moves").open = false;
+		const a = document.querySelector("#action-bar a.bar-decide");
+		a.click();
+		const f = document.activeElement, to = document.getElementById(a.hash.slice(1));
+		return f && f.name === "move" && to.contains(f) && f.offsetParent !== null ? "" : a.hash + " focused " + (f ? f.outerHTML.slice(0, 80) : "nothing");
+	})()`)
+	if got != "" {
+		t.Errorf("%s: the action bar's link does not put the focus on a move: %s", name, got)
 	}
 }
 

@@ -112,8 +112,9 @@ type moveGroup struct {
 }
 
 // decideLink names the decision a seat has to make and links to its
-// moves: the one group's fieldset, titled by it (One), or the moves'
-// heading when there are several kinds of move.
+// moves: the one group's fieldset, titled by it (One), or the folded list
+// of all the moves when there are several kinds of move (the script
+// unfolds it and puts the focus on its first move).
 type decideLink struct {
 	Href string
 	Text string
@@ -129,7 +130,7 @@ func decision(cat i18n.Printer, groups []moveGroup) *decideLink {
 	case 1:
 		return &decideLink{Href: "#" + groups[0].ID, Text: groups[0].Title, One: true}
 	}
-	return &decideLink{Href: "#h-moves", Text: cat.T("bar.choose")}
+	return &decideLink{Href: "#all-moves", Text: cat.T("bar.choose")}
 }
 
 // moveButton is one legal move: its JSON (posted back verbatim) and label.

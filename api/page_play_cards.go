@@ -76,5 +76,14 @@ func (d *playPage) cardMoves() {
 		for i := range d.Bag.Hand {
 			d.Bag.Hand[i].Moves = take(bagpipes.HandCard(d.Bag.Hand[i].ID))
 		}
+		// A card of the "x2" symbol on the seat's own table plays once
+		// more: it offers that play as a card of the hand does.
+		for _, pl := range d.Bag.Players {
+			if pl.You {
+				for i := range pl.Table {
+					pl.Table[i].Moves = take(bagpipes.HandCard(pl.Table[i].ID))
+				}
+			}
+		}
 	}
 }

@@ -60,11 +60,16 @@
   tellFolds();
   roomForBar();
   window.addEventListener("resize", roomForBar);
+  // The link's target is the list of moves (or the one kind's fieldset):
+  // it is unfolded and its first move takes the focus (scrolled into view
+  // above the bar), ready for a tap or a key.
   document.addEventListener("click", function (e) {
     var a = e.target.closest ? e.target.closest("a.bar-decide") : null;
     var to = a ? document.getElementById(a.hash.slice(1)) : null;
     var d = to && to.closest ? to.closest("details") : null;
     if (d) { d.open = true; }
+    var first = to ? to.querySelector("button[name=move]") : null;
+    if (first) { e.preventDefault(); first.focus(); }
   }, true);
   // The language menu takes effect as soon as a language is chosen (its
   // button does it without script).
