@@ -22,6 +22,9 @@ import (
 // bot shows no name, email or language field (and a person's seat shows
 // them again); the game is created with the bot named "Bot 2" in the
 // page's language. axe finds nothing serious or critical with a bot seat.
+// Every select's options fit its width (a trial found "the deadlines wait
+// for them (up to 14 day" cut off on a phone); a refused address is told
+// right after its field, which shows it by more than colour.
 func TestBrowserLobbyDescribesGamesAndBotSeats(t *testing.T) {
 	root := startBrowser(t)
 	src := axeSource(t)
@@ -60,6 +63,10 @@ func TestBrowserLobbyDescribesGamesAndBotSeats(t *testing.T) {
 			if n := eval[int](t, tb, visible); n != 3 {
 				t.Errorf("%s: a seat given back to a person shows %d of its 3 fields", name, n)
 			}
+			if cut := eval[[]string](t, tb, selectsCut); len(cut) > 0 {
+				t.Errorf("%s: options cut off in their select: %q", name, cut)
+			}
+			refusedSeat(t, tb, src, shots, name, vp.mobile)
 			release(tb)
 		}
 	}
@@ -84,4 +91,46 @@ func TestBrowserLobbyDescribesGamesAndBotSeats(t *testing.T) {
 	if len(req.Players) != 2 || req.Players[1] != (play.NewPlayer{Name: "Bot 2", Bot: "easy"}) || req.Players[0].Email != "ann@example.org" {
 		t.Errorf("the players proposed: %+v", req.Players)
 	}
+}
+
+// selectsCut lists the options of the lobby's selects whose text is wider
+// than their select shows (its width less its padding and arrow).
+const selectsCut = `(function () {
+  var c = document.createElement("canvas").getContext("2d"), out = [];
+  document.querySelectorAll("form.lobby select").forEach(function (s) {
+    if (s.offsetParent === null) { return; }
+    var cs = getComputedStyle(s);
+    c.font = cs.fontWeight + " " + cs.fontSize + " " + cs.fontFamily;
+    Array.prototype.forEach.call(s.options, function (o) {
+      if (c.measureText(o.text).width > s.clientWidth - 36) { out.push(s.name + ": " + o.text); }
+    });
+  });
+  return out; })()`
+
+// refusedSeat sends the lobby with player 2's address lacking its
+// domain's dot: the message comes right after the address's field (on a
+// phone, before the seat's language), and the field shows it by a thick
+// red border, not by colour alone; axe finds nothing serious.
+func refusedSeat(t *testing.T, tb context.Context, src, shots, name string, phone bool) {
+	t.Helper()
+	eval[bool](t, tb, `(function () {
+  [["name1", "Ann"], ["email1", "ann@example.org"], ["name2", "Bob"], ["email2", "bob@example"], ["organiser_email", "ann@example.org"]].forEach(function (f) {
+    document.querySelector("[name=" + f[0] + "]").value = f[1]; });
+  return true; })()`)
+	within(t, tb, 30*time.Second, name+" refused",
+		chromedp.Evaluate[chromedp.Void](`setTimeout(function () { document.querySelector("form.lobby button.primary").click(); }, 0)`),
+		chromedp.WaitVisible(chromedp.CSS("#err-email2")))
+	got := eval[[]float64](t, tb, `(function () {
+  var f = document.getElementById("email2").getBoundingClientRect(), e = document.getElementById("err-email2").getBoundingClientRect(),
+      l = document.querySelector("[name=lang2]").getBoundingClientRect();
+  return [e.top - f.bottom, l.top - e.bottom, parseFloat(getComputedStyle(document.getElementById("email2")).borderTopWidth)]; })()`)
+	if got[0] < 0 || got[0] > 30 || (phone && got[1] < 0) {
+		t.Errorf("%s: the address's message is %.0f px under its field and %.0f px above the seat's language", name, got[0], got[1])
+	}
+	if got[2] < 3 {
+		t.Errorf("%s: the refused field's border is %.1f px: it looks like the others", name, got[2])
+	}
+	axeClean(t, tb, src, name+" lobby refused")
+	eval[bool](t, tb, `document.getElementById("email2").scrollIntoView({block: "center"}), true`)
+	keepShot(t, tb, shots, "lobby-refused-"+name+".png")
 }

@@ -21,7 +21,7 @@ var (
 // the service's (a name left out, a bad address, the organiser's address
 // left out) and the form's own (an option that is not a number, a deadline
 // it cannot read), shows them all at once rather than one per try: each
-// beside its field, which it describes, and all in one alert above the
+// right after its field (before the next field), which it describes, and all in one alert above the
 // form, each line a link to its field, in the page's language; the form
 // keeps what was typed, and nothing is proposed.
 func TestLobbyReportsEveryProblemAtOnce(t *testing.T) {
@@ -75,6 +75,13 @@ func TestLobbyReportsEveryProblemAtOnce(t *testing.T) {
 		if !strings.Contains(input, `aria-invalid="true"`) || !strings.Contains(input, errID) ||
 			!strings.Contains(p.Body, `<span class="fielderr" id="`+errID+`">`) {
 			t.Errorf("problem %d: the field #%s is not marked and described by its error:\n%s", i+1, href, input)
+		}
+		// The error comes right after its field, before any other field
+		// (a user trial found a seat's errors after its language).
+		after := p.Body[strings.Index(p.Body, input)+len(input):]
+		next := regexp.MustCompile(`<(?:input|select)`).FindStringIndex(after)
+		if at := strings.Index(after, `id="`+errID+`"`); at < 0 || (next != nil && next[0] < at) {
+			t.Errorf("problem %d: the error of #%s does not follow its field", i+1, href)
 		}
 	}
 	if n := strings.Count(p.Body, `role="alert"`); n != 1 {

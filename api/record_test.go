@@ -252,7 +252,7 @@ func TestConfirmPageTellsLanguageAndAway(t *testing.T) {
 	}
 	page := e.browser().get("/confirm/" + tokens.Confirm(secret, p.ID) + "?lang=it")
 	body := html.UnescapeString(page.Body)
-	for _, want := range []string{`<dd id="recap-language">Français</dd>`, `<dd id="recap-away">un bot gioca al suo posto finché non torna</dd>`} {
+	for _, want := range []string{`<dd id="recap-language">Français</dd>`, `<dd id="recap-away">un bot gioca nel frattempo</dd>`} {
 		if page.Status != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("the confirmation page lacks %s:\n%s", want, body)
 		}
