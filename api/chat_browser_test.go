@@ -91,7 +91,8 @@ func (m *chatMailer) send() map[string][]smtpsink.Parsed {
 // real mail worker and an SMTP server on loopback. Ann's page (New York
 // time) shows each of Bob's lines with his name and its time in her zone,
 // marked new, also in "Since your last turn", as they come (the live
-// update); her own line, written in the four-row box, is hers and not new.
+// update); her own line, written in the four-row box, is hers and not new,
+// and the form's status says it was sent, the latest lines unfolded.
 // The emails are gathered: Cid gets one email with all four lines, Bob one
 // with Ann's line, Ann none (her page showed them); a line written less
 // than a quarter hour later waits for the quarter hour (for those who got
@@ -193,6 +194,11 @@ func TestBrowserTableTalk(t *testing.T) {
 			return err
 		}),
 	)
+	// Beside the form, a live region says the line was sent, and the
+	// latest lines are unfolded to show it (a user trial saw nothing).
+	if got := eval[[]string](t, a, `[document.getElementById("chat-status").textContent, String(document.getElementById("chat-lines").open)]`); got[0] != "Your message was sent to the table." || got[1] != "true" {
+		t.Errorf("after Ann's line: the status beside the form says %q, the latest lines unfolded: %s", got[0], got[1])
+	}
 	if dir := os.Getenv("PBEM_SCREENSHOTS"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

@@ -78,13 +78,14 @@ func chatLines(ctx context.Context, svc Reads, id, tok string, seat int, names [
 	return out, nil
 }
 
-// chatNotice is the notice of the chat form's redirect, or "".
-func chatNotice(cat i18n.Printer, n string) string {
+// chatNotice is what the chat form's redirect (notice n) tells beside the
+// form, and whether the line was refused ("" for another notice).
+func chatNotice(cat i18n.Printer, n string) (text string, refused bool) {
 	switch n {
 	case noticeChatSent:
-		return cat.T("play.chat_sent")
+		return cat.T("play.chat_sent"), false
 	case noticeChatRefused:
-		return cat.T("play.chat_refused", play.MaxChatRunes, play.ChatPerHour)
+		return cat.T("play.chat_refused", play.MaxChatRunes, play.ChatPerHour), true
 	}
-	return ""
+	return "", false
 }

@@ -63,6 +63,11 @@ type playPage struct {
 	// Chat holds the latest table-talk lines; ChatMax is their length limit.
 	Chat    []chatLine
 	ChatMax int
+	// ChatStatus tells, beside the table talk's form, what became of the
+	// line just written (sent, or refused: ChatRefused); "" otherwise.
+	// A line sent unfolds the latest lines, where it now is.
+	ChatStatus  string
+	ChatRefused bool
 	// Explain holds the engine's explanations for this seat (how the rules
 	// apply now); HelpLink is the game's help page.
 	Explain  []string
@@ -374,9 +379,7 @@ func (p *pages) playData(c echo.Context, sp *play.SeatPage, tok, notice string) 
 		if n := musterNotice(cat, notice, sm.Status != projections.StatusMuster); n != "" {
 			d.Notices = append(d.Notices, n)
 		}
-		if n := chatNotice(cat, notice); n != "" {
-			d.Notices = append(d.Notices, n)
-		}
+		d.ChatStatus, d.ChatRefused = chatNotice(cat, notice)
 	}
 	var grouper func(kind string) string
 	switch st := v.State.(type) {

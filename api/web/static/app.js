@@ -164,11 +164,13 @@
     unfoldWide();
     tellFolds();
     roomForBar();
-    // The live region that tells whose turn it is keeps its node (a
-    // screen reader announces a change of its text, not a new node).
+    // The live regions that tell whose turn it is and what became of a
+    // table-talk line keep their nodes (a screen reader announces a change
+    // of their text, not a new node); their look follows (class).
     Array.prototype.forEach.call(fresh.querySelectorAll("[data-announce][id]"), function (f) {
       var old = document.getElementById(f.id);
       if (old && old.textContent !== f.textContent) { old.textContent = f.textContent; }
+      if (old) { old.className = f.className; }
     });
     Array.prototype.forEach.call(document.querySelectorAll("#catchup li[data-v]"), function (li) {
       if (+li.getAttribute("data-v") > loaded) { li.classList.add("fresh-line"); }
