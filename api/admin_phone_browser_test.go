@@ -18,7 +18,8 @@ import (
 // and nothing is wider than the screen. A give-back of the bot's seat sent
 // all the same (Bob's form with the bot's seat, as a page older than the
 // rule would send) lands on a French refusal that names the seat by its
-// player. Screenshots: admin-bot-seats-fr.png, admin-no-person-fr.png.
+// player. Screenshots: admin-bot-seats-fr.png, admin-no-person-fr.png,
+// admin-bot-seats-en.png (the same page in English).
 func TestBrowserAdminBotSeatsOnAPhone(t *testing.T) {
 	root := startBrowser(t)
 	e := newPageEnv(t)
@@ -36,7 +37,7 @@ func TestBrowserAdminBotSeatsOnAPhone(t *testing.T) {
 	}
 	wide("admin page")
 	if got := eval[string](t, phone, `Array.from(document.querySelectorAll("#seats .seat-row")).map(function (r) {
-		return r.querySelector("th").textContent + ": " + (r.querySelector("input[name=level][value='']") ? "back" : "-"); }).join(", ")`); got != "Ann: -, Bob: back, Robot 1: -" {
+		return r.querySelector("th").textContent + ": " + (r.querySelector("input[name=level][value='']") ? "back" : "-"); }).join(", ")`); got != "Ann doit jouer: -, Bob: back, Robot 1: -" { // the seat awaited says so in words
 		t.Errorf("the rows that offer to give the seat back: %s", got)
 	}
 	if note := eval[string](t, phone, `document.querySelector("#seat-2 .seat-acts").textContent.trim()`); note != "Un robot joue cette place depuis le début de la partie\u00a0: il n'y a personne à qui la rendre." {
@@ -54,4 +55,9 @@ func TestBrowserAdminBotSeatsOnAPhone(t *testing.T) {
 		t.Errorf("the refusal reads:\n%s", got)
 	}
 	screenshot(t, phone, shots, "admin-no-person-fr.png")
+
+	within(t, phone, 30*time.Second, "the admin page in English",
+		chromedp.Navigate(e.url+"/admin/"+id+"?lang=en"), chromedp.WaitVisible(chromedp.CSS("#seats")))
+	wide("English admin page")
+	screenshot(t, phone, shots, "admin-bot-seats-en.png")
 }

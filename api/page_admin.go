@@ -39,6 +39,9 @@ type adminPage struct {
 	Answer   string
 	Failed   []failedRow
 	ShowFail bool
+	// MySeat names the seat the organiser holds (their own play page is
+	// a tap away: the action "play"), "" when they hold none.
+	MySeat string
 }
 
 // failedRow is an email that failed or waits for its next attempt, on the
@@ -159,6 +162,13 @@ func (p *pages) admin(c echo.Context) error {
 		}
 		d.Table = append(d.Table, r)
 	}
+	switch seat, _, err := p.svc.OrganiserSeat(ctx, id, tok); play.ErrorCode(err) {
+	case "":
+		d.MySeat = seatName(seatNames(sm), seat)
+	case events.CodeNotFound:
+	default:
+		return err
+	}
 	d.Answer = adminAnswer(cat, c.QueryParam("n"), c.QueryParam("seat"), d.Deadline, seats)
 	if p.cfg.Failed != nil {
 		d.ShowFail = true
@@ -232,6 +242,8 @@ func (p *pages) adminAction(c echo.Context) error {
 		}
 	case "rematch":
 		return p.rematch(c, id, tok)
+	case "play":
+		return p.organiserPlays(c, id, tok)
 	case "revoke":
 		return p.revokeAdmin(c, id, tok)
 	case "resume":
@@ -299,4 +311,16 @@ func (p *pages) revokeAdmin(c echo.Context, id, tok string) error {
 	}
 	b.Title = cat.T("admin.revoked_title", gameName(cat, sm.Game))
 	return p.render(c, http.StatusOK, "admin_revoked", b)
+}
+
+// organiserPlays opens the play page of the seat the organiser holds (its
+// token in that page's cookie, as the seat's emailed link does).
+func (p *pages) organiserPlays(c echo.Context, id, tok string) error {
+	_, seatTok, err := p.svc.OrganiserSeat(c.Request().Context(), id, tok)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: seatCookie, Value: seatTok, Path: "/play/" + id, MaxAge: cookieAge, HttpOnly: true,
+		Secure: p.secure(c), SameSite: http.SameSiteLaxMode})
+	return c.Redirect(http.StatusSeeOther, "/play/"+url.PathEscape(id))
 }

@@ -56,8 +56,9 @@ func answerOf(body string) string {
 
 // TestAdminSeatTableAndAnswers: the admin page lists the seats in a
 // table (name, address, person or bot, last visit, awaited since) with
-// each seat's actions in its row, and each action answers what it did and
-// who was told, not "Done.".
+// each seat's actions in its row (the awaited one says so in words), and
+// each action answers what it did and who was told, not "Done."; the
+// organiser, once they hold a seat, opens its play page from there.
 func TestAdminSeatTableAndAnswers(t *testing.T) {
 	t.Parallel()
 	e := newPageEnv(t)
@@ -74,7 +75,11 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 	for i, r := range rows {
 		name, email := []string{"Ann", "Bob", "Cid"}[i], []string{"ann@example.org", "bob@example.org", "cid@example.org"}[i]
 		row := html.UnescapeString(r[2])
-		for _, want := range []string{`<th scope="row">` + name + `</th>`, email, "a person", `name="action" value="resend"`,
+		th := `<th scope="row">` + name + `</th>`
+		if i == awaited { // the seat the game awaits says so in words (not a green dot alone)
+			th = `<th scope="row">` + name + ` <span class="tomove">to play</span></th>`
+		}
+		for _, want := range []string{th, email, "a person", `name="action" value="resend"`,
 			`name="action" value="email"`, `name="action" value="replace"`, `name="action" value="bot"`, `name="seat" value="` + r[1] + `"`} {
 			if !strings.Contains(row, want) {
 				t.Errorf("row of %s lacks %q:\n%s", name, want, row)
@@ -89,6 +94,12 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 	}
 	if strings.Contains(body, `id="answer"`) {
 		t.Errorf("an answer on the page before any action")
+	}
+	if !strings.Contains(body, "When the game is over, this page offers its audit and a rematch") {
+		t.Errorf("the running game's admin page does not tell where the rematch its email promises will be")
+	}
+	if strings.Contains(body, `id="my-seat"`) || !strings.Contains(body, ">Hand the seat to a bot, for a while or for good<") {
+		t.Errorf("the organiser, who holds no seat, is offered one; or the bot's hand-off is not named for what it does")
 	}
 
 	// Each answer tells what was done and who was told.
@@ -134,8 +145,26 @@ func TestAdminSeatTableAndAnswers(t *testing.T) {
 		"Dee now holds the seat; their link was sent to dee@example.org."; got != want {
 		t.Errorf("replacement answers %q, want %q", got, want)
 	}
-	if got, want := answerOf(act(url.Values{"action": {"abort"}, "confirm": {"yes"}})), "The game is aborted; 3 players were told."; got != want {
+	// The organiser, once they hold a seat, plays it from the admin page.
+	p = act(url.Values{"action": {"email"}, "seat": {"1"}, "email": {"ORG@example.org"}})
+	if !strings.Contains(p, `<button type="submit" id="my-seat" class="primary">Play your seat (Dee)</button>`) {
+		t.Errorf("the admin page of the organiser holding Dee's seat offers no way to play it:\n%s", p)
+	}
+	r := adm.post("/admin/"+id, url.Values{"csrf": {moveForm(t, p).csrf}, "action": {"play"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/play/"+id {
+		t.Fatalf("play: %d to %q", r.Status, r.Header.Get("Location"))
+	}
+	if pp := adm.get("/play/" + id); pp.Status != http.StatusOK || !strings.Contains(pp.Body, "You play as Dee.") {
+		t.Errorf("the organiser's play page: %d\n%s", pp.Status, pp.Body)
+	}
+	p = act(url.Values{"action": {"abort"}, "confirm": {"yes"}})
+	if got, want := answerOf(p), "The game is aborted; 3 players were told."; got != want {
 		t.Errorf("abort answers %q, want %q", got, want)
+	}
+	for _, want := range []string{`href="/games/` + id + `/audit?lang=en"`, `id="rematch"`, `id="my-seat"`} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the ended game's admin page lacks %s", want)
+		}
 	}
 
 	// In French, with the plural of one player.

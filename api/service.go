@@ -79,6 +79,7 @@ type Admin interface {
 	SeatBot(ctx context.Context, id, adminToken string, seat int, level string) (*play.Summary, error)
 	Rematch(ctx context.Context, id, adminToken string) (*play.Confirmed, error)
 	AdminSeats(ctx context.Context, id, adminToken string) ([]play.AdminSeat, error)
+	OrganiserSeat(ctx context.Context, id, adminToken string) (seat int, token string, err error)
 }
 
 // Accounts are the commands of people rather than seats: creating and

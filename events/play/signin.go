@@ -209,3 +209,26 @@ func (s *Service) SeatTokenFor(ctx context.Context, session, id string) (string,
 	}
 	return "", events.Errorf(events.CodeNotFound, "you have no seat in game %s", id)
 }
+
+// OrganiserSeat returns the seat of game id that its organiser holds (a
+// person's seat of the organiser's address) and its play-link token, for
+// the admin page's link to the organiser's own play page: the organiser
+// gets that link by email anyway. Errors: events.CodeUnauthorized (not the
+// game's admin token), events.CodeNotFound (no such game, or the
+// organiser holds no seat).
+func (s *Service) OrganiserSeat(ctx context.Context, id, adminToken string) (seat int, token string, err error) {
+	g, err := s.authAdmin(ctx, id, adminToken)
+	if err != nil {
+		return 0, "", err
+	}
+	p, err := s.accounts.Proposal(ctx, id)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, st := range g.Seats {
+		if st.Bot == "" && st.Email != "" && strings.EqualFold(st.Email, p.OrganiserEmail) {
+			return st.Seat, tokens.Seat(s.secret, id, st.Seat, st.TokenGen), nil
+		}
+	}
+	return 0, "", events.Errorf(events.CodeNotFound, "the organiser holds no seat in game %s", id)
+}
