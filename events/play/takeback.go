@@ -114,8 +114,8 @@ func (s *Service) Takeback(ctx context.Context, id, token string, req TakebackRe
 // played (the page asks for a confirmation first): a move that reveals
 // something, or one a forced step would follow (withForced); and whether
 // it ends the seat's turn (EndsTurn: the seat is no longer awaited once
-// the move and its own forced steps are played), which the confirmation
-// says.
+// the move and its own forced steps are played; told only of a move that
+// reveals nothing), which the confirmation says.
 type TakebackOffer struct {
 	Version  int64
 	Final    []bool
@@ -136,7 +136,10 @@ func (s *Service) takebackOffer(ctx context.Context, g *projections.Game, eng en
 		after := applied(st, evs)
 		_, forced := nextForced(after)
 		o.Final = append(o.Final, !eng.Reversible(evs) || forced != nil)
-		o.EndsTurn = append(o.EndsTurn, endsTurn(after, seat))
+		// Said only of a move that reveals nothing: after a draw, a card
+		// turned up or a new round, whether the turn goes on may depend on
+		// what comes, which the page must not tell before the tap.
+		o.EndsTurn = append(o.EndsTurn, eng.Reversible(evs) && endsTurn(after, seat))
 	}
 	if g.Status != projections.StatusActive || g.Version < 2 {
 		return o, nil
