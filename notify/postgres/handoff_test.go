@@ -11,7 +11,6 @@ import (
 	"pbem/events/play/playtest"
 	playpg "pbem/events/play/postgres"
 	"pbem/notify"
-	"pbem/notify/postgres"
 	"pbem/projections/outbox"
 )
 
@@ -29,14 +28,7 @@ func TestHandOffsWithinTheGraceGoAsOneEmail(t *testing.T) {
 	e.svc = play.New(play.Config{Games: e.games, Store: e.store, Repo: e.repo, Accounts: playpg.New(e.pool), Visits: playpg.New(e.pool),
 		Secret: []byte("secret"), Seeds: playtest.Seeds(t.Name()), MailGrace: grace})
 	var ahead time.Duration // how far the worker's clock runs ahead of the real one
-	out := postgres.NewOutbox(e.pool)
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: out, Freshness: out, Sender: smtpSender(t, e.sink),
-		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}),
-		Batch: 100, Lease: time.Minute, RecordFor: -1, Now: func() time.Time { return time.Now().Add(time.Second + ahead) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.w = w
+	e.useWorkerAhead(t, &ahead)
 	ctx := context.Background()
 	c := e.create(lords.Name, "en", 4)
 	e.deliver() // the invitations

@@ -13,7 +13,6 @@ import (
 
 	"pbem/engine/lords"
 	"pbem/notify"
-	"pbem/notify/postgres"
 	"pbem/notify/smtpsink"
 	"pbem/projections/outbox"
 )
@@ -40,14 +39,7 @@ func TestRoundEndFoldsIntoTheGameOver(t *testing.T) {
 	t.Parallel()
 	e := newStoryEnv(t)
 	var ahead time.Duration // how far the worker's clock runs ahead of the real one
-	out := postgres.NewOutbox(e.pool)
-	w, err := notify.NewWorker(notify.WorkerConfig{Store: out, Freshness: out, Sender: smtpSender(t, e.sink),
-		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}),
-		Batch: 100, Lease: time.Minute, RecordFor: -1, Now: func() time.Time { return time.Now().Add(time.Second + ahead) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.w = w
+	e.useWorkerAhead(t, &ahead)
 	for i, first := range []string{"game_over", "round_end"} {
 		t.Run(first+" refused first", func(t *testing.T) {
 			e.t = t

@@ -67,6 +67,21 @@ func newStoryEnv(t testing.TB) *storyEnv {
 }
 
 // create starts a game of name with players named P0, P1... in lang.
+// useWorkerAhead gives e a worker with the outbox's freshness checks whose
+// clock runs a second plus *ahead in front of the real one, so that a test
+// moves it past a mail grace or a retry by setting *ahead.
+func (e *storyEnv) useWorkerAhead(t testing.TB, ahead *time.Duration) {
+	t.Helper()
+	out := postgres.NewOutbox(e.pool)
+	w, err := notify.NewWorker(notify.WorkerConfig{Store: out, Freshness: out, Sender: smtpSender(t, e.sink),
+		Renderer: testRenderer(t), Seats: postgres.NewSeats(e.pool, postgres.Histories{Games: e.games, Events: e.store}),
+		Batch: 100, Lease: time.Minute, RecordFor: -1, Now: func() time.Time { return time.Now().Add(time.Second + *ahead) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.w = w
+}
+
 func (e *storyEnv) create(name, lang string, players int) *play.CreatedGame {
 	e.t.Helper()
 	req := play.CreateGame{Organiser: play.Organiser{Name: "Org", Email: "org@example.org"}, Game: name, Language: lang}
